@@ -1,0 +1,52 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include <QCommandLineParser>
+#include <QList>
+#include <QString>
+#include <QTextStream>
+
+#include "common/error.h"
+
+namespace MqttDoctor {
+class ConnectionSet;
+}
+
+namespace MqttDoctor::Cli {
+
+/** Exit codes (docs/cli.md). */
+enum ExitCode {
+    ExitOk = 0,
+    ExitWarnings = 1,
+    ExitErrors = 2,
+    ExitCouldNotCheck = 3,  ///< could not connect, read or check: any connection or profile error
+    ExitUsage = 64,         ///< unknown command or option
+};
+
+/** What a command runs with. */
+struct CliContext
+{
+    ConnectionSet &connections;
+    const QCommandLineParser &parser;
+    bool json = false;
+    QTextStream &out;
+    QTextStream &err;
+
+    /** Prints the error (text to stderr, or JSON to stdout with --json) and returns ExitCouldNotCheck. */
+    int fail(const Error &error) const;
+};
+
+/** One CLI command. */
+struct Command
+{
+    QString name;
+    QString summary;
+    std::function<void(QCommandLineParser &)> addOptions;  ///< the command's own options
+    std::function<int(CliContext &)> run;
+};
+
+QList<Command> discoveryCommands();
+
+} // namespace MqttDoctor::Cli

@@ -1,0 +1,168 @@
+#include "clicontext.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include "nats/clusterjson.h"
+#include "nats/connectionset.h"
+#include "nats/discovery.h"
+#include "textoutput.h"
+
+namespace MqttDoctor::Cli {
+
+namespace {
+
+QString yesNo(bool b)
+{
+    return b ? QStringLiteral("yes") : QStringLiteral("no");
+}
+
+int runServers(CliContext &ctx)
+{
+    auto servers = Discovery::servers(ctx.connections);
+    if (!servers)
+        return ctx.fail(servers.error());
+    if (ctx.json) {
+        QJsonArray arr;
+        for (const ServerInfo &s : *servers)
+            arr.append(ClusterJson::server(s));
+        printJson(ctx.out, QJsonObject{{QStringLiteral("servers"), arr}});
+        return ExitOk;
+    }
+    TextTable table({QStringLiteral("NAME"), QStringLiteral("VERSION"), QStringLiteral("CLUSTER"),
+                     QStringLiteral("JETSTREAM"), QStringLiteral("MQTT"), QStringLiteral("ID")});
+    for (const ServerInfo &s : *servers) {
+        const QString mqtt = !s.mqttKnown ? QStringLiteral("unknown")
+                             : s.mqttPort > 0 ? QStringLiteral("%1:%2").arg(s.mqttHost).arg(s.mqttPort)
+                                              : QStringLiteral("none");
+        QString js = yesNo(s.jetstream);
+        if (s.jetstream && !s.jsDomain.isEmpty())
+            js += QStringLiteral(" (domain ") + s.jsDomain + QLatin1Char(')');
+        table.addRow({s.name.isEmpty() ? QStringLiteral("?") : s.name, s.version.isEmpty() ? QStringLiteral("?") : s.version,
+                      s.cluster.isEmpty() ? QStringLiteral("-") : s.cluster, js, mqtt, s.id});
+    }
+    table.print(ctx.out);
+    if (!ctx.connections.hasSystem())
+        ctx.out << "\n(without a system connection, MQTT listeners cannot be seen; give --system-user/--system-password)\n";
+    return ExitOk;
+}
+
+QString limitText(const AccountInfo &a)
+{
+    if (!a.limitsKnown)
+        return QStringLiteral("-");
+    const auto n = [&](const char *key) { return a.limits.value(QLatin1String(key)).toInteger(-1); };
+    QStringList parts;
+    if (n("max_streams") >= 0)
+        parts << QStringLiteral("streams<=%1").arg(n("max_streams"));
+    if (n("max_consumers") >= 0)
+        parts << QStringLiteral("consumers<=%1").arg(n("max_consumers"));
+    if (n("max_storage") >= 0)
+        parts << QStringLiteral("file<=") + humanBytes(n("max_storage"));
+    if (n("max_memory") >= 0)
+        parts << QStringLiteral("mem<=") + humanBytes(n("max_memory"));
+    return parts.isEmpty() ? QStringLiteral("unlimited") : parts.join(QLatin1Char(' '));
+}
+
+int runAccounts(CliContext &ctx)
+{
+    auto accounts = Discovery::accounts(ctx.connections);
+    if (!accounts)
+        return ctx.fail(accounts.error());
+    if (ctx.json) {
+        QJsonArray arr;
+        for (const AccountInfo &a : *accounts)
+            arr.append(ClusterJson::account(a));
+        printJson(ctx.out, QJsonObject{{QStringLiteral("accounts"), arr}});
+        return ExitOk;
+    }
+    TextTable table({QStringLiteral("ACCOUNT"), QStringLiteral("JETSTREAM"), QStringLiteral("STREAMS"),
+                     QStringLiteral("MQTT STREAMS"), QStringLiteral("STORAGE"), QStringLiteral("LIMITS")});
+    for (const AccountInfo &a : *accounts) {
+        QStringList mqtt;
+        for (const StreamInfo &s : a.streams)
+            if (s.isMqtt())
+                mqtt << s.name;
+        QString name = a.name.isEmpty() ? QStringLiteral("(connected user's account)") : a.name;
+        if (a.isSystem)
+            name += QStringLiteral(" (system)");
+        const QString js = !a.jetstreamKnown ? QStringLiteral("unknown") : a.jetstream ? QStringLiteral("enabled") : QStringLiteral("disabled");
+        table.addRow({name, js, a.streamsKnown ? QString::number(a.streamCount) : QStringLiteral("-"),
+                      !a.jetstream ? QStringLiteral("-") : mqtt.isEmpty() ? QStringLiteral("none") : mqtt.join(QLatin1Char(' ')),
+                      a.jetstream ? humanBytes(a.storage) : QStringLiteral("-"), limitText(a)});
+    }
+    table.print(ctx.out);
+    return ExitOk;
+}
+
+int runStreams(CliContext &ctx)
+{
+    const QString accountName = ctx.parser.value(QStringLiteral("account"));
+    auto account = Discovery::account(ctx.connections, accountName);
+    if (!account)
+        return ctx.fail(account.error());
+    QList<StreamInfo> mqtt = account->mqttStreams();
+    if (ctx.json) {
+        QJsonArray arr;
+        for (const StreamInfo &s : mqtt)
+            arr.append(ClusterJson::stream(s));
+        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), account->name},
+                                       {QStringLiteral("jetstream"), account->jetstream},
+                                       {QStringLiteral("source"), account->source},
+                                       {QStringLiteral("layout"), QJsonValue(QJsonValue::Null)},
+                                       {QStringLiteral("streams"), arr}});
+        return ExitOk;
+    }
+    ctx.out << "Account " << (account->name.isEmpty() ? QStringLiteral("(connected user's account)") : account->name)
+            << (account->source == QLatin1String("jsz") ? " (system view, read-only)" : "") << '\n';
+    if (!account->jetstream) {
+        ctx.out << "JetStream is not enabled for this account: MQTT clients of this account cannot connect.\n";
+        return ExitOk;
+    }
+    if (mqtt.isEmpty()) {
+        ctx.out << "No MQTT streams. nats-server creates them on the first MQTT connection of the account.\n";
+        return ExitOk;
+    }
+    TextTable table({QStringLiteral("STREAM"), QStringLiteral("SUBJECTS"), QStringLiteral("RETENTION"),
+                     QStringLiteral("STORAGE"), QStringLiteral("REPLICAS"), QStringLiteral("PER-SUBJECT"),
+                     QStringLiteral("MESSAGES"), QStringLiteral("BYTES"), QStringLiteral("CONSUMERS"), QStringLiteral("LEADER")});
+    for (const StreamInfo &s : mqtt) {
+        QStringList subjects;
+        for (const QJsonValue &v : s.config.value(QLatin1String("subjects")).toArray())
+            subjects << v.toString();
+        QString name = s.name;
+        if (s.isLegacySession())
+            name += QStringLiteral(" (legacy)");
+        table.addRow({name, subjects.join(QLatin1Char(',')), s.config.value(QLatin1String("retention")).toString(),
+                      s.config.value(QLatin1String("storage")).toString(),
+                      QString::number(s.config.value(QLatin1String("num_replicas")).toInt()),
+                      QString::number(s.config.value(QLatin1String("max_msgs_per_subject")).toInteger()),
+                      QString::number(s.state.value(QLatin1String("messages")).toInteger()),
+                      humanBytes(s.state.value(QLatin1String("bytes")).toInteger()),
+                      QString::number(s.state.value(QLatin1String("consumer_count")).toInt()),
+                      s.cluster.value(QLatin1String("leader")).toString(QStringLiteral("-"))});
+    }
+    table.print(ctx.out);
+    return ExitOk;
+}
+
+} // namespace
+
+QList<Command> discoveryCommands()
+{
+    return {
+        {QStringLiteral("servers"), QStringLiteral("List the servers: name, id, version, cluster, JetStream, MQTT listener."),
+         [](QCommandLineParser &) {}, runServers},
+        {QStringLiteral("accounts"), QStringLiteral("List the accounts with their JetStream state, limits and MQTT streams."),
+         [](QCommandLineParser &) {}, runAccounts},
+        {QStringLiteral("streams"), QStringLiteral("Show an account's MQTT streams ($MQTT_*) with config, state and consumers."),
+         [](QCommandLineParser &p) {
+             p.addOption(QCommandLineOption(QStringLiteral("account"),
+                                            QStringLiteral("The account (default: the connected user's account)."),
+                                            QStringLiteral("name")));
+         },
+         runStreams},
+    };
+}
+
+} // namespace MqttDoctor::Cli

@@ -1,0 +1,17 @@
+# mqttdoctor_add_test(NAME SOURCES ... LIBRARIES ... LABELS unit|integration|gui [TIMEOUT s])
+# One executable per class or feature, linked against the libraries (never recompiling sources).
+function(mqttdoctor_add_test name)
+    cmake_parse_arguments(arg "" "TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+    if(NOT arg_TIMEOUT)
+        set(arg_TIMEOUT 120)
+    endif()
+    add_executable(${name} ${arg_SOURCES})
+    mqttdoctor_set_warnings(${name})
+    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+    target_link_libraries(${name} PRIVATE Qt6::Test ${arg_LIBRARIES})
+    add_test(NAME ${name} COMMAND ${name})
+    set_tests_properties(${name} PROPERTIES
+        LABELS "${arg_LABELS}"
+        TIMEOUT "${arg_TIMEOUT}"
+        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;MQTTDOCTOR_SOURCE_DIR=${PROJECT_SOURCE_DIR};MQTTDOCTOR_BINARY_DIR=${CMAKE_BINARY_DIR};MQTTDOCTOR_NATS_SERVERS_DIR=${CMAKE_BINARY_DIR}/nats-servers")
+endfunction()

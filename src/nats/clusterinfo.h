@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+namespace MqttDoctor {
+
+/** One nats-server as it reports itself. */
+struct ServerInfo
+{
+    QString name;
+    QString id;
+    QString version;      ///< "2.9.10"
+    QString cluster;      ///< cluster name, empty when not clustered
+    QString host;
+    bool jetstream = false;
+    QString jsDomain;
+    QString mqttHost;     ///< empty when the server has no MQTT listener or does not say
+    int mqttPort = 0;     ///< 0 when unknown or none
+    bool mqttKnown = false; ///< false when the reply could not tell (no system connection)
+};
+
+/** A stream as JSZ or the JetStream API shows it: raw JSON kept so unknown fields survive. */
+struct StreamInfo
+{
+    QString name;
+    QJsonObject config;
+    QJsonObject state;
+    QJsonObject cluster;          ///< {name, leader, replicas:[...]}; empty on a single server
+    QString created;
+    QList<QJsonObject> consumers; ///< consumer info objects, when fetched
+    bool consumersKnown = false;
+    QString source;               ///< "api" (account connection) or "jsz" (system view)
+
+    bool isMqtt() const { return name.startsWith(QLatin1String("$MQTT_")); }
+    bool isLegacySession() const { return name.startsWith(QLatin1String("$MQTT_sess_")); }
+};
+
+/** An account with its JetStream state. */
+struct AccountInfo
+{
+    QString name;
+    bool isSystem = false;
+    bool jetstream = false;
+    bool jetstreamKnown = true;    ///< false when no source could tell
+    QJsonObject limits;            ///< {max_memory, max_storage, max_streams, max_consumers, ...} when known
+    bool limitsKnown = false;
+    qint64 memory = 0;
+    qint64 storage = 0;
+    int streamCount = 0;
+    int consumerCount = 0;
+    QList<StreamInfo> streams;     ///< every stream of the account (not only MQTT ones)
+    bool streamsKnown = false;
+    QString source;                ///< "jsz", "api" or "accountz"
+
+    QList<StreamInfo> mqttStreams() const
+    {
+        QList<StreamInfo> out;
+        for (const StreamInfo &s : streams)
+            if (s.isMqtt())
+                out.append(s);
+        return out;
+    }
+};
+
+} // namespace MqttDoctor
+
+Q_DECLARE_METATYPE(MqttDoctor::ServerInfo)
+Q_DECLARE_METATYPE(MqttDoctor::AccountInfo)

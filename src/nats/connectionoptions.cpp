@@ -1,0 +1,240 @@
+#include "connectionoptions.h"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+
+#include "nats/natscontext.h"
+
+namespace MqttDoctor {
+
+namespace {
+
+struct OptionSpec
+{
+    QStringList names;
+    const char *description;
+    const char *valueName;
+};
+
+const QList<OptionSpec> &specs()
+{
+    static const QList<OptionSpec> list = {
+        {{QStringLiteral("profile")}, "Profile JSON file with servers and all credentials (see docs/profile.md).", "file"},
+        {{QStringLiteral("context")}, "natscli context to connect with.", "name"},
+        {{QStringLiteral("s"), QStringLiteral("server")}, "NATS server URL(s), comma separated.", "urls"},
+        {{QStringLiteral("user")}, "User name.", "user"},
+        {{QStringLiteral("password")}, "Password.", "password"},
+        {{QStringLiteral("token")}, "Authentication token.", "token"},
+        {{QStringLiteral("creds")}, "User credentials (.creds) file.", "file"},
+        {{QStringLiteral("nkey")}, "User NKey seed file.", "file"},
+        {{QStringLiteral("tlscert")}, "TLS client certificate file.", "file"},
+        {{QStringLiteral("tlskey")}, "TLS client key file.", "file"},
+        {{QStringLiteral("tlsca")}, "TLS CA certificate file to verify the server.", "file"},
+        {{QStringLiteral("js-domain")}, "JetStream domain.", "domain"},
+        {{QStringLiteral("timeout")}, "Time to wait for connecting and for each request (default 5s).", "duration"},
+        {{QStringLiteral("system-user")}, "System-account user (for discovery across accounts).", "user"},
+        {{QStringLiteral("system-password")}, "System-account password.", "password"},
+        {{QStringLiteral("system-creds")}, "System-account credentials (.creds) file.", "file"},
+        {{QStringLiteral("system-context")}, "natscli context of a system-account user.", "name"},
+    };
+    return list;
+}
+
+QString value(const QCommandLineParser &p, const char *name)
+{
+    return p.value(QString::fromLatin1(name));
+}
+
+} // namespace
+
+void ConnectionOptions::addTo(QCommandLineParser &parser)
+{
+    for (const OptionSpec &s : specs())
+        parser.addOption(QCommandLineOption(s.names, QString::fromLatin1(s.description), QString::fromLatin1(s.valueName)));
+    parser.addOption(QCommandLineOption(QStringLiteral("allow-changes"),
+                                        QStringLiteral("Allow changes to the servers (read-only otherwise).")));
+}
+
+ConnectionOptions ConnectionOptions::fromParser(const QCommandLineParser &p)
+{
+    ConnectionOptions o;
+    o.profileFile = value(p, "profile");
+    o.context = value(p, "context");
+    o.server = value(p, "server");
+    o.user = value(p, "user");
+    o.password = value(p, "password");
+    o.token = value(p, "token");
+    o.creds = value(p, "creds");
+    o.nkey = value(p, "nkey");
+    o.tlsCert = value(p, "tlscert");
+    o.tlsKey = value(p, "tlskey");
+    o.tlsCa = value(p, "tlsca");
+    o.jsDomain = value(p, "js-domain");
+    o.timeout = value(p, "timeout");
+    o.systemUser = value(p, "system-user");
+    o.systemPassword = value(p, "system-password");
+    o.systemCreds = value(p, "system-creds");
+    o.systemContext = value(p, "system-context");
+    o.allowChanges = p.isSet(QStringLiteral("allow-changes"));
+    return o;
+}
+
+bool ConnectionOptions::isEmpty() const
+{
+    return profileFile.isEmpty() && context.isEmpty() && server.isEmpty();
+}
+
+Result<int> parseDurationMs(const QString &text)
+{
+    const QString t = text.trimmed();
+    bool isNumber = false;
+    const double seconds = t.toDouble(&isNumber);
+    if (isNumber) {
+        if (seconds <= 0 || seconds > 3600)
+            return Error(Error::Kind::InvalidInput, QStringLiteral("timeout \"%1\" is out of range").arg(text),
+                         QStringLiteral("use a value between 1ms and 1h, e.g. 5s"));
+        return static_cast<int>(seconds * 1000);
+    }
+    static const QRegularExpression part(QStringLiteral("(\\d+(?:\\.\\d+)?)(ms|s|m|h)"));
+    static const QRegularExpression whole(QStringLiteral("^(?:\\d+(?:\\.\\d+)?(?:ms|s|m|h))+$"));
+    if (!whole.match(t).hasMatch())
+        return Error(Error::Kind::InvalidInput, QStringLiteral("\"%1\" is not a duration").arg(text),
+                     QStringLiteral("write it like 5s, 500ms, 1m30s or 2h"));
+    double ms = 0;
+    for (auto it = part.globalMatch(t); it.hasNext();) {
+        const auto m = it.next();
+        const double n = m.captured(1).toDouble();
+        const QString unit = m.captured(2);
+        ms += unit == QLatin1String("ms") ? n : unit == QLatin1String("s") ? n * 1000 : unit == QLatin1String("m") ? n * 60000 : n * 3600000;
+    }
+    if (ms < 1 || ms > 3600000)
+        return Error(Error::Kind::InvalidInput, QStringLiteral("timeout \"%1\" is out of range").arg(text),
+                     QStringLiteral("use a value between 1ms and 1h, e.g. 5s"));
+    return static_cast<int>(ms);
+}
+
+namespace {
+
+Result<FileOrData> fileRef(const QString &path, const char *option)
+{
+    return NatsContext::resolveReference(path, QStringLiteral("--") + QString::fromLatin1(option));
+}
+
+} // namespace
+
+Result<Profile> ConnectionOptions::toProfile() const
+{
+    Profile profile;
+    if (!profileFile.isEmpty()) {
+        auto loaded = Profile::fromFile(profileFile);
+        if (!loaded)
+            return loaded.error();
+        profile = *loaded;
+    }
+    if (!context.isEmpty()) {
+        auto ctx = NatsContext::load(context);
+        if (!ctx)
+            return ctx.error();
+        profile.servers = ctx->servers;
+        profile.auth = ctx->auth;
+        profile.tls = ctx->tls;
+        if (!ctx->jsDomain.isEmpty())
+            profile.jsDomain = ctx->jsDomain;
+        if (profile.name.isEmpty())
+            profile.name = ctx->name;
+    }
+    if (!server.isEmpty())
+        profile.servers = server.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (QString &s : profile.servers)
+        s = s.trimmed();
+
+    const int authGiven = int(!user.isEmpty()) + int(!token.isEmpty()) + int(!creds.isEmpty()) + int(!nkey.isEmpty());
+    if (authGiven > 1)
+        return Error(Error::Kind::InvalidInput, QStringLiteral("give only one of --user, --token, --creds and --nkey"));
+    if (!password.isEmpty() && user.isEmpty())
+        return Error(Error::Kind::InvalidInput, QStringLiteral("--password needs --user"));
+    if (!user.isEmpty()) {
+        profile.auth = Credentials{};
+        profile.auth.kind = Credentials::Kind::UserPassword;
+        profile.auth.user = user;
+        profile.auth.password = password;
+    } else if (!token.isEmpty()) {
+        profile.auth = Credentials{};
+        profile.auth.kind = Credentials::Kind::Token;
+        profile.auth.token = token;
+    } else if (!creds.isEmpty()) {
+        auto ref = fileRef(creds, "creds");
+        if (!ref)
+            return ref.error();
+        profile.auth = Credentials{};
+        profile.auth.kind = Credentials::Kind::Creds;
+        profile.auth.creds = *ref;
+    } else if (!nkey.isEmpty()) {
+        auto ref = fileRef(nkey, "nkey");
+        if (!ref)
+            return ref.error();
+        profile.auth = Credentials{};
+        profile.auth.kind = Credentials::Kind::NKey;
+        profile.auth.nkeySeed = *ref;
+    }
+
+    const struct { const QString &path; FileOrData TlsSettings::*field; const char *option; } tlsFiles[] = {
+        {tlsCa, &TlsSettings::ca, "tlsca"}, {tlsCert, &TlsSettings::cert, "tlscert"}, {tlsKey, &TlsSettings::key, "tlskey"}};
+    for (const auto &f : tlsFiles) {
+        if (f.path.isEmpty())
+            continue;
+        auto ref = fileRef(f.path, f.option);
+        if (!ref)
+            return ref.error();
+        profile.tls.*(f.field) = *ref;
+    }
+    if (!jsDomain.isEmpty())
+        profile.jsDomain = jsDomain;
+    if (!timeout.isEmpty()) {
+        auto ms = parseDurationMs(timeout);
+        if (!ms)
+            return ms.error().prefixed(QStringLiteral("--timeout"));
+        profile.timeoutMs = *ms;
+    }
+
+    if (!systemContext.isEmpty()) {
+        auto ctx = NatsContext::load(systemContext);
+        if (!ctx)
+            return ctx.error().prefixed(QStringLiteral("--system-context"));
+        profile.system = ctx->auth;
+        if (profile.servers.isEmpty())
+            profile.servers = ctx->servers;
+        if (!profile.tls.isSet())
+            profile.tls = ctx->tls;
+    }
+    if (!systemPassword.isEmpty() && systemUser.isEmpty())
+        return Error(Error::Kind::InvalidInput, QStringLiteral("--system-password needs --system-user"));
+    if (!systemUser.isEmpty() && !systemCreds.isEmpty())
+        return Error(Error::Kind::InvalidInput, QStringLiteral("give either --system-user or --system-creds, not both"));
+    if (!systemUser.isEmpty()) {
+        profile.system = Credentials{};
+        profile.system.kind = Credentials::Kind::UserPassword;
+        profile.system.user = systemUser;
+        profile.system.password = systemPassword;
+    } else if (!systemCreds.isEmpty()) {
+        auto ref = fileRef(systemCreds, "system-creds");
+        if (!ref)
+            return ref.error();
+        profile.system = Credentials{};
+        profile.system.kind = Credentials::Kind::Creds;
+        profile.system.creds = *ref;
+    }
+    if (allowChanges)
+        profile.allowChanges = true;
+    if (profile.servers.isEmpty())
+        return Error(Error::Kind::InvalidInput, QStringLiteral("no server given"),
+                     QStringLiteral("use --server nats://host:4222, --context NAME or --profile FILE"));
+    for (const QString &s : std::as_const(profile.servers)) {
+        auto url = normalizeServerUrl(s);
+        if (!url)
+            return url.error();
+    }
+    return profile;
+}
+
+} // namespace MqttDoctor

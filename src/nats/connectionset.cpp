@@ -1,0 +1,110 @@
+#include "connectionset.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "nats/natsconnection.h"
+#include "nats/systemclient.h"
+
+namespace MqttDoctor {
+
+ConnectionSet::ConnectionSet(Profile profile) : m_profile(std::move(profile)) {}
+
+ConnectionSet::~ConnectionSet() = default;
+
+Result<std::shared_ptr<NatsConnection>> ConnectionSet::connectCached(const QString &key, const Credentials &creds,
+                                                                     const QString &role)
+{
+    // Connecting under the lock keeps two workers from opening the same connection twice.
+    QMutexLocker lock(&m_mutex);
+    if (auto it = m_connections.constFind(key); it != m_connections.constEnd())
+        return *it;
+    ConnectionSettings settings;
+    settings.servers = m_profile.servers;
+    settings.credentials = creds;
+    settings.tls = m_profile.tls;
+    settings.timeoutMs = m_profile.timeoutMs;
+    settings.role = role;
+    auto conn = NatsConnection::connect(settings);
+    if (!conn)
+        return conn.error();
+    m_connections.insert(key, *conn);
+    return *conn;
+}
+
+Result<std::shared_ptr<NatsConnection>> ConnectionSet::primary()
+{
+    if (!m_profile.auth.isSet() && m_profile.hasSystem())
+        return system();
+    return connectCached(QStringLiteral("primary"), m_profile.auth, QStringLiteral("connection"));
+}
+
+Result<std::shared_ptr<NatsConnection>> ConnectionSet::system()
+{
+    if (!m_profile.hasSystem())
+        return Error(Error::Kind::NoSystemAccess, QStringLiteral("no system connection is configured"),
+                     QStringLiteral("give system-account credentials with --system-user/--system-password, "
+                                    "--system-creds or --system-context"));
+    return connectCached(QStringLiteral("system"), m_profile.system, QStringLiteral("system connection"));
+}
+
+Result<std::shared_ptr<NatsConnection>> ConnectionSet::account(const QString &name)
+{
+    const auto it = m_profile.accounts.constFind(name);
+    if (it == m_profile.accounts.constEnd())
+        return Error(Error::Kind::NotFound, QStringLiteral("no credentials for account %1").arg(name),
+                     QStringLiteral("add the account's credentials to the profile"));
+    return connectCached(QStringLiteral("account:") + name, *it, QStringLiteral("account ") + name);
+}
+
+Result<QString> ConnectionSet::primaryAccountName()
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_primaryAccount)
+            return *m_primaryAccount;
+    }
+    auto conn = primary();
+    if (!conn)
+        return conn.error();
+    QString name;
+    if (!m_profile.auth.isSet() && m_profile.hasSystem()) {
+        // The primary is the system connection: its account is the system account.
+        SystemClient sys(*conn);
+        auto replies = sys.ping(QStringLiteral("ACCOUNTZ"));
+        if (replies && !replies->isEmpty())
+            name = replies->first().data.value(QLatin1String("system_account")).toString();
+    } else {
+        // Every account imports $SYS.REQ.ACCOUNT.PING.CONNZ, mapped to itself: find our own client.
+        // The reply's "jwt" field can hold a password; only the account name is read from it.
+        const QJsonObject options{{QStringLiteral("cid"), static_cast<qint64>((*conn)->clientId())},
+                                  {QStringLiteral("auth"), true}};
+        auto raw = (*conn)->gather(QStringLiteral("$SYS.REQ.ACCOUNT.PING.CONNZ"),
+                                   QJsonDocument(options).toJson(QJsonDocument::Compact), 300);
+        if (raw) {
+            for (const NatsReply &r : *raw) {
+                auto parsed = SystemClient::parse(r.data);
+                if (!parsed)
+                    continue;
+                const QJsonArray conns = parsed->data.value(QLatin1String("connections")).toArray();
+                for (const QJsonValue &c : conns) {
+                    const QString acc = c.toObject().value(QLatin1String("account")).toString();
+                    if (!acc.isEmpty())
+                        name = acc;
+                }
+            }
+        }
+    }
+    QMutexLocker lock(&m_mutex);
+    m_primaryAccount = name;
+    return name;
+}
+
+QList<std::shared_ptr<NatsConnection>> ConnectionSet::openConnections() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_connections.values();
+}
+
+} // namespace MqttDoctor

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <memory>
+
+#include <QMap>
+#include <QMutex>
+#include <QString>
+
+#include "common/result.h"
+#include "nats/profile.h"
+
+namespace MqttDoctor {
+
+class NatsConnection;
+
+/**
+ * The connections of one profile, made on first use and shared: the primary connection (the
+ * profile's own credentials), the system connection, and one per account with credentials.
+ * Thread-safe; connecting blocks, so call from a worker thread.
+ */
+class ConnectionSet final
+{
+public:
+    explicit ConnectionSet(Profile profile);
+    ~ConnectionSet();
+
+    const Profile &profile() const { return m_profile; }
+    bool hasSystem() const { return m_profile.hasSystem(); }
+    /** True when the profile names credentials for the account. */
+    bool hasAccountCredentials(const QString &account) const { return m_profile.accounts.contains(account); }
+
+    /** The profile's own connection; the system connection when only system credentials exist. */
+    Result<std::shared_ptr<NatsConnection>> primary();
+    /** The system-account connection; an InvalidInput error when the profile has none. */
+    Result<std::shared_ptr<NatsConnection>> system();
+    /** The connection for an account: its own credentials, else nothing (NotFound). */
+    Result<std::shared_ptr<NatsConnection>> account(const QString &name);
+    /**
+     * The account the primary connection's user belongs to (asked of the server through CONNZ),
+     * empty when the server cannot tell. Cached.
+     */
+    Result<QString> primaryAccountName();
+
+    /** Every connection made so far (for status display and event handlers). */
+    QList<std::shared_ptr<NatsConnection>> openConnections() const;
+
+private:
+    Result<std::shared_ptr<NatsConnection>> connectCached(const QString &key, const Credentials &creds, const QString &role);
+
+    Profile m_profile;
+    mutable QMutex m_mutex;
+    QMap<QString, std::shared_ptr<NatsConnection>> m_connections;
+    std::optional<QString> m_primaryAccount;
+};
+
+} // namespace MqttDoctor

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include "common/result.h"
+#include "nats/clusterinfo.h"
+#include "nats/systemclient.h"
+
+namespace MqttDoctor {
+
+class ConnectionSet;
+
+/**
+ * Finds the servers and accounts of a cluster and the streams of an account (product.md §1).
+ * The network functions block: call them on a worker thread (AsyncRunner). The parsing and merging
+ * functions are pure and unit-testable with captured replies.
+ */
+namespace Discovery {
+
+/** Servers: VARZ from every server with a system connection; else what the account can see. */
+Result<QList<ServerInfo>> servers(ConnectionSet &connections);
+
+/**
+ * Accounts: with a system connection ACCOUNTZ, then JSZ (accounts, streams, consumers, configs)
+ * paged per server and merged; accounts absent from JSZ are confirmed through ACCOUNTZ. Without a
+ * system connection: the connected user's own account through its JetStream API.
+ */
+Result<QList<AccountInfo>> accounts(ConnectionSet &connections);
+
+/**
+ * One account with all its streams: through the account's own JetStream API when the profile has
+ * its credentials (or it is the primary connection's account), else through the system JSZ view.
+ * An empty name means the primary connection's account.
+ */
+Result<AccountInfo> account(ConnectionSet &connections, const QString &name);
+
+// Pure helpers (no network).
+ServerInfo serverFromVarz(const SystemClient::Reply &reply);
+ServerInfo serverFromEnvelope(const QJsonObject &server);
+/** Merges JSZ replies of several servers: one entry per account, one per stream (leader's view preferred). */
+QList<AccountInfo> accountsFromJsz(const QList<SystemClient::Reply> &replies);
+/** Builds a StreamInfo from a STREAM.INFO/LIST object or a JSZ stream_detail. */
+StreamInfo streamFromJson(const QJsonObject &json, const QString &source);
+
+} // namespace Discovery
+} // namespace MqttDoctor

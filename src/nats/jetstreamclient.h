@@ -1,0 +1,51 @@
+#pragma once
+
+#include <memory>
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include "common/result.h"
+
+namespace MqttDoctor {
+
+class NatsConnection;
+
+/**
+ * The JetStream API of one account, spoken as raw JSON over `$JS.API.*` (or `$JS.<domain>.API.*`)
+ * so that fields this tool does not know survive a read-modify-write (safety rule 3). Every call
+ * blocks: use it on a worker thread. A JetStream error reply becomes an Error of kind JetStream
+ * carrying the server's err_code and description.
+ */
+class JetStreamClient final
+{
+public:
+    JetStreamClient(std::shared_ptr<NatsConnection> connection, QString domain = {});
+
+    /** "$JS.API.<op>" or "$JS.<domain>.API.<op>". */
+    QString apiSubject(const QString &op) const;
+    /** One API request; the reply object on success. */
+    Result<QJsonObject> call(const QString &op, const QJsonObject &body = {});
+
+    /** `$JS.API.INFO`: usage and limits of the account. */
+    Result<QJsonObject> accountInfo();
+    /** Names of all streams, optionally only those capturing `subjectFilter`. Pages as needed. */
+    Result<QStringList> streamNames(const QString &subjectFilter = {});
+    /** `STREAM.INFO`: {config, state, cluster, created, ...}. */
+    Result<QJsonObject> streamInfo(const QString &name);
+    /** `STREAM.LIST`: every stream's info object. Pages as needed. */
+    Result<QList<QJsonObject>> streamList(const QString &subjectFilter = {});
+    /** `CONSUMER.LIST`: every consumer's info object on a stream. Pages as needed. */
+    Result<QList<QJsonObject>> consumerList(const QString &stream);
+
+    /** Turns a JetStream error object ({code, err_code, description}) into an Error. */
+    static Error errorFromReply(const QJsonObject &error, const QString &op);
+
+private:
+    std::shared_ptr<NatsConnection> m_connection;
+    QString m_domain;
+};
+
+} // namespace MqttDoctor

@@ -1,0 +1,97 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include "common/result.h"
+
+namespace MqttDoctor {
+
+/**
+ * A secret or certificate that comes either from a file or inline (natscli's `data:` URIs, or the
+ * `user_jwt`/`user_seed` fields). Inline content never touches the disk.
+ */
+struct FileOrData
+{
+    QString path;     ///< expanded absolute or relative path; empty when inline
+    QByteArray data;  ///< inline content; empty when from a file
+
+    bool isEmpty() const { return path.isEmpty() && data.isEmpty(); }
+    bool isInline() const { return path.isEmpty() && !data.isEmpty(); }
+    /** The content: the inline data, or the file read now. */
+    Result<QByteArray> load() const;
+    bool operator==(const FileOrData &) const = default;
+};
+
+/** How one connection authenticates. */
+struct Credentials
+{
+    enum class Kind { None, UserPassword, Token, NKey, Creds, UserJwt };
+
+    Kind kind = Kind::None;
+    QString user;
+    QString password;    ///< secret
+    QString token;       ///< secret
+    FileOrData nkeySeed; ///< Kind::NKey: the seed file (secret)
+    FileOrData creds;    ///< Kind::Creds: the .creds file holding JWT and seed (secret)
+    QString userJwt;     ///< Kind::UserJwt: inline JWT
+    QString userSeed;    ///< Kind::UserJwt: inline seed (secret)
+
+    bool isSet() const { return kind != Kind::None; }
+    bool operator==(const Credentials &) const = default;
+
+    static QString kindName(Kind kind);
+    static std::optional<Kind> kindFromName(const QString &name);
+};
+
+struct TlsSettings
+{
+    FileOrData ca;
+    FileOrData cert;
+    FileOrData key;
+
+    bool isSet() const { return !ca.isEmpty() || !cert.isEmpty() || !key.isEmpty(); }
+    bool operator==(const TlsSettings &) const = default;
+};
+
+/**
+ * One cluster (product.md §1): its server URLs, TLS, JetStream domain, an optional system
+ * connection for discovery across accounts, and per-account connections for reading records and
+ * changing anything. `auth` is the default connection's credentials (a user of some account, or the
+ * system user when it is the only one given).
+ */
+struct Profile
+{
+    QString name;
+    QString description;
+    QStringList servers;          ///< nats://, tls://, ws:// ... URLs; several for a cluster
+    Credentials auth;             ///< the default connection
+    TlsSettings tls;              ///< shared by every connection of the profile
+    QString jsDomain;             ///< JetStream domain, empty for none
+    Credentials system;           ///< system-account connection; kind None when not given
+    QMap<QString, Credentials> accounts; ///< account name -> its credentials
+    int timeoutMs = 5000;         ///< per request and for connecting
+    bool allowChanges = false;    ///< read-only unless set (safety rule 1)
+
+    bool hasSystem() const { return system.isSet(); }
+    bool operator==(const Profile &) const = default;
+
+    /** Parses the documented profile JSON (docs/cli.md); relative paths resolve against baseDir. */
+    static Result<Profile> fromJson(const QJsonObject &json, const QString &baseDir = {});
+    static Result<Profile> fromFile(const QString &path);
+    /** Serializes; secrets (passwords, tokens, inline seeds) only when withSecrets is true. */
+    QJsonObject toJson(bool withSecrets) const;
+    /** Checks URLs and file references; the error names the offending field. */
+    Result<void> validate() const;
+};
+
+/**
+ * Parses and checks one server URL (scheme nats, tls, ws, wss or none; host; port 1..65535).
+ * Returns the normalized URL ("nats://host:4222" when no scheme/port was given).
+ */
+Result<QString> normalizeServerUrl(const QString &url);
+
+} // namespace MqttDoctor
