@@ -87,7 +87,7 @@ int runAccounts(CliContext &ctx)
         if (a.isSystem)
             name += QStringLiteral(" (system)");
         const QString js = !a.jetstreamKnown ? QStringLiteral("unknown") : a.jetstream ? QStringLiteral("enabled") : QStringLiteral("disabled");
-        table.addRow({name, js, a.streamsKnown ? QString::number(a.streamCount) : QStringLiteral("-"),
+        table.addRow({name, js, a.streamsKnown && a.jetstream ? QString::number(a.streamCount) : QStringLiteral("-"),
                       !a.jetstream ? QStringLiteral("-") : mqtt.isEmpty() ? QStringLiteral("none") : mqtt.join(QLatin1Char(' ')),
                       a.jetstream ? humanBytes(a.storage) : QStringLiteral("-"), limitText(a)});
     }

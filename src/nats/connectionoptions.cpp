@@ -229,11 +229,8 @@ Result<Profile> ConnectionOptions::toProfile() const
     if (profile.servers.isEmpty())
         return Error(Error::Kind::InvalidInput, QStringLiteral("no server given"),
                      QStringLiteral("use --server nats://host:4222, --context NAME or --profile FILE"));
-    for (const QString &s : std::as_const(profile.servers)) {
-        auto url = normalizeServerUrl(s);
-        if (!url)
-            return url.error();
-    }
+    if (auto valid = profile.validate(); !valid)
+        return valid.error();
     return profile;
 }
 

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every benchmark executable (tests/bench, built as bench_*): each runs the same work through
+# our code and through a baseline and prints both figures and their ratio.
+set -euo pipefail
+build=${1:-build}
+shopt -s nullglob
+benches=("$build"/bench/bench_*)
+if [ ${#benches[@]} -eq 0 ]; then
+    echo "No benchmarks yet."
+    exit 0
+fi
+for b in "${benches[@]}"; do
+    echo "== $(basename "$b")"
+    MQTTDOCTOR_NATS_SERVERS_DIR="$build/nats-servers" "$b"
+done
