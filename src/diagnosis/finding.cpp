@@ -1,0 +1,42 @@
+#include "finding.h"
+
+#include <QJsonArray>
+
+namespace MqttDoctor {
+
+QString Finding::severityName(Severity s)
+{
+    switch (s) {
+    case Severity::Info: return QStringLiteral("info");
+    case Severity::Warning: return QStringLiteral("warning");
+    case Severity::Error: return QStringLiteral("error");
+    case Severity::Critical: return QStringLiteral("critical");
+    }
+    return QStringLiteral("info");
+}
+
+std::optional<Finding::Severity> Finding::severityFromName(const QString &name)
+{
+    for (Severity s : {Severity::Info, Severity::Warning, Severity::Error, Severity::Critical})
+        if (severityName(s) == name)
+            return s;
+    return std::nullopt;
+}
+
+QJsonObject Finding::toJson() const
+{
+    const auto orNull = [](const QString &s) { return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s); };
+    return QJsonObject{{QStringLiteral("code"), code},
+                       {QStringLiteral("severity"), severityName(severity)},
+                       {QStringLiteral("account"), account},
+                       {QStringLiteral("stream"), orNull(stream)},
+                       {QStringLiteral("subject"), orNull(subject)},
+                       {QStringLiteral("client_id"), orNull(clientId)},
+                       {QStringLiteral("title"), title},
+                       {QStringLiteral("detail"), detail},
+                       {QStringLiteral("evidence"), QJsonObject{{QStringLiteral("expected"), expected}, {QStringLiteral("actual"), actual}}},
+                       {QStringLiteral("explains"), QJsonArray::fromStringList(explains)},
+                       {QStringLiteral("repair"), orNull(repair)}};
+}
+
+} // namespace MqttDoctor

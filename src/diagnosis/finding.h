@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+namespace MqttDoctor {
+
+/**
+ * One diagnosed problem (product.md §1 "Finding", §2 catalogue). Codes are stable strings such as
+ * "STREAM_MISSING"; the catalogue of codes, titles and repairs is in findingcatalogue.h.
+ */
+struct Finding
+{
+    enum class Severity { Info, Warning, Error, Critical };
+
+    QString code;
+    Severity severity = Severity::Info;
+    QString account;
+    QString stream;      ///< empty when not about one stream
+    QString subject;     ///< empty when not about one subject
+    QString clientId;    ///< empty when not about one MQTT client
+    QString title;       ///< one line, e.g. "$MQTT_sess is missing"
+    QString detail;      ///< what it means and what the server does because of it
+    QJsonValue expected; ///< evidence: what the server expects (JSON: object, array, string or number)
+    QJsonValue actual;   ///< evidence: what is there
+    QStringList explains;///< server log templates this finding explains
+    QString repair;      ///< repair action name ("create_stream", ...) or empty for none
+
+    static QString severityName(Severity s);
+    static std::optional<Severity> severityFromName(const QString &name);
+    /** The JSON shape of the CLI (docs/cli.md): code, severity, account, stream, subject, client_id, title, detail, evidence, explains, repair. */
+    QJsonObject toJson() const;
+};
+
+} // namespace MqttDoctor
+
+Q_DECLARE_METATYPE(MqttDoctor::Finding)
