@@ -79,7 +79,7 @@ struct Profile
     bool hasSystem() const { return system.isSet(); }
     bool operator==(const Profile &) const = default;
 
-    /** Parses the documented profile JSON (docs/cli.md); relative paths resolve against baseDir. */
+    /** Parses the documented profile JSON (docs/profile.md); relative paths resolve against baseDir. */
     static Result<Profile> fromJson(const QJsonObject &json, const QString &baseDir = {});
     static Result<Profile> fromFile(const QString &path);
     /** Serializes; secrets (passwords, tokens, inline seeds) only when withSecrets is true. */
