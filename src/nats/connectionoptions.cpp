@@ -1,8 +1,8 @@
 #include "connectionoptions.h"
 
 #include <QCommandLineParser>
-#include <QRegularExpression>
 
+#include "common/duration.h"
 #include "nats/natscontext.h"
 
 namespace MqttDoctor {
@@ -89,28 +89,15 @@ Result<int> parseDurationMs(const QString &text)
     const QString t = text.trimmed();
     bool isNumber = false;
     const double seconds = t.toDouble(&isNumber);
-    if (isNumber) {
-        if (seconds <= 0 || seconds > 3600)
-            return Error(Error::Kind::InvalidInput, QStringLiteral("timeout \"%1\" is out of range").arg(text),
-                         QStringLiteral("use a value between 1ms and 1h, e.g. 5s"));
-        return static_cast<int>(seconds * 1000);
-    }
-    static const QRegularExpression part(QStringLiteral("(\\d+(?:\\.\\d+)?)(ms|s|m|h)"));
-    static const QRegularExpression whole(QStringLiteral("^(?:\\d+(?:\\.\\d+)?(?:ms|s|m|h))+$"));
-    if (!whole.match(t).hasMatch())
+    // natscli takes a bare number as seconds.
+    const std::optional<double> ms = isNumber ? std::optional<double>(seconds * 1000) : parseGoDurationMs(t);
+    if (!ms)
         return Error(Error::Kind::InvalidInput, QStringLiteral("\"%1\" is not a duration").arg(text),
                      QStringLiteral("write it like 5s, 500ms, 1m30s or 2h"));
-    double ms = 0;
-    for (auto it = part.globalMatch(t); it.hasNext();) {
-        const auto m = it.next();
-        const double n = m.captured(1).toDouble();
-        const QString unit = m.captured(2);
-        ms += unit == QLatin1String("ms") ? n : unit == QLatin1String("s") ? n * 1000 : unit == QLatin1String("m") ? n * 60000 : n * 3600000;
-    }
-    if (ms < 1 || ms > 3600000)
+    if (*ms < 1 || *ms > 3600000)
         return Error(Error::Kind::InvalidInput, QStringLiteral("timeout \"%1\" is out of range").arg(text),
                      QStringLiteral("use a value between 1ms and 1h, e.g. 5s"));
-    return static_cast<int>(ms);
+    return static_cast<int>(*ms);
 }
 
 namespace {

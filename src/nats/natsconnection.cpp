@@ -228,6 +228,10 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
         auto url = normalizeServerUrl(raw);
         if (!url)
             return url.error();
+        if (url->startsWith(QLatin1String("ws://")) || url->startsWith(QLatin1String("wss://")))
+            return Error(Error::Kind::InvalidInput,
+                         QStringLiteral("server URL \"%1\" is a WebSocket URL, which nats.c cannot use").arg(raw),
+                         QStringLiteral("use the server's client port with nats:// or tls://"));
         urls.append(url->toUtf8());
     }
     std::vector<const char *> urlPointers;

@@ -13,6 +13,7 @@
 #include <QJsonValue>
 #include <QUrl>
 
+#include "common/duration.h"
 #include "nats/natscontext.h"
 
 namespace MqttDoctor {
@@ -188,49 +189,6 @@ Result<QStringList> parseServers(const QJsonValue &value)
     return out;
 }
 
-/** Go-style durations as natscli takes them: "5s", "500ms", "1m30s", "1.5h"; returns milliseconds. */
-std::optional<double> parseDurationMs(QStringView text)
-{
-    text = text.trimmed();
-    if (text.isEmpty())
-        return std::nullopt;
-    if (text == u"0")
-        return 0.0;
-    double total = 0;
-    qsizetype i = 0;
-    while (i < text.size()) {
-        const qsizetype numberStart = i;
-        while (i < text.size() && (isAsciiDigit(text[i]) || text[i] == QLatin1Char('.')))
-            ++i;
-        const QStringView number = text.sliced(numberStart, i - numberStart);
-        bool ok = false;
-        const double n = number.toDouble(&ok);
-        if (number.isEmpty() || !ok)
-            return std::nullopt;
-        const qsizetype unitStart = i;
-        while (i < text.size() && (isAsciiLetter(text[i]) || text[i] == QChar(0xb5) || text[i] == QChar(0x3bc)))
-            ++i;
-        const QStringView unit = text.sliced(unitStart, i - unitStart);
-        double factor = 0;
-        if (unit == u"ns")
-            factor = 1e-6;
-        else if (unit == u"us" || unit == u"\u00b5s" || unit == u"\u03bcs")
-            factor = 1e-3;
-        else if (unit == u"ms")
-            factor = 1;
-        else if (unit == u"s")
-            factor = 1000;
-        else if (unit == u"m")
-            factor = 60 * 1000;
-        else if (unit == u"h")
-            factor = 60 * 60 * 1000;
-        else
-            return std::nullopt;
-        total += n * factor;
-    }
-    return total;
-}
-
 Result<int> parseTimeout(const QJsonValue &value)
 {
     const QString hint = QStringLiteral("give milliseconds (5000) or a duration such as \"5s\", \"500ms\" or \"2m\"");
@@ -242,7 +200,7 @@ Result<int> parseTimeout(const QJsonValue &value)
         if (!std::isfinite(ms) || ms != std::floor(ms))
             return invalid(QStringLiteral("\"timeout\" must be a whole number of milliseconds"), hint);
     } else if (value.isString()) {
-        const auto parsed = parseDurationMs(value.toString());
+        const auto parsed = parseGoDurationMs(value.toString());
         if (!parsed) {
             bool isNumber = false;
             value.toString().trimmed().toDouble(&isNumber);
@@ -754,116 +712,6 @@ Result<void> Profile::validate() const
     if (auto r = checkFile(tls.key, QStringLiteral("tls.key")); !r)
         return r;
     return {};
-}
-
-Result<QString> normalizeServerUrl(const QString &url)
-{
-    const QString text = url.trimmed();
-    // Never echo a password: show "scheme://***@host" when the URL holds user info.
-    QString shown = text;
-    if (const qsizetype at = text.lastIndexOf(QLatin1Char('@')); at >= 0) {
-        const qsizetype sep = text.indexOf(QLatin1String("://"));
-        const qsizetype userStart = (sep >= 0 && sep < at) ? sep + 3 : 0;
-        shown = text.left(userStart) + QStringLiteral("***") + text.mid(at);
-    }
-    const QString schemesHint = QStringLiteral("use host, host:port or nats://, tls://, ws://, wss:// URLs such as nats://host:4222");
-    auto bad = [&shown, &schemesHint](const QString &why, const QString &hint = {}) {
-        return invalid(QStringLiteral("server URL ") + quoted(shown) + QLatin1Char(' ') + why, hint.isEmpty() ? schemesHint : hint);
-    };
-
-    if (text.isEmpty())
-        return invalid(QStringLiteral("empty server URL"), schemesHint);
-    for (QChar c : text) {
-        if (c.isSpace())
-            return bad(QStringLiteral("contains a space"),
-                       QStringLiteral("separate several URLs with commas"));
-    }
-
-    QString scheme = QStringLiteral("nats");
-    QString rest = text;
-    if (const qsizetype sep = text.indexOf(QLatin1String("://")); sep >= 0) {
-        scheme = text.left(sep).toLower();
-        rest = text.mid(sep + 3);
-        if (scheme != QLatin1String("nats") && scheme != QLatin1String("tls") && scheme != QLatin1String("ws")
-            && scheme != QLatin1String("wss"))
-            return bad(scheme.isEmpty() ? QStringLiteral("has no scheme before \"://\"")
-                                        : QStringLiteral("has the unsupported scheme ") + quoted(scheme));
-    }
-
-    if (rest.contains(QLatin1Char('?')) || rest.contains(QLatin1Char('#')))
-        return bad(QStringLiteral("has a query or fragment, which NATS URLs do not use"));
-    QString path;
-    if (const qsizetype slash = rest.indexOf(QLatin1Char('/')); slash >= 0) {
-        path = rest.mid(slash);
-        rest = rest.left(slash);
-        if (path == QLatin1String("/"))
-            path.clear();
-        if (!path.isEmpty() && scheme != QLatin1String("ws") && scheme != QLatin1String("wss"))
-            return bad(QStringLiteral("has a path; only ws:// and wss:// URLs may have one"));
-    }
-    if (rest.contains(QLatin1Char('@')))
-        return bad(QStringLiteral("holds credentials"),
-                   QStringLiteral("put the user, password or token in the profile's auth settings, not in the URL"));
-
-    QString host;
-    QString port;
-    bool hasPort = false;
-    if (rest.startsWith(QLatin1Char('['))) {
-        const qsizetype close = rest.indexOf(QLatin1Char(']'));
-        if (close < 0)
-            return bad(QStringLiteral("has an IPv6 address without its closing ']'"));
-        host = rest.left(close + 1);
-        const QString after = rest.mid(close + 1);
-        if (!after.isEmpty()) {
-            if (!after.startsWith(QLatin1Char(':')))
-                return bad(QStringLiteral("has unexpected text after the IPv6 address"));
-            hasPort = true;
-            port = after.mid(1);
-        }
-        for (qsizetype i = 1; i + 1 < host.size(); ++i) {
-            const QChar c = host.at(i);
-            const bool hex = isAsciiDigit(c) || (c.toLower() >= QLatin1Char('a') && c.toLower() <= QLatin1Char('f'));
-            if (!hex && c != QLatin1Char(':') && c != QLatin1Char('.'))
-                return bad(QStringLiteral("has an invalid IPv6 address"));
-        }
-        if (host.size() <= 2)
-            return bad(QStringLiteral("has no host"));
-    } else {
-        const qsizetype colons = rest.count(QLatin1Char(':'));
-        if (colons > 1)
-            return bad(QStringLiteral("has too many ':'"), QStringLiteral("write IPv6 addresses in brackets: nats://[::1]:4222"));
-        if (colons == 1) {
-            const qsizetype colon = rest.indexOf(QLatin1Char(':'));
-            host = rest.left(colon);
-            port = rest.mid(colon + 1);
-            hasPort = true;
-        } else {
-            host = rest;
-        }
-        if (host.isEmpty())
-            return bad(QStringLiteral("has no host"));
-        for (QChar c : host) {
-            if (!isAsciiLetter(c) && !isAsciiDigit(c) && c != QLatin1Char('-') && c != QLatin1Char('.') && c != QLatin1Char('_'))
-                return bad(QStringLiteral("has an invalid host name"));
-        }
-    }
-    host = host.toLower();
-
-    int portNumber = 4222;
-    if (scheme == QLatin1String("ws"))
-        portNumber = 80;
-    else if (scheme == QLatin1String("wss"))
-        portNumber = 443;
-    if (hasPort) {
-        bool ok = !port.isEmpty() && port.size() <= 5;
-        for (QChar c : port)
-            ok = ok && isAsciiDigit(c);
-        const int value = ok ? port.toInt() : 0;
-        if (!ok || value < 1 || value > 65535)
-            return bad(QStringLiteral("has an invalid port ") + quoted(port), QStringLiteral("a port is a number from 1 to 65535"));
-        portNumber = value;
-    }
-    return scheme + QStringLiteral("://") + host + QLatin1Char(':') + QString::number(portNumber) + path;
 }
 
 } // namespace MqttDoctor
