@@ -1,0 +1,183 @@
+#include "natsclusterfixture.h"
+
+#include "freeportallocator.h"
+
+#include <QDeadlineTimer>
+#include <QRegularExpression>
+#include <QThread>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace MqttDoctor::Test {
+
+namespace {
+
+// 2.9-2.15: "JetStream cluster new metadata leader: n3/vc" on followers,
+// "Self is new JetStream cluster metadata leader" on the leader itself.
+const QRegularExpression &metaLeaderPattern()
+{
+    static const QRegularExpression pattern(
+        u"JetStream cluster new metadata leader: ([^/\\s]+)|Self is new JetStream cluster metadata leader"_s);
+    return pattern;
+}
+
+} // namespace
+
+NatsClusterFixture::NatsClusterFixture(int nodeCount, const QString &clusterName)
+    : m_clusterName(clusterName)
+{
+    for (int i = 0; i < nodeCount; ++i)
+        m_nodes.push_back(std::make_unique<NatsServerFixture>());
+}
+
+NatsClusterFixture::~NatsClusterFixture()
+{
+    stop();
+}
+
+bool NatsClusterFixture::start(const QString &versionLabel, const ServerConfig &baseConfig, int timeoutMs)
+{
+    m_errorString.clear();
+    const NatsServerBinary binary = NatsServerBinary::locate(versionLabel);
+    if (!binary.isValid())
+        return fail(binary.errorString());
+
+    const QList<quint16> routePorts = FreePortAllocator::allocate(nodeCount());
+    if (routePorts.size() != nodeCount())
+        return fail(u"no free loopback ports for the cluster routes"_s);
+
+    markLogOffsets();
+    for (int i = 0; i < nodeCount(); ++i) {
+        ServerConfig config = baseConfig;
+        config.setServerName(u"n%1"_s.arg(i + 1));
+        config.setClientPort(0);
+        config.setHttpPort(0);
+        config.setMqttPort(0);
+        ServerConfig::Cluster cluster;
+        cluster.name = m_clusterName;
+        cluster.port = routePorts.at(i);
+        cluster.routePorts = routePorts;
+        config.setCluster(cluster);
+        if (!m_nodes[size_t(i)]->launch(binary, config))
+            return fail(u"node n%1: %2"_s.arg(i + 1).arg(m_nodes[size_t(i)]->errorString()));
+    }
+
+    const QDeadlineTimer deadline(timeoutMs);
+    for (int i = 0; i < nodeCount(); ++i) {
+        if (!m_nodes[size_t(i)]->waitUntilReady(int(deadline.remainingTime()), NatsServerFixture::Readiness::LogOnly))
+            return fail(u"node n%1: %2"_s.arg(i + 1).arg(m_nodes[size_t(i)]->errorString()));
+    }
+    if (!waitForMetaLeader(int(deadline.remainingTime())))
+        return fail(u"no JetStream meta leader was elected within %1 ms"_s.arg(timeoutMs));
+    for (int i = 0; i < nodeCount(); ++i) {
+        if (!m_nodes[size_t(i)]->waitUntilReady(int(deadline.remainingTime()), NatsServerFixture::Readiness::Healthy))
+            return fail(u"node n%1: %2"_s.arg(i + 1).arg(m_nodes[size_t(i)]->errorString()));
+    }
+    return true;
+}
+
+void NatsClusterFixture::stop()
+{
+    for (auto &node : m_nodes)
+        node->stop();
+}
+
+NatsServerFixture &NatsClusterFixture::node(int index)
+{
+    return *m_nodes.at(size_t(index));
+}
+
+const NatsServerFixture &NatsClusterFixture::node(int index) const
+{
+    return *m_nodes.at(size_t(index));
+}
+
+QStringList NatsClusterFixture::urls() const
+{
+    QStringList result;
+    for (const auto &node : m_nodes)
+        result << node->url();
+    return result;
+}
+
+QString NatsClusterFixture::url() const
+{
+    return urls().join(u',');
+}
+
+bool NatsClusterFixture::stopNode(int index, bool waitForNewLeader)
+{
+    if (index < 0 || index >= nodeCount())
+        return fail(u"no node %1"_s.arg(index));
+    NatsServerFixture &stopped = *m_nodes[size_t(index)];
+    const bool wasLeader = metaLeader() == stopped.serverName();
+    markLogOffsets();
+    if (!stopped.stop())
+        return fail(u"node %1 did not stop on SIGTERM and was killed"_s.arg(stopped.serverName()));
+    if (wasLeader && waitForNewLeader && !waitForMetaLeader(20000))
+        return fail(u"no new JetStream meta leader after stopping the leader %1"_s.arg(stopped.serverName()));
+    return true;
+}
+
+bool NatsClusterFixture::startNode(int index, int timeoutMs)
+{
+    if (index < 0 || index >= nodeCount())
+        return fail(u"no node %1"_s.arg(index));
+    NatsServerFixture &restarted = *m_nodes[size_t(index)];
+    if (!restarted.startAgain(timeoutMs, NatsServerFixture::Readiness::Healthy))
+        return fail(u"node %1: %2"_s.arg(restarted.serverName(), restarted.errorString()));
+    return true;
+}
+
+bool NatsClusterFixture::waitForMetaLeader(int timeoutMs)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    for (;;) {
+        for (int i = 0; i < nodeCount(); ++i) {
+            const NatsServerFixture &candidate = *m_nodes[size_t(i)];
+            const qsizetype from = i < m_leaderLogOffsets.size() ? m_leaderLogOffsets.at(i) : 0;
+            if (candidate.isRunning() && !candidate.logLinesMatching(metaLeaderPattern(), from).isEmpty())
+                return true;
+        }
+        if (deadline.hasExpired())
+            return false;
+        QThread::msleep(25);
+    }
+}
+
+QString NatsClusterFixture::metaLeader() const
+{
+    // The latest announcement by timestamp; log lines start with "[pid] yyyy/MM/dd hh:mm:ss.micro".
+    QString latestLine;
+    QString leader;
+    for (const auto &node : m_nodes) {
+        if (!node->isRunning())
+            continue;
+        const QStringList lines = node->logLinesMatching(metaLeaderPattern());
+        if (lines.isEmpty())
+            continue;
+        const QString line = lines.constLast();
+        const QString stamp = line.section(u' ', 1, 2);
+        if (!latestLine.isEmpty() && stamp <= latestLine.section(u' ', 1, 2))
+            continue;
+        latestLine = line;
+        const QRegularExpressionMatch match = metaLeaderPattern().match(line);
+        leader = match.captured(1).isEmpty() ? node->serverName() : match.captured(1);
+    }
+    return leader;
+}
+
+void NatsClusterFixture::markLogOffsets()
+{
+    m_leaderLogOffsets.clear();
+    for (const auto &node : m_nodes)
+        m_leaderLogOffsets << node->logSize();
+}
+
+bool NatsClusterFixture::fail(const QString &message)
+{
+    m_errorString = message;
+    return false;
+}
+
+} // namespace MqttDoctor::Test

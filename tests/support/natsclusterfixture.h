@@ -1,0 +1,67 @@
+#pragma once
+
+#include "natsserverfixture.h"
+#include "serverconfig.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace MqttDoctor::Test {
+
+// A JetStream cluster of nodes "n1".."nN" (default 3) on loopback, all with routes to each other,
+// each with its own client/http/mqtt/route ports and store. The accounts, MQTT settings
+// (e.g. setMqttStreamReplicas(3)), TLS etc. come from the base config given to start().
+class NatsClusterFixture
+{
+public:
+    static constexpr int DefaultStartTimeoutMs = 30000;
+    // A node restarted with existing state takes ~10 s until its streams are current.
+    static constexpr int DefaultNodeRestartTimeoutMs = 45000;
+
+    explicit NatsClusterFixture(int nodeCount = 3, const QString &clusterName = QStringLiteral("mqttdoctor"));
+    ~NatsClusterFixture();
+    NatsClusterFixture(const NatsClusterFixture &) = delete;
+    NatsClusterFixture &operator=(const NatsClusterFixture &) = delete;
+
+    // Starts all nodes, then waits until every node is ready, a JetStream meta leader was elected
+    // and every node's /healthz is ok.
+    bool start(const QString &versionLabel, const ServerConfig &baseConfig = ServerConfig::standard(),
+               int timeoutMs = DefaultStartTimeoutMs);
+    void stop();
+
+    int nodeCount() const { return int(m_nodes.size()); }
+    NatsServerFixture &node(int index); // 0-based
+    const NatsServerFixture &node(int index) const;
+    QString clusterName() const { return m_clusterName; }
+    QStringList urls() const; // client URLs of all nodes
+    QString url() const;      // comma-separated, for natsConnection_ConnectTo
+
+    // Stops a node (SIGTERM). If it was the JetStream meta leader and waitForNewLeader is set, waits
+    // (up to 20 s) until another node announces a new meta leader.
+    bool stopNode(int index, bool waitForNewLeader = true);
+    // Restarts a stopped node with its existing config and state, waits until it is healthy.
+    bool startNode(int index, int timeoutMs = DefaultNodeRestartTimeoutMs);
+
+    // Waits until a running node logged a new JetStream meta leader since start() or since the
+    // last stopNode() of the leader.
+    bool waitForMetaLeader(int timeoutMs);
+    // Server name of the most recently logged meta leader, as seen by the running nodes' logs.
+    QString metaLeader() const;
+
+    QString errorString() const { return m_errorString; }
+
+private:
+    bool fail(const QString &message);
+
+    QString m_clusterName;
+    std::vector<std::unique_ptr<NatsServerFixture>> m_nodes;
+    void markLogOffsets();
+
+    QList<qsizetype> m_leaderLogOffsets; // per node: where to look for the next leader announcement
+    QString m_errorString;
+};
+
+} // namespace MqttDoctor::Test
