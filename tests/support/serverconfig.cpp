@@ -41,8 +41,12 @@ QString renderTls(const ServerConfig::Tls &tls, const QString &indent)
 QString renderAccount(const ServerConfig::Account &account)
 {
     QStringList users;
-    for (const ServerConfig::User &user : account.users)
-        users << u"{ user: %1, password: %2 }"_s.arg(quoted(user.name), quoted(user.password));
+    for (const ServerConfig::User &user : account.users) {
+        if (!user.nkey.isEmpty())
+            users << u"{ nkey: %1 }"_s.arg(quoted(user.nkey));
+        else
+            users << u"{ user: %1, password: %2 }"_s.arg(quoted(user.name), quoted(user.password));
+    }
 
     QString jetStream;
     if (account.jetStream == ServerConfig::JetStream::Enabled) {
@@ -71,7 +75,7 @@ ServerConfig::ServerConfig()
 {
     Account sys;
     sys.name = u"SYS"_s;
-    sys.users = {User {u"sys"_s, u"syspass"_s}};
+    sys.users = {User {u"sys"_s, u"syspass"_s, {}}};
     m_systemAccount = sys;
 }
 
@@ -102,7 +106,7 @@ ServerConfig::Account ServerConfig::plainAccount(const QString &name, const QStr
 {
     Account account;
     account.name = name;
-    account.users = {User {user, password}};
+    account.users = {User {user, password, {}}};
     return account;
 }
 

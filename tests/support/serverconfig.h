@@ -20,6 +20,7 @@ public:
     {
         QString name;
         QString password;
+        QString nkey; // a public NKey ("U..."): the user authenticates with its seed instead
     };
 
     // -1 = no limit (not written).
