@@ -3,6 +3,8 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QList>
+#include <optional>
+
 #include <QMetaType>
 #include <QString>
 #include <QStringList>

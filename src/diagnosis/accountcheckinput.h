@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+
+#include <optional>
+
+#include "diagnosis/checkoptions.h"
+#include "mqtt/layoutchoice.h"
+#include "nats/clusterinfo.h"
+
+namespace MqttDoctor {
+
+/** Everything Checks::checkAccount looks at, all gathered beforehand (no network). */
+struct AccountCheckInput
+{
+    /**
+     * The account with ALL its streams (not only $MQTT_*: other streams may overlap MQTT subjects)
+     * and, where known, their consumers. For RETAINED_ORPHANED, the `$MQTT_rmsgs` state needs a
+     * per-subject count map `subjects` (STREAM.INFO with `subjects_filter` "$MQTT.rmsgs" or ">"); without
+     * it that check is skipped.
+     */
+    AccountInfo account;
+    /** The servers of the cluster (versions, cluster names, JetStream, MQTT listener, domain). */
+    QList<ServerInfo> servers;
+    CheckOptions options;
+    /** The expected layout when already chosen; else Layouts::choose(servers, options.layout, account.streams). */
+    std::optional<LayoutChoice> layout;
+    /**
+     * Known JetStream limits of the account (`$JS.API.INFO` "limits": max_streams, max_storage,
+     * max_bytes_required...); when absent, account.limits if account.limitsKnown. Without limits the
+     * STREAM_LIMIT_HEADROOM check is skipped.
+     */
+    std::optional<QJsonObject> limits;
+    /**
+     * The account is meant to serve MQTT clients (the user asked for it, or it has MQTT streams). When
+     * false and the account has no MQTT stream yet, JETSTREAM_DISABLED is info and nothing is raised
+     * above warning: it would only matter once MQTT clients use the account.
+     */
+    bool assumeMqtt = true;
+};
+
+} // namespace MqttDoctor

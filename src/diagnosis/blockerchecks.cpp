@@ -1,0 +1,228 @@
+// The checks that find what will keep the servers from creating MQTT streams: replicas above the
+// JetStream peers, other streams capturing MQTT subjects, account limits. They run first and record
+// the blocked streams in CheckContext::blocked, which STREAM_MISSING then reports as critical.
+
+#include <QJsonArray>
+
+#include <limits>
+
+#include "diagnosis/checkcontext.h"
+#include "diagnosis/findingcatalogue.h"
+#include "diagnosis/findingcodes.h"
+#include "diagnosis/mqttlogformats.h"
+#include "diagnosis/subjectoverlap.h"
+
+namespace MqttDoctor {
+
+namespace F = MqttLogFormats;
+using Sev = Finding::Severity;
+
+void CheckContext::checkReplicasConfig(QList<Finding> &out)
+{
+    const int wanted = layout().replicas();
+    const int peers = choice.peerCount();
+    if (!choice.replicasFromConfig || wanted <= peers)
+        return;
+    const QString cause = peers == 1 ? F::errReplicasNotSupported() : F::errNoSuitablePeers();
+    Finding f = FindingCatalogue::make(FindingCodes::replicasMismatch(), account);
+    f.title = QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers);
+    f.expected = QJsonObject{{QStringLiteral("stream_replicas_at_most"), peers}};
+    f.actual = QJsonObject{{QStringLiteral("stream_replicas"), wanted}, {QStringLiteral("peers"), QJsonArray::fromStringList(choice.peers)}};
+    f.repair.clear();
+    f.explains = QStringList{F::replicasMismatch()};
+    if (!missing.isEmpty()) {
+        f.severity = Sev::Critical;
+        f.explains.prepend(withCause(createFormatFor(missing.first()), cause));
+        f.detail = QStringLiteral("The servers create MQTT streams with %1 replicas, but only %2 JetStream server(s) can hold them: "
+                                  "creating %3 fails (%4), so every MQTT connect in account \"%5\" fails. Set mqtt.stream_replicas "
+                                  "to at most %2 (or remove it) and reload the servers.")
+                       .arg(wanted).arg(peers).arg(missing.join(QStringLiteral(", ")), cause, account);
+        for (const QString &name : std::as_const(missing))
+            blocked.insert(name, {QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers), cause});
+    } else {
+        f.severity = Sev::Warning;
+        f.detail = QStringLiteral("mqtt.stream_replicas is %1 but only %2 JetStream server(s) exist. The existing MQTT streams are "
+                                  "kept as they are (the server only logs a replicas mismatch), but any MQTT stream that has to "
+                                  "be created again will fail (%3). Set mqtt.stream_replicas to at most %2.")
+                       .arg(wanted).arg(peers).arg(cause);
+    }
+    out.append(f);
+}
+
+void CheckContext::checkOverlap(QList<Finding> &out)
+{
+    enum class Kind { Blocking, Existing, Upgrade };
+    struct Target { MqttStreamSpec spec; Kind kind; };
+
+    QList<Target> targets;
+    for (const MqttStreamSpec &spec : layout().streams()) {
+        const StreamInfo *s = stream(spec.name);
+        const bool pendingUpdate = s && spec.name == MqttLayout::retainedStream() && layout().kind() == MqttLayout::Kind::V2_10
+            && !MqttStreamSpec::sameSubjects(MqttStreamSpec::subjectsOf(s->config), spec.subjects);
+        targets.append({spec, (!s || pendingUpdate) ? Kind::Blocking : Kind::Existing});
+    }
+    // What 2.10+ servers will need beyond the current layout: the QoS2 streams and per-subject retained.
+    if (layout().kind() != MqttLayout::Kind::V2_10) {
+        const MqttLayout next(MqttLayout::Kind::V2_10, layout().domain(), layout().replicas());
+        for (const MqttStreamSpec &spec : next.streams()) {
+            const auto current = layout().stream(spec.name);
+            if (!current || !MqttStreamSpec::sameSubjects(current->subjects, spec.subjects))
+                targets.append({spec, Kind::Upgrade});
+        }
+    }
+
+    for (const StreamInfo &other : input->account.streams) {
+        if (MqttLayout::isMqttStreamName(other.name) || MqttLayout::isLegacySessionStream(other.name))
+            continue;
+        const QStringList otherSubjects = MqttStreamSpec::subjectsOf(other.config);
+        QStringList reported; // one finding per (other stream, MQTT stream): the current layout's target wins
+        for (const Target &t : std::as_const(targets)) {
+            if (reported.contains(t.spec.name))
+                continue;
+            QStringList overlapping;
+            QString mqttSubject;
+            for (const QString &mine : t.spec.subjects)
+                for (const QString &theirs : otherSubjects)
+                    if (subjectsOverlap(mine, theirs)) {
+                        if (!overlapping.contains(theirs))
+                            overlapping.append(theirs);
+                        if (mqttSubject.isEmpty())
+                            mqttSubject = mine;
+                    }
+            if (overlapping.isEmpty())
+                continue;
+            reported.append(t.spec.name);
+
+            Finding f = FindingCatalogue::make(FindingCodes::subjectsOverlap(), account, other.name,
+                                               {{QStringLiteral("subject"), mqttSubject}, {QStringLiteral("mqtt_stream"), t.spec.name}});
+            f.expected = QJsonObject{{QStringLiteral("stream"), t.spec.name}, {QStringLiteral("subjects"), QJsonArray::fromStringList(t.spec.subjects)}};
+            f.actual = QJsonObject{{QStringLiteral("stream"), other.name},
+                                   {QStringLiteral("subjects"), QJsonArray::fromStringList(otherSubjects)},
+                                   {QStringLiteral("overlapping"), QJsonArray::fromStringList(overlapping)}};
+            const QString createLine = withCause(createFormatFor(t.spec.name), F::errSubjectsOverlap());
+            const QString updateLine = withCause(F::updateStreamConfig(), F::errSubjectsOverlap());
+            const QString what = QStringLiteral("Stream \"%1\" captures %2, which overlaps %3 of %4.")
+                                     .arg(other.name, overlapping.join(QStringLiteral(", ")), mqttSubject, t.spec.name);
+            const StreamInfo *existing = stream(t.spec.name);
+            switch (t.kind) {
+            case Kind::Blocking:
+                f.severity = Sev::Critical;
+                if (!existing) {
+                    f.explains = QStringList{createLine};
+                    f.detail = what + QStringLiteral(" JetStream refuses to create %1 (10065), so the servers fail every MQTT "
+                                                     "connect in account \"%2\".").arg(t.spec.name, account);
+                    blocked.insert(t.spec.name, {QStringLiteral("stream \"%1\" captures %2").arg(other.name, overlapping.join(QStringLiteral(", "))),
+                                                 F::errSubjectsOverlap()});
+                } else {
+                    f.explains = QStringList{updateLine};
+                    f.detail = what + QStringLiteral(" A 2.10+ server changes the subjects of %1 to %2 when it sets up MQTT for "
+                                                     "the account; JetStream refuses (10065) and the MQTT connect fails.")
+                                          .arg(t.spec.name, t.spec.subjects.join(QStringLiteral(", ")));
+                }
+                break;
+            case Kind::Existing:
+                f.severity = Sev::Warning;
+                f.explains = QStringList{createLine};
+                f.detail = what + QStringLiteral(" Both streams exist, so messages on the shared subjects go to one of them only, "
+                                                 "and %1 cannot be recreated while \"%2\" exists.").arg(t.spec.name, other.name);
+                break;
+            case Kind::Upgrade:
+                f.severity = Sev::Warning;
+                f.explains = QStringList{t.spec.name == MqttLayout::retainedStream() ? updateLine : createLine};
+                f.detail = what + QStringLiteral(" The 2.10+ servers need %1 with %2: after an upgrade (or on the 2.10+ servers of "
+                                                 "a mixed cluster) every MQTT connect in account \"%3\" will fail (10065).")
+                                      .arg(t.spec.name, t.spec.subjects.join(QStringLiteral(", ")), account);
+                break;
+            }
+            out.append(f);
+        }
+    }
+}
+
+void CheckContext::checkHeadroom(QList<Finding> &out)
+{
+    if (!limits)
+        return;
+    const qint64 maxStreams = limits->value(QLatin1String("max_streams")).toInteger(-1);
+    const qint64 maxStorage = limits->value(QLatin1String("max_storage")).toInteger(-1);
+    const bool maxBytesRequired = limits->value(QLatin1String("max_bytes_required")).toBool(false);
+    const AccountInfo &acc = input->account;
+    const qint64 current = acc.streamsKnown ? acc.streams.size() : acc.streamCount;
+    const qint64 room = maxStreams > 0 ? qMax<qint64>(0, maxStreams - current) : std::numeric_limits<qint64>::max();
+
+    const auto headroom = [this](const QString &what) {
+        return FindingCatalogue::make(FindingCodes::streamLimitHeadroom(), account, {}, {{QStringLiteral("what"), what}});
+    };
+
+    if (maxStreams > 0 && missing.size() > room) {
+        const QStringList cannot = missing.mid(room);
+        Finding f = headroom(QStringLiteral("%1 more MQTT stream(s)").arg(missing.size()));
+        f.severity = Sev::Critical;
+        f.expected = QJsonObject{{QStringLiteral("max_streams"), current + missing.size()}};
+        f.actual = QJsonObject{{QStringLiteral("max_streams"), maxStreams}, {QStringLiteral("streams"), current}};
+        f.explains = QStringList{withCause(createFormatFor(cannot.first()), F::errMaxStreams())};
+        f.detail = QStringLiteral("Account \"%1\" may have %2 streams and has %3; the servers need to create %4, so creating %5 fails "
+                                  "(10027) and every MQTT connect in the account fails. Raise max_streams to at least %6.")
+                       .arg(account).arg(maxStreams).arg(current).arg(missing.join(QStringLiteral(", ")), cannot.first())
+                       .arg(current + missing.size());
+        for (const QString &name : cannot)
+            blocked.insert(name, {QStringLiteral("account max_streams %1 leaves room for %2 of the %3 missing MQTT stream(s)")
+                                      .arg(maxStreams).arg(room).arg(missing.size()),
+                                  F::errMaxStreams()});
+        out.append(f);
+    } else if (maxStreams > 0 && layout().kind() == MqttLayout::Kind::V2_9) {
+        // Upgrading to 2.10+ adds $MQTT_qos2in and $MQTT_out.
+        const MqttLayout next(MqttLayout::Kind::V2_10);
+        QStringList needed;
+        for (const QString &name : next.streamNames())
+            if (!stream(name))
+                needed.append(name);
+        if (needed.size() > room) {
+            Finding f = headroom(QStringLiteral("the 2.10+ MQTT streams"));
+            f.severity = Sev::Warning;
+            f.expected = QJsonObject{{QStringLiteral("max_streams"), current + needed.size()}};
+            f.actual = QJsonObject{{QStringLiteral("max_streams"), maxStreams}, {QStringLiteral("streams"), current}};
+            f.explains = QStringList{withCause(F::createQos2InStream(), F::errMaxStreams()), withCause(F::createOutStream(), F::errMaxStreams())};
+            f.detail = QStringLiteral("Account \"%1\" may have %2 streams and has %3. Servers 2.10 and newer also create $MQTT_qos2in and "
+                                      "$MQTT_out: after an upgrade every MQTT connect in the account will fail (10027). Raise max_streams "
+                                      "to at least %4 before upgrading.")
+                           .arg(account).arg(maxStreams).arg(current).arg(current + needed.size());
+            out.append(f);
+        }
+    }
+
+    if (maxBytesRequired && !missing.isEmpty()) {
+        Finding f = headroom(QStringLiteral("MQTT streams without max_bytes"));
+        f.severity = Sev::Critical;
+        f.expected = QJsonObject{{QStringLiteral("max_bytes_required"), false}};
+        f.actual = QJsonObject{{QStringLiteral("max_bytes_required"), true}};
+        f.explains = QStringList{withCause(createFormatFor(missing.first()), F::errMaxBytesRequired())};
+        f.detail = QStringLiteral("Account \"%1\" requires every stream to set max_bytes, but the servers create MQTT streams without "
+                                  "it: creating %2 fails (10113). Remove max_bytes_required for the account, or create the MQTT "
+                                  "streams by hand with max_bytes set.").arg(account, missing.first());
+        for (const QString &name : std::as_const(missing))
+            blocked.insert(name, {QStringLiteral("the account requires max_bytes on every stream"), F::errMaxBytesRequired()});
+        out.append(f);
+    }
+
+    if (maxStorage > 0) {
+        const qint64 used = acc.storage;
+        if (used >= maxStorage || used * 10 >= maxStorage * 9) {
+            const bool full = used >= maxStorage;
+            Finding f = headroom(full ? QStringLiteral("more stored data") : QStringLiteral("much more stored data"));
+            f.severity = full ? Sev::Critical : Sev::Warning;
+            f.expected = QJsonObject{{QStringLiteral("max_storage_above"), used}};
+            f.actual = QJsonObject{{QStringLiteral("max_storage"), maxStorage}, {QStringLiteral("storage"), used}};
+            f.explains = QStringList{withCause(F::persistSession(), F::errAccountResources()), F::accountResourcesExceeded()};
+            f.detail = full ? QStringLiteral("Account \"%1\" uses %2 of its %3 bytes of file storage: session records cannot be saved "
+                                             "(10002), so MQTT connects fail, and retained and QoS1 messages are not stored.")
+                                  .arg(account).arg(used).arg(maxStorage)
+                            : QStringLiteral("Account \"%1\" uses %2 of its %3 bytes of file storage (over 90%): once full, session "
+                                             "records cannot be saved and MQTT connects fail.")
+                                  .arg(account).arg(used).arg(maxStorage);
+            out.append(f);
+        }
+    }
+}
+
+} // namespace MqttDoctor

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+#include "diagnosis/accountcheckinput.h"
+#include "diagnosis/finding.h"
+#include "mqtt/layoutchoice.h"
+
+namespace MqttDoctor {
+
+/**
+ * Internal to the checks (checks.h is the API): what every account check shares. Lives for one
+ * Checks::checkAccount call and points into its input.
+ */
+struct CheckContext
+{
+    const AccountCheckInput *input = nullptr;
+    QString account;
+    LayoutChoice choice;
+    QHash<QString, const StreamInfo *> streams; ///< every stream of the account by name
+    QStringList present;                        ///< expected MQTT streams that exist, creation order
+    QStringList missing;                        ///< expected MQTT streams that do not, creation order
+    std::optional<QJsonObject> limits;
+    /** Why the servers cannot create a missing stream. */
+    struct Blocker
+    {
+        QString reason; ///< one clause: "stream \"ORDERS\" captures $MQTT.> (10065)"
+        QString cause;  ///< the JetStream error text the server's create line carries
+    };
+    /** Missing streams whose creation will fail. */
+    QHash<QString, Blocker> blocked;
+    /** No expected stream exists and the account is not known to serve MQTT: cap severities at warning. */
+    bool capAtWarning = false;
+
+    static CheckContext make(const AccountCheckInput &input);
+
+    const MqttLayout &layout() const { return choice.layout; }
+    const StreamInfo *stream(const QString &name) const { return streams.value(name, nullptr); }
+
+    // The parts of checkAccount, in the order they run: the first three record what blocks creation.
+    void checkReplicasConfig(QList<Finding> &out);
+    void checkOverlap(QList<Finding> &out);
+    void checkHeadroom(QList<Finding> &out);
+    void checkMissing(QList<Finding> &out) const;
+    void checkSubjectsAndConfig(QList<Finding> &out) const;
+    void checkReplicas(QList<Finding> &out) const;
+    void checkHealth(QList<Finding> &out) const;
+    void checkRetained(QList<Finding> &out) const;
+    void checkLegacySessions(QList<Finding> &out) const;
+
+    // Helpers shared by the parts.
+    static qint64 messagesOf(const StreamInfo &s);
+    static Finding::Severity maxSeverity(Finding::Severity a, Finding::Severity b);
+    /** The server's "create <label> stream for account %q: %v" format for an MQTT stream name. */
+    static QString createFormatFor(const QString &streamName);
+    /** `format` with its last %v / %w replaced by `cause`. */
+    static QString withCause(const QString &format, const QString &cause);
+};
+
+} // namespace MqttDoctor

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QtGlobal>
+
+#include "mqtt/layoutoptions.h"
+
+namespace MqttDoctor {
+
+/** Options of the checks (Checks::checkAccount, Checks::diagnose). */
+struct CheckOptions
+{
+    /** What is known of the servers' MQTT settings: stream_replicas, js_domain, cluster. */
+    LayoutOptions layout;
+    /**
+     * The 2.9 servers are about to be upgraded to 2.10+: also report what the upgrade will do to a
+     * 2.9-layout account (RETAINED_LEGACY_LAYOUT). Upgrade hazards that break things (max_streams,
+     * subjects another stream captures) are reported as warnings either way.
+     */
+    bool upgradePlanned = false;
+    /**
+     * RETAINED_LEGACY_LAYOUT becomes a warning above this many retained messages: the server moves
+     * them one by one (three JetStream round trips each) within a 10 s deadline and purges the rest.
+     */
+    qint64 retainedMigrationWarnAt = 1000;
+};
+
+} // namespace MqttDoctor

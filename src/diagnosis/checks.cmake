@@ -1,0 +1,15 @@
+# Finding catalogue and stream-level checks (product.md §2), added to mqttdoctor_core.
+target_sources(mqttdoctor_core PRIVATE
+    ${CMAKE_CURRENT_SOURCE_DIR}/subjectoverlap.cpp ${CMAKE_CURRENT_SOURCE_DIR}/subjectoverlap.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/mqttlogformats.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/findingcodes.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/findingcatalogue.cpp ${CMAKE_CURRENT_SOURCE_DIR}/findingcatalogue.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/checkoptions.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/accountcheckinput.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/diagnosisinput.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/checks.cpp ${CMAKE_CURRENT_SOURCE_DIR}/checks.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/checkcontext.cpp ${CMAKE_CURRENT_SOURCE_DIR}/checkcontext.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/blockerchecks.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/streamchecks.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/retainedchecks.cpp
+)

@@ -1,0 +1,330 @@
+#include "findingcatalogue.h"
+
+#include "diagnosis/findingcodes.h"
+#include "diagnosis/mqttlogformats.h"
+
+namespace MqttDoctor {
+
+namespace F = MqttLogFormats;
+namespace R = RepairActions;
+using Sev = Finding::Severity;
+using Scope = FindingCatalogue::Scope;
+using LogTemplate = FindingCatalogue::LogTemplate;
+
+namespace {
+
+QString t(const char *s)
+{
+    return QString::fromUtf8(s);
+}
+
+LogTemplate lt(const QString &format, const QString &cause = {}, const char *versions = "all")
+{
+    return LogTemplate{format, cause, t(versions)};
+}
+
+QList<FindingCatalogue::Entry> buildEntries()
+{
+    QList<FindingCatalogue::Entry> e;
+
+    e.append({FindingCodes::jetStreamDisabled(), Sev::Critical, Scope::Account,
+              t("JetStream is not enabled for account {account}"),
+              t("the account has no JetStream, where nats-server keeps all MQTT state"),
+              {lt(F::lookupStream(), F::errNotEnabledForAccount())},
+              t("every MQTT CONNECT in the account fails without a CONNACK"), {}, {},
+              t("Enable JetStream for the account in the server configuration (accounts { A: { jetstream: enabled } }, "
+                "or the account JWT's JetStream limits) and reload the servers.")});
+
+    e.append({FindingCodes::streamMissing(), Sev::Error, Scope::Stream,
+              t("{stream} is missing in account {account}"),
+              t("an expected MQTT stream is absent"),
+              {lt(F::loadSessionOld(), F::errStreamNotFound(), "2.9.10-2.11.14, 2.12.0-2.12.5"),
+               lt(F::loadSession(), F::errStreamNotFound(), "2.11.15+, 2.12.6+, 2.14.0+"),
+               lt(F::storeRetained(), F::errTimeout()),
+               lt(F::addSubscriptionConsumer(), F::errStreamNotFound()),
+               lt(F::addPubRelConsumer(), F::errStreamNotFound(), "2.10+"),
+               lt(F::lookupOrCreateRetainedStream(), {}, "2.12.14+, 2.14.4+")},
+              t("QoS1/QoS2 messages for offline sessions are dropped; retained messages are not stored"),
+              R::createStream(), {},
+              t("Create the stream with the exact config the servers expect; servers only create MQTT streams when "
+                "they first set up MQTT for the account after a start.")});
+
+    e.append({FindingCodes::streamSubjectsWrong(), Sev::Error, Scope::Stream,
+              t("{stream} has the wrong subjects"),
+              t("the subjects of an MQTT stream differ from what the servers expect (domain token included)"),
+              {lt(F::persistSession(), F::errTimeout()),
+               lt(F::addSubscriptionConsumer(), F::errFilterNotSubset()),
+               lt(F::createRetainedConsumer(), F::errFilterNotSubset()),
+               lt(F::storeRetained(), F::errTimeout())},
+              t("sessions look lost after a JetStream domain change; saves take 4-5 s and time out"),
+              R::updateStream(), {},
+              t("Update the stream's subjects to the expected ones (read-modify-write of its raw config).")});
+
+    e.append({FindingCodes::streamConfigWrong(), Sev::Error, Scope::Stream,
+              t("{stream} has the wrong configuration ({fields})"),
+              t("retention, storage, discard, max_msgs_per_subject or discard_new_per_subject differ from what the servers set"),
+              {},
+              t("stale or duplicate session records (erratic last-by-subject reads), QoS2 duplicates, streams that never shrink"),
+              R::updateStream(), {R::recreateStream()},
+              t("Update the fields that JetStream lets change; storage and retention need a backup, delete, recreate "
+                "and restore.")});
+
+    e.append({FindingCodes::subjectsOverlap(), Sev::Critical, Scope::Stream,
+              t("Stream {stream} captures {subject}, needed by {mqtt_stream}"),
+              t("another stream captures subjects an MQTT stream needs"),
+              {lt(F::createSessionsStream(), F::errSubjectsOverlap()),
+               lt(F::createMessagesStream(), F::errSubjectsOverlap()),
+               lt(F::createQos2InStream(), F::errSubjectsOverlap(), "2.10+"),
+               lt(F::createOutStream(), F::errSubjectsOverlap(), "2.10+"),
+               lt(F::createRetainedStream(), F::errSubjectsOverlap()),
+               lt(F::updateStreamConfig(), F::errSubjectsOverlap(), "2.10+")},
+              {}, R::resolveOverlap(), {},
+              t("Back up the other stream, then delete it or narrow its subjects so it no longer captures $MQTT.*; "
+                "then create the MQTT stream.")});
+
+    e.append({FindingCodes::streamLimitHeadroom(), Sev::Critical, Scope::Account,
+              t("Account {account} has no room for {what}"),
+              t("the account's max_streams or storage leaves no room for missing MQTT streams, or for the two extra "
+                "streams of the 2.10+ layout"),
+              {lt(F::createSessionsStream(), F::errMaxStreams()),
+               lt(F::createMessagesStream(), F::errMaxStreams()),
+               lt(F::createQos2InStream(), F::errMaxStreams(), "2.10+"),
+               lt(F::createOutStream(), F::errMaxStreams(), "2.10+"),
+               lt(F::createRetainedStream(), F::errMaxStreams()),
+               lt(F::createSessionsStream(), F::errMaxBytesRequired()),
+               lt(F::persistSession(), F::errAccountResources()),
+               lt(F::accountResourcesExceeded())},
+              {}, {}, {},
+              t("Raise the account's JetStream limits (max_streams, max_file / max_storage) to at least the value shown.")});
+
+    e.append({FindingCodes::replicasMismatch(), Sev::Warning, Scope::Stream,
+              t("{stream} has {actual} replicas, expected {expected}"),
+              t("stream replicas differ from the expected count, or exceed the JetStream peers"),
+              {lt(F::replicasMismatch()),
+               lt(F::createSessionsStream(), F::errReplicasNotSupported()),
+               lt(F::createSessionsStream(), F::errNoSuitablePeers())},
+              t("fewer replicas than peers: a single node loss stops MQTT for the account"),
+              R::updateStream(), {},
+              t("Scale the stream with a stream update (servers never reconcile MQTT replicas themselves); keep "
+                "mqtt.stream_replicas at or below the number of JetStream servers.")});
+
+    e.append({FindingCodes::streamUnhealthy(), Sev::Error, Scope::Stream,
+              t("{stream} is unhealthy: {problem}"),
+              t("an MQTT stream has no leader, or replicas that are offline or lagging"),
+              {lt(F::lookupStream(), F::errTimeout()),
+               lt(F::loadSessionOld(), F::errTimeout(), "2.9.10-2.11.14, 2.12.0-2.12.5"),
+               lt(F::loadSession(), F::errTimeout(), "2.11.15+, 2.12.6+, 2.14.0+"),
+               lt(F::requestTimeoutOld(), {}, "2.9.10-2.10.7"),
+               lt(F::requestTimeout(), {}, "2.10.8+"),
+               lt(F::lookupOrCreateRetainedStream(), {}, "2.12.14+, 2.14.4+"),
+               lt(F::lookupRetainedStream(), {}, "2.12.14+, 2.14.4+")},
+              t("JetStream API timeouts; MQTT connects take seconds and fail"), {}, {},
+              t("Bring the offline servers back (or remove dead peers) and check the JetStream meta leader; the "
+                "stream recovers a leader once a quorum of its replicas is current.")});
+
+    e.append({FindingCodes::mixedServerVersions(), Sev::Warning, Scope::Cluster,
+              t("Servers of the 2.9 and 2.10+ MQTT layouts serve the same cluster ({versions})"),
+              t("servers of both layouts in one cluster"),
+              {lt(F::createRetainedConsumer(), F::errFilterNotSubset())},
+              t("a 2.10+ server migrates $MQTT_rmsgs to per-subject retained messages the next time it sets up MQTT "
+                "for an account; from then on 2.9 servers fail every MQTT connect in that account"),
+              {}, {},
+              t("Finish the rolling upgrade (or downgrade) so all servers that serve MQTT run the same layout.")});
+
+    e.append({FindingCodes::retainedLegacyLayout(), Sev::Info, Scope::Stream,
+              t("$MQTT_rmsgs still has the 2.9 layout ({messages} retained messages to migrate)"),
+              t("$MQTT_rmsgs is still in the 2.9 layout where all servers are 2.10+ (or an upgrade is planned)"),
+              {lt(F::transferRetainedDone(), {}, "2.10.6+"),
+               lt(F::transferRetainedTimeout(), {}, "2.10.6+"),
+               lt(F::transferRetainedStore(), {}, "2.10.6+"),
+               lt(F::transferRetainedUnmarshal(), {}, "2.10.6+"),
+               lt(F::transferRetainedRetry(), {}, "2.10.0-2.10.5"),
+               lt(F::updateStreamConfig(), {}, "2.10+")},
+              t("after the 10 s migration deadline the server sets max_msgs_per_subject 1, purging every retained "
+                "message not yet moved but the newest"),
+              R::migrateRetained(), {},
+              t("Nothing to do for a few retained messages: the server migrates them. With many, migrate them "
+                "beforehand (republish per subject, then update the config).")});
+
+    e.append({FindingCodes::retainedOrphaned(), Sev::Error, Scope::Stream,
+              t("{count} retained message(s) orphaned on $MQTT.rmsgs"),
+              t("messages left on the literal subject $MQTT.rmsgs in a 2.10+ retained stream"),
+              {lt(F::transferRetainedTimeout(), {}, "2.10.6+")},
+              t("retained messages silently lost: no server reads $MQTT.rmsgs any more"),
+              R::republish(), {},
+              t("Republish each orphan to $MQTT.rmsgs.<its subject>, then delete the original.")});
+
+    e.append({FindingCodes::retainedDowngrade(), Sev::Critical, Scope::Stream,
+              t("$MQTT_rmsgs has the 2.10+ layout but 2.9 servers serve MQTT ({servers})"),
+              t("the 2.10+ retained layout while a 2.9 server serves the account"),
+              {lt(F::createRetainedConsumer(), F::errFilterNotSubset())},
+              t("every MQTT connect through a 2.9 server fails without a CONNACK"),
+              R::revertRetained(), {},
+              t("Upgrade the 2.9 servers (preferred), or back up $MQTT_rmsgs and revert it to the 2.9 shape.")});
+
+    e.append({FindingCodes::legacySessionStreams(), Sev::Warning, Scope::Stream,
+              t("Legacy session stream {stream} ({messages} message(s))"),
+              t("$MQTT_sess_<hash> streams of servers up to 2.4 are left"),
+              {lt(F::transferSessionLoad(), F::errNoMessageFound()),
+               lt(F::transferSessionsRetry()),
+               lt(F::transferSessionsStart()),
+               lt(F::transferSessionsList()),
+               lt(F::transferSessionUnmarshal()),
+               lt(F::transferSessionStore())},
+              t("an empty one makes the server retry the transfer every 5 s, forever"),
+              R::migrateLegacySessions(), {},
+              t("Move the records into $MQTT_sess (backed up), then delete the legacy streams.")});
+
+    e.append({FindingCodes::sessionUndecodable(), Sev::Critical, Scope::Session,
+              t("Session record on {subject} cannot be decoded"),
+              t("a session record is not valid JSON or has the wrong shape"),
+              {lt(F::unmarshalSessionOld(), {}, "2.9.10-2.11.14, 2.12.0-2.12.5"),
+               lt(F::unmarshalSession(), {}, "2.11.15+, 2.12.6+, 2.14.0+")},
+              t("every connect of that client ID fails"),
+              R::purgeSession(), {},
+              t("Back up the record, purge its subject and delete the consumers it referenced.")});
+
+    e.append({FindingCodes::sessionIdMismatch(), Sev::Error, Scope::Session,
+              t("Session record on {subject} holds client ID {client_id}, which does not hash to it"),
+              t("a record's id does not hash to its subject token"),
+              {lt(F::sessionCollision(), {}, "2.11.15+, 2.12.6+, 2.14.0+")},
+              t("2.11.15+: the owning client is refused (CONNACK rc=2); older servers hand the session to the wrong client"),
+              R::purgeSession(), {},
+              t("Back up the record and purge its subject.")});
+
+    e.append({FindingCodes::sessionHashCollision(), Sev::Warning, Scope::Session,
+              t("Client IDs {client_id} and {other_client_id} share the session hash {hash}"),
+              t("two known client IDs share an 8-character hash"),
+              {lt(F::sessionCollision(), {}, "2.11.15+, 2.12.6+, 2.14.0+")},
+              t("2.9-2.11.14: the second client silently takes over the first one's session; 2.11.15+: CONNACK rc=2"),
+              {}, {},
+              t("Give one of the clients a new client ID.")});
+
+    e.append({FindingCodes::sessionMissingConsumer(), Sev::Error, Scope::Session,
+              t("Consumer {consumer} of session {client_id} does not exist"),
+              t("a record's cons[*] or pubrel durable does not exist"),
+              {},
+              t("QoS1/QoS2 delivery to that subscription silently stops (nats-server #6989)"),
+              R::createConsumer(), {},
+              t("Recreate the durable from the record's own consumer config.")});
+
+    e.append({FindingCodes::orphanConsumer(), Sev::Warning, Scope::Stream,
+              t("Consumer {consumer} on {stream} belongs to no session"),
+              t("a <hash>_* durable on $MQTT_msgs or $MQTT_PUBREL_<hash> on $MQTT_out that no record references"),
+              {},
+              t("interest retention keeps every message it has not acknowledged: $MQTT_msgs never shrinks (nats-server #3116)"),
+              R::deleteConsumer(), {},
+              t("Delete the consumer (look at its pending count first).")});
+
+    e.append({FindingCodes::sessionStale(), Sev::Info, Scope::Session,
+              t("Session {client_id} not connected and not written for {age}"),
+              t("a persistent session not connected and not written for longer than a threshold"),
+              {},
+              t("consumers and queued messages pile up"),
+              R::deleteSession(), {},
+              t("Delete the session (record and consumers) after backing it up, if the client is gone.")});
+
+    e.append({FindingCodes::duplicateSessionRecords(), Sev::Error, Scope::Session,
+              t("{count} records on session subject {subject}"),
+              t("more than one message per session subject"),
+              {},
+              t("erratic last-by-subject reads: sessions look lost or come back stale"),
+              R::updateStream(), {},
+              t("Part of the STREAM_CONFIG_WRONG repair: setting max_msgs_per_subject to 1 keeps only the newest record.")});
+
+    return e;
+}
+
+} // namespace
+
+QString FindingCatalogue::LogTemplate::text() const
+{
+    if (cause.isEmpty())
+        return format;
+    const qsizetype v = format.lastIndexOf(QLatin1String("%v"));
+    const qsizetype w = format.lastIndexOf(QLatin1String("%w"));
+    const qsizetype at = qMax(v, w);
+    if (at < 0)
+        return format;
+    QString out = format;
+    out.replace(at, 2, cause);
+    return out;
+}
+
+QStringList FindingCatalogue::Entry::explainTexts() const
+{
+    QStringList out;
+    for (const LogTemplate &l : explains)
+        out.append(l.text());
+    return out;
+}
+
+const QList<FindingCatalogue::Entry> &FindingCatalogue::entries()
+{
+    static const QList<Entry> all = buildEntries();
+    return all;
+}
+
+const FindingCatalogue::Entry *FindingCatalogue::entry(const QString &code)
+{
+    for (const Entry &e : entries())
+        if (e.code == code)
+            return &e;
+    return nullptr;
+}
+
+QStringList FindingCatalogue::codes()
+{
+    QStringList out;
+    for (const Entry &e : entries())
+        out.append(e.code);
+    return out;
+}
+
+QString FindingCatalogue::title(const QString &code, const QHash<QString, QString> &values)
+{
+    const Entry *e = entry(code);
+    if (!e)
+        return code;
+    QString out = e->titleTemplate;
+    for (auto it = values.cbegin(); it != values.cend(); ++it)
+        out.replace(QLatin1Char('{') + it.key() + QLatin1Char('}'), it.value());
+    return out;
+}
+
+Finding FindingCatalogue::make(const QString &code, const QString &account, const QString &stream,
+                               const QHash<QString, QString> &values)
+{
+    Finding f;
+    f.code = code;
+    f.account = account;
+    f.stream = stream;
+    f.subject = values.value(QStringLiteral("subject"));
+    f.clientId = values.value(QStringLiteral("client_id"));
+    const Entry *e = entry(code);
+    if (!e)
+        return f;
+    QHash<QString, QString> all = values;
+    all.insert(QStringLiteral("account"), account);
+    if (!stream.isEmpty() || !all.contains(QStringLiteral("stream")))
+        all.insert(QStringLiteral("stream"), stream);
+    f.severity = e->severity;
+    f.title = title(code, all);
+    f.detail = e->detects;
+    f.explains = e->explainTexts();
+    f.repair = e->repair;
+    return f;
+}
+
+QString FindingCatalogue::scopeName(Scope scope)
+{
+    switch (scope) {
+    case Scope::Cluster: return QStringLiteral("cluster");
+    case Scope::Account: return QStringLiteral("account");
+    case Scope::Stream: return QStringLiteral("stream");
+    case Scope::Session: return QStringLiteral("session");
+    }
+    return QStringLiteral("account");
+}
+
+} // namespace MqttDoctor

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include "diagnosis/finding.h"
+
+namespace MqttDoctor {
+
+/**
+ * The catalogue of finding codes (product.md §2): for each code its default severity, title template,
+ * the nats-server log lines it explains, and its repair action. Static data; any thread.
+ *
+ * Default severities answer "what does the operator at 3 a.m. need":
+ * - critical: MQTT clients cannot connect now (or the next connect fails) — JETSTREAM_DISABLED,
+ *   SUBJECTS_OVERLAP, STREAM_LIMIT_HEADROOM, RETAINED_DOWNGRADE, SESSION_UNDECODABLE;
+ * - error: data loss or broken delivery while clients still connect — STREAM_MISSING (not the
+ *   sessions stream), STREAM_SUBJECTS_WRONG, STREAM_CONFIG_WRONG, STREAM_UNHEALTHY, RETAINED_ORPHANED,
+ *   SESSION_ID_MISMATCH, SESSION_MISSING_CONSUMER, DUPLICATE_SESSION_RECORDS;
+ * - warning: breaks on upgrade, restart or node loss — REPLICAS_MISMATCH, MIXED_SERVER_VERSIONS,
+ *   LEGACY_SESSION_STREAMS, SESSION_HASH_COLLISION, ORPHAN_CONSUMER;
+ * - info: for the record — RETAINED_LEGACY_LAYOUT (the server migrates it), SESSION_STALE.
+ * The checks raise or lower a finding's severity from its default when the situation says so (see
+ * checks.h), e.g. STREAM_MISSING is info in an account no MQTT client has used yet.
+ */
+class FindingCatalogue final
+{
+public:
+    /** A server log line a finding explains. */
+    struct LogTemplate
+    {
+        QString format;   ///< the exact format string nats-server logs (MqttLogFormats)
+        QString cause;    ///< the JetStream error text in its %v / %w when it matters; empty: any
+        QString versions; ///< server versions that log it: "all", "2.10+", "2.9.10-2.11.14"...
+
+        /**
+         * The format with its last %v / %w replaced by `cause` ("create sessions stream for account
+         * %q: subjects overlap with an existing stream (10065)"); the bare format without a cause.
+         */
+        QString text() const;
+    };
+
+    enum class Scope { Cluster, Account, Stream, Session };
+
+    struct Entry
+    {
+        QString code;
+        Finding::Severity severity = Finding::Severity::Info; ///< default severity
+        Scope scope = Scope::Account;
+        /** Placeholders: {account}, {stream}, {subject}, {client_id} and per-code ones (see the .cpp). */
+        QString titleTemplate;
+        QString detects;           ///< one line: what the code detects
+        QList<LogTemplate> explains;
+        QString symptoms;          ///< what operators see that leaves no log line; may be empty
+        QString repair;            ///< repair action name (RepairActions), empty: none
+        QStringList alternativeRepairs; ///< other actions the planner may choose for this code
+        QString guidance;          ///< what to do, in one or two sentences (always set; the only help when repair is empty)
+
+        /** LogTemplate::text() of every explained line. */
+        QStringList explainTexts() const;
+    };
+
+    /** Every code of product.md §2, in the order of the table. */
+    static const QList<Entry> &entries();
+    /** The entry of `code`, nullptr when unknown. */
+    static const Entry *entry(const QString &code);
+    static QStringList codes();
+
+    /** The title template of `code` with {key} replaced by values[key] (unknown keys stay as they are). */
+    static QString title(const QString &code, const QHash<QString, QString> &values);
+
+    /**
+     * A finding of `code` with the catalogue's defaults: severity, title (filled from account, stream,
+     * subject, client_id and `values`), explains (every template), repair. Checks then narrow them.
+     * An unknown code yields a finding with only code, account and stream set.
+     */
+    static Finding make(const QString &code, const QString &account, const QString &stream = {},
+                        const QHash<QString, QString> &values = {});
+
+    static QString scopeName(Scope scope);
+};
+
+} // namespace MqttDoctor

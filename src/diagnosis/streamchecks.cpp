@@ -1,0 +1,351 @@
+// Checks of the expected MQTT streams themselves: missing, subjects, config fields, replicas, health.
+
+#include <QJsonArray>
+
+#include "diagnosis/checkcontext.h"
+#include "diagnosis/findingcatalogue.h"
+#include "diagnosis/findingcodes.h"
+#include "diagnosis/mqttlogformats.h"
+#include "diagnosis/subjectoverlap.h"
+
+namespace MqttDoctor {
+
+namespace F = MqttLogFormats;
+namespace R = RepairActions;
+using Sev = Finding::Severity;
+
+namespace {
+
+/** What breaks while `name` is missing (after the servers set up MQTT for the account). */
+QString missingEffect(const QString &name)
+{
+    if (name == MqttLayout::sessionsStream())
+        return QStringLiteral("Servers that already set up MQTT for the account fail every MQTT connect (stream not found, 10059) "
+                              "until it is recreated; every persistent session is gone.");
+    if (name == MqttLayout::messagesStream())
+        return QStringLiteral("QoS1/QoS2 subscriptions cannot get their consumers and QoS1 messages for offline sessions are "
+                              "dropped; the consumers of restored sessions are gone.");
+    if (name == MqttLayout::qos2InStream())
+        return QStringLiteral("Incoming QoS2 messages cannot be stored until their PUBREL, so QoS2 publishes fail.");
+    if (name == MqttLayout::outStream())
+        return QStringLiteral("PUBREL records cannot be stored, so QoS2 delivery to subscribers fails.");
+    return QStringLiteral("Retained messages cannot be stored (the store times out) and new subscribers get none.");
+}
+
+QStringList missingExplains(const QString &name)
+{
+    if (name == MqttLayout::sessionsStream())
+        return {CheckContext::withCause(F::loadSessionOld(), F::errStreamNotFound()),
+                CheckContext::withCause(F::loadSession(), F::errStreamNotFound())};
+    if (name == MqttLayout::messagesStream())
+        return {CheckContext::withCause(F::addSubscriptionConsumer(), F::errStreamNotFound())};
+    if (name == MqttLayout::outStream())
+        return {CheckContext::withCause(F::addPubRelConsumer(), F::errStreamNotFound())};
+    if (name == MqttLayout::retainedStream())
+        return {CheckContext::withCause(F::storeRetained(), F::errTimeout())};
+    return {};
+}
+
+QStringList subjectsExplains(const QString &name)
+{
+    if (name == MqttLayout::sessionsStream())
+        return {CheckContext::withCause(F::persistSession(), F::errTimeout())};
+    if (name == MqttLayout::messagesStream())
+        return {CheckContext::withCause(F::addSubscriptionConsumer(), F::errFilterNotSubset())};
+    if (name == MqttLayout::outStream())
+        return {CheckContext::withCause(F::addPubRelConsumer(), F::errFilterNotSubset())};
+    if (name == MqttLayout::retainedStream())
+        return {CheckContext::withCause(F::createRetainedConsumer(), F::errFilterNotSubset()),
+                CheckContext::withCause(F::storeRetained(), F::errTimeout())};
+    return {};
+}
+
+/** Severity and a sentence for one differing config field of an MQTT stream. */
+std::pair<Sev, QString> fieldImpact(const QString &stream, const MqttStreamSpec::Difference &d)
+{
+    const bool sess = stream == MqttLayout::sessionsStream();
+    const bool qos2 = stream == MqttLayout::qos2InStream();
+    const QString field = d.field;
+    if (field == QLatin1String("retention")) {
+        if (d.expected.toString() == QLatin1String("interest"))
+            return {Sev::Error, QStringLiteral("retention %1 instead of interest: messages are not removed once every consumer "
+                                               "acknowledged them (or, with workqueue, overlapping MQTT consumers are refused).")
+                                    .arg(d.actual.toString())};
+        return {Sev::Error, QStringLiteral("retention %1 instead of limits: records are removed when no consumer is interested, "
+                                           "so %2 are lost.")
+                                .arg(d.actual.toString(), sess ? QStringLiteral("session records") : QStringLiteral("stored messages"))};
+    }
+    if (field == QLatin1String("storage"))
+        return {Sev::Warning, QStringLiteral("storage %1 instead of file: the MQTT state is lost when the servers restart.").arg(d.actual.toString())};
+    if (field == QLatin1String("max_msgs_per_subject")) {
+        if (sess)
+            return {Sev::Error, QStringLiteral("max_msgs_per_subject %1 instead of 1: a cleared session leaves older records of the same "
+                                               "client behind, and last-by-subject reads become erratic (sessions look lost or come back stale).")
+                                    .arg(d.actual.toInteger())};
+        if (qos2)
+            return {Sev::Error, QStringLiteral("max_msgs_per_subject %1 instead of 1: duplicate QoS2 packet identifiers are no longer "
+                                               "detected, so QoS2 messages can be delivered twice.").arg(d.actual.toInteger())};
+        if (d.expected.toInteger() == 1)
+            return {Sev::Error, QStringLiteral("max_msgs_per_subject %1 instead of 1: older retained messages of a topic are kept and "
+                                               "may be delivered instead of the newest.").arg(d.actual.toInteger())};
+        return {Sev::Error, QStringLiteral("max_msgs_per_subject %1 instead of unlimited: messages queued for a topic beyond that "
+                                           "count are dropped.").arg(d.actual.toInteger())};
+    }
+    if (field == QLatin1String("discard")) {
+        if (qos2)
+            return {Sev::Error, QStringLiteral("discard %1 instead of new: a repeated QoS2 packet identifier replaces the stored message "
+                                               "instead of being detected as a duplicate.").arg(d.actual.toString())};
+        return {Sev::Warning, QStringLiteral("discard %1 instead of old: once a stream limit is reached new records are refused.")
+                                  .arg(d.actual.toString())};
+    }
+    if (field == QLatin1String("discard_new_per_subject")) {
+        if (qos2)
+            return {Sev::Error, QStringLiteral("discard_new_per_subject is off: a repeated QoS2 packet identifier replaces the stored "
+                                               "message instead of being detected as a duplicate.")};
+        return {Sev::Warning, QStringLiteral("discard_new_per_subject is on: a second record on a subject is refused instead of "
+                                             "replacing the first.")};
+    }
+    return {Sev::Warning, QStringLiteral("%1 differs.").arg(field)};
+}
+
+} // namespace
+
+void CheckContext::checkMissing(QList<Finding> &out) const
+{
+    const QStringList upgradeStreams{MqttLayout::qos2InStream(), MqttLayout::outStream()};
+    QStringList sortedMissing = missing;
+    sortedMissing.sort();
+    const bool upgradePending = layout().kind() != MqttLayout::Kind::V2_9 && !present.isEmpty() && sortedMissing == QStringList{MqttLayout::outStream(), MqttLayout::qos2InStream()};
+
+    for (const QString &name : missing) {
+        const MqttStreamSpec spec = *layout().stream(name);
+        Finding f = FindingCatalogue::make(FindingCodes::streamMissing(), account, name);
+        f.expected = spec.createConfig();
+        f.actual = QJsonValue(QJsonValue::Null);
+        f.explains = missingExplains(name);
+        if (blocked.contains(name)) {
+            const Blocker b = blocked.value(name);
+            f.severity = Sev::Critical;
+            f.explains = QStringList{withCause(createFormatFor(name), b.cause)};
+            f.detail = QStringLiteral("The servers cannot create %1: %2 (%3). Until that is fixed every MQTT connect in account \"%4\" "
+                                      "fails when the servers set up MQTT for it.").arg(name, b.reason, b.cause, account);
+        } else if (present.isEmpty()) {
+            // Nothing has failed yet, so no server line to explain.
+            f.explains.clear();
+            f.severity = Sev::Info;
+            f.detail = QStringLiteral("No MQTT stream exists in account \"%1\" yet: nats-server creates %2 (and the other MQTT streams) "
+                                      "at the first MQTT connect to the account, nothing blocks that.").arg(account, name);
+        } else if (upgradePending) {
+            f.explains.clear();
+            f.severity = Sev::Info;
+            f.detail = QStringLiteral("The account still has the 2.9 streams. A 2.10+ server creates %1 the next time it sets up MQTT for "
+                                      "account \"%2\" (its first MQTT connect after a start); nothing blocks that.").arg(name, account);
+        } else {
+            f.severity = name == MqttLayout::sessionsStream() ? Sev::Critical : Sev::Error;
+            f.detail = QStringLiteral("%1 is missing while other MQTT streams exist, so it was deleted (or its creation failed). "
+                                      "Servers only create MQTT streams when they set up MQTT for an account after a start. %2")
+                           .arg(name, missingEffect(name));
+        }
+        out.append(f);
+    }
+}
+
+void CheckContext::checkSubjectsAndConfig(QList<Finding> &out) const
+{
+    for (const QString &name : present) {
+        const StreamInfo &s = *stream(name);
+        const MqttStreamSpec spec = *layout().stream(name);
+        const QStringList actualSubjects = MqttStreamSpec::subjectsOf(s.config);
+        QList<MqttStreamSpec::Difference> diffs = spec.differences(s.config);
+
+        // The two known shapes of $MQTT_rmsgs are the retained checks' business (legacy layout, downgrade).
+        if (name == MqttLayout::retainedStream()) {
+            const bool legacyShape = MqttStreamSpec::sameSubjects(actualSubjects, {MqttLayout::retainedLegacySubject()});
+            const bool modernShape = MqttStreamSpec::sameSubjects(actualSubjects, {MqttLayout::retainedSubjects()});
+            const bool modernLayout = layout().kind() == MqttLayout::Kind::V2_10;
+            if ((modernLayout && (legacyShape || modernShape)) || (!modernLayout && modernShape))
+                diffs.removeIf([](const MqttStreamSpec::Difference &d) {
+                    return d.field == QLatin1String("subjects") || d.field == QLatin1String("max_msgs_per_subject");
+                });
+        }
+
+        QList<MqttStreamSpec::Difference> configDiffs;
+        for (const MqttStreamSpec::Difference &d : std::as_const(diffs)) {
+            if (d.field == QLatin1String("num_replicas"))
+                continue; // REPLICAS_MISMATCH
+            if (d.field != QLatin1String("subjects")) {
+                configDiffs.append(d);
+                continue;
+            }
+            bool covers = true;
+            for (const QString &want : spec.subjects)
+                covers = covers && subjectCoveredBy(want, actualSubjects);
+            Finding f = FindingCatalogue::make(FindingCodes::streamSubjectsWrong(), account, name);
+            f.expected = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(spec.subjects)}};
+            f.actual = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(actualSubjects)}};
+            f.explains = subjectsExplains(name);
+            const QString head = QStringLiteral("%1 has subjects %2; the servers expect %3%4.")
+                                     .arg(name, actualSubjects.join(QStringLiteral(", ")), spec.subjects.join(QStringLiteral(", ")),
+                                          name == MqttLayout::sessionsStream()
+                                              ? (layout().domain().isEmpty() ? QStringLiteral(" (no JetStream domain)")
+                                                                             : QStringLiteral(" (JetStream domain \"%1\")").arg(layout().domain()))
+                                              : QString());
+            if (covers) {
+                f.explains.clear(); // saves and consumers still work: no error line
+                f.severity = Sev::Warning;
+                f.detail = head + QStringLiteral(" The expected subjects are still captured, so MQTT works, but the stream captures more than "
+                                                 "the servers use%1.")
+                                      .arg(name == MqttLayout::sessionsStream()
+                                               ? QStringLiteral(": records saved under another domain token (before a JetStream domain change) "
+                                                                "are no longer found, so those sessions look lost")
+                                               : QString());
+            } else if (name == MqttLayout::sessionsStream()) {
+                f.severity = Sev::Critical;
+                f.detail = head + QStringLiteral(" No stream captures the session subjects: every session save waits 4-5 s and times out, "
+                                                 "so MQTT connects of persistent sessions fail.");
+            } else {
+                f.severity = Sev::Error;
+                f.detail = head + QStringLiteral(" Messages on the expected subjects are not stored. %1").arg(missingEffect(name));
+            }
+            out.append(f);
+        }
+
+        if (configDiffs.isEmpty())
+            continue;
+        Sev severity = Sev::Info;
+        QStringList fields;
+        QStringList sentences;
+        QJsonObject expected;
+        QJsonObject actual;
+        bool recreate = false;
+        for (const MqttStreamSpec::Difference &d : std::as_const(configDiffs)) {
+            const auto [sev, sentence] = fieldImpact(name, d);
+            severity = maxSeverity(severity, sev);
+            fields.append(d.field);
+            sentences.append(sentence);
+            expected.insert(d.field, d.expected);
+            actual.insert(d.field, d.actual);
+            recreate = recreate || d.field == QLatin1String("retention") || d.field == QLatin1String("storage");
+        }
+        Finding f = FindingCatalogue::make(FindingCodes::streamConfigWrong(), account, name,
+                                           {{QStringLiteral("fields"), fields.join(QStringLiteral(", "))}});
+        f.severity = severity;
+        f.expected = expected;
+        f.actual = actual;
+        f.explains.clear();
+        f.repair = recreate ? R::recreateStream() : R::updateStream();
+        f.detail = sentences.join(QLatin1Char(' '));
+        if (recreate)
+            f.detail += QStringLiteral(" JetStream cannot change storage or retention of an existing stream: it must be backed up, "
+                                       "deleted, recreated and restored.");
+        if (name == MqttLayout::sessionsStream()) {
+            const qint64 msgs = messagesOf(s);
+            const qint64 subjects = s.state.value(QLatin1String("num_subjects")).toInteger(-1);
+            if (subjects >= 0 && msgs > subjects) {
+                f.detail += QStringLiteral(" The stream holds %1 records on %2 session subjects: duplicates are already there.").arg(msgs).arg(subjects);
+                actual.insert(QStringLiteral("messages"), msgs);
+                actual.insert(QStringLiteral("num_subjects"), subjects);
+                f.actual = actual;
+            }
+        }
+        out.append(f);
+    }
+}
+
+void CheckContext::checkReplicas(QList<Finding> &out) const
+{
+    const int peers = choice.peerCount();
+    int wanted = layout().replicas();
+    if (choice.replicasFromConfig && wanted > peers)
+        wanted = peers; // reported once by checkReplicasConfig(); compare with what can be placed
+    for (const QString &name : present) {
+        const StreamInfo &s = *stream(name);
+        const int have = int(MqttStreamSpec::normalizedField(s.config, QStringLiteral("num_replicas")).toInteger(1));
+        if (have == wanted && have <= peers)
+            continue;
+        Finding f = FindingCatalogue::make(FindingCodes::replicasMismatch(), account, name,
+                                           {{QStringLiteral("actual"), QString::number(have)}, {QStringLiteral("expected"), QString::number(wanted)}});
+        f.expected = QJsonObject{{QStringLiteral("num_replicas"), wanted}};
+        f.actual = QJsonObject{{QStringLiteral("num_replicas"), have}, {QStringLiteral("peers"), QJsonArray::fromStringList(choice.peers)}};
+        f.explains = choice.replicasFromConfig ? QStringList{F::replicasMismatch()} : QStringList{};
+        const QString basis = choice.replicasFromConfig ? QStringLiteral("mqtt.stream_replicas")
+                                                        : QStringLiteral("%1 JetStream server(s), at most 3").arg(peers);
+        if (have > peers) {
+            f.severity = Sev::Error;
+            f.detail = QStringLiteral("%1 has %2 replicas but only %3 JetStream server(s) are known: JetStream cannot keep them all, and "
+                                      "the stream loses its quorum easily. Scale it to %4.").arg(name).arg(have).arg(peers).arg(wanted);
+        } else if (have < wanted) {
+            f.severity = Sev::Warning;
+            f.detail = QStringLiteral("%1 has %2 replica(s); %3 expected (%4). Losing the server(s) holding it stops MQTT for account "
+                                      "\"%5\". Servers never rescale MQTT streams themselves: scale it with a stream update.")
+                           .arg(name).arg(have).arg(wanted).arg(basis, account);
+        } else {
+            f.severity = Sev::Info;
+            f.detail = QStringLiteral("%1 has %2 replicas; %3 expected (%4). More copies than the servers would create: harmless%5.")
+                           .arg(name).arg(have).arg(wanted).arg(basis,
+                                                                choice.replicasFromConfig ? QStringLiteral(", but each server logs a replicas "
+                                                                                                           "mismatch warning when it sets up MQTT")
+                                                                                          : QString());
+        }
+        out.append(f);
+    }
+}
+
+void CheckContext::checkHealth(QList<Finding> &out) const
+{
+    for (const QString &name : present) {
+        const StreamInfo &s = *stream(name);
+        if (s.cluster.isEmpty())
+            continue;
+        QStringList problems;
+        Sev severity = Sev::Warning;
+        const QString leader = s.cluster.value(QLatin1String("leader")).toString();
+        if (leader.isEmpty()) {
+            problems.append(QStringLiteral("no leader"));
+            severity = name == MqttLayout::sessionsStream() ? Sev::Critical : Sev::Error;
+        }
+        for (const QJsonValue &rv : s.cluster.value(QLatin1String("replicas")).toArray()) {
+            const QJsonObject r = rv.toObject();
+            const QString peer = r.value(QLatin1String("name")).toString();
+            if (r.value(QLatin1String("offline")).toBool()) {
+                problems.append(QStringLiteral("replica %1 offline").arg(peer));
+                continue;
+            }
+            if (r.value(QLatin1String("current")).toBool(true))
+                continue;
+            // A follower's JSZ view shows the other followers as not current with no activity: only the
+            // leader knows; skip what only a follower reported.
+            if (s.source == QLatin1String("jsz") && r.value(QLatin1String("active")).toInteger(0) == 0)
+                continue;
+            const qint64 lag = r.value(QLatin1String("lag")).toInteger(0);
+            problems.append(lag > 0 ? QStringLiteral("replica %1 not current (%2 operations behind)").arg(peer).arg(lag)
+                                    : QStringLiteral("replica %1 not current").arg(peer));
+        }
+        if (problems.isEmpty())
+            continue;
+        Finding f = FindingCatalogue::make(FindingCodes::streamUnhealthy(), account, name,
+                                           {{QStringLiteral("problem"), problems.join(QStringLiteral(", "))}});
+        f.severity = severity;
+        f.expected = QJsonObject{{QStringLiteral("leader"), true}, {QStringLiteral("replicas_current"), true}};
+        f.actual = s.cluster;
+        if (leader.isEmpty()) {
+            f.explains = QStringList{withCause(F::lookupStream(), F::errTimeout()), F::requestTimeoutOld(), F::requestTimeout()};
+            if (name == MqttLayout::sessionsStream())
+                f.explains << withCause(F::loadSessionOld(), F::errTimeout()) << withCause(F::loadSession(), F::errTimeout())
+                           << withCause(F::persistSession(), F::errTimeout());
+            if (name == MqttLayout::retainedStream())
+                f.explains << F::lookupOrCreateRetainedStream() << F::lookupRetainedStream() << withCause(F::storeRetained(), F::errTimeout());
+            f.detail = QStringLiteral("%1 has no leader: every JetStream request on it times out. %2")
+                           .arg(name, name == MqttLayout::sessionsStream()
+                                          ? QStringLiteral("MQTT connects fail (loading the session record times out).")
+                                          : missingEffect(name));
+        } else {
+            f.explains = QStringList{};
+            f.detail = QStringLiteral("%1: %2. The stream works while a quorum of replicas is current; losing another server "
+                                      "stops it.").arg(name, problems.join(QStringLiteral(", ")));
+        }
+        out.append(f);
+    }
+}
+
+} // namespace MqttDoctor

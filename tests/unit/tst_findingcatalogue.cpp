@@ -1,0 +1,166 @@
+#include <QSet>
+#include <QTest>
+
+#include "diagnosis/findingcatalogue.h"
+#include "diagnosis/findingcodes.h"
+#include "diagnosis/mqttlogformats.h"
+
+using namespace MqttDoctor;
+
+Q_DECLARE_METATYPE(Finding::Severity)
+
+class TestFindingCatalogue : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyCodeOfTheProduct_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<Finding::Severity>("severity");
+        QTest::addColumn<QString>("repair");
+        using S = Finding::Severity;
+        // product.md §2, in its order, with the repair column.
+        QTest::newRow("JETSTREAM_DISABLED") << QStringLiteral("JETSTREAM_DISABLED") << S::Critical << QString();
+        QTest::newRow("STREAM_MISSING") << QStringLiteral("STREAM_MISSING") << S::Error << QStringLiteral("create_stream");
+        QTest::newRow("STREAM_SUBJECTS_WRONG") << QStringLiteral("STREAM_SUBJECTS_WRONG") << S::Error << QStringLiteral("update_stream");
+        QTest::newRow("STREAM_CONFIG_WRONG") << QStringLiteral("STREAM_CONFIG_WRONG") << S::Error << QStringLiteral("update_stream");
+        QTest::newRow("SUBJECTS_OVERLAP") << QStringLiteral("SUBJECTS_OVERLAP") << S::Critical << QStringLiteral("resolve_overlap");
+        QTest::newRow("STREAM_LIMIT_HEADROOM") << QStringLiteral("STREAM_LIMIT_HEADROOM") << S::Critical << QString();
+        QTest::newRow("REPLICAS_MISMATCH") << QStringLiteral("REPLICAS_MISMATCH") << S::Warning << QStringLiteral("update_stream");
+        QTest::newRow("STREAM_UNHEALTHY") << QStringLiteral("STREAM_UNHEALTHY") << S::Error << QString();
+        QTest::newRow("MIXED_SERVER_VERSIONS") << QStringLiteral("MIXED_SERVER_VERSIONS") << S::Warning << QString();
+        QTest::newRow("RETAINED_LEGACY_LAYOUT") << QStringLiteral("RETAINED_LEGACY_LAYOUT") << S::Info << QStringLiteral("migrate_retained");
+        QTest::newRow("RETAINED_ORPHANED") << QStringLiteral("RETAINED_ORPHANED") << S::Error << QStringLiteral("republish");
+        QTest::newRow("RETAINED_DOWNGRADE") << QStringLiteral("RETAINED_DOWNGRADE") << S::Critical << QStringLiteral("revert_retained");
+        QTest::newRow("LEGACY_SESSION_STREAMS") << QStringLiteral("LEGACY_SESSION_STREAMS") << S::Warning << QStringLiteral("migrate_legacy_sessions");
+        QTest::newRow("SESSION_UNDECODABLE") << QStringLiteral("SESSION_UNDECODABLE") << S::Critical << QStringLiteral("purge_session");
+        QTest::newRow("SESSION_ID_MISMATCH") << QStringLiteral("SESSION_ID_MISMATCH") << S::Error << QStringLiteral("purge_session");
+        QTest::newRow("SESSION_HASH_COLLISION") << QStringLiteral("SESSION_HASH_COLLISION") << S::Warning << QString();
+        QTest::newRow("SESSION_MISSING_CONSUMER") << QStringLiteral("SESSION_MISSING_CONSUMER") << S::Error << QStringLiteral("create_consumer");
+        QTest::newRow("ORPHAN_CONSUMER") << QStringLiteral("ORPHAN_CONSUMER") << S::Warning << QStringLiteral("delete_consumer");
+        QTest::newRow("SESSION_STALE") << QStringLiteral("SESSION_STALE") << S::Info << QStringLiteral("delete_session");
+        QTest::newRow("DUPLICATE_SESSION_RECORDS") << QStringLiteral("DUPLICATE_SESSION_RECORDS") << S::Error << QStringLiteral("update_stream");
+    }
+
+    void everyCodeOfTheProduct()
+    {
+        QFETCH(QString, code);
+        QFETCH(Finding::Severity, severity);
+        QFETCH(QString, repair);
+        const FindingCatalogue::Entry *e = FindingCatalogue::entry(code);
+        QVERIFY2(e, qPrintable(code));
+        QCOMPARE(e->code, code);
+        QCOMPARE(e->severity, severity);
+        QCOMPARE(e->repair, repair);
+        QVERIFY(!e->titleTemplate.isEmpty());
+        QVERIFY(!e->detects.isEmpty());
+        QVERIFY(!e->guidance.isEmpty());
+        // Something tells the operator what they see: a log line, or a symptom that leaves none.
+        QVERIFY(!e->explains.isEmpty() || !e->symptoms.isEmpty());
+        for (const auto &l : e->explains) {
+            QVERIFY(!l.format.isEmpty());
+            QVERIFY(!l.versions.isEmpty());
+        }
+    }
+
+    void catalogueIsComplete()
+    {
+        const QStringList codes = FindingCatalogue::codes();
+        QCOMPARE(codes.size(), 20);
+        QCOMPARE(QSet<QString>(codes.begin(), codes.end()).size(), codes.size());
+        QCOMPARE(codes.first(), FindingCodes::jetStreamDisabled());
+        QCOMPARE(codes.last(), FindingCodes::duplicateSessionRecords());
+        QVERIFY(!FindingCatalogue::entry(QStringLiteral("NO_SUCH_CODE")));
+        QCOMPARE(FindingCatalogue::entry(FindingCodes::streamConfigWrong())->alternativeRepairs, QStringList{QStringLiteral("recreate_stream")});
+    }
+
+    /** The server strings of the four seed records and other key lines are explained by some code. */
+    void explainsServerLines_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("seed: retained lookup-or-create") << QStringLiteral("could not look up or create the retained messages stream for account %q")
+                                                         << QStringLiteral("STREAM_UNHEALTHY");
+        QTest::newRow("seed: sessions stream") << QStringLiteral("create sessions stream for account %q: %v") << QStringLiteral("SUBJECTS_OVERLAP");
+        QTest::newRow("seed: QoS2 stream") << QStringLiteral("create QoS2 incoming messages stream for account %q: %v")
+                                           << QStringLiteral("STREAM_LIMIT_HEADROOM");
+        QTest::newRow("seed: loading session") << QStringLiteral("loading session record: %w") << QStringLiteral("STREAM_MISSING");
+        QTest::newRow("old loading session") << QStringLiteral("loading session record for account %q, session %q: %v") << QStringLiteral("STREAM_MISSING");
+        QTest::newRow("10093") << QStringLiteral("create retained messages consumer for account %q: %v") << QStringLiteral("RETAINED_DOWNGRADE");
+        QTest::newRow("replicas warning") << QStringLiteral("MQTT %s stream replicas mismatch: current is %v but configuration is %v for '%s > %s'")
+                                          << QStringLiteral("REPLICAS_MISMATCH");
+        QTest::newRow("JS disabled") << QStringLiteral("lookup %s stream for account %q: %v") << QStringLiteral("JETSTREAM_DISABLED");
+        QTest::newRow("legacy loop") << QStringLiteral("Failed to transfer all MQTT session streams, will try again in %v")
+                                     << QStringLiteral("LEGACY_SESSION_STREAMS");
+        QTest::newRow("retained deadline") << QStringLiteral("timed out while transferring retained messages from '$MQTT.rmsgs' after %v, %d processed, %d successfully transferred")
+                                           << QStringLiteral("RETAINED_LEGACY_LAYOUT");
+        QTest::newRow("unmarshal") << QStringLiteral("unmarshal of session record at sequence %v: %w") << QStringLiteral("SESSION_UNDECODABLE");
+        QTest::newRow("collision") << QStringLiteral("stored session does not match client ID") << QStringLiteral("SESSION_ID_MISMATCH");
+    }
+
+    void explainsServerLines()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, code);
+        bool found = false;
+        for (const auto &l : FindingCatalogue::entry(code)->explains)
+            found = found || l.format == format;
+        QVERIFY2(found, qPrintable(code + QStringLiteral(" does not explain ") + format));
+    }
+
+    void templateText()
+    {
+        const FindingCatalogue::LogTemplate overlap{MqttLogFormats::createSessionsStream(), MqttLogFormats::errSubjectsOverlap(), QStringLiteral("all")};
+        QCOMPARE(overlap.text(), QStringLiteral("create sessions stream for account %q: subjects overlap with an existing stream (10065)"));
+        const FindingCatalogue::LogTemplate wrapped{MqttLogFormats::loadSession(), MqttLogFormats::errStreamNotFound(), QStringLiteral("2.11.15+")};
+        QCOMPARE(wrapped.text(), QStringLiteral("loading session record: stream not found (10059)"));
+        const FindingCatalogue::LogTemplate bare{MqttLogFormats::replicasMismatch(), {}, QStringLiteral("all")};
+        QCOMPARE(bare.text(), MqttLogFormats::replicasMismatch());
+        const FindingCatalogue::LogTemplate noPlaceholder{MqttLogFormats::sessionCollision(), QStringLiteral("x"), QStringLiteral("all")};
+        QCOMPARE(noPlaceholder.text(), MqttLogFormats::sessionCollision());
+        const FindingCatalogue::LogTemplate lastOne{MqttLogFormats::persistSession(), MqttLogFormats::errTimeout(), QStringLiteral("all")};
+        QCOMPARE(lastOne.text(), QStringLiteral("unable to persist session %q (seq=%v): timeout"));
+    }
+
+    void makeFinding()
+    {
+        const Finding f = FindingCatalogue::make(FindingCodes::streamMissing(), QStringLiteral("ACME"), QStringLiteral("$MQTT_sess"));
+        QCOMPARE(f.code, QStringLiteral("STREAM_MISSING"));
+        QCOMPARE(f.title, QStringLiteral("$MQTT_sess is missing in account ACME"));
+        QCOMPARE(f.severity, Finding::Severity::Error);
+        QCOMPARE(f.repair, QStringLiteral("create_stream"));
+        QVERIFY(f.explains.contains(QStringLiteral("loading session record: stream not found (10059)")));
+
+        const Finding r = FindingCatalogue::make(FindingCodes::replicasMismatch(), QStringLiteral("ACME"), QStringLiteral("$MQTT_msgs"),
+                                                 {{QStringLiteral("actual"), QStringLiteral("1")}, {QStringLiteral("expected"), QStringLiteral("3")}});
+        QCOMPARE(r.title, QStringLiteral("$MQTT_msgs has 1 replicas, expected 3"));
+
+        const Finding s = FindingCatalogue::make(FindingCodes::sessionUndecodable(), QStringLiteral("ACME"), {},
+                                                 {{QStringLiteral("subject"), QStringLiteral("$MQTT.sess.PNfq787e")},
+                                                  {QStringLiteral("client_id"), QStringLiteral("client1")}});
+        QCOMPARE(s.subject, QStringLiteral("$MQTT.sess.PNfq787e"));
+        QCOMPARE(s.clientId, QStringLiteral("client1"));
+        QCOMPARE(s.title, QStringLiteral("Session record on $MQTT.sess.PNfq787e cannot be decoded"));
+
+        const Finding unknown = FindingCatalogue::make(QStringLiteral("NOPE"), QStringLiteral("A"));
+        QCOMPARE(unknown.code, QStringLiteral("NOPE"));
+        QVERIFY(unknown.title.isEmpty());
+
+        const QJsonObject json = f.toJson();
+        QCOMPARE(json.value(QLatin1String("repair")).toString(), QStringLiteral("create_stream"));
+        QCOMPARE(json.value(QLatin1String("severity")).toString(), QStringLiteral("error"));
+    }
+
+    void scopes()
+    {
+        QCOMPARE(FindingCatalogue::entry(FindingCodes::mixedServerVersions())->scope, FindingCatalogue::Scope::Cluster);
+        QCOMPARE(FindingCatalogue::entry(FindingCodes::streamLimitHeadroom())->scope, FindingCatalogue::Scope::Account);
+        QCOMPARE(FindingCatalogue::entry(FindingCodes::streamMissing())->scope, FindingCatalogue::Scope::Stream);
+        QCOMPARE(FindingCatalogue::entry(FindingCodes::sessionStale())->scope, FindingCatalogue::Scope::Session);
+        QCOMPARE(FindingCatalogue::scopeName(FindingCatalogue::Scope::Cluster), QStringLiteral("cluster"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFindingCatalogue)
+#include "tst_findingcatalogue.moc"
