@@ -1,0 +1,121 @@
+#pragma once
+
+#include <memory>
+
+#include <QList>
+#include <QObject>
+#include <QSet>
+#include <QString>
+
+#include "common/error.h"
+#include "nats/clusterinfo.h"
+#include "nats/natsconnection.h"
+#include "nats/profile.h"
+
+namespace MqttDoctor {
+
+class AsyncRunner;
+class ConnectionEventBridge;
+class ConnectionSet;
+
+/**
+ * The GUI's handle on one cluster: owns the worker pool and the profile's ConnectionSet, runs
+ * discovery on the pool and delivers the results on the GUI thread as signals. Has no widgets (it
+ * can move to the core when a second front end needs it).
+ *
+ * Threads: every member function is for the GUI thread; the network is only touched on the pool.
+ * A generation token drops results of loads that were superseded (refresh, reconnect, cancel).
+ * Shutdown order (shutdown(), also run by the destructor): detach the nats.c event bridge, drain
+ * the pool, drop the connections.
+ */
+class ClusterController final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ClusterController)
+
+public:
+    enum class ConnectionState {
+        NotConnected, ///< no profile yet, or disconnected on purpose
+        Connecting,   ///< a profile was given; the first load is running
+        Connected,    ///< the last load reached the servers
+        Reconnecting, ///< nats.c lost a connection and is reconnecting
+        Failed,       ///< could not connect (see failed())
+    };
+    Q_ENUM(ConnectionState)
+
+    explicit ClusterController(QObject *parent = nullptr);
+    ~ClusterController() override;
+
+    /** Drops the current connections (on the pool) and starts loading the new profile's cluster. */
+    void connectTo(const Profile &profile);
+    /** Loads servers and accounts again; results of a load still running are dropped. */
+    void refresh();
+    /** Stops waiting for the running loads (their requests end at the nats timeout, unseen). */
+    void cancel();
+    /** Forgets the profile and closes its connections. */
+    void disconnectFromCluster();
+    /** The explicit teardown; idempotent. Blocks until running requests end (bounded by timeouts). */
+    void shutdown();
+
+    bool hasProfile() const { return m_hasProfile; }
+    /** The profile in use (secrets included, in memory only). */
+    const Profile &profile() const { return m_profile; }
+    bool isLoading() const { return m_pending > 0; }
+    ConnectionState connectionState() const { return m_state; }
+    /** Why the state is what it is ("connected to nats://...", "lost connection to ..."). */
+    QString connectionDetail() const { return m_stateDetail; }
+    int reconnectCount() const { return m_reconnects; }
+    QList<ServerInfo> servers() const { return m_servers; }
+    QList<AccountInfo> accounts() const { return m_accounts; }
+    /** The worker pool, for other GUI-side helpers that need to run blocking core calls. */
+    AsyncRunner &runner() { return *m_runner; }
+
+    static QString stateName(ConnectionState state);
+
+Q_SIGNALS:
+    /** connectTo() or disconnectFromCluster() changed profile(). */
+    void profileChanged();
+    void loadingChanged(bool loading);
+    void serversLoaded(const QList<MqttDoctor::ServerInfo> &servers);
+    void accountsLoaded(const QList<MqttDoctor::AccountInfo> &accounts);
+    /** A load failed; the error says what, why and what to do. */
+    void failed(const MqttDoctor::Error &error);
+    void connectionStateChanged(MqttDoctor::ClusterController::ConnectionState state, const QString &detail);
+    void reconnectCountChanged(int count);
+
+private:
+    friend class ConnectionEventBridge;
+
+    template<typename T>
+    struct Outcome;
+
+    void handleConnectionEvent(quint64 epoch, const QString &role, const ConnectionEvent &event);
+    template<typename T>
+    void startLoad(Result<T> (*load)(ConnectionSet &), void (ClusterController::*deliver)(const T &));
+    void deliverServers(const QList<ServerInfo> &servers);
+    void deliverAccounts(const QList<AccountInfo> &accounts);
+    void finishLoad(const Error *error, const QString &connectedUrl);
+    void setState(ConnectionState state, const QString &detail);
+    void setPending(int pending);
+    void dropConnections();
+
+    std::unique_ptr<AsyncRunner> m_runner;
+    std::shared_ptr<ConnectionSet> m_connections;
+    std::shared_ptr<ConnectionEventBridge> m_bridge;
+    Profile m_profile;
+    bool m_hasProfile = false;
+    bool m_shutDown = false;
+    quint64 m_generation = 0; ///< bumped by every refresh/cancel: older results are dropped
+    quint64 m_epoch = 0;      ///< bumped by every connectTo: older connection events are dropped
+    int m_pending = 0;
+    bool m_failureReported = false;
+    ConnectionState m_state = ConnectionState::NotConnected;
+    QString m_stateDetail;
+    QString m_connectedUrl;
+    QSet<QString> m_downRoles; ///< connections nats.c reported as disconnected
+    int m_reconnects = 0;
+    QList<ServerInfo> m_servers;
+    QList<AccountInfo> m_accounts;
+};
+
+} // namespace MqttDoctor

@@ -1,0 +1,189 @@
+#include "mainwindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QHeaderView>
+#include <QMenuBar>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "actions/actionmanager.h"
+#include "controllers/clustercontroller.h"
+#include "dialogs/connectiondialog.h"
+#include "models/clustertreemodel.h"
+#include "models/displayformat.h"
+#include "models/iconfactory.h"
+#include "panels/detailpanel.h"
+#include "settings/recentprofiles.h"
+#include "widgets/connectionstatuswidget.h"
+#include "widgets/errorbanner.h"
+
+namespace MqttDoctor {
+
+MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
+    : QMainWindow(parent), m_controller(controller), m_actions(new ActionManager(controller, this)),
+      m_model(new ClusterTreeModel(this)), m_tree(new QTreeView(this)), m_details(new DetailPanel(this)),
+      m_banner(new ErrorBanner(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
+      m_status(new ConnectionStatusWidget(controller, this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("NATS MQTT Doctor"));
+    setWindowIcon(IconFactory::appIcon());
+
+    m_tree->setObjectName(QStringLiteral("clusterTree"));
+    m_tree->setModel(m_model);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAllColumnsShowFocus(true);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->header()->setSectionResizeMode(ClusterTreeModel::NameColumn, QHeaderView::ResizeToContents);
+
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->addWidget(m_tree);
+    m_splitter->addWidget(m_details);
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 5);
+    m_splitter->setChildrenCollapsible(false);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_splitter, 1);
+    setCentralWidget(central);
+    statusBar()->addPermanentWidget(m_status, 1);
+
+    createMenusAndToolBar();
+
+    connect(&controller, &ClusterController::profileChanged, this, &MainWindow::handleProfileChanged);
+    connect(&controller, &ClusterController::serversLoaded, this, [this](const QList<ServerInfo> &servers) {
+        m_model->setServers(servers);
+        handleLoaded();
+    });
+    connect(&controller, &ClusterController::accountsLoaded, this, [this](const QList<AccountInfo> &accounts) {
+        m_model->setAccounts(accounts);
+        handleLoaded();
+    });
+    connect(&controller, &ClusterController::failed, this, &MainWindow::handleFailed);
+    connect(&controller, &ClusterController::loadingChanged, this, [this](bool loading) {
+        if (loading)
+            m_banner->dismiss();
+    });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showCurrentDetails);
+    connect(m_banner, &ErrorBanner::retryRequested, &controller, &ClusterController::refresh);
+    connect(m_banner, &ErrorBanner::settingsRequested, this, &MainWindow::showConnectionDialog);
+
+    resize(1280, 760);
+    m_splitter->setSizes({410, 870});
+    handleProfileChanged();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createMenusAndToolBar()
+{
+    QMenu *file = menuBar()->addMenu(tr("&Cluster"));
+    file->addAction(m_actions->connectAction());
+    file->addAction(m_actions->refreshAction());
+    file->addAction(m_actions->cancelAction());
+    file->addSeparator();
+    file->addAction(m_actions->quitAction());
+
+    QToolBar *toolBar = addToolBar(tr("Main"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    toolBar->setMovable(false);
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    toolBar->addAction(m_actions->connectAction());
+    toolBar->addAction(m_actions->refreshAction());
+
+    connect(m_actions->connectAction(), &QAction::triggered, this, &MainWindow::showConnectionDialog);
+    connect(m_actions->quitAction(), &QAction::triggered, this, &QWidget::close);
+}
+
+void MainWindow::showConnectionDialog()
+{
+    auto *dialog = new ConnectionDialog(m_controller.runner(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (m_controller.hasProfile())
+        dialog->setProfile(m_controller.profile());
+    else if (const QStringList recent = RecentProfiles::names(); !recent.isEmpty())
+        dialog->loadRecent(recent.first());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { m_controller.connectTo(dialog->profile()); });
+    dialog->open();
+}
+
+void MainWindow::handleProfileChanged()
+{
+    m_banner->dismiss();
+    if (!m_controller.hasProfile()) {
+        m_model->clear();
+        showNotConnected();
+        setWindowTitle(tr("NATS MQTT Doctor"));
+        return;
+    }
+    const Profile &profile = m_controller.profile();
+    m_model->clear();
+    m_model->setProfile(profile.name, profile.servers.join(QStringLiteral(", ")));
+    m_tree->expand(m_model->profileIndex());
+    m_tree->setCurrentIndex(m_model->profileIndex());
+    setWindowTitle(tr("%1 — NATS MQTT Doctor").arg(profile.name.isEmpty() ? profile.servers.value(0) : profile.name));
+    showCurrentDetails();
+}
+
+void MainWindow::handleLoaded()
+{
+    m_tree->expand(m_model->profileIndex());
+    m_tree->expand(m_model->serverGroupIndex());
+    m_tree->expand(m_model->accountGroupIndex());
+    showCurrentDetails();
+}
+
+void MainWindow::handleFailed(const Error &error)
+{
+    m_banner->showError(error);
+    showCurrentDetails();
+}
+
+void MainWindow::showNotConnected()
+{
+    m_details->showMessage(tr("Not connected.\n\nUse Cluster › Connect… (%1) to open a cluster: its servers, "
+                              "accounts and the JetStream streams that hold their MQTT state appear here.")
+                               .arg(m_actions->connectAction()->shortcut().toString(QKeySequence::NativeText)));
+}
+
+void MainWindow::showCurrentDetails()
+{
+    const QModelIndex current = m_tree->currentIndex();
+    const auto kind = current.data(ClusterTreeModel::NodeKindRole).value<ClusterTreeModel::NodeKind>();
+    if (const ServerInfo *server = m_model->serverAt(current)) {
+        m_details->showServer(*server);
+    } else if (const AccountInfo *account = m_model->accountAt(current)) {
+        m_details->showAccount(*account);
+    } else if (const StreamInfo *stream = m_model->streamAt(current)) {
+        if (const AccountInfo *owner = m_model->accountAt(current.parent()))
+            m_details->showAccount(*owner, stream->name);
+    } else if (!m_controller.hasProfile()) {
+        showNotConnected();
+    } else if (m_controller.connectionState() == ClusterController::ConnectionState::Failed) {
+        m_details->showMessage(tr("Could not load the cluster. The message above says why; fix the settings with "
+                                  "Connection Settings… or try again with Refresh (F5)."));
+    } else if (m_controller.isLoading() && m_model->accounts().isEmpty()) {
+        m_details->showMessage(tr("Loading servers and accounts…"));
+    } else if (kind == ClusterTreeModel::NodeKind::ServerGroup) {
+        m_details->showMessage(tr("%1, nats-server %2.\n\nSelect a server to see its details.")
+                                   .arg(DisplayFormat::serverCount(m_model->servers().size()),
+                                        DisplayFormat::serverVersions(m_model->servers())));
+    } else {
+        const QList<AccountInfo> accounts = m_model->accounts();
+        qsizetype jetstream = 0;
+        for (const AccountInfo &a : accounts)
+            jetstream += a.jetstream ? 1 : 0;
+        m_details->showMessage(tr("%1, %2 of them with JetStream.\n\nSelect an account to see its JetStream state, "
+                                  "limits and MQTT streams.")
+                                   .arg(DisplayFormat::accountCount(accounts.size()), DisplayFormat::count(jetstream)));
+    }
+}
+
+} // namespace MqttDoctor

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QMainWindow>
+
+class QSplitter;
+class QTreeView;
+
+namespace MqttDoctor {
+
+class ActionManager;
+class ClusterController;
+class ClusterTreeModel;
+class ConnectionStatusWidget;
+class DetailPanel;
+class Error;
+class ErrorBanner;
+
+/**
+ * The shell: the cluster tree on the left, the detail panel on the right, an error banner above
+ * them, menus and toolbar from the ActionManager, and the connection status in the status bar.
+ * It wires a ClusterController (owned by the caller, which must keep it alive longer) to the
+ * panels; the logic lives in those classes.
+ */
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+public:
+    explicit MainWindow(ClusterController &controller, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    /** Opens the connection dialog (window-modal, not blocking); accepting connects. */
+    void showConnectionDialog();
+
+    ClusterTreeModel *treeModel() const { return m_model; }
+    QTreeView *treeView() const { return m_tree; }
+    DetailPanel *detailPanel() const { return m_details; }
+    ErrorBanner *errorBanner() const { return m_banner; }
+    ConnectionStatusWidget *statusWidget() const { return m_status; }
+    ActionManager *actions() const { return m_actions; }
+
+private:
+    void createMenusAndToolBar();
+    void handleProfileChanged();
+    void handleLoaded();
+    void handleFailed(const Error &error);
+    void showCurrentDetails();
+    void showNotConnected();
+
+    ClusterController &m_controller;
+    ActionManager *m_actions;
+    ClusterTreeModel *m_model;
+    QTreeView *m_tree;
+    DetailPanel *m_details;
+    ErrorBanner *m_banner;
+    QSplitter *m_splitter;
+    ConnectionStatusWidget *m_status;
+};
+
+} // namespace MqttDoctor

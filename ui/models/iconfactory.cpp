@@ -1,0 +1,203 @@
+#include "iconfactory.h"
+
+#include <QImageReader>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
+
+namespace MqttDoctor {
+
+namespace {
+
+const QColor kInk(0x2f, 0x4a, 0x6b);
+const QColor kTeal(0x1f, 0x9e, 0x89);
+const QColor kAmber(0xe0, 0x8e, 0x0b);
+const QColor kRed(0xc6, 0x28, 0x28);
+const QColor kGray(0x9a, 0xa0, 0xa6);
+
+// Everything is drawn on a 100 x 100 canvas and scaled.
+void paintApp(QPainter &p)
+{
+    QLinearGradient bg(0, 0, 0, 100);
+    bg.setColorAt(0, QColor(0x27, 0x4b, 0x7a));
+    bg.setColorAt(1, QColor(0x17, 0x2f, 0x50));
+    p.setPen(Qt::NoPen);
+    p.setBrush(bg);
+    p.drawRoundedRect(QRectF(4, 4, 92, 92), 20, 20);
+    // A pulse line running through a message "M".
+    QPainterPath pulse;
+    pulse.moveTo(14, 56);
+    pulse.lineTo(30, 56);
+    pulse.lineTo(38, 34);
+    pulse.lineTo(50, 74);
+    pulse.lineTo(62, 34);
+    pulse.lineTo(70, 56);
+    pulse.lineTo(86, 56);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(QColor(0x7f, 0xe0, 0xc5), 8, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p.drawPath(pulse);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0xff, 0xff, 0xff));
+    p.drawEllipse(QPointF(86, 56), 6, 6);
+}
+
+void paintCluster(QPainter &p)
+{
+    p.setPen(QPen(kInk, 6));
+    p.drawLine(QPointF(50, 22), QPointF(22, 74));
+    p.drawLine(QPointF(50, 22), QPointF(78, 74));
+    p.drawLine(QPointF(22, 74), QPointF(78, 74));
+    p.setPen(Qt::NoPen);
+    p.setBrush(kTeal);
+    for (const QPointF c : {QPointF(50, 22), QPointF(22, 74), QPointF(78, 74)})
+        p.drawEllipse(c, 15, 15);
+}
+
+void paintServer(QPainter &p)
+{
+    p.setPen(Qt::NoPen);
+    for (const qreal y : {14.0, 40.0, 66.0}) {
+        p.setBrush(kInk);
+        p.drawRoundedRect(QRectF(12, y, 76, 21), 5, 5);
+        p.setBrush(kTeal);
+        p.drawEllipse(QPointF(74, y + 10.5), 5, 5);
+    }
+}
+
+void paintAccount(QPainter &p, const QColor &color)
+{
+    p.setPen(Qt::NoPen);
+    p.setBrush(color);
+    p.drawEllipse(QPointF(50, 32), 19, 19);
+    QPainterPath body;
+    body.moveTo(14, 92);
+    body.cubicTo(14, 58, 86, 58, 86, 92);
+    body.closeSubpath();
+    p.drawPath(body);
+}
+
+void paintStream(QPainter &p, const QColor &color)
+{
+    p.setPen(Qt::NoPen);
+    p.setBrush(color);
+    p.drawRoundedRect(QRectF(10, 16, 80, 16), 6, 6);
+    p.drawRoundedRect(QRectF(10, 42, 62, 16), 6, 6);
+    p.drawRoundedRect(QRectF(10, 68, 44, 16), 6, 6);
+}
+
+void paintBadge(QPainter &p, const QColor &color, const QPointF &center, qreal radius)
+{
+    p.setPen(QPen(Qt::white, 4));
+    p.setBrush(color);
+    p.drawEllipse(center, radius, radius);
+}
+
+void paintWarning(QPainter &p)
+{
+    QPainterPath tri;
+    tri.moveTo(50, 8);
+    tri.lineTo(94, 88);
+    tri.lineTo(6, 88);
+    tri.closeSubpath();
+    p.setPen(QPen(kAmber, 6, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p.setBrush(kAmber);
+    p.drawPath(tri);
+    p.setPen(QPen(Qt::white, 10, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(QPointF(50, 36), QPointF(50, 60));
+    p.drawPoint(QPointF(50, 76));
+}
+
+void paintError(QPainter &p)
+{
+    p.setPen(Qt::NoPen);
+    p.setBrush(kRed);
+    p.drawEllipse(QPointF(50, 50), 44, 44);
+    p.setPen(QPen(Qt::white, 11, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(QPointF(34, 34), QPointF(66, 66));
+    p.drawLine(QPointF(66, 34), QPointF(34, 66));
+}
+
+void paintOk(QPainter &p)
+{
+    p.setPen(Qt::NoPen);
+    p.setBrush(kTeal);
+    p.drawEllipse(QPointF(50, 50), 44, 44);
+    p.setPen(QPen(Qt::white, 11, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    QPainterPath tick;
+    tick.moveTo(30, 52);
+    tick.lineTo(44, 66);
+    tick.lineTo(70, 36);
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(tick);
+}
+
+void paint(QPainter &p, IconFactory::Kind kind)
+{
+    using Kind = IconFactory::Kind;
+    switch (kind) {
+    case Kind::App: paintApp(p); break;
+    case Kind::Cluster: paintCluster(p); break;
+    case Kind::Server: paintServer(p); break;
+    case Kind::Account: paintAccount(p, kInk); break;
+    case Kind::AccountWithoutJetStream:
+        paintAccount(p, kGray);
+        paintBadge(p, kGray.darker(130), QPointF(76, 76), 14);
+        p.setPen(QPen(Qt::white, 5, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(QPointF(69, 76), QPointF(83, 76));
+        break;
+    case Kind::Stream: paintStream(p, kTeal); break;
+    case Kind::LegacyStream:
+        paintStream(p, kGray);
+        paintBadge(p, kAmber, QPointF(76, 74), 16);
+        p.setPen(QPen(Qt::white, 5, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(QPointF(76, 66), QPointF(76, 75));
+        p.drawPoint(QPointF(76, 83));
+        break;
+    case Kind::Warning: paintWarning(p); break;
+    case Kind::Error: paintError(p); break;
+    case Kind::Ok: paintOk(p); break;
+    }
+}
+
+QPixmap render(IconFactory::Kind kind, int size)
+{
+    QPixmap pixmap(size, size);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.scale(size / 100.0, size / 100.0);
+    paint(p, kind);
+    return pixmap;
+}
+
+// On a selection highlight the colours vanish: selected rows get a white silhouette.
+QPixmap silhouette(const QPixmap &source)
+{
+    QPixmap out = source;
+    QPainter p(&out);
+    p.setCompositionMode(QPainter::CompositionMode_SourceIn);
+    p.fillRect(out.rect(), Qt::white);
+    return out;
+}
+
+} // namespace
+
+QIcon IconFactory::icon(Kind kind)
+{
+    QIcon icon;
+    for (const int size : {16, 20, 24, 32, 48, 64, 128, 256}) {
+        const QPixmap pixmap = render(kind, size);
+        icon.addPixmap(pixmap, QIcon::Normal);
+        icon.addPixmap(kind == Kind::App ? pixmap : silhouette(pixmap), QIcon::Selected);
+    }
+    return icon;
+}
+
+QIcon IconFactory::appIcon()
+{
+    if (QImageReader::supportedImageFormats().contains("svg"))
+        return QIcon(QStringLiteral(":/mqttdoctor/icons/nats-mqtt-doctor.svg"));
+    return icon(Kind::App);
+}
+
+} // namespace MqttDoctor
