@@ -28,7 +28,7 @@ enum ExitCode {
 /** What a command runs with. */
 struct CliContext
 {
-    ConnectionSet &connections;
+    ConnectionSet *connections; ///< null for commands that need no connection
     const QCommandLineParser &parser;
     bool json = false;
     QTextStream &out;
@@ -43,8 +43,9 @@ struct Command
 {
     QString name;
     QString summary;
-    std::function<void(QCommandLineParser &)> addOptions;  ///< the command's own options
+    QList<QCommandLineOption> options;  ///< the command's own options
     std::function<int(CliContext &)> run;
+    bool needsConnection = true;  ///< false: runs without any server (e.g. explain)
 };
 
 QList<Command> discoveryCommands();

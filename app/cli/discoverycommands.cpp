@@ -1,8 +1,12 @@
 #include "clicontext.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 
+#include "diagnosis/checks.h"
+#include "diagnosis/diagnosisinput.h"
+#include "mqtt/layouts.h"
 #include "nats/clusterjson.h"
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
@@ -19,7 +23,7 @@ QString yesNo(bool b)
 
 int runServers(CliContext &ctx)
 {
-    auto servers = Discovery::servers(ctx.connections);
+    auto servers = Discovery::servers(*ctx.connections);
     if (!servers)
         return ctx.fail(servers.error());
     if (ctx.json) {
@@ -42,7 +46,7 @@ int runServers(CliContext &ctx)
                       s.cluster.isEmpty() ? QStringLiteral("-") : s.cluster, js, mqtt, s.id});
     }
     table.print(ctx.out);
-    if (!ctx.connections.hasSystem())
+    if (!ctx.connections->hasSystem())
         ctx.out << "\n(without a system connection, MQTT listeners cannot be seen; give --system-user/--system-password)\n";
     return ExitOk;
 }
@@ -64,20 +68,54 @@ QString limitText(const AccountInfo &a)
     return parts.isEmpty() ? QStringLiteral("unlimited") : parts.join(QLatin1Char(' '));
 }
 
+QString findingText(const QJsonObject &counts)
+{
+    QStringList parts;
+    for (const char *k : {"critical", "error", "warning"})
+        if (const int n = counts.value(QLatin1String(k)).toInt())
+            parts << QStringLiteral("%1 %2").arg(n).arg(QLatin1String(k));
+    return parts.isEmpty() ? QStringLiteral("ok") : parts.join(QStringLiteral(", "));
+}
+
 int runAccounts(CliContext &ctx)
 {
-    auto accounts = Discovery::accounts(ctx.connections);
+    auto accounts = Discovery::accounts(*ctx.connections);
     if (!accounts)
         return ctx.fail(accounts.error());
+    // Finding counts per account, from the same stream-level checks as `check --all-accounts`.
+    QHash<QString, QJsonObject> counts;
+    if (auto servers = Discovery::servers(*ctx.connections)) {
+        DiagnosisInput input;
+        input.servers = *servers;
+        input.accounts = *accounts;
+        for (const AccountInfo &a : *accounts)
+            if (a.limitsKnown)
+                input.limits.insert(a.name, a.limits);
+        for (const Finding &f : Checks::diagnose(input)) {
+            QJsonObject &c = counts[f.account];
+            const QString key = Finding::severityName(f.severity);
+            c.insert(key, c.value(key).toInt() + 1);
+        }
+    }
+    const auto findingCounts = [&](const QString &account) {
+        QJsonObject c = counts.value(account);
+        for (const char *k : {"critical", "error", "warning", "info"})
+            if (!c.contains(QLatin1String(k)))
+                c.insert(QLatin1String(k), 0);
+        return c;
+    };
     if (ctx.json) {
         QJsonArray arr;
-        for (const AccountInfo &a : *accounts)
-            arr.append(ClusterJson::account(a));
+        for (const AccountInfo &a : *accounts) {
+            QJsonObject o = ClusterJson::account(a);
+            o.insert(QStringLiteral("findings"), findingCounts(a.name));
+            arr.append(o);
+        }
         printJson(ctx.out, QJsonObject{{QStringLiteral("accounts"), arr}});
         return ExitOk;
     }
     TextTable table({QStringLiteral("ACCOUNT"), QStringLiteral("JETSTREAM"), QStringLiteral("STREAMS"),
-                     QStringLiteral("MQTT STREAMS"), QStringLiteral("STORAGE"), QStringLiteral("LIMITS")});
+                     QStringLiteral("MQTT STREAMS"), QStringLiteral("STORAGE"), QStringLiteral("LIMITS"), QStringLiteral("FINDINGS")});
     for (const AccountInfo &a : *accounts) {
         QStringList mqtt;
         for (const StreamInfo &s : a.streams)
@@ -89,7 +127,7 @@ int runAccounts(CliContext &ctx)
         const QString js = !a.jetstreamKnown ? QStringLiteral("unknown") : a.jetstream ? QStringLiteral("enabled") : QStringLiteral("disabled");
         table.addRow({name, js, a.streamsKnown && a.jetstream ? QString::number(a.streamCount) : QStringLiteral("-"),
                       !a.jetstream ? QStringLiteral("-") : mqtt.isEmpty() ? QStringLiteral("none") : mqtt.join(QLatin1Char(' ')),
-                      a.jetstream ? humanBytes(a.storage) : QStringLiteral("-"), limitText(a)});
+                      a.jetstream ? humanBytes(a.storage) : QStringLiteral("-"), limitText(a), findingText(findingCounts(a.name))});
     }
     table.print(ctx.out);
     return ExitOk;
@@ -98,18 +136,42 @@ int runAccounts(CliContext &ctx)
 int runStreams(CliContext &ctx)
 {
     const QString accountName = ctx.parser.value(QStringLiteral("account"));
-    auto account = Discovery::account(ctx.connections, accountName);
+    auto account = Discovery::account(*ctx.connections, accountName);
     if (!account)
         return ctx.fail(account.error());
     QList<StreamInfo> mqtt = account->mqttStreams();
+    auto servers = Discovery::servers(*ctx.connections);
+    if (!servers)
+        return ctx.fail(servers.error());
+    const LayoutChoice layout = Layouts::choose(*servers, {}, account->streams);
+    QStringList missing;
+    for (const MqttStreamSpec &spec : layout.layout.streams()) {
+        const bool present = std::any_of(mqtt.cbegin(), mqtt.cend(), [&](const StreamInfo &s) { return s.name == spec.name; });
+        if (!present && account->jetstream)
+            missing << spec.name;
+    }
     if (ctx.json) {
         QJsonArray arr;
-        for (const StreamInfo &s : mqtt)
-            arr.append(ClusterJson::stream(s));
+        for (const StreamInfo &s : mqtt) {
+            QJsonObject o = ClusterJson::stream(s);
+            if (const auto spec = layout.layout.stream(s.name)) {
+                o.insert(QStringLiteral("expected"), spec->expectedConfig());
+                QJsonArray diffs;
+                for (const MqttStreamSpec::Difference &d : spec->differences(s.config))
+                    diffs.append(QJsonObject{{QStringLiteral("field"), d.field}, {QStringLiteral("expected"), d.expected},
+                                             {QStringLiteral("actual"), d.actual}});
+                o.insert(QStringLiteral("differences"), diffs);
+            } else {
+                o.insert(QStringLiteral("expected"), QJsonValue(QJsonValue::Null));
+                o.insert(QStringLiteral("differences"), QJsonArray());
+            }
+            arr.append(o);
+        }
         printJson(ctx.out, QJsonObject{{QStringLiteral("account"), account->name},
                                        {QStringLiteral("jetstream"), account->jetstream},
                                        {QStringLiteral("source"), account->source},
-                                       {QStringLiteral("layout"), QJsonValue(QJsonValue::Null)},
+                                       {QStringLiteral("layout"), account->jetstream ? QJsonValue(layout.toJson()) : QJsonValue(QJsonValue::Null)},
+                                       {QStringLiteral("missing"), QJsonArray::fromStringList(missing)},
                                        {QStringLiteral("streams"), arr}});
         return ExitOk;
     }
@@ -123,6 +185,7 @@ int runStreams(CliContext &ctx)
         ctx.out << "No MQTT streams. nats-server creates them on the first MQTT connection of the account.\n";
         return ExitOk;
     }
+
     TextTable table({QStringLiteral("STREAM"), QStringLiteral("SUBJECTS"), QStringLiteral("RETENTION"),
                      QStringLiteral("STORAGE"), QStringLiteral("REPLICAS"), QStringLiteral("PER-SUBJECT"),
                      QStringLiteral("MESSAGES"), QStringLiteral("BYTES"), QStringLiteral("CONSUMERS"), QStringLiteral("LEADER")});
@@ -143,6 +206,22 @@ int runStreams(CliContext &ctx)
                       s.cluster.value(QLatin1String("leader")).toString(QStringLiteral("-"))});
     }
     table.print(ctx.out);
+    ctx.out << "\nExpected layout: " << MqttLayout::kindName(layout.layout.kind()) << " (" << layout.layout.streams().size()
+            << " streams, replicas " << layout.layout.replicas() << ")\n";
+    if (!missing.isEmpty())
+        ctx.out << "Missing: " << missing.join(QStringLiteral(", ")) << '\n';
+    for (const StreamInfo &s : mqtt) {
+        const auto spec = layout.layout.stream(s.name);
+        if (!spec)
+            continue;
+        for (const MqttStreamSpec::Difference &d : spec->differences(s.config)) {
+            const auto text = [](const QJsonValue &v) {
+                return v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact))
+                                   : v.toVariant().toString();
+            };
+            ctx.out << s.name << ' ' << d.field << ": -" << text(d.expected) << " +" << text(d.actual) << '\n';
+        }
+    }
     return ExitOk;
 }
 
@@ -152,15 +231,12 @@ QList<Command> discoveryCommands()
 {
     return {
         {QStringLiteral("servers"), QStringLiteral("List the servers: name, id, version, cluster, JetStream, MQTT listener."),
-         [](QCommandLineParser &) {}, runServers},
+         {}, runServers},
         {QStringLiteral("accounts"), QStringLiteral("List the accounts with their JetStream state, limits and MQTT streams."),
-         [](QCommandLineParser &) {}, runAccounts},
+         {}, runAccounts},
         {QStringLiteral("streams"), QStringLiteral("Show an account's MQTT streams ($MQTT_*) with config, state and consumers."),
-         [](QCommandLineParser &p) {
-             p.addOption(QCommandLineOption(QStringLiteral("account"),
-                                            QStringLiteral("The account (default: the connected user's account)."),
-                                            QStringLiteral("name")));
-         },
+         {QCommandLineOption(QStringLiteral("account"), QStringLiteral("The account (default: the connected user's account)."),
+                             QStringLiteral("name"))},
          runStreams},
     };
 }

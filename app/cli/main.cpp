@@ -6,9 +6,12 @@
 #include <unistd.h>
 
 #include <QCoreApplication>
+#include <QSet>
 #include <QTextStream>
 
+#include "checkcommand.h"
 #include "clicontext.h"
+#include "explaincommand.h"
 #include "nats/connectionoptions.h"
 #include "nats/connectionset.h"
 #include "nats/natsconnection.h"
@@ -21,7 +24,7 @@ namespace {
 
 QList<Command> allCommands()
 {
-    return discoveryCommands();
+    return discoveryCommands() + checkCommands() + explainCommands();
 }
 
 void addCommonOptions(QCommandLineParser &parser)
@@ -68,8 +71,14 @@ int main(int argc, char *argv[])
     // First pass: every option of every command is known, so the command name is the first positional.
     QCommandLineParser all;
     addCommonOptions(all);
-    for (const Command &c : commands)
-        c.addOptions(all);
+    QSet<QString> seen;
+    for (const Command &c : commands) {
+        for (const QCommandLineOption &o : c.options) {
+            if (!seen.contains(o.names().first()))
+                all.addOption(o);
+            seen.insert(o.names().first());
+        }
+    }
     all.setApplicationDescription(overview(commands));
     all.addPositionalArgument(QStringLiteral("command"), QStringLiteral("The command to run."));
     if (!all.parse(app.arguments())) {
@@ -99,7 +108,7 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(command->summary);
     addCommonOptions(parser);
-    command->addOptions(parser);
+    parser.addOptions(command->options);
     parser.addPositionalArgument(command->name, command->summary);
     if (!parser.parse(app.arguments())) {
         err << "error: " << parser.errorText() << "\nRun \"nats-mqtt-doctor-cli " << command->name << " --help\".\n";
@@ -112,7 +121,10 @@ int main(int argc, char *argv[])
     const bool json = parser.isSet(QStringLiteral("json"));
 
     int rc = ExitOk;
-    {
+    if (!command->needsConnection) {
+        CliContext ctx{nullptr, parser, json, out, err};
+        rc = command->run(ctx);
+    } else {
         auto profile = ConnectionOptions::fromParser(parser).toProfile();
         if (!profile) {
             printError(json ? out : err, profile.error(), json);
@@ -120,7 +132,7 @@ int main(int argc, char *argv[])
         }
         startWatchdog(profile->timeoutMs);
         ConnectionSet connections(*profile);
-        CliContext ctx{connections, parser, json, out, err};
+        CliContext ctx{&connections, parser, json, out, err};
         rc = command->run(ctx);
         out.flush();
         err.flush();

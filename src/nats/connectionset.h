@@ -41,7 +41,10 @@ public:
      */
     Result<QString> primaryAccountName();
 
-    /** Every connection made so far (for status display and event handlers). */
+    /**
+     * Every connection made so far (for status display and event handlers). Waits while another
+     * thread is connecting (connections are made under the lock): worker threads only.
+     */
     QList<std::shared_ptr<NatsConnection>> openConnections() const;
 
 private:

@@ -172,6 +172,16 @@ Result<AccountInfo> accountThroughApi(const std::shared_ptr<NatsConnection> &con
         return list.error();
     for (const QJsonObject &o : *list) {
         StreamInfo s = streamFromJson(o, QStringLiteral("api"));
+        if (s.name == QLatin1String("$MQTT_rmsgs")) {
+            // Retained messages left on the literal subject (the 2.9 layout's only subject): the
+            // checks compare this count with the layout the servers expect.
+            auto retained = js.call(QStringLiteral("STREAM.INFO.$MQTT_rmsgs"),
+                                QJsonObject{{QStringLiteral("subjects_filter"), QStringLiteral("$MQTT.rmsgs")}});
+            if (retained) {
+                const QJsonValue subjects = retained->value(QLatin1String("state")).toObject().value(QLatin1String("subjects"));
+                s.state.insert(QStringLiteral("subjects"), subjects.isObject() ? subjects : QJsonValue(QJsonObject()));
+            }
+        }
         if (s.isMqtt()) {
             auto consumers = js.consumerList(s.name);
             if (!consumers)

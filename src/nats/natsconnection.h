@@ -78,7 +78,9 @@ public:
     /**
      * Called from nats.c threads on disconnect/reconnect/close/async errors: the handler must copy
      * what it needs and post to its own thread (QMetaObject::invokeMethod, queued), never touch a
-     * QObject directly. Pass an empty handler before the receiver dies.
+     * QObject directly. Pass an empty handler before the receiver dies; a call already under way
+     * on a nats.c thread may still finish after that, so the handler must guard its target itself
+     * (e.g. a mutex-protected pointer cleared before the receiver dies).
      */
     void setEventHandler(EventHandler handler);
 

@@ -1,0 +1,137 @@
+#include "checkcommand.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+
+#include "diagnosis/checks.h"
+#include "diagnosis/diagnosisgatherer.h"
+#include "mqtt/layouts.h"
+#include "textoutput.h"
+
+namespace MqttDoctor::Cli {
+
+namespace {
+
+QString evidenceText(const QJsonValue &v)
+{
+    if (v.isString())
+        return v.toString();
+    if (v.isUndefined() || v.isNull())
+        return QStringLiteral("-");
+    if (v.isDouble())
+        return QString::number(v.toDouble(), 'g', 15);
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
+    return QString::fromUtf8(doc.toJson(QJsonDocument::Compact));
+}
+
+void printFinding(QTextStream &out, const Finding &f)
+{
+    out << "  " << Finding::severityName(f.severity).toUpper().leftJustified(9) << f.code << "  " << f.title << '\n';
+    const QString pad(11, QLatin1Char(' '));
+    if (!f.detail.isEmpty())
+        out << pad << f.detail << '\n';
+    if (!f.expected.isUndefined() || !f.actual.isUndefined())
+        out << pad << "expected: " << evidenceText(f.expected) << '\n' << pad << "actual:   " << evidenceText(f.actual) << '\n';
+    for (const QString &e : f.explains)
+        out << pad << "explains: " << e << '\n';
+    out << pad << "repair:   " << (f.repair.isEmpty() ? QStringLiteral("none (see the detail)") : f.repair) << '\n';
+}
+
+QJsonObject summaryOf(const QList<Finding> &findings)
+{
+    QMap<Finding::Severity, int> counts;
+    for (const Finding &f : findings)
+        ++counts[f.severity];
+    QJsonObject o;
+    for (Finding::Severity s : {Finding::Severity::Critical, Finding::Severity::Error, Finding::Severity::Warning, Finding::Severity::Info})
+        o.insert(Finding::severityName(s), counts.value(s));
+    return o;
+}
+
+int runCheck(CliContext &ctx)
+{
+    DiagnosisGatherer::Request request;
+    request.account = ctx.parser.value(QStringLiteral("account"));
+    request.allAccounts = ctx.parser.isSet(QStringLiteral("all-accounts"));
+    if (request.allAccounts && !request.account.isEmpty())
+        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("give either --account or --all-accounts, not both")));
+    request.options.upgradePlanned = ctx.parser.isSet(QStringLiteral("upgrade-planned"));
+    if (ctx.parser.isSet(QStringLiteral("stream-replicas"))) {
+        bool ok = false;
+        const int replicas = ctx.parser.value(QStringLiteral("stream-replicas")).toInt(&ok);
+        if (!ok || replicas < 1 || replicas > 5)
+            return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--stream-replicas must be a number from 1 to 5"),
+                                  QStringLiteral("give the servers' mqtt { stream_replicas } value")));
+        request.options.layout.streamReplicas = replicas;
+    }
+
+    auto input = DiagnosisGatherer::gather(*ctx.connections, request);
+    if (!input)
+        return ctx.fail(input.error());
+    const QList<Finding> findings = Checks::diagnose(*input);
+    const int rc = Checks::exitCodeFor(findings);
+
+    QStringList checked;
+    QJsonObject layouts;
+    for (const AccountInfo &a : input->accounts) {
+        if (a.isSystem && !input->includeSystemAccount)
+            continue;
+        checked << a.name;
+        if (a.jetstream)
+            layouts.insert(a.name, Layouts::choose(input->servers, request.options.layout, a.streams).toJson());
+    }
+
+    if (ctx.json) {
+        QJsonArray arr;
+        for (const Finding &f : findings)
+            arr.append(f.toJson());
+        printJson(ctx.out, QJsonObject{{QStringLiteral("findings"), arr},
+                                       {QStringLiteral("summary"), summaryOf(findings)},
+                                       {QStringLiteral("accounts"), QJsonArray::fromStringList(checked)},
+                                       {QStringLiteral("layouts"), layouts}});
+        return rc;
+    }
+
+    // Grouped by account (cluster-wide findings first), most severe first within each group.
+    QMap<QString, QList<Finding>> byAccount;
+    for (const Finding &f : findings)
+        byAccount[f.account].append(f);
+    for (auto it = byAccount.cbegin(); it != byAccount.cend(); ++it) {
+        ctx.out << (it.key().isEmpty() ? QStringLiteral("Cluster") : QStringLiteral("Account ") + it.key()) << '\n';
+        for (const Finding &f : it.value())
+            printFinding(ctx.out, f);
+        ctx.out << '\n';
+    }
+    const QJsonObject summary = summaryOf(findings);
+    ctx.out << "Checked " << checked.size() << (checked.size() == 1 ? " account" : " accounts")
+            << (checked.isEmpty() ? QString() : QStringLiteral(" (") + checked.join(QStringLiteral(", ")) + QLatin1Char(')')) << ": "
+            << summary.value(QLatin1String("critical")).toInt() << " critical, " << summary.value(QLatin1String("error")).toInt()
+            << " errors, " << summary.value(QLatin1String("warning")).toInt() << " warnings, "
+            << summary.value(QLatin1String("info")).toInt() << " info.\n";
+    if (findings.isEmpty())
+        ctx.out << "No problem found.\n";
+    return rc;
+}
+
+} // namespace
+
+QList<Command> checkCommands()
+{
+    return {{QStringLiteral("check"),
+             QStringLiteral("Diagnose the MQTT streams: findings with evidence, the server errors they explain, and the repair."),
+             {QCommandLineOption(QStringLiteral("account"), QStringLiteral("Check one account (default: the connected user's account)."),
+                                 QStringLiteral("name")),
+              QCommandLineOption(QStringLiteral("all-accounts"), QStringLiteral("Check every account (needs a system connection).")),
+              QCommandLineOption(QStringLiteral("stream-replicas"),
+                                 QStringLiteral("The servers' mqtt { stream_replicas } (default: derived from the cluster size)."),
+                                 QStringLiteral("n")),
+              QCommandLineOption(QStringLiteral("upgrade-planned"),
+                                 QStringLiteral("Also report what an upgrade of 2.9 servers to 2.10+ will do."))},
+             runCheck}};
+}
+
+} // namespace MqttDoctor::Cli

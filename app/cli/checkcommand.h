@@ -1,0 +1,10 @@
+#pragma once
+
+#include "clicontext.h"
+
+namespace MqttDoctor::Cli {
+
+/** `check [--account A | --all-accounts] [--stream-replicas N] [--upgrade-planned]` */
+QList<Command> checkCommands();
+
+} // namespace MqttDoctor::Cli

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include "common/result.h"
+#include "diagnosis/checkoptions.h"
+#include "diagnosis/diagnosisinput.h"
+#include "diagnosis/finding.h"
+
+namespace MqttDoctor {
+
+class ConnectionSet;
+
+/**
+ * Gathers what the checks look at, through the best connection available for each account: the
+ * account's own JetStream API when the profile has its credentials (or it is the connection's own
+ * account), else the system account's JSZ view. Blocking: call on a worker thread.
+ */
+namespace DiagnosisGatherer {
+
+struct Request
+{
+    QString account;          ///< one account; empty: the connection's own account, or all with only a system connection
+    bool allAccounts = false; ///< every account (needs a system connection)
+    CheckOptions options;
+};
+
+/** The servers and the account(s) to check. */
+Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request);
+/** gather() then Checks::diagnose(). */
+Result<QList<Finding>> check(ConnectionSet &connections, const Request &request);
+
+} // namespace DiagnosisGatherer
+} // namespace MqttDoctor

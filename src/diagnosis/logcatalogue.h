@@ -1,0 +1,43 @@
+#pragma once
+
+#include <optional>
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include "diagnosis/logcatalogueentry.h"
+#include "diagnosis/loglinematch.h"
+
+namespace MqttDoctor {
+
+/**
+ * Maps nats-server log lines to the catalogue of MQTT stream, session-record, retained-message and setup templates of
+ * every server version (internals §5; docs/findings.md lists them). Pure: no I/O, no network. The catalogue is built
+ * and its matchers compiled once, on first use; after that every function may be called from any thread.
+ *
+ * A line matches when, after its prefix (LogLine) and an "unable to connect: " wrapper are removed, one template
+ * matches the whole message. Lines that match nothing come back with matched == false; nothing is guessed.
+ */
+class LogCatalogue final
+{
+public:
+    LogCatalogue() = delete;
+
+    /** Explains one log line. */
+    static LogLineMatch explain(const QString &line);
+
+    /** Explains each line that is not blank, in order (blank or whitespace-only lines are skipped). */
+    static QList<LogLineMatch> explainAll(const QStringList &lines);
+
+    /** Every template, in matching order. */
+    static const QList<LogCatalogueEntry> &entries();
+
+    /** The template with this id, if any. */
+    static std::optional<LogCatalogueEntry> entry(const QString &id);
+
+    /** The finding codes of product.md §2, in catalogue order (all 20). */
+    static QStringList findingCodes();
+};
+
+} // namespace MqttDoctor

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace MqttDoctor {
+
+/**
+ * What an error inside a template means on its own: a JetStream API error code ("js:10059"), a JS API timeout
+ * ("timeout:store" for a publish nobody stored, "timeout:api" for an unanswered API request), a JetStream reply without
+ * content ("missing_stream_info"), a missing ack ("no_ack"), the server shutting down ("shutdown"). Used by
+ * LogCatalogue for templates whose `causeDecides` is set; entries can override per key.
+ */
+struct LogCatalogueCause
+{
+    QString key;
+    QString description;   ///< the JetStream description or the error text, for docs
+    QStringList codes;
+    QString severity;      ///< overrides the entry's severity when not empty (a one-off, a shutdown)
+    QString meaning;       ///< may use the placeholders of LogCatalogueEntry
+    QString advice;
+};
+
+} // namespace MqttDoctor
