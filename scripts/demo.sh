@@ -2,7 +2,7 @@
 # make demo: starts the local demo cluster (nats-mqtt-doctor-demo) and opens the application on it.
 # Without a display it runs the CLI against the demo instead and keeps the servers up until Ctrl-C.
 set -euo pipefail
-build=${1:-build}
+build=$(cd "${1:-build}" && pwd)
 bin="$build/bin"
 export MQTTDOCTOR_NATS_SERVERS_DIR="$build/nats-servers"
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
