@@ -1,5 +1,7 @@
 #include "nats/natscontext.h"
 
+#include "common/textchecks.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -11,6 +13,8 @@
 
 namespace MqttDoctor {
 
+using namespace TextChecks;
+
 namespace detail {
 // Defined in profile.cpp: the credential rules shared with the profile file parser.
 Result<Credentials> parseCredentials(const QJsonObject &object, const QString &prefix, const QString &baseDir);
@@ -20,16 +24,6 @@ Result<FileOrData> parseFileReference(const QString &value, const QString &field
 namespace {
 
 const QString kDefaultUrl = QStringLiteral("nats://127.0.0.1:4222");
-
-QString quoted(const QString &text)
-{
-    return QLatin1Char('"') + text + QLatin1Char('"');
-}
-
-Error invalid(const QString &message, const QString &hint = {})
-{
-    return Error(Error::Kind::InvalidInput, message, hint);
-}
 
 QString fileHint(const QString &field)
 {

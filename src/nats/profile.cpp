@@ -1,5 +1,7 @@
 #include "nats/profile.h"
 
+#include "common/textchecks.h"
+
 #include <cmath>
 #include <initializer_list>
 #include <optional>
@@ -18,6 +20,8 @@
 
 namespace MqttDoctor {
 
+using namespace TextChecks;
+
 namespace detail {
 // Shared with natscontext.cpp (declared there too): both parsers build credentials from the same
 // field names, so the rules about which fields go together live in one place.
@@ -33,26 +37,6 @@ constexpr int kDefaultTimeoutMs = 5000;
 constexpr int kMaxTimeoutMs = 24 * 60 * 60 * 1000;
 
 const QString kDefaultServer = QStringLiteral("nats://127.0.0.1:4222");
-
-QString quoted(const QString &text)
-{
-    return QLatin1Char('"') + text + QLatin1Char('"');
-}
-
-Error invalid(const QString &message, const QString &hint = {})
-{
-    return Error(Error::Kind::InvalidInput, message, hint);
-}
-
-bool isAsciiLetter(QChar c)
-{
-    return (c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('A') && c <= QLatin1Char('Z'));
-}
-
-bool isAsciiDigit(QChar c)
-{
-    return c >= QLatin1Char('0') && c <= QLatin1Char('9');
-}
 
 bool isBase64UrlChar(QChar c)
 {

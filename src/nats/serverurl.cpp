@@ -1,30 +1,10 @@
 #include "nats/profile.h"
 
+#include "common/textchecks.h"
+
 namespace MqttDoctor {
 
-namespace {
-
-QString quoted(const QString &text)
-{
-    return QLatin1Char('"') + text + QLatin1Char('"');
-}
-
-Error invalid(const QString &message, const QString &hint = {})
-{
-    return Error(Error::Kind::InvalidInput, message, hint);
-}
-
-bool isAsciiLetter(QChar c)
-{
-    return (c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('A') && c <= QLatin1Char('Z'));
-}
-
-bool isAsciiDigit(QChar c)
-{
-    return c >= QLatin1Char('0') && c <= QLatin1Char('9');
-}
-
-} // namespace
+using namespace TextChecks;
 
 Result<QString> normalizeServerUrl(const QString &url)
 {
