@@ -4,7 +4,8 @@
 
 BUILD      ?= build
 JOBS       ?= 2
-BUILD_TYPE ?= RelWithDebInfo
+BUILD_TYPE ?= Debug
+BENCH_BUILD ?= $(BUILD)-release
 
 DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
     qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev \
@@ -47,8 +48,14 @@ test: build
 demo: build
 	scripts/demo.sh $(BUILD)
 
-bench: build
-	@scripts/run-benchmarks.sh $(BUILD)
+# Benchmarks are measured on an optimised build of their own.
+bench: deps servers
+	@if [ ! -f $(BENCH_BUILD)/build.ninja ]; then \
+	  cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release; \
+	fi
+	cmake --build $(BENCH_BUILD) -j$(JOBS)
+	@ln -sfn ../$(BUILD)/nats-servers $(BENCH_BUILD)/nats-servers 2>/dev/null || true
+	@scripts/run-benchmarks.sh $(BENCH_BUILD)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BENCH_BUILD)
