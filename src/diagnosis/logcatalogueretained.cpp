@@ -213,6 +213,7 @@ QList<LogCatalogueEntry> retainedEntries()
         .level = u"INF"_s,
         .severity = u"info"_s,
         .stream = u"$MQTT_rmsgs"_s,
+        .codes = {u"RETAINED_LEGACY_LAYOUT"_s},
         .meaning = u"A 2.10+ server moved the account's 2.9-era retained messages from $MQTT.rmsgs to "
                    u"$MQTT.rmsgs.<subject>. If the two numbers differ, the difference was deleted without being "
                    u"transferred (corrupt records or store failures, logged just before)."_s,

@@ -145,6 +145,9 @@ void CheckContext::checkMissing(QList<Finding> &out) const
             f.detail = QStringLiteral("%1 is missing while other MQTT streams exist, so it was deleted (or its creation failed). "
                                       "Servers only create MQTT streams when they set up MQTT for an account after a start. %2")
                            .arg(name, missingEffect(name));
+            if (!limits)
+                f.detail += QStringLiteral(" The account's JetStream limits are not known here (the system view does not report them): "
+                                           "check again with the account's credentials to see whether max_streams or storage blocks it.");
         }
         out.append(f);
     }

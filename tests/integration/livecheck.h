@@ -1,0 +1,261 @@
+#pragma once
+// Shared by the tst_check*.cpp integration tests (header-only: the test support library must not link
+// nats.c or the core). Runs `check --json` / `explain` as an operator would, changes streams through the
+// account's raw JetStream API as a careless operator would, and picks findings out of the CLI's JSON.
+
+#include <QDebug>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+#include "clirunner.h"
+#include "diagnosis/logcatalogue.h"
+#include "diagnosis/loglinematch.h"
+#include "natsserverfixture.h"
+#include "nats/jetstreamclient.h"
+#include "nats/natsconnection.h"
+
+namespace MqttDoctor::Test::LiveCheck {
+
+inline QString acme() { return QStringLiteral("ACME"); }
+
+inline QStringList systemArgs(const QString &url)
+{
+    return {QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"),
+            QStringLiteral("--system-password"), QStringLiteral("syspass")};
+}
+
+inline QStringList userArgs(const QString &url, const QString &user, const QString &password)
+{
+    return {QStringLiteral("--server"), url, QStringLiteral("--user"), user, QStringLiteral("--password"), password};
+}
+
+inline QStringList acmeArgs(const QString &url)
+{
+    return userArgs(url, QStringLiteral("acme"), QStringLiteral("acmepass"));
+}
+
+inline QString describe(const CliRunner::Run &run);
+
+/** `nats-mqtt-doctor-cli <connection> check --json <extra>`. MQTTDOCTOR_LIVECHECK_VERBOSE=1 prints the findings. */
+inline CliRunner::Run check(const QStringList &connection, const QStringList &extra = {})
+{
+    CliRunner::Run run = CliRunner::run(connection + QStringList{QStringLiteral("check"), QStringLiteral("--json")} + extra);
+    if (qEnvironmentVariableIsSet("MQTTDOCTOR_LIVECHECK_VERBOSE"))
+        qInfo().noquote() << describe(run);
+    return run;
+}
+
+inline QList<QJsonObject> findings(const CliRunner::Run &run)
+{
+    QList<QJsonObject> out;
+    for (const QJsonValue &v : run.json.value(QLatin1String("findings")).toArray())
+        out.append(v.toObject());
+    return out;
+}
+
+inline QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+/** Findings with this code (and stream, when given). */
+inline QList<QJsonObject> findingsWith(const CliRunner::Run &run, const QString &code, const QString &stream = {})
+{
+    QList<QJsonObject> out;
+    for (const QJsonObject &f : findings(run))
+        if (str(f, "code") == code && (stream.isEmpty() || str(f, "stream") == stream))
+            out.append(f);
+    return out;
+}
+
+inline QJsonObject findingWith(const CliRunner::Run &run, const QString &code, const QString &stream = {})
+{
+    const QList<QJsonObject> all = findingsWith(run, code, stream);
+    return all.isEmpty() ? QJsonObject() : all.first();
+}
+
+inline int severityRank(const QString &severity)
+{
+    static const QStringList order{QStringLiteral("info"), QStringLiteral("warning"), QStringLiteral("error"), QStringLiteral("critical")};
+    return int(order.indexOf(severity));
+}
+
+/** Findings more severe than `severity`. */
+inline QList<QJsonObject> findingsAbove(const CliRunner::Run &run, const QString &severity)
+{
+    QList<QJsonObject> out;
+    for (const QJsonObject &f : findings(run))
+        if (severityRank(str(f, "severity")) > severityRank(severity))
+            out.append(f);
+    return out;
+}
+
+inline QString compact(const QJsonValue &v)
+{
+    if (v.isObject())
+        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    if (v.isArray())
+        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    if (v.isString())
+        return v.toString();
+    if (v.isDouble())
+        return QString::number(v.toDouble(), 'g', 15);
+    return v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false")) : QStringLiteral("null");
+}
+
+/** One line per finding (severity code account stream: title, evidence) for failure messages. */
+inline QString summary(const QList<QJsonObject> &list)
+{
+    QStringList lines;
+    for (const QJsonObject &f : list) {
+        const QJsonObject ev = f.value(QLatin1String("evidence")).toObject();
+        lines << QStringLiteral("  %1 %2 %3 %4: %5 | expected %6 | actual %7")
+                     .arg(str(f, "severity"), str(f, "code"), str(f, "account"), str(f, "stream"), str(f, "title"),
+                          compact(ev.value(QLatin1String("expected"))), compact(ev.value(QLatin1String("actual"))));
+    }
+    return lines.isEmpty() ? QStringLiteral("  (no findings)") : lines.join(u'\n');
+}
+
+inline QString describe(const CliRunner::Run &run)
+{
+    if (!run.jsonValid)
+        return run.describe();
+    return QStringLiteral("check exit %1, findings:\n%2").arg(run.exitCode()).arg(summary(findings(run)));
+}
+
+inline QJsonValue expectedOf(const QJsonObject &finding)
+{
+    return finding.value(QLatin1String("evidence")).toObject().value(QLatin1String("expected"));
+}
+
+inline QJsonValue actualOf(const QJsonObject &finding)
+{
+    return finding.value(QLatin1String("evidence")).toObject().value(QLatin1String("actual"));
+}
+
+inline QString describeMatch(const LogLineMatch &m);
+
+/** LogCatalogue::explain (in-process); MQTTDOCTOR_LIVECHECK_VERBOSE=1 prints the match. */
+inline LogLineMatch explain(const QString &line)
+{
+    const LogLineMatch m = LogCatalogue::explain(line);
+    if (qEnvironmentVariableIsSet("MQTTDOCTOR_LIVECHECK_VERBOSE"))
+        qInfo().noquote() << describeMatch(m);
+    return m;
+}
+
+/** The same through the CLI (`explain LINE --json`): the first match object. */
+inline QJsonObject explainCli(const QString &line)
+{
+    const CliRunner::Run run = CliRunner::run({QStringLiteral("explain"), line, QStringLiteral("--json")});
+    return run.json.value(QLatin1String("matches")).toArray().first().toObject();
+}
+
+inline QString describeMatch(const LogLineMatch &m)
+{
+    return QStringLiteral("explain(%1): matched=%2 template=%3 codes=%4 account=%5 client=%6 stream=%7 error_code=%8 severity=%9")
+        .arg(m.line, m.matched ? QStringLiteral("yes") : QStringLiteral("no"), m.templateId, m.codes.join(u','), m.account,
+             m.clientId, m.stream)
+        .arg(m.errorCode)
+        .arg(m.severity);
+}
+
+/** The last log line matching `pattern` since `from`; empty when none. */
+inline QString logLine(const NatsServerFixture &server, const QRegularExpression &pattern, qsizetype from = 0)
+{
+    const QStringList lines = server.logLinesMatching(pattern, from);
+    return lines.isEmpty() ? QString() : lines.constLast();
+}
+
+/** Stops the server and starts `label`'s binary on the same config, ports and JetStream store (an upgrade or downgrade). */
+inline bool switchBinary(NatsServerFixture &server, const QString &label)
+{
+    const NatsServerBinary binary = NatsServerBinary::locate(label);
+    server.stop(); // an unclean stop (SIGKILL) is what a crash before an upgrade looks like: go on
+    const ServerConfig config = server.config(); // launch() reports an invalid binary in errorString()
+    return server.launch(binary, config) && server.waitUntilReady(NatsServerFixture::DefaultReadyTimeoutMs);
+}
+
+/** A connection as one account's user, to break that account's streams through its own JetStream API. */
+class JetStreamAdmin
+{
+public:
+    bool connect(const QStringList &servers, const QString &user, const QString &password)
+    {
+        ConnectionSettings settings;
+        settings.servers = servers;
+        settings.credentials.kind = Credentials::Kind::UserPassword;
+        settings.credentials.user = user;
+        settings.credentials.password = password;
+        settings.timeoutMs = 5000;
+        settings.role = QStringLiteral("test admin %1").arg(user);
+        auto c = NatsConnection::connect(settings);
+        if (!c) {
+            m_error = c.error().toString();
+            return false;
+        }
+        m_connection = *c;
+        m_js = std::make_unique<JetStreamClient>(m_connection);
+        return true;
+    }
+
+    /** One raw API call; false (see error()) on a JetStream error or no reply. */
+    bool call(const QString &op, const QJsonObject &body = {}, QJsonObject *reply = nullptr)
+    {
+        if (!m_js) {
+            m_error = QStringLiteral("not connected");
+            return false;
+        }
+        auto r = m_js->call(op, body);
+        if (!r) {
+            m_error = QStringLiteral("%1: %2").arg(op, r.error().toString());
+            return false;
+        }
+        if (reply)
+            *reply = *r;
+        return true;
+    }
+
+    bool createStream(const QJsonObject &config)
+    {
+        return call(QStringLiteral("STREAM.CREATE.") + config.value(QLatin1String("name")).toString(), config);
+    }
+    bool deleteStream(const QString &name) { return call(QStringLiteral("STREAM.DELETE.") + name); }
+    std::optional<QJsonObject> streamConfig(const QString &name)
+    {
+        QJsonObject reply;
+        if (!call(QStringLiteral("STREAM.INFO.") + name, {}, &reply))
+            return std::nullopt;
+        return reply.value(QLatin1String("config")).toObject();
+    }
+    /** Read-modify-write of one stream's config (raw JSON, every other field kept). */
+    bool updateStream(const QString &name, const QJsonObject &changes)
+    {
+        auto config = streamConfig(name);
+        if (!config)
+            return false;
+        for (auto it = changes.constBegin(); it != changes.constEnd(); ++it)
+            config->insert(it.key(), it.value());
+        return call(QStringLiteral("STREAM.UPDATE.") + name, *config);
+    }
+    QStringList streamNames()
+    {
+        auto r = m_js ? m_js->streamNames() : Result<QStringList>(Error(Error::Kind::InvalidInput, QStringLiteral("not connected")));
+        return r ? *r : QStringList{QStringLiteral("<error: %1>").arg(r.error().toString())};
+    }
+
+    QString error() const { return m_error; }
+
+private:
+    std::shared_ptr<NatsConnection> m_connection;
+    std::unique_ptr<JetStreamClient> m_js;
+    QString m_error;
+};
+
+} // namespace MqttDoctor::Test::LiveCheck
