@@ -262,7 +262,11 @@ void TestFixture::cluster()
     const int sessionNode = (leader + 1) % 3;
     const int publishNode = (leader + 2) % 3;
     MqttClient sessionClient(cluster.node(sessionNode).mqttPort(), u"acme"_s, u"acmepass"_s);
-    const MqttResult session = sessionClient.createPersistentSession(u"cluster-sub"_s, {u"plant/#"_s}, 1);
+    // Creating the R3 streams can outlast one attempt on a loaded machine; a client would retry.
+    sessionClient.setTimeoutMs(30000);
+    MqttResult session;
+    for (int attempt = 0; attempt < 3 && !session.subscribed(); ++attempt)
+        session = sessionClient.createPersistentSession(u"cluster-sub"_s, {u"plant/#"_s}, 1);
     QVERIFY2(session.connected() && session.subscribed(), qPrintable(session.describe()));
     QVERIFY(cluster.node(sessionNode)
                 .waitForLog(u"Creating MQTT streams/consumers with replicas 3 for account \"ACME\""_s, 5000));
