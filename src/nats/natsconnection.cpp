@@ -10,6 +10,7 @@
 #include <QScopeGuard>
 #include <QSemaphore>
 
+#include "nats/natsconnectionhandle.h"
 #include "nats/natserrors.h"
 #include "nats/nkeys.h"
 
@@ -424,6 +425,11 @@ void NatsConnection::setEventHandler(EventHandler handler)
 {
     QMutexLocker lock(&d->sink->mutex);
     d->sink->handler = std::move(handler);
+}
+
+natsConnection *natsHandle(NatsConnection &connection)
+{
+    return connection.d->nc;
 }
 
 } // namespace MqttDoctor

@@ -11,6 +11,8 @@
 #include "common/result.h"
 #include "nats/profile.h"
 
+typedef struct __natsConnection natsConnection; // NOLINT: nats.c's own name, kept opaque here
+
 namespace MqttDoctor {
 
 /** What one connection needs: where, who, TLS, how long to wait. */
@@ -90,6 +92,7 @@ public:
     struct Private;
 
 private:
+    friend natsConnection *natsHandle(NatsConnection &connection);
     explicit NatsConnection(std::unique_ptr<Private> d);
     std::unique_ptr<Private> d;
     ConnectionSettings m_settings;
