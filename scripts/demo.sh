@@ -6,8 +6,7 @@ build=$(cd "${1:-build}" && pwd)
 bin="$build/bin"
 export MQTTDOCTOR_NATS_SERVERS_DIR="$build/nats-servers"
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
-    exec "$bin/nats-mqtt-doctor-demo" -- "$bin/nats-mqtt-doctor" --server '{url}' \
-        --system-user sys --system-password syspass
+    exec "$bin/nats-mqtt-doctor-demo" -- "$bin/nats-mqtt-doctor" --profile '{profile}'
 fi
 echo "No display found (DISPLAY is not set): showing the demo through the CLI instead."
 exec "$bin/nats-mqtt-doctor-demo" --keep-running -- bash -c '

@@ -1,6 +1,7 @@
 #include "nats/natscontext.h"
 
 #include "common/textchecks.h"
+#include "nats/credentialsjson.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,12 +15,6 @@
 namespace MqttDoctor {
 
 using namespace TextChecks;
-
-namespace detail {
-// Defined in profile.cpp: the credential rules shared with the profile file parser.
-Result<Credentials> parseCredentials(const QJsonObject &object, const QString &prefix, const QString &baseDir);
-Result<FileOrData> parseFileReference(const QString &value, const QString &field, const QString &baseDir);
-} // namespace detail
 
 namespace {
 
@@ -223,7 +218,7 @@ Result<Profile> convert(const QJsonObject &context)
         if (context.contains(key))
             auth.insert(key, context.value(key));
     }
-    auto credentials = detail::parseCredentials(auth, QString(), QString());
+    auto credentials = CredentialsJson::parseCredentials(auth, QString(), QString());
     if (!credentials)
         return credentials.error();
     p.auth = *credentials;

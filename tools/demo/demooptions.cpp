@@ -22,7 +22,7 @@ bool DemoOptions::parse(const QStringList &arguments)
         u"Starts a nats-server on free loopback ports with accounts SYS, ACME, BETA and NOJS and real MQTT state\n"
         "(persistent sessions, retained and queued QoS 1 messages, made with mosquitto clients), prints how to\n"
         "connect, then runs COMMAND (if given) and stops everything when it exits or on Ctrl-C.\n"
-        "In COMMAND, {url}, {mqtt-port} and {http-port} are replaced, e.g.\n"
+        "In COMMAND, {url}, {profile} (a profile file with every demo user), {mqtt-port} and {http-port} are replaced, e.g.\n"
         "  nats-mqtt-doctor-demo -- build/bin/nats-mqtt-doctor-cli --server {url} --system-user sys "
         "--system-password syspass accounts"_s);
     parser.addHelpOption();

@@ -9,6 +9,10 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QTextStream>
 
@@ -117,6 +121,7 @@ bool DemoRunner::startServer()
     }
     for (const QString &line : scenario.summary())
         out() << u"  "_s << line << u"\n"_s;
+    writeProfile();
     return true;
 }
 
@@ -135,6 +140,7 @@ void DemoRunner::printBanner() const
     out() << u"  ACME  JetStream                            acme / acmepass\n"_s;
     out() << u"  BETA  JetStream, limits (64 MB memory, 512 MB file, 20 streams, 100 consumers)   beta / betapass\n"_s;
     out() << u"  NOJS  no JetStream                         nojs / nojspass\n"_s;
+    out() << u"\nProfile with all of them: %1\n"_s.arg(QDir::toNativeSeparators(profilePath()));
     out() << u"\nTry:\n"_s;
     out() << u"  %1 --server %2 --system-user sys --system-password syspass accounts\n"_s.arg(cli, url);
     out() << u"  %1 --server %2 --user acme --password acmepass streams\n"_s.arg(cli, url);
@@ -145,11 +151,36 @@ void DemoRunner::printBanner() const
     out().flush();
 }
 
+QString DemoRunner::profilePath() const
+{
+    return m_server.directory() + u"/demo-profile.json"_s;
+}
+
+// A profile with every demo user, so the application reads each account through its own API
+// (limits, retained subject counts) and not only through the system view. Demo passwords only.
+void DemoRunner::writeProfile() const
+{
+    const auto account = [](const char *user, const char *password) {
+        return QJsonObject{{u"user"_s, QString::fromLatin1(user)}, {u"password"_s, QString::fromLatin1(password)}};
+    };
+    const QJsonObject profile{{u"name"_s, u"demo"_s},
+                              {u"description"_s, u"The local demo server of nats-mqtt-doctor-demo"_s},
+                              {u"servers"_s, QJsonArray{m_server.url()}},
+                              {u"system"_s, account("sys", "syspass")},
+                              {u"accounts"_s, QJsonObject{{u"ACME"_s, account("acme", "acmepass")},
+                                                           {u"BETA"_s, account("beta", "betapass")},
+                                                           {u"NOJS"_s, account("nojs", "nojspass")}}}};
+    QFile file(profilePath());
+    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        file.write(QJsonDocument(profile).toJson());
+}
+
 QStringList DemoRunner::substituted(const QStringList &arguments) const
 {
     QStringList result;
     for (QString argument : arguments) {
         argument.replace(u"{url}"_s, m_server.url());
+        argument.replace(u"{profile}"_s, profilePath());
         argument.replace(u"{mqtt-port}"_s, QString::number(m_server.mqttPort()));
         argument.replace(u"{http-port}"_s, QString::number(m_server.httpPort()));
         result << argument;

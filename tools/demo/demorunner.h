@@ -30,6 +30,8 @@ private:
     void printBanner() const;
     bool startCommand();
     QStringList substituted(const QStringList &arguments) const;
+    QString profilePath() const;
+    void writeProfile() const;
     void onCommandFinished(int exitCode, QProcess::ExitStatus status);
     void onTerminationRequested(int signalNumber);
     void shutDown();
