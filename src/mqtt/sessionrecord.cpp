@@ -1,0 +1,335 @@
+#include "mqtt/sessionrecord.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QSet>
+
+#include <cmath>
+
+#include "mqtt/clientidhash.h"
+#include "mqtt/decodeerror.h"
+#include "mqtt/gojson.h"
+#include "mqtt/natsheaders.h"
+
+namespace MqttDoctor {
+
+namespace {
+
+constexpr qsizetype kMaxRecordBytes = 64 * 1024 * 1024;
+const QString kRecord = QStringLiteral("session record");
+const QString kSessPrefix = QStringLiteral("$MQTT.sess.");
+const QString kLegacyPrefix = QStringLiteral("$MQTT_sess_");
+const QString kExpectedLastSubjSeq = QStringLiteral("Nats-Expected-Last-Subject-Sequence");
+
+Error fail(const QString &field, const QString &reason)
+{
+    return DecodeError{kRecord, field, reason}.toError();
+}
+
+QString typeName(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return QStringLiteral("a boolean");
+    case QJsonValue::Double: return QStringLiteral("a number");
+    case QJsonValue::String: return QStringLiteral("a string");
+    case QJsonValue::Array: return QStringLiteral("an array");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Undefined: break;
+    }
+    return QStringLiteral("nothing");
+}
+
+bool isIntegral(const QJsonValue &v, double min, double max)
+{
+    if (!v.isDouble())
+        return false;
+    const double d = v.toDouble();
+    return std::isfinite(d) && std::trunc(d) == d && d >= min && d <= max;
+}
+
+// Checks the fields of a JetStream ConsumerConfig that Go would refuse to unmarshal.
+std::optional<QString> checkConsumerConfig(const QJsonObject &c)
+{
+    static const QStringList strings = {
+        QStringLiteral("durable_name"), QStringLiteral("name"), QStringLiteral("description"),
+        QStringLiteral("deliver_policy"), QStringLiteral("ack_policy"), QStringLiteral("filter_subject"),
+        QStringLiteral("replay_policy"), QStringLiteral("deliver_subject"), QStringLiteral("deliver_group"),
+        QStringLiteral("sample_freq"), QStringLiteral("opt_start_time")};
+    static const QStringList signedInts = {
+        QStringLiteral("ack_wait"), QStringLiteral("max_deliver"), QStringLiteral("max_waiting"),
+        QStringLiteral("max_ack_pending"), QStringLiteral("idle_heartbeat"), QStringLiteral("max_batch"),
+        QStringLiteral("max_expires"), QStringLiteral("max_bytes"), QStringLiteral("inactive_threshold"),
+        QStringLiteral("num_replicas")};
+    static const QStringList unsignedInts = {QStringLiteral("opt_start_seq"), QStringLiteral("rate_limit_bps")};
+    static const QStringList bools = {QStringLiteral("flow_control"), QStringLiteral("headers_only"),
+                                      QStringLiteral("mem_storage"), QStringLiteral("direct")};
+    for (auto it = c.begin(); it != c.end(); ++it) {
+        const QString &k = it.key();
+        const QJsonValue v = it.value();
+        if (v.isNull())
+            continue;
+        if (strings.contains(k) && !v.isString())
+            return k + QStringLiteral(": expected a string, got ") + typeName(v);
+        if (signedInts.contains(k) && !isIntegral(v, -9.2233720368547758e18, 9.2233720368547758e18))
+            return k + QStringLiteral(": expected a 64-bit integer, got ") + typeName(v) + (v.isDouble() ? QStringLiteral(" out of range or fractional") : QString());
+        if (unsignedInts.contains(k) && !isIntegral(v, 0, 1.8446744073709552e19))
+            return k + QStringLiteral(": expected an unsigned 64-bit integer");
+        if (bools.contains(k) && !v.isBool())
+            return k + QStringLiteral(": expected a boolean, got ") + typeName(v);
+    }
+    auto checkEnum = [&c](const QString &key, const QStringList &allowed) -> std::optional<QString> {
+        const QJsonValue v = c.value(key);
+        if (v.isString() && !allowed.contains(v.toString()))
+            return key + QStringLiteral(": unknown value \"") + v.toString() + QLatin1Char('"');
+        return std::nullopt;
+    };
+    if (auto e = checkEnum(QStringLiteral("deliver_policy"),
+                           {QStringLiteral("all"), QStringLiteral("last"), QStringLiteral("new"),
+                            QStringLiteral("by_start_sequence"), QStringLiteral("by_start_time"),
+                            QStringLiteral("last_per_subject"), QStringLiteral("undefined")}))
+        return e;
+    if (auto e = checkEnum(QStringLiteral("ack_policy"),
+                           {QStringLiteral("none"), QStringLiteral("all"), QStringLiteral("explicit")}))
+        return e;
+    if (auto e = checkEnum(QStringLiteral("replay_policy"), {QStringLiteral("instant"), QStringLiteral("original")}))
+        return e;
+    return std::nullopt;
+}
+
+struct SubjectParts
+{
+    QString hash;
+    QString domain;
+};
+
+SubjectParts splitSubject(const QString &subject)
+{
+    if (subject.startsWith(kSessPrefix)) {
+        const QString rest = subject.mid(kSessPrefix.size());
+        const qsizetype dot = rest.lastIndexOf(QLatin1Char('.'));
+        if (dot < 0)
+            return {rest, {}};
+        return {rest.mid(dot + 1), rest.left(dot)};
+    }
+    if (subject.startsWith(kLegacyPrefix))
+        return {subject.mid(kLegacyPrefix.size()), {}};
+    return {};
+}
+
+} // namespace
+
+Result<SessionRecord> SessionRecord::decode(const QByteArray &json)
+{
+    if (json.isEmpty())
+        return fail({}, QStringLiteral("empty record"));
+    if (json.size() > kMaxRecordBytes)
+        return fail({}, QStringLiteral("record larger than 64 MiB (%1 bytes)").arg(json.size()));
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
+    if (pe.error != QJsonParseError::NoError)
+        return fail({}, QStringLiteral("invalid JSON at offset %1: %2").arg(pe.offset).arg(pe.errorString()));
+    if (!doc.isObject())
+        return fail({}, QStringLiteral("expected a JSON object, got %1").arg(doc.isArray() ? QStringLiteral("an array") : QStringLiteral("a scalar")));
+    const QJsonObject o = doc.object();
+
+    SessionRecord r;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString &key = it.key();
+        const QJsonValue v = it.value();
+        if (key == QLatin1String("origin") || key == QLatin1String("id")) {
+            if (v.isNull())
+                continue;
+            if (!v.isString())
+                return fail(key, QStringLiteral("expected a string, got ") + typeName(v));
+            (key == QLatin1String("origin") ? r.origin : r.id) = v.toString();
+        } else if (key == QLatin1String("clean")) {
+            if (v.isNull())
+                continue;
+            if (!v.isBool())
+                return fail(key, QStringLiteral("expected a boolean, got ") + typeName(v));
+            r.clean = v.toBool();
+        } else if (key == QLatin1String("subs")) {
+            if (v.isNull())
+                continue;
+            if (!v.isObject())
+                return fail(key, QStringLiteral("expected an object, got ") + typeName(v));
+            const QJsonObject subs = v.toObject();
+            for (auto s = subs.begin(); s != subs.end(); ++s) {
+                // Go stores a byte (0..255); MQTT only defines 0..2.
+                if (!isIntegral(s.value(), 0, 255))
+                    return fail(key, QStringLiteral("QoS of \"%1\": expected an integer 0..255, got %2")
+                                         .arg(s.key(), s.value().isDouble() ? QString::number(s.value().toDouble()) : typeName(s.value())));
+                if (s.value().toInt() > 2)
+                    return fail(key, QStringLiteral("QoS of \"%1\" is %2, MQTT only has 0, 1 and 2").arg(s.key()).arg(s.value().toInt()));
+                if (s.key().isEmpty())
+                    return fail(key, QStringLiteral("empty subject"));
+                r.subs.insert(s.key(), s.value().toInt());
+            }
+        } else if (key == QLatin1String("cons")) {
+            if (v.isNull())
+                continue;
+            if (!v.isObject())
+                return fail(key, QStringLiteral("expected an object, got ") + typeName(v));
+            const QJsonObject cons = v.toObject();
+            for (auto c = cons.begin(); c != cons.end(); ++c) {
+                if (c.value().isNull()) {
+                    r.cons.insert(c.key(), QJsonObject());
+                    continue;
+                }
+                if (!c.value().isObject())
+                    return fail(key, QStringLiteral("consumer \"%1\": expected an object, got %2").arg(c.key(), typeName(c.value())));
+                if (auto e = checkConsumerConfig(c.value().toObject()))
+                    return fail(key, QStringLiteral("consumer \"%1\": %2").arg(c.key(), *e));
+                r.cons.insert(c.key(), c.value().toObject());
+            }
+        } else if (key == QLatin1String("pubrel")) {
+            if (v.isNull())
+                continue;
+            if (!v.isObject())
+                return fail(key, QStringLiteral("expected an object, got ") + typeName(v));
+            if (auto e = checkConsumerConfig(v.toObject()))
+                return fail(key, *e);
+            r.pubrel = v.toObject();
+        } else {
+            r.unknownFields.insert(key, v);
+        }
+    }
+    return r;
+}
+
+Result<SessionRecord> SessionRecord::decode(const StoredMessage &message)
+{
+    auto headers = NatsHeaders::parse(message.headers);
+    if (!headers)
+        return fail(QStringLiteral("headers"), headers.error().message());
+    auto r = decode(message.data);
+    if (!r)
+        return r;
+    r->subject = message.subject;
+    r->seq = message.seq;
+    if (message.headers.isEmpty()) {
+        r->headerForm = HeaderForm::None;
+    } else if (headers->contains(kExpectedLastSubjSeq)) {
+        bool ok = false;
+        const quint64 n = headers->value(kExpectedLastSubjSeq).toULongLong(&ok);
+        if (!ok)
+            return fail(kExpectedLastSubjSeq, QStringLiteral("not an unsigned integer: \"%1\"").arg(headers->value(kExpectedLastSubjSeq).left(40)));
+        r->headerForm = HeaderForm::ExpectedLastSequence;
+        r->expectedLastSubjectSequence = n;
+    } else {
+        r->headerForm = headers->isEmpty() ? HeaderForm::Empty : HeaderForm::Other;
+    }
+    return r;
+}
+
+QByteArray SessionRecord::encode() const
+{
+    // Go's field order: origin, id, clean, subs, cons, pubrel (all omitempty); maps sorted by key.
+    QByteArray out("{");
+    auto field = [&out](const char *name, const QByteArray &value) {
+        if (out.size() > 1)
+            out += ',';
+        out += '"';
+        out += name;
+        out += "\":";
+        out += value;
+    };
+    if (!origin.isEmpty())
+        field("origin", GoJson::string(origin));
+    if (!id.isEmpty())
+        field("id", GoJson::string(id));
+    if (clean)
+        field("clean", QByteArrayLiteral("true"));
+    if (!subs.isEmpty()) {
+        QByteArray s("{");
+        for (auto it = subs.begin(); it != subs.end(); ++it) {
+            if (s.size() > 1)
+                s += ',';
+            s += GoJson::string(it.key()) + ':' + QByteArray::number(it.value());
+        }
+        field("subs", s + '}');
+    }
+    if (!cons.isEmpty()) {
+        QByteArray s("{");
+        for (auto it = cons.begin(); it != cons.end(); ++it) {
+            if (s.size() > 1)
+                s += ',';
+            s += GoJson::string(it.key()) + ':' + GoJson::value(it.value());
+        }
+        field("cons", s + '}');
+    }
+    if (pubrel)
+        field("pubrel", GoJson::value(*pubrel));
+    for (auto it = unknownFields.begin(); it != unknownFields.end(); ++it) {
+        if (out.size() > 1)
+            out += ',';
+        out += GoJson::string(it.key()) + ':' + GoJson::value(it.value());
+    }
+    return out + '}';
+}
+
+QString SessionRecord::subjectHash() const
+{
+    return splitSubject(subject).hash;
+}
+
+QString SessionRecord::subjectDomain() const
+{
+    return splitSubject(subject).domain;
+}
+
+QString SessionRecord::idHash() const
+{
+    return ClientIdHash::hash(id);
+}
+
+std::optional<bool> SessionRecord::idMatchesSubject() const
+{
+    const QString h = subjectHash();
+    if (h.isEmpty())
+        return std::nullopt;
+    return h == idHash();
+}
+
+QList<SessionRecord::Subscription> SessionRecord::subscriptions(TopicMapping::Dialect dialect) const
+{
+    QList<Subscription> out;
+    for (auto it = subs.begin(); it != subs.end(); ++it) {
+        Subscription s;
+        s.natsSubject = it.key();
+        s.mqttFilter = TopicMapping::subjectToTopic(it.key(), dialect);
+        s.qos = it.value();
+        s.durableName = durableOf(it.key());
+        if (TopicMapping::needsLevelUp(it.key()))
+            s.levelUpDurable = durableOf(TopicMapping::levelUpSid(it.key()));
+        out.append(s);
+    }
+    return out;
+}
+
+QStringList SessionRecord::durableNames() const
+{
+    QSet<QString> names;
+    for (const QJsonObject &c : cons) {
+        const QString d = c.value(QStringLiteral("durable_name")).toString();
+        if (!d.isEmpty())
+            names.insert(d);
+    }
+    if (pubrel) {
+        const QString d = pubrel->value(QStringLiteral("durable_name")).toString();
+        if (!d.isEmpty())
+            names.insert(d);
+    }
+    QStringList out(names.begin(), names.end());
+    out.sort();
+    return out;
+}
+
+QString SessionRecord::durableOf(const QString &sid) const
+{
+    return cons.value(sid).value(QStringLiteral("durable_name")).toString();
+}
+
+} // namespace MqttDoctor

@@ -1,0 +1,308 @@
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QTest>
+
+#include "mqtt/retainedrecord.h"
+#include "mqtt/storedmessage.h"
+
+using namespace MqttDoctor;
+
+namespace {
+
+QList<StoredMessage> loadCapture(const QString &version, const QString &file)
+{
+    QFile f(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/") + version
+            + QLatin1Char('/') + file);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read captured records: %s", qPrintable(f.fileName()));
+    QList<StoredMessage> out;
+    for (const QJsonValue &v : QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("messages")).toArray()) {
+        auto m = StoredMessage::fromJson(v.toObject());
+        if (!m)
+            qFatal("bad message in %s", qPrintable(f.fileName()));
+        out.append(*m);
+    }
+    return out;
+}
+
+std::optional<RetainedRecord> capturedByTopic(const QString &version, const QString &topic)
+{
+    for (const StoredMessage &m : loadCapture(version, QStringLiteral("MQTT_rmsgs.json"))) {
+        auto r = RetainedRecord::decode(m);
+        if (r && r->topic == topic)
+            return *r;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+class TestRetainedRecord : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Real records of each version: encoding, storage subject, and byte-exact re-encoding.
+    void captured_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("encoding");
+        QTest::addColumn<bool>("legacySubject");
+        QTest::newRow("2.9.10") << QStringLiteral("2.9.10") << QStringLiteral("json") << true;
+        QTest::newRow("2.10.27") << QStringLiteral("2.10.27") << QStringLiteral("json") << false;
+        QTest::newRow("2.15.1") << QStringLiteral("2.15.1") << QStringLiteral("headers") << false;
+    }
+    void captured()
+    {
+        QFETCH(QString, version);
+        QFETCH(QString, encoding);
+        QFETCH(bool, legacySubject);
+        const auto messages = loadCapture(version, QStringLiteral("MQTT_rmsgs.json"));
+        QVERIFY(messages.size() >= 3);
+        for (const StoredMessage &m : messages) {
+            auto r = RetainedRecord::decode(m);
+            QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message()));
+            QCOMPARE(r->encodingName(), encoding);
+            QCOMPARE(r->isOnLegacySubject(), legacySubject);
+            QCOMPARE(r->storedSubject, m.subject);
+            QCOMPARE(r->seq, m.seq);
+            QVERIFY(r->retain());
+            QVERIFY(!r->isDeleteMarker);
+            QCOMPARE(r->origin, QStringLiteral("onglaOPN"));
+            QCOMPARE(r->source, QStringLiteral("acme"));
+            if (!legacySubject)
+                QCOMPARE(r->subject, r->subjectFromStoredSubject());
+            if (r->encoding == RetainedRecord::Encoding::Json) {
+                QCOMPARE(r->encodeJson(), m.data);  // byte-identical to what the server wrote
+                QVERIFY(m.headers.isEmpty());
+            } else {
+                QCOMPARE(r->encodeHeaders().encode(), m.headers);
+                QCOMPARE(r->payload, m.data);
+            }
+        }
+    }
+
+    void fields_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("topic");
+        QTest::addColumn<QString>("subject");
+        QTest::addColumn<int>("qos");
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<QString>("preview");
+        const QByteArray blob("\x00\x01\x02\xff\xfe\x80\x41", 7);
+        for (const char *v : {"2.9.10", "2.10.27", "2.15.1"}) {
+            QTest::addRow("%s kitchen", v) << QString::fromLatin1(v) << QStringLiteral("sensors/kitchen/temp") << QStringLiteral("sensors.kitchen.temp") << 1 << QByteArray("21.5") << QStringLiteral("21.5");
+            QTest::addRow("%s garage", v) << QString::fromLatin1(v) << QStringLiteral("sensors/garage/temp") << QStringLiteral("sensors.garage.temp") << 0 << QByteArray("9.0") << QStringLiteral("9.0");
+            QTest::addRow("%s binary", v) << QString::fromLatin1(v) << QStringLiteral("blobs/raw") << QStringLiteral("blobs.raw") << 1 << blob << QStringLiteral("hex: 00 01 02 ff fe 80 41");
+        }
+        for (const char *v : {"2.10.27", "2.15.1"}) {
+            QTest::addRow("%s qos2", v) << QString::fromLatin1(v) << QStringLiteral("alerts/fire") << QStringLiteral("alerts.fire") << 2 << QByteArray("fire!") << QStringLiteral("fire!");
+            QTest::addRow("%s dotted", v) << QString::fromLatin1(v) << QStringLiteral("rooms/living.room/temp") << QStringLiteral("rooms.living//room.temp") << 1 << QByteArray("20") << QStringLiteral("20");
+        }
+    }
+    void fields()
+    {
+        QFETCH(QString, version);
+        QFETCH(QString, topic);
+        QFETCH(QString, subject);
+        QFETCH(int, qos);
+        QFETCH(QByteArray, payload);
+        QFETCH(QString, preview);
+        auto r = capturedByTopic(version, topic);
+        QVERIFY(r);
+        QCOMPARE(r->subject, subject);
+        QCOMPARE(r->qos(), qos);
+        QCOMPARE(r->payload, payload);
+        QCOMPARE(r->payloadPreview(), preview);
+        QVERIFY(!r->dup());
+    }
+
+    // The cleared topic (empty retained PUBLISH) leaves no record in any captured version.
+    void clearedTopicIsGone()
+    {
+        for (const char *v : {"2.10.27", "2.15.1"})
+            QVERIFY(!capturedByTopic(QString::fromLatin1(v), QStringLiteral("gone/soon")));
+    }
+
+    // 2.11.12+/2.12.3+/2.14+: "Nmqtt-RFlags:-<hex>" and an empty body (internals §3.3; the origin server
+    // deletes the marker at once, so the captures hold none: built by hand).
+    void deleteMarker()
+    {
+        StoredMessage m;
+        m.subject = QStringLiteral("$MQTT.rmsgs.gone.soon");
+        m.seq = 7;
+        m.headers = QByteArrayLiteral("NATS/1.0\r\nNmqtt-RTopic:gone/soon\r\nNmqtt-RFlags:-3\r\nNmqtt-ROrigin:onglaOPN\r\nNmqtt-RSource:acme\r\n\r\n");
+        auto r = RetainedRecord::decode(m);
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message()));
+        QVERIFY(r->isDeleteMarker);
+        QCOMPARE(r->encoding, RetainedRecord::Encoding::Headers);
+        QCOMPARE(r->topic, QStringLiteral("gone/soon"));
+        QCOMPARE(r->subject, QStringLiteral("gone.soon"));
+        QCOMPARE(r->qos(), 1);
+        QVERIFY(r->payload.isEmpty());
+        QCOMPARE(r->payloadPreview(), QString());
+        QCOMPARE(r->encodeHeaders().encode(), m.headers);
+
+        m.headers = QByteArrayLiteral("NATS/1.0\r\nNmqtt-RFlags:-1\r\n\r\n");  // marker without a topic header
+        r = RetainedRecord::decode(m);
+        QVERIFY(r.ok());
+        QVERIFY(r->isDeleteMarker);
+        QCOMPARE(r->subject, QStringLiteral("gone.soon"));
+    }
+
+    void jsonFallbackAndOptionalFields()
+    {
+        // No Nmqtt-RFlags: JSON even with other headers; omitted fields keep defaults.
+        StoredMessage m;
+        m.subject = QStringLiteral("$MQTT.rmsgs.a.b");
+        m.headers = QByteArrayLiteral("NATS/1.0\r\nX-Other:1\r\n\r\n");
+        m.data = QByteArrayLiteral("{\"topic\":\"a/b\"}");
+        auto r = RetainedRecord::decode(m);
+        QVERIFY(r.ok());
+        QCOMPARE(r->encoding, RetainedRecord::Encoding::Json);
+        QCOMPARE(r->subject, QStringLiteral("a.b"));  // from the stored subject
+        QCOMPARE(r->flags, quint8(0));
+        QVERIFY(r->payload.isEmpty());
+        QCOMPARE(RetainedRecord::decodeJson(QByteArrayLiteral("{\"subject\":\"a.b\",\"msg\":null,\"flags\":9}"))->dup(), true);
+        // header form without optional origin/source
+        NatsHeaders h;
+        h.append(QStringLiteral("Nmqtt-RTopic"), QStringLiteral("a/b"));
+        h.append(QStringLiteral("Nmqtt-RFlags"), QStringLiteral("b"));
+        auto hr = RetainedRecord::decodeHeaders(h, QByteArrayLiteral("x"), QStringLiteral("$MQTT.rmsgs.a.b"));
+        QVERIFY(hr.ok());
+        QCOMPARE(hr->flags, quint8(0xb));
+        QCOMPARE(hr->qos(), 1);
+        QVERIFY(hr->dup());
+        QCOMPARE(hr->encodeHeaders(), h);
+    }
+
+    void preview_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<int>("max");
+        QTest::addColumn<QString>("preview");
+        QTest::newRow("text") << QByteArray("hello") << 64 << QStringLiteral("hello");
+        QTest::newRow("newlines") << QByteArray("a\nb\tc\\") << 64 << QStringLiteral("a\\nb\\tc\\\\");
+        QTest::newRow("truncated") << QByteArray("abcdefghij") << 4 << QStringLiteral("abcd\u2026");
+        QTest::newRow("utf-8") << QStringLiteral("21.5 \u00b0C").toUtf8() << 64 << QStringLiteral("21.5 \u00b0C");
+        QTest::newRow("control char") << QByteArray("a\x01") << 64 << QStringLiteral("hex: 61 01");
+        QTest::newRow("invalid utf-8") << QByteArray("\xc3\x28") << 64 << QStringLiteral("hex: c3 28");
+        QTest::newRow("long binary") << QByteArray(100, '\0') << 12 << QStringLiteral("hex: 00 00 00 00\u2026");
+        QTest::newRow("empty") << QByteArray() << 64 << QString();
+    }
+    void preview()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(int, max);
+        QFETCH(QString, preview);
+        RetainedRecord r;
+        r.payload = payload;
+        QCOMPARE(r.payloadPreview(max), preview);
+    }
+
+    void malformed_data()
+    {
+        QTest::addColumn<QByteArray>("headers");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("reason");
+        const QByteArray none;
+        QTest::newRow("empty") << none << QByteArray() << QStringLiteral("empty record");
+        QTest::newRow("truncated") << none << QByteArray("{\"origin\":\"onglaOPN\",\"subject\":\"sensors.kit") << QStringLiteral("invalid JSON");
+        QTest::newRow("array") << none << QByteArray("[]") << QStringLiteral("expected a JSON object");
+        QTest::newRow("no topic or subject") << none << QByteArray("{\"msg\":\"eA==\"}") << QStringLiteral("neither topic nor subject");
+        QTest::newRow("topic number") << none << QByteArray("{\"topic\":1}") << QStringLiteral("field 'topic': expected a string");
+        QTest::newRow("msg not base64") << none << QByteArray("{\"topic\":\"a\",\"msg\":\"***\"}") << QStringLiteral("field 'msg': invalid base64");
+        QTest::newRow("msg number") << none << QByteArray("{\"topic\":\"a\",\"msg\":12}") << QStringLiteral("field 'msg'");
+        QTest::newRow("flags huge") << none << QByteArray("{\"topic\":\"a\",\"flags\":1e99}") << QStringLiteral("field 'flags': expected an integer 0..255");
+        QTest::newRow("flags 256") << none << QByteArray("{\"topic\":\"a\",\"flags\":256}") << QStringLiteral("field 'flags'");
+        QTest::newRow("flags string") << none << QByteArray("{\"topic\":\"a\",\"flags\":\"3\"}") << QStringLiteral("field 'flags'");
+        QTest::newRow("flags qos3") << none << QByteArray("{\"topic\":\"a\",\"flags\":7}") << QStringLiteral("QoS 3");
+        QTest::newRow("invalid utf-8") << none << QByteArray("{\"topic\":\"\xff\"}") << QStringLiteral("invalid JSON");
+        QTest::newRow("deeply nested") << none << (QByteArray(200000, '[') + QByteArray(200000, ']')) << QStringLiteral("invalid JSON");
+        QTest::newRow("hdr flags not hex") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:zz\r\n\r\n") << QByteArray("x") << QStringLiteral("expected a hex byte");
+        QTest::newRow("hdr flags empty") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:\r\n\r\n") << QByteArray("x") << QStringLiteral("expected a hex byte");
+        QTest::newRow("hdr flags huge") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:ffffffffff\r\n\r\n") << QByteArray("x") << QStringLiteral("expected a hex byte");
+        QTest::newRow("hdr flags qos3") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:7\r\n\r\n") << QByteArray("x") << QStringLiteral("QoS 3");
+        QTest::newRow("hdr no topic") << QByteArray("NATS/1.0\r\nNmqtt-RFlags:3\r\n\r\n") << QByteArray("x") << QStringLiteral("Nmqtt-RTopic");
+        QTest::newRow("marker with body") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:-3\r\n\r\n") << QByteArray("x") << QStringLiteral("delete marker with a non-empty body");
+        QTest::newRow("garbage headers") << QByteArray("\x01\x02garbage") << QByteArray("{}") << QStringLiteral("NATS/1.0");
+    }
+    void malformed()
+    {
+        QFETCH(QByteArray, headers);
+        QFETCH(QByteArray, body);
+        QFETCH(QString, reason);
+        StoredMessage m;
+        m.subject = QStringLiteral("$MQTT.rmsgs.a");
+        m.headers = headers;
+        m.data = body;
+        auto r = RetainedRecord::decode(m);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind(), Error::Kind::InvalidInput);
+        QVERIFY2(r.error().message().startsWith(QLatin1String("retained message: ")), qPrintable(r.error().message()));
+        QVERIFY2(r.error().message().contains(reason), qPrintable(r.error().message()));
+    }
+
+    void encodeRoundTrip()
+    {
+        RetainedRecord r;
+        r.origin = QStringLiteral("onglaOPN");
+        r.subject = QStringLiteral("a.b");
+        r.topic = QStringLiteral("a/b");
+        r.payload = QByteArray("\x00<>&", 4);
+        r.flags = 5;
+        r.source = QStringLiteral("acme");
+        auto j = RetainedRecord::decodeJson(r.encodeJson());
+        QVERIFY(j.ok());
+        QCOMPARE(*j, r);
+        RetainedRecord h = r;
+        h.encoding = RetainedRecord::Encoding::Headers;
+        h.storedSubject = QStringLiteral("$MQTT.rmsgs.a.b");
+        auto hh = RetainedRecord::decodeHeaders(h.encodeHeaders(), h.payload, h.storedSubject);
+        QVERIFY(hh.ok());
+        QCOMPARE(*hh, h);
+    }
+
+    // Random mutations of real records (fixed seed): every input gives a record or a decode error.
+    void fuzzMutations()
+    {
+        QRandomGenerator rng(4242);
+        QList<StoredMessage> corpus;
+        for (const char *v : {"2.9.10", "2.10.27", "2.15.1"}) {
+            for (const char *f : {"MQTT_rmsgs.json"}) {
+                if (QFile::exists(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/") + QLatin1String(v) + QLatin1Char('/') + QLatin1String(f)))
+                    corpus += loadCapture(QString::fromLatin1(v), QString::fromLatin1(f));
+            }
+        }
+        QVERIFY(!corpus.isEmpty());
+        int ok = 0;
+        int failed = 0;
+        for (int i = 0; i < 3000; ++i) {
+            StoredMessage m = corpus.at(rng.bounded(int(corpus.size())));
+            QByteArray &target = rng.bounded(4) == 0 ? m.headers : m.data;
+            const int edits = 1 + rng.bounded(4);
+            for (int e = 0; e < edits && !target.isEmpty(); ++e) {
+                const int pos = rng.bounded(int(target.size()));
+                switch (rng.bounded(4)) {
+                case 0: target[pos] = char(rng.bounded(256)); break;
+                case 1: target.remove(pos, 1 + rng.bounded(8)); break;
+                case 2: target.insert(pos, char(rng.bounded(256))); break;
+                default: target.truncate(pos); break;
+                }
+            }
+            auto r = RetainedRecord::decode(m);
+            (r.ok() ? ok : failed)++;
+            if (!r.ok())
+                QVERIFY(!r.error().message().isEmpty());
+        }
+        QVERIFY(failed > 0);
+        qInfo("mutations: %d decoded, %d decode errors", ok, failed);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRetainedRecord)
+#include "tst_retainedrecord.moc"
