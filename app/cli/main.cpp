@@ -12,6 +12,7 @@
 #include "checkcommand.h"
 #include "clicontext.h"
 #include "explaincommand.h"
+#include "recordcommands.h"
 #include "nats/connectionoptions.h"
 #include "nats/connectionset.h"
 #include "nats/natsconnection.h"
@@ -24,7 +25,7 @@ namespace {
 
 QList<Command> allCommands()
 {
-    return discoveryCommands() + checkCommands() + explainCommands();
+    return discoveryCommands() + checkCommands() + explainCommands() + recordCommands();
 }
 
 void addCommonOptions(QCommandLineParser &parser)

@@ -1,0 +1,310 @@
+#include "recordcommands.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include "mqtt/layouts.h"
+#include "nats/connectionset.h"
+#include "nats/discovery.h"
+#include "records/retainedloader.h"
+#include "records/sessionloader.h"
+#include "textoutput.h"
+
+namespace MqttDoctor::Cli {
+
+namespace {
+
+/** Where an account's MQTT records are read from, and how its topics map. */
+struct RecordSource
+{
+    std::shared_ptr<NatsConnection> connection;
+    QString account;        ///< may be empty when the server cannot tell
+    QString apiDomain;      ///< JetStream domain of the API subjects (profile)
+    QString sessionDomain;  ///< the domain token in `$MQTT.sess.<domain>.<hash>`
+    TopicMapping::Dialect dialect = TopicMapping::Dialect::V2_10;
+};
+
+Result<RecordSource> resolveSource(ConnectionSet &connections, const QString &accountName)
+{
+    RecordSource src;
+    src.apiDomain = connections.profile().jsDomain;
+    const QString needCreds = QStringLiteral("reading the MQTT records of account %1 needs the account's credentials")
+                                  .arg(accountName.isEmpty() ? QStringLiteral("(none given)") : accountName);
+    const QString hint = QStringLiteral("connect as a user of the account (--user/--password, --creds, ...) or add the "
+                                        "account's credentials to the profile; the system connection only sees summaries");
+    if (!accountName.isEmpty() && connections.hasAccountCredentials(accountName)) {
+        auto conn = connections.account(accountName);
+        if (!conn)
+            return conn.error();
+        src.connection = *conn;
+        src.account = accountName;
+    } else if (connections.profile().auth.isSet()) {
+        auto primaryName = connections.primaryAccountName();
+        if (!accountName.isEmpty() && primaryName && !primaryName->isEmpty() && *primaryName != accountName)
+            return Error(Error::Kind::InvalidInput,
+                         needCreds + QStringLiteral(" (the connected user belongs to account %1)").arg(*primaryName), hint);
+        auto conn = connections.primary();
+        if (!conn)
+            return conn.error();
+        src.connection = *conn;
+        src.account = accountName.isEmpty() && primaryName ? *primaryName : accountName;
+    } else {
+        return Error(Error::Kind::InvalidInput, needCreds + QStringLiteral(": only a system connection was given"), hint);
+    }
+    if (auto servers = Discovery::servers(connections)) {
+        const LayoutChoice choice = Layouts::choose(*servers);
+        src.dialect = choice.layout.kind() == MqttLayout::Kind::V2_9 ? TopicMapping::Dialect::V2_9 : TopicMapping::Dialect::V2_10;
+        src.sessionDomain = Layouts::domainFor(*servers, {});
+    }
+    return src;
+}
+
+/** CONNZ when there is a system connection; nullopt (connected unknown) otherwise or on failure (noted on stderr). */
+std::optional<SessionLoader::ConnectedClients> connectedClients(CliContext &ctx, const RecordSource &src, const QString &clientId = {})
+{
+    if (!ctx.connections->hasSystem() || src.account.isEmpty())
+        return std::nullopt;
+    auto sys = ctx.connections->system();
+    if (!sys) {
+        ctx.err << "note: connected state unknown: " << sys.error().toString() << '\n';
+        return std::nullopt;
+    }
+    auto connected = SessionLoader::loadConnected(*sys, src.account, clientId);
+    if (!connected) {
+        ctx.err << "note: connected state unknown: " << connected.error().toString() << '\n';
+        return std::nullopt;
+    }
+    return *connected;
+}
+
+QString yesNoUnknown(const std::optional<bool> &b)
+{
+    return !b ? QStringLiteral("?") : *b ? QStringLiteral("yes") : QStringLiteral("no");
+}
+
+QString subscriptionsText(const SessionEntry &e)
+{
+    QStringList parts;
+    for (const SessionRecord::Subscription &s : e.subscriptions)
+        parts << QStringLiteral("%1:%2").arg(s.mqttFilter).arg(s.qos);
+    return parts.isEmpty() ? QStringLiteral("-") : parts.join(QLatin1Char(' '));
+}
+
+QString consumersText(const SessionEntry &e, qint64 *pending)
+{
+    int ok = 0;
+    *pending = 0;
+    for (const SessionConsumer &c : e.consumers) {
+        if (c.exists) {
+            ++ok;
+            *pending += c.pending();
+        }
+    }
+    return QStringLiteral("%1/%2").arg(ok).arg(e.consumers.size());
+}
+
+int runSessions(CliContext &ctx)
+{
+    const QString accountName = ctx.parser.value(QStringLiteral("account"));
+    bool limitOk = true;
+    const QString limitText = ctx.parser.value(QStringLiteral("limit"));
+    const qlonglong limit = limitText.isEmpty() ? 100 : limitText.toLongLong(&limitOk);
+    if (!limitOk || limit < 0)
+        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--limit must be a number >= 0 (0: all), not \"%1\"").arg(limitText)));
+    auto src = resolveSource(*ctx.connections, accountName);
+    if (!src)
+        return ctx.fail(src.error());
+    auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
+    if (!consumers)
+        return ctx.fail(consumers.error());
+    const auto connected = connectedClients(ctx, *src);
+
+    SessionLoadOptions options;
+    options.dialect = src->dialect;
+    options.domain = src->apiDomain;
+    options.filter = ctx.parser.value(QStringLiteral("filter"));
+    options.limit = quint64(limit);
+    QList<SessionEntry> entries;
+    bool truncated = false;
+    auto summary = SessionLoader::load(
+        src->connection, options, *consumers, connected,
+        [&](QList<SessionEntry> &&batch, const ReadProgress &) {
+            entries.append(std::move(batch));
+            return true;
+        },
+        &truncated);
+    if (!summary && summary.error().jsErrCode() != 10059)
+        return ctx.fail(summary.error());
+
+    if (ctx.json) {
+        QJsonArray arr;
+        for (const SessionEntry &e : entries)
+            arr.append(SessionLoader::toJson(e));
+        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account},
+                                       {QStringLiteral("truncated"), truncated},
+                                       {QStringLiteral("sessions"), arr}});
+        return ExitOk;
+    }
+    if (entries.isEmpty()) {
+        ctx.out << "No MQTT sessions" << (options.filter.isEmpty() ? "" : " match the filter") << ".\n";
+        return ExitOk;
+    }
+    TextTable table({QStringLiteral("CLIENT ID"), QStringLiteral("HASH"), QStringLiteral("CLEAN"), QStringLiteral("SUBSCRIPTIONS"),
+                     QStringLiteral("CONSUMERS"), QStringLiteral("PENDING"), QStringLiteral("CONNECTED"), QStringLiteral("PROBLEMS")});
+    for (const SessionEntry &e : entries) {
+        qint64 pending = 0;
+        const QString cons = consumersText(e, &pending);
+        table.addRow({e.record ? e.clientId : QStringLiteral("(undecodable)"), e.hash, e.clean ? QStringLiteral("yes") : QStringLiteral("no"),
+                      subscriptionsText(e), cons, QString::number(pending), yesNoUnknown(e.connected),
+                      e.problems.isEmpty() ? QStringLiteral("-") : e.problems.join(QStringLiteral("; "))});
+    }
+    table.print(ctx.out);
+    if (truncated)
+        ctx.out << "\n(first " << limit << " sessions; --limit 0 shows all)\n";
+    if (!connected)
+        ctx.out << "\n(connected state unknown without a system connection; give --system-user/--system-password)\n";
+    return ExitOk;
+}
+
+int runSession(CliContext &ctx)
+{
+    const QStringList args = ctx.parser.positionalArguments().mid(1);
+    if (args.size() != 1)
+        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("usage: session CLIENT_ID [--account A]")));
+    const QString clientId = args.first();
+    auto src = resolveSource(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    if (!src)
+        return ctx.fail(src.error());
+    auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
+    if (!consumers)
+        return ctx.fail(consumers.error());
+    const auto connected = connectedClients(ctx, *src, clientId);
+    SessionLoadOptions options;
+    options.dialect = src->dialect;
+    options.domain = src->apiDomain;
+    options.subjectFilter = SessionLoader::sessionSubject(clientId, src->sessionDomain);
+    QList<SessionEntry> entries;
+    auto summary = SessionLoader::load(src->connection, options, *consumers, connected,
+                                       [&](QList<SessionEntry> &&batch, const ReadProgress &) {
+                                           entries.append(std::move(batch));
+                                           return true;
+                                       });
+    if (!summary && summary.error().jsErrCode() != 10059)
+        return ctx.fail(summary.error());
+    const auto it = std::find_if(entries.cbegin(), entries.cend(), [&](const SessionEntry &e) { return e.record && e.clientId == clientId; });
+    if (it == entries.cend()) {
+        QString hint = QStringLiteral("the client has no persistent session (it never connected with clean session false, or the "
+                                      "session was cleared); see the sessions command");
+        if (!entries.isEmpty())
+            hint = QStringLiteral("%1 holds a record of another client (%2): the client IDs share a hash")
+                       .arg(options.subjectFilter, entries.first().record ? entries.first().clientId : QStringLiteral("undecodable"));
+        return ctx.fail(Error(Error::Kind::NotFound,
+                              QStringLiteral("no session for client ID \"%1\" (subject %2)").arg(clientId, options.subjectFilter), hint));
+    }
+    const SessionEntry &e = *it;
+    if (ctx.json) {
+        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("session"), SessionLoader::toJson(e, true)}});
+        return ExitOk;
+    }
+    ctx.out << "Client ID:  " << e.clientId << '\n'
+            << "Subject:    " << e.subject << " (seq " << e.seq << ", " << e.time.toString(Qt::ISODateWithMs) << ")\n"
+            << "Hash:       " << e.hash << '\n'
+            << "Clean:      " << (e.clean ? "yes" : "no") << '\n'
+            << "Origin:     " << (e.record ? e.record->origin : QString()) << '\n'
+            << "Connected:  " << yesNoUnknown(e.connected) << (e.server.isEmpty() ? QString() : QStringLiteral(" (server %1)").arg(e.server)) << '\n';
+    ctx.out << "\nSubscriptions:\n";
+    TextTable subs({QStringLiteral("TOPIC FILTER"), QStringLiteral("NATS SUBJECT"), QStringLiteral("QOS"), QStringLiteral("DURABLE")});
+    for (const SessionRecord::Subscription &s : e.subscriptions)
+        subs.addRow({s.mqttFilter, s.natsSubject, QString::number(s.qos), s.durableName.isEmpty() ? QStringLiteral("-") : s.durableName});
+    if (subs.isEmpty())
+        ctx.out << "  (none)\n";
+    else
+        subs.print(ctx.out, 2);
+    ctx.out << "\nConsumers:\n";
+    TextTable cons({QStringLiteral("NAME"), QStringLiteral("FOR"), QStringLiteral("STREAM"), QStringLiteral("EXISTS"),
+                    QStringLiteral("PENDING"), QStringLiteral("ACK PENDING")});
+    for (const SessionConsumer &c : e.consumers)
+        cons.addRow({c.name, c.sid, c.stream.isEmpty() ? QStringLiteral("-") : c.stream, c.exists ? QStringLiteral("yes") : QStringLiteral("no"),
+                     c.exists ? QString::number(c.numPending) : QStringLiteral("-"), c.exists ? QString::number(c.numAckPending) : QStringLiteral("-")});
+    if (cons.isEmpty())
+        ctx.out << "  (none)\n";
+    else
+        cons.print(ctx.out, 2);
+    if (!e.problems.isEmpty()) {
+        ctx.out << "\nProblems:\n";
+        for (const QString &p : e.problems)
+            ctx.out << "  " << p << '\n';
+    }
+    return ExitOk;
+}
+
+int runRetained(CliContext &ctx)
+{
+    auto src = resolveSource(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    if (!src)
+        return ctx.fail(src.error());
+    RetainedLoadOptions options;
+    options.domain = src->apiDomain;
+    options.filter = ctx.parser.value(QStringLiteral("filter"));
+    QList<RetainedEntry> entries;
+    auto summary = RetainedLoader::load(src->connection, options, [&](QList<RetainedEntry> &&batch, const ReadProgress &) {
+        entries.append(std::move(batch));
+        return true;
+    });
+    if (!summary && summary.error().jsErrCode() != 10059)
+        return ctx.fail(summary.error());
+    if (ctx.json) {
+        QJsonArray arr;
+        for (const RetainedEntry &e : entries)
+            arr.append(RetainedLoader::toJson(e));
+        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("retained"), arr}});
+        return ExitOk;
+    }
+    if (entries.isEmpty()) {
+        ctx.out << "No retained messages" << (options.filter.isEmpty() ? "" : " match the filter") << ".\n";
+        return ExitOk;
+    }
+    TextTable table({QStringLiteral("TOPIC"), QStringLiteral("QOS"), QStringLiteral("SIZE"), QStringLiteral("ENCODING"),
+                     QStringLiteral("SEQ"), QStringLiteral("PAYLOAD")});
+    for (const RetainedEntry &e : entries) {
+        if (!e.record) {
+            table.addRow({QStringLiteral("(undecodable)"), QStringLiteral("-"), QString::number(e.storedBytes), QStringLiteral("-"),
+                          QString::number(e.seq), e.problem});
+            continue;
+        }
+        const RetainedRecord &r = *e.record;
+        table.addRow({r.topic, QString::number(r.qos()), QString::number(r.payload.size()), r.encodingName(), QString::number(e.seq),
+                      r.isDeleteMarker ? QStringLiteral("(delete marker)") : r.payloadPreview(48)});
+    }
+    table.print(ctx.out);
+    return ExitOk;
+}
+
+QCommandLineOption accountOption()
+{
+    return QCommandLineOption(QStringLiteral("account"), QStringLiteral("The account (default: the connected user's account)."),
+                              QStringLiteral("name"));
+}
+
+} // namespace
+
+QList<Command> recordCommands()
+{
+    return {
+        {QStringLiteral("sessions"), QStringLiteral("List the MQTT sessions: client ID, subscriptions, consumers, connected."),
+         {accountOption(),
+          QCommandLineOption(QStringLiteral("filter"), QStringLiteral("Only sessions whose client ID, hash, subject or a subscription contains TEXT."),
+                             QStringLiteral("text")),
+          QCommandLineOption(QStringLiteral("limit"), QStringLiteral("At most N sessions (0: all; default 100)."), QStringLiteral("n"))},
+         runSessions},
+        {QStringLiteral("session"), QStringLiteral("Show one client's session record, its consumers and whether it is connected."),
+         {accountOption()}, runSession},
+        {QStringLiteral("retained"), QStringLiteral("List the retained MQTT messages (both encodings)."),
+         {accountOption(),
+          QCommandLineOption(QStringLiteral("filter"), QStringLiteral("Only topics matching TOPIC (an MQTT topic or filter with + and #)."),
+                             QStringLiteral("topic"))},
+         runRetained},
+    };
+}
+
+} // namespace MqttDoctor::Cli

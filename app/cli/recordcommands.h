@@ -1,0 +1,12 @@
+#pragma once
+
+#include <QList>
+
+#include "clicontext.h"
+
+namespace MqttDoctor::Cli {
+
+/** `sessions`, `session CLIENT_ID` and `retained` (product.md §4; docs/cli.md). */
+QList<Command> recordCommands();
+
+} // namespace MqttDoctor::Cli

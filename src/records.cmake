@@ -1,0 +1,5 @@
+# MQTT records loaded from an account's streams: sessions joined with consumers and CONNZ, retained messages.
+target_sources(mqttdoctor_core PRIVATE
+    ${CMAKE_CURRENT_SOURCE_DIR}/records/sessionloader.cpp ${CMAKE_CURRENT_SOURCE_DIR}/records/sessionloader.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/records/retainedloader.cpp ${CMAKE_CURRENT_SOURCE_DIR}/records/retainedloader.h
+)

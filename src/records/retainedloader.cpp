@@ -1,0 +1,115 @@
+#include "records/retainedloader.h"
+
+#include <QStringList>
+
+#include "mqtt/storedmessage.h"
+
+namespace MqttDoctor::RetainedLoader {
+
+RetainedEntry fromMessage(const StreamMessage &message)
+{
+    RetainedEntry e;
+    e.storedSubject = message.subject;
+    e.seq = message.sequence;
+    e.time = message.time();
+    e.storedBytes = message.headers.size() + message.data.size();
+    StoredMessage stored;
+    stored.stream = QStringLiteral("$MQTT_rmsgs");
+    stored.subject = message.subject;
+    stored.seq = message.sequence;
+    stored.headers = message.headers;
+    stored.data = message.data;
+    auto rec = RetainedRecord::decode(stored);
+    if (!rec) {
+        e.problem = QStringLiteral("undecodable: ") + rec.error().message();
+        return e;
+    }
+    e.record = std::move(rec).value();
+    if (e.record->storedSubject.isEmpty())
+        e.record->storedSubject = message.subject;
+    if (e.record->seq == 0)
+        e.record->seq = message.sequence;
+    return e;
+}
+
+bool topicMatches(const QString &filter, const QString &topic)
+{
+    const QStringList f = filter.split(QLatin1Char('/'));
+    const QStringList t = topic.split(QLatin1Char('/'));
+    for (qsizetype i = 0; i < f.size(); ++i) {
+        if (f[i] == QLatin1String("#"))
+            return i == f.size() - 1;
+        if (i >= t.size())
+            return false;
+        if (f[i] != QLatin1String("+") && f[i] != t[i])
+            return false;
+    }
+    return f.size() == t.size();
+}
+
+bool matches(const RetainedEntry &entry, const QString &filter)
+{
+    if (filter.isEmpty())
+        return true;
+    if (!entry.record)
+        return false;
+    const QStringList levels = filter.split(QLatin1Char('/'));
+    const bool wildcard = levels.contains(QStringLiteral("+")) || levels.contains(QStringLiteral("#"));
+    return wildcard ? topicMatches(filter, entry.record->topic) : entry.record->topic == filter;
+}
+
+QJsonObject toJson(const RetainedEntry &e)
+{
+    const QJsonValue null(QJsonValue::Null);
+    if (!e.record)
+        return QJsonObject{{QStringLiteral("topic"), null}, {QStringLiteral("subject"), null}, {QStringLiteral("qos"), null},
+                           {QStringLiteral("size"), e.storedBytes}, {QStringLiteral("payload_preview"), null},
+                           {QStringLiteral("encoding"), null}, {QStringLiteral("origin"), null}, {QStringLiteral("source"), null},
+                           {QStringLiteral("seq"), qint64(e.seq)}, {QStringLiteral("stored_subject"), e.storedSubject},
+                           {QStringLiteral("time"), e.time.toString(Qt::ISODateWithMs)},
+                           {QStringLiteral("delete_marker"), false}, {QStringLiteral("problem"), e.problem}};
+    const RetainedRecord &r = *e.record;
+    const auto orNull = [&](const QString &s) { return s.isEmpty() ? null : QJsonValue(s); };
+    return QJsonObject{{QStringLiteral("topic"), r.topic},
+                       {QStringLiteral("subject"), r.subject.isEmpty() ? r.subjectFromStoredSubject() : r.subject},
+                       {QStringLiteral("qos"), r.qos()},
+                       {QStringLiteral("size"), r.payload.size()},
+                       {QStringLiteral("payload_preview"), r.payloadPreview()},
+                       {QStringLiteral("encoding"), r.encodingName()},
+                       {QStringLiteral("origin"), orNull(r.origin)},
+                       {QStringLiteral("source"), orNull(r.source)},
+                       {QStringLiteral("seq"), qint64(e.seq)},
+                       {QStringLiteral("stored_subject"), e.storedSubject},
+                       {QStringLiteral("time"), e.time.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("delete_marker"), r.isDeleteMarker},
+                       {QStringLiteral("problem"), null}};
+}
+
+Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const RetainedLoadOptions &options,
+                         const BatchHandler &onBatch)
+{
+    StreamReader reader(account, options.domain);
+    StreamReader::Options ro;
+    ro.batchSize = options.batchSize;
+    ro.cancel = options.cancel;
+    // Every message: 2.9 keeps all retained messages on the one subject $MQTT.rmsgs; the per-subject
+    // layouts keep one message per subject, so reading all is the same as last-per-subject there.
+    auto summary = reader.readAll(QStringLiteral("$MQTT_rmsgs"), {}, ro,
+                                  [&](QList<StreamMessage> &&batch, const ReadProgress &progress) {
+        QList<RetainedEntry> out;
+        out.reserve(batch.size());
+        for (const StreamMessage &m : batch) {
+            RetainedEntry e = fromMessage(m);
+            if (matches(e, options.filter))
+                out.append(std::move(e));
+        }
+        return out.isEmpty() ? true : onBatch(std::move(out), progress);
+    });
+    if (!summary && summary.error().jsErrCode() == 10059)
+        return Error(Error::Kind::NotFound, QStringLiteral("the account has no $MQTT_rmsgs stream: no retained message was ever stored"),
+                     QStringLiteral("nats-server creates it on the account's first MQTT connection"))
+            .withJsErrCode(10059);
+    return summary;
+}
+
+} // namespace MqttDoctor::RetainedLoader

@@ -1,0 +1,264 @@
+#include "records/sessionloader.h"
+
+#include <QJsonArray>
+
+#include "mqtt/clientidhash.h"
+#include "mqtt/storedmessage.h"
+#include "nats/jetstreamclient.h"
+#include "nats/natsconnection.h"
+
+namespace MqttDoctor::SessionLoader {
+
+namespace {
+
+const QString sessStream = QStringLiteral("$MQTT_sess");
+
+QString lastToken(const QString &subject)
+{
+    const qsizetype dot = subject.lastIndexOf(QLatin1Char('.'));
+    return dot < 0 ? subject : subject.mid(dot + 1);
+}
+
+} // namespace
+
+SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dialect)
+{
+    SessionEntry e;
+    e.subject = message.subject;
+    e.seq = message.sequence;
+    e.time = message.time();
+    e.hash = lastToken(message.subject);
+    StoredMessage stored;
+    stored.stream = sessStream;
+    stored.subject = message.subject;
+    stored.seq = message.sequence;
+    stored.headers = message.headers;
+    stored.data = message.data;
+    auto rec = SessionRecord::decode(stored);
+    if (!rec) {
+        e.problems << QStringLiteral("undecodable: ") + rec.error().message();
+        return e;
+    }
+    e.clientId = rec->id;
+    e.clean = rec->clean;
+    if (!rec->subjectHash().isEmpty())
+        e.hash = rec->subjectHash();
+    e.subscriptions = rec->subscriptions(dialect);
+    if (rec->idMatchesSubject() == false)
+        e.problems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
+                          .arg(rec->id, rec->idHash(), e.hash);
+    e.record = std::move(rec).value();
+    return e;
+}
+
+void indexConsumers(ConsumerIndex &index, const QString &stream, const QList<QJsonObject> &consumers)
+{
+    for (QJsonObject info : consumers) {
+        const QString name = info.value(QLatin1String("name")).toString();
+        if (name.isEmpty())
+            continue;
+        info.insert(QStringLiteral("stream"), stream);
+        index.insert(name, info);
+    }
+}
+
+void joinConsumers(SessionEntry &entry, const ConsumerIndex &consumers, bool consumersKnown)
+{
+    entry.consumers.clear();
+    if (!entry.record)
+        return;
+    const SessionRecord &r = *entry.record;
+    QList<std::pair<QString, QJsonObject>> refs;  // sid, config from the record
+    for (auto it = r.cons.cbegin(); it != r.cons.cend(); ++it)
+        refs.append({it.key(), it.value()});
+    if (r.pubrel)
+        refs.append({QStringLiteral("pubrel"), *r.pubrel});
+    for (const auto &[sid, config] : refs) {
+        SessionConsumer c;
+        c.sid = sid;
+        c.name = config.value(QLatin1String("durable_name")).toString();
+        if (c.name.isEmpty())
+            c.name = config.value(QLatin1String("name")).toString();
+        c.config = config;
+        const auto it = consumers.constFind(c.name);
+        if (it != consumers.cend()) {
+            c.exists = true;
+            c.stream = it->value(QLatin1String("stream")).toString();
+            c.numPending = it->value(QLatin1String("num_pending")).toInteger();
+            c.numAckPending = it->value(QLatin1String("num_ack_pending")).toInteger();
+            c.config = it->value(QLatin1String("config")).toObject();
+        } else if (consumersKnown && !c.name.isEmpty()) {
+            entry.problems << QStringLiteral("consumer %1 missing").arg(c.name);
+        }
+        entry.consumers.append(c);
+    }
+}
+
+void joinConnected(SessionEntry &entry, const std::optional<ConnectedClients> &connected)
+{
+    if (!connected || !entry.record) {
+        entry.connected.reset();
+        return;
+    }
+    const auto it = connected->constFind(entry.clientId);
+    entry.connected = it != connected->cend();
+    entry.server = entry.connected.value() ? it.value() : QString();
+}
+
+ConnectedClients connectedFromConnz(const QList<SystemClient::Reply> &replies)
+{
+    ConnectedClients out;
+    for (const SystemClient::Reply &r : replies) {
+        if (!r.error.isEmpty())
+            continue;
+        const QString server = r.server.value(QLatin1String("name")).toString();
+        for (const QJsonValue &v : r.data.value(QLatin1String("connections")).toArray()) {
+            // Only mqtt_client is read: the `jwt` field can hold the client's password.
+            const QString id = v.toObject().value(QLatin1String("mqtt_client")).toString();
+            if (!id.isEmpty())
+                out.insert(id, server);
+        }
+    }
+    return out;
+}
+
+bool matches(const SessionEntry &entry, const QString &filter)
+{
+    if (filter.isEmpty())
+        return true;
+    const auto has = [&](const QString &s) { return s.contains(filter, Qt::CaseInsensitive); };
+    if (has(entry.clientId) || has(entry.hash) || has(entry.subject))
+        return true;
+    for (const SessionRecord::Subscription &s : entry.subscriptions)
+        if (has(s.natsSubject) || has(s.mqttFilter))
+            return true;
+    return false;
+}
+
+QJsonObject toJson(const SessionEntry &e, bool detail)
+{
+    QJsonArray subs;
+    for (const SessionRecord::Subscription &s : e.subscriptions)
+        subs.append(QJsonObject{{QStringLiteral("filter"), s.natsSubject}, {QStringLiteral("topic"), s.mqttFilter},
+                                {QStringLiteral("qos"), s.qos}});
+    QJsonArray cons;
+    for (const SessionConsumer &c : e.consumers) {
+        QJsonObject o{{QStringLiteral("name"), c.name},
+                      {QStringLiteral("sid"), c.sid},
+                      {QStringLiteral("exists"), c.exists},
+                      {QStringLiteral("stream"), c.stream.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(c.stream)},
+                      {QStringLiteral("pending"), c.exists ? QJsonValue(c.pending()) : QJsonValue(QJsonValue::Null)},
+                      {QStringLiteral("num_pending"), c.exists ? QJsonValue(c.numPending) : QJsonValue(QJsonValue::Null)},
+                      {QStringLiteral("num_ack_pending"), c.exists ? QJsonValue(c.numAckPending) : QJsonValue(QJsonValue::Null)}};
+        if (detail)
+            o.insert(QStringLiteral("config"), c.config);
+        cons.append(o);
+    }
+    QJsonObject o{{QStringLiteral("client_id"), e.record ? QJsonValue(e.clientId) : QJsonValue(QJsonValue::Null)},
+                  {QStringLiteral("hash"), e.hash},
+                  {QStringLiteral("subject"), e.subject},
+                  {QStringLiteral("seq"), QJsonValue(qint64(e.seq))},
+                  {QStringLiteral("time"), e.time.toString(Qt::ISODateWithMs)},
+                  {QStringLiteral("clean"), e.clean},
+                  {QStringLiteral("subscriptions"), subs},
+                  {QStringLiteral("consumers"), cons},
+                  {QStringLiteral("connected"), e.connected ? QJsonValue(*e.connected) : QJsonValue(QJsonValue::Null)},
+                  {QStringLiteral("problems"), QJsonArray::fromStringList(e.problems)}};
+    if (detail) {
+        o.insert(QStringLiteral("server"), e.server.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(e.server));
+        o.insert(QStringLiteral("origin"), e.record ? QJsonValue(e.record->origin) : QJsonValue(QJsonValue::Null));
+    }
+    return o;
+}
+
+QString sessionSubject(const QString &clientId, const QString &sessionDomain)
+{
+    const QString hash = ClientIdHash::hash(clientId);
+    return sessionDomain.isEmpty() ? QStringLiteral("$MQTT.sess.") + hash
+                                   : QStringLiteral("$MQTT.sess.%1.%2").arg(sessionDomain, hash);
+}
+
+Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &account, const QString &domain)
+{
+    JetStreamClient js(account, domain);
+    ConsumerIndex index;
+    for (const QString &stream : {QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_out")}) {
+        auto list = js.consumerList(stream);
+        if (!list) {
+            if (list.error().jsErrCode() == 10059)  // stream not found: no consumers
+                continue;
+            return Error(list.error()).prefixed(QStringLiteral("listing the consumers of ") + stream);
+        }
+        indexConsumers(index, stream, *list);
+    }
+    return index;
+}
+
+Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &system, const QString &account,
+                                       const QString &clientId)
+{
+    SystemClient sys(system);
+    QJsonObject options{{QStringLiteral("limit"), 1000000}};
+    if (!account.isEmpty())
+        options.insert(QStringLiteral("acc"), account);
+    if (!clientId.isEmpty())
+        options.insert(QStringLiteral("mqtt_client"), clientId);
+    auto replies = sys.ping(QStringLiteral("CONNZ"), options);
+    if (!replies)
+        return Error(replies.error()).prefixed(QStringLiteral("asking the servers for MQTT connections (CONNZ)"));
+    return connectedFromConnz(*replies);
+}
+
+Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const SessionLoadOptions &options,
+                         const std::optional<ConsumerIndex> &consumers, const std::optional<ConnectedClients> &connected,
+                         const BatchHandler &onBatch, bool *truncated)
+{
+    if (truncated)
+        *truncated = false;
+    StreamReader reader(account, options.domain);
+    StreamReader::Options ro;
+    ro.batchSize = options.batchSize;
+    ro.cancel = options.cancel;
+    quint64 matched = 0;
+    bool limitReached = false;
+    bool more = false;  // the limit cut the list short
+    const ConsumerIndex noConsumers;
+    auto summary = reader.readLastPerSubject(sessStream, options.subjectFilter, ro,
+                                             [&](QList<StreamMessage> &&batch, const ReadProgress &progress) {
+        QList<SessionEntry> out;
+        out.reserve(batch.size());
+        for (const StreamMessage &m : batch) {
+            SessionEntry e = fromMessage(m, options.dialect);
+            if (!matches(e, options.filter))
+                continue;
+            if (limitReached) {  // one more match after the limit: there is more
+                more = true;
+                break;
+            }
+            joinConsumers(e, consumers ? *consumers : noConsumers, consumers.has_value());
+            joinConnected(e, connected);
+            out.append(std::move(e));
+            if (options.limit > 0 && ++matched >= options.limit) {
+                limitReached = true;
+                // More unread messages may match: without a filter any of them would.
+                if (options.filter.isEmpty() && (progress.total == 0 || progress.done < progress.total))
+                    more = true;
+            }
+        }
+        const bool goOn = out.isEmpty() ? true : onBatch(std::move(out), progress);
+        // After the limit, a filtered read goes on (decoding only) until one more match shows there is more.
+        return goOn && !(limitReached && (more || options.filter.isEmpty()));
+    });
+    if (truncated)
+        *truncated = more;
+    if (!summary) {
+        if (summary.error().jsErrCode() == 10059)
+            return Error(Error::Kind::NotFound, QStringLiteral("the account has no $MQTT_sess stream: no MQTT session was ever stored"),
+                         QStringLiteral("nats-server creates it on the account's first MQTT connection"))
+                .withJsErrCode(10059);
+        return summary;
+    }
+    return summary;
+}
+
+} // namespace MqttDoctor::SessionLoader

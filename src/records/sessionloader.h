@@ -1,0 +1,130 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include <QDateTime>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include "common/result.h"
+#include "mqtt/sessionrecord.h"
+#include "mqtt/topicmapping.h"
+#include "nats/streamreader.h"
+#include "nats/systemclient.h"
+
+namespace MqttDoctor {
+
+class NatsConnection;
+
+/** A durable consumer a session record references, joined with the consumer's info (if it exists). */
+struct SessionConsumer
+{
+    QString name;
+    QString sid;                 ///< the `cons` key (subject or "<subject> fwc"), or "pubrel"
+    QString stream;              ///< where it was found (`$MQTT_msgs`, `$MQTT_out`), empty when missing
+    bool exists = false;
+    qint64 numPending = 0;       ///< consumer info `num_pending` (not yet delivered)
+    qint64 numAckPending = 0;    ///< consumer info `num_ack_pending` (delivered, unacknowledged)
+    QJsonObject config;          ///< the consumer's actual config (exists), else the config from the record
+    /** What `pending` means in the CLI: num_pending + num_ack_pending. */
+    qint64 pending() const { return numPending + numAckPending; }
+};
+
+/** One session record of `$MQTT_sess`, decoded and joined (or the reason it could not be decoded). */
+struct SessionEntry
+{
+    QString clientId;            ///< empty when undecodable
+    QString hash;                ///< the subject's hash token
+    QString subject;
+    quint64 seq = 0;
+    QDateTime time;              ///< store time (UTC)
+    bool clean = false;
+    QList<SessionRecord::Subscription> subscriptions;
+    QList<SessionConsumer> consumers;
+    std::optional<bool> connected;  ///< nullopt: unknown (no system connection)
+    QString server;              ///< the server the client is connected to (when connected)
+    QStringList problems;        ///< "id does not hash to the subject", "consumer X missing", "undecodable: ..."
+    std::optional<SessionRecord> record;  ///< the decoded record (nullopt when undecodable)
+};
+
+/** What a session load reads and how. */
+struct SessionLoadOptions
+{
+    TopicMapping::Dialect dialect = TopicMapping::Dialect::V2_10;
+    QString domain;              ///< JetStream domain for the API subjects (empty: none)
+    QString subjectFilter;       ///< e.g. "$MQTT.sess.kBmSuDPK"; empty: the whole stream
+    QString filter;              ///< SessionLoader::matches() text; empty: every record
+    quint64 limit = 0;           ///< stop after this many matching records (0: all)
+    int batchSize = 1024;
+    const std::atomic<bool> *cancel = nullptr;
+};
+
+/**
+ * Loading the MQTT sessions of an account: `$MQTT_sess` read last-per-subject with an ordered
+ * consumer (StreamReader) in batches, each record decoded (SessionRecord) and joined with the durables
+ * of `$MQTT_msgs`/`$MQTT_out` (from `CONSUMER.LIST`; no consumer is ever created on those interest
+ * streams, product.md §3 rule 8) and with `$SYS` CONNZ `mqtt_client` (when there is a system
+ * connection). The pure functions (decode, join, filter, CONNZ parsing) run on any thread; the
+ * network functions block and belong on a worker thread.
+ */
+namespace SessionLoader {
+
+/** `client ID → server name` of the MQTT clients connected now. */
+using ConnectedClients = QHash<QString, QString>;
+/** Consumers by durable name, each `CONSUMER.LIST` info object plus `"stream"`. */
+using ConsumerIndex = QHash<QString, QJsonObject>;
+
+/** Called per decoded batch (after filter, limit and join); return false to stop. Calling thread. */
+using BatchHandler = std::function<bool(QList<SessionEntry> &&batch, const ReadProgress &progress)>;
+
+// --- pure, any thread ---
+/** Decodes one stored session message; never fails (an undecodable one has a problem "undecodable: ..."). */
+SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dialect);
+/** Indexes `CONSUMER.LIST` results by name, remembering the stream. */
+void indexConsumers(ConsumerIndex &index, const QString &stream, const QList<QJsonObject> &consumers);
+/**
+ * Fills `consumers` (every durable of the record, with exists and pending) and adds "consumer X
+ * missing" problems. `consumersKnown` false leaves consumers unjoined (exists false, no problems).
+ */
+void joinConsumers(SessionEntry &entry, const ConsumerIndex &consumers, bool consumersKnown = true);
+/** Sets `connected`/`server` from CONNZ (nullopt: unknown, leaves `connected` null). */
+void joinConnected(SessionEntry &entry, const std::optional<ConnectedClients> &connected);
+/** Parses CONNZ replies: every `connections[].mqtt_client` with the answering server's name. Ignores every other field (never the `jwt`). */
+ConnectedClients connectedFromConnz(const QList<SystemClient::Reply> &replies);
+/**
+ * The `--filter TEXT` predicate: empty matches all; else a case-insensitive substring of the client
+ * ID, hash, subject, or any subscription (NATS or MQTT form).
+ */
+bool matches(const SessionEntry &entry, const QString &filter);
+/** The JSON of an entry (docs/cli.md): client_id, hash, subject, seq, time, clean, subscriptions, consumers, connected, problems; `detail` adds server, origin and the consumer configs. */
+QJsonObject toJson(const SessionEntry &entry, bool detail = false);
+/** `$MQTT.sess.<hash>` or `$MQTT.sess.<domain>.<hash>`. */
+QString sessionSubject(const QString &clientId, const QString &sessionDomain);
+
+// --- blocking, worker thread ---
+/** Every consumer of `$MQTT_msgs` and `$MQTT_out` (a missing stream counts as none). */
+Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &account, const QString &domain);
+/**
+ * CONNZ through the system connection: `{"acc": account, "mqtt_client": clientId}` (clientId may be
+ * empty: every connection of the account, paged). The `jwt` field is never read.
+ */
+Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &system, const QString &account,
+                                       const QString &clientId = {});
+/**
+ * Reads `$MQTT_sess` and hands over joined entries batch by batch. `consumers`/`connected` are the
+ * join inputs (load them first; nullopt: unknown). Stops at the limit, on cancel or when the handler
+ * returns false (summary.cancelled). `truncated` (optional) is set when the limit stopped the read
+ * while more records remained (more matching ones in the batch, or more messages in the stream).
+ */
+Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const SessionLoadOptions &options,
+                         const std::optional<ConsumerIndex> &consumers, const std::optional<ConnectedClients> &connected,
+                         const BatchHandler &onBatch, bool *truncated = nullptr);
+
+} // namespace SessionLoader
+} // namespace MqttDoctor
