@@ -5,6 +5,7 @@
 #include <QJsonObject>
 #include <QMap>
 
+#include "common/duration.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
 #include "mqtt/layouts.h"
@@ -69,6 +70,17 @@ int runCheck(CliContext &ctx)
         request.options.layout.streamReplicas = replicas;
     }
 
+    if (ctx.parser.isSet(QStringLiteral("stale-after"))) {
+        const QString text = ctx.parser.value(QStringLiteral("stale-after"));
+        const auto ms = parseAgeMs(text);
+        if (!ms || *ms < 1000)
+            return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--stale-after must be a duration of at least 1s, not \"%1\"").arg(text),
+                                  QStringLiteral("for example 30d, 12h or 90m")));
+        request.options.staleAfterSecs = qint64(*ms / 1000);
+    }
+    request.options.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
+    request.records = !ctx.parser.isSet(QStringLiteral("no-records"));
+
     auto input = DiagnosisGatherer::gather(*ctx.connections, request);
     if (!input)
         return ctx.fail(input.error());
@@ -92,6 +104,8 @@ int runCheck(CliContext &ctx)
         printJson(ctx.out, QJsonObject{{QStringLiteral("findings"), arr},
                                        {QStringLiteral("summary"), summaryOf(findings)},
                                        {QStringLiteral("accounts"), QJsonArray::fromStringList(checked)},
+                                       {QStringLiteral("records_checked"), QJsonArray::fromStringList(input->sessions.keys())},
+                                       {QStringLiteral("notes"), QJsonArray::fromStringList(input->notes)},
                                        {QStringLiteral("layouts"), layouts}});
         return rc;
     }
@@ -114,6 +128,8 @@ int runCheck(CliContext &ctx)
             << summary.value(QLatin1String("info")).toInt() << " info.\n";
     if (findings.isEmpty())
         ctx.out << "No problem found.\n";
+    for (const QString &note : input->notes)
+        ctx.out << "Note: " << note << '\n';
     return rc;
 }
 
@@ -130,7 +146,16 @@ QList<Command> checkCommands()
                                  QStringLiteral("The servers' mqtt { stream_replicas } (default: derived from the cluster size)."),
                                  QStringLiteral("n")),
               QCommandLineOption(QStringLiteral("upgrade-planned"),
-                                 QStringLiteral("Also report what an upgrade of 2.9 servers to 2.10+ will do."))},
+                                 QStringLiteral("Also report what an upgrade of 2.9 servers to 2.10+ will do.")),
+              QCommandLineOption(QStringLiteral("stale-after"),
+                                 QStringLiteral("SESSION_STALE: persistent sessions not connected and not written for longer than this "
+                                                "(default 30d; e.g. 12h, 7d)."),
+                                 QStringLiteral("duration")),
+              QCommandLineOption(QStringLiteral("client-id"),
+                                 QStringLiteral("A client ID to check for hash collisions with the sessions (repeatable)."),
+                                 QStringLiteral("id")),
+              QCommandLineOption(QStringLiteral("no-records"),
+                                 QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts)."))},
              runCheck}};
 }
 

@@ -3,9 +3,8 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-#include "mqtt/layouts.h"
 #include "nats/connectionset.h"
-#include "nats/discovery.h"
+#include "records/recordsource.h"
 #include "records/retainedloader.h"
 #include "records/sessionloader.h"
 #include "textoutput.h"
@@ -14,67 +13,14 @@ namespace MqttDoctor::Cli {
 
 namespace {
 
-/** Where an account's MQTT records are read from, and how its topics map. */
-struct RecordSource
-{
-    std::shared_ptr<NatsConnection> connection;
-    QString account;        ///< may be empty when the server cannot tell
-    QString apiDomain;      ///< JetStream domain of the API subjects (profile)
-    QString sessionDomain;  ///< the domain token in `$MQTT.sess.<domain>.<hash>`
-    TopicMapping::Dialect dialect = TopicMapping::Dialect::V2_10;
-};
-
-Result<RecordSource> resolveSource(ConnectionSet &connections, const QString &accountName)
-{
-    RecordSource src;
-    src.apiDomain = connections.profile().jsDomain;
-    const QString needCreds = QStringLiteral("reading the MQTT records of account %1 needs the account's credentials")
-                                  .arg(accountName.isEmpty() ? QStringLiteral("(none given)") : accountName);
-    const QString hint = QStringLiteral("connect as a user of the account (--user/--password, --creds, ...) or add the "
-                                        "account's credentials to the profile; the system connection only sees summaries");
-    if (!accountName.isEmpty() && connections.hasAccountCredentials(accountName)) {
-        auto conn = connections.account(accountName);
-        if (!conn)
-            return conn.error();
-        src.connection = *conn;
-        src.account = accountName;
-    } else if (connections.profile().auth.isSet()) {
-        auto primaryName = connections.primaryAccountName();
-        if (!accountName.isEmpty() && primaryName && !primaryName->isEmpty() && *primaryName != accountName)
-            return Error(Error::Kind::InvalidInput,
-                         needCreds + QStringLiteral(" (the connected user belongs to account %1)").arg(*primaryName), hint);
-        auto conn = connections.primary();
-        if (!conn)
-            return conn.error();
-        src.connection = *conn;
-        src.account = accountName.isEmpty() && primaryName ? *primaryName : accountName;
-    } else {
-        return Error(Error::Kind::InvalidInput, needCreds + QStringLiteral(": only a system connection was given"), hint);
-    }
-    if (auto servers = Discovery::servers(connections)) {
-        const LayoutChoice choice = Layouts::choose(*servers);
-        src.dialect = choice.layout.kind() == MqttLayout::Kind::V2_9 ? TopicMapping::Dialect::V2_9 : TopicMapping::Dialect::V2_10;
-        src.sessionDomain = Layouts::domainFor(*servers, {});
-    }
-    return src;
-}
-
-/** CONNZ when there is a system connection; nullopt (connected unknown) otherwise or on failure (noted on stderr). */
+/** CONNZ when there is a system connection; nullopt (connected state unknown) otherwise or on failure (noted on stderr). */
 std::optional<SessionLoader::ConnectedClients> connectedClients(CliContext &ctx, const RecordSource &src, const QString &clientId = {})
 {
-    if (!ctx.connections->hasSystem() || src.account.isEmpty())
-        return std::nullopt;
-    auto sys = ctx.connections->system();
-    if (!sys) {
-        ctx.err << "note: connected state unknown: " << sys.error().toString() << '\n';
-        return std::nullopt;
-    }
-    auto connected = SessionLoader::loadConnected(*sys, src.account, clientId);
-    if (!connected) {
-        ctx.err << "note: connected state unknown: " << connected.error().toString() << '\n';
-        return std::nullopt;
-    }
-    return *connected;
+    QString why;
+    auto connected = src.connectedClients(*ctx.connections, clientId, &why);
+    if (!connected && ctx.connections->hasSystem())
+        ctx.err << "note: " << why << '\n';
+    return connected;
 }
 
 QString yesNoUnknown(const std::optional<bool> &b)
@@ -111,7 +57,7 @@ int runSessions(CliContext &ctx)
     const qlonglong limit = limitText.isEmpty() ? 100 : limitText.toLongLong(&limitOk);
     if (!limitOk || limit < 0)
         return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--limit must be a number >= 0 (0: all), not \"%1\"").arg(limitText)));
-    auto src = resolveSource(*ctx.connections, accountName);
+    auto src = RecordSource::resolve(*ctx.connections, accountName);
     if (!src)
         return ctx.fail(src.error());
     auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
@@ -172,7 +118,7 @@ int runSession(CliContext &ctx)
     if (args.size() != 1)
         return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("usage: session CLIENT_ID [--account A]")));
     const QString clientId = args.first();
-    auto src = resolveSource(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    auto src = RecordSource::resolve(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
     if (!src)
         return ctx.fail(src.error());
     auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
@@ -240,7 +186,7 @@ int runSession(CliContext &ctx)
 
 int runRetained(CliContext &ctx)
 {
-    auto src = resolveSource(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    auto src = RecordSource::resolve(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
     if (!src)
         return ctx.fail(src.error());
     RetainedLoadOptions options;

@@ -2,8 +2,36 @@
 
 namespace MqttDoctor {
 
+std::optional<double> parseDurationMs(QStringView text, bool allowDays);
+
 // Go-style durations as natscli takes them: "5s", "500ms", "1m30s", "1.5h"; returns milliseconds. */
 std::optional<double> parseGoDurationMs(QStringView text)
+{
+    return parseDurationMs(text, false);
+}
+
+std::optional<double> parseAgeMs(QStringView text)
+{
+    return parseDurationMs(text, true);
+}
+
+QString formatAge(qint64 seconds)
+{
+    if (seconds < 0)
+        seconds = 0;
+    const qint64 days = seconds / 86400;
+    const qint64 hours = (seconds % 86400) / 3600;
+    const qint64 minutes = (seconds % 3600) / 60;
+    if (days > 0)
+        return hours > 0 ? QStringLiteral("%1d %2h").arg(days).arg(hours) : QStringLiteral("%1d").arg(days);
+    if (hours > 0)
+        return minutes > 0 ? QStringLiteral("%1h %2m").arg(hours).arg(minutes) : QStringLiteral("%1h").arg(hours);
+    if (minutes > 0)
+        return QStringLiteral("%1m").arg(minutes);
+    return QStringLiteral("%1s").arg(seconds);
+}
+
+std::optional<double> parseDurationMs(QStringView text, bool allowDays)
 {
     text = text.trimmed();
     if (text.isEmpty())
@@ -38,6 +66,8 @@ std::optional<double> parseGoDurationMs(QStringView text)
             factor = 60 * 1000;
         else if (unit == u"h")
             factor = 60 * 60 * 1000;
+        else if (allowDays && unit == u"d")
+            factor = 24.0 * 60 * 60 * 1000;
         else
             return std::nullopt;
         total += n * factor;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QStringList>
 #include <QtGlobal>
 
 #include "mqtt/layoutoptions.h"
@@ -22,6 +23,13 @@ struct CheckOptions
      * them one by one (three JetStream round trips each) within a 10 s deadline and purges the rest.
      */
     qint64 retainedMigrationWarnAt = 1000;
+    /** SESSION_STALE: a persistent session not connected and not written for longer than this (seconds). */
+    qint64 staleAfterSecs = 30LL * 24 * 3600;
+    /**
+     * Client IDs the operator knows of (devices that fail to connect, say), checked for hash collisions
+     * with the records' ids and the connected clients (SESSION_HASH_COLLISION).
+     */
+    QStringList knownClientIds;
 };
 
 } // namespace MqttDoctor

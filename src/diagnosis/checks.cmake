@@ -12,4 +12,6 @@ target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/blockerchecks.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/streamchecks.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/retainedchecks.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/sessionchecks.cpp ${CMAKE_CURRENT_SOURCE_DIR}/sessionchecks.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/sessiongatherer.cpp
 )

@@ -8,6 +8,7 @@
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/mqttlogformats.h"
+#include "diagnosis/sessionchecks.h"
 #include "mqtt/layouts.h"
 
 namespace MqttDoctor::Checks {
@@ -103,6 +104,8 @@ QList<Finding> diagnose(const DiagnosisInput &input)
             hasMqtt = hasMqtt || s.isMqtt();
         in.assumeMqtt = hasMqtt || input.mqttAccounts.contains(acc.name);
         out.append(checkAccount(in));
+        if (input.sessions.contains(acc.name))
+            out.append(checkSessions(input.sessions.value(acc.name), input.options));
     }
     sortFindings(out);
     return out;

@@ -2,9 +2,48 @@
 
 #include "diagnosis/checks.h"
 #include "nats/connectionset.h"
+#include "mqtt/mqttlayout.h"
 #include "nats/discovery.h"
+#include "records/recordsource.h"
 
 namespace MqttDoctor::DiagnosisGatherer {
+
+namespace {
+
+bool hasSessionsStream(const AccountInfo &account)
+{
+    for (const StreamInfo &s : account.streams)
+        if (s.name == MqttLayout::sessionsStream())
+            return true;
+    return false;
+}
+
+/** Record-level inputs of the accounts whose records can be read; notes for the others. */
+void gatherRecords(ConnectionSet &connections, DiagnosisInput &input)
+{
+    for (const AccountInfo &a : input.accounts) {
+        if ((a.isSystem && !input.includeSystemAccount) || !a.jetstream || !hasSessionsStream(a))
+            continue;
+        if (!RecordSource::canResolve(connections, a.name)) {
+            input.notes << QStringLiteral("Session records of account %1 not checked: reading them needs the account's credentials "
+                                          "(add them to the profile, or check the account as one of its users).")
+                               .arg(a.name);
+            continue;
+        }
+        auto sessions = gatherSessions(connections, a);
+        if (!sessions) {
+            input.notes << QStringLiteral("Session records of account %1 not checked: %2").arg(a.name, sessions.error().toString());
+            continue;
+        }
+        if (!sessions->connected)
+            input.notes << QStringLiteral("Account %1: connected clients unknown without a system connection, so SESSION_STALE was "
+                                          "not checked and orphan consumers may belong to connected clean-session clients.")
+                               .arg(a.name);
+        input.sessions.insert(a.name, std::move(sessions).value());
+    }
+}
+
+} // namespace
 
 Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request)
 {
@@ -37,6 +76,8 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
                 input.limits.insert(a.name, a.limits);
         }
         input.accounts = *accounts;
+        if (request.records)
+            gatherRecords(connections, input);
         return input;
     }
 
@@ -49,6 +90,8 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
     input.mqttAccounts = {account->name};
     input.accounts = {*account};
     input.includeSystemAccount = true;
+    if (request.records)
+        gatherRecords(connections, input);
     return input;
 }
 

@@ -24,10 +24,18 @@ struct Request
     QString account;          ///< one account; empty: the connection's own account, or all with only a system connection
     bool allAccounts = false; ///< every account (needs a system connection)
     CheckOptions options;
+    /** Also read the session records and run the record-level checks where the account's credentials allow. */
+    bool records = true;
 };
 
 /** The servers and the account(s) to check. */
 Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request);
+/**
+ * The record-level check input of one account: every session record, the `$MQTT_msgs`/`$MQTT_out`
+ * consumers, CONNZ (with a system connection) and, when `$MQTT_sess` may keep more than one message
+ * per subject, its per-subject counts. Needs the account's credentials (RecordSource).
+ */
+Result<SessionCheckInput> gatherSessions(ConnectionSet &connections, const AccountInfo &account);
 /** gather() then Checks::diagnose(). */
 Result<QList<Finding>> check(ConnectionSet &connections, const Request &request);
 

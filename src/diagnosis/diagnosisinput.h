@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include "diagnosis/checkoptions.h"
+#include "diagnosis/sessionchecks.h"
 #include "nats/clusterinfo.h"
 
 namespace MqttDoctor {
@@ -24,6 +25,10 @@ struct DiagnosisInput
      */
     QStringList mqttAccounts;
     bool includeSystemAccount = false; ///< the system account is skipped unless set
+    /** The records of accounts whose record-level checks run (Checks::checkSessions), by account name. */
+    QHash<QString, SessionCheckInput> sessions;
+    /** What could not be checked and why, one sentence each ("record-level checks of account X skipped: ..."). */
+    QStringList notes;
 };
 
 } // namespace MqttDoctor

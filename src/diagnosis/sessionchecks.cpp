@@ -1,0 +1,321 @@
+// Record-level checks (product.md §2): the session records of `$MQTT_sess` against their hashes, their
+// durables on `$MQTT_msgs`/`$MQTT_out`, the connected clients and each other.
+
+#include "sessionchecks.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMap>
+#include <QSet>
+
+#include <algorithm>
+
+#include "common/duration.h"
+#include "diagnosis/checks.h"
+#include "diagnosis/findingcatalogue.h"
+#include "diagnosis/findingcodes.h"
+#include "mqtt/clientidhash.h"
+#include "mqtt/mqttlayout.h"
+
+namespace MqttDoctor::Checks {
+
+namespace {
+
+using Sev = Finding::Severity;
+
+const QString msgsStream = MqttLayout::messagesStream();
+const QString outStream = MqttLayout::outStream();
+const QString pubrelPrefix = QStringLiteral("$MQTT_PUBREL_");
+/** More duplicate subjects than this are summed up in one finding. */
+constexpr int maxDuplicateFindings = 25;
+
+QString sessStream()
+{
+    return MqttLayout::sessionsStream();
+}
+
+/** The hash a server-made durable belongs to: `<hash>_<nuid>` on `$MQTT_msgs`, `$MQTT_PUBREL_<hash>` on `$MQTT_out`. */
+QString durableHash(const QString &stream, const QString &name)
+{
+    if (stream == msgsStream) {
+        if (name.size() > ClientIdHash::length && name.at(ClientIdHash::length) == QLatin1Char('_')
+            && ClientIdHash::isHashToken(QStringView(name).left(ClientIdHash::length)))
+            return name.left(ClientIdHash::length);
+    } else if (stream == outStream && name.startsWith(pubrelPrefix)) {
+        const QString hash = name.mid(pubrelPrefix.size());
+        if (ClientIdHash::isHashToken(hash))
+            return hash;
+    }
+    return {};
+}
+
+void checkUndecodable(const SessionCheckInput &in, QList<Finding> &out)
+{
+    for (const SessionEntry &e : in.sessions) {
+        if (e.record)
+            continue;
+        Finding f = FindingCatalogue::make(FindingCodes::sessionUndecodable(), in.account, sessStream(),
+                                           {{QStringLiteral("subject"), e.subject}});
+        QString reason;
+        for (const QString &p : e.problems)
+            if (p.startsWith(QLatin1String("undecodable: ")))
+                reason = p.mid(13);
+        f.detail = QStringLiteral("The record at sequence %1 on %2 (written %3) cannot be decoded: %4. The server fails every "
+                                  "CONNECT of the client whose ID hashes to %5 with \"unmarshal of session record at sequence %1 "
+                                  "...\"; other clients are not affected.")
+                       .arg(e.seq)
+                       .arg(e.subject, e.time.toString(Qt::ISODate), reason.isEmpty() ? QStringLiteral("unknown reason") : reason, e.hash);
+        f.expected = QStringLiteral("a session record (JSON object with id, subs, cons)");
+        f.actual = QJsonObject{{QStringLiteral("seq"), qint64(e.seq)}, {QStringLiteral("error"), reason}};
+        out.append(f);
+    }
+}
+
+void checkIdMismatch(const SessionCheckInput &in, QList<Finding> &out)
+{
+    for (const SessionEntry &e : in.sessions) {
+        if (!e.record || e.clientId.isEmpty())
+            continue;
+        const QString idHash = ClientIdHash::hash(e.clientId);
+        if (idHash == e.hash)
+            continue;
+        Finding f = FindingCatalogue::make(FindingCodes::sessionIdMismatch(), in.account, sessStream(),
+                                           {{QStringLiteral("subject"), e.subject}, {QStringLiteral("client_id"), e.clientId}});
+        f.detail = QStringLiteral("The record on %1 (sequence %2) says it belongs to \"%3\", whose hash is %4, not %5. The client "
+                                  "whose ID hashes to %5 is refused by 2.11.15+ servers (CONNACK 2, \"stored session does not "
+                                  "match client ID\"); older servers hand it this foreign session.")
+                       .arg(e.subject)
+                       .arg(e.seq)
+                       .arg(e.clientId, idHash, e.hash);
+        f.expected = QJsonObject{{QStringLiteral("hash"), e.hash}};
+        f.actual = QJsonObject{{QStringLiteral("id"), e.clientId}, {QStringLiteral("hash"), idHash}};
+        out.append(f);
+    }
+}
+
+void checkCollisions(const SessionCheckInput &in, const CheckOptions &options, QList<Finding> &out)
+{
+    // hash -> client ID -> where it is known from
+    QMap<QString, QMap<QString, QStringList>> known;
+    for (const SessionEntry &e : in.sessions)
+        if (e.record && !e.clientId.isEmpty())
+            known[ClientIdHash::hash(e.clientId)][e.clientId] << QStringLiteral("record on %1").arg(e.subject);
+    if (in.connected)
+        for (auto it = in.connected->cbegin(); it != in.connected->cend(); ++it)
+            if (!it.key().isEmpty())
+                known[ClientIdHash::hash(it.key())][it.key()] << QStringLiteral("connected to %1").arg(it.value());
+    for (const QString &id : options.knownClientIds)
+        if (!id.isEmpty())
+            known[ClientIdHash::hash(id)][id] << QStringLiteral("given by the operator");
+
+    for (auto it = known.cbegin(); it != known.cend(); ++it) {
+        if (it->size() < 2)
+            continue;
+        const QStringList ids = it->keys();
+        Finding f = FindingCatalogue::make(FindingCodes::sessionHashCollision(), in.account, sessStream(),
+                                           {{QStringLiteral("client_id"), ids.at(0)},
+                                            {QStringLiteral("other_client_id"), ids.mid(1).join(QStringLiteral(", "))},
+                                            {QStringLiteral("hash"), it.key()},
+                                            {QStringLiteral("subject"), SessionLoader::sessionSubject(ids.at(0), QString())}});
+        // The session subject carries the domain token of the records, when there is one.
+        for (const SessionEntry &e : in.sessions)
+            if (e.hash == it.key()) {
+                f.subject = e.subject;
+                break;
+            }
+        QJsonObject sources;
+        for (auto id = it->cbegin(); id != it->cend(); ++id)
+            sources.insert(id.key(), QJsonArray::fromStringList(id.value()));
+        f.detail = QStringLiteral("Client IDs %1 all hash to %2 and so share one session record. 2.9 to 2.11.14 servers let each "
+                                  "client take the other's session over silently (subscriptions, queued messages); 2.11.15+ "
+                                  "refuse all but the record's owner with CONNACK 2 (\"stored session does not match client ID\").")
+                       .arg(ids.join(QStringLiteral(", ")), it.key());
+        f.expected = QStringLiteral("one client ID per hash");
+        f.actual = sources;
+        out.append(f);
+    }
+}
+
+void checkMissingConsumers(const SessionCheckInput &in, QList<Finding> &out)
+{
+    if (!in.consumersKnown)
+        return;
+    for (const SessionEntry &e : in.sessions) {
+        if (!e.record)
+            continue;
+        for (const SessionConsumer &c : e.consumers) {
+            if (c.exists || c.name.isEmpty())
+                continue;
+            const bool pubrel = c.sid == QLatin1String("pubrel");
+            const QString stream = pubrel ? outStream : msgsStream;
+            Finding f = FindingCatalogue::make(FindingCodes::sessionMissingConsumer(), in.account, stream,
+                                               {{QStringLiteral("subject"), e.subject},
+                                                {QStringLiteral("client_id"), e.clientId},
+                                                {QStringLiteral("consumer"), c.name}});
+            f.detail = pubrel ? QStringLiteral("Session \"%1\" names the PUBREL durable %2 on %3, which does not exist: QoS 2 "
+                                               "exchanges of this client cannot complete.")
+                                    .arg(e.clientId, c.name, stream)
+                              : QStringLiteral("Session \"%1\" subscribes to %2 through the durable %3 on %4, which does not exist. "
+                                               "The server does not recreate it when the client reconnects: QoS 1/2 messages for "
+                                               "this subscription are dropped (interest retention) and never delivered.")
+                                    .arg(e.clientId, c.sid, c.name, stream);
+            f.expected = QJsonObject{{QStringLiteral("consumer"), c.name}, {QStringLiteral("stream"), stream}};
+            f.actual = QStringLiteral("missing");
+            out.append(f);
+        }
+    }
+}
+
+void checkOrphans(const SessionCheckInput &in, QList<Finding> &out)
+{
+    if (!in.consumersKnown)
+        return;
+    QSet<QString> referenced;
+    QSet<QString> brokenHashes;   // undecodable records: their own repair removes the consumers
+    for (const SessionEntry &e : in.sessions) {
+        if (!e.record) {
+            brokenHashes.insert(e.hash);
+            continue;
+        }
+        for (const SessionConsumer &c : e.consumers)
+            referenced.insert(c.name);
+    }
+    QSet<QString> connectedHashes;
+    if (in.connected)
+        for (auto it = in.connected->cbegin(); it != in.connected->cend(); ++it)
+            connectedHashes.insert(ClientIdHash::hash(it.key()));
+
+    QStringList names = in.consumers.keys();
+    names.sort();
+    for (const QString &name : names) {
+        const QJsonObject info = in.consumers.value(name);
+        const QString stream = info.value(QLatin1String("stream")).toString();
+        const QString hash = durableHash(stream, name);
+        if (hash.isEmpty() || referenced.contains(name) || brokenHashes.contains(hash))
+            continue;
+        if (connectedHashes.contains(hash))
+            continue;  // a clean-session client's durables live only while it is connected
+        const qint64 pending = info.value(QLatin1String("num_pending")).toInteger();
+        const qint64 ackPending = info.value(QLatin1String("num_ack_pending")).toInteger();
+        const QJsonObject config = info.value(QLatin1String("config")).toObject();
+        Finding f = FindingCatalogue::make(FindingCodes::orphanConsumer(), in.account, stream, {{QStringLiteral("consumer"), name}});
+        f.subject = config.value(QLatin1String("filter_subject")).toString();
+        f.detail = QStringLiteral("The durable %1 on %2 (filter %3) belongs to the session hash %4, but no session record references "
+                                  "it. It holds %5 pending and %6 unacknowledged messages, and because %2 has interest retention "
+                                  "every message matching its filter is kept until it is acknowledged, which no client will do.")
+                       .arg(name, stream, f.subject.isEmpty() ? QStringLiteral("-") : f.subject, hash)
+                       .arg(pending)
+                       .arg(ackPending);
+        if (!in.connected)
+            f.detail += QStringLiteral(" (Connected clients unknown without a system connection: a connected clean-session "
+                                       "client with this hash would own it; check before deleting.)");
+        f.expected = QStringLiteral("referenced by a session record");
+        f.actual = QJsonObject{{QStringLiteral("hash"), hash},
+                               {QStringLiteral("num_pending"), pending},
+                               {QStringLiteral("num_ack_pending"), ackPending}};
+        out.append(f);
+    }
+}
+
+void checkStale(const SessionCheckInput &in, const CheckOptions &options, QList<Finding> &out)
+{
+    if (!in.connected || !in.now.isValid() || options.staleAfterSecs <= 0)
+        return;
+    for (const SessionEntry &e : in.sessions) {
+        if (!e.record || e.clean || e.clientId.isEmpty() || in.connected->contains(e.clientId) || !e.time.isValid())
+            continue;
+        if (ClientIdHash::hash(e.clientId) != e.hash)
+            continue;  // a foreign record is SESSION_ID_MISMATCH, not a session of its own
+        const qint64 age = e.time.secsTo(in.now);
+        if (age <= options.staleAfterSecs)
+            continue;
+        qint64 pending = 0;
+        for (const SessionConsumer &c : e.consumers)
+            if (c.exists)
+                pending += c.pending();
+        Finding f = FindingCatalogue::make(FindingCodes::sessionStale(), in.account, sessStream(),
+                                           {{QStringLiteral("subject"), e.subject},
+                                            {QStringLiteral("client_id"), e.clientId},
+                                            {QStringLiteral("age"), formatAge(age)}});
+        f.detail = QStringLiteral("Session \"%1\" was last written %2 (%3 ago) and its client is not connected. It keeps %4 "
+                                  "durable(s) holding %5 queued message(s). If the device is gone for good, delete the session; "
+                                  "if it will come back, leave it (it gets its queued messages then).")
+                       .arg(e.clientId, e.time.toString(Qt::ISODate), formatAge(age))
+                       .arg(e.consumers.size())
+                       .arg(pending);
+        if (pending > 0)
+            f.severity = Sev::Warning;
+        f.expected = QJsonObject{{QStringLiteral("max_age"), formatAge(options.staleAfterSecs)}};
+        f.actual = QJsonObject{{QStringLiteral("age"), formatAge(age)},
+                               {QStringLiteral("written"), e.time.toString(Qt::ISODate)},
+                               {QStringLiteral("pending"), pending}};
+        out.append(f);
+    }
+}
+
+void checkDuplicates(const SessionCheckInput &in, QList<Finding> &out)
+{
+    if (!in.subjectCounts)
+        return;
+    QList<SubjectCount> dups;
+    for (const SubjectCount &c : *in.subjectCounts)
+        if (c.messages > 1)
+            dups.append(c);
+    std::sort(dups.begin(), dups.end(), [](const SubjectCount &a, const SubjectCount &b) {
+        return a.messages != b.messages ? a.messages > b.messages : a.subject < b.subject;
+    });
+    QHash<QString, QString> idBySubject;
+    for (const SessionEntry &e : in.sessions)
+        if (e.record)
+            idBySubject.insert(e.subject, e.clientId);
+    for (int i = 0; i < dups.size() && i < maxDuplicateFindings; ++i) {
+        const SubjectCount &c = dups.at(i);
+        Finding f = FindingCatalogue::make(FindingCodes::duplicateSessionRecords(), in.account, sessStream(),
+                                           {{QStringLiteral("subject"), c.subject},
+                                            {QStringLiteral("client_id"), idBySubject.value(c.subject)},
+                                            {QStringLiteral("count"), QString::number(c.messages)}});
+        f.detail = QStringLiteral("%1 holds %2 records where the server expects one (max_msgs_per_subject 1): clears delete only the "
+                                  "newest, so older records come back, and 2.9 servers' last-by-subject reads may return \"no "
+                                  "message found\" for a session that exists.")
+                       .arg(c.subject)
+                       .arg(c.messages);
+        f.expected = QJsonObject{{QStringLiteral("messages"), 1}};
+        f.actual = QJsonObject{{QStringLiteral("messages"), qint64(c.messages)}};
+        out.append(f);
+    }
+    if (dups.size() > maxDuplicateFindings) {
+        quint64 extra = 0;
+        for (qsizetype i = maxDuplicateFindings; i < dups.size(); ++i)
+            extra += dups.at(i).messages;
+        Finding f = FindingCatalogue::make(FindingCodes::duplicateSessionRecords(), in.account, sessStream(),
+                                           {{QStringLiteral("subject"), QStringLiteral("$MQTT.sess.>")},
+                                            {QStringLiteral("count"), QString::number(extra)}});
+        f.subject.clear();
+        f.title = QStringLiteral("%1 more session subjects hold more than one record (%2 records)")
+                      .arg(dups.size() - maxDuplicateFindings)
+                      .arg(extra);
+        f.detail = QStringLiteral("Besides the subjects listed, %1 more session subjects of %2 hold duplicates; the same repair fixes them all.")
+                       .arg(dups.size() - maxDuplicateFindings)
+                       .arg(sessStream());
+        f.actual = QJsonObject{{QStringLiteral("subjects"), qint64(dups.size())}};
+        out.append(f);
+    }
+}
+
+} // namespace
+
+QList<Finding> checkSessions(const SessionCheckInput &input, const CheckOptions &options)
+{
+    QList<Finding> out;
+    checkUndecodable(input, out);
+    checkIdMismatch(input, out);
+    checkCollisions(input, options, out);
+    checkMissingConsumers(input, out);
+    checkOrphans(input, out);
+    checkStale(input, options, out);
+    checkDuplicates(input, out);
+    sortFindings(out);
+    return out;
+}
+
+} // namespace MqttDoctor::Checks

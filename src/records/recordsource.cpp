@@ -1,0 +1,109 @@
+#include "recordsource.h"
+
+#include "mqtt/layouts.h"
+#include "nats/connectionset.h"
+#include "nats/discovery.h"
+#include "nats/jetstreamclient.h"
+
+#include <QJsonArray>
+
+namespace MqttDoctor {
+
+namespace {
+
+/**
+ * A 2.9 server serving streams that a 2.10+ server wrote (their `$MQTT_rmsgs` has the per-subject
+ * layout): lab-observed, a consumer with a wildcard filter on such a store sends 2.9.10's file store
+ * into an endless scan that wedges the account's JetStream API until restart. Non-empty: the reason.
+ */
+QString downgradeHazard(const RecordSource &src)
+{
+    JetStreamClient js(src.connection, src.apiDomain);
+    auto info = js.streamInfo(MqttLayout::retainedStream());
+    if (!info)
+        return {};  // no retained stream (or no answer): nothing points at a downgrade
+    const QJsonArray subjects = info->value(QLatin1String("config")).toObject().value(QLatin1String("subjects")).toArray();
+    if (subjects.size() != 1 || subjects.first().toString() != MqttLayout::retainedSubjects())
+        return {};
+    return QStringLiteral("a 2.9 server serves streams in the 2.10+ layout (a downgrade), and reading them with a consumer can "
+                          "hang a 2.9.10 server's JetStream API");
+}
+
+} // namespace
+
+bool RecordSource::canResolve(const ConnectionSet &connections, const QString &accountName)
+{
+    return (!accountName.isEmpty() && connections.hasAccountCredentials(accountName)) || connections.profile().auth.isSet();
+}
+
+Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QString &accountName)
+{
+    RecordSource src;
+    src.apiDomain = connections.profile().jsDomain;
+    const QString needCreds = QStringLiteral("reading the MQTT records of account %1 needs the account's credentials")
+                                  .arg(accountName.isEmpty() ? QStringLiteral("(none given)") : accountName);
+    const QString hint = QStringLiteral("connect as a user of the account (--user/--password, --creds, ...) or add the "
+                                        "account's credentials to the profile; the system connection only sees summaries");
+    if (!accountName.isEmpty() && connections.hasAccountCredentials(accountName)) {
+        auto conn = connections.account(accountName);
+        if (!conn)
+            return conn.error();
+        src.connection = *conn;
+        src.account = accountName;
+    } else if (connections.profile().auth.isSet()) {
+        auto primaryName = connections.primaryAccountName();
+        if (!accountName.isEmpty() && primaryName && !primaryName->isEmpty() && *primaryName != accountName)
+            return Error(Error::Kind::InvalidInput,
+                         needCreds + QStringLiteral(" (the connected user belongs to account %1)").arg(*primaryName), hint);
+        auto conn = connections.primary();
+        if (!conn)
+            return conn.error();
+        src.connection = *conn;
+        src.account = accountName.isEmpty() && primaryName ? *primaryName : accountName;
+    } else {
+        return Error(Error::Kind::InvalidInput, needCreds + QStringLiteral(": only a system connection was given"), hint);
+    }
+    if (auto servers = Discovery::servers(connections)) {
+        const LayoutChoice choice = Layouts::choose(*servers);
+        src.dialect = choice.layout.kind() == MqttLayout::Kind::V2_9 ? TopicMapping::Dialect::V2_9 : TopicMapping::Dialect::V2_10;
+        src.sessionDomain = Layouts::domainFor(*servers, {});
+        if (choice.layout.kind() == MqttLayout::Kind::V2_9 || choice.mixed()) {
+            if (auto hazard = downgradeHazard(src); !hazard.isEmpty())
+                return Error(Error::Kind::InvalidInput,
+                             QStringLiteral("not reading the MQTT records of account %1: %2").arg(src.account, hazard),
+                             QStringLiteral("repair the downgrade first (run check: RETAINED_DOWNGRADE), or read the records "
+                                            "once the account is served by 2.10+ servers again"));
+        }
+    }
+    return src;
+}
+
+std::optional<SessionLoader::ConnectedClients> RecordSource::connectedClients(ConnectionSet &connections, const QString &clientId,
+                                                                             QString *why) const
+{
+    const auto note = [why](const QString &text) {
+        if (why)
+            *why = text;
+    };
+    if (!connections.hasSystem()) {
+        note(QStringLiteral("connected state unknown without a system connection"));
+        return std::nullopt;
+    }
+    if (account.isEmpty()) {
+        note(QStringLiteral("connected state unknown: the server did not say which account the user belongs to"));
+        return std::nullopt;
+    }
+    auto sys = connections.system();
+    if (!sys) {
+        note(QStringLiteral("connected state unknown: ") + sys.error().toString());
+        return std::nullopt;
+    }
+    auto connected = SessionLoader::loadConnected(*sys, account, clientId);
+    if (!connected) {
+        note(QStringLiteral("connected state unknown: ") + connected.error().toString());
+        return std::nullopt;
+    }
+    return *connected;
+}
+
+} // namespace MqttDoctor

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include <QString>
+
+#include "common/result.h"
+#include "mqtt/topicmapping.h"
+#include "records/sessionloader.h"
+
+namespace MqttDoctor {
+
+class ConnectionSet;
+class NatsConnection;
+
+/**
+ * Where an account's MQTT records are read from, and how its topics map: the account's own
+ * connection (records can only be read with the account's credentials; the system connection sees
+ * summaries only). Shared by the CLI's record commands, the record-level checks and the GUI.
+ */
+struct RecordSource
+{
+    std::shared_ptr<NatsConnection> connection;
+    QString account;        ///< may be empty when the server cannot tell
+    QString apiDomain;      ///< JetStream domain of the API subjects (profile)
+    QString sessionDomain;  ///< the domain token in `$MQTT.sess.<domain>.<hash>`
+    TopicMapping::Dialect dialect = TopicMapping::Dialect::V2_10;
+
+    /**
+     * The connection to read `accountName`'s records with: its credentials from the profile, else the
+     * primary connection when it belongs to that account (or `accountName` is empty). A clear
+     * InvalidInput error (with a hint) when there is none. Blocking (connects, asks the servers).
+     */
+    static Result<RecordSource> resolve(ConnectionSet &connections, const QString &accountName);
+    /** True when resolve() can succeed without asking the network: credentials or a primary user. */
+    static bool canResolve(const ConnectionSet &connections, const QString &accountName);
+    /**
+     * CONNZ of this account through the system connection (`clientId` empty: every MQTT client). nullopt
+     * (connected state unknown) without a system connection or when CONNZ fails; then `why` says so.
+     */
+    std::optional<SessionLoader::ConnectedClients> connectedClients(ConnectionSet &connections, const QString &clientId = {},
+                                                                   QString *why = nullptr) const;
+};
+
+} // namespace MqttDoctor

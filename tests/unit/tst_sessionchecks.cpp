@@ -1,0 +1,188 @@
+// Checks::checkSessions on hand-made inputs: the edges the live test cannot reach cheaply (what is not
+// an orphan, what is unknown, many duplicates, boundaries of the stale threshold).
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+#include "diagnosis/sessionchecks.h"
+#include "common/duration.h"
+#include "mqtt/clientidhash.h"
+
+using namespace MqttDoctor;
+
+namespace {
+
+const QDateTime written = QDateTime(QDate(2026, 11, 1), QTime(12, 0), Qt::UTC);
+
+SessionEntry session(const QString &clientId, const QStringList &durables, const QString &pubrel = {})
+{
+    const QString hash = ClientIdHash::hash(clientId);
+    QJsonObject cons;
+    for (const QString &d : durables)
+        cons.insert(QStringLiteral("t.") + d, QJsonObject{{QStringLiteral("durable_name"), d}});
+    QJsonObject rec{{QStringLiteral("id"), clientId}, {QStringLiteral("cons"), cons}};
+    if (!pubrel.isEmpty())
+        rec.insert(QStringLiteral("pubrel"), QJsonObject{{QStringLiteral("durable_name"), pubrel}});
+    StreamMessage m;
+    m.subject = QStringLiteral("$MQTT.sess.") + hash;
+    m.sequence = 1;
+    m.timeNs = written.toMSecsSinceEpoch() * 1000000;
+    m.data = QJsonDocument(rec).toJson(QJsonDocument::Compact);
+    return SessionLoader::fromMessage(m, TopicMapping::Dialect::V2_10);
+}
+
+QJsonObject consumer(const QString &name, qint64 pending = 0)
+{
+    return QJsonObject{{QStringLiteral("name"), name},
+                       {QStringLiteral("num_pending"), pending},
+                       {QStringLiteral("config"), QJsonObject{{QStringLiteral("durable_name"), name}}}};
+}
+
+SessionCheckInput input(const QList<SessionEntry> &sessions, const QList<QJsonObject> &msgs, const QList<QJsonObject> &out = {})
+{
+    SessionCheckInput in;
+    in.account = QStringLiteral("ACME");
+    in.consumersKnown = true;
+    SessionLoader::indexConsumers(in.consumers, QStringLiteral("$MQTT_msgs"), msgs);
+    SessionLoader::indexConsumers(in.consumers, QStringLiteral("$MQTT_out"), out);
+    for (SessionEntry e : sessions) {
+        SessionLoader::joinConsumers(e, in.consumers, true);
+        in.sessions.append(e);
+    }
+    in.now = written.addDays(2);
+    return in;
+}
+
+QStringList codes(const QList<Finding> &findings)
+{
+    QStringList out;
+    for (const Finding &f : findings)
+        out << f.code;
+    return out;
+}
+
+} // namespace
+
+class TestSessionChecks : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void healthyIsQuiet()
+    {
+        const QString h = ClientIdHash::hash(QStringLiteral("dev-1"));
+        SessionCheckInput in = input({session(QStringLiteral("dev-1"), {h + QStringLiteral("_a")}, QStringLiteral("$MQTT_PUBREL_") + h)},
+                                     {consumer(h + QStringLiteral("_a"))}, {consumer(QStringLiteral("$MQTT_PUBREL_") + h)});
+        in.connected = SessionLoader::ConnectedClients{{QStringLiteral("dev-1"), QStringLiteral("n1")}};
+        QCOMPARE(codes(Checks::checkSessions(in)), QStringList());
+    }
+
+    void orphansOnlyForServerMadeDurables()
+    {
+        const QString h = ClientIdHash::hash(QStringLiteral("gone"));
+        // Not MQTT-made: another tool's durable, the retained consumer, a name with a short prefix.
+        SessionCheckInput in = input({}, {consumer(h + QStringLiteral("_x"), 7), consumer(QStringLiteral("mydurable")),
+                                          consumer(QStringLiteral("abc_def")), consumer(QStringLiteral("$MQTT_rmsgs_sQnRv29R"))},
+                                     {consumer(QStringLiteral("$MQTT_PUBREL_") + h), consumer(QStringLiteral("$MQTT_PUBREL_short"))});
+        const QList<Finding> f = Checks::checkSessions(in);
+        QCOMPARE(codes(f), (QStringList{QStringLiteral("ORPHAN_CONSUMER"), QStringLiteral("ORPHAN_CONSUMER")}));
+        QVERIFY(f.at(0).detail.contains(QStringLiteral("7 pending")) || f.at(1).detail.contains(QStringLiteral("7 pending")));
+        QVERIFY(f.at(0).detail.contains(QStringLiteral("Connected clients unknown")));
+
+        // A connected client with that hash owns them (a clean session has durables and no record).
+        in.connected = SessionLoader::ConnectedClients{{QStringLiteral("gone"), QStringLiteral("n1")}};
+        QCOMPARE(codes(Checks::checkSessions(in)), QStringList());
+
+        // Consumers unknown: neither missing consumers nor orphans are claimed.
+        SessionCheckInput unknown = input({session(QStringLiteral("dev-2"), {QStringLiteral("zzzzzzzz_q")})}, {});
+        QCOMPARE(codes(Checks::checkSessions(unknown)), QStringList{QStringLiteral("SESSION_MISSING_CONSUMER")});
+        unknown.consumersKnown = false;
+        QCOMPARE(codes(Checks::checkSessions(unknown)), QStringList());
+    }
+
+    void undecodableRecordKeepsItsDurables()
+    {
+        StreamMessage m;
+        const QString h = ClientIdHash::hash(QStringLiteral("broken"));
+        m.subject = QStringLiteral("$MQTT.sess.") + h;
+        m.sequence = 9;
+        m.data = "{\"id\":";
+        SessionCheckInput in = input({SessionLoader::fromMessage(m, TopicMapping::Dialect::V2_10)}, {consumer(h + QStringLiteral("_d"))});
+        const QList<Finding> f = Checks::checkSessions(in);
+        QCOMPARE(codes(f), QStringList{QStringLiteral("SESSION_UNDECODABLE")});
+        QCOMPARE(f.first().subject, m.subject);
+        QCOMPARE(f.first().severity, Finding::Severity::Critical);
+        QVERIFY(f.first().detail.contains(QStringLiteral("sequence 9")));
+    }
+
+    void collisionsFromEverySource()
+    {
+        SessionCheckInput in = input({session(QStringLiteral("cid-03579431"), {})}, {});
+        QCOMPARE(codes(Checks::checkSessions(in)), QStringList());
+        in.connected = SessionLoader::ConnectedClients{{QStringLiteral("cid-09191235"), QStringLiteral("n2")}};
+        QList<Finding> f = Checks::checkSessions(in);
+        QCOMPARE(codes(f), QStringList{QStringLiteral("SESSION_HASH_COLLISION")});
+        QCOMPARE(f.first().clientId, QStringLiteral("cid-03579431"));
+        QVERIFY(f.first().title.contains(QStringLiteral("1fbmU9bb")));
+        QVERIFY(f.first().actual.toObject().value(QLatin1String("cid-09191235")).toArray().first().toString().contains(QStringLiteral("n2")));
+        in.connected.reset();
+        CheckOptions options;
+        options.knownClientIds = {QStringLiteral("cid-09191235"), QStringLiteral("unrelated")};
+        QCOMPARE(codes(Checks::checkSessions(in, options)), QStringList{QStringLiteral("SESSION_HASH_COLLISION")});
+    }
+
+    void staleThreshold()
+    {
+        SessionCheckInput in = input({session(QStringLiteral("old-1"), {})}, {});
+        CheckOptions options;
+        QCOMPARE(codes(Checks::checkSessions(in, options)), QStringList());  // unknown connected state: skipped
+        in.connected = SessionLoader::ConnectedClients{};
+        options.staleAfterSecs = 2 * 86400;  // exactly the age: not yet stale
+        QCOMPARE(codes(Checks::checkSessions(in, options)), QStringList());
+        options.staleAfterSecs = 2 * 86400 - 1;
+        const QList<Finding> f = Checks::checkSessions(in, options);
+        QCOMPARE(codes(f), QStringList{QStringLiteral("SESSION_STALE")});
+        QVERIFY(f.first().title.contains(QStringLiteral("2d")));
+        QCOMPARE(f.first().severity, Finding::Severity::Info);
+        in.connected = SessionLoader::ConnectedClients{{QStringLiteral("old-1"), QStringLiteral("n1")}};
+        QCOMPARE(codes(Checks::checkSessions(in, options)), QStringList());
+    }
+
+    void manyDuplicatesAreSummed()
+    {
+        SessionCheckInput in = input({}, {});
+        QList<SubjectCount> counts;
+        for (int i = 0; i < 40; ++i)
+            counts.append({QStringLiteral("$MQTT.sess.h%1").arg(i, 7, 10, QLatin1Char('0')), quint64(i % 2 ? 3 : 1)});
+        in.subjectCounts = counts;
+        const QList<Finding> f = Checks::checkSessions(in);
+        QCOMPARE(f.size(), 20);  // 20 subjects with duplicates, each listed
+        QCOMPARE(f.first().actual.toObject().value(QLatin1String("messages")).toInteger(), 3);
+        in.subjectCounts->clear();
+        for (int i = 0; i < 30; ++i)
+            in.subjectCounts->append({QStringLiteral("$MQTT.sess.d%1").arg(i, 7, 10, QLatin1Char('0')), 2});
+        const QList<Finding> many = Checks::checkSessions(in);
+        QCOMPARE(many.size(), 26);
+        int summaries = 0;
+        for (const Finding &x : many)
+            if (x.subject.isEmpty()) {
+                ++summaries;
+                QVERIFY(x.title.startsWith(QStringLiteral("5 more session subjects")));
+            }
+        QCOMPARE(summaries, 1);
+    }
+
+    void ageFormatAndParse()
+    {
+        QCOMPARE(formatAge(45), QStringLiteral("45s"));
+        QCOMPARE(formatAge(3 * 3600 + 300), QStringLiteral("3h 5m"));
+        QCOMPARE(formatAge(41 * 86400 + 7200), QStringLiteral("41d 2h"));
+        QCOMPARE(parseAgeMs(u"30d"), std::optional<double>(30.0 * 86400 * 1000));
+        QCOMPARE(parseAgeMs(u"1d12h"), std::optional<double>(36.0 * 3600 * 1000));
+        QVERIFY(!parseAgeMs(u"soon"));
+        QVERIFY(!parseGoDurationMs(u"1d"));  // natscli durations have no days
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSessionChecks)
+#include "tst_sessionchecks.moc"
