@@ -9,6 +9,7 @@
 #include <QSet>
 #include <QTextStream>
 
+#include "backupcommands.h"
 #include "checkcommand.h"
 #include "clicontext.h"
 #include "explaincommand.h"
@@ -25,7 +26,7 @@ namespace {
 
 QList<Command> allCommands()
 {
-    return discoveryCommands() + checkCommands() + explainCommands() + recordCommands();
+    return discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + backupCommands();
 }
 
 void addCommonOptions(QCommandLineParser &parser)
@@ -42,7 +43,8 @@ QString overview(const QList<Command> &commands)
     for (const Command &c : commands)
         text += QStringLiteral("  %1  %2\n").arg(c.name.leftJustified(10), c.summary);
     text += QStringLiteral("\nRun \"nats-mqtt-doctor-cli COMMAND --help\" for a command's options.\n"
-                           "Exit codes: 0 ok, 1 warnings, 2 errors, 3 could not connect or check, 64 usage.");
+                           "Exit codes: 0 ok, 1 warnings, 2 errors, 3 could not connect or check, 64 usage.\n")
+            + auditLogHelpLine();
     return text;
 }
 

@@ -1,0 +1,216 @@
+#include "backupcommands.h"
+
+#include <atomic>
+#include <csignal>
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include "nats/connectionset.h"
+#include "repair/auditlog.h"
+#include "repair/repairtarget.h"
+#include "repair/streambackup.h"
+#include "repair/streamrestore.h"
+#include "textoutput.h"
+
+namespace MqttDoctor::Cli {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+extern "C" void onInterrupt(int)
+{
+    g_cancel.store(true);
+}
+
+// Ctrl-C stops a backup or restore cleanly (no partial backup file; acknowledged publishes stay).
+struct InterruptGuard
+{
+    using Handler = void (*)(int);
+    Handler previous;
+    InterruptGuard() : previous(std::signal(SIGINT, onInterrupt)) { g_cancel.store(false); }
+    ~InterruptGuard() { std::signal(SIGINT, previous); }
+};
+
+// Progress lines on stderr for runs longer than a second, at most one a second.
+RepairProgressHandler progressPrinter(QTextStream &err, const QString &what)
+{
+    auto started = std::make_shared<QElapsedTimer>();
+    started->start();
+    auto last = std::make_shared<qint64>(0);
+    return [&err, what, started, last](const RepairProgress &p) {
+        const qint64 now = started->elapsed();
+        if (now < 1000 || now - *last < 1000)
+            return;
+        *last = now;
+        err << what << ": " << p.phase << ' ' << p.done;
+        if (p.total > 0)
+            err << " of " << p.total;
+        err << " messages\n";
+        err.flush();
+    };
+}
+
+int runBackup(CliContext &ctx)
+{
+    BackupRequest request;
+    request.stream = ctx.parser.value(QStringLiteral("stream"));
+    request.outputPath = ctx.parser.value(QStringLiteral("out"));
+    if (request.stream.isEmpty() || request.outputPath.isEmpty())
+        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("backup needs --stream NAME and --out FILE")));
+    request.subject = ctx.parser.value(QStringLiteral("subject"));
+    request.consumers = ctx.parser.values(QStringLiteral("consumer"));
+    request.allConsumers = request.consumers.isEmpty();
+    request.includeMessages = !ctx.parser.isSet(QStringLiteral("configs-only"));
+    request.overwrite = ctx.parser.isSet(QStringLiteral("overwrite"));
+
+    auto target = RepairTarget::resolve(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    if (!target)
+        return ctx.fail(target.error());
+    InterruptGuard interrupt;
+    BackupOptions options;
+    options.cancel = &g_cancel;
+    options.progress = progressPrinter(ctx.err, QStringLiteral("backup"));
+    auto result = StreamBackup::run(*target, request, options);
+    if (!result)
+        return ctx.fail(result.error());
+    const BackupResult &r = *result;
+    if (ctx.json) {
+        printJson(ctx.out, QJsonObject{{QStringLiteral("stream"), r.stream},
+                                       {QStringLiteral("account"), r.account},
+                                       {QStringLiteral("file"), r.path},
+                                       {QStringLiteral("messages"), qint64(r.messages)},
+                                       {QStringLiteral("bytes"), qint64(r.bytes)},
+                                       {QStringLiteral("file_bytes"), r.fileBytes},
+                                       {QStringLiteral("subject_filter"), r.subjectFilter},
+                                       {QStringLiteral("consumers"), QJsonArray::fromStringList(r.consumers)},
+                                       {QStringLiteral("read_with"), r.interestRetention ? QStringLiteral("direct_get")
+                                                                                         : QStringLiteral("ordered_consumer")}});
+        return ExitOk;
+    }
+    ctx.out << "Backed up " << r.messages << " message" << (r.messages == 1 ? "" : "s") << " (" << humanBytes(qint64(r.bytes))
+            << ") and " << r.consumers.size() << " consumer config" << (r.consumers.size() == 1 ? "" : "s") << " of stream "
+            << r.stream;
+    if (!r.subjectFilter.isEmpty())
+        ctx.out << " on subject " << r.subjectFilter;
+    if (!r.account.isEmpty())
+        ctx.out << " (account " << r.account << ')';
+    ctx.out << "\nFile: " << r.path << " (" << humanBytes(r.fileBytes) << ")\n";
+    return ExitOk;
+}
+
+QJsonObject restoreJson(const RestoreResult &r)
+{
+    return QJsonObject{{QStringLiteral("stream"), r.stream},
+                       {QStringLiteral("account"), r.account},
+                       {QStringLiteral("file"), r.path},
+                       {QStringLiteral("subject_filter"), r.subjectFilter},
+                       {QStringLiteral("messages"), qint64(r.messages)},
+                       {QStringLiteral("restored"), qint64(r.restored)},
+                       {QStringLiteral("already_present"), qint64(r.alreadyPresent)},
+                       {QStringLiteral("conflicts"), qint64(r.conflicts)},
+                       {QStringLiteral("failed"), qint64(r.failed)},
+                       {QStringLiteral("headers_stripped"), qint64(r.headersStripped)},
+                       {QStringLiteral("stream_created"), r.streamCreated},
+                       {QStringLiteral("consumers_created"), QJsonArray::fromStringList(r.consumersCreated)},
+                       {QStringLiteral("consumers_existing"), QJsonArray::fromStringList(r.consumersExisting)},
+                       {QStringLiteral("consumers_skipped"), QJsonArray::fromStringList(r.consumersSkipped)},
+                       {QStringLiteral("failures"), QJsonArray::fromStringList(r.failures)},
+                       {QStringLiteral("warnings"), QJsonArray::fromStringList(r.warnings)},
+                       {QStringLiteral("dry_run"), r.dryRun},
+                       {QStringLiteral("cancelled"), r.cancelled},
+                       {QStringLiteral("audit_log"), r.auditPath},
+                       {QStringLiteral("audit_error"), r.auditError}};
+}
+
+int runRestore(CliContext &ctx)
+{
+    const QStringList args = ctx.parser.positionalArguments().mid(1);
+    if (args.size() != 1)
+        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("usage: restore FILE [--account A] [--merge] [--dry-run]")));
+    auto target = RepairTarget::resolve(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    if (!target)
+        return ctx.fail(target.error());
+    InterruptGuard interrupt;
+    RestoreOptions options;
+    options.merge = ctx.parser.isSet(QStringLiteral("merge"));
+    options.dryRun = ctx.parser.isSet(QStringLiteral("dry-run"));
+    options.cancel = &g_cancel;
+    options.progress = progressPrinter(ctx.err, QStringLiteral("restore"));
+    auto result = StreamRestore::run(*target, args.first(), options);
+    if (!result)
+        return ctx.fail(result.error());
+    const RestoreResult &r = *result;
+    const int rc = r.complete() ? ExitOk : ExitErrors;
+    if (ctx.json) {
+        printJson(ctx.out, restoreJson(r));
+        return rc;
+    }
+    const char *verb = r.dryRun ? "Would restore" : "Restored";
+    ctx.out << verb << ' ' << r.restored << " of " << r.messages << " message" << (r.messages == 1 ? "" : "s") << " into stream "
+            << r.stream;
+    if (!r.account.isEmpty())
+        ctx.out << " (account " << r.account << ')';
+    ctx.out << "\n  already present (skipped): " << r.alreadyPresent << "\n  subject holds another message (kept): " << r.conflicts
+            << "\n  failed: " << r.failed << '\n';
+    if (r.headersStripped > 0)
+        ctx.out << "  published without Nats-Expected-*/Nats-Msg-Id headers: " << r.headersStripped << '\n';
+    ctx.out << "Stream: " << (r.streamCreated ? (r.dryRun ? "would be created" : "created from the backup's config") : "existed") << '\n';
+    if (!r.consumersCreated.isEmpty())
+        ctx.out << "Consumers " << (r.dryRun ? "to create" : "created") << ": " << r.consumersCreated.join(QStringLiteral(", ")) << '\n';
+    if (!r.consumersExisting.isEmpty())
+        ctx.out << "Consumers already there: " << r.consumersExisting.join(QStringLiteral(", ")) << '\n';
+    if (!r.consumersSkipped.isEmpty())
+        ctx.out << "Ephemeral consumers not recreated: " << r.consumersSkipped.join(QStringLiteral(", ")) << '\n';
+    for (const QString &w : r.warnings)
+        ctx.out << "warning: " << w << '\n';
+    for (const QString &f : r.failures)
+        ctx.out << "failed: " << f << '\n';
+    if (r.cancelled)
+        ctx.out << "Cancelled: run the same restore again to continue (messages already restored are skipped).\n";
+    ctx.out << "File: " << r.path << '\n';
+    if (!r.dryRun)
+        ctx.out << "Audit log: " << r.auditPath << (r.auditError.isEmpty() ? QString() : QStringLiteral(" (not written: ") + r.auditError + QLatin1Char(')'))
+                << '\n';
+    return rc;
+}
+
+QCommandLineOption accountOption()
+{
+    return QCommandLineOption(QStringLiteral("account"), QStringLiteral("The account (default: the connected user's account)."),
+                              QStringLiteral("name"));
+}
+
+} // namespace
+
+QString auditLogHelpLine()
+{
+    return QStringLiteral("Audit log of applied changes: ") + AuditLog::defaultPath();
+}
+
+QList<Command> backupCommands()
+{
+    return {
+        {QStringLiteral("backup"), QStringLiteral("Back up a stream (messages, config, consumer configs) to a JSON Lines file."),
+         {accountOption(), QCommandLineOption(QStringLiteral("stream"), QStringLiteral("The stream to back up."), QStringLiteral("name")),
+          QCommandLineOption(QStringLiteral("out"), QStringLiteral("The backup file to write (refused if it exists, see --overwrite)."),
+                             QStringLiteral("file")),
+          QCommandLineOption(QStringLiteral("subject"), QStringLiteral("Only messages on this subject (wildcards allowed)."),
+                             QStringLiteral("subject")),
+          QCommandLineOption(QStringLiteral("consumer"), QStringLiteral("Only this consumer's config (repeatable; default: all)."),
+                             QStringLiteral("name")),
+          QCommandLineOption(QStringLiteral("configs-only"), QStringLiteral("The stream and consumer configs, no messages.")),
+          QCommandLineOption(QStringLiteral("overwrite"), QStringLiteral("Replace an existing file."))},
+         runBackup},
+        {QStringLiteral("restore"), QStringLiteral("Restore a backup file: recreate the stream and consumers, republish messages."),
+         {accountOption(),
+          QCommandLineOption(QStringLiteral("merge"),
+                             QStringLiteral("Also when the stream holds messages the backup lacks (they are kept).")),
+          QCommandLineOption(QStringLiteral("dry-run"), QStringLiteral("Check the file and the stream; change nothing."))},
+         runRestore},
+    };
+}
+
+} // namespace MqttDoctor::Cli

@@ -1,0 +1,4 @@
+# CLI commands of the repair work (issue 5): backup and restore.
+target_sources(nats-mqtt-doctor-cli PRIVATE
+    ${CMAKE_CURRENT_SOURCE_DIR}/backupcommands.cpp ${CMAKE_CURRENT_SOURCE_DIR}/backupcommands.h
+)

@@ -1,0 +1,139 @@
+#include "repair/streamcontent.h"
+
+#include <algorithm>
+
+#include <QJsonDocument>
+
+#include "nats/jetstreamclient.h"
+
+namespace MqttDoctor {
+
+namespace StreamContent {
+
+namespace {
+
+bool cancelled(const StreamReader::Options &options)
+{
+    return options.cancel && options.cancel->load(std::memory_order_relaxed);
+}
+
+// Interest stream, whole: every live sequence, fetched in chunks so each batch is complete and sorted.
+Result<ReadSummary> readBySequence(StreamReader &reader, const QString &stream, const StreamReader::Options &options,
+                                   const StreamReader::BatchHandler &onBatch)
+{
+    auto map = reader.sequenceMap(stream);
+    if (!map)
+        return map.error();
+    const QList<quint64> sequences = map->liveSequences();
+    ReadSummary summary;
+    const qsizetype chunkSize = std::max(1, options.batchSize);
+    for (qsizetype start = 0; start < sequences.size(); start += chunkSize) {
+        if (cancelled(options)) {
+            summary.cancelled = true;
+            return summary;
+        }
+        const QList<quint64> chunk = sequences.mid(start, chunkSize);
+        StreamReader::Options chunkOptions = options;
+        chunkOptions.batchSize = int(chunk.size());
+        QList<StreamMessage> got;
+        auto r = reader.getBySequences(stream, chunk, chunkOptions, [&got](QList<StreamMessage> &&batch, const ReadProgress &) {
+            got.append(std::move(batch));
+            return true;
+        });
+        if (!r)
+            return r.error();
+        if (r->cancelled) {
+            summary.cancelled = true;
+            return summary;
+        }
+        summary.deleted += r->deleted;
+        got.removeIf([](const StreamMessage &m) { return m.deleted; });
+        std::sort(got.begin(), got.end(), [](const StreamMessage &a, const StreamMessage &b) { return a.sequence < b.sequence; });
+        if (!got.isEmpty())
+            summary.lastSequence = std::max(summary.lastSequence, got.last().sequence);
+        summary.delivered += quint64(got.size());
+        const ReadProgress progress{quint64(start + chunk.size()), quint64(sequences.size())};
+        if (!onBatch(std::move(got), progress)) {
+            summary.cancelled = true;
+            return summary;
+        }
+    }
+    return summary;
+}
+
+// Interest stream, one subject: walk `next_by_subj` from the first sequence, one request per message.
+Result<ReadSummary> readSubjectWalk(const std::shared_ptr<NatsConnection> &connection, const QString &domain, const QString &stream,
+                                    const QString &subject, const StreamReader::Options &options,
+                                    const StreamReader::BatchHandler &onBatch)
+{
+    JetStreamClient js(connection, domain);
+    const QString op = QStringLiteral("STREAM.MSG.GET.") + stream;
+    ReadSummary summary;
+    QList<StreamMessage> batch;
+    const qsizetype batchSize = std::max(1, options.batchSize);
+    quint64 next = 1;
+    for (;;) {
+        if (cancelled(options)) {
+            summary.cancelled = true;
+            return summary;
+        }
+        auto reply = js.call(op, QJsonObject{{QStringLiteral("seq"), qint64(next)}, {QStringLiteral("next_by_subj"), subject}});
+        if (!reply && reply.error().jsErrCode() != 10037)
+            return reply.error();
+        const bool end = !reply;
+        if (!end) {
+            const QJsonObject msg = reply->value(QLatin1String("message")).toObject();
+            StreamMessage m;
+            m.subject = msg.value(QLatin1String("subject")).toString();
+            m.sequence = quint64(msg.value(QLatin1String("seq")).toInteger());
+            m.timeNs = StreamReader::parseTimeNs(msg.value(QLatin1String("time")).toString());
+            m.data = QByteArray::fromBase64(msg.value(QLatin1String("data")).toString().toLatin1());
+            const QString hdrs = msg.value(QLatin1String("hdrs")).toString();
+            if (!hdrs.isEmpty())
+                m.headers = QByteArray::fromBase64(hdrs.toLatin1());
+            if (m.sequence < next)
+                return Error(Error::Kind::Protocol, QStringLiteral("reading %1 on %2: the server answered sequence %3 for a request from %4")
+                                                        .arg(stream, subject)
+                                                        .arg(m.sequence)
+                                                        .arg(next));
+            next = m.sequence + 1;
+            summary.lastSequence = m.sequence;
+            batch.append(std::move(m));
+        }
+        if (!batch.isEmpty() && (end || batch.size() >= batchSize)) {
+            summary.delivered += quint64(batch.size());
+            const ReadProgress progress{summary.delivered, 0};
+            if (!onBatch(std::move(batch), progress)) {
+                summary.cancelled = true;
+                return summary;
+            }
+            batch = QList<StreamMessage>();
+        }
+        if (end)
+            return summary;
+    }
+}
+
+} // namespace
+
+bool readsWithoutConsumer(const QJsonObject &config)
+{
+    const QString retention = config.value(QLatin1String("retention")).toString();
+    return retention == QLatin1String("interest") || retention == QLatin1String("workqueue");
+}
+
+Result<ReadSummary> read(const std::shared_ptr<NatsConnection> &connection, const QString &domain, const QString &stream,
+                         const QJsonObject &config, const QString &subject, const StreamReader::Options &options,
+                         const StreamReader::BatchHandler &onBatch)
+{
+    StreamReader reader(connection, domain);
+    if (!readsWithoutConsumer(config))
+        return reader.readAll(stream, subject, options, onBatch);
+    if (subject.isEmpty())
+        return readBySequence(reader, stream, options, onBatch);
+    return readSubjectWalk(connection, domain, stream, subject, options, onBatch);
+}
+
+} // namespace StreamContent
+
+} // namespace MqttDoctor

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <memory>
+
+#include <QJsonObject>
+#include <QString>
+
+#include "common/result.h"
+#include "nats/streamreader.h"
+
+namespace MqttDoctor {
+
+class NatsConnection;
+
+/**
+ * Every message of a stream (or of one subject, wildcards allowed), oldest first, the way the safety
+ * rules allow: limits streams through StreamReader's ordered consumer (all messages, not last per
+ * subject); interest streams (`$MQTT_msgs`, `$MQTT_out`) never with a consumer (product.md §3 rule 8)
+ * but with direct `STREAM.MSG.GET` by sequence (pipelined, in chunks so that batches arrive in
+ * sequence order) or, for one subject, `{"seq":N,"next_by_subj":S}` walks. Messages deleted while
+ * reading are left out. Blocking: worker thread only. Batches hold strictly increasing sequences.
+ */
+namespace StreamContent {
+
+/** `config` is the stream's STREAM.INFO config (its retention decides the method). */
+Result<ReadSummary> read(const std::shared_ptr<NatsConnection> &connection, const QString &domain, const QString &stream,
+                         const QJsonObject &config, const QString &subject, const StreamReader::Options &options,
+                         const StreamReader::BatchHandler &onBatch);
+
+/** True for "interest" and "workqueue" retention: read without consumers. */
+bool readsWithoutConsumer(const QJsonObject &config);
+
+} // namespace StreamContent
+
+} // namespace MqttDoctor

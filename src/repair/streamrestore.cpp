@@ -1,0 +1,356 @@
+#include "repair/streamrestore.h"
+
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QSet>
+
+#include "mqtt/natsheaders.h"
+#include "nats/jetstreamclient.h"
+#include "repair/auditlog.h"
+#include "repair/backupfile.h"
+#include "repair/backupformat.h"
+#include "repair/jetstreampublisher.h"
+#include "repair/repairtarget.h"
+#include "repair/streambackup.h"
+#include "repair/streamcontent.h"
+
+namespace MqttDoctor {
+
+namespace StreamRestore {
+
+namespace {
+
+constexpr int MaxFailuresListed = 10;
+
+using Prints = QHash<QByteArray, quint64>;  // fingerprint -> how many messages have it
+
+/** What the stream holds now, within the backup's subject filter. */
+struct TargetState
+{
+    bool exists = false;
+    QJsonObject config;
+    Prints prints;
+    QSet<QString> subjects;  ///< subjects holding at least one message
+    quint64 messages = 0;
+    quint64 foreign = 0;     ///< messages the backup does not have
+    QString foreignExample;
+};
+
+bool perSubject(const QJsonObject &config)
+{
+    return config.value(QLatin1String("max_msgs_per_subject")).toInteger(-1) == 1;
+}
+
+// The stream's info and content. NotFound is not an error: exists stays false.
+Result<TargetState> readTarget(const RepairTarget &target, const BackupHeader &header, const Prints &backupPrints,
+                               const RestoreOptions &options)
+{
+    TargetState state;
+    JetStreamClient js(target.connection, target.apiDomain);
+    auto info = js.streamInfo(header.stream);
+    if (!info) {
+        if (info.error().jsErrCode() == 10059)
+            return state;
+        return info.error();
+    }
+    state.exists = true;
+    state.config = info->value(QLatin1String("config")).toObject();
+    if (info->value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger() == 0)
+        return state;
+    StreamReader::Options readOptions;
+    readOptions.cancel = options.cancel;
+    Prints unmatched = backupPrints;
+    auto read = StreamContent::read(target.connection, target.apiDomain, header.stream, state.config, header.subjectFilter, readOptions,
+                                    [&](QList<StreamMessage> &&batch, const ReadProgress &p) {
+                                        for (const StreamMessage &m : batch) {
+                                            const QByteArray fp = BackupFormat::fingerprint(m.subject, m.headers, m.data);
+                                            ++state.prints[fp];
+                                            state.subjects.insert(m.subject);
+                                            ++state.messages;
+                                            auto it = unmatched.find(fp);
+                                            if (it != unmatched.end() && it.value() > 0) {
+                                                --it.value();
+                                            } else {
+                                                ++state.foreign;
+                                                if (state.foreignExample.isEmpty())
+                                                    state.foreignExample = QStringLiteral("%1 (seq %2)").arg(m.subject).arg(m.sequence);
+                                            }
+                                        }
+                                        if (options.progress)
+                                            options.progress(RepairProgress{QStringLiteral("reading stream"), p.done, p.total});
+                                        return true;
+                                    });
+    if (!read)
+        return Error(read.error()).prefixed(QStringLiteral("reading what stream %1 holds").arg(header.stream));
+    if (read->cancelled)
+        return StreamBackup::cancelledError(QStringLiteral("restore of stream ") + header.stream);
+    return state;
+}
+
+struct Run
+{
+    const RepairTarget &target;
+    const RestoreOptions &options;
+    RestoreResult result;
+    QJsonArray requests;
+    BackupHeader header;
+
+    void note(const QString &failure)
+    {
+        if (result.failures.size() < MaxFailuresListed)
+            result.failures << failure;
+    }
+
+    void audit(const QString &outcome, const QString &error)
+    {
+        if (result.dryRun)
+            return;
+        AuditEntry entry;
+        entry.profile = target.profile.name;
+        entry.account = target.account;
+        entry.action = QStringLiteral("restore");
+        entry.stream = result.stream;
+        entry.requests = requests;
+        entry.outcome = outcome;
+        entry.error = error;
+        entry.details = QJsonObject{{QStringLiteral("file"), result.path},
+                                    {QStringLiteral("subject_filter"), result.subjectFilter},
+                                    {QStringLiteral("messages"), qint64(result.messages)},
+                                    {QStringLiteral("restored"), qint64(result.restored)},
+                                    {QStringLiteral("already_present"), qint64(result.alreadyPresent)},
+                                    {QStringLiteral("conflicts"), qint64(result.conflicts)},
+                                    {QStringLiteral("failed"), qint64(result.failed)},
+                                    {QStringLiteral("stream_created"), result.streamCreated},
+                                    {QStringLiteral("consumers_created"), QJsonArray::fromStringList(result.consumersCreated)}};
+        const AuditLog log(options.auditPath.isEmpty() ? AuditLog::defaultPath() : options.auditPath);
+        result.auditPath = log.path();
+        if (auto r = log.append(entry, target.profile); !r)
+            result.auditError = r.error().toString();
+    }
+
+    // Fails after something may have changed: the audit entry records the error.
+    Error failed(Error e)
+    {
+        audit(QStringLiteral("error"), e.toString());
+        return e;
+    }
+
+    Result<void> createStream(JetStreamClient &js, bool *raced)
+    {
+        const QString op = QStringLiteral("STREAM.CREATE.") + header.stream;
+        requests.append(AuditLog::request(js.apiSubject(op), header.config));
+        auto created = js.call(op, header.config);
+        if (!created) {
+            if (created.error().jsErrCode() == 10058) {  // created meanwhile (e.g. by an MQTT server): re-read
+                *raced = true;
+                return {};
+            }
+            return Error(created.error()).prefixed(QStringLiteral("recreating stream ") + header.stream);
+        }
+        result.streamCreated = true;
+        return {};
+    }
+
+    Result<void> createConsumers(JetStreamClient &js, bool streamExists)
+    {
+        QSet<QString> existing;
+        if (streamExists) {
+            auto list = js.consumerList(header.stream);
+            if (!list)
+                return Error(list.error()).prefixed(QStringLiteral("listing the consumers of ") + header.stream);
+            for (const QJsonObject &c : *list)
+                existing.insert(c.value(QLatin1String("name")).toString());
+        }
+        for (const QJsonObject &c : std::as_const(header.consumers)) {
+            const QJsonObject config = c.value(QLatin1String("config")).toObject();
+            const QString durable = config.value(QLatin1String("durable_name")).toString();
+            if (durable.isEmpty()) {
+                result.consumersSkipped << c.value(QLatin1String("name")).toString();
+                continue;
+            }
+            if (existing.contains(durable)) {
+                result.consumersExisting << durable;
+                continue;
+            }
+            if (result.dryRun) {
+                result.consumersCreated << durable;
+                continue;
+            }
+            const QString op = QStringLiteral("CONSUMER.DURABLE.CREATE.%1.%2").arg(header.stream, durable);
+            const QJsonObject body{{QStringLiteral("stream_name"), header.stream}, {QStringLiteral("config"), config}};
+            requests.append(AuditLog::request(js.apiSubject(op), body));
+            auto r = js.call(op, body);
+            if (!r) {
+                const int code = r.error().jsErrCode();
+                if (code == 10013 || code == 10105 || code == 10148) {
+                    result.consumersExisting << durable;
+                    continue;
+                }
+                return Error(r.error()).prefixed(QStringLiteral("recreating consumer %1 on %2").arg(durable, header.stream));
+            }
+            result.consumersCreated << durable;
+        }
+        return {};
+    }
+
+    Result<void> publishAll(const TargetState &state)
+    {
+        Prints present = state.prints;
+        const bool oneBySubject = perSubject(state.exists ? state.config : header.config);
+        std::optional<Error> fatal;
+        quint64 seen = 0;
+        JetStreamPublisher publisher(
+            target.connection, header.stream,
+            [this](quint64, const Result<quint64> &ack) {
+                if (ack) {
+                    ++result.restored;
+                } else {
+                    ++result.failed;
+                    note(ack.error().toString());
+                }
+            },
+            options.inFlight, options.idleTimeoutMs);
+        const auto cancelNow = [this] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
+        auto read = BackupFileReader::read(result.path, [&](BackupMessage &&m, qint64 line) {
+            if (cancelNow()) {
+                result.cancelled = true;
+                return false;
+            }
+            ++seen;
+            const QByteArray fp = BackupFormat::fingerprint(m.subject, m.headers, m.data);
+            if (auto it = present.find(fp); it != present.end() && it.value() > 0) {
+                --it.value();
+                ++result.alreadyPresent;
+            } else if (oneBySubject && state.subjects.contains(m.subject)) {
+                ++result.conflicts;
+            } else {
+                NatsHeaders headers;
+                if (auto parsed = NatsHeaders::parse(m.headers))
+                    headers = *parsed;
+                const NatsHeaders kept = BackupFormat::restorableHeaders(headers);
+                if (kept.entries().size() != headers.entries().size())
+                    ++result.headersStripped;
+                if (result.dryRun) {
+                    ++result.restored;
+                } else if (auto p = publisher.publish(quint64(line), m.subject, kept, m.data); !p) {
+                    fatal = p.error();
+                    return false;
+                }
+            }
+            if (options.progress && (seen % 256 == 0 || seen == result.messages))
+                options.progress(RepairProgress{QStringLiteral("publishing"), seen, result.messages});
+            return true;
+        });
+        if (auto f = publisher.finish(); !f && !fatal)
+            fatal = f.error();
+        if (!read)
+            return read.error();
+        if (fatal)
+            return fatal->prefixed(QStringLiteral("republishing into ") + header.stream);
+        return {};
+    }
+};
+
+} // namespace
+
+Result<RestoreResult> run(const RepairTarget &target, const QString &path, const RestoreOptions &options)
+{
+    if (!options.dryRun)
+        if (auto w = target.checkWritable(QStringLiteral("restore of ") + QFileInfo(path).fileName()); !w)
+            return w.error();
+    if (!target.connection)
+        return Error(Error::Kind::Internal, QStringLiteral("restore: no connection"));
+
+    Run run{target, options, {}, {}, {}};
+    run.result.path = QFileInfo(path).absoluteFilePath();
+    run.result.account = target.account;
+    run.result.dryRun = options.dryRun;
+
+    // 1. Validate every line first; fingerprints tell later which messages the stream already has.
+    Prints backupPrints;
+    if (options.progress)
+        options.progress(RepairProgress{QStringLiteral("checking file"), 0, 0});
+    auto scan = BackupFileReader::read(path, [&backupPrints](BackupMessage &&m, qint64) {
+        ++backupPrints[BackupFormat::fingerprint(m.subject, m.headers, m.data)];
+        return true;
+    });
+    if (!scan)
+        return scan.error();
+    run.header = scan->header;
+    run.result.stream = run.header.stream;
+    run.result.subjectFilter = run.header.subjectFilter;
+    run.result.messages = scan->trailer.messages;
+    if (!target.account.isEmpty() && !run.header.account.isEmpty() && target.account != run.header.account)
+        run.result.warnings << QStringLiteral("the backup was taken from account %1, restoring into account %2")
+                                   .arg(run.header.account, target.account);
+
+    // 2. The stream: its content decides whether restoring is safe; create it when missing.
+    JetStreamClient js(target.connection, target.apiDomain);
+    TargetState state;
+    for (int attempt = 0;; ++attempt) {
+        auto read = readTarget(target, run.header, backupPrints, options);
+        if (!read)
+            return read.error();
+        state = std::move(*read);
+        if (state.exists || options.dryRun) {
+            if (!state.exists)
+                run.result.streamCreated = true;  // would be
+            break;
+        }
+        bool raced = false;
+        if (auto c = run.createStream(js, &raced); !c)
+            return run.failed(c.error());
+        if (!raced || attempt > 0) {
+            state.exists = true;
+            state.config = run.header.config;
+            break;
+        }
+    }
+    if (state.foreign > 0 && !options.merge)
+        return Error(Error::Kind::InvalidInput,
+                     QStringLiteral("stream %1 already holds %2 message%3 that the backup does not have (e.g. %4); nothing was restored")
+                         .arg(run.header.stream)
+                         .arg(state.foreign)
+                         .arg(state.foreign == 1 ? QString() : QStringLiteral("s"), state.foreignExample),
+                     QStringLiteral("to add the backup's missing messages and keep the stream's own, restore with merge (--merge)"));
+    if (state.exists && !run.result.streamCreated) {
+        const auto differs = [&](const char *key) {
+            return state.config.value(QLatin1String(key)) != run.header.config.value(QLatin1String(key));
+        };
+        for (const char *key : {"subjects", "retention", "max_msgs_per_subject", "discard", "storage"})
+            if (differs(key))
+                run.result.warnings << QStringLiteral("the existing stream's %1 differs from the backup's; it was left as it is")
+                                           .arg(QLatin1String(key));
+    }
+
+    // 3. Consumers before messages: interest retention keeps only what someone is interested in.
+    if (auto c = run.createConsumers(js, state.exists && !(options.dryRun && run.result.streamCreated)); !c)
+        return run.failed(c.error());
+
+    // 4. Messages, in order, with acks.
+    if (auto p = run.publishAll(state); !p)
+        return run.failed(p.error());
+
+    // 5. Audit: the API requests as sent, the publishes as one summary (no message bodies in the log).
+    const quint64 published = run.result.restored + run.result.failed;
+    if (published > 0) {
+        const QString subjects = run.header.subjectFilter.isEmpty()
+                                     ? run.header.config.value(QLatin1String("subjects")).toVariant().toStringList().join(QLatin1Char(','))
+                                     : run.header.subjectFilter;
+        run.requests.append(AuditLog::request(subjects, QJsonObject{{QStringLiteral("publish"), qint64(published)},
+                                                                    {QStringLiteral("acknowledged"), qint64(run.result.restored)},
+                                                                    {QStringLiteral("failed"), qint64(run.result.failed)}}));
+    }
+    if (run.result.cancelled)
+        run.audit(QStringLiteral("cancelled"), QStringLiteral("cancelled by the user"));
+    else if (run.result.failed > 0)
+        run.audit(QStringLiteral("error"), QStringLiteral("%1 message(s) not restored: %2").arg(run.result.failed).arg(run.result.failures.value(0)));
+    else
+        run.audit(QStringLiteral("ok"), {});
+    return run.result;
+}
+
+} // namespace StreamRestore
+
+} // namespace MqttDoctor

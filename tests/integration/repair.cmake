@@ -1,0 +1,1 @@
+mqttdoctor_add_test(tst_backup SOURCES tst_backup.cpp LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 300)

@@ -1,0 +1,1 @@
+mqttdoctor_add_test(tst_backupformat SOURCES tst_backupformat.cpp LIBRARIES mqttdoctor_core LABELS unit)
