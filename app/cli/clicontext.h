@@ -46,6 +46,11 @@ struct Command
     QList<QCommandLineOption> options;  ///< the command's own options
     std::function<int(CliContext &)> run;
     bool needsConnection = true;  ///< false: runs without any server (e.g. explain)
+    /**
+     * Reads or writes whole streams (sessions, backup, restore, repair): the watchdog allows hours, not
+     * seconds; every request still has its own timeout and stream reads stop when the server goes quiet.
+     */
+    bool longRunning = false;
 };
 
 QList<Command> discoveryCommands();

@@ -14,6 +14,7 @@
 #include "clicontext.h"
 #include "explaincommand.h"
 #include "recordcommands.h"
+#include "repaircommand.h"
 #include "nats/connectionoptions.h"
 #include "nats/connectionset.h"
 #include "nats/natsconnection.h"
@@ -26,7 +27,13 @@ namespace {
 
 QList<Command> allCommands()
 {
-    return discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + backupCommands();
+    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + backupCommands() + repairCommands();
+    // These read whole streams (100,000s of session records) or write them back.
+    const QStringList longRunning{QStringLiteral("check"), QStringLiteral("sessions"), QStringLiteral("retained"),
+                                  QStringLiteral("backup"), QStringLiteral("restore"), QStringLiteral("repair")};
+    for (Command &c : all)
+        c.longRunning = c.longRunning || longRunning.contains(c.name);
+    return all;
 }
 
 void addCommonOptions(QCommandLineParser &parser)
@@ -48,10 +55,12 @@ QString overview(const QList<Command> &commands)
     return text;
 }
 
-// A last line of defence: no command may hang past its time budget, whatever nats.c does.
-void startWatchdog(int timeoutMs)
+// A last line of defence: no command may hang past its time budget, whatever nats.c does. Commands
+// that read or write whole streams get hours; their requests and reads have their own timeouts.
+void startWatchdog(int timeoutMs, bool longRunning)
 {
-    const auto budget = std::chrono::milliseconds(std::max(30000, timeoutMs * 12));
+    const auto budget = longRunning ? std::chrono::milliseconds(6LL * 3600 * 1000)
+                                    : std::chrono::milliseconds(std::max(30000, timeoutMs * 12));
     std::thread([budget] {
         std::this_thread::sleep_for(budget);
         const char msg[] = "error: the command did not finish in time and was stopped\n";
@@ -133,7 +142,7 @@ int main(int argc, char *argv[])
             printError(json ? out : err, profile.error(), json);
             return ExitCouldNotCheck;
         }
-        startWatchdog(profile->timeoutMs);
+        startWatchdog(profile->timeoutMs, command->longRunning);
         ConnectionSet connections(*profile);
         CliContext ctx{&connections, parser, json, out, err};
         rc = command->run(ctx);

@@ -1,0 +1,12 @@
+#include "repair/actions/actionfamilies.h"
+
+#include "repair/repairaction.h"
+
+namespace MqttDoctor::RepairActionFamilies {
+
+QList<const RepairAction *> streamActions()
+{
+    return {};
+}
+
+} // namespace MqttDoctor::RepairActionFamilies

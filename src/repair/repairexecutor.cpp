@@ -1,0 +1,238 @@
+#include "repairexecutor.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QRegularExpression>
+#include <QSet>
+
+#include "repair/auditlog.h"
+#include "repair/repairaction.h"
+#include "repair/streambackup.h"
+
+namespace MqttDoctor::RepairExecutor {
+
+namespace {
+
+using State = StepOutcome::State;
+
+/** A file name part from a stream or subject: `$MQTT_sess` → `MQTT_sess`, `$MQTT.sess.ab` → `MQTT.sess.ab`. */
+QString safePart(const QString &text)
+{
+    QString s = text;
+    s.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+    while (s.startsWith(u'_'))
+        s.remove(0, 1);
+    return s.left(80);
+}
+
+QString backupPath(const QString &dir, const RepairStep &step, const RepairBackupSpec &spec, int index)
+{
+    const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'"));
+    QString name = QStringLiteral("%1-%2-step%3-%4-%5").arg(stamp, safePart(step.account), step.id, step.action, safePart(spec.stream));
+    if (!spec.subject.isEmpty())
+        name += u'-' + safePart(spec.subject);
+    if (index > 0)
+        name += QStringLiteral("-%1").arg(index);
+    return QDir(dir).filePath(name + QStringLiteral(".jsonl"));
+}
+
+QJsonArray auditRequests(const RepairStep &step)
+{
+    QJsonArray out;
+    for (const RepairRequest &r : step.requests)
+        out.append(AuditLog::request(r.subject, r.body));
+    return out;
+}
+
+void audit(const Options &options, const RepairTarget &target, const RepairStep &step, const QString &outcome, const QString &error,
+           const StepOutcome &result)
+{
+    AuditEntry e;
+    e.profile = target.profile.name;
+    e.account = target.account.isEmpty() ? step.account : target.account;
+    e.action = step.action;
+    e.stream = step.stream;
+    e.requests = auditRequests(step);
+    e.outcome = outcome;
+    e.error = error;
+    e.details = QJsonObject{{QStringLiteral("step"), step.id},
+                            {QStringLiteral("finding"), step.findingCode},
+                            {QStringLiteral("description"), step.description},
+                            {QStringLiteral("backups"), QJsonArray::fromStringList(result.backupFiles)}};
+    const AuditLog log(options.auditPath.isEmpty() ? AuditLog::defaultPath() : options.auditPath);
+    (void)log.append(e, target.profile);  // an audit failure must not hide the step's own outcome
+}
+
+QString restoreHint(const QStringList &files)
+{
+    if (files.isEmpty())
+        return {};
+    QStringList cmds;
+    for (const QString &f : files)
+        cmds << QStringLiteral("nats-mqtt-doctor-cli restore %1 --allow-changes").arg(f);
+    return QStringLiteral(" To put back what this step changed: %1.").arg(cmds.join(QStringLiteral("; ")));
+}
+
+} // namespace
+
+QJsonObject Report::toJson() const
+{
+    QJsonArray out;
+    for (const StepOutcome &o : outcomes)
+        out.append(o.toJson());
+    return QJsonObject{{QStringLiteral("steps"), out},
+                       {QStringLiteral("backups"), QJsonArray::fromStringList(backups)},
+                       {QStringLiteral("complete"), complete},
+                       {QStringLiteral("stopped_because"), stoppedBecause.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(stoppedBecause)}};
+}
+
+Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Options &options)
+{
+    if (!options.dryRun) {
+        if (auto writable = target.checkWritable(QStringLiteral("repair")); !writable)
+            return writable.error();
+        if (plan.hasDestructiveSteps() && options.backupDir.isEmpty())
+            return Error(Error::Kind::InvalidInput, QStringLiteral("the plan deletes or overwrites data and no backup folder was given"),
+                         QStringLiteral("give --backup-dir DIR"));
+        if (!options.backupDir.isEmpty() && !QDir().mkpath(options.backupDir))
+            return Error(Error::Kind::InvalidInput, QStringLiteral("cannot create the backup folder %1").arg(options.backupDir),
+                         QStringLiteral("choose a writable folder with --backup-dir"));
+    }
+
+    ExecContext ctx;
+    ctx.target = target;
+    ctx.backupDir = options.backupDir;
+    ctx.cancel = options.cancel;
+
+    Report report;
+    QSet<QString> done;  // applied or already done (or, in a dry run, would run)
+    bool stopped = false;
+    for (const RepairStep &step : plan.steps) {
+        StepOutcome o;
+        o.stepId = step.id;
+        const auto finish = [&](State state, const QString &message) {
+            o.state = state;
+            o.message = message;
+            report.outcomes.append(o);
+            if (options.progress)
+                options.progress(step, o);
+        };
+        if (stopped) {
+            finish(State::NotRun, QStringLiteral("not run: an earlier step stopped the plan"));
+            continue;
+        }
+        if (options.cancel && options.cancel->load()) {
+            stopped = true;
+            report.stoppedBecause = QStringLiteral("cancelled before step %1; nothing of it was changed").arg(step.id);
+            finish(State::NotRun, QStringLiteral("cancelled"));
+            continue;
+        }
+        QStringList missingDeps;
+        for (const QString &d : step.dependsOn)
+            if (!done.contains(d))
+                missingDeps << d;
+        if (!missingDeps.isEmpty()) {
+            finish(State::Skipped, QStringLiteral("skipped: needs step %1 first").arg(missingDeps.join(QStringLiteral(", "))));
+            continue;
+        }
+        const RepairAction *action = RepairActionRegistry::find(step.action);
+        if (!action) {
+            stopped = true;
+            report.stoppedBecause = QStringLiteral("step %1: unknown action %2").arg(step.id, step.action);
+            finish(State::Failed, report.stoppedBecause);
+            continue;
+        }
+        if (options.progress) {
+            StepOutcome starting = o;
+            starting.message = QStringLiteral("starting");
+            options.progress(step, starting);
+        }
+
+        auto pre = action->precondition(step, ctx);
+        if (!pre) {
+            stopped = true;
+            report.stoppedBecause = QStringLiteral("step %1 (%2): could not check its precondition, nothing of it was changed: %3")
+                                        .arg(step.id, step.description, pre.error().toString());
+            finish(State::Failed, pre.error().toString());
+            continue;
+        }
+        if (pre->verdict == Precondition::Verdict::AlreadyDone) {
+            done.insert(step.id);
+            finish(State::AlreadyDone, pre->reason);
+            continue;
+        }
+        if (pre->verdict == Precondition::Verdict::Changed) {
+            stopped = true;
+            report.stoppedBecause = QStringLiteral("step %1 (%2): the state changed since the plan was made (%3); nothing of it was "
+                                                   "changed. Run check and plan again.")
+                                        .arg(step.id, step.description, pre->reason);
+            finish(State::Failed, pre->reason);
+            continue;
+        }
+        if (options.dryRun) {
+            done.insert(step.id);
+            finish(State::NotRun, QStringLiteral("dry run: would run"));
+            continue;
+        }
+
+        // Safety rule 2: every destructive step is backed up first, or it does not run.
+        bool backupFailed = false;
+        for (int i = 0; i < step.backups.size() && !backupFailed; ++i) {
+            const RepairBackupSpec &spec = step.backups.at(i);
+            BackupRequest req;
+            req.stream = spec.stream;
+            req.subject = spec.subject;
+            req.includeMessages = spec.includeMessages;
+            req.allConsumers = spec.allConsumers;
+            req.consumers = spec.consumers;
+            req.outputPath = backupPath(options.backupDir, step, spec, i);
+            BackupOptions bo;
+            bo.cancel = options.cancel;
+            auto written = StreamBackup::run(target, req, bo);
+            if (!written) {
+                backupFailed = true;
+                stopped = true;
+                report.stoppedBecause = QStringLiteral("step %1 (%2): its backup of %3 failed, so nothing of it was changed: %4")
+                                            .arg(step.id, step.description, spec.stream, written.error().toString());
+                audit(options, target, step, QStringLiteral("error"), report.stoppedBecause, o);
+                finish(State::Failed, written.error().toString());
+                break;
+            }
+            o.backupFiles << written->path;
+            report.backups << written->path;
+        }
+        if (backupFailed)
+            continue;
+
+        auto replies = action->apply(step, ctx);
+        if (!replies) {
+            stopped = true;
+            report.stoppedBecause = QStringLiteral("step %1 (%2) failed: %3.%4 A rerun continues where this stopped.")
+                                        .arg(step.id, step.description, replies.error().toString(), restoreHint(o.backupFiles));
+            audit(options, target, step, QStringLiteral("error"), replies.error().toString(), o);
+            finish(State::Failed, replies.error().toString());
+            continue;
+        }
+        o.responses = *replies;
+        auto verified = action->verify(step, ctx);
+        if (!verified) {
+            stopped = true;
+            report.stoppedBecause = QStringLiteral("step %1 (%2) was applied but its verification failed: %3.%4")
+                                        .arg(step.id, step.description, verified.error().toString(), restoreHint(o.backupFiles));
+            audit(options, target, step, QStringLiteral("error"), QStringLiteral("verification: ") + verified.error().toString(), o);
+            finish(State::Failed, QStringLiteral("verification failed: ") + verified.error().toString());
+            continue;
+        }
+        audit(options, target, step, QStringLiteral("ok"), QString(), o);
+        done.insert(step.id);
+        finish(State::Applied, QStringLiteral("applied and verified"));
+    }
+
+    report.complete = !stopped;
+    for (const StepOutcome &o : report.outcomes)
+        if (o.state == State::Failed || o.state == State::Skipped || (o.state == State::NotRun && !options.dryRun))
+            report.complete = false;
+    return report;
+}
+
+} // namespace MqttDoctor::RepairExecutor

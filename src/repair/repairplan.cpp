@@ -1,0 +1,96 @@
+#include "repairplan.h"
+
+namespace MqttDoctor {
+
+namespace {
+QJsonValue orNull(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+} // namespace
+
+QJsonObject RepairRequest::toJson() const
+{
+    return QJsonObject{{QStringLiteral("subject"), subject}, {QStringLiteral("body"), body}};
+}
+
+QJsonObject RepairBackupSpec::toJson() const
+{
+    QJsonObject o{{QStringLiteral("stream"), stream},
+                  {QStringLiteral("subject"), orNull(subject)},
+                  {QStringLiteral("messages"), includeMessages}};
+    o.insert(QStringLiteral("consumers"), allConsumers ? QJsonValue(QStringLiteral("all")) : QJsonValue(QJsonArray::fromStringList(consumers)));
+    return o;
+}
+
+QJsonObject RepairStep::toJson() const
+{
+    QJsonArray reqs;
+    for (const RepairRequest &r : requests)
+        reqs.append(r.toJson());
+    QJsonArray bks;
+    for (const RepairBackupSpec &b : backups)
+        bks.append(b.toJson());
+    return QJsonObject{{QStringLiteral("id"), id},
+                       {QStringLiteral("action"), action},
+                       {QStringLiteral("finding"), findingCode},
+                       {QStringLiteral("account"), account},
+                       {QStringLiteral("stream"), orNull(stream)},
+                       {QStringLiteral("subject"), orNull(subject)},
+                       {QStringLiteral("consumer"), orNull(consumer)},
+                       {QStringLiteral("client_id"), orNull(clientId)},
+                       {QStringLiteral("description"), description},
+                       {QStringLiteral("requests"), reqs},
+                       {QStringLiteral("diff"), orNull(diff)},
+                       {QStringLiteral("destructive"), destructive},
+                       {QStringLiteral("backups"), bks},
+                       {QStringLiteral("precondition"), precondition},
+                       {QStringLiteral("undo"), undo},
+                       {QStringLiteral("verification"), verification},
+                       {QStringLiteral("depends_on"), QJsonArray::fromStringList(dependsOn)}};
+}
+
+bool RepairPlan::hasDestructiveSteps() const
+{
+    for (const RepairStep &s : steps)
+        if (s.destructive)
+            return true;
+    return false;
+}
+
+QJsonObject RepairPlan::toJson() const
+{
+    QJsonArray st;
+    for (const RepairStep &s : steps)
+        st.append(s.toJson());
+    QJsonArray un;
+    for (const Finding &f : unrepairable)
+        un.append(f.toJson());
+    return QJsonObject{{QStringLiteral("account"), account},
+                       {QStringLiteral("steps"), st},
+                       {QStringLiteral("unrepairable"), un},
+                       {QStringLiteral("notes"), QJsonArray::fromStringList(notes)}};
+}
+
+QString StepOutcome::stateName(State s)
+{
+    switch (s) {
+    case State::Applied: return QStringLiteral("applied");
+    case State::AlreadyDone: return QStringLiteral("already_done");
+    case State::Failed: return QStringLiteral("failed");
+    case State::Skipped: return QStringLiteral("skipped");
+    case State::NotRun: return QStringLiteral("not_run");
+    }
+    return QStringLiteral("not_run");
+}
+
+QJsonObject StepOutcome::toJson() const
+{
+    return QJsonObject{{QStringLiteral("step"), stepId},
+                       {QStringLiteral("state"), stateName(state)},
+                       {QStringLiteral("message"), orNull(message)},
+                       {QStringLiteral("backups"), QJsonArray::fromStringList(backupFiles)},
+                       {QStringLiteral("responses"), responses}};
+}
+
+} // namespace MqttDoctor

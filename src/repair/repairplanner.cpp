@@ -1,0 +1,164 @@
+#include "repairplanner.h"
+
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+
+#include "diagnosis/findingcodes.h"
+#include "mqtt/layouts.h"
+#include "repair/repairaction.h"
+
+namespace MqttDoctor::RepairPlanner {
+
+namespace RA = RepairActions;
+
+int phaseOf(const QString &action)
+{
+    if (action == RA::resolveOverlap())
+        return 1;
+    if (action == RA::createStream())
+        return 2;
+    if (action == RA::updateStream() || action == RA::recreateStream() || action == RA::migrateRetained() || action == RA::republish()
+        || action == RA::revertRetained())
+        return 3;
+    if (action == RA::migrateLegacySessions())
+        return 4;
+    return 5;  // record-level: purge_session, delete_session, create_consumer, delete_consumer
+}
+
+namespace {
+
+/** Steps that do the same thing to the same object are planned once. */
+QString dedupeKey(const RepairStep &s)
+{
+    // One read-modify-write per stream covers every field that differs from the expected config.
+    if (s.action == RA::updateStream())
+        return s.action + u'|' + s.stream;
+    return QStringList{s.action, s.stream, s.subject, s.consumer}.join(u'|');
+}
+
+const AccountInfo *findAccount(const DiagnosisInput &input, const QString &name)
+{
+    for (const AccountInfo &a : input.accounts)
+        if (a.name == name)
+            return &a;
+    return nullptr;
+}
+
+} // namespace
+
+RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, const Options &options)
+{
+    RepairPlan out;
+    out.account = options.account;
+    PlanContext ctx;
+    ctx.input = &input;
+    ctx.account = findAccount(input, options.account);
+    ctx.apiDomain = options.apiDomain;
+    if (ctx.account)
+        ctx.layout = Layouts::choose(input.servers, input.options.layout, ctx.account->streams);
+    const auto sessions = input.sessions.constFind(options.account);
+    if (sessions != input.sessions.cend())
+        ctx.sessions = &sessions.value();
+
+    // Each action's steps, with their local ids remapped to plan-wide ones below.
+    struct Planned
+    {
+        RepairStep step;
+        int group = 0;  // which plan() call produced it
+        int order = 0;  // position in the findings' order
+    };
+    QList<Planned> planned;
+    QSet<QString> seen;
+    int group = 0;
+    for (const Finding &f : findings) {
+        if (f.account != options.account)
+            continue;
+        if (!options.onlyCodes.isEmpty() && !options.onlyCodes.contains(f.code))
+            continue;
+        out.findings.append(f);
+        if (f.repair.isEmpty()) {
+            out.unrepairable.append(f);
+            continue;
+        }
+        const RepairAction *action = RepairActionRegistry::find(f.repair);
+        if (!action) {
+            out.unrepairable.append(f);
+            out.notes << QStringLiteral("%1 (%2): the repair action %3 is not available in this version; see the finding's guidance.")
+                             .arg(f.code, f.title, f.repair);
+            continue;
+        }
+        if (!ctx.account) {
+            out.notes << QStringLiteral("%1: account %2 was not found in the gathered state.").arg(f.code, options.account);
+            continue;
+        }
+        QString note;
+        const QList<RepairStep> steps = action->plan(f, ctx, &note);
+        if (!note.isEmpty())
+            out.notes << note;
+        ++group;
+        for (RepairStep s : steps) {
+            if (s.account.isEmpty())
+                s.account = options.account;
+            if (s.findingCode.isEmpty())
+                s.findingCode = f.code;
+            const QString key = dedupeKey(s);
+            if (seen.contains(key))
+                continue;
+            seen.insert(key);
+            planned.append({s, group, int(planned.size())});
+        }
+    }
+
+    // A stream that is recreated needs no in-place update.
+    QSet<QString> recreated;
+    for (const Planned &p : planned)
+        if (p.step.action == RA::recreateStream())
+            recreated.insert(p.step.stream);
+    planned.erase(std::remove_if(planned.begin(), planned.end(),
+                                 [&](const Planned &p) {
+                                     if (p.step.action != RA::updateStream() || !recreated.contains(p.step.stream))
+                                         return false;
+                                     out.notes << QStringLiteral("%1 is recreated with the expected config, so its in-place update is not needed.")
+                                                      .arg(p.step.stream);
+                                     return true;
+                                 }),
+                  planned.end());
+
+    std::stable_sort(planned.begin(), planned.end(), [](const Planned &a, const Planned &b) {
+        const int pa = phaseOf(a.step.action);
+        const int pb = phaseOf(b.step.action);
+        return pa != pb ? pa < pb : a.order < b.order;
+    });
+
+    // Plan-wide ids; dependencies within a group by their local ids, plus stream dependencies.
+    QHash<QPair<int, QString>, QString> localToGlobal;
+    for (int i = 0; i < planned.size(); ++i) {
+        const QString global = QString::number(i + 1);
+        if (!planned[i].step.id.isEmpty())
+            localToGlobal.insert({planned[i].group, planned[i].step.id}, global);
+        planned[i].step.id = global;
+    }
+    for (Planned &p : planned) {
+        QStringList deps;
+        for (const QString &local : p.step.dependsOn) {
+            const QString g = localToGlobal.value({p.group, local});
+            if (!g.isEmpty() && !deps.contains(g))
+                deps << g;
+        }
+        const int phase = phaseOf(p.step.action);
+        for (const Planned &earlier : planned) {
+            if (earlier.step.id == p.step.id)
+                break;
+            if (phaseOf(earlier.step.action) < phase && phaseOf(earlier.step.action) <= 3 && !p.step.stream.isEmpty()
+                && earlier.step.stream == p.step.stream && !deps.contains(earlier.step.id))
+                deps << earlier.step.id;
+        }
+        p.step.dependsOn = deps;
+        out.steps.append(p.step);
+    }
+    return out;
+}
+
+} // namespace MqttDoctor::RepairPlanner
