@@ -326,6 +326,54 @@ private slots:
         QVERIFY2(findingsWith(run, QStringLiteral("ORPHAN_CONSUMER")).isEmpty(), qPrintable(describe(run)));
     }
 
+    // A JetStream domain puts its token in the session subject ($MQTT.sess.hub.<hash>): the records are
+    // listed and checked there, with or without --js-domain (the servers' domain is what counts).
+    void jetStreamDomain_data() { brokenRecords_data(); }
+    void jetStreamDomain()
+    {
+        QFETCH(QString, version);
+        ServerConfig config = ServerConfig::standard();
+        config.setJetStreamDomain(QStringLiteral("hub"));
+        NatsServerFixture server;
+        QVERIFY2(server.start(version, config), qPrintable(server.errorString()));
+        MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
+        mqtt.setTimeoutMs(30000);
+        QVERIFY(mqtt.createPersistentSession(QStringLiteral("dom-1"), {QStringLiteral("d/+/x")}, 1).subscribed());
+        const QString url = server.url();
+        const QString hash = ClientIdHash::hash(QStringLiteral("dom-1"));
+        const QString subject = QStringLiteral("$MQTT.sess.hub.") + hash;
+
+        for (const QStringList &extra : {QStringList{}, QStringList{QStringLiteral("--js-domain"), QStringLiteral("hub")}}) {
+            const auto list = CliRunner::run(bothArgs(url) + extra + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
+            QVERIFY2(list.exitCode() == 0 && list.jsonValid, qPrintable(list.describe()));
+            const QJsonArray sessions = list.json.value(QLatin1String("sessions")).toArray();
+            QCOMPARE(sessions.size(), 1);
+            const QJsonObject one = sessions.first().toObject();
+            QCOMPARE(str(one, "client_id"), QStringLiteral("dom-1"));
+            QCOMPARE(str(one, "subject"), subject);
+            QCOMPARE(str(one, "hash"), hash);
+            QCOMPARE(one.value(QLatin1String("subscriptions")).toArray().first().toObject().value(QLatin1String("topic")).toString(),
+                     QStringLiteral("d/+/x"));
+            QVERIFY(one.value(QLatin1String("consumers")).toArray().first().toObject().value(QLatin1String("exists")).toBool());
+            const auto single = CliRunner::run(bothArgs(url) + extra + QStringList{QStringLiteral("session"), QStringLiteral("dom-1"), QStringLiteral("--json")});
+            QVERIFY2(single.exitCode() == 0 && single.jsonValid, qPrintable(single.describe()));
+            QVERIFY2(!hasRecordFinding(check(bothArgs(url) + extra)), "healthy domain account");
+        }
+
+        Acme acme(url);
+        QStringList durables;
+        for (const QString &name : acme.consumerNames(QStringLiteral("$MQTT_msgs")))
+            if (name.startsWith(hash + QLatin1Char('_')))
+                durables << name;
+        QCOMPARE(durables.size(), 1);
+        QVERIFY(acme.api(QStringLiteral("CONSUMER.DELETE.$MQTT_msgs.") + durables.first()));
+        const auto run = check(bothArgs(url));
+        const QList<QJsonObject> missing = findingsWith(run, QStringLiteral("SESSION_MISSING_CONSUMER"));
+        QCOMPARE(missing.size(), 1);
+        QCOMPARE(str(missing.first(), "subject"), subject);
+        QCOMPARE(str(missing.first(), "client_id"), QStringLiteral("dom-1"));
+    }
+
     // Raising max_msgs_per_subject lets every save add a record: DUPLICATE_SESSION_RECORDS with the count.
     void duplicateRecords_data() { brokenRecords_data(); }
     void duplicateRecords()
