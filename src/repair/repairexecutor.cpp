@@ -204,6 +204,8 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
         if (backupFailed)
             continue;
 
+        if (options.beforeApply)
+            options.beforeApply(step, o.backupFiles);
         auto replies = action->apply(step, ctx);
         if (!replies) {
             stopped = true;

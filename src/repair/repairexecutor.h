@@ -32,6 +32,8 @@ struct Options
     QString auditPath;                          ///< empty: AuditLog::defaultPath()
     /** Called as steps start and end (calling thread). */
     std::function<void(const RepairStep &step, const StepOutcome &outcome)> progress;
+    /** Called after a step's backups are written and right before it changes anything (UIs, fault tests). */
+    std::function<void(const RepairStep &step, const QStringList &backupFiles)> beforeApply;
 };
 
 struct Report
