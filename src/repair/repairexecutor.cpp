@@ -216,6 +216,14 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
             continue;
         }
         o.responses = *replies;
+        // Actions that must back up inside apply() (e.g. recreate_stream, resumable across a delete) name the file.
+        for (const QJsonValue &r : o.responses) {
+            const QString file = r.toObject().value(QLatin1String("backup")).toString();
+            if (!file.isEmpty() && !o.backupFiles.contains(file)) {
+                o.backupFiles << file;
+                report.backups << file;
+            }
+        }
         auto verified = action->verify(step, ctx);
         if (!verified) {
             stopped = true;
@@ -227,7 +235,8 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
         }
         audit(options, target, step, QStringLiteral("ok"), QString(), o);
         done.insert(step.id);
-        finish(State::Applied, QStringLiteral("applied and verified"));
+        finish(State::Applied, pre->reason.isEmpty() ? QStringLiteral("applied and verified")
+                                                     : QStringLiteral("applied and verified (%1)").arg(pre->reason));
     }
 
     report.complete = !stopped;

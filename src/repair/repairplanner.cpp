@@ -70,7 +70,9 @@ RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, con
         int order = 0;  // position in the findings' order
     };
     QList<Planned> planned;
-    QSet<QString> seen;
+    QHash<QString, int> seen;  // dedupe key -> index in planned
+    // Dependencies of dropped duplicates, carried over to the step that was kept: (group, local id).
+    QHash<int, QList<QPair<int, QString>>> inheritedDeps;
     int group = 0;
     for (const Finding &f : findings) {
         if (f.account != options.account)
@@ -104,9 +106,12 @@ RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, con
             if (s.findingCode.isEmpty())
                 s.findingCode = f.code;
             const QString key = dedupeKey(s);
-            if (seen.contains(key))
+            if (const auto kept = seen.constFind(key); kept != seen.cend()) {
+                for (const QString &local : s.dependsOn)
+                    inheritedDeps[planned.at(*kept).order].append({group, local});
                 continue;
-            seen.insert(key);
+            }
+            seen.insert(key, int(planned.size()));
             planned.append({s, group, int(planned.size())});
         }
     }
@@ -142,17 +147,24 @@ RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, con
     }
     for (Planned &p : planned) {
         QStringList deps;
-        for (const QString &local : p.step.dependsOn) {
-            const QString g = localToGlobal.value({p.group, local});
-            if (!g.isEmpty() && !deps.contains(g))
+        QList<QPair<int, QString>> locals;
+        for (const QString &local : p.step.dependsOn)
+            locals.append({p.group, local});
+        locals += inheritedDeps.value(p.order);
+        for (const auto &local : locals) {
+            const QString g = localToGlobal.value(local);
+            if (!g.isEmpty() && g != p.step.id && !deps.contains(g))
                 deps << g;
         }
         const int phase = phaseOf(p.step.action);
         for (const Planned &earlier : planned) {
             if (earlier.step.id == p.step.id)
                 break;
-            if (phaseOf(earlier.step.action) < phase && phaseOf(earlier.step.action) <= 3 && !p.step.stream.isEmpty()
-                && earlier.step.stream == p.step.stream && !deps.contains(earlier.step.id))
+            const int earlierPhase = phaseOf(earlier.step.action);
+            // Creations wait for every blocker to be out of the way; later steps wait for their stream's steps.
+            const bool blocker = earlierPhase == 1 && phase == 2;
+            const bool sameStream = earlierPhase < phase && earlierPhase <= 3 && !p.step.stream.isEmpty() && earlier.step.stream == p.step.stream;
+            if ((blocker || sameStream) && !deps.contains(earlier.step.id))
                 deps << earlier.step.id;
         }
         p.step.dependsOn = deps;

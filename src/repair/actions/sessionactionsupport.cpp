@@ -1,0 +1,193 @@
+#include "repair/actions/sessionactionsupport.h"
+
+#include <QJsonArray>
+
+#include "diagnosis/findingcodes.h"
+#include "mqtt/clientidhash.h"
+#include "mqtt/mqttlayout.h"
+#include "mqtt/sessionrecord.h"
+#include "nats/streamreader.h"
+
+namespace MqttDoctor::SessionRepair {
+
+namespace {
+
+const QString pubrelPrefix = QStringLiteral("$MQTT_PUBREL_");
+
+Result<std::optional<StoredRecord>> msgGet(const ExecContext &ctx, const QString &stream, const QJsonObject &body)
+{
+    auto reply = ctx.api(QStringLiteral("STREAM.MSG.GET.") + stream, body);
+    if (!reply) {
+        const int code = reply.error().jsErrCode();
+        if (code == 10037 || code == 10059)  // no message found, stream not found
+            return std::optional<StoredRecord>();
+        return reply.error();
+    }
+    const QJsonObject m = reply->value(QLatin1String("message")).toObject();
+    StoredRecord r;
+    r.subject = m.value(QLatin1String("subject")).toString();
+    r.seq = quint64(m.value(QLatin1String("seq")).toInteger());
+    r.timeNs = StreamReader::parseTimeNs(m.value(QLatin1String("time")).toString());
+    r.headers = QByteArray::fromBase64(m.value(QLatin1String("hdrs")).toString().toLatin1());
+    r.data = QByteArray::fromBase64(m.value(QLatin1String("data")).toString().toLatin1());
+    return std::optional<StoredRecord>(r);
+}
+
+} // namespace
+
+Result<std::optional<StoredRecord>> lastOnSubject(const ExecContext &ctx, const QString &stream, const QString &subject)
+{
+    return msgGet(ctx, stream, QJsonObject{{QStringLiteral("last_by_subj"), subject}});
+}
+
+Result<std::optional<StoredRecord>> bySequence(const ExecContext &ctx, const QString &stream, quint64 seq)
+{
+    return msgGet(ctx, stream, QJsonObject{{QStringLiteral("seq"), qint64(seq)}});
+}
+
+std::optional<SessionLoader::ConnectedClients> connectedNow(const ExecContext &ctx, const QString &clientId)
+{
+    if (!ctx.target.connection)
+        return std::nullopt;
+    auto clients = SessionLoader::loadConnected(ctx.target.connection, ctx.target.account, clientId);
+    if (!clients)
+        return std::nullopt;
+    return *clients;
+}
+
+bool recordReferences(const QByteArray &body, const QString &name)
+{
+    auto rec = SessionRecord::decode(body);
+    return rec && rec->durableNames().contains(name);
+}
+
+QString durableHash(const QString &stream, const QString &name)
+{
+    if (stream == MqttLayout::messagesStream()) {
+        if (name.size() > ClientIdHash::length && name.at(ClientIdHash::length) == QLatin1Char('_')
+            && ClientIdHash::isHashToken(QStringView(name).left(ClientIdHash::length)))
+            return name.left(ClientIdHash::length);
+    } else if (stream == MqttLayout::outStream() && name.startsWith(pubrelPrefix)) {
+        const QString hash = name.mid(pubrelPrefix.size());
+        if (ClientIdHash::isHashToken(hash))
+            return hash;
+    }
+    return {};
+}
+
+const SessionEntry *entryOn(const PlanContext &ctx, const QString &subject)
+{
+    if (!ctx.sessions)
+        return nullptr;
+    for (const SessionEntry &e : ctx.sessions->sessions)
+        if (e.subject == subject)
+            return &e;
+    return nullptr;
+}
+
+QStringList referencingSubjects(const PlanContext &ctx, const QString &name, const QString &exceptSubject)
+{
+    QStringList out;
+    if (!ctx.sessions)
+        return out;
+    for (const SessionEntry &e : ctx.sessions->sessions) {
+        if (!e.record || e.subject == exceptSubject)
+            continue;
+        if (e.record->durableNames().contains(name))
+            out << e.subject;
+    }
+    return out;
+}
+
+QJsonObject consumerInfo(const PlanContext &ctx, const QString &name)
+{
+    return ctx.sessions ? ctx.sessions->consumers.value(name) : QJsonObject();
+}
+
+QStringList durablesOfHash(const PlanContext &ctx, const QString &hash)
+{
+    QStringList out;
+    if (!ctx.sessions)
+        return out;
+    for (auto it = ctx.sessions->consumers.cbegin(); it != ctx.sessions->consumers.cend(); ++it)
+        if (durableHash(it->value(QLatin1String("stream")).toString(), it.key()) == hash)
+            out << it.key();
+    out.sort();
+    return out;
+}
+
+QString subjectOfHash(const PlanContext &ctx, const QString &hash)
+{
+    if (ctx.sessions)
+        for (const SessionEntry &e : ctx.sessions->sessions)
+            if (e.hash == hash)
+                return e.subject;
+    return ctx.layout.layout.sessionSubject(hash);
+}
+
+QJsonObject WatchedSubject::toJson() const
+{
+    return QJsonObject{{QStringLiteral("subject"), subject},
+                       {QStringLiteral("seq"), qint64(seq)},
+                       {QStringLiteral("purged_before"), purgedBefore}};
+}
+
+WatchedSubject WatchedSubject::fromJson(const QJsonObject &o)
+{
+    WatchedSubject w;
+    w.subject = o.value(QLatin1String("subject")).toString();
+    w.seq = quint64(o.value(QLatin1String("seq")).toInteger());
+    w.purgedBefore = o.value(QLatin1String("purged_before")).toBool();
+    return w;
+}
+
+QString pendingText(const QJsonObject &info)
+{
+    return QStringLiteral("%1 pending, %2 unacknowledged")
+        .arg(info.value(QLatin1String("num_pending")).toInteger())
+        .arg(info.value(QLatin1String("num_ack_pending")).toInteger());
+}
+
+RepairStep deleteConsumerStep(const PlanContext &ctx, const QString &stream, const QString &name, const QString &why,
+                              const QList<WatchedSubject> &watched)
+{
+    const QJsonObject info = consumerInfo(ctx, name);
+    const QJsonObject config = info.value(QLatin1String("config")).toObject();
+    const QString filter = config.value(QLatin1String("filter_subject")).toString();
+    const QString hash = durableHash(stream, name);
+    RepairStep s;
+    s.action = RepairActions::deleteConsumer();
+    s.stream = stream;
+    s.consumer = name;
+    s.description = QStringLiteral("Delete the durable %1 on %2 (filter %3; %4 message(s), dropped with it) %5")
+                        .arg(name, stream, filter.isEmpty() ? QStringLiteral("-") : filter, pendingText(info), why);
+    s.requests = {RepairRequest{ctx.apiSubject(QStringLiteral("CONSUMER.DELETE.%1.%2").arg(stream, name)), {}}};
+    s.destructive = true;
+    RepairBackupSpec b;
+    b.stream = stream;
+    b.includeMessages = false;
+    b.allConsumers = false;
+    b.consumers = {name};
+    s.backups = {b};
+    QStringList subjects;
+    QJsonArray watchedJson;
+    for (const WatchedSubject &w : watched) {
+        subjects << w.subject;
+        watchedJson.append(w.toJson());
+    }
+    s.precondition = QStringLiteral("%1 still exists; no session record on %2 references it or was written since the plan; no "
+                                    "MQTT client whose ID hashes to %3 is connected (CONNZ through the account's connection; "
+                                    "where no server answers it, a reconnect still shows as a new record, because servers "
+                                    "save the session at every CONNECT)")
+                         .arg(name, subjects.join(QStringLiteral(", ")), hash.isEmpty() ? QStringLiteral("-") : hash);
+    s.undo = QStringLiteral("restore the step's backup file (recreates the durable with its config; the messages it held "
+                            "are not in the backup: interest retention drops them with the consumer)");
+    s.verification = QStringLiteral("CONSUMER.INFO of %1 on %2 answers \"consumer not found\"").arg(name, stream);
+    s.params = QJsonObject{{QStringLiteral("hash"), hash},
+                           {QStringLiteral("watched"), watchedJson},
+                           {QStringLiteral("num_pending"), info.value(QLatin1String("num_pending"))},
+                           {QStringLiteral("num_ack_pending"), info.value(QLatin1String("num_ack_pending"))}};
+    return s;
+}
+
+} // namespace MqttDoctor::SessionRepair

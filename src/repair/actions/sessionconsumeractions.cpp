@@ -1,0 +1,258 @@
+// create_consumer (SESSION_MISSING_CONSUMER) and delete_consumer (ORPHAN_CONSUMER, and the consumer
+// removals of purge_session and delete_session): one durable per step.
+#include <QJsonArray>
+
+#include "diagnosis/findingcatalogue.h"
+#include "diagnosis/findingcodes.h"
+#include "mqtt/clientidhash.h"
+#include "mqtt/mqttlayout.h"
+#include "mqtt/sessionrecord.h"
+#include "repair/actions/sessionactionsupport.h"
+
+namespace MqttDoctor::SessionRepair {
+
+namespace {
+
+const QString sessStream = MqttLayout::sessionsStream();
+
+QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+/** The fields that make a server-made durable the one a record names (the rest may differ by version defaults). */
+bool sameDelivery(const QJsonObject &a, const QJsonObject &b)
+{
+    return str(a, "deliver_subject") == str(b, "deliver_subject") && str(a, "filter_subject") == str(b, "filter_subject");
+}
+
+/** The config the record on `body` gives the durable `name` (cons[*] or pubrel), empty when none. */
+QJsonObject configInRecord(const QByteArray &body, const QString &name)
+{
+    auto rec = SessionRecord::decode(body);
+    if (!rec)
+        return {};
+    for (auto it = rec->cons.cbegin(); it != rec->cons.cend(); ++it)
+        if (it->durableName() == name)
+            return it->toObject();
+    if (rec->pubrel && rec->pubrel->durableName() == name)
+        return rec->pubrel->toObject();
+    return {};
+}
+
+class CreateConsumer final : public RepairAction
+{
+public:
+    QString name() const override { return RepairActions::createConsumer(); }
+
+    QList<RepairStep> plan(const Finding &f, const PlanContext &ctx, QString *note) const override
+    {
+        const QString durable = f.expected.toObject().value(QLatin1String("consumer")).toString();
+        const SessionEntry *entry = entryOn(ctx, f.subject);
+        QJsonObject config;
+        QString sid;
+        if (entry)
+            for (const SessionConsumer &c : entry->consumers)
+                if (c.name == durable && !c.exists) {
+                    config = c.config;
+                    sid = c.sid;
+                }
+        if (durable.isEmpty() || !entry || !entry->record || config.isEmpty()) {
+            *note = QStringLiteral("%1 (%2): the session record naming the consumer was not gathered; run check with the "
+                                   "account's credentials and plan again.").arg(f.code, f.title);
+            return {};
+        }
+        const QString stream = f.stream;
+        RepairStep s;
+        s.action = name();
+        s.stream = stream;
+        s.subject = f.subject;
+        s.consumer = durable;
+        s.clientId = f.clientId;
+        s.description = QStringLiteral("Recreate the durable %1 on %2 for session \"%3\" (%4, deliver subject %5) from the record's own config")
+                            .arg(durable, stream, f.clientId,
+                                 sid == QLatin1String("pubrel") ? QStringLiteral("PUBREL") : QStringLiteral("subscription ") + sid,
+                                 str(config, "deliver_subject"));
+        s.requests = {RepairRequest{ctx.apiSubject(QStringLiteral("CONSUMER.DURABLE.CREATE.%1.%2").arg(stream, durable)),
+                                    QJsonObject{{QStringLiteral("stream_name"), stream}, {QStringLiteral("config"), config}}}};
+        s.precondition = QStringLiteral("%1 still does not exist on %2 (exists: nothing to do), and the last record on %3 still "
+                                        "names it with the same deliver and filter subjects").arg(durable, stream, f.subject);
+        s.undo = QStringLiteral("delete the durable again (%1): it did not exist before this step")
+                     .arg(ctx.apiSubject(QStringLiteral("CONSUMER.DELETE.%1.%2").arg(stream, durable)));
+        s.verification = QStringLiteral("CONSUMER.INFO of %1 shows deliver subject %2 and filter %3; the session's QoS 1/2 messages "
+                                        "are delivered again when the client connects")
+                             .arg(durable, str(config, "deliver_subject"), str(config, "filter_subject"));
+        s.params = QJsonObject{{QStringLiteral("config"), config},
+                               {QStringLiteral("record_seq"), qint64(entry->seq)},
+                               {QStringLiteral("sid"), sid}};
+        return {s};
+    }
+
+    Result<Precondition> precondition(const RepairStep &step, const ExecContext &ctx) const override
+    {
+        const QJsonObject planned = step.params.value(QLatin1String("config")).toObject();
+        auto info = ctx.consumerInfo(step.stream, step.consumer);
+        if (!info)
+            return info.error();
+        if (*info) {
+            const QJsonObject actual = (*info)->value(QLatin1String("config")).toObject();
+            return Precondition::alreadyDone(sameDelivery(actual, planned)
+                                                 ? QStringLiteral("%1 exists with the record's deliver and filter subjects").arg(step.consumer)
+                                                 : QStringLiteral("%1 exists, with deliver subject %2 and filter %3 (the record names %4 and %5)")
+                                                       .arg(step.consumer, str(actual, "deliver_subject"), str(actual, "filter_subject"),
+                                                            str(planned, "deliver_subject"), str(planned, "filter_subject")));
+        }
+        auto rec = lastOnSubject(ctx, sessStream, step.subject);
+        if (!rec)
+            return rec.error();
+        if (!*rec)
+            return Precondition::changed(QStringLiteral("the session record on %1 is gone").arg(step.subject));
+        const QJsonObject now = configInRecord((*rec)->data, step.consumer);
+        if (now.isEmpty())
+            return Precondition::changed(QStringLiteral("the record on %1 (sequence %2) no longer names %3")
+                                             .arg(step.subject).arg((*rec)->seq).arg(step.consumer));
+        if (!sameDelivery(now, planned))
+            return Precondition::changed(QStringLiteral("the record on %1 now gives %2 deliver subject %3 and filter %4")
+                                             .arg(step.subject, step.consumer, str(now, "deliver_subject"), str(now, "filter_subject")));
+        return Precondition::run();
+    }
+
+    Result<QJsonArray> apply(const RepairStep &step, const ExecContext &ctx) const override
+    {
+        if (auto w = ctx.target.checkWritable(name()); !w)
+            return w.error();
+        const QJsonObject config = step.params.value(QLatin1String("config")).toObject();
+        auto reply = ctx.api(QStringLiteral("CONSUMER.DURABLE.CREATE.%1.%2").arg(step.stream, step.consumer),
+                             QJsonObject{{QStringLiteral("stream_name"), step.stream}, {QStringLiteral("config"), config}});
+        if (reply)
+            return QJsonArray{*reply};
+        // Created meanwhile (a rerun, or the server): re-read, not fatal (safety rule 5).
+        auto info = ctx.consumerInfo(step.stream, step.consumer);
+        if (info && *info && sameDelivery((*info)->value(QLatin1String("config")).toObject(), config))
+            return QJsonArray{**info};
+        return reply.error().prefixed(QStringLiteral("creating %1 on %2").arg(step.consumer, step.stream));
+    }
+
+    Result<void> verify(const RepairStep &step, const ExecContext &ctx) const override
+    {
+        const QJsonObject planned = step.params.value(QLatin1String("config")).toObject();
+        auto info = ctx.consumerInfo(step.stream, step.consumer);
+        if (!info)
+            return info.error();
+        if (!*info)
+            return Error(Error::Kind::NotFound, QStringLiteral("%1 does not exist on %2").arg(step.consumer, step.stream));
+        const QJsonObject actual = (*info)->value(QLatin1String("config")).toObject();
+        if (!sameDelivery(actual, planned))
+            return Error(Error::Kind::Protocol, QStringLiteral("%1 has deliver subject %2 and filter %3, not %4 and %5")
+                                                    .arg(step.consumer, str(actual, "deliver_subject"), str(actual, "filter_subject"),
+                                                         str(planned, "deliver_subject"), str(planned, "filter_subject")));
+        return {};
+    }
+};
+
+class DeleteConsumer final : public RepairAction
+{
+public:
+    QString name() const override { return RepairActions::deleteConsumer(); }
+
+    QList<RepairStep> plan(const Finding &f, const PlanContext &ctx, QString *note) const override
+    {
+        // The finding names the consumer in its title only: match it against the gathered durables.
+        QString durable;
+        if (ctx.sessions)
+            for (auto it = ctx.sessions->consumers.cbegin(); it != ctx.sessions->consumers.cend(); ++it)
+                if (it->value(QLatin1String("stream")).toString() == f.stream
+                    && FindingCatalogue::title(f.code, {{QStringLiteral("consumer"), it.key()}, {QStringLiteral("stream"), f.stream}}) == f.title)
+                    durable = it.key();
+        const QString hash = durableHash(f.stream, durable);
+        if (durable.isEmpty() || hash.isEmpty()) {
+            *note = QStringLiteral("%1 (%2): the consumer was not among the gathered ones; run check with the account's credentials "
+                                   "and plan again.").arg(f.code, f.title);
+            return {};
+        }
+        const QString subject = subjectOfHash(ctx, hash);
+        const SessionEntry *entry = entryOn(ctx, subject);
+        WatchedSubject w{subject, entry ? entry->seq : 0, false};
+        RepairStep s = deleteConsumerStep(ctx, f.stream, durable,
+                                          QStringLiteral("(orphaned: no session record references it%1)")
+                                              .arg(entry ? QStringLiteral("; the record on %1 names other durables").arg(subject)
+                                                         : QStringLiteral("; %1 holds no record").arg(subject)),
+                                          {w});
+        if (ctx.sessions && !ctx.sessions->connected)
+            *note = QStringLiteral("%1: connected clients were unknown when the plan was made; the step asks the servers (CONNZ) "
+                                   "right before it runs.").arg(durable);
+        return {s};
+    }
+
+    Result<Precondition> precondition(const RepairStep &step, const ExecContext &ctx) const override
+    {
+        auto info = ctx.consumerInfo(step.stream, step.consumer);
+        if (!info)
+            return info.error();
+        if (!*info)
+            return Precondition::alreadyDone(QStringLiteral("%1 no longer exists on %2").arg(step.consumer, step.stream));
+        for (const QJsonValue &v : step.params.value(QLatin1String("watched")).toArray()) {
+            const WatchedSubject w = WatchedSubject::fromJson(v.toObject());
+            auto rec = lastOnSubject(ctx, sessStream, w.subject);
+            if (!rec)
+                return rec.error();
+            if (!*rec)
+                continue;
+            if ((*rec)->seq != w.seq)
+                return Precondition::changed(QStringLiteral("a session record was written on %1 since the plan (sequence %2, the plan "
+                                                            "saw %3): a client with that hash connected")
+                                                 .arg(w.subject)
+                                                 .arg((*rec)->seq)
+                                                 .arg(w.seq == 0 ? QStringLiteral("none") : QString::number(w.seq)));
+            // The record the plan saw: an earlier step purges it (a dry run still sees it), or it names other durables.
+            if (!w.purgedBefore && recordReferences((*rec)->data, step.consumer))
+                return Precondition::changed(QStringLiteral("the record on %1 references %2").arg(w.subject, step.consumer));
+        }
+        const QString hash = step.params.value(QLatin1String("hash")).toString();
+        if (const auto clients = connectedNow(ctx)) {
+            for (auto it = clients->cbegin(); it != clients->cend(); ++it)
+                if (!hash.isEmpty() && ClientIdHash::hash(it.key()) == hash)
+                    return Precondition::changed(QStringLiteral("MQTT client \"%1\", whose ID hashes to %2, is connected to %3")
+                                                     .arg(it.key(), hash, it.value()));
+        }
+        return Precondition::run();
+    }
+
+    Result<QJsonArray> apply(const RepairStep &step, const ExecContext &ctx) const override
+    {
+        if (auto w = ctx.target.checkWritable(name()); !w)
+            return w.error();
+        auto reply = ctx.api(QStringLiteral("CONSUMER.DELETE.%1.%2").arg(step.stream, step.consumer));
+        if (reply)
+            return QJsonArray{*reply};
+        if (reply.error().jsErrCode() == 10014)  // already gone: a rerun
+            return QJsonArray{QJsonObject{{QStringLiteral("note"), QStringLiteral("%1 was already deleted").arg(step.consumer)}}};
+        return reply.error().prefixed(QStringLiteral("deleting %1 on %2").arg(step.consumer, step.stream));
+    }
+
+    Result<void> verify(const RepairStep &step, const ExecContext &ctx) const override
+    {
+        auto info = ctx.consumerInfo(step.stream, step.consumer);
+        if (!info)
+            return info.error();
+        if (*info)
+            return Error(Error::Kind::Internal, QStringLiteral("%1 still exists on %2").arg(step.consumer, step.stream));
+        return {};
+    }
+};
+
+} // namespace
+
+const RepairAction *deleteConsumerAction()
+{
+    static const DeleteConsumer action;
+    return &action;
+}
+
+const RepairAction *createConsumerAction()
+{
+    static const CreateConsumer action;
+    return &action;
+}
+
+} // namespace MqttDoctor::SessionRepair
