@@ -307,7 +307,8 @@ Result<RestoreResult> run(const RepairTarget &target, const QString &path, const
             break;
         }
     }
-    if (state.foreign > 0 && !options.merge)
+    // A configs-only backup (taken before deleting a consumer) restores consumers; the stream's messages are not its business.
+    if (state.foreign > 0 && !options.merge && run.header.messagesIncluded)
         return Error(Error::Kind::InvalidInput,
                      QStringLiteral("stream %1 already holds %2 message%3 that the backup does not have (e.g. %4); nothing was restored")
                          .arg(run.header.stream)
