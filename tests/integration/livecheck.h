@@ -19,6 +19,7 @@
 #include "natsserverfixture.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
+#include "nats/profile.h"
 
 namespace MqttDoctor::Test::LiveCheck {
 
@@ -33,6 +34,19 @@ inline QStringList systemArgs(const QString &url)
 inline QStringList userArgs(const QString &url, const QString &user, const QString &password)
 {
     return {QStringLiteral("--server"), url, QStringLiteral("--user"), user, QStringLiteral("--password"), password};
+}
+
+/** A profile for ACME's own user (the account whose MQTT state the live tests make and break). */
+inline Profile acmeProfile(const QString &url, bool allowChanges = false)
+{
+    Profile p;
+    p.name = QStringLiteral("live-test");
+    p.servers = {url};
+    p.auth.kind = Credentials::Kind::UserPassword;
+    p.auth.user = QStringLiteral("acme");
+    p.auth.password = QStringLiteral("acmepass");
+    p.allowChanges = allowChanges;
+    return p;
 }
 
 inline QStringList acmeArgs(const QString &url)

@@ -26,18 +26,6 @@ using namespace MqttDoctor::Test::LiveCheck;
 
 namespace {
 
-Profile acmeProfile(const QString &url, bool allowChanges = true)
-{
-    Profile p;
-    p.name = QStringLiteral("faults");
-    p.servers = {url};
-    p.auth.kind = Credentials::Kind::UserPassword;
-    p.auth.user = QStringLiteral("acme");
-    p.auth.password = QStringLiteral("acmepass");
-    p.allowChanges = allowChanges;
-    return p;
-}
-
 struct Outcome
 {
     QString error;                 ///< could not plan or run
@@ -50,7 +38,7 @@ Outcome repairOnce(const QString &url, const QString &backupDir, const QString &
                    const std::function<void(const RepairStep &, const QStringList &)> &beforeApply = {})
 {
     Outcome out;
-    ConnectionSet connections(acmeProfile(url));
+    ConnectionSet connections(acmeProfile(url, true));
     auto target = RepairTarget::resolve(connections, QStringLiteral("ACME"));
     if (!target) {
         out.error = target.error().toString();

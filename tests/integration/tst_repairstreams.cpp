@@ -43,18 +43,6 @@ void addVersionRows()
         QTest::newRow(qPrintable(label)) << label;
 }
 
-Profile acmeProfile(const QString &url, bool allowChanges)
-{
-    Profile p;
-    p.name = QStringLiteral("repair-streams-test");
-    p.servers = {url};
-    p.auth.kind = Credentials::Kind::UserPassword;
-    p.auth.user = QStringLiteral("acme");
-    p.auth.password = QStringLiteral("acmepass");
-    p.allowChanges = allowChanges;
-    return p;
-}
-
 MqttClient acmeMqtt(const NatsServerFixture &server)
 {
     return MqttClient(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));

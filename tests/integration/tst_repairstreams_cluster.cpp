@@ -25,18 +25,6 @@ using namespace MqttDoctor::Test::LiveCheck;
 
 namespace {
 
-Profile acmeProfile(const QString &url, bool allowChanges)
-{
-    Profile p;
-    p.name = QStringLiteral("repair-streams-cluster-test");
-    p.servers = {url};
-    p.auth.kind = Credentials::Kind::UserPassword;
-    p.auth.user = QStringLiteral("acme");
-    p.auth.password = QStringLiteral("acmepass");
-    p.allowChanges = allowChanges;
-    return p;
-}
-
 struct Checked
 {
     DiagnosisInput input;

@@ -490,9 +490,11 @@ private:
         QStringList out;
         for (const MqttStreamSpec &spec : ctx.layout.layout.streams())
             out += spec.subjects;
-        if (ctx.layout.layout.kind() != MqttLayout::Kind::V2_10)
-            for (const MqttStreamSpec &spec : MqttLayout(MqttLayout::Kind::V2_10, ctx.layout.layout.domain()).streams())
+        if (ctx.layout.layout.kind() != MqttLayout::Kind::V2_10) {
+            const MqttLayout modern(MqttLayout::Kind::V2_10, ctx.layout.layout.domain());  // outlives the loop
+            for (const MqttStreamSpec &spec : modern.streams())
                 out += spec.subjects;
+        }
         out.removeDuplicates();
         return out;
     }
