@@ -2,4 +2,5 @@
 target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/records/sessionloader.cpp ${CMAKE_CURRENT_SOURCE_DIR}/records/sessionloader.h
     ${CMAKE_CURRENT_SOURCE_DIR}/records/retainedloader.cpp ${CMAKE_CURRENT_SOURCE_DIR}/records/retainedloader.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/records/decodepipeline.h
 )

@@ -9,6 +9,7 @@
 
 #include "mqtt/decodeerror.h"
 #include "mqtt/gojson.h"
+#include "mqtt/retainedrecordfast.h"
 
 namespace MqttDoctor {
 
@@ -36,6 +37,13 @@ bool validQos(quint8 flags)
 } // namespace
 
 Result<RetainedRecord> RetainedRecord::decode(const StoredMessage &message)
+{
+    if (auto fast = RetainedRecordFast::decode(message))
+        return std::move(*fast);
+    return decodeReference(message);
+}
+
+Result<RetainedRecord> RetainedRecord::decodeReference(const StoredMessage &message)
 {
     auto headers = NatsHeaders::parse(message.headers);
     if (!headers)

@@ -25,8 +25,14 @@ class RetainedRecord final
 public:
     enum class Encoding { Json, Headers };
 
-    /** Picks the encoding like the server: headers when `Nmqtt-RFlags` is present, JSON otherwise. */
+    /**
+     * Picks the encoding like the server: headers when `Nmqtt-RFlags` is present, JSON otherwise.
+     * A fast single-pass path takes the forms nats-server writes; anything else goes to
+     * decodeReference(), so both give the same record or the same error.
+     */
     static Result<RetainedRecord> decode(const StoredMessage &message);
+    /** The reference decoder (NatsHeaders, QJsonDocument): what decode() must agree with; slower. */
+    static Result<RetainedRecord> decodeReference(const StoredMessage &message);
     /** The JSON encoding (a bare body). */
     static Result<RetainedRecord> decodeJson(const QByteArray &body);
     /** The header encoding; `storedSubject` gives the NATS subject (`$MQTT.rmsgs.<subject>`). */

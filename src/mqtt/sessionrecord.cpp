@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QHash>
 #include <QSet>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "mqtt/decodeerror.h"
 #include "mqtt/gojson.h"
 #include "mqtt/natsheaders.h"
+#include "mqtt/sessionrecordfast.h"
 
 namespace MqttDoctor {
 
@@ -118,9 +120,48 @@ SubjectParts splitSubject(const QString &subject)
     return {};
 }
 
+// Devices of a fleet subscribe to the same filters: each distinct subject is mapped once per thread
+// and dialect, and the records share the resulting string. Bounded.
+QString mqttFilterOf(const QString &subject, TopicMapping::Dialect dialect)
+{
+    thread_local QHash<QString, QString> cache[2];
+    QHash<QString, QString> &c = cache[dialect == TopicMapping::Dialect::V2_9 ? 0 : 1];
+    const auto it = c.constFind(subject);
+    if (it != c.cend())
+        return it.value();
+    if (c.size() >= 4096)
+        c.clear();
+    const QString filter = TopicMapping::subjectToTopic(subject, dialect);
+    c.insert(subject, filter);
+    return filter;
+}
+
 } // namespace
 
 Result<SessionRecord> SessionRecord::decode(const QByteArray &json)
+{
+    if (auto fast = SessionRecordFast::decodeBody(json))
+        return std::move(*fast);
+    return decodeReference(json);
+}
+
+Result<SessionRecord> SessionRecord::decode(const StoredMessage &message)
+{
+    HeaderForm form = HeaderForm::None;
+    std::optional<quint64> expected;
+    if (!SessionRecordFast::headerForm(message.headers, form, expected))
+        return decodeReference(message);
+    auto r = decode(message.data);
+    if (!r)
+        return r;
+    r->subject = message.subject;
+    r->seq = message.seq;
+    r->headerForm = form;
+    r->expectedLastSubjectSequence = expected;
+    return r;
+}
+
+Result<SessionRecord> SessionRecord::decodeReference(const QByteArray &json)
 {
     if (json.isEmpty())
         return fail({}, QStringLiteral("empty record"));
@@ -175,7 +216,7 @@ Result<SessionRecord> SessionRecord::decode(const QByteArray &json)
             const QJsonObject cons = v.toObject();
             for (auto c = cons.begin(); c != cons.end(); ++c) {
                 if (c.value().isNull()) {
-                    r.cons.insert(c.key(), QJsonObject());
+                    r.cons.insert(c.key(), ConsumerConfigJson());
                     continue;
                 }
                 if (!c.value().isObject())
@@ -199,12 +240,12 @@ Result<SessionRecord> SessionRecord::decode(const QByteArray &json)
     return r;
 }
 
-Result<SessionRecord> SessionRecord::decode(const StoredMessage &message)
+Result<SessionRecord> SessionRecord::decodeReference(const StoredMessage &message)
 {
     auto headers = NatsHeaders::parse(message.headers);
     if (!headers)
         return fail(QStringLiteral("headers"), headers.error().message());
-    auto r = decode(message.data);
+    auto r = decodeReference(message.data);
     if (!r)
         return r;
     r->subject = message.subject;
@@ -256,12 +297,12 @@ QByteArray SessionRecord::encode() const
         for (auto it = cons.begin(); it != cons.end(); ++it) {
             if (s.size() > 1)
                 s += ',';
-            s += GoJson::string(it.key()) + ':' + GoJson::value(it.value());
+            s += GoJson::string(it.key()) + ':' + GoJson::value(it.value().toObject());
         }
         field("cons", s + '}');
     }
     if (pubrel)
-        field("pubrel", GoJson::value(*pubrel));
+        field("pubrel", GoJson::value(pubrel->toObject()));
     for (auto it = unknownFields.begin(); it != unknownFields.end(); ++it) {
         if (out.size() > 1)
             out += ',';
@@ -299,7 +340,7 @@ QList<SessionRecord::Subscription> SessionRecord::subscriptions(TopicMapping::Di
     for (auto it = subs.begin(); it != subs.end(); ++it) {
         Subscription s;
         s.natsSubject = it.key();
-        s.mqttFilter = TopicMapping::subjectToTopic(it.key(), dialect);
+        s.mqttFilter = mqttFilterOf(it.key(), dialect);
         s.qos = it.value();
         s.durableName = durableOf(it.key());
         if (TopicMapping::needsLevelUp(it.key()))
@@ -312,16 +353,12 @@ QList<SessionRecord::Subscription> SessionRecord::subscriptions(TopicMapping::Di
 QStringList SessionRecord::durableNames() const
 {
     QSet<QString> names;
-    for (const QJsonObject &c : cons) {
-        const QString d = c.value(QStringLiteral("durable_name")).toString();
-        if (!d.isEmpty())
-            names.insert(d);
+    for (const ConsumerConfigJson &c : cons) {
+        if (!c.durableName().isEmpty())
+            names.insert(c.durableName());
     }
-    if (pubrel) {
-        const QString d = pubrel->value(QStringLiteral("durable_name")).toString();
-        if (!d.isEmpty())
-            names.insert(d);
-    }
+    if (pubrel && !pubrel->durableName().isEmpty())
+        names.insert(pubrel->durableName());
     QStringList out(names.begin(), names.end());
     out.sort();
     return out;
@@ -329,7 +366,8 @@ QStringList SessionRecord::durableNames() const
 
 QString SessionRecord::durableOf(const QString &sid) const
 {
-    return cons.value(sid).value(QStringLiteral("durable_name")).toString();
+    const auto it = cons.constFind(sid);
+    return it == cons.cend() ? QString() : it->durableName();
 }
 
 } // namespace MqttDoctor

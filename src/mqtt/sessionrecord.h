@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "common/result.h"
+#include "mqtt/consumerconfigjson.h"
 #include "mqtt/storedmessage.h"
 #include "mqtt/topicmapping.h"
 
@@ -53,6 +54,9 @@ public:
     static Result<SessionRecord> decode(const QByteArray &json);
     /** Parses a stored message: the body, its header block and its subject (for the derived fields). */
     static Result<SessionRecord> decode(const StoredMessage &message);
+    /** The reference decoder (QJsonDocument, NatsHeaders): what decode() must agree with; slower. */
+    static Result<SessionRecord> decodeReference(const QByteArray &json);
+    static Result<SessionRecord> decodeReference(const StoredMessage &message);
 
     /** The JSON body as nats-server writes it. */
     QByteArray encode() const;
@@ -62,8 +66,8 @@ public:
     QString id;                          ///< MQTT client ID
     bool clean = false;
     QMap<QString, int> subs;             ///< NATS subject filter → QoS
-    QMap<QString, QJsonObject> cons;     ///< sid (subject or "<subject> fwc") → ConsumerConfig JSON
-    std::optional<QJsonObject> pubrel;   ///< 2.10+: the PUBREL durable's ConsumerConfig
+    QMap<QString, ConsumerConfigJson> cons;  ///< sid (subject or "<subject> fwc") → ConsumerConfig JSON
+    std::optional<ConsumerConfigJson> pubrel;  ///< 2.10+: the PUBREL durable's ConsumerConfig
     QJsonObject unknownFields;           ///< top-level keys this version does not know (kept for encode)
 
     // --- from the stored message (decode(StoredMessage) only) ---

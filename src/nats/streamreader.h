@@ -27,8 +27,9 @@ struct StreamMessage
     qint64 timeNs = 0;   ///< store time, nanoseconds since the Unix epoch (UTC)
     /**
      * The raw header block (`NATS/1.0\r\nKey:Value\r\n\r\n`), empty when the message has none.
-     * From getBySequences() it is the stored block byte for byte; from the ordered reads it is
-     * rebuilt from nats.c's parsed headers (same keys and values; an empty stored block reads as none).
+     * The stored block byte for byte (from the ordered reads: as delivered, read without nats.c
+     * parsing it; rebuilt from nats.c's parsed headers only if the raw block is not reachable, where an
+     * empty stored block reads as none).
      */
     QByteArray headers;
     QByteArray data;

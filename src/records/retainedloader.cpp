@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include "mqtt/storedmessage.h"
+#include "records/decodepipeline.h"
 
 namespace MqttDoctor::RetainedLoader {
 
@@ -94,8 +95,8 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
     ro.cancel = options.cancel;
     // Every message: 2.9 keeps all retained messages on the one subject $MQTT.rmsgs; the per-subject
     // layouts keep one message per subject, so reading all is the same as last-per-subject there.
-    auto summary = reader.readAll(QStringLiteral("$MQTT_rmsgs"), {}, ro,
-                                  [&](QList<StreamMessage> &&batch, const ReadProgress &progress) {
+    // Decoding and filtering on a worker thread while this thread reads; handed over in stream order.
+    auto decode = [&options](const QList<StreamMessage> &batch) {
         QList<RetainedEntry> out;
         out.reserve(batch.size());
         for (const StreamMessage &m : batch) {
@@ -103,8 +104,19 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
             if (matches(e, options.filter))
                 out.append(std::move(e));
         }
+        return out;
+    };
+    auto deliver = [&onBatch](QList<RetainedEntry> &&out, const ReadProgress &progress) {
         return out.isEmpty() ? true : onBatch(std::move(out), progress);
+    };
+    DecodePipeline<QList<RetainedEntry>> pipeline(decode, deliver);
+    auto summary = reader.readAll(QStringLiteral("$MQTT_rmsgs"), {}, ro,
+                                  [&pipeline](QList<StreamMessage> &&batch, const ReadProgress &progress) {
+        return pipeline.push(std::move(batch), progress);
     });
+    pipeline.finish();
+    if (summary)
+        pipeline.adjust(*summary);
     if (!summary && summary.error().jsErrCode() == 10059)
         return Error(Error::Kind::NotFound, QStringLiteral("the account has no $MQTT_rmsgs stream: no retained message was ever stored"),
                      QStringLiteral("nats-server creates it on the account's first MQTT connection"))

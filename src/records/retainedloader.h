@@ -61,7 +61,11 @@ bool topicMatches(const QString &filter, const QString &topic);
 /** {topic, subject, qos, size, payload_preview, encoding, origin, source, seq, stored_subject, time, delete_marker, problem}. */
 QJsonObject toJson(const RetainedEntry &entry);
 
-/** Reads `$MQTT_rmsgs`, batch by batch, filtered. Worker thread. A missing stream is a NotFound error. */
+/**
+ * Reads `$MQTT_rmsgs`, batch by batch, filtered. Worker thread. A missing stream is a NotFound error.
+ * Decoding runs on a thread of the load's own while this thread reads; `onBatch` is called on the
+ * calling thread, in stream order.
+ */
 Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const RetainedLoadOptions &options,
                          const BatchHandler &onBatch);
 

@@ -6,12 +6,21 @@
 #include "mqtt/storedmessage.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
+#include "records/decodepipeline.h"
 
 namespace MqttDoctor::SessionLoader {
 
 namespace {
 
 const QString sessStream = QStringLiteral("$MQTT_sess");
+
+// The stream names every joined consumer carries: one string each, not one per consumer.
+QString sharedStreamName(const QString &name)
+{
+    static const QString msgs = QStringLiteral("$MQTT_msgs");
+    static const QString out = QStringLiteral("$MQTT_out");
+    return name == msgs ? msgs : name == out ? out : name;
+}
 
 QString lastToken(const QString &subject)
 {
@@ -27,7 +36,6 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
     e.subject = message.subject;
     e.seq = message.sequence;
     e.time = message.time();
-    e.hash = lastToken(message.subject);
     StoredMessage stored;
     stored.stream = sessStream;
     stored.subject = message.subject;
@@ -35,18 +43,22 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
     stored.headers = message.headers;
     stored.data = message.data;
     auto rec = SessionRecord::decode(stored);
+    const QString subjectHash = rec ? rec->subjectHash() : QString();
+    e.hash = subjectHash.isEmpty() ? lastToken(message.subject) : subjectHash;
     if (!rec) {
         e.problems << QStringLiteral("undecodable: ") + rec.error().message();
         return e;
     }
     e.clientId = rec->id;
     e.clean = rec->clean;
-    if (!rec->subjectHash().isEmpty())
-        e.hash = rec->subjectHash();
     e.subscriptions = rec->subscriptions(dialect);
-    if (rec->idMatchesSubject() == false)
-        e.problems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
-                          .arg(rec->id, rec->idHash(), e.hash);
+    // SessionRecord::idMatchesSubject(), without splitting the subject again.
+    if (!subjectHash.isEmpty()) {
+        const QString idHash = rec->idHash();
+        if (idHash != subjectHash)
+            e.problems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
+                              .arg(rec->id, idHash, e.hash);
+    }
     e.record = std::move(rec).value();
     return e;
 }
@@ -68,30 +80,32 @@ void joinConsumers(SessionEntry &entry, const ConsumerIndex &consumers, bool con
     if (!entry.record)
         return;
     const SessionRecord &r = *entry.record;
-    QList<std::pair<QString, QJsonObject>> refs;  // sid, config from the record
-    for (auto it = r.cons.cbegin(); it != r.cons.cend(); ++it)
-        refs.append({it.key(), it.value()});
-    if (r.pubrel)
-        refs.append({QStringLiteral("pubrel"), *r.pubrel});
-    for (const auto &[sid, config] : refs) {
+    entry.consumers.reserve(r.cons.size() + (r.pubrel ? 1 : 0));
+    static const QString pubrelSid = QStringLiteral("pubrel");
+    auto add = [&](const QString &sid, const ConsumerConfigJson &config) {
         SessionConsumer c;
         c.sid = sid;
-        c.name = config.value(QLatin1String("durable_name")).toString();
+        c.name = config.durableName();
         if (c.name.isEmpty())
             c.name = config.value(QLatin1String("name")).toString();
-        c.config = config;
         const auto it = consumers.constFind(c.name);
         if (it != consumers.cend()) {
             c.exists = true;
-            c.stream = it->value(QLatin1String("stream")).toString();
+            c.stream = sharedStreamName(it->value(QLatin1String("stream")).toString());
             c.numPending = it->value(QLatin1String("num_pending")).toInteger();
             c.numAckPending = it->value(QLatin1String("num_ack_pending")).toInteger();
             c.config = it->value(QLatin1String("config")).toObject();
-        } else if (consumersKnown && !c.name.isEmpty()) {
-            entry.problems << QStringLiteral("consumer %1 missing").arg(c.name);
+        } else {
+            c.config = config.toObject();  // parsed only here: a missing consumer is the exception
+            if (consumersKnown && !c.name.isEmpty())
+                entry.problems << QStringLiteral("consumer %1 missing").arg(c.name);
         }
-        entry.consumers.append(c);
-    }
+        entry.consumers.append(std::move(c));
+    };
+    for (auto it = r.cons.cbegin(); it != r.cons.cend(); ++it)
+        add(it.key(), it.value());
+    if (r.pubrel)
+        add(pubrelSid, *r.pubrel);
 }
 
 void joinConnected(SessionEntry &entry, const std::optional<ConnectedClients> &connected)
@@ -219,36 +233,57 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     StreamReader::Options ro;
     ro.batchSize = options.batchSize;
     ro.cancel = options.cancel;
-    quint64 matched = 0;
-    bool limitReached = false;
-    bool more = false;  // the limit cut the list short
     const ConsumerIndex noConsumers;
-    auto summary = reader.readLastPerSubject(sessStream, options.subjectFilter, ro,
-                                             [&](QList<StreamMessage> &&batch, const ReadProgress &progress) {
-        QList<SessionEntry> out;
-        out.reserve(batch.size());
+    const ConsumerIndex &index = consumers ? *consumers : noConsumers;
+
+    // Decoding, filtering and joining run on a worker thread while this thread reads (pure functions on
+    // const inputs); the limit and the handler are applied here, in stream order, as for an inline decode.
+    auto decode = [&index, &consumers, &connected, &options](const QList<StreamMessage> &batch) {
+        QList<SessionEntry> matched;
+        matched.reserve(batch.size());
         for (const StreamMessage &m : batch) {
             SessionEntry e = fromMessage(m, options.dialect);
             if (!matches(e, options.filter))
                 continue;
-            if (limitReached) {  // one more match after the limit: there is more
-                more = true;
-                break;
-            }
-            joinConsumers(e, consumers ? *consumers : noConsumers, consumers.has_value());
+            joinConsumers(e, index, consumers.has_value());
             joinConnected(e, connected);
-            out.append(std::move(e));
-            if (options.limit > 0 && ++matched >= options.limit) {
-                limitReached = true;
-                // More unread messages may match: without a filter any of them would.
-                if (options.filter.isEmpty() && (progress.total == 0 || progress.done < progress.total))
+            matched.append(std::move(e));
+        }
+        return matched;
+    };
+    quint64 count = 0;
+    bool limitReached = false;
+    bool more = false;  // the limit cut the list short
+    auto deliver = [&](QList<SessionEntry> &&matched, const ReadProgress &progress) {
+        QList<SessionEntry> out;
+        if (options.limit == 0) {
+            out = std::move(matched);
+        } else {
+            out.reserve(matched.size());
+            for (SessionEntry &e : matched) {
+                if (limitReached) {  // one more match after the limit: there is more
                     more = true;
+                    break;
+                }
+                out.append(std::move(e));
+                if (++count >= options.limit) {
+                    limitReached = true;
+                    // More unread messages may match: without a filter any of them would.
+                    if (options.filter.isEmpty() && (progress.total == 0 || progress.done < progress.total))
+                        more = true;
+                }
             }
         }
         const bool goOn = out.isEmpty() ? true : onBatch(std::move(out), progress);
         // After the limit, a filtered read goes on (decoding only) until one more match shows there is more.
         return goOn && !(limitReached && (more || options.filter.isEmpty()));
+    };
+    DecodePipeline<QList<SessionEntry>> pipeline(decode, deliver);
+    auto summary = reader.readLastPerSubject(sessStream, options.subjectFilter, ro,
+                                             [&pipeline](QList<StreamMessage> &&batch, const ReadProgress &progress) {
+        return pipeline.push(std::move(batch), progress);
     });
+    pipeline.finish();  // what was read before the end (or an error) is handed over first
     if (truncated)
         *truncated = more;
     if (!summary) {
@@ -258,6 +293,7 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
                 .withJsErrCode(10059);
         return summary;
     }
+    pipeline.adjust(*summary);
     return summary;
 }
 

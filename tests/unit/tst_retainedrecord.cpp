@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include "mqtt/retainedrecord.h"
+#include "mqtt/retainedrecordfast.h"
 #include "mqtt/storedmessage.h"
 
 using namespace MqttDoctor;
@@ -301,6 +302,108 @@ private slots:
         }
         QVERIFY(failed > 0);
         qInfo("mutations: %d decoded, %d decode errors", ok, failed);
+    }
+
+    // --- the fast decoder (RetainedRecordFast) against the reference decoder ---
+
+    // Real records of every version take the fast path and give exactly the reference record.
+    void fastPathOnCapturedRecords()
+    {
+        for (const char *v : {"2.9.10", "2.10.27", "2.15.1"}) {
+            for (const StoredMessage &m : loadCapture(QString::fromLatin1(v), QStringLiteral("MQTT_rmsgs.json"))) {
+                QVERIFY2(RetainedRecordFast::decode(m).has_value(), m.data.constData());
+                compareDecoders(m);
+            }
+        }
+    }
+
+    void fastMatchesReference_data()
+    {
+        QTest::addColumn<QByteArray>("headers");
+        QTest::addColumn<QByteArray>("body");
+        const QByteArray none;
+        const QByteArray hdr("NATS/1.0\r\nNmqtt-RTopic:a/b\r\nNmqtt-RFlags:3\r\nNmqtt-ROrigin:o\r\nNmqtt-RSource:acme\r\n\r\n");
+        auto add = [](const char *name, const QByteArray &h, const QByteArray &b) { QTest::newRow(name) << h << b; };
+        add("headers", hdr, "21.5");
+        add("headers spaced (nats.c)", "NATS/1.0\r\nNmqtt-RTopic: a/b \r\nNmqtt-RFlags: 3\r\n\r\n", "x");
+        add("headers lower-case key", "NATS/1.0\r\nnmqtt-rtopic:a\r\nNmqtt-RFlags:3\r\n\r\n", "x");
+        add("headers other key", "NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:3\r\nX:y\r\n\r\n", "x");
+        add("headers repeated key", "NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RTopic:b\r\nNmqtt-RFlags:3\r\n\r\n", "x");
+        add("headers utf-8 topic", "NATS/1.0\r\nNmqtt-RTopic:caf\xc3\xa9\r\nNmqtt-RFlags:3\r\n\r\n", "x");
+        add("headers invalid utf-8 topic", "NATS/1.0\r\nNmqtt-RTopic:\xff\r\nNmqtt-RFlags:3\r\n\r\n", "x");
+        add("headers upper hex", "NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:0B\r\n\r\n", "x");
+        add("headers 0x", "NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:0x3\r\n\r\n", "x");
+        add("delete marker", "NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:-3\r\n\r\n", "");
+        add("delete marker without topic", "NATS/1.0\r\nNmqtt-RFlags:-1\r\n\r\n", "");
+        add("marker with body", "NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:-3\r\n\r\n", "x");
+        add("no blank line", "NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:3\r\n", "x");
+        add("bare LF", "NATS/1.0\nNmqtt-RTopic:a\nNmqtt-RFlags:3\n\n", "x");
+        add("empty block, json body", "NATS/1.0\r\n\r\n", "{\"topic\":\"a\"}");
+        add("topic header without flags", "NATS/1.0\r\nNmqtt-RTopic:a\r\n\r\n", "{\"topic\":\"b\"}");
+        add("json", none, "{\"origin\":\"o\",\"subject\":\"a.b\",\"topic\":\"a/b\",\"msg\":\"MjEuNQ==\",\"flags\":3,\"source\":\"acme\"}");
+        add("json escapes", none, "{\"topic\":\"a\\u002fb\\u003e\",\"subject\":\"a.\\u003e\"}");
+        add("json unknown field", none, "{\"topic\":\"a\",\"later\":{\"x\":[1,true,null]}}");
+        add("json repeated field", none, "{\"topic\":\"a\",\"topic\":\"b\"}");
+        add("json null", none, "{\"topic\":\"a\",\"origin\":null}");
+        add("json msg escaped", none, "{\"topic\":\"a\",\"msg\":\"MjE\\u0075NQ==\"}");
+        add("json msg bad base64", none, "{\"topic\":\"a\",\"msg\":\"M*==\"}");
+        add("json msg unpadded", none, "{\"topic\":\"a\",\"msg\":\"MjE\"}");
+        add("json flags 255", none, "{\"topic\":\"a\",\"flags\":255}");
+        add("json flags 1.0", none, "{\"topic\":\"a\",\"flags\":1.0}");
+        add("json flags -0", none, "{\"topic\":\"a\",\"flags\":-0}");
+        add("json only subject", none, "{\"subject\":\"a.b\"}");
+        add("json empty object", none, "{}");
+        add("json trailing", none, "{\"topic\":\"a\"} x");
+        add("json empty", none, "");
+    }
+    void fastMatchesReference()
+    {
+        QFETCH(QByteArray, headers);
+        QFETCH(QByteArray, body);
+        for (const QString &subject : {QStringLiteral("$MQTT.rmsgs.a.b"), QStringLiteral("$MQTT.rmsgs")}) {
+            StoredMessage m;
+            m.subject = subject;
+            m.seq = 4;
+            m.headers = headers;
+            m.data = body;
+            compareDecoders(m);
+        }
+    }
+
+    void fastMatchesReferenceMutated()
+    {
+        QRandomGenerator rng(99);
+        QList<StoredMessage> corpus;
+        for (const char *v : {"2.9.10", "2.10.27", "2.15.1"})
+            corpus += loadCapture(QString::fromLatin1(v), QStringLiteral("MQTT_rmsgs.json"));
+        for (int i = 0; i < 3000; ++i) {
+            StoredMessage m = corpus.at(rng.bounded(int(corpus.size())));
+            QByteArray &target = (!m.headers.isEmpty() && rng.bounded(2) == 0) ? m.headers : m.data;
+            for (int e = 1 + rng.bounded(3); e > 0 && !target.isEmpty(); --e) {
+                const int pos = rng.bounded(int(target.size()));
+                switch (rng.bounded(3)) {
+                case 0: target[pos] = "{}[]:,\"\\u0123456789abf-.=+/\r\n \xc3\xff"[rng.bounded(30)]; break;
+                case 1: target.remove(pos, 1 + rng.bounded(4)); break;
+                default: target.insert(pos, char(rng.bounded(256))); break;
+                }
+            }
+            compareDecoders(m);
+            if (QTest::currentTestFailed())
+                return;
+        }
+    }
+
+private:
+    static void compareDecoders(const StoredMessage &m)
+    {
+        const auto fast = RetainedRecord::decode(m);
+        const auto reference = RetainedRecord::decodeReference(m);
+        QCOMPARE(fast.ok(), reference.ok());
+        if (!fast.ok()) {
+            QCOMPARE(fast.error().message(), reference.error().message());
+            return;
+        }
+        QCOMPARE(*fast, *reference);
     }
 };
 

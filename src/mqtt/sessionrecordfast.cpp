@@ -1,0 +1,266 @@
+#include "mqtt/sessionrecordfast.h"
+
+#include <cstring>
+
+#include "mqtt/fastjson.h"
+
+namespace MqttDoctor::SessionRecordFast {
+
+namespace {
+
+using namespace FastJson;
+
+constexpr qsizetype kMaxBody = 64 * 1024 * 1024;  // the reference decoder's limit
+constexpr int kMaxConfigKeys = 48;
+
+enum class FieldKind { Any, String, Enum, Signed, Unsigned, Bool };
+
+struct KnownField
+{
+    const char *name;
+    qsizetype length;
+    FieldKind kind;
+};
+
+template<size_t N>
+constexpr KnownField field(const char (&name)[N], FieldKind kind)
+{
+    return {name, qsizetype(N - 1), kind};
+}
+
+// The ConsumerConfig fields whose type Go checks on unmarshal (as the reference decoder does).
+FieldKind kindOf(const Span &key)
+{
+    static constexpr KnownField fields[] = {
+        field("durable_name", FieldKind::String), field("name", FieldKind::String), field("description", FieldKind::String),
+        field("filter_subject", FieldKind::String), field("deliver_subject", FieldKind::String),
+        field("deliver_group", FieldKind::String), field("sample_freq", FieldKind::String),
+        field("opt_start_time", FieldKind::String), field("deliver_policy", FieldKind::Enum),
+        field("ack_policy", FieldKind::Enum), field("replay_policy", FieldKind::Enum), field("ack_wait", FieldKind::Signed),
+        field("max_deliver", FieldKind::Signed), field("max_waiting", FieldKind::Signed),
+        field("max_ack_pending", FieldKind::Signed), field("idle_heartbeat", FieldKind::Signed),
+        field("max_batch", FieldKind::Signed), field("max_expires", FieldKind::Signed), field("max_bytes", FieldKind::Signed),
+        field("inactive_threshold", FieldKind::Signed), field("num_replicas", FieldKind::Signed),
+        field("opt_start_seq", FieldKind::Unsigned), field("rate_limit_bps", FieldKind::Unsigned),
+        field("flow_control", FieldKind::Bool), field("headers_only", FieldKind::Bool), field("mem_storage", FieldKind::Bool),
+        field("direct", FieldKind::Bool)};
+    for (const KnownField &f : fields)
+        if (f.length == key.size() && f.name[0] == *key.begin && std::memcmp(f.name, key.begin, size_t(f.length)) == 0)
+            return f.kind;
+    return FieldKind::Any;
+}
+
+bool enumAllowed(const Span &key, const Span &value)
+{
+    static const char *const deliver[] = {"all", "last", "new", "by_start_sequence", "by_start_time", "last_per_subject", "undefined"};
+    static const char *const ack[] = {"none", "all", "explicit"};
+    static const char *const replay[] = {"instant", "original"};
+    if (value.escaped)
+        return false;
+    auto in = [&value](const auto &list) {
+        for (const char *v : list)
+            if (value.is(v))
+                return true;
+        return false;
+    };
+    if (key.is("deliver_policy"))
+        return in(deliver);
+    if (key.is("ack_policy"))
+        return in(ack);
+    return in(replay);
+}
+
+// One ConsumerConfig object, validated like the reference decoder; a slice of `body` on success.
+bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out)
+{
+    if (!sc.peek('{'))
+        return false;
+    const qsizetype start = sc.offset();
+    sc.eat('{');
+    Span keys[kMaxConfigKeys];
+    int count = 0;
+    QString durable;
+    if (!sc.eat('}')) {
+        do {
+            Span key;
+            if (!sc.string(key) || key.escaped || count == kMaxConfigKeys || !sc.eat(':'))
+                return false;
+            for (int i = 0; i < count; ++i)  // a duplicate key: the reference decoder decides which wins
+                if (keys[i].size() == key.size() && std::memcmp(keys[i].begin, key.begin, size_t(key.size())) == 0)
+                    return false;
+            keys[count++] = key;
+            if (sc.peek('n')) {  // null is allowed for every field
+                if (!sc.literal("null"))
+                    return false;
+                continue;
+            }
+            Span v;
+            switch (kindOf(key)) {
+            case FieldKind::Any:
+                if (!sc.skipValue(1))
+                    return false;
+                break;
+            case FieldKind::String:
+                if (!sc.string(v))
+                    return false;
+                if (key.is("durable_name") && !toQString(v, durable))
+                    return false;
+                break;
+            case FieldKind::Enum:
+                if (!sc.string(v) || !enumAllowed(key, v))
+                    return false;
+                break;
+            case FieldKind::Signed:
+                if (!sc.integer(v))
+                    return false;
+                break;
+            case FieldKind::Unsigned:
+                if (!sc.integer(v) || *v.begin == '-')
+                    return false;
+                break;
+            case FieldKind::Bool:
+                if (!(sc.peek('t') ? sc.literal("true") : sc.literal("false")))
+                    return false;
+                break;
+            }
+        } while (sc.eat(','));
+        if (!sc.eat('}'))
+            return false;
+    }
+    out = ConsumerConfigJson::fromSlice(body, start, sc.offset() - start, std::move(durable));
+    return true;
+}
+
+} // namespace
+
+std::optional<SessionRecord> decodeBody(const QByteArray &json)
+{
+    if (json.isEmpty() || json.size() > kMaxBody)
+        return std::nullopt;
+    Scanner sc(json.constData(), json.constData() + json.size());
+    if (!sc.eat('{'))
+        return std::nullopt;
+    SessionRecord r;
+    unsigned seen = 0;
+    auto once = [&seen](unsigned bit) {
+        if (seen & bit)
+            return false;
+        seen |= bit;
+        return true;
+    };
+    if (sc.eat('}'))
+        return sc.atEnd() ? std::optional<SessionRecord>(r) : std::nullopt;
+    do {
+        Span key;
+        if (!sc.string(key) || key.escaped || !sc.eat(':'))
+            return std::nullopt;
+        if (sc.peek('n'))  // nulls: the reference decoder
+            return std::nullopt;
+        Span v;
+        if (key.is("origin") && once(1)) {
+            if (!sc.string(v) || !interned(v, r.origin))
+                return std::nullopt;
+        } else if (key.is("id") && once(2)) {
+            if (!sc.string(v) || !toQString(v, r.id))
+                return std::nullopt;
+        } else if (key.is("clean") && once(4)) {
+            const bool isTrue = sc.peek('t');
+            if (!sc.literal(isTrue ? "true" : "false"))
+                return std::nullopt;
+            r.clean = isTrue;
+        } else if (key.is("subs") && once(8)) {
+            if (!sc.eat('{'))
+                return std::nullopt;
+            if (!sc.eat('}')) {
+                do {
+                    QString subject;
+                    if (!sc.string(v) || !interned(v, subject) || subject.isEmpty() || !sc.eat(':'))
+                        return std::nullopt;
+                    Span q;
+                    if (!sc.integer(q) || q.size() != 1 || *q.begin > '2' || r.subs.contains(subject))
+                        return std::nullopt;
+                    r.subs.insert(subject, *q.begin - '0');
+                } while (sc.eat(','));
+                if (!sc.eat('}'))
+                    return std::nullopt;
+            }
+        } else if (key.is("cons") && once(16)) {
+            if (!sc.eat('{'))
+                return std::nullopt;
+            if (!sc.eat('}')) {
+                do {
+                    QString sid;
+                    if (!sc.string(v) || !interned(v, sid) || !sc.eat(':') || r.cons.contains(sid))
+                        return std::nullopt;
+                    ConsumerConfigJson config;
+                    if (!consumerConfig(sc, json, config))
+                        return std::nullopt;
+                    r.cons.insert(sid, config);
+                } while (sc.eat(','));
+                if (!sc.eat('}'))
+                    return std::nullopt;
+            }
+        } else if (key.is("pubrel") && once(32)) {
+            ConsumerConfigJson config;
+            if (!consumerConfig(sc, json, config))
+                return std::nullopt;
+            r.pubrel = std::move(config);
+        } else {
+            return std::nullopt;  // unknown or repeated field: kept/decided by the reference decoder
+        }
+    } while (sc.eat(','));
+    if (!sc.eat('}') || !sc.atEnd())
+        return std::nullopt;
+    return r;
+}
+
+bool headerForm(const QByteArray &block, SessionRecord::HeaderForm &form, std::optional<quint64> &expectedLastSequence)
+{
+    expectedLastSequence.reset();
+    if (block.isEmpty()) {
+        form = SessionRecord::HeaderForm::None;
+        return true;
+    }
+    static constexpr char kStatus[] = "NATS/1.0";
+    static constexpr char kExpected[] = "Nats-Expected-Last-Subject-Sequence:";
+    const char *p = block.constData();
+    const char *end = p + block.size();
+    if (block.size() < 8 || std::memcmp(p, kStatus, 8) != 0)
+        return false;
+    p += 8;
+    auto onlyLineEnds = [end](const char *from) {
+        for (; from < end; ++from)
+            if (*from != '\r' && *from != '\n')
+                return false;
+        return true;
+    };
+    if (onlyLineEnds(p)) {
+        form = SessionRecord::HeaderForm::Empty;
+        return true;
+    }
+    if (end - p < 2 || p[0] != '\r' || p[1] != '\n')
+        return false;
+    p += 2;
+    const qsizetype keyLen = qsizetype(sizeof(kExpected) - 1);
+    if (end - p < keyLen || std::memcmp(p, kExpected, size_t(keyLen)) != 0)
+        return false;
+    p += keyLen;
+    auto skipBlanks = [end](const char *from) {  // nats.c writes `Key: value`, nats-server `Key:value`
+        while (from < end && (*from == ' ' || *from == '\t'))
+            ++from;
+        return from;
+    };
+    p = skipBlanks(p);
+    quint64 n = 0;
+    int digits = 0;
+    for (; p < end && *p >= '0' && *p <= '9' && digits < 19; ++p, ++digits)
+        n = n * 10 + quint64(*p - '0');
+    p = skipBlanks(p);
+    if (digits == 0 || end - p < 2 || p[0] != '\r' || p[1] != '\n' || !onlyLineEnds(p))
+        return false;
+    form = SessionRecord::HeaderForm::ExpectedLastSequence;
+    expectedLastSequence = n;
+    return true;
+}
+
+} // namespace MqttDoctor::SessionRecordFast

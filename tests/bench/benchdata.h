@@ -1,0 +1,31 @@
+#pragma once
+
+// Test data of bench_sessionload (fill of a local server, expected consumer index). Not a test.
+
+#include <nats/nats.h>
+
+#include <QByteArray>
+
+#include "records/sessionloader.h"
+
+namespace MqttDoctor::BenchData {
+
+inline constexpr const char *User = "acme";
+inline constexpr const char *Password = "acmepass";
+
+/** The durable that session record `i` names. */
+QByteArray durableOf(const QByteArray &hash, int i);
+/** Session record `i` (~300 bytes, one QoS 1 subscription and its durable). */
+QByteArray sessionRecord(const QByteArray &clientId, const QByteArray &hash, int i);
+/** Prints a failed call; true on NATS_OK. */
+bool check(natsStatus s, const char *what);
+/** A raw nats.c connection as the benchmark's user. */
+natsConnection *rawConnect(const QByteArray &url);
+/** `$MQTT_sess` with `records` sessions and 2.9's retained layout (`$MQTT.rmsgs`, JSON) with `retained` messages. */
+bool fill(const QByteArray &url, int records, int retained);
+/** `$MQTT_rmsgs` re-created per subject (2.11+) with `retained` messages in the header encoding. */
+bool fillRetainedHeaders(const QByteArray &url, int retained);
+/** What CONSUMER.LIST returns for the durables of the first `records` sessions, indexed. */
+SessionLoader::ConsumerIndex consumerIndex(int records);
+
+} // namespace MqttDoctor::BenchData
