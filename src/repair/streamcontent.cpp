@@ -17,13 +17,24 @@ bool cancelled(const StreamReader::Options &options)
     return options.cancel && options.cancel->load(std::memory_order_relaxed);
 }
 
-// Interest stream, whole: every live sequence, fetched in chunks so each batch is complete and sorted.
+// A whole stream: every live sequence, fetched in chunks so each batch is complete and sorted.
 Result<ReadSummary> readBySequence(StreamReader &reader, const QString &stream, const StreamReader::Options &options,
                                    const StreamReader::BatchHandler &onBatch)
 {
     auto map = reader.sequenceMap(stream);
     if (!map)
         return map.error();
+    // The range the state reports must fit the message count. 2.9.10 serving a store a 2.10+ server
+    // wrote was seen reporting a range of about a billion sequences: listing them would exhaust memory.
+    const quint64 range = map->lastSequence >= map->firstSequence && map->firstSequence > 0 ? map->lastSequence - map->firstSequence + 1 : 0;
+    if (range > 20'000'000 && range > 4 * map->messages + 100000)
+        return Error(Error::Kind::Internal,
+                     QStringLiteral("reading %1: the server reports sequences %2 to %3 for %4 messages, too sparse to read by sequence")
+                         .arg(stream)
+                         .arg(map->firstSequence)
+                         .arg(map->lastSequence)
+                         .arg(map->messages),
+                     QStringLiteral("if a 2.9 server serves streams a 2.10+ server wrote, upgrade it again first"));
     const QList<quint64> sequences = map->liveSequences();
     ReadSummary summary;
     const qsizetype chunkSize = std::max(1, options.batchSize);
@@ -127,10 +138,14 @@ Result<ReadSummary> read(const std::shared_ptr<NatsConnection> &connection, cons
                          const StreamReader::BatchHandler &onBatch)
 {
     StreamReader reader(connection, domain);
-    if (!readsWithoutConsumer(config))
-        return reader.readAll(stream, subject, options, onBatch);
+    // A whole stream is read by sequence whatever its retention: a consumer needs a filter, and the
+    // configured subjects miss messages stored before a subjects change (2.9 retained messages left on
+    // `$MQTT.rmsgs` in a 2.10+ stream, exactly what a repair is about to move); a wildcard consumer on
+    // a store a newer server wrote can also hang a 2.9.10 server (recordsource.cpp).
     if (subject.isEmpty())
         return readBySequence(reader, stream, options, onBatch);
+    if (!readsWithoutConsumer(config))
+        return reader.readAll(stream, subject, options, onBatch);
     return readSubjectWalk(connection, domain, stream, subject, options, onBatch);
 }
 

@@ -5,6 +5,10 @@
 #include <QJsonArray>
 #include <QSet>
 
+#include <optional>
+
+#include "diagnosis/subjectoverlap.h"
+#include "mqtt/mqttstreamspec.h"
 #include "mqtt/natsheaders.h"
 #include "nats/jetstreamclient.h"
 #include "repair/auditlog.h"
@@ -329,17 +333,57 @@ Result<RestoreResult> run(const RepairTarget &target, const QString &path, const
     if (auto c = run.createConsumers(js, state.exists && !(options.dryRun && run.result.streamCreated)); !c)
         return run.failed(c.error());
 
-    // 4. Messages, in order, with acks.
-    if (auto p = run.publishAll(state); !p)
-        return run.failed(p.error());
+    // 4. Messages, in order, with acks. Messages stored on subjects the stream no longer lists (2.9
+    // retained messages left on `$MQTT.rmsgs` after the subjects changed) can only be stored again
+    // while the stream lists them too: widen its subjects for the restore, then put them back.
+    QStringList outside;
+    if (!options.dryRun && run.header.messagesIncluded) {
+        const QStringList listed = MqttStreamSpec::subjectsOf(state.exists ? state.config : run.header.config);
+        auto subjectsScan = BackupFileReader::read(path, [&](BackupMessage &&m, qint64) {
+            if (!outside.contains(m.subject) && !listed.isEmpty() && !subjectCoveredBy(m.subject, listed))
+                outside << m.subject;
+            return outside.size() < 1000;
+        });
+        if (!subjectsScan)
+            return run.failed(subjectsScan.error());
+    }
+    std::optional<QJsonObject> widenedFrom;
+    if (!outside.isEmpty()) {
+        auto info = js.streamInfo(run.header.stream);
+        if (!info)
+            return run.failed(info.error());
+        QJsonObject config = info->value(QLatin1String("config")).toObject();
+        widenedFrom = config;
+        QJsonArray subjects = config.value(QLatin1String("subjects")).toArray();
+        for (const QString &subject : outside)
+            subjects.append(subject);
+        config.insert(QStringLiteral("subjects"), subjects);
+        const QString op = QStringLiteral("STREAM.UPDATE.") + run.header.stream;
+        run.requests.append(AuditLog::request(js.apiSubject(op), config));
+        if (auto u = js.call(op, config); !u)
+            return run.failed(u.error().prefixed(QStringLiteral("adding the backup's subjects %1 to %2 for the restore")
+                                                     .arg(outside.join(QStringLiteral(", ")), run.header.stream)));
+        run.result.warnings << QStringLiteral("%1 listed %2 only during the restore (its messages there were restored; the "
+                                              "stream's subjects are as before)")
+                                   .arg(run.header.stream, outside.join(QStringLiteral(", ")));
+    }
+    const auto published = run.publishAll(state);
+    if (widenedFrom) {
+        const QString op = QStringLiteral("STREAM.UPDATE.") + run.header.stream;
+        run.requests.append(AuditLog::request(js.apiSubject(op), *widenedFrom));
+        if (auto u = js.call(op, *widenedFrom); !u)
+            return run.failed(u.error().prefixed(QStringLiteral("putting back the subjects of %1 after the restore").arg(run.header.stream)));
+    }
+    if (!published)
+        return run.failed(published.error());
 
     // 5. Audit: the API requests as sent, the publishes as one summary (no message bodies in the log).
-    const quint64 published = run.result.restored + run.result.failed;
-    if (published > 0) {
+    const quint64 sent = run.result.restored + run.result.failed;
+    if (sent > 0) {
         const QString subjects = run.header.subjectFilter.isEmpty()
                                      ? run.header.config.value(QLatin1String("subjects")).toVariant().toStringList().join(QLatin1Char(','))
                                      : run.header.subjectFilter;
-        run.requests.append(AuditLog::request(subjects, QJsonObject{{QStringLiteral("publish"), qint64(published)},
+        run.requests.append(AuditLog::request(subjects, QJsonObject{{QStringLiteral("publish"), qint64(sent)},
                                                                     {QStringLiteral("acknowledged"), qint64(run.result.restored)},
                                                                     {QStringLiteral("failed"), qint64(run.result.failed)}}));
     }

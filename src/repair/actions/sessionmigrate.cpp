@@ -27,14 +27,15 @@ qint64 stateValue(const QJsonObject &info, const char *key)
 }
 
 /** Publishes one record on `subject` of $MQTT_sess with its ack; the stored sequence. */
-Result<quint64> store(const ExecContext &ctx, const QString &subject, const QByteArray &data, std::optional<quint64> expectedLast)
+/** `expectedLast` 0: a plain store; else only over that sequence (Nats-Expected-Last-Subject-Sequence). */
+Result<quint64> store(const ExecContext &ctx, const QString &subject, const QByteArray &data, quint64 expectedLast)
 {
     std::optional<Result<quint64>> outcome;
     JetStreamPublisher publisher(
         ctx.target.connection, sessStream, [&outcome](quint64, const Result<quint64> &ack) { outcome = ack; }, 1);
     NatsHeaders headers;
-    if (expectedLast)
-        headers.append(QStringLiteral("Nats-Expected-Last-Subject-Sequence"), QString::number(*expectedLast));
+    if (expectedLast != 0)
+        headers.append(QStringLiteral("Nats-Expected-Last-Subject-Sequence"), QString::number(expectedLast));
     if (auto p = publisher.publish(0, subject, headers, data); !p)
         return p.error();
     if (auto f = publisher.finish(); !f)
@@ -177,7 +178,8 @@ private:
             return out;
         }
         // Overwrite only the record just read (a client saving meanwhile wins); none: plain store.
-        const std::optional<quint64> expected = *existing ? std::optional<quint64>((*existing)->seq) : std::nullopt;
+        // 0: no expectation (GCC's -Wmaybe-uninitialized misreads an optional here in optimised builds).
+        const quint64 expected = *existing ? (*existing)->seq : 0;
         auto seq = store(ctx, target, record.data, expected);
         if (!seq)
             return seq.error().prefixed(QStringLiteral("storing the record of %1 on %2").arg(step.stream, target));

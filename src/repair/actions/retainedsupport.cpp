@@ -1,0 +1,285 @@
+#include "repair/actions/retainedsupport.h"
+
+#include <QDir>
+#include <QHash>
+#include <QJsonDocument>
+#include <QSet>
+
+#include <algorithm>
+
+#include "mqtt/mqttlayout.h"
+#include "mqtt/mqttstreamspec.h"
+#include "mqtt/natsheaders.h"
+#include "mqtt/storedmessage.h"
+#include "repair/backupfile.h"
+#include "repair/jetstreampublisher.h"
+#include "repair/streamcontent.h"
+
+namespace MqttDoctor::RetainedRepair {
+
+namespace {
+
+const QString &stream()
+{
+    static const QString s = MqttLayout::retainedStream();
+    return s;
+}
+
+constexpr int kSampleReplies = 3;
+
+Error withContext(Error e, const QString &what)
+{
+    e.prefixed(what);
+    return e;
+}
+
+/** The part of a STREAM.INFO / STREAM.UPDATE reply a report needs. */
+QJsonObject summariseStream(const QJsonObject &reply)
+{
+    const QJsonObject config = reply.value(QLatin1String("config")).toObject();
+    const QJsonObject state = reply.value(QLatin1String("state")).toObject();
+    return QJsonObject{{QStringLiteral("type"), reply.value(QLatin1String("type"))},
+                       {QStringLiteral("config"), QJsonObject{{QStringLiteral("name"), config.value(QLatin1String("name"))},
+                                                              {QStringLiteral("subjects"), config.value(QLatin1String("subjects"))},
+                                                              {QStringLiteral("max_msgs_per_subject"), perSubjectLimit(config)}}},
+                       {QStringLiteral("state"), QJsonObject{{QStringLiteral("messages"), state.value(QLatin1String("messages"))},
+                                                             {QStringLiteral("last_seq"), state.value(QLatin1String("last_seq"))}}}};
+}
+
+} // namespace
+
+Shape shapeOf(const QJsonObject &config)
+{
+    const QStringList subjects = MqttStreamSpec::subjectsOf(config);
+    if (MqttStreamSpec::sameSubjects(subjects, {MqttLayout::retainedLegacySubject()}))
+        return Shape::Legacy;
+    if (MqttStreamSpec::sameSubjects(subjects, {MqttLayout::retainedSubjects()}))
+        return Shape::Modern;
+    return Shape::Other;
+}
+
+qint64 perSubjectLimit(const QJsonObject &config)
+{
+    const qint64 v = MqttStreamSpec::normalizedField(config, QStringLiteral("max_msgs_per_subject")).toInteger(-1);
+    return v <= 0 ? -1 : v;
+}
+
+QString perSubjectSubject(const QString &natsSubject)
+{
+    return MqttLayout::retainedLegacySubject() + u'.' + natsSubject;
+}
+
+bool isPerSubject(const QString &storedSubject)
+{
+    return storedSubject.startsWith(MqttLayout::retainedLegacySubject() + u'.') && storedSubject.size() > 12;
+}
+
+Result<QList<StreamMessage>> readMessages(const ExecContext &ctx, const QString &subject)
+{
+    // StreamContent reads "interest" streams without a consumer: by sequence, or by next_by_subj walks.
+    const QJsonObject noConsumer{{QStringLiteral("retention"), QStringLiteral("interest")}};
+    StreamReader::Options options;
+    options.cancel = ctx.cancel;
+    QList<StreamMessage> out;
+    auto read = StreamContent::read(ctx.target.connection, ctx.target.apiDomain, stream(), noConsumer, subject, options,
+                                    [&out](QList<StreamMessage> &&batch, const ReadProgress &) {
+                                        out.append(std::move(batch));
+                                        return true;
+                                    });
+    if (!read)
+        return withContext(read.error(), QStringLiteral("reading %1%2").arg(stream(), subject.isEmpty() ? QString() : u' ' + subject));
+    if (read->cancelled)
+        return Error(Error::Kind::Internal, QStringLiteral("reading %1 was cancelled").arg(stream()));
+    return out;
+}
+
+Result<RetainedRecord> decode(const StreamMessage &message)
+{
+    StoredMessage m;
+    m.stream = stream();
+    m.subject = message.subject;
+    m.seq = message.sequence;
+    m.headers = message.headers;
+    m.data = message.data;
+    auto r = RetainedRecord::decode(m);
+    if (r) {
+        r->storedSubject = message.subject;
+        r->seq = message.sequence;
+        if (r->subject.isEmpty() && isPerSubject(message.subject))
+            r->subject = message.subject.mid(MqttLayout::retainedLegacySubject().size() + 1);
+    }
+    return r;
+}
+
+Result<QJsonObject> updateConfig(const ExecContext &ctx, const QJsonObject &changes)
+{
+    auto info = ctx.streamInfo(stream());
+    if (!info)
+        return withContext(info.error(), QStringLiteral("reading %1").arg(stream()));
+    if (!info->has_value())
+        return Error(Error::Kind::NotFound, QStringLiteral("%1 does not exist").arg(stream()));
+    QJsonObject config = (*info)->value(QLatin1String("config")).toObject();
+    for (auto it = changes.constBegin(); it != changes.constEnd(); ++it)
+        config.insert(it.key(), it.value());
+    auto reply = ctx.api(QStringLiteral("STREAM.UPDATE.") + stream(), config);
+    if (!reply)
+        return withContext(reply.error(), QStringLiteral("updating %1").arg(stream()));
+    return summariseStream(*reply);
+}
+
+QByteArray republishBody(const RetainedRecord &record)
+{
+    RetainedRecord copy = record;
+    copy.origin.clear();
+    copy.isDeleteMarker = false;
+    copy.encoding = RetainedRecord::Encoding::Json;
+    return copy.encodeJson();
+}
+
+Result<PublishOutcome> publishAll(const ExecContext &ctx, const QList<Outgoing> &messages)
+{
+    PublishOutcome out;
+    if (messages.isEmpty())
+        return out;
+    QHash<quint64, QJsonObject> acks;
+    JetStreamPublisher publisher(ctx.target.connection, stream(), [&](quint64 tag, const Result<quint64> &ack) {
+        const Outgoing &m = messages.at(qsizetype(tag));
+        if (ack) {
+            ++out.stored;
+            if (tag < kSampleReplies)
+                acks.insert(tag, QJsonObject{{QStringLiteral("subject"), m.subject},
+                                             {QStringLiteral("topic"), m.topic},
+                                             {QStringLiteral("stream"), stream()},
+                                             {QStringLiteral("seq"), qint64(*ack)}});
+            return;
+        }
+        if (ack.error().jsErrCode() == 10071) {  // wrong last sequence: a newer message for the topic arrived meanwhile
+            ++out.newerKept;
+            return;
+        }
+        ++out.failed;
+        if (out.failures.size() < 5)
+            out.failures << QStringLiteral("%1 (topic %2): %3").arg(m.subject, m.topic, ack.error().toString());
+    });
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        if (ctx.cancel && ctx.cancel->load())
+            break;
+        const Outgoing &m = messages.at(i);
+        NatsHeaders headers;
+        if (m.expectedLast)
+            headers.append(QStringLiteral("Nats-Expected-Last-Subject-Sequence"), QString::number(*m.expectedLast));
+        if (auto p = publisher.publish(quint64(i), m.subject, headers, m.data); !p)
+            return withContext(p.error(), QStringLiteral("republishing to %1").arg(m.subject));
+    }
+    if (auto f = publisher.finish(); !f)
+        return f.error();
+    QList<quint64> tags = acks.keys();
+    std::sort(tags.begin(), tags.end());
+    for (quint64 t : tags)
+        out.sample.append(acks.value(t));
+    return out;
+}
+
+Result<DeleteOutcome> deleteSequences(const ExecContext &ctx, const QList<quint64> &sequences)
+{
+    DeleteOutcome out;
+    for (quint64 seq : sequences) {
+        if (ctx.cancel && ctx.cancel->load())
+            return Error(Error::Kind::Internal, QStringLiteral("cancelled after %1 deletes; a rerun continues").arg(out.deleted));
+        auto reply = ctx.api(QStringLiteral("STREAM.MSG.DELETE.") + stream(), QJsonObject{{QStringLiteral("seq"), qint64(seq)}});
+        if (!reply) {
+            if (reply.error().jsErrCode() == 10037) {
+                ++out.alreadyGone;
+                continue;
+            }
+            return withContext(reply.error(), QStringLiteral("deleting sequence %1 of %2").arg(seq).arg(stream()));
+        }
+        ++out.deleted;
+        if (out.sample.size() < kSampleReplies) {
+            QJsonObject r = *reply;
+            r.insert(QStringLiteral("seq"), qint64(seq));
+            out.sample.append(r);
+        }
+    }
+    return out;
+}
+
+QString apiSubject(const ExecContext &ctx, const QString &op)
+{
+    return ctx.target.apiDomain.isEmpty() ? QStringLiteral("$JS.API.") + op : QStringLiteral("$JS.%1.API.%2").arg(ctx.target.apiDomain, op);
+}
+
+QString stepBackupFile(const ExecContext &ctx, const RepairStep &step)
+{
+    if (ctx.backupDir.isEmpty())
+        return {};
+    // The executor names them "<stamp>-<account>-step<id>-<action>-<stream>[...].jsonl" (stamp first: newest sorts last).
+    const QDir dir(ctx.backupDir);
+    QStringList files = dir.entryList({QStringLiteral("*-step%1-%2-MQTT_rmsgs*.jsonl").arg(step.id, step.action)}, QDir::Files, QDir::Name);
+    return files.isEmpty() ? QString() : dir.filePath(files.constLast());
+}
+
+Result<QList<RetainedRecord>> backupRecords(const QString &path, bool perSubject)
+{
+    QList<RetainedRecord> out;
+    auto read = BackupFileReader::read(path, [&](BackupMessage &&m, qint64) {
+        if (isPerSubject(m.subject) != perSubject)
+            return true;
+        StreamMessage sm;
+        sm.subject = m.subject;
+        sm.sequence = m.seq;
+        sm.headers = m.headers;
+        sm.data = m.data;
+        auto r = decode(sm);
+        if (r && !r->isDeleteMarker)
+            out.append(*r);
+        return true;
+    });
+    if (!read)
+        return read.error();
+    return out;
+}
+
+Result<void> requireBackedUp(const ExecContext &ctx, const RepairStep &step, const QList<quint64> &sequences)
+{
+    if (sequences.isEmpty())
+        return {};
+    const QString path = stepBackupFile(ctx, step);
+    if (path.isEmpty())
+        return Error(Error::Kind::InvalidInput, QStringLiteral("no backup of this step was found in %1; nothing was deleted").arg(ctx.backupDir));
+    QSet<quint64> held;
+    auto read = BackupFileReader::read(path, [&held](BackupMessage &&m, qint64) {
+        held.insert(m.seq);
+        return true;
+    });
+    if (!read)
+        return read.error();
+    QStringList missing;
+    for (quint64 seq : sequences)
+        if (!held.contains(seq))
+            missing << QString::number(seq);
+    if (missing.isEmpty())
+        return {};
+    return Error(Error::Kind::Internal,
+                 QStringLiteral("the step's backup %1 does not hold sequence(s) %2 of %3, which this step would delete; nothing was deleted")
+                     .arg(path, missing.mid(0, 10).join(QStringLiteral(", ")), stream()),
+                 QStringLiteral("the backup reads whole streams through their configured subjects; messages outside them need a "
+                                "read by sequence"));
+}
+
+QList<RetainedRecord> newestPerTopic(const QList<RetainedRecord> &records)
+{
+    QHash<QString, qsizetype> newest;
+    for (qsizetype i = 0; i < records.size(); ++i) {
+        const auto it = newest.constFind(records.at(i).topic);
+        if (it == newest.cend() || records.at(it.value()).seq < records.at(i).seq)
+            newest.insert(records.at(i).topic, i);
+    }
+    QList<RetainedRecord> out;
+    for (qsizetype i : newest)
+        out.append(records.at(i));
+    std::sort(out.begin(), out.end(), [](const RetainedRecord &a, const RetainedRecord &b) { return a.seq < b.seq; });
+    return out;
+}
+
+} // namespace MqttDoctor::RetainedRepair

@@ -1,0 +1,105 @@
+#pragma once
+// Shared by the retained-message repair actions (retainedactions.cpp): the two shapes of $MQTT_rmsgs,
+// reading its messages without a consumer, read-modify-write config updates, pipelined republishing
+// with publish acks, deletes by sequence, and the records a step's backup holds. Private to
+// repair/actions. Blocking functions run on the executor's worker thread.
+
+#include <optional>
+
+#include <QByteArray>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include "common/result.h"
+#include "mqtt/retainedrecord.h"
+#include "nats/streamreader.h"
+#include "repair/repairaction.h"
+
+namespace MqttDoctor::RetainedRepair {
+
+/** The subjects of $MQTT_rmsgs: 2.9 (`$MQTT.rmsgs`), 2.10+ (`$MQTT.rmsgs.>`), or anything else. */
+enum class Shape { Legacy, Modern, Other };
+
+Shape shapeOf(const QJsonObject &config);
+/** max_msgs_per_subject, -1 when unset. */
+qint64 perSubjectLimit(const QJsonObject &config);
+/** `$MQTT.rmsgs.<natsSubject>`. */
+QString perSubjectSubject(const QString &natsSubject);
+/** True for `$MQTT.rmsgs.<something>`. */
+bool isPerSubject(const QString &storedSubject);
+
+/**
+ * The messages of $MQTT_rmsgs, oldest first, never through a consumer (a wildcard consumer on a
+ * 2.10+-shaped store can wedge a 2.9.10 server's JetStream API): `subject` empty reads every live
+ * sequence with STREAM.MSG.GET; else walks `next_by_subj` on that subject.
+ */
+Result<QList<StreamMessage>> readMessages(const ExecContext &ctx, const QString &subject = {});
+
+/** Decodes one stored message of $MQTT_rmsgs. */
+Result<RetainedRecord> decode(const StreamMessage &message);
+
+/**
+ * STREAM.UPDATE of $MQTT_rmsgs: the current raw config re-read right now with `changes` written
+ * over it (every other field kept, safety rule 3). The reply, summarised.
+ */
+Result<QJsonObject> updateConfig(const ExecContext &ctx, const QJsonObject &changes);
+
+/**
+ * The JSON body (the encoding every version reads: 2.9 and 2.10 natively, 2.11+ by fallback) of a
+ * republished record, without `origin`: 2.9 and 2.10 servers ignore live records that carry their
+ * own origin (internals §8 caution 6), and a republished record must reach every server at once.
+ */
+QByteArray republishBody(const RetainedRecord &record);
+
+/** One message to republish into $MQTT_rmsgs. */
+struct Outgoing
+{
+    QString subject;
+    QByteArray data;
+    /** Nats-Expected-Last-Subject-Sequence (0: the subject must be empty); nullopt: no header. */
+    std::optional<quint64> expectedLast;
+    QString topic;  ///< for the report
+};
+
+struct PublishOutcome
+{
+    quint64 stored = 0;
+    quint64 newerKept = 0;    ///< refused by the expected-last-sequence guard: another message arrived meanwhile, kept
+    QStringList failures;     ///< the first failures' texts
+    quint64 failed = 0;
+    QJsonArray sample;        ///< the first acks, for the report
+};
+
+/** Publishes in order with publish acks (plain inbox replies, never `$MQTT.JSA.*`). */
+Result<PublishOutcome> publishAll(const ExecContext &ctx, const QList<Outgoing> &messages);
+
+struct DeleteOutcome
+{
+    quint64 deleted = 0;
+    quint64 alreadyGone = 0;  ///< 10037: deleted before (a rerun, or a server's own transfer)
+    QJsonArray sample;        ///< the first replies
+};
+
+/** STREAM.MSG.DELETE.$MQTT_rmsgs {"seq":N} for each sequence. */
+Result<DeleteOutcome> deleteSequences(const ExecContext &ctx, const QList<quint64> &sequences);
+
+/** The full API subject of `op` for the report (`$JS.API.<op>` or `$JS.<domain>.API.<op>`). */
+QString apiSubject(const ExecContext &ctx, const QString &op);
+
+/** The newest backup file the executor wrote for `step` in ctx.backupDir; empty when there is none. */
+QString stepBackupFile(const ExecContext &ctx, const RepairStep &step);
+/** The decodable, non-marker records of a backup file whose stored subject satisfies `wanted`. */
+Result<QList<RetainedRecord>> backupRecords(const QString &path, bool perSubject);
+
+/**
+ * Safety rule 2, checked by the action itself: the step's backup file holds every one of `sequences`
+ * (the messages the step is about to delete). An error naming what is missing otherwise.
+ */
+Result<void> requireBackedUp(const ExecContext &ctx, const RepairStep &step, const QList<quint64> &sequences);
+
+/** The newest record per topic (highest sequence), in sequence order. */
+QList<RetainedRecord> newestPerTopic(const QList<RetainedRecord> &records);
+
+} // namespace MqttDoctor::RetainedRepair
