@@ -11,11 +11,15 @@
 #include <QVBoxLayout>
 
 #include "actions/actionmanager.h"
+#include "controllers/accountdatacontroller.h"
 #include "controllers/clustercontroller.h"
 #include "dialogs/connectiondialog.h"
+#include "dialogs/logexplainerdialog.h"
+#include "dialogs/repairwizard.h"
 #include "models/clustertreemodel.h"
 #include "models/displayformat.h"
 #include "models/iconfactory.h"
+#include "panels/accountworkspace.h"
 #include "panels/detailpanel.h"
 #include "settings/recentprofiles.h"
 #include "widgets/connectionstatuswidget.h"
@@ -26,6 +30,7 @@ namespace MqttDoctor {
 MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     : QMainWindow(parent), m_controller(controller), m_actions(new ActionManager(controller, this)),
       m_model(new ClusterTreeModel(this)), m_tree(new QTreeView(this)), m_details(new DetailPanel(this)),
+      m_accountData(new AccountDataController(this)), m_workspace(new AccountWorkspace(m_details, *m_accountData, this)),
       m_banner(new ErrorBanner(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_status(new ConnectionStatusWidget(controller, this))
 {
@@ -42,7 +47,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
 
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->addWidget(m_tree);
-    m_splitter->addWidget(m_details);
+    m_splitter->addWidget(m_workspace);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 5);
     m_splitter->setChildrenCollapsible(false);
@@ -72,6 +77,8 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
             m_banner->dismiss();
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showCurrentDetails);
+    connect(m_accountData, &AccountDataController::findingsLoaded, m_model, &ClusterTreeModel::setFindings);
+    connect(m_actions->refreshAction(), &QAction::triggered, m_workspace, &AccountWorkspace::reload);
     connect(m_banner, &ErrorBanner::retryRequested, &controller, &ClusterController::refresh);
     connect(m_banner, &ErrorBanner::settingsRequested, this, &MainWindow::showConnectionDialog);
 
@@ -91,6 +98,10 @@ void MainWindow::createMenusAndToolBar()
     file->addSeparator();
     file->addAction(m_actions->quitAction());
 
+    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(m_actions->repairAction());
+    tools->addAction(m_actions->explainAction());
+
     QToolBar *toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
     toolBar->setMovable(false);
@@ -98,7 +109,10 @@ void MainWindow::createMenusAndToolBar()
     toolBar->addAction(m_actions->connectAction());
     toolBar->addAction(m_actions->refreshAction());
 
+    toolBar->addAction(m_actions->repairAction());
     connect(m_actions->connectAction(), &QAction::triggered, this, &MainWindow::showConnectionDialog);
+    connect(m_actions->repairAction(), &QAction::triggered, this, &MainWindow::showRepairWizard);
+    connect(m_actions->explainAction(), &QAction::triggered, this, &MainWindow::showLogExplainer);
     connect(m_actions->quitAction(), &QAction::triggered, this, &QWidget::close);
 }
 
@@ -114,16 +128,48 @@ void MainWindow::showConnectionDialog()
     dialog->open();
 }
 
+QString MainWindow::currentAccountName() const
+{
+    const QModelIndex current = m_tree->currentIndex();
+    if (const AccountInfo *account = m_model->accountAt(current))
+        return account->name;
+    if (const AccountInfo *owner = m_model->accountAt(current.parent()))
+        return owner->name;
+    return {};
+}
+
+void MainWindow::showRepairWizard()
+{
+    auto *wizard = new RepairWizard(m_controller, currentAccountName(), this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(wizard, &RepairWizard::repairFinished, m_workspace, &AccountWorkspace::reload);
+    wizard->open();
+}
+
+void MainWindow::showLogExplainer()
+{
+    auto *dialog = new LogExplainerDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &LogExplainerDialog::accountRequested, this, [this](const QString &account) {
+        if (const QModelIndex index = m_model->accountIndex(account); index.isValid())
+            m_tree->setCurrentIndex(index);
+    });
+    dialog->show();
+}
+
 void MainWindow::handleProfileChanged()
 {
     m_banner->dismiss();
+    m_workspace->showOverviewOnly();
     if (!m_controller.hasProfile()) {
+        m_accountData->clearProfile();
         m_model->clear();
         showNotConnected();
         setWindowTitle(tr("NATS MQTT Doctor"));
         return;
     }
     const Profile &profile = m_controller.profile();
+    m_accountData->setProfile(profile);
     m_model->clear();
     m_model->setProfile(profile.name, profile.servers.join(QStringLiteral(", ")));
     m_tree->expand(m_model->profileIndex());
@@ -157,13 +203,23 @@ void MainWindow::showCurrentDetails()
 {
     const QModelIndex current = m_tree->currentIndex();
     const auto kind = current.data(ClusterTreeModel::NodeKindRole).value<ClusterTreeModel::NodeKind>();
+    if (const AccountInfo *account = m_model->accountAt(current)) {
+        m_details->showAccount(*account);
+        m_workspace->showAccount(*account);
+        return;
+    }
+    if (const AccountInfo *owner = m_model->accountAt(current.parent())) {
+        const StreamInfo *stream = m_model->streamAt(current);
+        m_details->showAccount(*owner, stream ? stream->name : QString());
+        m_workspace->showAccount(*owner, kind == ClusterTreeModel::NodeKind::Sessions    ? AccountWorkspace::SessionsTab
+                                         : kind == ClusterTreeModel::NodeKind::Retained  ? AccountWorkspace::RetainedTab
+                                         : kind == ClusterTreeModel::NodeKind::Consumers ? AccountWorkspace::ConsumersTab
+                                                                                          : AccountWorkspace::OverviewTab);
+        return;
+    }
+    m_workspace->showOverviewOnly();
     if (const ServerInfo *server = m_model->serverAt(current)) {
         m_details->showServer(*server);
-    } else if (const AccountInfo *account = m_model->accountAt(current)) {
-        m_details->showAccount(*account);
-    } else if (const StreamInfo *stream = m_model->streamAt(current)) {
-        if (const AccountInfo *owner = m_model->accountAt(current.parent()))
-            m_details->showAccount(*owner, stream->name);
     } else if (!m_controller.hasProfile()) {
         showNotConnected();
     } else if (m_controller.connectionState() == ClusterController::ConnectionState::Failed) {

@@ -7,6 +7,8 @@ class QTreeView;
 
 namespace MqttDoctor {
 
+class AccountDataController;
+class AccountWorkspace;
 class ActionManager;
 class ClusterController;
 class ClusterTreeModel;
@@ -19,7 +21,8 @@ class ErrorBanner;
  * The shell: the cluster tree on the left, the detail panel on the right, an error banner above
  * them, menus and toolbar from the ActionManager, and the connection status in the status bar.
  * It wires a ClusterController (owned by the caller, which must keep it alive longer) to the
- * panels; the logic lives in those classes.
+ * panels; the logic lives in those classes. An account's findings, sessions, retained messages and
+ * consumers come from its own AccountDataController (same profile) through the AccountWorkspace.
  */
 class MainWindow final : public QMainWindow
 {
@@ -36,12 +39,18 @@ public:
     ClusterTreeModel *treeModel() const { return m_model; }
     QTreeView *treeView() const { return m_tree; }
     DetailPanel *detailPanel() const { return m_details; }
+    AccountWorkspace *workspace() const { return m_workspace; }
+    AccountDataController *accountData() const { return m_accountData; }
     ErrorBanner *errorBanner() const { return m_banner; }
     ConnectionStatusWidget *statusWidget() const { return m_status; }
     ActionManager *actions() const { return m_actions; }
 
 private:
     void createMenusAndToolBar();
+    /** The account of the tree's current node (the account, or the one its stream/data node belongs to). */
+    QString currentAccountName() const;
+    void showRepairWizard();
+    void showLogExplainer();
     void handleProfileChanged();
     void handleLoaded();
     void handleFailed(const Error &error);
@@ -53,6 +62,8 @@ private:
     ClusterTreeModel *m_model;
     QTreeView *m_tree;
     DetailPanel *m_details;
+    AccountDataController *m_accountData;
+    AccountWorkspace *m_workspace;
     ErrorBanner *m_banner;
     QSplitter *m_splitter;
     ConnectionStatusWidget *m_status;

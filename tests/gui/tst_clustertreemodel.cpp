@@ -48,6 +48,7 @@ private Q_SLOTS:
     void refreshWithSameDataKeepsRows();
     void mergeInsertsRemovesAndMoves();
     void streamsMergeUnderAccount();
+    void healthBadges();
     void clear();
 
 private:
@@ -132,7 +133,7 @@ void TestClusterTreeModel::accounts_data()
     QTest::addColumn<QString>("summary");
     QTest::addColumn<int>("children");
 
-    QTest::newRow("ACME") << QStringLiteral("ACME") << JetStreamState::Enabled << QStringLiteral("JetStream · 4 MQTT streams") << 4;
+    QTest::newRow("ACME") << QStringLiteral("ACME") << JetStreamState::Enabled << QStringLiteral("JetStream · 4 MQTT streams") << 7; // + Sessions, Retained, Consumers
     QTest::newRow("BETA") << QStringLiteral("BETA") << JetStreamState::Enabled << QStringLiteral("JetStream · no MQTT streams") << 0;
     QTest::newRow("NOJS") << QStringLiteral("NOJS") << JetStreamState::Disabled << QStringLiteral("JetStream disabled") << 0;
     QTest::newRow("SYS") << QStringLiteral("SYS") << JetStreamState::Disabled
@@ -171,7 +172,16 @@ void TestClusterTreeModel::mqttStreams()
     const QModelIndex acme = m_model->accountIndex(QStringLiteral("ACME"));
     QCOMPARE(childNames(*m_model, acme),
              (QStringList{QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_rmsgs"), QStringLiteral("$MQTT_sess"),
-                          QStringLiteral("$MQTT_sess_X8bU3C1q")}));
+                          QStringLiteral("$MQTT_sess_X8bU3C1q"), QStringLiteral(" sessions"), QStringLiteral(" retained"),
+                          QStringLiteral(" consumers")}));
+    // The record views follow the streams, named for people, keyed apart from any stream.
+    const QModelIndex sessions = m_model->dataIndex(QStringLiteral("ACME"), NodeKind::Sessions);
+    QCOMPARE(sessions.row(), 4);
+    QCOMPARE(text(sessions), QStringLiteral("Sessions"));
+    QCOMPARE(sessions.data(ClusterTreeModel::AccountNameRole).toString(), QStringLiteral("ACME"));
+    QCOMPARE(text(m_model->dataIndex(QStringLiteral("ACME"), NodeKind::Consumers)), QStringLiteral("Consumers"));
+    QVERIFY(!m_model->dataIndex(QStringLiteral("BETA"), NodeKind::Sessions).isValid());
+    QVERIFY(!m_model->streamAt(sessions));
 
     const QModelIndex sess = m_model->streamIndex(QStringLiteral("ACME"), QStringLiteral("$MQTT_sess"));
     QCOMPARE(sess.parent(), acme);
@@ -261,7 +271,7 @@ void TestClusterTreeModel::mergeInsertsRemovesAndMoves()
     QCOMPARE(acme.data(ClusterTreeModel::NameRole).toString(), QStringLiteral("ACME"));
     QCOMPARE(acme.row(), 3);
     QCOMPARE(nojs.data(ClusterTreeModel::NameRole).toString(), QStringLiteral("NOJS"));
-    QCOMPARE(m_model->rowCount(acme), 4);
+    QCOMPARE(m_model->rowCount(acme), 7);
 }
 
 void TestClusterTreeModel::streamsMergeUnderAccount()
@@ -283,9 +293,44 @@ void TestClusterTreeModel::streamsMergeUnderAccount()
     m_model->setAccounts(accounts);
     QCOMPARE(removed.count(), 1);
     QCOMPARE(removed.first().at(0).value<QModelIndex>(), acme);
-    QCOMPARE(m_model->rowCount(acme), 3);
+    QCOMPARE(m_model->rowCount(acme), 6);
     QCOMPARE(text(acme, ClusterTreeModel::SummaryColumn), QStringLiteral("JetStream · 3 MQTT streams"));
     QCOMPARE(m_model->streamIndex(QStringLiteral("ACME"), QStringLiteral("$MQTT_sess")).data(ClusterTreeModel::MessagesRole).toLongLong(), 2);
+}
+
+void TestClusterTreeModel::healthBadges()
+{
+    using Health = HealthBadge::Health;
+    m_model->setProfile(QStringLiteral("demo"), {});
+    m_model->setAccounts(CapturedCluster::accounts());
+    const QModelIndex sess = m_model->streamIndex(QStringLiteral("ACME"), QStringLiteral("$MQTT_sess"));
+    const QModelIndex msgs = m_model->streamIndex(QStringLiteral("ACME"), QStringLiteral("$MQTT_msgs"));
+    const QModelIndex acme = m_model->accountIndex(QStringLiteral("ACME"));
+    QCOMPARE(sess.data(ClusterTreeModel::HealthRole).value<Health>(), Health::Unknown);
+    QVERIFY(sess.siblingAtColumn(ClusterTreeModel::SummaryColumn).data(Qt::DecorationRole).isNull());
+
+    Finding onSess;
+    onSess.code = QStringLiteral("SESSION_MISSING_CONSUMER");
+    onSess.severity = Finding::Severity::Error;
+    onSess.account = QStringLiteral("ACME");
+    onSess.stream = QStringLiteral("$MQTT_sess");
+    Finding warning = onSess;
+    warning.severity = Finding::Severity::Warning;
+    Finding elsewhere = onSess;
+    elsewhere.account = QStringLiteral("BETA");
+    elsewhere.stream = QStringLiteral("$MQTT_msgs");
+    elsewhere.severity = Finding::Severity::Critical;
+    QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+    m_model->setFindings(QStringLiteral("ACME"), {warning, onSess, elsewhere});
+    QVERIFY(changed.count() > 0);
+    QCOMPARE(sess.data(ClusterTreeModel::HealthRole).value<Health>(), Health::Error);
+    QCOMPARE(msgs.data(ClusterTreeModel::HealthRole).value<Health>(), Health::Ok); // BETA's finding is not ACME's
+    QCOMPARE(acme.data(ClusterTreeModel::HealthRole).value<Health>(), Health::Error);
+    QVERIFY(!sess.siblingAtColumn(ClusterTreeModel::SummaryColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
+    QVERIFY(sess.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Health: error")));
+
+    m_model->setFindings(QStringLiteral("ACME"), {});
+    QCOMPARE(sess.data(ClusterTreeModel::HealthRole).value<Health>(), Health::Ok);
 }
 
 void TestClusterTreeModel::clear()

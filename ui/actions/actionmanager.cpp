@@ -10,7 +10,8 @@ namespace MqttDoctor {
 ActionManager::ActionManager(ClusterController &controller, QObject *parent)
     : QObject(parent), m_controller(controller), m_connect(new QAction(tr("&Connect…"), this)),
       m_refresh(new QAction(tr("&Refresh"), this)), m_cancel(new QAction(tr("&Stop Loading"), this)),
-      m_quit(new QAction(tr("&Quit"), this))
+      m_quit(new QAction(tr("&Quit"), this)), m_repair(new QAction(tr("Re&pair…"), this)),
+      m_explain(new QAction(tr("E&xplain Log Lines…"), this))
 {
     m_connect->setObjectName(QStringLiteral("actionConnect"));
     m_connect->setShortcut(QKeySequence::Open);
@@ -25,11 +26,18 @@ ActionManager::ActionManager(ClusterController &controller, QObject *parent)
     m_quit->setObjectName(QStringLiteral("actionQuit"));
     m_quit->setShortcut(QKeySequence::Quit);
     m_quit->setMenuRole(QAction::QuitRole);
+    m_repair->setObjectName(QStringLiteral("actionRepair"));
+    m_repair->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_explain->setObjectName(QStringLiteral("actionExplainLog"));
+    m_explain->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_explain->setToolTip(tr("Paste nats-server log lines and see what each means and what to do (%1)")
+                              .arg(m_explain->shortcut().toString(QKeySequence::NativeText)));
 
     connect(m_refresh, &QAction::triggered, &controller, &ClusterController::refresh);
     connect(m_cancel, &QAction::triggered, &controller, &ClusterController::cancel);
     connect(&controller, &ClusterController::loadingChanged, this, &ActionManager::updateEnabled);
     connect(&controller, &ClusterController::profileChanged, this, &ActionManager::updateEnabled);
+    connect(&controller, &ClusterController::connectionStateChanged, this, &ActionManager::updateEnabled);
     updateEnabled();
 }
 
@@ -39,6 +47,25 @@ void ActionManager::updateEnabled()
 {
     m_refresh->setEnabled(m_controller.hasProfile() && !m_controller.isLoading());
     m_cancel->setEnabled(m_controller.isLoading());
+
+    // Safety rule 1: read-only profiles cannot repair; the tooltip says why (the core refuses too).
+    const QString shortcut = m_repair->shortcut().toString(QKeySequence::NativeText);
+    const ClusterController::ConnectionState state = m_controller.connectionState();
+    const bool connected = m_controller.hasProfile()
+        && (state == ClusterController::ConnectionState::Connected
+            || state == ClusterController::ConnectionState::Reconnecting);
+    QString reason;
+    if (!m_controller.hasProfile())
+        reason = tr("Connect to a cluster first.");
+    else if (!m_controller.profile().allowChanges)
+        reason = tr("Read-only profile: turn on \"Allow changes\" in the connection settings to repair.");
+    else if (!connected)
+        reason = tr("Not connected: %1").arg(ClusterController::stateName(state));
+    m_repair->setEnabled(reason.isEmpty());
+    m_repair->setToolTip(reason.isEmpty()
+                             ? tr("Plan, back up, apply and verify the repair of an account's findings (%1)").arg(shortcut)
+                             : tr("Repair is unavailable. %1").arg(reason));
+    m_repair->setStatusTip(m_repair->toolTip());
 }
 
 } // namespace MqttDoctor

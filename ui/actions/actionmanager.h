@@ -10,7 +10,9 @@ class ClusterController;
 
 /**
  * Owns the main window's actions, so menus, toolbars and context menus share one QAction each,
- * and keeps them enabled according to the controller's state.
+ * and keeps them enabled according to the controller's state. Actions that open a dialog
+ * (repair, explain) only say they were triggered: the window opens RepairWizard or
+ * LogExplainerDialog. A disabled action's tooltip says why it is disabled.
  */
 class ActionManager final : public QObject
 {
@@ -25,6 +27,10 @@ public:
     QAction *refreshAction() const { return m_refresh; }
     QAction *cancelAction() const { return m_cancel; }
     QAction *quitAction() const { return m_quit; }
+    /** "Repair…" (Ctrl+R): enabled when connected with a profile that allows changes. */
+    QAction *repairAction() const { return m_repair; }
+    /** "Explain Log Lines…" (Ctrl+E): always enabled, needs no connection. */
+    QAction *explainAction() const { return m_explain; }
 
 private:
     void updateEnabled();
@@ -34,6 +40,8 @@ private:
     QAction *m_refresh;
     QAction *m_cancel;
     QAction *m_quit;
+    QAction *m_repair;
+    QAction *m_explain;
 };
 
 } // namespace MqttDoctor

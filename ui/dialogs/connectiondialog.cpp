@@ -1,6 +1,8 @@
 #include "connectiondialog.h"
 #include "ui_connectiondialog.h"
 
+#include <algorithm>
+
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QMenu>
@@ -12,13 +14,39 @@
 #include "models/iconfactory.h"
 #include "nats/natscontext.h"
 #include "settings/recentprofiles.h"
+#include "settings/secretstore.h"
 #include "widgets/errorbanner.h"
 
 namespace MqttDoctor {
 
+namespace {
+
+/** True when the credentials need a secret the profile does not hold (it was not remembered). */
+bool lacksSecret(const Credentials &c)
+{
+    switch (c.kind) {
+    case Credentials::Kind::None: return false;
+    case Credentials::Kind::UserPassword: return c.password.isEmpty();
+    case Credentials::Kind::Token: return c.token.isEmpty();
+    case Credentials::Kind::NKey: return c.nkeySeed.isEmpty();
+    case Credentials::Kind::Creds: return c.creds.isEmpty();
+    case Credentials::Kind::UserJwt: return c.userJwt.isEmpty() || c.userSeed.isEmpty();
+    }
+    return false;
+}
+
+bool lacksSecrets(const Profile &p)
+{
+    if (lacksSecret(p.auth) || lacksSecret(p.system))
+        return true;
+    return std::any_of(p.accounts.cbegin(), p.accounts.cend(), lacksSecret);
+}
+
+} // namespace
+
 ConnectionDialog::ConnectionDialog(AsyncRunner &runner, QWidget *parent)
     : QDialog(parent), m_ui(std::make_unique<Ui::ConnectionDialog>()), m_tester(new ConnectionTester(runner, this)),
-      m_contextMenu(new QMenu(this))
+      m_contextMenu(new QMenu(this)), m_secrets(new SecretStore(this))
 {
     m_ui->setupUi(this);
     setWindowIcon(IconFactory::appIcon());
@@ -67,6 +95,8 @@ ConnectionDialog::ConnectionDialog(AsyncRunner &runner, QWidget *parent)
     });
     connect(m_tester, &ConnectionTester::succeeded, this, [this](const QString &summary) { showStatus(summary, true); });
     connect(m_tester, &ConnectionTester::failed, this, &ConnectionDialog::showTestFailure);
+    connect(m_secrets, &SecretStore::loaded, this, &ConnectionDialog::applyKeychainSecrets);
+    connect(m_secrets, &SecretStore::loadFailed, this, &ConnectionDialog::keychainFailed);
     connect(m_ui->buttonBox, &QDialogButtonBox::accepted, this, &ConnectionDialog::accept);
     connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &ConnectionDialog::reject);
 
@@ -271,7 +301,9 @@ void ConnectionDialog::accept()
     }
     m_ui->validationLabel->hide();
     m_tester->cancel();
+    // Settings get the profile without secrets; the secrets go to the keychain, or nowhere.
     RecentProfiles::remember(*p);
+    m_secrets->store(*p);
     QDialog::accept();
 }
 
@@ -320,14 +352,43 @@ void ConnectionDialog::loadRecent(const QString &name)
     if (!p)
         return;
     setProfile(*p);
-    const bool needsPassword = (p->auth.kind == Credentials::Kind::UserPassword && p->auth.password.isEmpty())
-        || (p->system.kind == Credentials::Kind::UserPassword && p->system.password.isEmpty());
-    showStatus(needsPassword ? tr("Loaded %1. Passwords are not saved: enter them again.").arg(name)
-                             : tr("Loaded %1.").arg(name),
-               false);
-    if (p->auth.kind == Credentials::Kind::UserPassword && p->auth.password.isEmpty())
+    if (!lacksSecrets(*p)) {
+        showStatus(tr("Loaded %1.").arg(name), false);
+        return;
+    }
+    focusMissingSecret(*p);
+    showStatus(tr("Loaded %1; reading its secrets from the keychain…").arg(name), false);
+    m_secrets->load(name);
+}
+
+void ConnectionDialog::applyKeychainSecrets(const QString &name, const Profile &secrets)
+{
+    if (m_ui->profileCombo->currentText().trimmed() != name)
+        return; // another profile was chosen meanwhile
+    const Profile merged = SecretStore::withSecretsFrom(profile(), secrets);
+    setProfile(merged);
+    if (lacksSecrets(merged)) {
+        focusMissingSecret(merged);
+        showStatus(tr("Loaded %1; the keychain lacks some of its secrets: enter them.").arg(name), false);
+    } else {
+        showStatus(tr("Loaded %1 with its secrets from the keychain.").arg(name), false);
+    }
+}
+
+void ConnectionDialog::keychainFailed(const QString &name, const QString &reason, bool /*notFound*/)
+{
+    if (m_ui->profileCombo->currentText().trimmed() != name)
+        return;
+    showStatus(tr("Loaded %1. Its secrets are not saved (%2): enter them again.").arg(name, reason), false);
+}
+
+void ConnectionDialog::focusMissingSecret(const Profile &p)
+{
+    if (p.auth.kind == Credentials::Kind::UserPassword && p.auth.password.isEmpty())
         m_ui->passwordEdit->setFocus();
-    else if (p->system.kind == Credentials::Kind::UserPassword && p->system.password.isEmpty())
+    else if (p.auth.kind == Credentials::Kind::Token && p.auth.token.isEmpty())
+        m_ui->tokenEdit->setFocus();
+    else if (p.system.kind == Credentials::Kind::UserPassword && p.system.password.isEmpty())
         m_ui->systemPasswordEdit->setFocus();
 }
 

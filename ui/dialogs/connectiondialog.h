@@ -19,13 +19,15 @@ namespace MqttDoctor {
 
 class AsyncRunner;
 class ConnectionTester;
+class SecretStore;
 
 /**
  * Edits a connection profile: server URLs, the default connection's credentials, the system
  * account, TLS files, JetStream domain, timeout and the allow-changes switch. "Test connection"
  * connects on the worker pool and shows the outcome inline; "Import natscli context" fills the
  * fields from a saved context. Accepting validates first and remembers the profile without its
- * secrets (RecentProfiles). The dialog never blocks on the network.
+ * secrets (RecentProfiles); the secrets go to the OS keychain (SecretStore) when one answers, and
+ * are asked for again when not. The dialog never blocks on the network.
  */
 class ConnectionDialog final : public QDialog
 {
@@ -44,8 +46,13 @@ public:
     /** profile() after Profile::validate(); the error names the field. */
     Result<Profile> validatedProfile() const;
 
-    /** Fills the fields from a remembered profile (RecentProfiles) and asks for its passwords. */
+    /**
+     * Fills the fields from a remembered profile (RecentProfiles), then its secrets from the
+     * keychain when it has them (asynchronously); without a keychain it asks for them again.
+     */
     void loadRecent(const QString &name);
+    /** The keychain of the dialog (signals stored/loaded/loadFailed, for status and tests). */
+    SecretStore *secretStore() const { return m_secrets; }
     /** Fills servers, credentials, TLS and domain from a natscli context (name or .json path). */
     void importContext(const QString &nameOrPath);
     /** Starts a test connection with the current fields. */
@@ -68,10 +75,14 @@ private:
     void alignFormLabels();
     FileOrData fileField(const QLineEdit *edit, const FileOrData &original) const;
     void setFileField(QLineEdit *edit, const FileOrData &value);
+    void applyKeychainSecrets(const QString &name, const Profile &secrets);
+    void keychainFailed(const QString &name, const QString &reason, bool notFound);
+    void focusMissingSecret(const Profile &profile);
 
     std::unique_ptr<Ui::ConnectionDialog> m_ui;
     ConnectionTester *m_tester;
     QMenu *m_contextMenu;
+    SecretStore *m_secrets;
     Profile m_base; ///< the profile last set: supplies what the fields do not show
 };
 

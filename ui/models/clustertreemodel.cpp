@@ -22,7 +22,8 @@ struct ClusterTreeModel::Node
     std::vector<std::unique_ptr<Node>> children;
     std::variant<std::monostate, ServerInfo, AccountInfo, StreamInfo> payload;
     bool loaded = false; ///< groups: a list arrived at least once
-    QString accountName; ///< accounts and streams
+    QString accountName; ///< accounts, streams and record views
+    HealthBadge::Health health = HealthBadge::Health::Unknown; ///< accounts and streams
 
     void renumber()
     {
@@ -41,7 +42,26 @@ struct ClusterTreeModel::Node
     const T *as() const { return std::get_if<T>(&payload); }
 };
 
+/** What goes under an account: a stream, or one of the record views (keyed by a name no stream can have). */
+struct ClusterTreeModel::AccountChild
+{
+    QString name;
+    NodeKind kind = NodeKind::Stream;
+    StreamInfo stream;
+};
+
 namespace {
+
+QString dataKey(ClusterTreeModel::NodeKind kind)
+{
+    // Stream names cannot contain whitespace: these keys never clash with a stream's.
+    switch (kind) {
+    case ClusterTreeModel::NodeKind::Sessions: return QStringLiteral(" sessions");
+    case ClusterTreeModel::NodeKind::Retained: return QStringLiteral(" retained");
+    case ClusterTreeModel::NodeKind::Consumers: return QStringLiteral(" consumers");
+    default: return {};
+    }
+}
 
 QString serverKey(const ServerInfo &s)
 {
@@ -114,17 +134,35 @@ void ClusterTreeModel::setAccounts(const QList<AccountInfo> &accounts)
     emitRowChanged(group);
 }
 
+QList<ClusterTreeModel::AccountChild> ClusterTreeModel::accountChildren(const AccountInfo &account)
+{
+    QList<AccountChild> children;
+    const QList<StreamInfo> streams = account.mqttStreams();
+    for (const StreamInfo &s : streams)
+        children.append(AccountChild{s.name, NodeKind::Stream, s});
+    if (!streams.isEmpty()) {
+        for (NodeKind kind : {NodeKind::Sessions, NodeKind::Retained, NodeKind::Consumers})
+            children.append(AccountChild{dataKey(kind), kind, {}});
+    }
+    return children;
+}
+
+std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountChild(const AccountChild &child, const QString &accountName)
+{
+    auto node = std::make_unique<Node>(child.kind, child.name);
+    if (child.kind == NodeKind::Stream)
+        node->payload = child.stream;
+    node->accountName = accountName;
+    return node;
+}
+
 std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountNode(const AccountInfo &account) const
 {
     auto node = std::make_unique<Node>(NodeKind::Account, account.name);
     node->payload = account;
     node->accountName = account.name;
-    for (const StreamInfo &s : account.mqttStreams()) {
-        auto stream = std::make_unique<Node>(NodeKind::Stream, s.name);
-        stream->payload = s;
-        stream->accountName = account.name;
-        node->append(std::move(stream));
-    }
+    for (const AccountChild &child : accountChildren(account))
+        node->append(makeAccountChild(child, account.name));
     return node;
 }
 
@@ -134,17 +172,30 @@ void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account)
     emitRowChanged(node);
     const QString accountName = account.name;
     mergeChildren(
-        node, account.mqttStreams(),
-        [accountName](const StreamInfo &s) {
-            auto stream = std::make_unique<Node>(NodeKind::Stream, s.name);
-            stream->payload = s;
-            stream->accountName = accountName;
-            return stream;
-        },
-        [this](Node *stream, const StreamInfo &s) {
-            stream->payload = s;
-            emitRowChanged(stream);
+        node, accountChildren(account), [accountName](const AccountChild &c) { return makeAccountChild(c, accountName); },
+        [this](Node *child, const AccountChild &c) {
+            if (c.kind != NodeKind::Stream)
+                return;
+            child->payload = c.stream;
+            emitRowChanged(child);
         });
+}
+
+void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> &findings)
+{
+    const QModelIndex accountIdx = accountIndex(account);
+    Node *node = nodeAt(accountIdx);
+    if (!node)
+        return;
+    node->health = HealthBadge::worst(findings, [&account](const Finding &f) { return f.account == account; });
+    emitRowChanged(node);
+    for (const auto &child : node->children) {
+        if (child->kind != NodeKind::Stream)
+            continue;
+        const QString stream = child->key;
+        child->health = HealthBadge::worst(findings, [&](const Finding &f) { return f.account == account && f.stream == stream; });
+        emitRowChanged(child.get());
+    }
 }
 
 // Brings parent's children in line with items (same keys, same order) with the smallest set of
@@ -232,7 +283,18 @@ QModelIndex ClusterTreeModel::streamIndex(const QString &account, const QString 
     if (!node)
         return {};
     for (const auto &child : node->children)
-        if (child->key == stream)
+        if (child->kind == NodeKind::Stream && child->key == stream)
+            return indexOf(child.get());
+    return {};
+}
+
+QModelIndex ClusterTreeModel::dataIndex(const QString &account, NodeKind kind) const
+{
+    const Node *node = nodeAt(accountIndex(account));
+    if (!node)
+        return {};
+    for (const auto &child : node->children)
+        if (child->kind == kind)
             return indexOf(child.get());
     return {};
 }
@@ -362,6 +424,16 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole:
         if (index.column() == NameColumn)
             return icon(node);
+        if (index.column() == SummaryColumn && node->health != HealthBadge::Health::Unknown) {
+            auto it = m_icons.find(1000 + int(node->health));
+            if (it == m_icons.end())
+                it = m_icons.emplace(1000 + int(node->health), HealthBadge::icon(node->health)).first;
+            return it->second;
+        }
+        return {};
+    case HealthRole:
+        if (node->kind == NodeKind::Account || node->kind == NodeKind::Stream)
+            return QVariant::fromValue(node->health);
         return {};
     case Qt::FontRole:
         if (node->kind == NodeKind::Profile || node->kind == NodeKind::ServerGroup || node->kind == NodeKind::AccountGroup) {
@@ -375,7 +447,8 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
     case NameRole:
         return node->key;
     case AccountNameRole:
-        if (node->kind == NodeKind::Account || node->kind == NodeKind::Stream)
+        if (node->kind != NodeKind::Profile && node->kind != NodeKind::Server && node->kind != NodeKind::ServerGroup
+            && node->kind != NodeKind::AccountGroup)
             return node->accountName;
         return {};
     case JetStreamRole:
@@ -450,7 +523,7 @@ QVariant ClusterTreeModel::displayData(const Node *node, int column) const
         else if (!a.jetstream)
             parts << tr("JetStream disabled");
         else if (a.streamsKnown)
-            parts << tr("JetStream") << DisplayFormat::mqttStreamCount(node->childCount());
+            parts << tr("JetStream") << DisplayFormat::mqttStreamCount(a.mqttStreams().size());
         else
             parts << tr("JetStream enabled");
         return parts.join(QStringLiteral(" · "));
@@ -462,6 +535,12 @@ QVariant ClusterTreeModel::displayData(const Node *node, int column) const
         const QString count = DisplayFormat::messageCount(DisplayFormat::messages(s));
         return s.isLegacySession() ? tr("legacy · %1").arg(count) : count;
     }
+    case NodeKind::Sessions:
+        return column == NameColumn ? tr("Sessions") : QVariant();
+    case NodeKind::Retained:
+        return column == NameColumn ? tr("Retained") : QVariant();
+    case NodeKind::Consumers:
+        return column == NameColumn ? tr("Consumers") : QVariant();
     }
     return {};
 }
@@ -490,8 +569,16 @@ QVariant ClusterTreeModel::toolTip(const Node *node) const
                                                      DisplayFormat::messageCount(DisplayFormat::messages(s)));
         if (s.isLegacySession())
             tip += QLatin1Char('\n') + DisplayFormat::legacySessionStreamNote();
+        if (node->health != HealthBadge::Health::Unknown)
+            tip += QLatin1Char('\n') + tr("Health: %1").arg(HealthBadge::name(node->health));
         return tip;
     }
+    case NodeKind::Sessions:
+        return tr("The MQTT sessions of %1 ($MQTT_sess records)").arg(node->accountName);
+    case NodeKind::Retained:
+        return tr("The retained MQTT messages of %1 ($MQTT_rmsgs)").arg(node->accountName);
+    case NodeKind::Consumers:
+        return tr("The consumers of %1's $MQTT_msgs and $MQTT_out, with their owner sessions").arg(node->accountName);
     case NodeKind::ServerGroup:
     case NodeKind::AccountGroup:
         return {};
@@ -515,6 +602,10 @@ QIcon ClusterTreeModel::icon(const Node *node) const
     case NodeKind::Stream:
         kind = node->as<StreamInfo>()->isLegacySession() ? IconFactory::Kind::LegacyStream : IconFactory::Kind::Stream;
         break;
+    case NodeKind::Sessions:
+    case NodeKind::Retained:
+    case NodeKind::Consumers:
+        return {};
     }
     auto it = m_icons.find(int(kind));
     if (it == m_icons.end())

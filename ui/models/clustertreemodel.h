@@ -7,13 +7,17 @@
 #include <QIcon>
 #include <QList>
 
+#include "diagnosis/finding.h"
+#include "models/healthbadge.h"
 #include "nats/clusterinfo.h"
 
 namespace MqttDoctor {
 
 /**
  * The cluster as a tree: the profile at the top, then "Servers" (one row per server) and
- * "Accounts" (one row per account; under a JetStream account its MQTT streams `$MQTT_*`).
+ * "Accounts" (one row per account; under an account with MQTT streams those streams `$MQTT_*`, then
+ * "Sessions", "Retained" and "Consumers", the record views). setFindings() gives the streams (and the
+ * account) a health badge: the worst severity of their findings.
  * Filled from Discovery results; setServers()/setAccounts() merge by name (rows are inserted,
  * removed, moved and changed, never reset), so selection and expansion survive a refresh.
  * Views read the typed roles, never display strings. GUI thread only.
@@ -26,7 +30,7 @@ class ClusterTreeModel final : public QAbstractItemModel
 public:
     enum Column { NameColumn, SummaryColumn, ColumnCount };
 
-    enum class NodeKind { Profile, ServerGroup, AccountGroup, Server, Account, Stream };
+    enum class NodeKind { Profile, ServerGroup, AccountGroup, Server, Account, Stream, Sessions, Retained, Consumers };
     Q_ENUM(NodeKind)
 
     enum class JetStreamState { Unknown, Enabled, Disabled };
@@ -41,6 +45,7 @@ public:
         LegacyRole,                      ///< streams: bool, a legacy `$MQTT_sess_*` stream
         ServerRole,                      ///< servers: ServerInfo
         AccountRole,                     ///< accounts: AccountInfo
+        HealthRole,                      ///< accounts and streams: HealthBadge::Health (Unknown before setFindings)
     };
 
     explicit ClusterTreeModel(QObject *parent = nullptr);
@@ -52,12 +57,16 @@ public:
     void clear();
     void setServers(const QList<ServerInfo> &servers);
     void setAccounts(const QList<AccountInfo> &accounts);
+    /** The account's findings: badges for its streams (worst severity of each) and for the account. */
+    void setFindings(const QString &account, const QList<Finding> &findings);
 
     QModelIndex profileIndex() const;
     QModelIndex serverGroupIndex() const;
     QModelIndex accountGroupIndex() const;
     QModelIndex accountIndex(const QString &name) const;
     QModelIndex streamIndex(const QString &account, const QString &stream) const;
+    /** The account's "Sessions", "Retained" or "Consumers" node (invalid for other kinds or none). */
+    QModelIndex dataIndex(const QString &account, NodeKind kind) const;
 
     /** The payloads behind an index (nullptr when it is not that kind). */
     const ServerInfo *serverAt(const QModelIndex &index) const;
@@ -76,6 +85,7 @@ public:
 
 private:
     struct Node;
+    struct AccountChild;
 
     Node *nodeAt(const QModelIndex &index) const;
     QModelIndex indexOf(const Node *node, int column = 0) const;
@@ -85,6 +95,9 @@ private:
     void mergeChildren(Node *parent, const QList<Info> &items, Make make, Update update);
     std::unique_ptr<Node> makeAccountNode(const AccountInfo &account) const;
     void updateAccountNode(Node *node, const AccountInfo &account);
+    /** Streams, then the record views when the account has MQTT streams. */
+    static QList<AccountChild> accountChildren(const AccountInfo &account);
+    static std::unique_ptr<Node> makeAccountChild(const AccountChild &child, const QString &accountName);
 
     QVariant displayData(const Node *node, int column) const;
     QVariant toolTip(const Node *node) const;

@@ -4,6 +4,8 @@
 #include <QJsonObject>
 #include <QSettings>
 
+#include "settings/secretstore.h"
+
 namespace MqttDoctor {
 
 namespace {
@@ -73,8 +75,10 @@ void RecentProfiles::remember(const Profile &profile)
     QList<QJsonObject> all = readAll();
     all.removeIf([&](const QJsonObject &o) { return nameOf(o) == profile.name; });
     all.prepend(profile.toJson(false));
-    while (all.size() > maxCount())
+    while (all.size() > maxCount()) {
+        SecretStore::remove(nameOf(all.last())); // its keychain entry goes with it
         all.removeLast();
+    }
     writeAll(all);
 }
 
@@ -83,6 +87,7 @@ void RecentProfiles::forget(const QString &name)
     QList<QJsonObject> all = readAll();
     all.removeIf([&](const QJsonObject &o) { return nameOf(o) == name; });
     writeAll(all);
+    SecretStore::remove(name);
 }
 
 } // namespace MqttDoctor

@@ -10,8 +10,9 @@ namespace MqttDoctor {
 
 /**
  * The profiles used before, remembered with QSettings without any secret: names, URLs, user
- * names, file paths and options only (Profile::toJson(false)). Passwords, tokens and inline seeds
- * are never written (a keychain comes later). Most recent first, at most maxCount(). GUI thread.
+ * names, file paths and options only (Profile::toJson(false)). Passwords, tokens, JWTs and inline
+ * seeds are never written here: SecretStore keeps them in the OS keychain, or nowhere. Most recent
+ * first, at most maxCount(). GUI thread.
  */
 class RecentProfiles final
 {

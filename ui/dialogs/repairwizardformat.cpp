@@ -1,0 +1,176 @@
+#include "repairwizardformat.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+
+#include "diagnosis/findingcatalogue.h"
+
+namespace MqttDoctor::RepairWizardFormat {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RepairWizard", text);
+}
+
+QString esc(const QString &text)
+{
+    return text.toHtmlEscaped();
+}
+
+/** Monospace block that wraps long JSON instead of scrolling sideways. */
+QString pre(const QString &html)
+{
+    return QStringLiteral("<pre style=\"white-space: pre-wrap; margin: 2px 0 2px 16px;\">%1</pre>").arg(html);
+}
+
+QString diffHtml(const QString &diff)
+{
+    QStringList lines;
+    for (const QString &line : diff.split(u'\n', Qt::SkipEmptyParts)) {
+        if (line.startsWith(u'-'))
+            lines << QStringLiteral("<span style=\"color:#a31f1f;\">%1</span>").arg(esc(line));
+        else if (line.startsWith(u'+'))
+            lines << QStringLiteral("<span style=\"color:#1b6e3a;\">%1</span>").arg(esc(line));
+        else
+            lines << esc(line);
+    }
+    return pre(lines.join(u'\n'));
+}
+
+QString row(const QString &label, const QString &valueHtml)
+{
+    return QStringLiteral("<tr><td style=\"padding-right:10px; color:#555;\"><nobr>%1</nobr></td><td>%2</td></tr>")
+        .arg(esc(label), valueHtml);
+}
+
+QString findingLine(const Finding &f)
+{
+    const QString object = findingObject(f);
+    return QStringLiteral("<b>%1</b> %2%3")
+        .arg(esc(f.code), esc(f.title), object.isEmpty() ? QString() : QStringLiteral(" <span style=\"color:#555;\">(%1)</span>").arg(esc(object)));
+}
+
+} // namespace
+
+QString findingObject(const Finding &f)
+{
+    QStringList parts;
+    if (!f.stream.isEmpty())
+        parts << f.stream;
+    if (!f.subject.isEmpty())
+        parts << f.subject;
+    if (!f.clientId.isEmpty())
+        parts << tr("client %1").arg(f.clientId);
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString stateText(StepOutcome::State state)
+{
+    switch (state) {
+    case StepOutcome::State::Applied: return tr("Applied");
+    case StepOutcome::State::AlreadyDone: return tr("Already done");
+    case StepOutcome::State::Failed: return tr("Failed");
+    case StepOutcome::State::Skipped: return tr("Skipped");
+    case StepOutcome::State::NotRun: return tr("Not run");
+    }
+    return {};
+}
+
+QString planHtml(const RepairPlan &plan)
+{
+    QString html;
+    if (plan.steps.isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(tr("Nothing to repair automatically in account %1.").arg(plan.account)));
+    for (const RepairStep &s : plan.steps) {
+        html += QStringLiteral("<h4 style=\"margin-bottom:2px;\">%1. %2%3</h4>")
+                    .arg(esc(s.id), esc(s.description),
+                         s.destructive ? QStringLiteral(" <span style=\"color:#a31f1f;\">[%1]</span>")
+                                             .arg(esc(tr("destructive: backed up first")))
+                                       : QString());
+        QString table = row(tr("Fixes"), QStringLiteral("%1 &nbsp;·&nbsp; %2 <code>%3</code>").arg(esc(s.findingCode), esc(tr("action")), esc(s.action)));
+        if (!s.dependsOn.isEmpty())
+            table += row(tr("After"), esc(tr("step %1").arg(s.dependsOn.join(QStringLiteral(", ")))));
+        if (!s.precondition.isEmpty())
+            table += row(tr("Checks first"), esc(s.precondition));
+        for (const RepairBackupSpec &b : s.backups) {
+            QString what = b.stream + (b.subject.isEmpty() ? QString() : u' ' + b.subject);
+            if (!b.includeMessages)
+                what += u' ' + tr("(configs only)");
+            table += row(tr("Backs up"), QStringLiteral("<code>%1</code>").arg(esc(what)));
+        }
+        if (!s.verification.isEmpty())
+            table += row(tr("Verifies"), esc(s.verification));
+        if (!s.undo.isEmpty())
+            table += row(tr("Undo"), esc(s.undo));
+        html += QStringLiteral("<table style=\"margin-left:16px;\">%1</table>").arg(table);
+        if (!s.diff.isEmpty())
+            html += diffHtml(s.diff);
+        QStringList requests;
+        for (const RepairRequest &r : s.requests)
+            requests << esc(r.subject + (r.body.isEmpty() ? QString() : u' ' + QString::fromUtf8(QJsonDocument(r.body).toJson(QJsonDocument::Compact))));
+        if (!requests.isEmpty())
+            html += QStringLiteral("<p style=\"margin:4px 0 0 16px; color:#555;\">%1</p>").arg(esc(tr("Requests:")))
+                + pre(requests.join(u'\n'));
+    }
+    if (!plan.unrepairable.isEmpty()) {
+        html += QStringLiteral("<h4>%1</h4><ul>").arg(esc(tr("Not repaired automatically")));
+        for (const Finding &f : plan.unrepairable) {
+            const auto *entry = FindingCatalogue::entry(f.code);
+            html += QStringLiteral("<li>%1<br/>%2</li>").arg(findingLine(f), esc(entry ? entry->guidance : f.detail));
+        }
+        html += QStringLiteral("</ul>");
+    }
+    for (const QString &n : plan.notes)
+        html += QStringLiteral("<p><i>%1</i> %2</p>").arg(esc(tr("Note:")), esc(n));
+    return html;
+}
+
+QString outcomeHtml(const RepairPlan &plan, const RepairExecutor::Report &report, const QList<Finding> &fixed,
+                    const QList<Finding> &remaining, const QString &recheckError)
+{
+    QString html;
+    if (report.complete)
+        html += QStringLiteral("<p><b style=\"color:#1b6e3a;\">%1</b></p>").arg(esc(tr("Repair complete.")));
+    else
+        html += QStringLiteral("<p><b style=\"color:#a31f1f;\">%1</b> %2</p>").arg(esc(tr("Repair stopped:")), esc(report.stoppedBecause));
+
+    html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("Backups written")));
+    if (report.backups.isEmpty()) {
+        html += QStringLiteral("<p>%1</p>").arg(esc(tr("None (no step destroyed anything).")));
+    } else {
+        html += QStringLiteral("<ul>");
+        for (const QString &b : report.backups)
+            html += QStringLiteral("<li><code>%1</code></li>").arg(esc(b));
+        html += QStringLiteral("</ul><p>%1</p>").arg(esc(tr("Restore one with: nats-mqtt-doctor-cli restore FILE")));
+    }
+
+    html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("Verification: a fresh check of account %1").arg(plan.account)));
+    if (!recheckError.isEmpty()) {
+        html += QStringLiteral("<p style=\"color:#a31f1f;\">%1</p>").arg(esc(tr("Could not check again: %1").arg(recheckError)));
+        return html;
+    }
+    if (!fixed.isEmpty()) {
+        html += QStringLiteral("<p>%1</p><ul>").arg(esc(tr("Fixed:")));
+        for (const Finding &f : fixed)
+            html += QStringLiteral("<li style=\"color:#1b6e3a;\">%1</li>").arg(findingLine(f));
+        html += QStringLiteral("</ul>");
+    }
+    if (remaining.isEmpty()) {
+        html += QStringLiteral("<p>%1</p>").arg(esc(tr("The check is clean.")));
+    } else {
+        html += QStringLiteral("<p>%1</p><ul>").arg(esc(tr("Remaining:")));
+        for (const Finding &f : remaining)
+            html += QStringLiteral("<li>%1: %2</li>").arg(esc(Finding::severityName(f.severity)), findingLine(f));
+        html += QStringLiteral("</ul>");
+    }
+    return html;
+}
+
+QString findingKey(const Finding &f)
+{
+    return QStringList{f.code, f.account, f.stream, f.subject, f.clientId, f.title}.join(u'|');
+}
+
+} // namespace MqttDoctor::RepairWizardFormat

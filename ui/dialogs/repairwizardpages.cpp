@@ -1,0 +1,395 @@
+#include "repairwizardpages.h"
+
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStyle>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "dialogs/repairwizard.h"
+#include "dialogs/repairwizardformat.h"
+#include "models/iconfactory.h"
+#include "widgets/errorbanner.h"
+
+namespace MqttDoctor {
+
+namespace {
+
+enum FindingColumn { SeverityColumn, CodeColumn, ObjectColumn, TitleColumn, RepairColumn };
+enum StepColumn { StepIdColumn, StepDescriptionColumn, StepStateColumn, StepMessageColumn };
+
+constexpr int kFindingIndexRole = Qt::UserRole + 1;
+
+QIcon severityIcon(Finding::Severity severity, const QStyle *style)
+{
+    switch (severity) {
+    case Finding::Severity::Critical:
+    case Finding::Severity::Error: return IconFactory::icon(IconFactory::Kind::Error);
+    case Finding::Severity::Warning: return IconFactory::icon(IconFactory::Kind::Warning);
+    case Finding::Severity::Info: break;
+    }
+    return style->standardIcon(QStyle::SP_MessageBoxInformation);
+}
+
+QLabel *noticeLabel(const QString &objectName, QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    QPalette pal = label->palette();
+    pal.setColor(QPalette::WindowText, QColor(0xa3, 0x1f, 0x1f));
+    label->setPalette(pal);
+    label->hide();
+    return label;
+}
+
+QTextBrowser *richView(const QString &objectName, QWidget *parent)
+{
+    auto *view = new QTextBrowser(parent);
+    view->setObjectName(objectName);
+    view->setOpenLinks(false);
+    return view;
+}
+
+} // namespace
+
+// ---- findings -------------------------------------------------------------------------------
+
+RepairFindingsPage::RepairFindingsPage(RepairWizard &wizard)
+    : m_wizard(wizard), m_status(new QLabel(this)), m_readOnly(noticeLabel(QStringLiteral("readOnlyNotice"), this)),
+      m_banner(new ErrorBanner(this)), m_list(new QTreeWidget(this)), m_recheck(new QPushButton(tr("Check &Again"), this))
+{
+    setTitle(tr("Findings"));
+    setSubTitle(tr("A fresh check of the account. Tick the findings to repair; the others are left alone."));
+    m_status->setObjectName(QStringLiteral("findingsStatus"));
+    m_status->setWordWrap(true);
+    m_banner->hide();
+    m_list->setObjectName(QStringLiteral("findingsList"));
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true);
+    m_list->setHeaderLabels({tr("Severity"), tr("Code"), tr("Where"), tr("Finding"), tr("Repair")});
+    m_list->header()->setStretchLastSection(false);
+    m_list->header()->setSectionResizeMode(TitleColumn, QHeaderView::Stretch);
+    m_recheck->setObjectName(QStringLiteral("recheckButton"));
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_status, 1);
+    top->addWidget(m_recheck);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_readOnly);
+    layout->addLayout(top);
+    layout->addWidget(m_list, 1);
+
+    connect(m_recheck, &QPushButton::clicked, &m_wizard, &RepairWizard::recheck);
+    connect(m_banner, &ErrorBanner::retryRequested, &m_wizard, &RepairWizard::recheck);
+    connect(m_list, &QTreeWidget::itemChanged, this, [this] { emit completeChanged(); });
+}
+
+RepairFindingsPage::~RepairFindingsPage() = default;
+
+void RepairFindingsPage::showChecking()
+{
+    m_banner->hide();
+    m_recheck->setEnabled(false);
+    m_list->clear();
+    m_status->setText(m_wizard.account().isEmpty() ? tr("Checking the account of the profile's user…")
+                                                   : tr("Checking account %1…").arg(m_wizard.account()));
+    emit completeChanged();
+}
+
+void RepairFindingsPage::showFindings()
+{
+    m_recheck->setEnabled(true);
+    const QSignalBlocker block(m_list);
+    m_list->clear();
+    if (const auto error = m_wizard.checkError()) {
+        m_banner->showError(*error);
+        m_banner->show();
+        m_status->setText(tr("The check failed."));
+        emit completeChanged();
+        return;
+    }
+    m_banner->hide();
+    m_readOnly->setText(m_wizard.blockedReason());
+    m_readOnly->setVisible(!m_wizard.blockedReason().isEmpty());
+
+    int repairable = 0;
+    const QList<Finding> findings = m_wizard.findings();
+    for (qsizetype i = 0; i < findings.size(); ++i) {
+        const Finding &f = findings.at(i);
+        auto *item = new QTreeWidgetItem(m_list);
+        item->setData(SeverityColumn, kFindingIndexRole, int(i));
+        item->setIcon(SeverityColumn, severityIcon(f.severity, style()));
+        item->setText(SeverityColumn, Finding::severityName(f.severity));
+        item->setText(CodeColumn, f.code);
+        item->setText(ObjectColumn, RepairWizardFormat::findingObject(f));
+        item->setText(TitleColumn, f.title);
+        item->setToolTip(TitleColumn, f.detail);
+        if (f.repair.isEmpty()) {
+            item->setText(RepairColumn, tr("guidance only"));
+            item->setFlags(item->flags() & ~(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled));
+            continue;
+        }
+        ++repairable;
+        item->setText(RepairColumn, f.repair);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        // Info findings (a stale session, a layout the server migrates itself) are opt-in.
+        item->setCheckState(SeverityColumn, f.severity >= Finding::Severity::Warning ? Qt::Checked : Qt::Unchecked);
+    }
+    for (int c = SeverityColumn; c <= RepairColumn; ++c)
+        if (c != TitleColumn)
+            m_list->resizeColumnToContents(c);
+    if (findings.isEmpty())
+        m_status->setText(tr("Account %1 has no findings: nothing to repair.").arg(m_wizard.account()));
+    else
+        m_status->setText(tr("Account %1: %n finding(s), %2 with an automatic repair.", nullptr, int(findings.size()))
+                              .arg(m_wizard.account())
+                              .arg(repairable));
+    emit completeChanged();
+}
+
+bool RepairFindingsPage::isComplete() const
+{
+    return !m_wizard.isChecking() && !m_wizard.selectedFindings().isEmpty();
+}
+
+// ---- plan -----------------------------------------------------------------------------------
+
+RepairPlanPage::RepairPlanPage(RepairWizard &wizard)
+    : m_wizard(wizard), m_summary(new QLabel(this)), m_view(richView(QStringLiteral("planView"), this))
+{
+    setTitle(tr("Plan"));
+    setSubTitle(tr("What will be sent, step by step: the -old +new change, the exact JetStream requests, the "
+                   "backups taken first, what is checked before and after, and how to undo it."));
+    m_summary->setObjectName(QStringLiteral("planSummary"));
+    m_summary->setWordWrap(true);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_view, 1);
+}
+
+RepairPlanPage::~RepairPlanPage() = default;
+
+void RepairPlanPage::initializePage()
+{
+    m_wizard.makePlan();
+    const RepairPlan &plan = m_wizard.plan();
+    int destructive = 0;
+    for (const RepairStep &s : plan.steps)
+        destructive += s.destructive ? 1 : 0;
+    if (plan.steps.isEmpty())
+        m_summary->setText(tr("The selected findings have no automatic repair."));
+    else
+        m_summary->setText(tr("%n step(s) for account %1", nullptr, int(plan.steps.size())).arg(plan.account)
+                           + (destructive > 0 ? tr("; %n destructive, each backed up first.", nullptr, destructive)
+                                              : tr("; nothing is deleted.")));
+    m_view->setHtml(RepairWizardFormat::planHtml(plan));
+    emit completeChanged();
+}
+
+bool RepairPlanPage::isComplete() const
+{
+    return !m_wizard.plan().steps.isEmpty();
+}
+
+// ---- confirm --------------------------------------------------------------------------------
+
+RepairConfirmPage::RepairConfirmPage(RepairWizard &wizard)
+    : m_wizard(wizard), m_summary(new QLabel(this)), m_blocked(noticeLabel(QStringLiteral("blockedNotice"), this)),
+      m_backupEdit(new QLineEdit(this)), m_browse(new QPushButton(tr("&Browse…"), this)), m_confirmLabel(new QLabel(this)),
+      m_confirmEdit(new QLineEdit(this))
+{
+    setTitle(tr("Confirm"));
+    setSubTitle(tr("Backups are written before any destructive step; a step whose backup fails does not run. "
+                   "Every applied step is recorded in the audit log."));
+    setCommitPage(true);
+    setButtonText(QWizard::CommitButton, tr("&Repair"));
+    m_summary->setObjectName(QStringLiteral("confirmSummary"));
+    m_summary->setWordWrap(true);
+    m_backupEdit->setObjectName(QStringLiteral("backupDirEdit"));
+    m_backupEdit->setText(RepairWizard::defaultBackupDir());
+    m_confirmEdit->setObjectName(QStringLiteral("confirmEdit"));
+    m_confirmLabel->setWordWrap(true);
+    m_confirmLabel->setBuddy(m_confirmEdit);
+
+    auto *backupRow = new QHBoxLayout;
+    backupRow->addWidget(m_backupEdit, 1);
+    backupRow->addWidget(m_browse);
+    m_form = new QFormLayout;
+    m_form->addRow(tr("Backup &folder:"), backupRow);
+    m_form->addRow(m_confirmLabel);
+    m_form->addRow(tr("Account &name:"), m_confirmEdit);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_blocked);
+    layout->addWidget(m_summary);
+    layout->addLayout(m_form);
+    layout->addStretch(1);
+
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Backup Folder"), m_backupEdit->text());
+        if (!dir.isEmpty())
+            m_backupEdit->setText(dir);
+    });
+    connect(m_backupEdit, &QLineEdit::textChanged, this, &RepairConfirmPage::completeChanged);
+    connect(m_confirmEdit, &QLineEdit::textChanged, this, &RepairConfirmPage::completeChanged);
+}
+
+RepairConfirmPage::~RepairConfirmPage() = default;
+
+void RepairConfirmPage::initializePage()
+{
+    const RepairPlan &plan = m_wizard.plan();
+    const bool destructive = plan.hasDestructiveSteps();
+    m_summary->setText(destructive
+                           ? tr("The plan has %n step(s). Some delete or overwrite data in account %1: they are "
+                                "backed up to the folder below first.", nullptr, int(plan.steps.size())).arg(plan.account)
+                           : tr("The plan has %n step(s); none deletes anything.", nullptr, int(plan.steps.size())));
+    m_confirmLabel->setText(tr("To apply the destructive steps, type the account name <b>%1</b>:").arg(plan.account.toHtmlEscaped()));
+    m_form->setRowVisible(m_confirmLabel, destructive);
+    m_form->setRowVisible(m_confirmEdit, destructive);
+    m_confirmEdit->clear();
+    m_blocked->setText(m_wizard.blockedReason());
+    m_blocked->setVisible(!m_wizard.blockedReason().isEmpty());
+    m_confirmEdit->setEnabled(m_wizard.blockedReason().isEmpty());
+}
+
+bool RepairConfirmPage::isComplete() const
+{
+    const RepairPlan &plan = m_wizard.plan();
+    if (!m_wizard.blockedReason().isEmpty() || plan.steps.isEmpty() || m_wizard.isRunning())
+        return false;
+    if (!plan.hasDestructiveSteps())
+        return true;
+    return !m_backupEdit->text().trimmed().isEmpty() && m_confirmEdit->text() == plan.account;
+}
+
+bool RepairConfirmPage::validatePage()
+{
+    return isComplete() && m_wizard.startRun();
+}
+
+QString RepairConfirmPage::backupDir() const
+{
+    return m_backupEdit->text().trimmed();
+}
+
+void RepairConfirmPage::setBackupDir(const QString &dir)
+{
+    m_backupEdit->setText(dir);
+}
+
+// ---- run ------------------------------------------------------------------------------------
+
+RepairRunPage::RepairRunPage(RepairWizard &wizard)
+    : m_wizard(wizard), m_status(new QLabel(this)), m_progress(new QProgressBar(this)), m_steps(new QTreeWidget(this)),
+      m_result(richView(QStringLiteral("resultView"), this))
+{
+    setTitle(tr("Repair"));
+    setSubTitle(tr("Each step checks its precondition right before it runs. Cancel stops after the current step."));
+    setFinalPage(true);
+    m_status->setObjectName(QStringLiteral("runStatus"));
+    m_status->setWordWrap(true);
+    m_progress->setObjectName(QStringLiteral("runProgress"));
+    m_steps->setObjectName(QStringLiteral("stepList"));
+    m_steps->setRootIsDecorated(false);
+    m_steps->setHeaderLabels({tr("Step"), tr("Description"), tr("State"), tr("Details")});
+    m_steps->header()->setSectionResizeMode(StepDescriptionColumn, QHeaderView::Stretch);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_status);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_steps, 1);
+    layout->addWidget(m_result, 2);
+}
+
+RepairRunPage::~RepairRunPage() = default;
+
+void RepairRunPage::initializePage()
+{
+    const RepairPlan &plan = m_wizard.plan();
+    m_done = 0;
+    m_steps->clear();
+    for (const RepairStep &s : plan.steps) {
+        auto *item = new QTreeWidgetItem(m_steps, {s.id, s.description, tr("Waiting"), {}});
+        item->setToolTip(StepDescriptionColumn, s.description);
+    }
+    m_steps->resizeColumnToContents(StepIdColumn);
+    m_progress->setRange(0, int(plan.steps.size()));
+    m_progress->setValue(0);
+    m_status->setText(tr("Repairing account %1…").arg(plan.account));
+    m_result->clear();
+}
+
+bool RepairRunPage::isComplete() const
+{
+    return m_wizard.hasRun() && !m_wizard.isRunning();
+}
+
+int RepairRunPage::rowOf(const QString &stepId) const
+{
+    for (int i = 0; i < m_steps->topLevelItemCount(); ++i)
+        if (m_steps->topLevelItem(i)->text(StepIdColumn) == stepId)
+            return i;
+    return -1;
+}
+
+void RepairRunPage::stepStarted(const RepairStep &step)
+{
+    if (QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(step.id))) {
+        item->setText(StepStateColumn, tr("Running…"));
+        m_steps->scrollToItem(item);
+    }
+    m_status->setText(tr("Step %1 of %2: %3").arg(step.id).arg(m_progress->maximum()).arg(step.description));
+}
+
+void RepairRunPage::stepEnded(const RepairStep &step, const StepOutcome &outcome)
+{
+    QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(step.id));
+    if (!item)
+        return;
+    item->setText(StepStateColumn, RepairWizardFormat::stateText(outcome.state));
+    QString details = outcome.message;
+    if (!outcome.backupFiles.isEmpty())
+        details += (details.isEmpty() ? QString() : QStringLiteral("; ")) + tr("backup: %1").arg(outcome.backupFiles.join(QStringLiteral(", ")));
+    item->setText(StepMessageColumn, details);
+    item->setToolTip(StepMessageColumn, details);
+    const bool good = outcome.state == StepOutcome::State::Applied || outcome.state == StepOutcome::State::AlreadyDone;
+    const bool bad = outcome.state == StepOutcome::State::Failed;
+    item->setIcon(StepStateColumn, IconFactory::icon(good ? IconFactory::Kind::Ok : bad ? IconFactory::Kind::Error : IconFactory::Kind::Warning));
+    m_progress->setValue(++m_done);
+}
+
+void RepairRunPage::showCanceling()
+{
+    m_status->setText(tr("Stopping after the current step…"));
+}
+
+void RepairRunPage::showOutcome()
+{
+    const auto &report = m_wizard.report();
+    if (!report) {
+        m_status->setText(tr("The repair could not start."));
+        emit completeChanged();
+        return;
+    }
+    // Steps the executor did not reach never got a progress call: show their final state too.
+    for (const StepOutcome &o : report->outcomes)
+        if (QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(o.stepId)))
+            item->setText(StepStateColumn, RepairWizardFormat::stateText(o.state));
+    for (int c = StepStateColumn; c <= StepMessageColumn; ++c)
+        m_steps->resizeColumnToContents(c);
+    m_status->setText(report->complete ? tr("Done. The account was checked again.") : tr("The repair stopped."));
+    m_result->setHtml(RepairWizardFormat::outcomeHtml(m_wizard.plan(), *report, m_wizard.fixedFindings(),
+                                                       m_wizard.remainingFindings(), m_wizard.m_recheckError));
+    emit completeChanged();
+}
+
+} // namespace MqttDoctor

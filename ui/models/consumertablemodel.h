@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QList>
+#include <QString>
+
+namespace MqttDoctor {
+
+/** One durable of `$MQTT_msgs` / `$MQTT_out` with the session that owns it (built on the worker). */
+struct ConsumerRow
+{
+    QString name;
+    QString stream;
+    qint64 numPending = 0;
+    qint64 numAckPending = 0;
+    QString hash;          ///< the client-ID hash in the durable's name, empty when it has none
+    QString ownerClientId; ///< the client ID of the session record that references it; empty: orphan
+    /** Why it is an orphan when it is one ("no session record on hash X", "the record of Y does not name it"). */
+    QString orphanReason;
+    bool isOrphan() const { return ownerClientId.isEmpty(); }
+};
+
+/**
+ * The consumers of an account's MQTT interest streams: name, stream, pending, ack pending and the
+ * owner session (client ID through the hash in the durable's name) or "orphan". GUI thread only.
+ */
+class ConsumerTableModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConsumerTableModel)
+
+public:
+    enum Column { NameColumn, StreamColumn, PendingColumn, AckPendingColumn, OwnerColumn, ColumnCount };
+    enum Role {
+        SortRole = Qt::UserRole + 1, ///< raw value of the column
+        OrphanRole,                  ///< bool
+    };
+
+    explicit ConsumerTableModel(QObject *parent = nullptr);
+    ~ConsumerTableModel() override;
+
+    void setConsumers(const QList<ConsumerRow> &rows);
+    void clear();
+    const QList<ConsumerRow> &consumers() const { return m_rows; }
+    int rowOf(const QString &name) const;
+    qsizetype orphanCount() const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QList<ConsumerRow> m_rows;
+};
+
+} // namespace MqttDoctor

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <map>
+
+#include <QAbstractTableModel>
+#include <QIcon>
+#include <QList>
+
+#include "diagnosis/finding.h"
+
+namespace MqttDoctor {
+
+/**
+ * The findings of an account as a table, most severe first (the order Checks::diagnose gives):
+ * severity, code, title, stream / client. FindingRole hands the whole Finding to the details view.
+ * setFindings() resets (a new diagnosis replaces the old one). GUI thread only.
+ */
+class FindingListModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(FindingListModel)
+
+public:
+    enum Column { SeverityColumn, CodeColumn, TitleColumn, WhereColumn, ColumnCount };
+    enum Role {
+        FindingRole = Qt::UserRole + 1, ///< Finding
+        SeverityRole,                   ///< int(Finding::Severity), for sorting
+        SortRole,                       ///< raw value of the column
+    };
+
+    explicit FindingListModel(QObject *parent = nullptr);
+    ~FindingListModel() override;
+
+    void setFindings(const QList<Finding> &findings);
+    void clear();
+    const QList<Finding> &findings() const { return m_findings; }
+    const Finding *findingAt(int row) const;
+    /** "2 errors, 1 warning"; "no findings" when empty. */
+    QString summary() const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QIcon severityIcon(Finding::Severity severity) const;
+
+    QList<Finding> m_findings;
+    mutable std::map<int, QIcon> m_icons;
+};
+
+} // namespace MqttDoctor

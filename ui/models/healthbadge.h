@@ -1,0 +1,39 @@
+#pragma once
+
+#include <optional>
+
+#include <QIcon>
+#include <QList>
+#include <QString>
+
+#include "diagnosis/finding.h"
+
+namespace MqttDoctor {
+
+/**
+ * The health of a tree node or a finding row: the worst severity of its findings, "ok" when the
+ * findings were read and none concerns it, "unknown" before. One painted dot per level, so the tree,
+ * the findings list and the tabs show the same colours. GUI thread (icons need the GUI application).
+ */
+namespace HealthBadge {
+
+enum class Health { Unknown, Ok, Info, Warning, Error, Critical };
+
+Health fromSeverity(Finding::Severity severity);
+/** The worst severity of `findings` accepted by `accept`; Ok for none. */
+template<typename Accept>
+Health worst(const QList<Finding> &findings, Accept accept)
+{
+    std::optional<Finding::Severity> top;
+    for (const Finding &f : findings)
+        if (accept(f) && (!top || int(f.severity) > int(*top)))
+            top = f.severity;
+    return top ? fromSeverity(*top) : Health::Ok;
+}
+/** A filled dot in the level's colour (a null icon for Unknown). Painted on each call: callers cache it. */
+QIcon icon(Health health);
+/** "critical", "error", "warning", "info", "healthy", "not checked". */
+QString name(Health health);
+
+} // namespace HealthBadge
+} // namespace MqttDoctor

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QSortFilterProxyModel>
+
+namespace MqttDoctor {
+
+class SessionTableModel;
+
+/**
+ * Sorts a SessionTableModel by SortRole and filters it with the CLI's `--filter` predicate
+ * (SessionLoader::matches: client ID, hash, subject or any subscription, case-insensitive), so the
+ * table and `sessions --filter` agree. Optionally only rows with problems. GUI thread only.
+ */
+class SessionFilterProxyModel final : public QSortFilterProxyModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SessionFilterProxyModel)
+
+public:
+    explicit SessionFilterProxyModel(QObject *parent = nullptr);
+    ~SessionFilterProxyModel() override;
+
+    void setSessionModel(SessionTableModel *model);
+    void setFilterText(const QString &text);
+    QString filterText() const { return m_text; }
+    void setProblemsOnly(bool on);
+    bool problemsOnly() const { return m_problemsOnly; }
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+
+private:
+    SessionTableModel *m_sessions = nullptr;
+    QString m_text;
+    bool m_problemsOnly = false;
+};
+
+} // namespace MqttDoctor

@@ -1,0 +1,108 @@
+#include "accountworkspace.h"
+
+#include <QTabBar>
+
+#include "controllers/accountdatacontroller.h"
+#include "models/findinglistmodel.h"
+#include "models/healthbadge.h"
+#include "panels/consumerspanel.h"
+#include "panels/detailpanel.h"
+#include "panels/findingspanel.h"
+#include "panels/retainedpanel.h"
+#include "panels/sessionspanel.h"
+
+namespace MqttDoctor {
+
+AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController &controller, QWidget *parent)
+    : QTabWidget(parent), m_controller(controller), m_findings(new FindingsPanel(controller, this)),
+      m_sessions(new SessionsPanel(controller, this)), m_retained(new RetainedPanel(controller, this)),
+      m_consumers(new ConsumersPanel(controller, this))
+{
+    setObjectName(QStringLiteral("accountWorkspace"));
+    setDocumentMode(true);
+    addTab(overview, tr("Overview"));
+    addTab(m_findings, tr("Findings"));
+    addTab(m_sessions, tr("Sessions"));
+    addTab(m_retained, tr("Retained"));
+    addTab(m_consumers, tr("Consumers"));
+    connect(this, &QTabWidget::currentChanged, this, &AccountWorkspace::loadCurrent);
+    connect(&controller, &AccountDataController::findingsLoaded, this, &AccountWorkspace::updateFindingsTab);
+    connect(&controller, &AccountDataController::loadingChanged, this, [this](AccountDataController::Load load, bool) {
+        if (load == AccountDataController::Load::Findings)
+            updateFindingsTab();
+    });
+    showOverviewOnly();
+}
+
+AccountWorkspace::~AccountWorkspace() = default;
+
+void AccountWorkspace::showOverviewOnly()
+{
+    m_hasAccount = false;
+    setCurrentIndex(OverviewTab);
+    for (int tab = FindingsTab; tab <= ConsumersTab; ++tab)
+        setTabVisible(tab, false);
+    tabBar()->setVisible(false);
+}
+
+void AccountWorkspace::showAccount(const AccountInfo &account, Tab tab)
+{
+    const bool changed = !m_hasAccount || account.name != m_account;
+    m_account = account.name;
+    m_hasAccount = true;
+    const bool records = account.jetstream;
+    tabBar()->setVisible(true);
+    setTabVisible(FindingsTab, true);
+    for (int t = SessionsTab; t <= ConsumersTab; ++t)
+        setTabVisible(t, records);
+    if (changed) {
+        m_stale.clear();
+        m_findings->setAccount(account.name);
+        m_sessions->setAccount(account.name);
+        m_retained->setAccount(account.name);
+        m_consumers->setAccount(account.name);
+        updateFindingsTab();
+    }
+    if (tab != OverviewTab && isTabVisible(tab))
+        setCurrentIndex(tab);
+    else if (!isTabVisible(currentIndex()))
+        setCurrentIndex(OverviewTab);
+    loadCurrent();
+}
+
+void AccountWorkspace::reload()
+{
+    if (!m_hasAccount)
+        return;
+    m_findings->setAccount(m_account, true);
+    m_stale = {SessionsTab, RetainedTab, ConsumersTab};
+    loadCurrent();
+}
+
+void AccountWorkspace::loadCurrent()
+{
+    if (!m_hasAccount)
+        return;
+    const int tab = currentIndex();
+    const bool stale = m_stale.remove(tab);
+    switch (tab) {
+    case SessionsTab: stale ? m_sessions->reload() : m_sessions->ensureLoaded(); break;
+    case RetainedTab: stale ? m_retained->reload() : m_retained->ensureLoaded(); break;
+    case ConsumersTab: stale ? m_consumers->reload() : m_consumers->ensureLoaded(); break;
+    default: break;
+    }
+}
+
+void AccountWorkspace::updateFindingsTab()
+{
+    if (m_controller.isLoading(AccountDataController::Load::Findings) || !m_findings->isLoaded()) {
+        setTabText(FindingsTab, tr("Findings …"));
+        setTabIcon(FindingsTab, {});
+        return;
+    }
+    const QList<Finding> &findings = m_findings->model()->findings();
+    setTabText(FindingsTab, tr("Findings (%1)").arg(findings.size()));
+    setTabIcon(FindingsTab, HealthBadge::icon(HealthBadge::worst(findings, [](const Finding &) { return true; })));
+}
+
+} // namespace MqttDoctor

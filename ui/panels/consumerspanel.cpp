@@ -1,0 +1,139 @@
+#include "consumerspanel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "controllers/accountdatacontroller.h"
+#include "widgets/loadprogresswidget.h"
+#include "widgets/noticelabel.h"
+
+namespace MqttDoctor {
+
+using Load = AccountDataController::Load;
+
+ConsumersPanel::ConsumersPanel(AccountDataController &controller, QWidget *parent)
+    : QWidget(parent), m_controller(controller), m_status(new QLabel(this)), m_notice(new NoticeLabel(this)),
+      m_progress(new LoadProgressWidget(this)), m_model(new ConsumerTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_table(new QTableView(this))
+{
+    setObjectName(QStringLiteral("consumersPanel"));
+    m_status->setObjectName(QStringLiteral("consumerStatus"));
+    m_notice->setObjectName(QStringLiteral("consumerNotice"));
+    auto *reload = new QPushButton(tr("Reload"), this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(ConsumerTableModel::SortRole);
+    m_table->setObjectName(QStringLiteral("consumerTable"));
+    m_table->setModel(m_proxy);
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_table->horizontalHeader()->setSortIndicatorClearable(true);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    const int charWidth = m_table->fontMetrics().averageCharWidth();
+    const int widths[ConsumerTableModel::ColumnCount] = {34, 12, 10, 12, 24};
+    for (int column = 0; column < ConsumerTableModel::ColumnCount; ++column)
+        m_table->setColumnWidth(column, widths[column] * charWidth + 16);
+
+    auto *tools = new QHBoxLayout;
+    tools->addWidget(m_status, 1);
+    tools->addWidget(reload);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(tools);
+    layout->addWidget(m_notice);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_table, 1);
+
+    connect(reload, &QPushButton::clicked, this, &ConsumersPanel::reload);
+    connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Consumers); });
+    connect(&controller, &AccountDataController::consumersLoaded, this, &ConsumersPanel::handleLoaded);
+    connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {
+        if (load == Load::Consumers)
+            handleFailed(account, error);
+    });
+    m_status->setText(tr("Not loaded yet"));
+}
+
+ConsumersPanel::~ConsumersPanel() = default;
+
+void ConsumersPanel::setAccount(const QString &account)
+{
+    if (account == m_account && (m_loaded || m_loading))
+        return;
+    if (m_loading)
+        m_controller.cancel(Load::Consumers);
+    m_account = account;
+    m_loading = m_loaded = false;
+    m_model->clear();
+    m_progress->finish();
+    m_notice->clearNotice();
+    m_status->setText(tr("Not loaded yet"));
+}
+
+void ConsumersPanel::ensureLoaded()
+{
+    if (!m_loaded && !m_loading)
+        reload();
+}
+
+void ConsumersPanel::reload()
+{
+    m_model->clear();
+    m_notice->clearNotice();
+    m_loading = true;
+    m_loaded = false;
+    m_progress->start(tr("Loading consumers and their sessions"));
+    m_status->setText(tr("Loading…"));
+    m_controller.loadConsumers(m_account);
+}
+
+void ConsumersPanel::handleLoaded(const QString &account, const QList<ConsumerRow> &rows)
+{
+    if (account != m_account || !m_loading)
+        return;
+    m_loading = false;
+    m_loaded = true;
+    m_progress->finish();
+    m_model->setConsumers(rows);
+    const QLocale locale;
+    m_status->setText(rows.isEmpty() ? tr("No consumers on $MQTT_msgs or $MQTT_out")
+                                     : tr("%1 consumers, %2 orphaned")
+                                           .arg(locale.toString(rows.size()), locale.toString(qint64(m_model->orphanCount()))));
+    emit loadFinished();
+}
+
+void ConsumersPanel::handleFailed(const QString &account, const Error &error)
+{
+    if (account != m_account || !m_loading)
+        return;
+    m_loading = false;
+    m_loaded = true;
+    m_progress->finish();
+    m_status->setText(tr("Not loaded"));
+    m_notice->showNotice(tr("The consumers of %1 could not be read: %2%3")
+                             .arg(account.isEmpty() ? tr("this account") : account, error.message(),
+                                  error.hint().isEmpty() ? QString() : QStringLiteral("\n") + error.hint()),
+                         NoticeLabel::Kind::Error);
+    emit loadFinished();
+}
+
+QString ConsumersPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QString ConsumersPanel::noticeText() const
+{
+    return m_notice->isHidden() ? QString() : m_notice->text();
+}
+
+} // namespace MqttDoctor

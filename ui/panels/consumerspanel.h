@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QWidget>
+
+#include "models/consumertablemodel.h"
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace MqttDoctor {
+
+class AccountDataController;
+class Error;
+class LoadProgressWidget;
+class NoticeLabel;
+
+/** The durables of `$MQTT_msgs`/`$MQTT_out` with pending counts and their owner session or "orphan". */
+class ConsumersPanel final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConsumersPanel)
+
+public:
+    explicit ConsumersPanel(AccountDataController &controller, QWidget *parent = nullptr);
+    ~ConsumersPanel() override;
+
+    void setAccount(const QString &account);
+    void ensureLoaded();
+    void reload();
+    bool isLoading() const { return m_loading; }
+    bool isLoaded() const { return m_loaded; }
+    ConsumerTableModel *model() const { return m_model; }
+    QTableView *view() const { return m_table; }
+    QString statusText() const;
+    QString noticeText() const;
+
+Q_SIGNALS:
+    void loadFinished();
+
+private:
+    void handleLoaded(const QString &account, const QList<ConsumerRow> &rows);
+    void handleFailed(const QString &account, const Error &error);
+
+    AccountDataController &m_controller;
+    QString m_account;
+    bool m_loading = false;
+    bool m_loaded = false;
+    QLabel *m_status;
+    NoticeLabel *m_notice;
+    LoadProgressWidget *m_progress;
+    ConsumerTableModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_table;
+};
+
+} // namespace MqttDoctor

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QWidget>
+
+#include "diagnosis/finding.h"
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+class QTextBrowser;
+
+namespace MqttDoctor {
+
+class AccountDataController;
+class Error;
+class FindingListModel;
+class LoadProgressWidget;
+class NoticeLabel;
+
+/**
+ * The findings of one account, most severe first, and the selected one in full: what it means, the
+ * evidence (expected vs actual), the server log lines it explains and its repair (or what to do).
+ * Loads through the AccountDataController when an account is set.
+ */
+class FindingsPanel final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(FindingsPanel)
+
+public:
+    explicit FindingsPanel(AccountDataController &controller, QWidget *parent = nullptr);
+    ~FindingsPanel() override;
+
+    /** Shows the account and checks it (again, when `reload` or another account). */
+    void setAccount(const QString &account, bool reload = false);
+    QString account() const { return m_account; }
+    FindingListModel *model() const { return m_model; }
+    QTableView *view() const { return m_table; }
+    /** The details of the selected finding as plain text. */
+    QString detailsText() const;
+    QString summaryText() const;
+    QString noticeText() const;
+    bool isLoaded() const { return m_loaded; }
+    /** Selects the first finding with this code; false when none. */
+    bool selectCode(const QString &code);
+    /** HTML of a finding's details (also used for tooltips elsewhere). */
+    static QString detailsHtml(const Finding &finding);
+
+private:
+    void handleLoaded(const QString &account, const QList<Finding> &findings, const QStringList &notes);
+    void handleFailed(const QString &account, const Error &error);
+    void showSelected();
+
+    AccountDataController &m_controller;
+    QString m_account;
+    bool m_loaded = false;
+    QLabel *m_summary;
+    NoticeLabel *m_notice;
+    LoadProgressWidget *m_progress;
+    FindingListModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_table;
+    QTextBrowser *m_details;
+};
+
+} // namespace MqttDoctor

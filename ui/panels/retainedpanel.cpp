@@ -1,0 +1,231 @@
+#include "retainedpanel.h"
+
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "controllers/accountdatacontroller.h"
+#include "models/retainedtablemodel.h"
+#include "widgets/loadprogresswidget.h"
+#include "widgets/noticelabel.h"
+
+namespace MqttDoctor {
+
+using Load = AccountDataController::Load;
+using Mode = RetainedTableModel::PayloadMode;
+
+RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
+    : QWidget(parent), m_controller(controller), m_filter(new QLineEdit(this)), m_mode(new QComboBox(this)),
+      m_status(new QLabel(this)), m_notice(new NoticeLabel(this)), m_progress(new LoadProgressWidget(this)),
+      m_model(new RetainedTableModel(this)), m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this)),
+      m_payload(new QPlainTextEdit(this))
+{
+    setObjectName(QStringLiteral("retainedPanel"));
+    m_filter->setObjectName(QStringLiteral("retainedFilter"));
+    m_filter->setPlaceholderText(tr("Filter by topic"));
+    m_filter->setClearButtonEnabled(true);
+    m_mode->setObjectName(QStringLiteral("payloadMode"));
+    m_mode->addItem(tr("Text"), QVariant::fromValue(Mode::Text));
+    m_mode->addItem(tr("Hex"), QVariant::fromValue(Mode::Hex));
+    m_mode->addItem(tr("JSON"), QVariant::fromValue(Mode::Json));
+    m_status->setObjectName(QStringLiteral("retainedStatus"));
+    m_notice->setObjectName(QStringLiteral("retainedNotice"));
+    auto *reload = new QPushButton(tr("Reload"), this);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(RetainedTableModel::SortRole);
+    m_proxy->setFilterKeyColumn(RetainedTableModel::TopicColumn);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_table->setObjectName(QStringLiteral("retainedTable"));
+    m_table->setModel(m_proxy);
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_table->horizontalHeader()->setSortIndicatorClearable(true);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    const int charWidth = m_table->fontMetrics().averageCharWidth();
+    const int widths[RetainedTableModel::ColumnCount] = {34, 5, 10, 50, 16};
+    for (int column = 0; column < RetainedTableModel::ColumnCount; ++column)
+        m_table->setColumnWidth(column, widths[column] * charWidth + 16);
+
+    m_payload->setObjectName(QStringLiteral("retainedPayload"));
+    m_payload->setReadOnly(true);
+    m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_payload->setPlaceholderText(tr("Select a retained message to see its whole payload."));
+
+    auto *tools = new QHBoxLayout;
+    tools->addWidget(m_filter, 1);
+    tools->addWidget(new QLabel(tr("Payload as:"), this));
+    tools->addWidget(m_mode);
+    tools->addWidget(reload);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_payload);
+    splitter->setChildrenCollapsible(false);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(tools);
+    layout->addWidget(m_status);
+    layout->addWidget(m_notice);
+    layout->addWidget(m_progress);
+    layout->addWidget(splitter, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_proxy->setFilterFixedString(text.trimmed());
+        updateStatus();
+    });
+    connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
+        m_model->setPayloadMode(m_mode->currentData().value<Mode>());
+        showSelected();
+    });
+    connect(reload, &QPushButton::clicked, this, &RetainedPanel::reload);
+    connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Retained); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RetainedPanel::showSelected);
+    connect(&controller, &AccountDataController::retainedBatch, this,
+            [this](const QString &account, const QList<RetainedEntry> &batch, quint64 done, quint64 total) {
+                if (account != m_account || !m_loading)
+                    return;
+                QList<RetainedEntry> rows = batch;
+                m_model->appendBatch(std::move(rows));
+                m_progress->setProgress(done, total);
+                updateStatus();
+            });
+    connect(&controller, &AccountDataController::retainedFinished, this,
+            [this](const QString &account, bool, const QString &note) { handleFinished(account, note); });
+    connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {
+        if (load == Load::Retained)
+            handleFailed(account, error);
+    });
+    updateStatus();
+}
+
+RetainedPanel::~RetainedPanel() = default;
+
+void RetainedPanel::setAccount(const QString &account)
+{
+    if (account == m_account && (m_loaded || m_loading))
+        return;
+    if (m_loading)
+        m_controller.cancel(Load::Retained);
+    m_account = account;
+    m_loading = m_loaded = false;
+    m_model->clear();
+    m_payload->clear();
+    m_progress->finish();
+    m_notice->clearNotice();
+    updateStatus();
+}
+
+void RetainedPanel::ensureLoaded()
+{
+    if (!m_loaded && !m_loading)
+        reload();
+}
+
+void RetainedPanel::reload()
+{
+    m_model->clear();
+    m_payload->clear();
+    m_notice->clearNotice();
+    m_loading = true;
+    m_loaded = false;
+    m_progress->start(tr("Loading retained messages"));
+    m_controller.loadRetained(m_account);
+    updateStatus();
+}
+
+void RetainedPanel::handleFinished(const QString &account, const QString &note)
+{
+    if (account != m_account || !m_loading)
+        return;
+    m_loading = false;
+    m_loaded = true;
+    m_progress->finish();
+    m_notice->showNotice(note, NoticeLabel::Kind::Info);
+    updateStatus();
+    emit loadFinished();
+}
+
+void RetainedPanel::handleFailed(const QString &account, const Error &error)
+{
+    if (account != m_account || !m_loading)
+        return;
+    m_loading = false;
+    m_loaded = true;
+    m_progress->finish();
+    m_notice->showNotice(tr("The retained messages of %1 could not be read: %2%3")
+                             .arg(account.isEmpty() ? tr("this account") : account, error.message(),
+                                  error.hint().isEmpty() ? QString() : QStringLiteral("\n") + error.hint()),
+                         NoticeLabel::Kind::Error);
+    updateStatus();
+    emit loadFinished();
+}
+
+void RetainedPanel::showSelected()
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    const RetainedEntry *entry = current.isValid() ? m_model->entryAt(m_proxy->mapToSource(current).row()) : nullptr;
+    if (!entry) {
+        m_payload->clear();
+        return;
+    }
+    if (!entry->record) {
+        m_payload->setPlainText(entry->problem);
+        return;
+    }
+    const RetainedRecord &r = *entry->record;
+    m_payload->setPlainText(tr("%1 · QoS %2 · %3 bytes · %4 encoding · seq %5\n\n%6")
+                                .arg(r.topic)
+                                .arg(r.qos())
+                                .arg(r.payload.size())
+                                .arg(r.encodingName())
+                                .arg(entry->seq)
+                                .arg(RetainedTableModel::formatPayload(r.payload, m_model->payloadMode(), 0, true)));
+}
+
+void RetainedPanel::updateStatus()
+{
+    const QLocale locale;
+    const int total = m_model->rowCount();
+    QString text = m_loading ? tr("Loading… %1 retained messages so far").arg(locale.toString(total))
+                   : !m_loaded ? tr("Not loaded yet")
+                   : total == 0 ? tr("No retained messages")
+                                : tr("%1 retained messages").arg(locale.toString(total));
+    if (m_proxy->rowCount() != total)
+        text += tr(" · %1 shown").arg(locale.toString(m_proxy->rowCount()));
+    m_status->setText(text);
+}
+
+QString RetainedPanel::payloadText() const
+{
+    return m_payload->toPlainText();
+}
+
+QString RetainedPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QString RetainedPanel::noticeText() const
+{
+    return m_notice->isHidden() ? QString() : m_notice->text();
+}
+
+} // namespace MqttDoctor

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <QWidget>
+
+#include "records/retainedloader.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace MqttDoctor {
+
+class AccountDataController;
+class Error;
+class LoadProgressWidget;
+class NoticeLabel;
+class RetainedTableModel;
+
+/**
+ * The retained MQTT messages of one account: topic, QoS, size, payload previewed as text, hex or JSON,
+ * a topic filter, and the selected payload in full. Loads on first show (ensureLoaded).
+ */
+class RetainedPanel final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RetainedPanel)
+
+public:
+    explicit RetainedPanel(AccountDataController &controller, QWidget *parent = nullptr);
+    ~RetainedPanel() override;
+
+    void setAccount(const QString &account);
+    void ensureLoaded();
+    void reload();
+    bool isLoading() const { return m_loading; }
+    bool isLoaded() const { return m_loaded; }
+
+    RetainedTableModel *model() const { return m_model; }
+    QTableView *view() const { return m_table; }
+    QComboBox *modeBox() const { return m_mode; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    QString payloadText() const;
+    QString statusText() const;
+    QString noticeText() const;
+
+Q_SIGNALS:
+    void loadFinished();
+
+private:
+    void handleFinished(const QString &account, const QString &note);
+    void handleFailed(const QString &account, const Error &error);
+    void showSelected();
+    void updateStatus();
+
+    AccountDataController &m_controller;
+    QString m_account;
+    bool m_loading = false;
+    bool m_loaded = false;
+    QLineEdit *m_filter;
+    QComboBox *m_mode;
+    QLabel *m_status;
+    NoticeLabel *m_notice;
+    LoadProgressWidget *m_progress;
+    RetainedTableModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_table;
+    QPlainTextEdit *m_payload;
+};
+
+} // namespace MqttDoctor

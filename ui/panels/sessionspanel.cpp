@@ -1,0 +1,241 @@
+#include "sessionspanel.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "controllers/accountdatacontroller.h"
+#include "models/sessionfilterproxymodel.h"
+#include "models/sessiontablemodel.h"
+#include "widgets/loadprogresswidget.h"
+#include "widgets/noticelabel.h"
+#include "widgets/sessiondetailsview.h"
+
+namespace MqttDoctor {
+
+using Load = AccountDataController::Load;
+
+SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
+    : QWidget(parent), m_controller(controller), m_filter(new QLineEdit(this)),
+      m_problemsOnly(new QCheckBox(tr("Problems only"), this)), m_reload(new QPushButton(tr("Reload"), this)),
+      m_status(new QLabel(this)), m_notice(new NoticeLabel(this)), m_progress(new LoadProgressWidget(this)),
+      m_model(new SessionTableModel(this)), m_proxy(new SessionFilterProxyModel(this)), m_table(new QTableView(this)),
+      m_details(new SessionDetailsView(this)), m_filterDelay(new QTimer(this))
+{
+    setObjectName(QStringLiteral("sessionsPanel"));
+    m_filter->setObjectName(QStringLiteral("sessionFilter"));
+    m_filter->setPlaceholderText(tr("Filter by client ID, hash, subject or subscription"));
+    m_filter->setClearButtonEnabled(true);
+    m_status->setObjectName(QStringLiteral("sessionStatus"));
+    m_notice->setObjectName(QStringLiteral("sessionNotice"));
+    m_filterDelay->setSingleShot(true);
+    m_filterDelay->setInterval(200);
+
+    m_proxy->setSessionModel(m_model);
+    m_table->setObjectName(QStringLiteral("sessionTable"));
+    m_table->setModel(m_proxy);
+    // Appending to an unsorted table is cheap; a click on a header sorts (and a second click reverses).
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_table->horizontalHeader()->setSortIndicatorClearable(true);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    // Fixed row heights and column widths: a view over 100,000 rows must never measure them all.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    const int charWidth = m_table->fontMetrics().averageCharWidth();
+    const int widths[SessionTableModel::ColumnCount] = {18, 10, 10, 6, 22, 11, 23, 30};
+    for (int column = 0; column < SessionTableModel::ColumnCount; ++column)
+        m_table->setColumnWidth(column, widths[column] * charWidth + 16);
+
+    auto *tools = new QHBoxLayout;
+    tools->addWidget(m_filter, 1);
+    tools->addWidget(m_problemsOnly);
+    tools->addWidget(m_reload);
+    auto *tablePane = new QWidget(this);
+    auto *tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_table);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(tablePane);
+    splitter->addWidget(m_details);
+    splitter->setChildrenCollapsible(false);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(tools);
+    layout->addWidget(m_status);
+    layout->addWidget(m_notice);
+    layout->addWidget(m_progress);
+    layout->addWidget(splitter, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, m_filterDelay, qOverload<>(&QTimer::start));
+    connect(m_filterDelay, &QTimer::timeout, this, [this] {
+        m_proxy->setFilterText(m_filter->text());
+        updateStatus();
+    });
+    connect(m_problemsOnly, &QCheckBox::toggled, this, [this](bool on) {
+        m_proxy->setProblemsOnly(on);
+        updateStatus();
+    });
+    connect(m_reload, &QPushButton::clicked, this, &SessionsPanel::reload);
+    connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Sessions); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &SessionsPanel::showSelected);
+    connect(&controller, &AccountDataController::sessionsBatch, this, &SessionsPanel::handleBatch);
+    connect(&controller, &AccountDataController::sessionsFinished, this, &SessionsPanel::handleFinished);
+    connect(&controller, &AccountDataController::rawSessionLoaded, this,
+            [this](const QString &account, quint64 seq, const QByteArray &bytes) {
+                if (account == m_account && seq == m_shownSeq)
+                    m_details->setRaw(bytes);
+            });
+    connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {
+        if (account != m_account)
+            return;
+        if (load == Load::Sessions)
+            handleFailed(account, error);
+        else if (load == Load::RawSession)
+            m_details->setRawError(tr("The stored record could not be read: %1").arg(error.toString()));
+    });
+    updateStatus();
+}
+
+SessionsPanel::~SessionsPanel() = default;
+
+void SessionsPanel::setAccount(const QString &account)
+{
+    if (account == m_account && (m_loaded || m_loading))
+        return;
+    if (m_loading)
+        m_controller.cancel(Load::Sessions);
+    m_account = account;
+    m_loading = m_loaded = false;
+    m_model->clear();
+    m_details->setEntry(nullptr);
+    m_progress->finish();
+    m_notice->clearNotice();
+    updateStatus();
+}
+
+void SessionsPanel::ensureLoaded()
+{
+    if (!m_loaded && !m_loading)
+        reload();
+}
+
+void SessionsPanel::reload()
+{
+    m_model->clear();
+    m_details->setEntry(nullptr);
+    m_notice->clearNotice();
+    m_loading = true;
+    m_loaded = m_cancelled = false;
+    m_progress->start(tr("Loading sessions"));
+    m_controller.loadSessions(m_account);
+    updateStatus();
+}
+
+void SessionsPanel::handleBatch(const QString &account, const QList<SessionEntry> &batch, quint64 done, quint64 total)
+{
+    if (account != m_account || !m_loading)
+        return;
+    QList<SessionEntry> rows = batch;
+    m_model->appendBatch(std::move(rows));
+    m_progress->setProgress(done, total);
+    updateStatus();
+}
+
+void SessionsPanel::handleFinished(const QString &account, bool cancelled, const QString &note)
+{
+    if (account != m_account || !m_loading)
+        return;
+    m_loading = false;
+    m_loaded = true;
+    m_cancelled = cancelled;
+    m_progress->finish();
+    m_notice->showNotice(note, NoticeLabel::Kind::Info);
+    updateStatus();
+    emit loadFinished();
+}
+
+void SessionsPanel::handleFailed(const QString &account, const Error &error)
+{
+    if (account != m_account || !m_loading)
+        return;
+    m_loading = false;
+    m_loaded = true;
+    m_progress->finish();
+    m_notice->showNotice(tr("The sessions of %1 could not be read: %2%3")
+                             .arg(account.isEmpty() ? tr("this account") : account, error.message(),
+                                  error.hint().isEmpty() ? QString() : QStringLiteral("\n") + error.hint()),
+                         NoticeLabel::Kind::Error);
+    updateStatus();
+    emit loadFinished();
+}
+
+bool SessionsPanel::selectClient(const QString &clientId)
+{
+    const int row = m_model->rowOf(clientId);
+    const QModelIndex index = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, 0));
+    if (!index.isValid())
+        return false;
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+    return true;
+}
+
+void SessionsPanel::showSelected()
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    const SessionEntry *entry = current.isValid() ? m_model->entryAt(m_proxy->mapToSource(current).row()) : nullptr;
+    m_details->setEntry(entry);
+    m_shownSeq = entry ? entry->seq : 0;
+    if (entry)
+        m_controller.loadRawSession(m_account, entry->seq);
+}
+
+void SessionsPanel::updateStatus()
+{
+    const QLocale locale;
+    const int total = m_model->rowCount();
+    const int shown = m_proxy->rowCount();
+    QString text;
+    if (m_loading)
+        text = tr("Loading… %1 sessions so far").arg(locale.toString(total));
+    else if (!m_loaded)
+        text = tr("Not loaded yet");
+    else if (total == 0)
+        text = tr("No MQTT sessions");
+    else
+        text = tr("%1 sessions, %2 with problems").arg(locale.toString(total), locale.toString(qint64(m_model->problemRows())));
+    if (m_loaded && m_cancelled)
+        text += tr(" (canceled: the table holds the sessions read until then)");
+    if (shown != total)
+        text += tr(" · %1 shown").arg(locale.toString(shown));
+    m_status->setText(text);
+}
+
+QString SessionsPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QString SessionsPanel::noticeText() const
+{
+    return m_notice->isHidden() ? QString() : m_notice->text();
+}
+
+} // namespace MqttDoctor

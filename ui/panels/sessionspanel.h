@@ -1,0 +1,89 @@
+#pragma once
+
+#include <QWidget>
+
+#include "records/sessionloader.h"
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+class QTimer;
+
+namespace MqttDoctor {
+
+class AccountDataController;
+class Error;
+class LoadProgressWidget;
+class NoticeLabel;
+class SessionDetailsView;
+class SessionFilterProxyModel;
+class SessionTableModel;
+
+/**
+ * The MQTT sessions of one account: a table filled batch by batch while `$MQTT_sess` is read (progress
+ * and Cancel after a second), a filter (the CLI's `--filter`), "problems only", sortable columns, and
+ * the selected session's decoded record beside its stored JSON. Loads on first show (ensureLoaded).
+ */
+class SessionsPanel final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SessionsPanel)
+
+public:
+    explicit SessionsPanel(AccountDataController &controller, QWidget *parent = nullptr);
+    ~SessionsPanel() override;
+
+    /** Shows the account (empty until ensureLoaded()). */
+    void setAccount(const QString &account);
+    QString account() const { return m_account; }
+    /** Starts the load unless this account is loaded or loading. */
+    void ensureLoaded();
+    /** Loads again; what the previous load still delivers is dropped. */
+    void reload();
+    bool isLoading() const { return m_loading; }
+    bool isLoaded() const { return m_loaded; }
+
+    SessionTableModel *model() const { return m_model; }
+    SessionFilterProxyModel *proxy() const { return m_proxy; }
+    QTableView *view() const { return m_table; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    SessionDetailsView *detailsView() const { return m_details; }
+    LoadProgressWidget *progress() const { return m_progress; }
+    QString statusText() const;
+    QString noticeText() const;
+    /** Selects the row of a client ID (visible after filtering); false when not shown. */
+    bool selectClient(const QString &clientId);
+
+Q_SIGNALS:
+    /** A load ended (finished, canceled or failed). */
+    void loadFinished();
+
+private:
+    void handleBatch(const QString &account, const QList<SessionEntry> &batch, quint64 done, quint64 total);
+    void handleFinished(const QString &account, bool cancelled, const QString &note);
+    void handleFailed(const QString &account, const Error &error);
+    void showSelected();
+    void updateStatus();
+
+    AccountDataController &m_controller;
+    QString m_account;
+    bool m_loading = false;
+    bool m_loaded = false;
+    bool m_cancelled = false;
+    QLineEdit *m_filter;
+    QCheckBox *m_problemsOnly;
+    QPushButton *m_reload;
+    QLabel *m_status;
+    NoticeLabel *m_notice;
+    LoadProgressWidget *m_progress;
+    SessionTableModel *m_model;
+    SessionFilterProxyModel *m_proxy;
+    QTableView *m_table;
+    SessionDetailsView *m_details;
+    QTimer *m_filterDelay;
+    quint64 m_shownSeq = 0;
+};
+
+} // namespace MqttDoctor
