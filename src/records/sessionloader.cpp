@@ -2,6 +2,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 #include "mqtt/clientidhash.h"
 #include "mqtt/storedmessage.h"
 #include "nats/jetstreamclient.h"
@@ -209,18 +211,33 @@ Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &accou
 }
 
 Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &system, const QString &account,
-                                       const QString &clientId)
+                                       const QString &clientId, int pageSize)
 {
     SystemClient sys(system);
-    QJsonObject options{{QStringLiteral("limit"), 1000000}};
+    pageSize = std::max(1, pageSize);
+    QJsonObject options{{QStringLiteral("limit"), pageSize}};
     if (!account.isEmpty())
         options.insert(QStringLiteral("acc"), account);
     if (!clientId.isEmpty())
         options.insert(QStringLiteral("mqtt_client"), clientId);
-    auto replies = sys.ping(QStringLiteral("CONNZ"), options);
-    if (!replies)
-        return Error(replies.error()).prefixed(QStringLiteral("asking the servers for MQTT connections (CONNZ)"));
-    return connectedFromConnz(*replies);
+    // Every server answers the PING with one page; ask again with the next offset while any page was full
+    // (connections that come and go between pages may be seen twice or not at all: a snapshot, not a lock).
+    ConnectedClients all;
+    for (qint64 offset = 0;; offset += pageSize) {
+        options.insert(QStringLiteral("offset"), offset);
+        auto replies = sys.ping(QStringLiteral("CONNZ"), options);
+        if (!replies)
+            return Error(replies.error()).prefixed(QStringLiteral("asking the servers for MQTT connections (CONNZ)"));
+        const ConnectedClients page = connectedFromConnz(*replies);
+        for (auto it = page.cbegin(); it != page.cend(); ++it)
+            all.insert(it.key(), it.value());
+        bool anyFull = false;
+        for (const SystemClient::Reply &r : *replies)
+            anyFull = anyFull || r.data.value(QLatin1String("connections")).toArray().size() >= pageSize;
+        if (!anyFull)
+            break;
+    }
+    return all;
 }
 
 Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const SessionLoadOptions &options,

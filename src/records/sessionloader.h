@@ -112,10 +112,11 @@ QString sessionSubject(const QString &clientId, const QString &sessionDomain);
 Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &account, const QString &domain);
 /**
  * CONNZ through the system connection: `{"acc": account, "mqtt_client": clientId}` (clientId may be
- * empty: every connection of the account, paged). The `jwt` field is never read.
+ * empty: every connection of the account), `pageSize` connections per server and request, paged with
+ * `offset` while any server's page is full. The `jwt` field is never read.
  */
 Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &system, const QString &account,
-                                       const QString &clientId = {});
+                                       const QString &clientId = {}, int pageSize = 5000);
 /**
  * Reads `$MQTT_sess` and hands over joined entries batch by batch. Decoding and joining run on a
  * worker thread of the load's own while this thread reads (the pure functions above on the const

@@ -11,6 +11,7 @@
 #include "mqttclient.h"
 #include "mqtt/clientidhash.h"
 #include "nats/connectionset.h"
+#include "records/sessionloader.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -372,6 +373,44 @@ private slots:
         QCOMPARE(missing.size(), 1);
         QCOMPARE(str(missing.first(), "subject"), subject);
         QCOMPARE(str(missing.first(), "client_id"), QStringLiteral("dom-1"));
+    }
+
+    // CONNZ is read in pages: with pages of 2, five connected MQTT clients are all found.
+    void connectedClientsPaged()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(QStringLiteral("newest"), ServerConfig::standard()), qPrintable(server.errorString()));
+        QStringList ids;
+        for (int i = 0; i < 5; ++i) {
+            ids << QStringLiteral("paged-%1").arg(i);
+            startSubscriber(this, server.mqttPort(), ids.last(), true, QStringLiteral("p/%1").arg(i));
+        }
+        Profile profile = acmeProfile(server.url());
+        profile.system.kind = Credentials::Kind::UserPassword;
+        profile.system.user = QStringLiteral("sys");
+        profile.system.password = QStringLiteral("syspass");
+        ConnectionSet connections(profile);
+        auto sys = connections.system();
+        QVERIFY(sys);
+        QStringList found;
+        for (int attempt = 0; attempt < 40 && found.size() < ids.size(); ++attempt) {
+            QTest::qWait(100);
+            auto paged = SessionLoader::loadConnected(*sys, QStringLiteral("ACME"), {}, 2);
+            QVERIFY2(paged, qPrintable(paged ? QString() : paged.error().toString()));
+            found = paged->keys();
+            found.sort();
+        }
+        QCOMPARE(found, ids);
+        auto whole = SessionLoader::loadConnected(*sys, QStringLiteral("ACME"));
+        QVERIFY(whole);
+        QCOMPARE(whole->size(), ids.size());
+        auto one = SessionLoader::loadConnected(*sys, QStringLiteral("ACME"), QStringLiteral("paged-3"), 2);
+        QVERIFY(one);
+        QCOMPARE(one->keys(), QStringList{QStringLiteral("paged-3")});
+        for (QProcess *p : findChildren<QProcess *>()) {
+            p->kill();
+            p->waitForFinished(5000);
+        }
     }
 
     // Raising max_msgs_per_subject lets every save add a record: DUPLICATE_SESSION_RECORDS with the count.
