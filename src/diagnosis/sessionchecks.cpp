@@ -25,28 +25,12 @@ using Sev = Finding::Severity;
 
 const QString msgsStream = MqttLayout::messagesStream();
 const QString outStream = MqttLayout::outStream();
-const QString pubrelPrefix = QStringLiteral("$MQTT_PUBREL_");
 /** More duplicate subjects than this are summed up in one finding. */
 constexpr int maxDuplicateFindings = 25;
 
 QString sessStream()
 {
     return MqttLayout::sessionsStream();
-}
-
-/** The hash a server-made durable belongs to: `<hash>_<nuid>` on `$MQTT_msgs`, `$MQTT_PUBREL_<hash>` on `$MQTT_out`. */
-QString durableHash(const QString &stream, const QString &name)
-{
-    if (stream == msgsStream) {
-        if (name.size() > ClientIdHash::length && name.at(ClientIdHash::length) == QLatin1Char('_')
-            && ClientIdHash::isHashToken(QStringView(name).left(ClientIdHash::length)))
-            return name.left(ClientIdHash::length);
-    } else if (stream == outStream && name.startsWith(pubrelPrefix)) {
-        const QString hash = name.mid(pubrelPrefix.size());
-        if (ClientIdHash::isHashToken(hash))
-            return hash;
-    }
-    return {};
 }
 
 void checkUndecodable(const SessionCheckInput &in, QList<Finding> &out)
@@ -190,7 +174,7 @@ void checkOrphans(const SessionCheckInput &in, QList<Finding> &out)
     for (const QString &name : names) {
         const QJsonObject info = in.consumers.value(name);
         const QString stream = info.value(QLatin1String("stream")).toString();
-        const QString hash = durableHash(stream, name);
+        const QString hash = MqttLayout::durableOwnerHash(stream, name);
         if (hash.isEmpty() || referenced.contains(name) || brokenHashes.contains(hash))
             continue;
         if (connectedHashes.contains(hash))

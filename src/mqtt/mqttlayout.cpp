@@ -1,5 +1,7 @@
 #include "mqttlayout.h"
 
+#include "mqtt/clientidhash.h"
+
 #include <QJsonArray>
 
 namespace MqttDoctor {
@@ -117,6 +119,20 @@ bool MqttLayout::isMqttStreamName(const QString &name)
 {
     return name == sessionsStream() || name == messagesStream() || name == qos2InStream() || name == outStream()
         || name == retainedStream();
+}
+
+QString MqttLayout::durableOwnerHash(const QString &stream, const QString &consumer)
+{
+    if (stream == messagesStream()) {
+        if (consumer.size() > ClientIdHash::length && consumer.at(ClientIdHash::length) == QLatin1Char('_')
+            && ClientIdHash::isHashToken(QStringView(consumer).left(ClientIdHash::length)))
+            return consumer.left(ClientIdHash::length);
+    } else if (stream == outStream()) {
+        const QLatin1String prefix("$MQTT_PUBREL_");
+        if (consumer.startsWith(prefix) && ClientIdHash::isHashToken(QStringView(consumer).mid(prefix.size())))
+            return consumer.mid(prefix.size());
+    }
+    return {};
 }
 
 } // namespace MqttDoctor

@@ -71,6 +71,12 @@ public:
     /** The retained subjects of the 2.10+ layout. */
     static QString retainedSubjects() { return QStringLiteral("$MQTT.rmsgs.>"); }
 
+    /**
+     * The client-ID hash a server-made durable belongs to: `<hash>_<nuid>` on `$MQTT_msgs`,
+     * `$MQTT_PUBREL_<hash>` on `$MQTT_out`; empty for any other consumer.
+     */
+    static QString durableOwnerHash(const QString &stream, const QString &consumer);
+
     /** One of the five stream names any version creates. */
     static bool isMqttStreamName(const QString &name);
     static bool isLegacySessionStream(const QString &name) { return name.startsWith(legacySessionPrefix()); }

@@ -10,7 +10,6 @@
 #include "nats/connectionset.h"
 #include "nats/streamreader.h"
 #include "records/recordsource.h"
-#include "repair/actions/sessionactionsupport.h"
 
 namespace MqttDoctor {
 
@@ -30,7 +29,7 @@ QList<ConsumerRow> consumerRows(const SessionLoader::ConsumerIndex &index, const
         row.stream = it->value(QLatin1String("stream")).toString();
         row.numPending = it->value(QLatin1String("num_pending")).toInteger();
         row.numAckPending = it->value(QLatin1String("num_ack_pending")).toInteger();
-        row.hash = SessionRepair::durableHash(row.stream, row.name);
+        row.hash = MqttLayout::durableOwnerHash(row.stream, row.name);
         row.ownerClientId = referencedBy.value(row.name);
         if (row.isOrphan()) {
             if (row.hash.isEmpty())

@@ -59,7 +59,7 @@ void addConsumerSteps(QList<RepairStep> &steps, const PlanContext &ctx, const Se
     for (const QString &name : names) {
         const QString stream = consumerInfo(ctx, name).value(QLatin1String("stream")).toString();
         QList<WatchedSubject> watched{{entry.subject, entry.seq, true}};
-        const QString owner = durableHash(stream, name);
+        const QString owner = MqttLayout::durableOwnerHash(stream, name);
         if (!owner.isEmpty() && owner != entry.hash) {
             const QString other = subjectOfHash(ctx, owner);
             const SessionEntry *e = entryOn(ctx, other);

@@ -12,7 +12,6 @@ namespace MqttDoctor::SessionRepair {
 
 namespace {
 
-const QString pubrelPrefix = QStringLiteral("$MQTT_PUBREL_");
 
 Result<std::optional<StoredRecord>> msgGet(const ExecContext &ctx, const QString &stream, const QJsonObject &body)
 {
@@ -61,20 +60,6 @@ bool recordReferences(const QByteArray &body, const QString &name)
     return rec && rec->durableNames().contains(name);
 }
 
-QString durableHash(const QString &stream, const QString &name)
-{
-    if (stream == MqttLayout::messagesStream()) {
-        if (name.size() > ClientIdHash::length && name.at(ClientIdHash::length) == QLatin1Char('_')
-            && ClientIdHash::isHashToken(QStringView(name).left(ClientIdHash::length)))
-            return name.left(ClientIdHash::length);
-    } else if (stream == MqttLayout::outStream() && name.startsWith(pubrelPrefix)) {
-        const QString hash = name.mid(pubrelPrefix.size());
-        if (ClientIdHash::isHashToken(hash))
-            return hash;
-    }
-    return {};
-}
-
 const SessionEntry *entryOn(const PlanContext &ctx, const QString &subject)
 {
     if (!ctx.sessions)
@@ -110,7 +95,7 @@ QStringList durablesOfHash(const PlanContext &ctx, const QString &hash)
     if (!ctx.sessions)
         return out;
     for (auto it = ctx.sessions->consumers.cbegin(); it != ctx.sessions->consumers.cend(); ++it)
-        if (durableHash(it->value(QLatin1String("stream")).toString(), it.key()) == hash)
+        if (MqttLayout::durableOwnerHash(it->value(QLatin1String("stream")).toString(), it.key()) == hash)
             out << it.key();
     out.sort();
     return out;
@@ -154,7 +139,7 @@ RepairStep deleteConsumerStep(const PlanContext &ctx, const QString &stream, con
     const QJsonObject info = consumerInfo(ctx, name);
     const QJsonObject config = info.value(QLatin1String("config")).toObject();
     const QString filter = config.value(QLatin1String("filter_subject")).toString();
-    const QString hash = durableHash(stream, name);
+    const QString hash = MqttLayout::durableOwnerHash(stream, name);
     RepairStep s;
     s.action = RepairActions::deleteConsumer();
     s.stream = stream;

@@ -43,9 +43,6 @@ std::optional<SessionLoader::ConnectedClients> connectedNow(const ExecContext &c
 /** Whether a record body references the durable `name` (in `cons` or `pubrel`); false when undecodable. */
 bool recordReferences(const QByteArray &body, const QString &name);
 
-/** `<hash>` of a server-made durable: `<hash>_<nuid>` on `$MQTT_msgs`, `$MQTT_PUBREL_<hash>` on `$MQTT_out`; else empty. */
-QString durableHash(const QString &stream, const QString &name);
-
 /** The gathered record on `subject`, or nullptr. */
 const SessionEntry *entryOn(const PlanContext &ctx, const QString &subject);
 /** Names of the decodable records (other than on `exceptSubject`) that reference the durable `name`. */

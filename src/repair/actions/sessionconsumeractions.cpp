@@ -164,7 +164,7 @@ public:
                 if (it->value(QLatin1String("stream")).toString() == f.stream
                     && FindingCatalogue::title(f.code, {{QStringLiteral("consumer"), it.key()}, {QStringLiteral("stream"), f.stream}}) == f.title)
                     durable = it.key();
-        const QString hash = durableHash(f.stream, durable);
+        const QString hash = MqttLayout::durableOwnerHash(f.stream, durable);
         if (durable.isEmpty() || hash.isEmpty()) {
             *note = QStringLiteral("%1 (%2): the consumer was not among the gathered ones; run check with the account's credentials "
                                    "and plan again.").arg(f.code, f.title);
