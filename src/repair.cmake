@@ -3,6 +3,7 @@ target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/repair/auditlog.cpp ${CMAKE_CURRENT_SOURCE_DIR}/repair/auditlog.h
     ${CMAKE_CURRENT_SOURCE_DIR}/repair/backupfile.cpp ${CMAKE_CURRENT_SOURCE_DIR}/repair/backupfile.h
     ${CMAKE_CURRENT_SOURCE_DIR}/repair/backupformat.cpp ${CMAKE_CURRENT_SOURCE_DIR}/repair/backupformat.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/repair/privatefiles.cpp ${CMAKE_CURRENT_SOURCE_DIR}/repair/privatefiles.h
     ${CMAKE_CURRENT_SOURCE_DIR}/repair/jetstreampublisher.cpp ${CMAKE_CURRENT_SOURCE_DIR}/repair/jetstreampublisher.h
     ${CMAKE_CURRENT_SOURCE_DIR}/repair/repairprogress.h
     ${CMAKE_CURRENT_SOURCE_DIR}/repair/repairtarget.cpp ${CMAKE_CURRENT_SOURCE_DIR}/repair/repairtarget.h

@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 
 #include "nats/profile.h"
+#include "repair/privatefiles.h"
 #include "repair/backupformat.h"
 
 #ifdef Q_OS_UNIX
@@ -136,13 +137,11 @@ Result<void> AuditLog::append(const AuditEntry &entry, const Profile &profile) c
 {
     const QByteArray line = render(entry, profile);
     const QString dir = QFileInfo(m_path).absolutePath();
-    if (!QDir().mkpath(dir))
+    if (!PrivateFiles::makePath(dir))
         return Error(Error::Kind::Io, QStringLiteral("cannot create the audit log folder %1").arg(dir));
     QFile file(m_path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered))
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered, PrivateFiles::kFilePermissions))
         return Error(Error::Kind::Io, QStringLiteral("cannot open the audit log %1: %2").arg(m_path, file.errorString()));
-    if (file.size() == 0)
-        file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     // One write of the whole line: appends from several processes do not interleave.
     if (file.write(line) != line.size() || !file.flush())
         return Error(Error::Kind::Io, QStringLiteral("cannot write the audit log %1: %2").arg(m_path, file.errorString()));

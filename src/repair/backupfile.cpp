@@ -14,6 +14,8 @@
 #include <unistd.h>
 #endif
 
+#include "repair/privatefiles.h"
+
 namespace MqttDoctor {
 
 namespace {
@@ -67,7 +69,7 @@ Result<void> AtomicFileWriter::open(bool overwrite)
     const QString temp = QStringLiteral("%1/.%2.tmp-%3")
                              .arg(dir, info.fileName(), QString::number(QRandomGenerator::global()->generate64(), 36));
     m_file = std::make_unique<QFile>(temp);
-    if (!m_file->open(QIODevice::WriteOnly | QIODevice::NewOnly)) {
+    if (!m_file->open(QIODevice::WriteOnly | QIODevice::NewOnly, PrivateFiles::kFilePermissions)) {
         Error e(Error::Kind::Io, QStringLiteral("cannot write %1: %2").arg(m_finalPath, m_file->errorString()),
                 QStringLiteral("check that the folder is writable"));
         m_file.reset();

@@ -6,6 +6,7 @@
 #include <QSet>
 
 #include "repair/auditlog.h"
+#include "repair/privatefiles.h"
 #include "repair/repairaction.h"
 #include "repair/streambackup.h"
 
@@ -94,7 +95,7 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
         if (plan.hasDestructiveSteps() && options.backupDir.isEmpty())
             return Error(Error::Kind::InvalidInput, QStringLiteral("the plan deletes or overwrites data and no backup folder was given"),
                          QStringLiteral("give --backup-dir DIR"));
-        if (!options.backupDir.isEmpty() && !QDir().mkpath(options.backupDir))
+        if (!options.backupDir.isEmpty() && !PrivateFiles::makePath(options.backupDir))
             return Error(Error::Kind::InvalidInput, QStringLiteral("cannot create the backup folder %1").arg(options.backupDir),
                          QStringLiteral("choose a writable folder with --backup-dir"));
     }

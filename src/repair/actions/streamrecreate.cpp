@@ -13,10 +13,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include "diagnosis/findingcodes.h"
 #include "repair/actions/streamactionsupport.h"
+#include "repair/backupfile.h"
 #include "repair/repairaction.h"
 #include "repair/streambackup.h"
 #include "repair/streamrestore.h"
@@ -47,9 +47,14 @@ std::optional<QJsonObject> readJournal(const QString &path, const QString &strea
 
 Result<void> writeJournal(const QString &path, const QJsonObject &journal)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(journal).toJson()) < 0 || !f.commit())
-        return Error(Error::Kind::Io, QStringLiteral("cannot write the recreate journal %1: %2").arg(path, f.errorString()));
+    AtomicFileWriter writer(path);
+    Result<void> done = writer.open(true);
+    if (done)
+        done = writer.write(QJsonDocument(journal).toJson());
+    if (done)
+        done = writer.commit();
+    if (!done)
+        return Error(Error::Kind::Io, QStringLiteral("cannot write the recreate journal %1: %2").arg(path, done.error().message()));
     return {};
 }
 
