@@ -264,6 +264,33 @@ public:
         return r ? *r : QStringList{QStringLiteral("<error: %1>").arg(r.error().toString())};
     }
 
+    /** A JetStream publish (stored as is, e.g. a garbage record); false (see error()) without a stored ack. */
+    bool store(const QString &subject, const QByteArray &data)
+    {
+        if (!m_connection) {
+            m_error = QStringLiteral("not connected");
+            return false;
+        }
+        auto reply = m_connection->request(subject, data, 5000);
+        if (!reply || !reply->data.contains("\"seq\"")) {
+            m_error = reply ? QString::fromUtf8(reply->data) : reply.error().toString();
+            return false;
+        }
+        return true;
+    }
+    /** The names of a stream's consumers, sorted (an "<error: ...>" entry on failure). */
+    QStringList consumerNames(const QString &stream)
+    {
+        auto r = m_js ? m_js->consumerList(stream) : Result<QList<QJsonObject>>(Error(Error::Kind::InvalidInput, QStringLiteral("not connected")));
+        if (!r)
+            return {QStringLiteral("<error: %1>").arg(r.error().toString())};
+        QStringList out;
+        for (const QJsonObject &c : *r)
+            out << c.value(QLatin1String("name")).toString();
+        out.sort();
+        return out;
+    }
+
     QString error() const { return m_error; }
 
 private:

@@ -1,1 +1,2 @@
-mqttdoctor_add_test(tst_repairfaults SOURCES tst_repairfaults.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600)
+mqttdoctor_add_test(tst_repairfaults SOURCES tst_repairfaults.cpp livecheck.h repairrun.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600)
+mqttdoctor_add_test(tst_repairdomain SOURCES tst_repairdomain.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600)

@@ -11,70 +11,17 @@
 #include <thread>
 
 #include "livecheck.h"
+#include "repairrun.h"
 #include "mqttclient.h"
-#include "diagnosis/checks.h"
-#include "diagnosis/diagnosisgatherer.h"
+#include "mqtt/clientidhash.h"
 #include "nats/connectionset.h"
 #include "repair/backupfile.h"
-#include "repair/repairexecutor.h"
-#include "repair/repairplanner.h"
-#include "repair/repairtarget.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
 using namespace MqttDoctor::Test::LiveCheck;
 
 namespace {
-
-struct Outcome
-{
-    QString error;                 ///< could not plan or run
-    RepairPlan plan;
-    RepairExecutor::Report report;
-};
-
-/** check → plan → run, as `repair --yes` does, in-process (so a test can inject a fault). */
-Outcome repairOnce(const QString &url, const QString &backupDir, const QString &auditPath,
-                   const std::function<void(const RepairStep &, const QStringList &)> &beforeApply = {})
-{
-    Outcome out;
-    ConnectionSet connections(acmeProfile(url, true));
-    auto target = RepairTarget::resolve(connections, QStringLiteral("ACME"));
-    if (!target) {
-        out.error = target.error().toString();
-        return out;
-    }
-    DiagnosisGatherer::Request request;
-    request.account = QStringLiteral("ACME");
-    auto input = DiagnosisGatherer::gather(connections, request);
-    if (!input) {
-        out.error = input.error().toString();
-        return out;
-    }
-    RepairPlanner::Options po;
-    po.account = QStringLiteral("ACME");
-    out.plan = RepairPlanner::plan(*input, Checks::diagnose(*input), po);
-    RepairExecutor::Options eo;
-    eo.backupDir = backupDir;
-    eo.auditPath = auditPath;
-    eo.beforeApply = beforeApply;
-    auto report = RepairExecutor::run(*target, out.plan, eo);
-    if (!report)
-        out.error = report.error().toString();
-    else
-        out.report = *report;
-    return out;
-}
-
-QString describeOutcome(const Outcome &o)
-{
-    QStringList lines{o.error, o.report.stoppedBecause};
-    for (const RepairStep &s : o.plan.steps)
-        lines << QStringLiteral("%1 %2 %3").arg(s.id, s.action, s.description);
-    for (const StepOutcome &so : o.report.outcomes)
-        lines << QStringLiteral("%1: %2 %3").arg(so.stepId, StepOutcome::stateName(so.state), so.message);
-    return lines.join(u'\n');
-}
 
 QStringList streamNames(const QString &url)
 {
@@ -220,6 +167,73 @@ private slots:
         QVERIFY2(findingsWith(clean, QStringLiteral("STREAM_MISSING")).isEmpty(), qPrintable(describe(clean)));
         QVERIFY2(findingsWith(clean, QStringLiteral("STREAM_CONFIG_WRONG")).isEmpty(), qPrintable(describe(clean)));
         QVERIFY2(mqtt.connectOnce(QStringLiteral("after-race"), false).connected(), "MQTT works");
+    }
+
+    // The connection drops between two steps of a plan (the server restarts while the plan runs): the run either
+    // carries on after the client reconnects or stops with a report; a rerun completes; nothing is lost.
+    void connectionDroppedMidPlan()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(QStringLiteral("2.10"), ServerConfig::standard()), qPrintable(server.errorString()));
+        const QString url = server.url();
+        MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
+        mqtt.setTimeoutMs(30000);
+        QVERIFY(mqtt.createPersistentSession(QStringLiteral("survivor"), {QStringLiteral("s/#")}, 1).subscribed());
+        QVERIFY(mqtt.createPersistentSession(QStringLiteral("broken-rec"), {QStringLiteral("b/#")}, 1).subscribed());
+        QVERIFY(mqtt.publish(QStringLiteral("s/queued"), "still-here", 1).acknowledged);
+        QVERIFY(mqtt.publish(QStringLiteral("s/retained"), "kept-retained", 1, true).acknowledged);
+        JetStreamAdmin admin;
+        QVERIFY2(admin.connect({url}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
+        // Three independent problems: three steps.
+        QVERIFY2(admin.deleteStream(QStringLiteral("$MQTT_qos2in")), qPrintable(admin.error()));
+        QVERIFY2(admin.updateStream(QStringLiteral("$MQTT_sess"), {{QStringLiteral("max_msgs_per_subject"), 4}}), qPrintable(admin.error()));
+        QVERIFY2(admin.store(QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("broken-rec")), "garbage"), qPrintable(admin.error()));
+        const QStringList survivorDurables = [&admin] {
+            QStringList out;
+            for (const QString &n : admin.consumerNames(QStringLiteral("$MQTT_msgs")))
+                if (n.startsWith(ClientIdHash::hash(QStringLiteral("survivor")) + QLatin1Char('_')))
+                    out << n;
+            return out;
+        }();
+        QVERIFY(!survivorDurables.isEmpty());
+
+        QTemporaryDir dir;
+        const QString backups = dir.filePath(QStringLiteral("backups"));
+        const QString audit = dir.filePath(QStringLiteral("audit.jsonl"));
+        int seen = 0;
+        bool dropped = false;
+        const Outcome first = repairOnce(url, backups, audit, [&](const RepairStep &, const QStringList &) {
+            if (++seen != 2)
+                return;
+            dropped = server.stop() && server.startAgain(); // every client connection drops; the server is back
+        });
+        QVERIFY2(first.error.isEmpty(), qPrintable(describeOutcome(first)));
+        QVERIFY2(first.plan.steps.size() >= 3, qPrintable(describeOutcome(first)));
+        QVERIFY2(dropped, qPrintable(QStringLiteral("steps applied: %1; %2\n%3").arg(seen).arg(server.errorString(), describeOutcome(first))));
+        if (!first.report.complete) {  // stopped: it says where and why, and nothing after the failed step ran
+            QVERIFY2(!first.report.stoppedBecause.isEmpty(), qPrintable(describeOutcome(first)));
+            bool failedSeen = false;
+            for (const StepOutcome &o : first.report.outcomes) {
+                if (failedSeen)
+                    QVERIFY2(o.state == StepOutcome::State::NotRun, qPrintable(describeOutcome(first)));
+                failedSeen = failedSeen || o.state == StepOutcome::State::Failed;
+            }
+        }
+        const Outcome second = repairOnce(url, backups, audit);
+        QVERIFY2(second.error.isEmpty() && second.report.complete, qPrintable(describeOutcome(second)));
+        const CliRunner::Run clean = check(acmeArgs(url));
+        QVERIFY2(findingsAbove(clean, QStringLiteral("info")).isEmpty(), qPrintable(describe(clean)));
+
+        // Nothing lost: the survivor's durables, its queued message and the retained message.
+        QStringList after;
+        for (const QString &n : admin.consumerNames(QStringLiteral("$MQTT_msgs")))
+            if (n.startsWith(ClientIdHash::hash(QStringLiteral("survivor")) + QLatin1Char('_')))
+                after << n;
+        QCOMPARE(after, survivorDurables);
+        const MqttResult resumed = mqtt.subscribeAndCollect(QStringLiteral("survivor"), {QStringLiteral("s/#")}, 1, 2, 10, true);
+        QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("still-here")), qPrintable(resumed.describe()));
+        QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("kept-retained")), qPrintable(resumed.describe()));
+        QVERIFY2(mqtt.createPersistentSession(QStringLiteral("broken-rec"), {QStringLiteral("b/#")}, 1).subscribed(), "the purged client connects");
     }
 
     // A read-only profile is refused before anything runs; the state is untouched.
