@@ -15,7 +15,10 @@ exec "$bin/nats-mqtt-doctor-demo" --keep-running -- bash -c '
     "$cli" --server "$1" --system-user sys --system-password syspass servers
     "$cli" --server "$1" --system-user sys --system-password syspass accounts
     "$cli" --server "$1" --user acme --password acmepass streams
+    "$cli" --profile "$2" check --all-accounts || true
+    "$cli" --profile "$2" repair --account OVERLAP --dry-run || true
     { set +x; } 2>/dev/null
     echo
-    echo "The demo servers keep running: try more commands with --server $1; press Ctrl-C to stop them."
-' demo '{url}'
+    echo "The demo servers keep running: try more commands with --server $1 or --profile $2"
+    echo "(e.g. repair --account NOSESS); press Ctrl-C to stop them."
+' demo '{url}' '{profile}'

@@ -7,7 +7,7 @@ namespace MqttDoctor::Demo {
 
 // Command line of nats-mqtt-doctor-demo:
 //   nats-mqtt-doctor-demo [--server-version 2.9|2.10|newest] [--keep-running] [-- command args...]
-// Everything after the first "--" is the command; "{url}", "{mqtt-port}" and "{http-port}" in it
+// Everything after the first "--" is the command; "{url}", "{profile}", "{mqtt-port}" and "{http-port}" in it
 // are replaced by the running server's values.
 class DemoOptions
 {

@@ -10,9 +10,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QTextStream>
 
@@ -121,6 +119,7 @@ bool DemoRunner::startServer()
     }
     for (const QString &line : scenario.summary())
         out() << u"  "_s << line << u"\n"_s;
+    m_problems = scenario.problems();
     writeProfile();
     return true;
 }
@@ -136,16 +135,24 @@ void DemoRunner::printBanner() const
     out() << u"  Monitoring:  http://127.0.0.1:%1\n"_s.arg(m_server.httpPort());
     out() << u"  Files:       %1 (server.conf, server.log, store/)\n"_s.arg(QDir::toNativeSeparators(m_server.directory()));
     out() << u"\nAccounts and users (user / password):\n"_s;
-    out() << u"  SYS   system account                       sys / syspass\n"_s;
-    out() << u"  ACME  JetStream                            acme / acmepass\n"_s;
-    out() << u"  BETA  JetStream, limits (64 MB memory, 512 MB file, 20 streams, 100 consumers)   beta / betapass\n"_s;
-    out() << u"  NOJS  no JetStream                         nojs / nojspass\n"_s;
-    out() << u"\nProfile with all of them: %1\n"_s.arg(QDir::toNativeSeparators(profilePath()));
+    out() << u"  %1 %2 %3\n"_s.arg(u"SYS"_s, -8).arg(u"sys / syspass"_s, -26).arg(u"system account"_s);
+    for (const DemoAccount &account : DemoScenario::accounts())
+        out() << u"  %1 %2 %3\n"_s.arg(account.name, -8)
+                     .arg(u"%1 / %2"_s.arg(account.user, account.password), -26)
+                     .arg(account.description);
+    out() << u"\nSeeded problems (the app shows each as findings of its account; Repair fixes it):\n"_s;
+    for (const SeededProblem &problem : m_problems) {
+        out() << u"  [%1] %2\n"_s.arg(problem.codes.join(u", "_s), problem.summary);
+        if (!problem.serverLog.isEmpty())
+            out() << u"      server log: %1\n"_s.arg(problem.serverLog);
+    }
+    out() << u"\nProfile with all of them (allow_changes on, for the repair wizard): %1\n"_s.arg(QDir::toNativeSeparators(profilePath()));
     out() << u"\nTry:\n"_s;
     out() << u"  %1 --server %2 --system-user sys --system-password syspass accounts\n"_s.arg(cli, url);
     out() << u"  %1 --server %2 --user acme --password acmepass streams\n"_s.arg(cli, url);
-    out() << u"  %1 --server %2 --system-user sys --system-password syspass\n"_s.arg(
-        siblingCommand(u"nats-mqtt-doctor"_s), url);
+    out() << u"  %1 --profile %2 check --all-accounts\n"_s.arg(cli, QDir::toNativeSeparators(profilePath()));
+    out() << u"  %1 --profile %2 repair --account OVERLAP\n"_s.arg(cli, QDir::toNativeSeparators(profilePath()));
+    out() << u"  %1 --profile %2\n"_s.arg(siblingCommand(u"nats-mqtt-doctor"_s), QDir::toNativeSeparators(profilePath()));
     out() << u"  mosquitto_sub -h 127.0.0.1 -p %1 -u acme -P acmepass -i sensor-sub-1 -c -q 1 -t 'alerts/#' -v\n"_s.arg(
         m_server.mqttPort());
     out().flush();
@@ -157,22 +164,12 @@ QString DemoRunner::profilePath() const
 }
 
 // A profile with every demo user, so the application reads each account through its own API
-// (limits, retained subject counts) and not only through the system view. Demo passwords only.
+// (limits, records, retained subject counts) and not only through the system view. Demo passwords only.
 void DemoRunner::writeProfile() const
 {
-    const auto account = [](const char *user, const char *password) {
-        return QJsonObject{{u"user"_s, QString::fromLatin1(user)}, {u"password"_s, QString::fromLatin1(password)}};
-    };
-    const QJsonObject profile{{u"name"_s, u"demo"_s},
-                              {u"description"_s, u"The local demo server of nats-mqtt-doctor-demo"_s},
-                              {u"servers"_s, QJsonArray{m_server.url()}},
-                              {u"system"_s, account("sys", "syspass")},
-                              {u"accounts"_s, QJsonObject{{u"ACME"_s, account("acme", "acmepass")},
-                                                           {u"BETA"_s, account("beta", "betapass")},
-                                                           {u"NOJS"_s, account("nojs", "nojspass")}}}};
     QFile file(profilePath());
     if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        file.write(QJsonDocument(profile).toJson());
+        file.write(QJsonDocument(DemoScenario::profile(m_server.url())).toJson());
 }
 
 QStringList DemoRunner::substituted(const QStringList &arguments) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "demooptions.h"
+#include "demoscenario.h"
 #include "natsserverfixture.h"
 
 #include <QEventLoop>
@@ -41,6 +42,7 @@ private:
     SignalWatcher *m_signals = nullptr;
     std::unique_ptr<QProcess> m_command;
     QEventLoop m_loop;
+    QList<SeededProblem> m_problems;
     int m_exitCode = 0;
 };
 

@@ -1,0 +1,249 @@
+// `make demo`'s server (tools/demo, DemoScenario) against real servers of every version: its config,
+// filled by real mosquitto clients and broken through real JetStream requests. `check` through the demo's
+// own profile must report exactly the seeded problems (and nothing on the healthy accounts), `repair
+// --yes` must fix each broken account so that a fresh check is clean and MQTT clients work again.
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "demoscenario.h"
+#include "livecheck.h"
+#include "mqttclient.h"
+#include "mqtt/clientidhash.h"
+
+using namespace MqttDoctor;
+using namespace MqttDoctor::Demo;
+using namespace MqttDoctor::Test;
+using namespace MqttDoctor::Test::LiveCheck;
+
+namespace {
+
+const QString kOverlap = QStringLiteral("OVERLAP");
+const QString kNoSess = QStringLiteral("NOSESS");
+const QString kGarbage = QStringLiteral("GARBAGE");
+const QString kOrphan = QStringLiteral("ORPHAN");
+
+// What each account must report after populate(): the seeded problems' codes, nothing on the healthy ones.
+QMap<QString, QStringList> expectedCodes()
+{
+    return {{QStringLiteral("ACME"), {}},
+            {QStringLiteral("BETA"), {}},
+            {QStringLiteral("NOJS"), {QStringLiteral("JETSTREAM_DISABLED")}},
+            {kOverlap, {QStringLiteral("STREAM_MISSING"), QStringLiteral("SUBJECTS_OVERLAP")}},
+            {kNoSess, {QStringLiteral("STREAM_MISSING")}},
+            {kGarbage, {QStringLiteral("SESSION_UNDECODABLE")}},
+            {kOrphan, {QStringLiteral("ORPHAN_CONSUMER")}}};
+}
+
+// account -> sorted distinct finding codes (every account checked is present, possibly with none).
+QMap<QString, QStringList> codesByAccount(const CliRunner::Run &run)
+{
+    QMap<QString, QStringList> out;
+    for (const QJsonValue &a : run.json.value(QLatin1String("accounts")).toArray())
+        out.insert(a.toString(), {});
+    for (const QJsonObject &f : findings(run)) {
+        QStringList &codes = out[str(f, "account")];
+        if (!codes.contains(str(f, "code")))
+            codes << str(f, "code");
+    }
+    for (QStringList &codes : out)
+        codes.sort();
+    return out;
+}
+
+QList<QJsonObject> findingsOf(const CliRunner::Run &run, const QString &account)
+{
+    QList<QJsonObject> out;
+    for (const QJsonObject &f : findings(run))
+        if (str(f, "account") == account)
+            out << f;
+    return out;
+}
+
+DemoAccount demoAccount(const QString &name)
+{
+    return DemoScenario::accountNamed(name);
+}
+
+MqttClient mqttOf(const NatsServerFixture &server, const QString &account)
+{
+    const DemoAccount a = demoAccount(account);
+    MqttClient client(server.mqttPort(), a.user, a.password);
+    client.setTimeoutMs(30000);
+    return client;
+}
+
+QStringList durablesOf(JetStreamAdmin &admin, const QString &clientId)
+{
+    QStringList out;
+    const QString prefix = ClientIdHash::hash(clientId) + QLatin1Char('_');
+    for (const QString &name : admin.consumerNames(QStringLiteral("$MQTT_msgs")))
+        if (name.startsWith(prefix))
+            out << name;
+    return out;
+}
+
+} // namespace
+
+class TestDemoScenario : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_data.isValid());
+        qputenv("XDG_DATA_HOME", QFile::encodeName(m_data.path())); // the repairs' audit log
+        const QString missing = MqttClient::missingTools();
+        if (!missing.isEmpty())
+            QFAIL(qPrintable(missing));
+    }
+
+    void seededAndRepaired_data()
+    {
+        QTest::addColumn<QString>("version");
+        for (const QString &label : NatsServerBinary::versionLabels())
+            QTest::newRow(qPrintable(label)) << label;
+    }
+
+    void seededAndRepaired()
+    {
+        QFETCH(QString, version);
+        NatsServerFixture server;
+        QVERIFY2(server.start(version, DemoScenario::serverConfig()), qPrintable(server.errorString()));
+        DemoScenario scenario;
+        QVERIFY2(scenario.populate(server, [] { return false; }), qPrintable(scenario.errorString()));
+
+        // The summary names each seeded problem, its codes and (where the server logs one) the server's error.
+        const QMap<QString, QStringList> expected = expectedCodes();
+        QStringList seeded;
+        for (const SeededProblem &p : scenario.problems()) {
+            seeded << p.account;
+            QCOMPARE(p.codes, expected.value(p.account));
+            QVERIFY2(p.summary.startsWith(p.account + QStringLiteral(": ")), qPrintable(p.summary));
+        }
+        QCOMPARE(seeded, (QStringList{kOverlap, kNoSess, kGarbage, kOrphan}));
+        const auto logOf = [&scenario](const QString &account) {
+            for (const SeededProblem &p : scenario.problems())
+                if (p.account == account)
+                    return p.serverLog;
+            return QString();
+        };
+        QVERIFY2(logOf(kOverlap).contains(QStringLiteral("subjects overlap with an existing stream (10065)")), qPrintable(logOf(kOverlap)));
+        QVERIFY2(logOf(kNoSess).contains(QStringLiteral("stream not found (10059)")), qPrintable(logOf(kNoSess)));
+        QVERIFY2(logOf(kGarbage).contains(QStringLiteral("unmarshal of session record")), qPrintable(logOf(kGarbage)));
+        QVERIFY(logOf(kOrphan).isEmpty()); // the server says nothing about orphans
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString profilePath = dir.filePath(QStringLiteral("demo-profile.json"));
+        {
+            QFile file(profilePath);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QJsonDocument(DemoScenario::profile(server.url())).toJson());
+        }
+        const QStringList connection{QStringLiteral("--profile"), profilePath};
+
+        // Every account, through the demo's profile: exactly the intended codes.
+        const CliRunner::Run all = check(connection, {QStringLiteral("--all-accounts")});
+        QVERIFY2(all.jsonValid, qPrintable(describe(all)));
+        QCOMPARE(all.exitCode(), 2);
+        const QMap<QString, QStringList> codes = codesByAccount(all);
+        for (auto it = expected.constBegin(); it != expected.constEnd(); ++it)
+            QVERIFY2(codes.contains(it.key()) && codes.value(it.key()) == it.value(),
+                     qPrintable(QStringLiteral("%1: %2\n%3").arg(it.key(), codes.value(it.key()).join(u','), describe(all))));
+        QVERIFY2(findingsOf(all, QString()).isEmpty(), qPrintable(describe(all))); // nothing cluster-wide
+        const QJsonArray recordsChecked = all.json.value(QLatin1String("records_checked")).toArray();
+        for (const QString &account : {kGarbage, kOrphan})
+            QVERIFY2(recordsChecked.contains(account), qPrintable(describe(all)));
+
+        // What the findings point at.
+        // OVERLAP: MQTT_ARCHIVE blocks every MQTT stream of the layout (3 on 2.9, 5 on 2.10+), none exists.
+        // (On 2.9 it is also reported for the two streams an upgrade to 2.10+ adds.)
+        const QStringList layout = version == QLatin1String("2.9")
+            ? QStringList{QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_rmsgs"), QStringLiteral("$MQTT_sess")}
+            : QStringList{QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_out"), QStringLiteral("$MQTT_qos2in"),
+                          QStringLiteral("$MQTT_rmsgs"), QStringLiteral("$MQTT_sess")};
+        QStringList blocked;
+        for (const QJsonObject &o : findingsWith(all, QStringLiteral("SUBJECTS_OVERLAP"))) {
+            QCOMPARE(str(o, "account"), kOverlap);
+            QCOMPARE(actualOf(o).toObject().value(QLatin1String("stream")).toString(), QStringLiteral("MQTT_ARCHIVE"));
+            QCOMPARE(str(o, "repair"), QStringLiteral("resolve_overlap"));
+            blocked << expectedOf(o).toObject().value(QLatin1String("stream")).toString();
+        }
+        for (const QString &stream : layout)
+            QVERIFY2(blocked.contains(stream), qPrintable(stream + QLatin1Char('\n') + describe(all)));
+        QStringList absent;
+        for (const QJsonObject &f : findingsWith(all, QStringLiteral("STREAM_MISSING")))
+            if (str(f, "account") == kOverlap)
+                absent << str(f, "stream");
+        absent.sort();
+        QCOMPARE(absent, layout);
+        const QList<QJsonObject> missing = findingsOf(all, kNoSess);
+        QCOMPARE(missing.size(), 1);
+        QCOMPARE(str(missing.first(), "stream"), QStringLiteral("$MQTT_sess"));
+        QCOMPARE(str(missing.first(), "repair"), QStringLiteral("create_stream"));
+        const QList<QJsonObject> garbage = findingsOf(all, kGarbage);
+        QCOMPARE(garbage.size(), 1);
+        QCOMPARE(str(garbage.first(), "subject"), QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("meter-2")));
+        QCOMPARE(str(garbage.first(), "repair"), QStringLiteral("purge_session"));
+
+        JetStreamAdmin orphanAdmin;
+        QVERIFY2(orphanAdmin.connect({server.url()}, demoAccount(kOrphan).user, demoAccount(kOrphan).password), qPrintable(orphanAdmin.error()));
+        const QStringList orphanDurables = durablesOf(orphanAdmin, QStringLiteral("tracker-2"));
+        const QStringList keptDurables = durablesOf(orphanAdmin, QStringLiteral("tracker-1"));
+        QCOMPARE(orphanDurables.size(), 2);
+        QCOMPARE(keptDurables.size(), 1);
+        const QList<QJsonObject> orphans = findingsOf(all, kOrphan);
+        QCOMPARE(orphans.size(), orphanDurables.size());
+        for (const QJsonObject &o : orphans) {
+            QCOMPARE(str(o, "stream"), QStringLiteral("$MQTT_msgs"));
+            QCOMPARE(str(o, "repair"), QStringLiteral("delete_consumer"));
+        }
+
+        // Repair each broken account; afterwards its check is clean.
+        for (const QString &account : {kOverlap, kNoSess, kGarbage, kOrphan}) {
+            const QStringList repairArgs = connection + QStringList{
+                QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--account"), account,
+                QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--backup-dir"), dir.filePath(account)};
+            const CliRunner::Run repair = CliRunner::run(repairArgs, 120000);
+            QVERIFY2(repair.jsonValid, qPrintable(repair.describe()));
+            QVERIFY2(repair.exitCode() == 0, qPrintable(repair.describe()));
+            const QJsonObject applied = repair.json.value(QLatin1String("applied")).toObject();
+            QVERIFY2(applied.value(QLatin1String("complete")).toBool(), qPrintable(repair.describe()));
+            QVERIFY2(repair.json.value(QLatin1String("remaining")).toArray().isEmpty(), qPrintable(repair.describe()));
+
+            const CliRunner::Run after = check(connection, {QStringLiteral("--account"), account});
+            QVERIFY2(after.jsonValid, qPrintable(describe(after)));
+            QVERIFY2(findings(after).isEmpty(), qPrintable(account + QLatin1Char('\n') + describe(after)));
+            QCOMPARE(after.exitCode(), 0);
+        }
+
+        // The server agrees: the clients it refused connect again, the orphans are gone and tracker-1 kept its durable.
+        const MqttResult overlapDevice = mqttOf(server, kOverlap).connectOnce(QStringLiteral("overlap-device"));
+        QVERIFY2(overlapDevice.connected(), qPrintable(overlapDevice.describe()));
+        const MqttResult nosessDevice = mqttOf(server, kNoSess).connectOnce(QStringLiteral("nosess-device"));
+        QVERIFY2(nosessDevice.connected(), qPrintable(nosessDevice.describe()));
+        const MqttResult meter2 = mqttOf(server, kGarbage).connectOnce(QStringLiteral("meter-2"), false);
+        QVERIFY2(meter2.connected(), qPrintable(meter2.describe()));
+        QVERIFY(durablesOf(orphanAdmin, QStringLiteral("tracker-2")).isEmpty());
+        QCOMPARE(durablesOf(orphanAdmin, QStringLiteral("tracker-1")), keptDurables);
+
+        // Only what the demo does not seed as repairable is left: NOJS has no JetStream.
+        const CliRunner::Run end = check(connection, {QStringLiteral("--all-accounts")});
+        QVERIFY2(end.jsonValid, qPrintable(describe(end)));
+        QStringList left;
+        for (const QJsonObject &f : findings(end))
+            left << str(f, "account") + QLatin1Char(' ') + str(f, "code");
+        QCOMPARE(left, QStringList{QStringLiteral("NOJS JETSTREAM_DISABLED")});
+    }
+
+private:
+    QTemporaryDir m_data;
+};
+
+QTEST_GUILESS_MAIN(TestDemoScenario)
+#include "tst_demoscenario.moc"
