@@ -12,6 +12,7 @@
 
 #include "actions/actionmanager.h"
 #include "controllers/accountdatacontroller.h"
+#include "controllers/autorefresh.h"
 #include "controllers/clustercontroller.h"
 #include "dialogs/connectiondialog.h"
 #include "dialogs/logexplainerdialog.h"
@@ -32,7 +33,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
       m_model(new ClusterTreeModel(this)), m_tree(new QTreeView(this)), m_details(new DetailPanel(this)),
       m_accountData(new AccountDataController(this)), m_workspace(new AccountWorkspace(m_details, *m_accountData, this)),
       m_banner(new ErrorBanner(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
-      m_status(new ConnectionStatusWidget(controller, this))
+      m_status(new ConnectionStatusWidget(controller, this)), m_autoRefresh(new AutoRefresh(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("NATS MQTT Doctor"));
@@ -65,6 +66,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     connect(&controller, &ClusterController::profileChanged, this, &MainWindow::handleProfileChanged);
     connect(&controller, &ClusterController::serversLoaded, this, [this](const QList<ServerInfo> &servers) {
         m_model->setServers(servers);
+        m_workspace->setServers(servers);
         handleLoaded();
     });
     connect(&controller, &ClusterController::accountsLoaded, this, [this](const QList<AccountInfo> &accounts) {
@@ -78,7 +80,10 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showCurrentDetails);
     connect(m_accountData, &AccountDataController::findingsLoaded, m_model, &ClusterTreeModel::setFindings);
+    connect(m_accountData, &AccountDataController::connectionsUsed, &controller, &ClusterController::watchNewConnections);
     connect(m_actions->refreshAction(), &QAction::triggered, m_workspace, &AccountWorkspace::reload);
+    m_autoRefresh->setBusyCheck([this] { return isRefreshing(); });
+    connect(m_autoRefresh, &AutoRefresh::refreshDue, this, &MainWindow::refreshAll);
     connect(m_banner, &ErrorBanner::retryRequested, &controller, &ClusterController::refresh);
     connect(m_banner, &ErrorBanner::settingsRequested, this, &MainWindow::showConnectionDialog);
 
@@ -98,6 +103,13 @@ void MainWindow::createMenusAndToolBar()
     file->addSeparator();
     file->addAction(m_actions->quitAction());
 
+    m_actions->bindAutoRefresh(*m_autoRefresh);
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_actions->refreshAction());
+    QMenu *autoRefresh = view->addMenu(tr("&Auto Refresh"));
+    autoRefresh->setObjectName(QStringLiteral("menuAutoRefresh"));
+    autoRefresh->addActions(m_actions->autoRefreshActions());
+
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(m_actions->repairAction());
     tools->addAction(m_actions->explainAction());
@@ -114,6 +126,19 @@ void MainWindow::createMenusAndToolBar()
     connect(m_actions->repairAction(), &QAction::triggered, this, &MainWindow::showRepairWizard);
     connect(m_actions->explainAction(), &QAction::triggered, this, &MainWindow::showLogExplainer);
     connect(m_actions->quitAction(), &QAction::triggered, this, &QWidget::close);
+}
+
+bool MainWindow::isRefreshing() const
+{
+    return m_controller.isLoading() || m_workspace->isLoading();
+}
+
+void MainWindow::refreshAll()
+{
+    if (!m_controller.hasProfile() || isRefreshing())
+        return;
+    m_controller.refresh();
+    m_workspace->reload();
 }
 
 void MainWindow::showConnectionDialog()
@@ -169,7 +194,7 @@ void MainWindow::handleProfileChanged()
         return;
     }
     const Profile &profile = m_controller.profile();
-    m_accountData->setProfile(profile);
+    m_accountData->setConnections(m_controller.connectionSet());
     m_model->clear();
     m_model->setProfile(profile.name, profile.servers.join(QStringLiteral(", ")));
     m_tree->expand(m_model->profileIndex());
@@ -211,6 +236,8 @@ void MainWindow::showCurrentDetails()
     if (const AccountInfo *owner = m_model->accountAt(current.parent())) {
         const StreamInfo *stream = m_model->streamAt(current);
         m_details->showAccount(*owner, stream ? stream->name : QString());
+        if (stream)
+            m_workspace->selectStream(stream->name);
         m_workspace->showAccount(*owner, kind == ClusterTreeModel::NodeKind::Sessions    ? AccountWorkspace::SessionsTab
                                          : kind == ClusterTreeModel::NodeKind::Retained  ? AccountWorkspace::RetainedTab
                                          : kind == ClusterTreeModel::NodeKind::Consumers ? AccountWorkspace::ConsumersTab

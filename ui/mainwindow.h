@@ -10,6 +10,7 @@ namespace MqttDoctor {
 class AccountDataController;
 class AccountWorkspace;
 class ActionManager;
+class AutoRefresh;
 class ClusterController;
 class ClusterTreeModel;
 class ConnectionStatusWidget;
@@ -22,7 +23,9 @@ class ErrorBanner;
  * them, menus and toolbar from the ActionManager, and the connection status in the status bar.
  * It wires a ClusterController (owned by the caller, which must keep it alive longer) to the
  * panels; the logic lives in those classes. An account's findings, sessions, retained messages and
- * consumers come from its own AccountDataController (same profile) through the AccountWorkspace.
+ * consumers come from an AccountDataController through the AccountWorkspace; it shares the
+ * controller's connections, so the status bar's state and reconnect count cover every connection.
+ * View › Auto Refresh refreshes on a timer (AutoRefresh), never while a load runs.
  */
 class MainWindow final : public QMainWindow
 {
@@ -44,6 +47,15 @@ public:
     ErrorBanner *errorBanner() const { return m_banner; }
     ConnectionStatusWidget *statusWidget() const { return m_status; }
     ActionManager *actions() const { return m_actions; }
+    AutoRefresh *autoRefresh() const { return m_autoRefresh; }
+
+    /**
+     * F5 and auto refresh: the servers and accounts, then the open account's findings and open tab;
+     * selections and scroll positions stay. Does nothing while a load still runs.
+     */
+    void refreshAll();
+    /** True while the cluster or the open account is loading. */
+    bool isRefreshing() const;
 
 private:
     void createMenusAndToolBar();
@@ -67,6 +79,7 @@ private:
     ErrorBanner *m_banner;
     QSplitter *m_splitter;
     ConnectionStatusWidget *m_status;
+    AutoRefresh *m_autoRefresh;
 };
 
 } // namespace MqttDoctor

@@ -1,8 +1,10 @@
 #include "actionmanager.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QKeySequence>
 
+#include "controllers/autorefresh.h"
 #include "controllers/clustercontroller.h"
 
 namespace MqttDoctor {
@@ -19,7 +21,7 @@ ActionManager::ActionManager(ClusterController &controller, QObject *parent)
                               .arg(m_connect->shortcut().toString(QKeySequence::NativeText)));
     m_refresh->setObjectName(QStringLiteral("actionRefresh"));
     m_refresh->setShortcut(QKeySequence(Qt::Key_F5));
-    m_refresh->setToolTip(tr("Load the servers and accounts again (F5)"));
+    m_refresh->setToolTip(tr("Load the servers, accounts and the open account's data again (F5)"));
     m_cancel->setObjectName(QStringLiteral("actionCancel"));
     m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancel->setToolTip(tr("Stop waiting for the servers (Esc)"));
@@ -42,6 +44,42 @@ ActionManager::ActionManager(ClusterController &controller, QObject *parent)
 }
 
 ActionManager::~ActionManager() = default;
+
+void ActionManager::bindAutoRefresh(AutoRefresh &refresh)
+{
+    delete m_autoRefresh;
+    m_autoRefresh = new QActionGroup(this);
+    m_autoRefresh->setExclusive(true);
+    for (const int seconds : AutoRefresh::choices()) {
+        auto *action = new QAction(seconds == 0 ? tr("&Off") : tr("Every %1").arg(AutoRefresh::choiceText(seconds)), m_autoRefresh);
+        action->setObjectName(QStringLiteral("actionAutoRefresh%1").arg(seconds));
+        action->setCheckable(true);
+        action->setData(seconds);
+        action->setChecked(seconds == refresh.intervalSeconds());
+        action->setStatusTip(seconds == 0 ? tr("Refresh only on request (F5)")
+                                          : tr("Refresh the cluster and the open account every %1; a refresh still "
+                                               "running is never started again")
+                                                .arg(AutoRefresh::choiceText(seconds)));
+        connect(action, &QAction::triggered, &refresh, [&refresh, seconds] { refresh.setIntervalSeconds(seconds); });
+    }
+    connect(&refresh, &AutoRefresh::intervalChanged, m_autoRefresh, [this](int seconds) {
+        if (QAction *a = autoRefreshAction(seconds))
+            a->setChecked(true);
+    });
+}
+
+QList<QAction *> ActionManager::autoRefreshActions() const
+{
+    return m_autoRefresh ? m_autoRefresh->actions() : QList<QAction *>();
+}
+
+QAction *ActionManager::autoRefreshAction(int seconds) const
+{
+    for (QAction *a : autoRefreshActions())
+        if (a->data().toInt() == seconds)
+            return a;
+    return nullptr;
+}
 
 void ActionManager::updateEnabled()
 {

@@ -1,11 +1,14 @@
 #pragma once
 
+#include <QList>
 #include <QObject>
 
 class QAction;
+class QActionGroup;
 
 namespace MqttDoctor {
 
+class AutoRefresh;
 class ClusterController;
 
 /**
@@ -31,6 +34,14 @@ public:
     QAction *repairAction() const { return m_repair; }
     /** "Explain Log Lines…" (Ctrl+E): always enabled, needs no connection. */
     QAction *explainAction() const { return m_explain; }
+    /**
+     * View › Auto Refresh: one checkable action per AutoRefresh::choices() (data: seconds), exclusive,
+     * bound to `refresh` (checked: its remembered interval; triggering one sets the interval).
+     */
+    void bindAutoRefresh(AutoRefresh &refresh);
+    QList<QAction *> autoRefreshActions() const;
+    /** The auto-refresh action for `seconds`, null when not offered. */
+    QAction *autoRefreshAction(int seconds) const;
 
 private:
     void updateEnabled();
@@ -42,6 +53,7 @@ private:
     QAction *m_quit;
     QAction *m_repair;
     QAction *m_explain;
+    QActionGroup *m_autoRefresh = nullptr;
 };
 
 } // namespace MqttDoctor

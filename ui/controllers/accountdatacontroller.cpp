@@ -70,6 +70,14 @@ void AccountDataController::setProfile(const Profile &profile)
     m_connections = std::make_shared<ConnectionSet>(profile);
 }
 
+void AccountDataController::setConnections(std::shared_ptr<ConnectionSet> connections)
+{
+    if (m_shutDown)
+        return;
+    dropAll();
+    m_connections = std::move(connections);
+}
+
 void AccountDataController::clearProfile()
 {
     dropAll();
@@ -147,6 +155,7 @@ void AccountDataController::finish(Load kind, quint64 generation)
         return;
     s.loading = false;
     emit loadingChanged(kind, false);
+    emit connectionsUsed();
 }
 
 void AccountDataController::fail(Load kind, quint64 generation, const QString &account, const Error &error)
@@ -167,6 +176,11 @@ void AccountDataController::cancel(Load kind)
 bool AccountDataController::isLoading(Load kind) const
 {
     return m_slots[int(kind)].loading;
+}
+
+bool AccountDataController::isBusy() const
+{
+    return std::any_of(std::begin(m_slots), std::end(m_slots), [](const Slot &s) { return s.loading; });
 }
 
 void AccountDataController::loadFindings(const QString &account)

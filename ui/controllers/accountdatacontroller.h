@@ -46,6 +46,11 @@ public:
 
     /** Uses this profile from now on (its own connections, made on first use); drops running loads. */
     void setProfile(const Profile &profile);
+    /**
+     * Uses connections shared with another reader of the same profile (ClusterController::connectionSet),
+     * so there is one set of connections per cluster; drops running loads. Null: as clearProfile().
+     */
+    void setConnections(std::shared_ptr<ConnectionSet> connections);
     void clearProfile();
     bool hasProfile() const { return m_connections != nullptr; }
     /** Whether records of the account can be read (credentials, or the primary user's own account). */
@@ -62,6 +67,8 @@ public:
     /** Stops a running load (it still ends with its finished signal, `cancelled` set). */
     void cancel(Load load);
     bool isLoading(Load load) const;
+    /** True while any load runs. */
+    bool isBusy() const;
 
 Q_SIGNALS:
     void findingsLoaded(const QString &account, const QList<MqttDoctor::Finding> &findings, const QStringList &notes);
@@ -75,6 +82,8 @@ Q_SIGNALS:
     /** A load failed: what, why, what to do (the core's error, e.g. missing account credentials). */
     void failed(MqttDoctor::AccountDataController::Load load, const QString &account, const MqttDoctor::Error &error);
     void loadingChanged(MqttDoctor::AccountDataController::Load load, bool loading);
+    /** A load finished on the connections (it may have opened some: bridge their events). */
+    void connectionsUsed();
 
 private:
     struct Slot

@@ -132,6 +132,15 @@ void ClusterController::shutdown()
     m_pending = 0;
 }
 
+void ClusterController::watchNewConnections()
+{
+    if (m_shutDown || !m_connections || !m_bridge)
+        return;
+    static_cast<void>(m_runner->run([connections = m_connections, bridge = m_bridge] {
+        bridge->attach(connections->openConnections());
+    }));
+}
+
 template<typename T>
 void ClusterController::startLoad(Result<T> (*load)(ConnectionSet &), void (ClusterController::*deliver)(const T &))
 {

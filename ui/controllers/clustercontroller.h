@@ -67,6 +67,17 @@ public:
     int reconnectCount() const { return m_reconnects; }
     QList<ServerInfo> servers() const { return m_servers; }
     QList<AccountInfo> accounts() const { return m_accounts; }
+    /**
+     * The profile's connections, for the other GUI-side readers of the same cluster (the account data
+     * controller): one set of connections, so the status bar's state and reconnect count cover them
+     * all. Null without a profile. The set is thread-safe; destroy the last reference on a worker.
+     */
+    std::shared_ptr<ConnectionSet> connectionSet() const { return m_connections; }
+    /**
+     * Bridges the connection events of connections opened since the last load (e.g. by the account
+     * data controller through connectionSet()). Runs on the pool; GUI thread.
+     */
+    void watchNewConnections();
     /** The worker pool, for other GUI-side helpers that need to run blocking core calls. */
     AsyncRunner &runner() { return *m_runner; }
 

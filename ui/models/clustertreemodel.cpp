@@ -602,10 +602,9 @@ QIcon ClusterTreeModel::icon(const Node *node) const
     case NodeKind::Stream:
         kind = node->as<StreamInfo>()->isLegacySession() ? IconFactory::Kind::LegacyStream : IconFactory::Kind::Stream;
         break;
-    case NodeKind::Sessions:
-    case NodeKind::Retained:
-    case NodeKind::Consumers:
-        return {};
+    case NodeKind::Sessions: kind = IconFactory::Kind::Sessions; break;
+    case NodeKind::Retained: kind = IconFactory::Kind::Retained; break;
+    case NodeKind::Consumers: kind = IconFactory::Kind::Consumers; break;
     }
     auto it = m_icons.find(int(kind));
     if (it == m_icons.end())

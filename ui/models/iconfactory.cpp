@@ -1,5 +1,6 @@
 #include "iconfactory.h"
 
+#include <QFile>
 #include <QImageReader>
 #include <QPainter>
 #include <QPainterPath>
@@ -131,6 +132,61 @@ void paintOk(QPainter &p)
     p.drawPath(tick);
 }
 
+// The record views: the same designs as resources/icons/{sessions,retained,consumers}.svg.
+void paintSessions(QPainter &p)
+{
+    p.setPen(Qt::NoPen);
+    p.setBrush(kInk);
+    p.drawRoundedRect(QRectF(8, 20, 84, 62), 9, 9);
+    p.setBrush(kTeal);
+    p.drawEllipse(QPointF(30, 44), 10, 10);
+    QPainterPath body;
+    body.moveTo(16, 72);
+    body.cubicTo(16, 56, 44, 56, 44, 72);
+    body.closeSubpath();
+    p.drawPath(body);
+    p.setBrush(Qt::white);
+    p.drawRoundedRect(QRectF(52, 36, 30, 8), 4, 4);
+    p.drawRoundedRect(QRectF(52, 54, 22, 8), 4, 4);
+}
+
+void paintRetained(QPainter &p)
+{
+    QPainterPath bubble;
+    bubble.addRoundedRect(QRectF(8, 24, 84, 48), 6, 6);
+    QPainterPath tail;
+    tail.moveTo(40, 70);
+    tail.lineTo(24, 88);
+    tail.lineTo(24, 70);
+    tail.closeSubpath();
+    p.setPen(Qt::NoPen);
+    p.setBrush(kInk);
+    p.drawPath(bubble.united(tail));
+    p.setBrush(Qt::white);
+    p.drawRoundedRect(QRectF(22, 38, 44, 8), 4, 4);
+    p.drawRoundedRect(QRectF(22, 52, 30, 8), 4, 4);
+    paintBadge(p, kAmber, QPointF(78, 22), 13);
+}
+
+void paintConsumers(QPainter &p)
+{
+    p.setPen(Qt::NoPen);
+    p.setBrush(kInk);
+    for (const qreal y : {22.0, 44.0, 66.0})
+        p.drawRoundedRect(QRectF(6, y, 38, 12), 5, 5);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(kInk, 8, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p.drawLine(QPointF(50, 50), QPointF(64, 50));
+    QPainterPath head;
+    head.moveTo(58, 38);
+    head.lineTo(70, 50);
+    head.lineTo(58, 62);
+    p.drawPath(head);
+    p.setPen(Qt::NoPen);
+    p.setBrush(kTeal);
+    p.drawEllipse(QPointF(82, 50), 13, 13);
+}
+
 void paint(QPainter &p, IconFactory::Kind kind)
 {
     using Kind = IconFactory::Kind;
@@ -156,6 +212,9 @@ void paint(QPainter &p, IconFactory::Kind kind)
     case Kind::Warning: paintWarning(p); break;
     case Kind::Error: paintError(p); break;
     case Kind::Ok: paintOk(p); break;
+    case Kind::Sessions: paintSessions(p); break;
+    case Kind::Retained: paintRetained(p); break;
+    case Kind::Consumers: paintConsumers(p); break;
     }
 }
 
@@ -180,10 +239,23 @@ QPixmap silhouette(const QPixmap &source)
     return out;
 }
 
+QString svgFile(IconFactory::Kind kind)
+{
+    switch (kind) {
+    case IconFactory::Kind::Sessions: return QStringLiteral(":/mqttdoctor/icons/sessions.svg");
+    case IconFactory::Kind::Retained: return QStringLiteral(":/mqttdoctor/icons/retained.svg");
+    case IconFactory::Kind::Consumers: return QStringLiteral(":/mqttdoctor/icons/consumers.svg");
+    default: return {};
+    }
+}
+
 } // namespace
 
 QIcon IconFactory::icon(Kind kind)
 {
+    if (const QString svg = svgFile(kind); !svg.isEmpty() && QFile::exists(svg)
+        && QImageReader::supportedImageFormats().contains("svg"))
+        return QIcon(svg);
     QIcon icon;
     for (const int size : {16, 20, 24, 32, 48, 64, 128, 256}) {
         const QPixmap pixmap = render(kind, size);

@@ -23,8 +23,12 @@ public:
         Warning,
         Error,
         Ok,
+        Sessions,  ///< resources/icons/sessions.svg
+        Retained,  ///< resources/icons/retained.svg
+        Consumers, ///< resources/icons/consumers.svg
     };
 
+    /** The icon of `kind`: painted (the record-view kinds from their SVG when an SVG plugin is there). */
     static QIcon icon(Kind kind);
     /** The window icon: the SVG when an SVG plugin is there, else the painted one. */
     static QIcon appIcon();

@@ -18,6 +18,12 @@ void SessionFilterProxyModel::setSessionModel(SessionTableModel *model)
     setSourceModel(model);
 }
 
+void SessionFilterProxyModel::sort(int column, Qt::SortOrder order)
+{
+    if (m_sessions)
+        m_sessions->sortAsync(column, order);
+}
+
 void SessionFilterProxyModel::setFilterText(const QString &text)
 {
     const QString trimmed = text.trimmed();

@@ -7,9 +7,11 @@ namespace MqttDoctor {
 class SessionTableModel;
 
 /**
- * Sorts a SessionTableModel by SortRole and filters it with the CLI's `--filter` predicate
+ * Filters a SessionTableModel with the CLI's `--filter` predicate
  * (SessionLoader::matches: client ID, hash, subject or any subscription, case-insensitive), so the
- * table and `sessions --filter` agree. Optionally only rows with problems. GUI thread only.
+ * table and `sessions --filter` agree. Optionally only rows with problems. Sorting (a view's header
+ * click) is passed on to SessionTableModel::sortAsync(): the proxy keeps the source's order, so it
+ * never sorts 100,000 rows on the GUI thread. GUI thread only.
  */
 class SessionFilterProxyModel final : public QSortFilterProxyModel
 {
@@ -25,6 +27,9 @@ public:
     QString filterText() const { return m_text; }
     void setProblemsOnly(bool on);
     bool problemsOnly() const { return m_problemsOnly; }
+
+    /** Sorts the source model on a worker (SessionTableModel::sortAsync). */
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;

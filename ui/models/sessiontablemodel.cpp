@@ -2,7 +2,11 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFuture>
 #include <QLocale>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "models/sessionsort.h"
 
 namespace MqttDoctor {
 
@@ -14,41 +18,150 @@ void SessionTableModel::appendBatch(QList<SessionEntry> &&batch)
 {
     if (batch.isEmpty())
         return;
-    const int first = int(m_entries.size());
-    beginInsertRows({}, first, first + int(batch.size()) - 1);
-    for (const SessionEntry &e : batch)
+    // Kept as it came: const and shared, so the pointers into it stay valid and no entry is copied.
+    auto kept = std::make_shared<const QList<SessionEntry>>(std::move(batch));
+    const int first = int(m_rows.size());
+    beginInsertRows({}, first, first + int(kept->size()) - 1);
+    for (const SessionEntry &e : *kept) {
+        m_rows.push_back(&e);
         m_problemRows += e.problems.isEmpty() ? 0 : 1;
-    m_entries.append(std::move(batch));
+    }
+    m_batches.push_back(std::move(kept));
     endInsertRows();
+}
+
+void SessionTableModel::reserve(qsizetype rows)
+{
+    if (size_t(rows) > m_rows.capacity())
+        m_rows.reserve(size_t(rows));
 }
 
 void SessionTableModel::clear()
 {
-    if (m_entries.isEmpty())
+    ++m_sortGeneration;
+    m_sorting = false;
+    if (m_rows.empty() && m_batches.empty())
         return;
     beginResetModel();
-    m_entries.clear();
-    m_entries.squeeze();
+    m_rows = {};
+    discard(std::exchange(m_batches, {}));
     m_problemRows = 0;
     endResetModel();
 }
 
+void SessionTableModel::discard(std::vector<Batch> &&batches)
+{
+    if (batches.empty())
+        return;
+    static_cast<void>(QtConcurrent::run([old = std::move(batches)]() mutable { old.clear(); }));
+}
+
+void SessionTableModel::sortAsync(int column, Qt::SortOrder order)
+{
+    m_sortColumn = column;
+    m_sortOrder = order;
+    const quint64 generation = ++m_sortGeneration;
+    if (m_rows.size() < 2) {
+        m_sorting = false;
+        emit sorted();
+        return;
+    }
+    m_sorting = true;
+    // The worker gets the row pointers and keeps their batches alive; batches appended meanwhile
+    // are new objects, so nothing it reads changes under it.
+    QtConcurrent::run([rows = m_rows, keep = m_batches, column, order] {
+        const std::vector<int> perm = SessionSort::permutation(SessionSort::keys(rows, column), order);
+        Sorted out;
+        out.rows.reserve(rows.size());
+        out.newRowOf.resize(rows.size());
+        for (size_t i = 0; i < perm.size(); ++i) {
+            out.rows.push_back(rows[size_t(perm[i])]);
+            out.newRowOf[size_t(perm[i])] = int(i);
+        }
+        return out;
+    }).then(this, [this, generation](const Sorted &result) {
+        if (generation != m_sortGeneration)
+            return; // cleared, replaced or sorted again meanwhile
+        m_sorting = false;
+        applySorted(result);
+        emit sorted();
+    });
+}
+
+void SessionTableModel::applySorted(const Sorted &result)
+{
+    const size_t sortedRows = result.rows.size();
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    std::vector<const SessionEntry *> rows = result.rows;
+    rows.reserve(std::max(m_rows.capacity(), m_rows.size()));
+    rows.insert(rows.end(), m_rows.begin() + qsizetype(sortedRows), m_rows.end()); // appended while sorting
+    m_rows = std::move(rows);
+    const QModelIndexList before = persistentIndexList();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const QModelIndex &index : before) {
+        const int row = size_t(index.row()) < sortedRows ? result.newRowOf[size_t(index.row())] : index.row();
+        after.append(this->index(row, index.column()));
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void SessionTableModel::replaceAllAsync(QList<QList<SessionEntry>> batches)
+{
+    const quint64 generation = ++m_sortGeneration;
+    m_sorting = true;
+    QtConcurrent::run([batches = std::move(batches), column = m_sortColumn, order = m_sortOrder]() mutable {
+        Replacement out;
+        for (QList<SessionEntry> &b : batches) {
+            if (b.isEmpty())
+                continue;
+            auto kept = std::make_shared<const QList<SessionEntry>>(std::move(b));
+            for (const SessionEntry &e : *kept) {
+                out.rows.push_back(&e);
+                out.problemRows += e.problems.isEmpty() ? 0 : 1;
+            }
+            out.batches.push_back(std::move(kept));
+        }
+        const std::vector<int> perm = SessionSort::permutation(SessionSort::keys(out.rows, column), order);
+        std::vector<const SessionEntry *> sortedRows;
+        sortedRows.reserve(perm.size());
+        for (const int i : perm)
+            sortedRows.push_back(out.rows[size_t(i)]);
+        out.rows = std::move(sortedRows);
+        return out;
+    }).then(this, [this, generation](Replacement result) {
+        if (generation != m_sortGeneration) {
+            discard(std::move(result.batches));
+            return;
+        }
+        m_sorting = false;
+        emit aboutToBeReplaced();
+        beginResetModel();
+        m_rows = std::move(result.rows);
+        m_problemRows = result.problemRows;
+        discard(std::exchange(m_batches, std::move(result.batches)));
+        endResetModel();
+        emit replaced();
+    });
+}
+
 const SessionEntry *SessionTableModel::entryAt(int row) const
 {
-    return row >= 0 && row < m_entries.size() ? &m_entries[row] : nullptr;
+    return row >= 0 && size_t(row) < m_rows.size() ? m_rows[size_t(row)] : nullptr;
 }
 
 int SessionTableModel::rowOf(const QString &clientId) const
 {
-    for (int i = 0; i < m_entries.size(); ++i)
-        if (m_entries[i].record && m_entries[i].clientId == clientId)
-            return i;
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i]->record && m_rows[i]->clientId == clientId)
+            return int(i);
     return -1;
 }
 
 int SessionTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_entries.size());
+    return parent.isValid() ? 0 : int(m_rows.size());
 }
 
 int SessionTableModel::columnCount(const QModelIndex &parent) const
@@ -131,7 +244,7 @@ QVariant SessionTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const SessionEntry &e = m_entries[index.row()];
+    const SessionEntry &e = *m_rows[size_t(index.row())];
     switch (role) {
     case Qt::DisplayRole:
         return displayData(e, index.column());

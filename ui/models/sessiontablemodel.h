@@ -3,15 +3,23 @@
 #include <QAbstractTableModel>
 #include <QList>
 
+#include <memory>
+#include <vector>
+
 #include "records/sessionloader.h"
 
 namespace MqttDoctor {
 
 /**
  * The MQTT sessions of an account, filled batch by batch while SessionLoader reads `$MQTT_sess`
- * (appendBatch() inserts rows at the end, so a view stays usable during a 100,000-row load). SortRole
- * gives raw values (numbers and times as such) for a QSortFilterProxyModel; entryAt() hands the
- * whole SessionEntry to the details pane and the filter. GUI thread only.
+ * (appendBatch() inserts rows at the end, so a view stays usable during a 100,000-row load). Each
+ * batch is kept as it arrived, immutable and shared (no copy of its entries); the rows are pointers
+ * into the batches in display order. That lets sorting happen on a worker: sortAsync() hands the
+ * row pointers to a worker (SessionSort), which reads the keys and sorts them while new batches
+ * keep arriving, and the GUI thread only swaps the pointer order in (one layout change).
+ * replaceAllAsync() swaps in a freshly read set of batches (a refresh), sorted on a worker first.
+ * SortRole gives raw values; entryAt() hands the whole SessionEntry to the details pane and the
+ * filter. GUI thread only.
  */
 class SessionTableModel final : public QAbstractTableModel
 {
@@ -42,7 +50,19 @@ public:
 
     /** Appends a batch (one beginInsertRows for all of it). */
     void appendBatch(QList<SessionEntry> &&batch);
+    /** Makes room for `rows` rows in all (the load's total), so appends never move 100,000 entries. */
+    void reserve(qsizetype rows);
     void clear();
+    /**
+     * Sorts by `column` (-1: load order) on a worker; sorted() once the rows are in order. Rows
+     * appended meanwhile stay at the end; clear() or a newer sort drops a running one.
+     */
+    void sortAsync(int column, Qt::SortOrder order);
+    /** Replaces every row with those of `batches`, sorted like the last sortAsync() on a worker; replaced() after. */
+    void replaceAllAsync(QList<QList<SessionEntry>> batches);
+    int sortColumn() const { return m_sortColumn; }
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
+    bool isSorting() const { return m_sorting; }
     const SessionEntry *entryAt(int row) const;
     /** The row of the record with this client ID, -1 when absent. */
     int rowOf(const QString &clientId) const;
@@ -58,12 +78,39 @@ public:
     /** "yes", "no" or "?" (unknown without a system connection). */
     static QString connectedText(const SessionEntry &entry);
 
+Q_SIGNALS:
+    void sorted();
+    /** The rows are about to be swapped (a view can note its selection and scroll position now). */
+    void aboutToBeReplaced();
+    void replaced();
+
 private:
+    using Batch = std::shared_ptr<const QList<SessionEntry>>;
+    struct Sorted
+    {
+        std::vector<const SessionEntry *> rows; ///< the sorted rows
+        std::vector<int> newRowOf;              ///< old row → new row
+    };
+    struct Replacement
+    {
+        std::vector<Batch> batches;
+        std::vector<const SessionEntry *> rows;
+        qsizetype problemRows = 0;
+    };
+
+    void applySorted(const Sorted &sorted);
+    /** Frees batches on a worker (100,000 decoded records take ~200 ms to free). */
+    static void discard(std::vector<Batch> &&batches);
     QVariant displayData(const SessionEntry &entry, int column) const;
     QVariant sortData(const SessionEntry &entry, int column) const;
 
-    QList<SessionEntry> m_entries;
+    std::vector<Batch> m_batches;
+    std::vector<const SessionEntry *> m_rows; ///< into m_batches, in display order
     qsizetype m_problemRows = 0;
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+    quint64 m_sortGeneration = 0; ///< bumped by clear(), sorts and replaces: older results are dropped
+    bool m_sorting = false;
 };
 
 } // namespace MqttDoctor

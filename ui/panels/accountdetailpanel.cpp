@@ -129,6 +129,13 @@ AccountDetailPanel::~AccountDetailPanel() = default;
 
 void AccountDetailPanel::setAccount(const AccountInfo &account)
 {
+    // A refresh of the same account keeps the selected stream.
+    QString keep;
+    if (account.name == m_account.name && m_table->selectionModel()->hasSelection()) {
+        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+        if (const StreamInfo *s = rows.isEmpty() ? nullptr : m_model->streamAt(m_proxy->mapToSource(rows.first()).row()))
+            keep = s->name;
+    }
     m_account = account;
     const QString name = account.name.isEmpty() ? tr("(connected user's account)") : account.name;
     m_title->setText(account.isSystem ? tr("Account %1 (system account)").arg(name) : tr("Account %1").arg(name));
@@ -180,6 +187,8 @@ void AccountDetailPanel::setAccount(const AccountInfo &account)
     const bool showTable = js && !mqtt.isEmpty();
     m_splitter->setVisible(showTable);
     m_model->setStreams(mqtt);
+    if (!keep.isEmpty())
+        selectStream(keep);
     fitColumns();
     fitTableHeight();
     showSelectedStream();

@@ -5,16 +5,19 @@
 #include "controllers/accountdatacontroller.h"
 #include "models/findinglistmodel.h"
 #include "models/healthbadge.h"
+#include "models/streamdiffmodel.h"
 #include "panels/consumerspanel.h"
 #include "panels/detailpanel.h"
 #include "panels/findingspanel.h"
 #include "panels/retainedpanel.h"
 #include "panels/sessionspanel.h"
+#include "panels/streamdiffpanel.h"
 
 namespace MqttDoctor {
 
 AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController &controller, QWidget *parent)
     : QTabWidget(parent), m_controller(controller), m_findings(new FindingsPanel(controller, this)),
+      m_diff(new StreamDiffPanel(this)),
       m_sessions(new SessionsPanel(controller, this)), m_retained(new RetainedPanel(controller, this)),
       m_consumers(new ConsumersPanel(controller, this))
 {
@@ -22,6 +25,7 @@ AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController 
     setDocumentMode(true);
     addTab(overview, tr("Overview"));
     addTab(m_findings, tr("Findings"));
+    addTab(m_diff, tr("Expected vs actual"));
     addTab(m_sessions, tr("Sessions"));
     addTab(m_retained, tr("Retained"));
     addTab(m_consumers, tr("Consumers"));
@@ -53,8 +57,12 @@ void AccountWorkspace::showAccount(const AccountInfo &account, Tab tab)
     const bool records = account.jetstream;
     tabBar()->setVisible(true);
     setTabVisible(FindingsTab, true);
+    setTabVisible(StreamDiffTab, records);
     for (int t = SessionsTab; t <= ConsumersTab; ++t)
         setTabVisible(t, records);
+    m_accountInfo = account;
+    m_diff->setAccount(account, m_servers);
+    updateDiffTab();
     if (changed) {
         m_stale.clear();
         m_findings->setAccount(account.name);
@@ -68,6 +76,32 @@ void AccountWorkspace::showAccount(const AccountInfo &account, Tab tab)
     else if (!isTabVisible(currentIndex()))
         setCurrentIndex(OverviewTab);
     loadCurrent();
+}
+
+void AccountWorkspace::selectStream(const QString &name)
+{
+    m_diff->selectStream(name);
+}
+
+void AccountWorkspace::setServers(const QList<ServerInfo> &servers)
+{
+    m_servers = servers;
+    if (m_hasAccount) {
+        m_diff->setAccount(m_accountInfo, m_servers);
+        updateDiffTab();
+    }
+}
+
+bool AccountWorkspace::isLoading() const
+{
+    return m_controller.isBusy();
+}
+
+void AccountWorkspace::updateDiffTab()
+{
+    const int problems = m_diff->model()->problemStreams();
+    setTabText(StreamDiffTab, problems > 0 ? tr("Expected vs actual (%1)").arg(problems) : tr("Expected vs actual"));
+    setTabIcon(StreamDiffTab, problems > 0 ? HealthBadge::icon(HealthBadge::Health::Error) : QIcon());
 }
 
 void AccountWorkspace::reload()

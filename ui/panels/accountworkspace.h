@@ -13,11 +13,13 @@ class DetailPanel;
 class FindingsPanel;
 class RetainedPanel;
 class SessionsPanel;
+class StreamDiffPanel;
 
 /**
  * The right side of the main window: the overview (DetailPanel: server, account, stream) and, for an
- * account, its Findings, Sessions, Retained and Consumers tabs. Findings load when an account is
- * shown (the tree's badges need them); the record tabs load when first opened.
+ * account, its Findings, Expected vs actual (stream configs against the layout), Sessions, Retained
+ * and Consumers tabs. Findings load when an account is shown (the tree's badges need them); the
+ * record tabs load when first opened; the stream comparison needs no load.
  */
 class AccountWorkspace final : public QTabWidget
 {
@@ -25,7 +27,7 @@ class AccountWorkspace final : public QTabWidget
     Q_DISABLE_COPY_MOVE(AccountWorkspace)
 
 public:
-    enum Tab { OverviewTab, FindingsTab, SessionsTab, RetainedTab, ConsumersTab };
+    enum Tab { OverviewTab, FindingsTab, StreamDiffTab, SessionsTab, RetainedTab, ConsumersTab };
     Q_ENUM(Tab)
 
     AccountWorkspace(DetailPanel *overview, AccountDataController &controller, QWidget *parent = nullptr);
@@ -35,8 +37,17 @@ public:
     void showOverviewOnly();
     /** The account's tabs; `tab` (when not the overview) is brought to the front. */
     void showAccount(const AccountInfo &account, Tab tab = OverviewTab);
-    /** Reads the account's data again: the findings and the open tab now, the other tabs when opened. */
+    /** Brings a stream's row forward in the comparison (without changing the tab). */
+    void selectStream(const QString &name);
+    /** The cluster's servers: their versions decide the expected stream layout. */
+    void setServers(const QList<ServerInfo> &servers);
+    /**
+     * Reads the account's data again: the findings and the open tab now, the other tabs when opened.
+     * Tables keep their selection and scroll position.
+     */
     void reload();
+    /** True while any of the account's loads runs. */
+    bool isLoading() const;
     QString accountName() const { return m_account; }
     bool hasAccount() const { return m_hasAccount; }
 
@@ -44,17 +55,22 @@ public:
     SessionsPanel *sessionsPanel() const { return m_sessions; }
     RetainedPanel *retainedPanel() const { return m_retained; }
     ConsumersPanel *consumersPanel() const { return m_consumers; }
+    StreamDiffPanel *streamDiffPanel() const { return m_diff; }
 
 private:
     void loadCurrent();
     void updateFindingsTab();
+    void updateDiffTab();
 
     AccountDataController &m_controller;
     FindingsPanel *m_findings;
+    StreamDiffPanel *m_diff;
     SessionsPanel *m_sessions;
     RetainedPanel *m_retained;
     ConsumersPanel *m_consumers;
     QString m_account;
+    AccountInfo m_accountInfo;
+    QList<ServerInfo> m_servers;
     bool m_hasAccount = false;
     QSet<int> m_stale; ///< tabs to read again when next opened
 };

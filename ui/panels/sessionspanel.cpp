@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
@@ -95,6 +96,18 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
     connect(m_reload, &QPushButton::clicked, this, &SessionsPanel::reload);
     connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Sessions); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &SessionsPanel::showSelected);
+    // The selection and scroll position as they are when the rows are swapped (the person may have
+    // moved on while the refresh was reading).
+    connect(m_model, &SessionTableModel::aboutToBeReplaced, this, &SessionsPanel::keepView);
+    connect(m_model, &SessionTableModel::replaced, this, [this] {
+        if (m_loading && m_quiet)
+            completeLoad();
+        restoreView();
+    });
+    connect(m_model, &SessionTableModel::sorted, this, [this] {
+        if (!m_loading)
+            restoreView();
+    });
     connect(&controller, &AccountDataController::sessionsBatch, this, &SessionsPanel::handleBatch);
     connect(&controller, &AccountDataController::sessionsFinished, this, &SessionsPanel::handleFinished);
     connect(&controller, &AccountDataController::rawSessionLoaded, this,
@@ -122,7 +135,11 @@ void SessionsPanel::setAccount(const QString &account)
     if (m_loading)
         m_controller.cancel(Load::Sessions);
     m_account = account;
-    m_loading = m_loaded = false;
+    m_loading = m_loaded = m_quiet = false;
+    m_pending.clear();
+    m_pendingRows = 0;
+    m_keepClient.clear();
+    m_keepScroll = -1;
     m_model->clear();
     m_details->setEntry(nullptr);
     m_progress->finish();
@@ -136,14 +153,28 @@ void SessionsPanel::ensureLoaded()
         reload();
 }
 
+void SessionsPanel::keepView()
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    const SessionEntry *entry = current.isValid() ? m_model->entryAt(m_proxy->mapToSource(current).row()) : nullptr;
+    m_keepClient = entry && entry->record ? entry->clientId : QString();
+    m_keepScroll = m_table->verticalScrollBar()->value();
+}
+
 void SessionsPanel::reload()
 {
-    m_model->clear();
-    m_details->setEntry(nullptr);
+    keepView();
+    m_quiet = m_model->rowCount() > 0;
+    m_pending.clear();
+    m_pendingRows = 0;
+    if (!m_quiet) {
+        m_model->clear();
+        m_details->setEntry(nullptr);
+    }
     m_notice->clearNotice();
     m_loading = true;
     m_loaded = m_cancelled = false;
-    m_progress->start(tr("Loading sessions"));
+    m_progress->start(m_quiet ? tr("Refreshing sessions") : tr("Loading sessions"));
     m_controller.loadSessions(m_account);
     updateStatus();
 }
@@ -152,8 +183,14 @@ void SessionsPanel::handleBatch(const QString &account, const QList<SessionEntry
 {
     if (account != m_account || !m_loading)
         return;
-    QList<SessionEntry> rows = batch;
-    m_model->appendBatch(std::move(rows));
+    if (m_quiet) {
+        m_pending.push_back(batch);
+        m_pendingRows += batch.size();
+    } else {
+        m_model->reserve(qsizetype(total));
+        QList<SessionEntry> rows = batch;
+        m_model->appendBatch(std::move(rows));
+    }
     m_progress->setProgress(done, total);
     updateStatus();
 }
@@ -162,13 +199,43 @@ void SessionsPanel::handleFinished(const QString &account, bool cancelled, const
 {
     if (account != m_account || !m_loading)
         return;
-    m_loading = false;
-    m_loaded = true;
-    m_cancelled = cancelled;
+    m_cancelled = cancelled && !m_quiet; // a canceled refresh keeps the rows it had
     m_progress->finish();
     m_notice->showNotice(note, NoticeLabel::Kind::Info);
+    if (m_quiet && !cancelled) {
+        m_pendingRows = 0;
+        m_model->replaceAllAsync(std::exchange(m_pending, {})); // completeLoad() on replaced()
+        return;
+    }
+    if (!m_quiet && m_model->sortColumn() >= 0)
+        m_model->sortAsync(m_model->sortColumn(), m_model->sortOrder()); // rows arrived in load order
+    completeLoad();
+}
+
+void SessionsPanel::completeLoad()
+{
+    m_loading = false;
+    m_loaded = true;
+    m_quiet = false;
+    m_pending.clear();
+    m_pendingRows = 0;
     updateStatus();
     emit loadFinished();
+}
+
+void SessionsPanel::restoreView()
+{
+    updateStatus();
+    if (m_keepClient.isEmpty())
+        return;
+    const int row = m_model->rowOf(m_keepClient);
+    const QModelIndex index = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, 0));
+    if (index.isValid())
+        m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    if (m_keepScroll >= 0)
+        m_table->verticalScrollBar()->setValue(m_keepScroll);
+    m_keepClient.clear();
+    m_keepScroll = -1;
 }
 
 void SessionsPanel::handleFailed(const QString &account, const Error &error)
@@ -177,6 +244,9 @@ void SessionsPanel::handleFailed(const QString &account, const Error &error)
         return;
     m_loading = false;
     m_loaded = true;
+    m_quiet = false;
+    m_pending.clear();
+    m_pendingRows = 0;
     m_progress->finish();
     m_notice->showNotice(tr("The sessions of %1 could not be read: %2%3")
                              .arg(account.isEmpty() ? tr("this account") : account, error.message(),
@@ -213,7 +283,9 @@ void SessionsPanel::updateStatus()
     const int total = m_model->rowCount();
     const int shown = m_proxy->rowCount();
     QString text;
-    if (m_loading)
+    if (m_loading && m_quiet)
+        text = tr("Refreshing… %1 sessions read, %2 shown until done").arg(locale.toString(m_pendingRows), locale.toString(total));
+    else if (m_loading)
         text = tr("Loading… %1 sessions so far").arg(locale.toString(total));
     else if (!m_loaded)
         text = tr("Not loaded yet");

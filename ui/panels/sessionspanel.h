@@ -40,7 +40,11 @@ public:
     QString account() const { return m_account; }
     /** Starts the load unless this account is loaded or loading. */
     void ensureLoaded();
-    /** Loads again; what the previous load still delivers is dropped. */
+    /**
+     * Loads again; what the previous load still delivers is dropped. A table that has rows keeps
+     * showing them until the new rows are all read (then swapped in one go), and keeps its selected
+     * client and scroll position.
+     */
     void reload();
     bool isLoading() const { return m_loading; }
     bool isLoaded() const { return m_loaded; }
@@ -66,6 +70,11 @@ private:
     void handleFailed(const QString &account, const Error &error);
     void showSelected();
     void updateStatus();
+    void completeLoad();
+    /** Notes the selected client and the scroll position (restoreView() brings them back). */
+    void keepView();
+    /** Rows are final (loaded, sorted): select the remembered client again and scroll back. */
+    void restoreView();
 
     AccountDataController &m_controller;
     QString m_account;
@@ -84,6 +93,11 @@ private:
     SessionDetailsView *m_details;
     QTimer *m_filterDelay;
     quint64 m_shownSeq = 0;
+    bool m_quiet = false;              ///< a refresh of a table that has rows: batches go to m_pending
+    QList<QList<SessionEntry>> m_pending; ///< the refresh's batches, as they came (shared, not copied)
+    qsizetype m_pendingRows = 0;
+    QString m_keepClient;              ///< selected before the refresh
+    int m_keepScroll = -1;
 };
 
 } // namespace MqttDoctor
