@@ -13,6 +13,7 @@ namespace MqttDoctor::Discovery {
 namespace {
 
 constexpr int kJszPageSize = 256;
+constexpr int kJszMaxPages = 400;  // 100,000 accounts: far beyond any real cluster
 const QString kGlobalAccount = QStringLiteral("$G");
 
 QString str(const QJsonObject &o, const char *key)
@@ -93,6 +94,8 @@ QList<AccountInfo> accountsFromJsz(const QList<SystemClient::Reply> &replies)
     QMap<QString, AccountAcc> byName;
 
     for (const SystemClient::Reply &reply : replies) {
+        if (!reply.error.isEmpty())
+            continue;
         const QString serverName = str(reply.server, "name");
         for (const QJsonValue &av : reply.data.value(QLatin1String("account_details")).toArray()) {
             const QJsonObject a = av.toObject();
@@ -198,6 +201,47 @@ Result<AccountInfo> accountThroughApi(const std::shared_ptr<NatsConnection> &con
     return info;
 }
 
+Error malformedSys(const QString &subject, const QString &what)
+{
+    return Error(Error::Kind::Protocol, QStringLiteral("%1: malformed reply: %2").arg(subject, what),
+                 QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
+                                "answers on $SYS.REQ subjects"));
+}
+
+// The parts of a JSZ reply the merge relies on: arrays of objects with names.
+Result<void> checkJsz(const SystemClient::Reply &r, const QString &subject)
+{
+    const QJsonValue details = r.data.value(QLatin1String("account_details"));
+    if (details.isUndefined() || details.isNull())
+        return {};
+    if (!details.isArray())
+        return malformedSys(subject, QStringLiteral("\"account_details\" is not an array"));
+    for (const QJsonValue &av : details.toArray()) {
+        const QJsonObject a = av.toObject();
+        if (!av.isObject() || !a.value(QLatin1String("name")).isString() || str(a, "name").isEmpty())
+            return malformedSys(subject, QStringLiteral("an account entry has no name"));
+        const QJsonValue streams = a.value(QLatin1String("stream_detail"));
+        if (streams.isUndefined() || streams.isNull())
+            continue;
+        if (!streams.isArray())
+            return malformedSys(subject, QStringLiteral("stream_detail of account %1 is not an array").arg(str(a, "name").left(100)));
+        for (const QJsonValue &sv : streams.toArray()) {
+            const QJsonObject sj = sv.toObject();
+            const QString name = sj.contains(QLatin1String("name")) ? str(sj, "name")
+                                                                     : sj.value(QLatin1String("config")).toObject().value(QLatin1String("name")).toString();
+            if (!sv.isObject() || name.isEmpty())
+                return malformedSys(subject, QStringLiteral("a stream of account %1 has no name").arg(str(a, "name").left(100)));
+            const QJsonValue consumers = sj.value(QLatin1String("consumer_detail"));
+            if (!consumers.isUndefined() && !consumers.isNull() && !consumers.isArray())
+                return malformedSys(subject, QStringLiteral("consumer_detail of stream %1 is not an array").arg(name.left(100)));
+            for (const QJsonValue &c : consumers.toArray())
+                if (!c.isObject() || str(c.toObject(), "name").isEmpty())
+                    return malformedSys(subject, QStringLiteral("a consumer of stream %1 has no name").arg(name.left(100)));
+        }
+    }
+    return {};
+}
+
 Result<QList<SystemClient::Reply>> jszAllPages(SystemClient &sys, const QString &account = {})
 {
     QList<SystemClient::Reply> all;
@@ -206,16 +250,39 @@ Result<QList<SystemClient::Reply>> jszAllPages(SystemClient &sys, const QString 
                         {QStringLiteral("limit"), kJszPageSize}};
     if (!account.isEmpty())
         options.insert(QStringLiteral("account"), account);
-    for (int offset = 0;; offset += kJszPageSize) {
-        options.insert(QStringLiteral("offset"), offset);
+    const QString subject = QStringLiteral("$SYS.REQ.SERVER.PING.JSZ");
+    QSet<QString> seen;  // server + account
+    for (int page = 0;; ++page) {
+        if (page >= kJszMaxPages)
+            return Error(Error::Kind::Protocol,
+                         QStringLiteral("%1: malformed reply: still full pages of accounts after %2 pages").arg(subject).arg(page));
+        options.insert(QStringLiteral("offset"), page * kJszPageSize);
         auto replies = sys.ping(QStringLiteral("JSZ"), options);
         if (!replies)
             return replies.error();
         bool anyFull = false;
+        bool anyNew = false;
         for (const SystemClient::Reply &r : *replies) {
-            if (r.data.value(QLatin1String("account_details")).toArray().size() >= kJszPageSize)
+            if (!r.error.isEmpty())
+                continue;
+            if (auto ok = checkJsz(r, subject); !ok)
+                return ok.error();
+            const QJsonArray details = r.data.value(QLatin1String("account_details")).toArray();
+            if (details.size() >= kJszPageSize)
                 anyFull = true;
+            for (const QJsonValue &a : details) {
+                const QString key = str(r.server, "name") + QLatin1Char('\n') + str(a.toObject(), "name");
+                if (!seen.contains(key)) {
+                    seen.insert(key);
+                    anyNew = true;
+                }
+            }
         }
+        // A full page of accounts already seen: the server repeats itself instead of paging.
+        if (anyFull && !anyNew)
+            return Error(Error::Kind::Protocol,
+                         QStringLiteral("%1: malformed reply: the page at offset %2 repeats accounts already listed")
+                             .arg(subject).arg(page * kJszPageSize));
         all += *replies;
         if (!anyFull || !account.isEmpty())
             break;
@@ -236,8 +303,14 @@ Result<QList<ServerInfo>> servers(ConnectionSet &connections)
         if (!replies)
             return replies.error();
         QList<ServerInfo> out;
-        for (const SystemClient::Reply &r : *replies)
-            out.append(serverFromVarz(r));
+        for (const SystemClient::Reply &r : *replies) {
+            if (!r.error.isEmpty())
+                continue;
+            ServerInfo s = serverFromVarz(r);
+            if (s.name.isEmpty() && s.id.isEmpty())
+                return malformedSys(QStringLiteral("$SYS.REQ.SERVER.PING.VARZ"), QStringLiteral("a reply names no server"));
+            out.append(s);
+        }
         std::sort(out.begin(), out.end(), [](const ServerInfo &a, const ServerInfo &b) { return a.name < b.name; });
         return out;
     }
@@ -287,8 +360,16 @@ Result<QList<AccountInfo>> accounts(ConnectionSet &connections)
     QSet<QString> names;
     QString systemAccount;
     for (const SystemClient::Reply &r : *accountz) {
-        for (const QJsonValue &v : r.data.value(QLatin1String("accounts")).toArray())
+        if (!r.error.isEmpty())
+            continue;
+        const QJsonValue list = r.data.value(QLatin1String("accounts"));
+        if (!list.isArray())
+            return malformedSys(QStringLiteral("$SYS.REQ.SERVER.PING.ACCOUNTZ"), QStringLiteral("\"accounts\" is not an array"));
+        for (const QJsonValue &v : list.toArray()) {
+            if (!v.isString() || v.toString().isEmpty())
+                return malformedSys(QStringLiteral("$SYS.REQ.SERVER.PING.ACCOUNTZ"), QStringLiteral("an account name is not a string"));
             names.insert(v.toString());
+        }
         if (systemAccount.isEmpty())
             systemAccount = str(r.data, "system_account");
     }
@@ -297,6 +378,8 @@ Result<QList<AccountInfo>> accounts(ConnectionSet &connections)
         return jsz.error();
     QList<AccountInfo> merged = accountsFromJsz(*jsz);
     QSet<QString> seen;
+    constexpr int kMaxConfirmations = 512;
+    int confirmed = 0;
     for (const AccountInfo &a : std::as_const(merged))
         seen.insert(a.name);
     for (const QString &name : std::as_const(names)) {
@@ -306,7 +389,10 @@ Result<QList<AccountInfo>> accounts(ConnectionSet &connections)
         AccountInfo a;
         a.name = name;
         a.source = QStringLiteral("accountz");
-        auto detail = sys.ping(QStringLiteral("ACCOUNTZ"), QJsonObject{{QStringLiteral("account"), name}});
+        // One request per account: bounded, so that a huge list cannot keep the command going for hours.
+        auto detail = ++confirmed <= kMaxConfirmations
+            ? sys.ping(QStringLiteral("ACCOUNTZ"), QJsonObject{{QStringLiteral("account"), name}})
+            : Result<QList<SystemClient::Reply>>(Error(Error::Kind::Internal, QStringLiteral("not asked")));
         if (detail) {
             for (const SystemClient::Reply &r : *detail)
                 if (r.data.value(QLatin1String("account_detail")).toObject().value(QLatin1String("jetstream_enabled")).toBool())

@@ -42,6 +42,12 @@ public:
 
     /** Turns a JetStream error object ({code, err_code, description}) into an Error. */
     static Error errorFromReply(const QJsonObject &error, const QString &op);
+    /** A Protocol error for a reply of the wrong shape: "JetStream <op>: malformed reply: <what>". */
+    static Error malformed(const QString &op, const QString &what);
+    /** Checks the parts of a STREAM.INFO / STREAM.LIST entry the tool relies on (config.name, state counts). */
+    static Result<void> checkStreamInfo(const QJsonObject &info, const QString &op, const QString &expectedName = {});
+    /** Checks a CONSUMER.INFO / CONSUMER.LIST entry: a name and a config object. */
+    static Result<void> checkConsumerInfo(const QJsonObject &info, const QString &op);
 
 private:
     std::shared_ptr<NatsConnection> m_connection;

@@ -2,6 +2,7 @@
 
 #include <nats/nats.h>
 
+#include <atomic>
 #include <cstring>
 
 #include <QDeadlineTimer>
@@ -31,10 +32,24 @@ struct EventSink
     QMutex mutex;
     NatsConnection::EventHandler handler;
     QString lastAsyncError;
+    // Permission violations in arrival order (bounded): requests look for one naming their subject
+    // or reply inbox that arrived after they were sent.
+    QList<QPair<quint64, QString>> violations;
+    quint64 asyncErrors = 0;
     QSemaphore closed;
+    // The connection and nats.c's closed callback each hold one; the last to let go frees the sink.
+    // (Deleting right after closed.tryAcquire() raced with closed.release(), which may still touch
+    // the semaphore after waking the waiter; found by ThreadSanitizer.)
+    std::atomic<int> owners{2};
     // Inline secrets used by the signing callbacks; kept only while the connection lives.
     QByteArray seed;
     QByteArray jwt;
+
+    static void drop(EventSink *sink)
+    {
+        if (sink->owners.fetch_sub(1, std::memory_order_acq_rel) == 1)
+            delete sink;
+    }
 
     void emitEvent(const ConnectionEvent &event)
     {
@@ -42,8 +57,15 @@ struct EventSink
         {
             QMutexLocker lock(&mutex);
             h = handler;
-            if (event.type == ConnectionEvent::Type::AsyncError)
+            if (event.type == ConnectionEvent::Type::AsyncError) {
                 lastAsyncError = event.text;
+                ++asyncErrors;
+                if (event.text.contains(QLatin1String("Permissions Violation"), Qt::CaseInsensitive)) {
+                    violations.append({asyncErrors, event.text});
+                    if (violations.size() > 64)
+                        violations.removeFirst();
+                }
+            }
         }
         if (h)
             h(event);
@@ -73,6 +95,7 @@ void onClosed(natsConnection *, void *closure)
     auto *sink = static_cast<EventSink *>(closure);
     sink->emitEvent({ConnectionEvent::Type::Closed, {}, {}});
     sink->closed.release();
+    EventSink::drop(sink);
 }
 
 void onAsyncError(natsConnection *nc, natsSubscription *, natsStatus err, void *closure)
@@ -216,7 +239,7 @@ NatsConnection::~NatsConnection()
     const bool closedSeen = d->sink->closed.tryAcquire(1, 3000);
     natsConnection_Destroy(d->nc);
     if (closedSeen)
-        delete d->sink;
+        EventSink::drop(d->sink);
 }
 
 Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const ConnectionSettings &settings)
@@ -283,30 +306,101 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
 
 namespace {
 
-bool permissionViolationFor(const QString &asyncError, const QString &subject)
+constexpr int kPollMs = 100;            // how quickly a permission violation ends a wait
+constexpr int kMaxGatherReplies = 4096; // more "servers" than any cluster has: a flood, not replies
+constexpr qint64 kMaxGatherBytes = 512LL * 1024 * 1024;
+
+// A violation names the subject it was about: `Permissions Violation for Publish to "<subject>"`
+// or `... for Subscription to "<inbox>"`.
+bool violationNames(const QString &text, const QString &subject)
 {
-    return asyncError.contains(QLatin1String("Permissions Violation"), Qt::CaseInsensitive)
-        && asyncError.contains(subject);
+    return !subject.isEmpty() && text.contains(QLatin1Char('"') + subject + QLatin1Char('"'));
+}
+
+Error permissionError(const QString &violation, const QString &subject, bool inbox, int status)
+{
+    const QString what = inbox ? QStringLiteral("the server refused the subscription for the reply to %1 (%2)").arg(subject, violation)
+                               : QStringLiteral("the server refused the request on %1: %2").arg(subject, violation);
+    return Error(Error::Kind::PermissionDenied, what,
+                 inbox ? QStringLiteral("the user needs permission to subscribe to its reply inbox (_INBOX.>)")
+                       : QStringLiteral("the user's permissions deny publishing to %1; use a user allowed to, or "
+                                        "change its permissions in the server configuration").arg(subject))
+        .withNatsStatus(status);
 }
 
 } // namespace
 
+quint64 NatsConnection::asyncErrorMark() const
+{
+    QMutexLocker lock(&d->sink->mutex);
+    return d->sink->asyncErrors;
+}
+
+QString NatsConnection::permissionViolationSince(quint64 mark, const QString &subject) const
+{
+    QMutexLocker lock(&d->sink->mutex);
+    for (const auto &v : std::as_const(d->sink->violations))
+        if (v.first > mark && (subject.isEmpty() || violationNames(v.second, subject)))
+            return v.second;
+    return {};
+}
+
 Result<NatsReply> NatsConnection::request(const QString &subject, const QByteArray &payload, int timeoutMs)
 {
+    // A private inbox and short waits instead of natsConnection_Request: the server reports a denied
+    // publish or subscribe only asynchronously, and such a request would otherwise wait out the whole
+    // timeout and end as a bare "timeout".
     const int timeout = timeoutMs < 0 ? m_settings.timeoutMs : timeoutMs;
+    const quint64 mark = asyncErrorMark();
+    natsInbox *inbox = nullptr;
+    natsStatus s = natsInbox_Create(&inbox);
+    if (s != NATS_OK)
+        return NatsErrors::fromRequest(s, lastErrorText(), subject, timeout);
+    const QString inboxName = QString::fromUtf8(inbox);
+    natsSubscription *sub = nullptr;
+    s = natsConnection_SubscribeSync(&sub, d->nc, inbox);
+    if (s == NATS_OK)
+        s = natsSubscription_AutoUnsubscribe(sub, 1);
+    if (s == NATS_OK)
+        s = natsConnection_PublishRequest(d->nc, subject.toUtf8().constData(), inbox, payload.constData(),
+                                          static_cast<int>(payload.size()));
+    natsInbox_Destroy(inbox);
     natsMsg *reply = nullptr;
-    const natsStatus s = natsConnection_Request(&reply, d->nc, subject.toUtf8().constData(), payload.constData(),
-                                                static_cast<int>(payload.size()), timeout);
-    if (s != NATS_OK) {
-        const QString text = lastErrorText();
-        QString asyncError;
-        {
-            QMutexLocker lock(&d->sink->mutex);
-            asyncError = d->sink->lastAsyncError;
+    if (s == NATS_OK) {
+        QDeadlineTimer deadline(timeout);
+        for (;;) {
+            const qint64 left = deadline.remainingTime();
+            s = natsSubscription_NextMsg(&reply, sub, std::max<qint64>(1, std::min<qint64>(left, kPollMs)));
+            if (s != NATS_TIMEOUT)
+                break;
+            if (const QString v = permissionViolationSince(mark, subject); !v.isEmpty()) {
+                if (sub)
+                    natsSubscription_Destroy(sub);
+                return permissionError(v, subject, false, NATS_NOT_PERMITTED);
+            }
+            if (const QString v = permissionViolationSince(mark, inboxName); !v.isEmpty()) {
+                if (sub)
+                    natsSubscription_Destroy(sub);
+                return permissionError(v, subject, true, NATS_NOT_PERMITTED);
+            }
+            if (deadline.hasExpired())
+                break;
         }
-        if (s == NATS_TIMEOUT && permissionViolationFor(asyncError, subject))
-            return Error(Error::Kind::PermissionDenied, QStringLiteral("the server refused the request: ") + asyncError)
-                .withNatsStatus(s);
+    }
+    const QString text = lastErrorText();
+    if (sub) {
+        if (s != NATS_OK)
+            natsSubscription_Unsubscribe(sub);
+        natsSubscription_Destroy(sub);
+    }
+    if (s == NATS_OK && natsMsg_IsNoResponders(reply)) {
+        natsMsg_Destroy(reply);
+        s = NATS_NO_RESPONDERS;
+    }
+    if (s != NATS_OK) {
+        // Denied shortly before the deadline, or an older denial of the same subject.
+        if (const QString v = permissionViolationSince(0, subject); !v.isEmpty() && s == NATS_TIMEOUT)
+            return permissionError(v, subject, false, s);
         return NatsErrors::fromRequest(s, text, subject, timeout);
     }
     NatsReply out{QString::fromUtf8(natsMsg_GetSubject(reply)),
@@ -319,10 +413,12 @@ Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QB
                                                 int expected, int timeoutMs)
 {
     const int timeout = timeoutMs < 0 ? m_settings.timeoutMs : timeoutMs;
+    const quint64 mark = asyncErrorMark();
     natsInbox *inbox = nullptr;
     natsStatus s = natsInbox_Create(&inbox);
     if (s != NATS_OK)
         return NatsErrors::fromRequest(s, lastErrorText(), subject, timeout);
+    const QString inboxName = QString::fromUtf8(inbox);
     natsSubscription *sub = nullptr;
     s = natsConnection_SubscribeSync(&sub, d->nc, inbox);
     if (s == NATS_OK)
@@ -334,15 +430,33 @@ Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QB
         s = natsConnection_Flush(d->nc);
     QList<NatsReply> replies;
     bool noResponders = false;
+    bool flooded = false;
+    QString violation;
+    bool inboxDenied = false;
+    qint64 bytes = 0;
     if (s == NATS_OK) {
         QDeadlineTimer deadline(timeout);
+        QDeadlineTimer quiet(quietMs);
         while (!deadline.hasExpired()) {
             const qint64 left = deadline.remainingTime();
-            const qint64 wait = replies.isEmpty() ? left : std::min<qint64>(left, quietMs);
+            const qint64 wait = replies.isEmpty() ? left : std::min<qint64>(left, quiet.remainingTime());
             natsMsg *m = nullptr;
-            const natsStatus ns = natsSubscription_NextMsg(&m, sub, std::max<qint64>(wait, 1));
-            if (ns == NATS_TIMEOUT)
-                break;
+            const natsStatus ns = natsSubscription_NextMsg(&m, sub, std::max<qint64>(std::min<qint64>(wait, kPollMs), 1));
+            if (ns == NATS_TIMEOUT) {
+                if (replies.isEmpty()) {
+                    violation = permissionViolationSince(mark, subject);
+                    if (violation.isEmpty()) {
+                        violation = permissionViolationSince(mark, inboxName);
+                        inboxDenied = !violation.isEmpty();
+                    }
+                    if (!violation.isEmpty())
+                        break;
+                    continue;
+                }
+                if (quiet.hasExpired())
+                    break;
+                continue;
+            }
             if (ns != NATS_OK) {
                 s = ns;
                 break;
@@ -352,9 +466,15 @@ Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QB
                 natsMsg_Destroy(m);
                 break;
             }
+            bytes += natsMsg_GetDataLength(m);
             replies.append({QString::fromUtf8(natsMsg_GetSubject(m)),
                             QByteArray(natsMsg_GetData(m), natsMsg_GetDataLength(m))});
             natsMsg_Destroy(m);
+            quiet = QDeadlineTimer(quietMs);
+            if (replies.size() >= kMaxGatherReplies || bytes > kMaxGatherBytes) {
+                flooded = true;
+                break;
+            }
             if (expected > 0 && replies.size() >= expected)
                 break;
         }
@@ -367,16 +487,18 @@ Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QB
     natsInbox_Destroy(inbox);
     if (s != NATS_OK)
         return NatsErrors::fromRequest(s, text, subject, timeout);
+    if (!violation.isEmpty())
+        return permissionError(violation, subject, inboxDenied, NATS_NOT_PERMITTED);
+    if (flooded)
+        return Error(Error::Kind::Protocol,
+                     QStringLiteral("%1 was answered by more than %2 replies (%3 bytes): a flood, not one reply per server")
+                         .arg(subject, QString::number(replies.size()), QString::number(bytes)),
+                     QStringLiteral("something other than nats-server answers on this subject; check who subscribes to it"));
     if (noResponders)
         return NatsErrors::fromRequest(NATS_NO_RESPONDERS, {}, subject, timeout);
     if (replies.isEmpty()) {
-        QString asyncError;
-        {
-            QMutexLocker lock(&d->sink->mutex);
-            asyncError = d->sink->lastAsyncError;
-        }
-        if (permissionViolationFor(asyncError, subject))
-            return Error(Error::Kind::PermissionDenied, QStringLiteral("the server refused the request: ") + asyncError);
+        if (const QString v = permissionViolationSince(0, subject); !v.isEmpty())
+            return permissionError(v, subject, false, NATS_TIMEOUT);
         return NatsErrors::fromRequest(NATS_TIMEOUT, {}, subject, timeout);
     }
     return replies;

@@ -67,6 +67,14 @@ public:
      */
     Result<QList<NatsReply>> gather(const QString &subject, const QByteArray &payload, int quietMs,
                                     int expected = 0, int timeoutMs = -1);
+    /**
+     * Permission violations the server reported asynchronously: a mark taken before an operation,
+     * then the text of the first violation after it that names `subject` (any subject when empty),
+     * or an empty string. Any thread.
+     */
+    quint64 asyncErrorMark() const;
+    QString permissionViolationSince(quint64 mark, const QString &subject = {}) const;
+
     /** Core publish (no reply). */
     Result<void> publish(const QString &subject, const QByteArray &payload);
 

@@ -50,6 +50,17 @@ Error jsError(natsStatus s, jsErrCode jerr, const QString &what)
     return e;
 }
 
+// nats.c reports a refused publish or subscribe only to the error handler; the call itself times out.
+Error deniedOr(NatsConnection &connection, quint64 mark, const QString &what, Error fallback)
+{
+    const QString violation = connection.permissionViolationSince(mark);
+    if (violation.isEmpty())
+        return fallback;
+    return Error(Error::Kind::PermissionDenied, what + QStringLiteral(": the server refused it: ") + violation,
+                 QStringLiteral("the user needs permission for the account's JetStream API ($JS.API.>) and its reply inbox"))
+        .withNatsStatus(NATS_NOT_PERMITTED);
+}
+
 Error idleError(const QString &stream, int idleMs, quint64 done)
 {
     return Error(Error::Kind::Timeout,
@@ -213,6 +224,7 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
     }
 
     natsConnection *nc = natsHandle(*m_connection);
+    const quint64 mark = m_connection->asyncErrorMark();
     const QByteArray domain = m_domain.toUtf8();
     const QByteArray streamUtf8 = stream.toUtf8();
     const QByteArray subjectUtf8 = subject.toUtf8();
@@ -236,8 +248,22 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
     natsSubscription *sub = nullptr;
     jsErrCode jerr = static_cast<jsErrCode>(0);
     s = js_SubscribeSync(&sub, js, subjectUtf8.constData(), &jo, &so, &jerr);
-    if (s != NATS_OK)
-        return jsError(s, jerr, what);
+    if (s != NATS_OK) {
+        // nats.c creates the consumer itself ($JS.API.CONSUMER.CREATE.<stream>): say that step failed.
+        const QString step = what + QStringLiteral(": creating its read-only ordered consumer (%1) failed")
+                                        .arg(JetStreamClient(m_connection, m_domain).apiSubject(QStringLiteral("CONSUMER.CREATE.") + stream));
+        Error e = jsError(s, jerr, step);
+        if (s == NATS_TIMEOUT && jerr == 0)
+            e = Error(Error::Kind::Timeout, step + QStringLiteral(": no reply within %1 ms").arg(jo.Wait),
+                      QStringLiteral("the account's JetStream may be unavailable; check the server and retry")).withNatsStatus(s);
+        else if (jerr == 0) {
+            natsStatus ignored = NATS_OK;
+            const char *text = nats_GetLastError(&ignored);
+            e = Error(Error::Kind::Protocol, step + QStringLiteral(": ") + (text && *text ? QString::fromUtf8(text) : NatsErrors::statusText(s)))
+                    .withNatsStatus(s);
+        }
+        return deniedOr(*m_connection, mark, what, e);
+    }
     auto destroySub = qScopeGuard([sub] {
         natsSubscription_Unsubscribe(sub);  // deletes the ephemeral consumer
         natsSubscription_Destroy(sub);
@@ -279,7 +305,8 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
                 && nothingMatches())
                 return summary;
             if (idle.elapsed() > options.idleTimeoutMs)
-                return idleError(stream, options.idleTimeoutMs, summary.delivered + quint64(batch.size()));
+                return deniedOr(*m_connection, mark, what,
+                                idleError(stream, options.idleTimeoutMs, summary.delivered + quint64(batch.size())));
             continue;
         }
         if (s != NATS_OK)
@@ -325,6 +352,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
         return summary;
 
     natsConnection *nc = natsHandle(*m_connection);
+    const quint64 mark = m_connection->asyncErrorMark();
     natsInbox *inbox = nullptr;
     natsStatus s = natsInbox_Create(&inbox);
     if (s != NATS_OK)
@@ -389,6 +417,8 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
         natsMsg *m = nullptr;
         s = natsSubscription_NextMsg(&m, sub, PollMs);
         if (s == NATS_TIMEOUT) {
+            if (const QString v = m_connection->permissionViolationSince(mark); !v.isEmpty())
+                return deniedOr(*m_connection, mark, what, Error());
             if (idle.elapsed() > timeoutMs)
                 return Error(Error::Kind::Timeout,
                              QStringLiteral("%1: no reply for %2 ms (%3 of %4 answered)")
@@ -403,6 +433,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
         const QByteArray replySubject(natsMsg_GetSubject(m));
         const int dataLen = natsMsg_GetDataLength(m);
         const QByteArray payload(natsMsg_GetData(m), std::max(dataLen, 0));
+        const bool noResponders = natsMsg_IsNoResponders(m);
         natsMsg_Destroy(m);
         bool okIndex = false;
         const qsizetype index = replySubject.mid(prefix.size()).toLongLong(&okIndex);
@@ -411,10 +442,22 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
         answered[index] = true;
         ++received;
 
-        const QJsonObject obj = QJsonDocument::fromJson(payload).object();
+        const QString op = QStringLiteral("STREAM.MSG.GET.") + stream;
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(payload, &parseError);
+        if (noResponders)
+            return Error(Error::Kind::JetStream, what + QStringLiteral(": no JetStream responds for this account"),
+                         QStringLiteral("JetStream is not enabled for the account, or the domain is wrong"))
+                .withJsErrCode(10039);
+        if (!doc.isObject())
+            return JetStreamClient::malformed(op, QStringLiteral("the reply for sequence %1 is not a JSON object: %2")
+                                                      .arg(sequences.at(index)).arg(QString::fromUtf8(payload.left(120)).simplified()));
+        const QJsonObject obj = doc.object();
         StreamMessage &out = batch.emplace_back();
         out.sequence = sequences.at(index);
         if (obj.contains(QLatin1String("error"))) {
+            if (!obj.value(QLatin1String("error")).isObject())
+                return JetStreamClient::malformed(op, QStringLiteral("\"error\" is not an object"));
             const QJsonObject err = obj.value(QLatin1String("error")).toObject();
             if (err.value(QLatin1String("err_code")).toInt() == 10037) {
                 out.deleted = true;
@@ -422,9 +465,14 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
             } else {
                 return JetStreamClient::errorFromReply(err, QStringLiteral("STREAM.MSG.GET.") + stream);
             }
-        } else if (obj.contains(QLatin1String("message"))) {
+        } else if (obj.value(QLatin1String("message")).isObject()) {
             const QJsonObject msg = obj.value(QLatin1String("message")).toObject();
             out.subject = msg.value(QLatin1String("subject")).toString();
+            if (msg.value(QLatin1String("seq")).toInteger(-1) != qint64(sequences.at(index)) || out.subject.isEmpty())
+                return JetStreamClient::malformed(op, QStringLiteral("asked for sequence %1, the reply holds %2")
+                                                          .arg(sequences.at(index))
+                                                          .arg(out.subject.isEmpty() ? QStringLiteral("a message without a subject")
+                                                                                     : QStringLiteral("sequence ") + msg.value(QLatin1String("seq")).toVariant().toString().left(40)));
             out.sequence = quint64(msg.value(QLatin1String("seq")).toInteger());
             out.timeNs = parseTimeNs(msg.value(QLatin1String("time")).toString());
             out.data = QByteArray::fromBase64(msg.value(QLatin1String("data")).toString().toLatin1());
@@ -432,7 +480,8 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
             if (!hdrs.isEmpty())
                 out.headers = QByteArray::fromBase64(hdrs.toLatin1());
         } else {
-            return Error(Error::Kind::Protocol, what + QStringLiteral(": unexpected reply: ") + QString::fromUtf8(payload.left(200)));
+            return JetStreamClient::malformed(op, QStringLiteral("the reply for sequence %1 holds neither a message object nor an error: %2")
+                                                      .arg(sequences.at(index)).arg(QString::fromUtf8(payload.left(120)).simplified()));
         }
         summary.lastSequence = std::max(summary.lastSequence, out.sequence);
 
@@ -451,19 +500,47 @@ Result<SequenceMap> StreamReader::sequenceMap(const QString &stream)
     JetStreamClient js(m_connection, m_domain);
     QJsonObject body;
     body.insert(QStringLiteral("deleted_details"), true);
-    auto info = js.call(QStringLiteral("STREAM.INFO.") + stream, body);
+    const QString op = QStringLiteral("STREAM.INFO.") + stream;
+    auto info = js.call(op, body);
     if (!info)
         return info.error();
+    if (auto ok = JetStreamClient::checkStreamInfo(*info, op, stream); !ok)
+        return ok.error();
     const QJsonObject state = info->value(QLatin1String("state")).toObject();
     SequenceMap map;
     map.messages = quint64(state.value(QLatin1String("messages")).toInteger());
     map.firstSequence = quint64(state.value(QLatin1String("first_seq")).toInteger());
     map.lastSequence = quint64(state.value(QLatin1String("last_seq")).toInteger());
-    const QJsonArray deleted = state.value(QLatin1String("deleted")).toArray();
+    const QJsonValue deletedValue = state.value(QLatin1String("deleted"));
+    if (!deletedValue.isUndefined() && !deletedValue.isNull() && !deletedValue.isArray())
+        return JetStreamClient::malformed(op, QStringLiteral("state.deleted is not an array"));
+    const QJsonArray deleted = deletedValue.toArray();
     map.deleted.reserve(deleted.size());
-    for (const QJsonValue &v : deleted)
-        map.deleted.append(quint64(v.toInteger()));
+    for (const QJsonValue &v : deleted) {
+        const qint64 seq = v.toInteger(-1);  // 2.10 lists sequence 0 for a recreated empty stream
+        if (seq < 0 || !v.isDouble())
+            return JetStreamClient::malformed(op, QStringLiteral("state.deleted holds something other than sequence numbers"));
+        map.deleted.append(quint64(seq));
+    }
     std::sort(map.deleted.begin(), map.deleted.end());
+    map.deleted.erase(std::unique(map.deleted.begin(), map.deleted.end()), map.deleted.end());
+    // The live sequences are enumerated from this: the range must agree with the message count, or
+    // a bogus last_seq would have the caller list (and request) billions of sequences.
+    if (map.lastSequence >= map.firstSequence && map.firstSequence > 0) {
+        const quint64 range = map.lastSequence - map.firstSequence + 1;
+        quint64 inside = 0;
+        for (quint64 d : std::as_const(map.deleted))
+            inside += (d >= map.firstSequence && d <= map.lastSequence) ? 1 : 0;
+        // Same bound as StreamContent's: a real, dense stream passes; 2.9.10 serving a 2.10+ store was
+        // seen reporting about a billion sequences for a handful of messages.
+        // Past 100 million live sequences the list alone would take most of a machine's memory.
+        if ((range - inside > 20'000'000 && range - inside > 4 * map.messages + 100000) || range - inside > 100'000'000)
+            return Error(Error::Kind::Protocol,
+                         QStringLiteral("JetStream %1: sequences %2..%3 with %4 deleted cannot hold only %5 messages: too sparse to read by sequence")
+                             .arg(op).arg(map.firstSequence).arg(map.lastSequence).arg(inside).arg(map.messages),
+                         QStringLiteral("if a 2.9 server serves streams a 2.10+ server wrote, upgrade it again first; otherwise "
+                                        "check what answers on $JS.API for this account"));
+    }
     return map;
 }
 
@@ -477,15 +554,27 @@ Result<QList<SubjectCount>> StreamReader::subjectCounts(const QString &stream, c
         body.insert(QStringLiteral("subjects_filter"), filter.isEmpty() ? QStringLiteral(">") : filter);
         if (offset > 0)
             body.insert(QStringLiteral("offset"), offset);
-        auto info = js.call(QStringLiteral("STREAM.INFO.") + stream, body);
+        const QString op = QStringLiteral("STREAM.INFO.") + stream;
+        auto info = js.call(op, body);
         if (!info)
             return info.error();
-        const QJsonObject subjects = info->value(QLatin1String("state")).toObject().value(QLatin1String("subjects")).toObject();
-        for (auto it = subjects.constBegin(); it != subjects.constEnd(); ++it)
-            out.append({it.key(), quint64(it.value().toInteger())});
+        if (auto ok = JetStreamClient::checkStreamInfo(*info, op, stream); !ok)
+            return ok.error();
+        const QJsonValue subjectsValue = info->value(QLatin1String("state")).toObject().value(QLatin1String("subjects"));
+        if (!subjectsValue.isUndefined() && !subjectsValue.isNull() && !subjectsValue.isObject())
+            return JetStreamClient::malformed(op, QStringLiteral("state.subjects is not an object of subject counts"));
+        const QJsonObject subjects = subjectsValue.toObject();
+        for (auto it = subjects.constBegin(); it != subjects.constEnd(); ++it) {
+            const qint64 n = it.value().toInteger(-1);
+            if (n < 0)
+                return JetStreamClient::malformed(op, QStringLiteral("the count of subject %1 is not a number").arg(it.key().left(100)));
+            out.append({it.key(), quint64(n)});
+        }
         offset += subjects.size();
+        if (out.size() > 20'000'000)
+            return JetStreamClient::malformed(op, QStringLiteral("more than 20,000,000 subjects"));
         const qint64 total = info->value(QLatin1String("total")).toInteger();
-        if (subjects.isEmpty() || offset >= total)
+        if (subjects.isEmpty() || offset >= total || page == 99999)
             break;
     }
     std::sort(out.begin(), out.end(), [](const SubjectCount &a, const SubjectCount &b) { return a.subject < b.subject; });

@@ -34,8 +34,14 @@ public:
     /** `$SYS.REQ.ACCOUNT.<account>.<what>`. */
     Result<QList<Reply>> account(const QString &account, const QString &what, const QJsonObject &options = {});
 
-    /** Parses one raw reply; a non-JSON reply is a Protocol error. */
-    static Result<Reply> parse(const QByteArray &raw);
+    /**
+     * Parses one raw reply; a reply that is not a JSON object with an object "data" (or "statsz")
+     * or an object "error" is a Protocol error naming `subject`. Replies that are errors are kept
+     * (`error` set) unless every server answered with one, which makes the request fail.
+     */
+    static Result<Reply> parse(const QByteArray &raw, const QString &subject = {});
+    /** "description (code)" of an error reply. */
+    static QString describeError(const QJsonObject &error);
 
 private:
     Result<QList<Reply>> gather(const QString &subject, const QJsonObject &options);
