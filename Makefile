@@ -6,16 +6,44 @@ BUILD      ?= build
 JOBS       ?= 2
 BUILD_TYPE ?= Debug
 BENCH_BUILD ?= $(BUILD)-release
+# Sanitizer trees (issue 7), clang, non-GUI targets only. ASAN_BUILD also holds the libFuzzer targets.
+ASAN_BUILD ?= $(BUILD)-asan
+TSAN_BUILD ?= $(BUILD)-tsan
+# Seconds per fuzz target: FUZZ_SECONDS for `make fuzz`, FUZZ_TEST_SECONDS inside `make test`.
+FUZZ_SECONDS ?= 60
+FUZZ_TEST_SECONDS ?= 5
+# SANITIZERS=0 skips the sanitizer and fuzz phases of `make test` (quick local runs; CI keeps them).
+SANITIZERS ?= 1
+# With the sanitizer phases on, the integration tests (the slow ones, ~5 min) run once, in the
+# ASan+UBSan tree, to stay within CI's 20 minutes; SANITIZERS=0 runs them in the main tree instead.
+ifeq ($(SANITIZERS),0)
+MAIN_CTEST_ARGS ?=
+else
+MAIN_CTEST_ARGS ?= -LE integration
+endif
+# The integration tests mostly wait for nats-server: the sanitizer trees run more of them at once.
+SAN_TEST_JOBS ?= 3
+# The tests that exercise the nats.c callback bridge, the stream reader and the decode workers.
+TSAN_TESTS := tst_streamreader tst_records tst_connectionerrors tst_discovery
+# Non-GUI targets, the core as a unity build, warnings not fatal (they are in the main build).
+SAN_CMAKE := -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMQTTDOCTOR_BUILD_GUI=OFF -DMQTTDOCTOR_WARNINGS_AS_ERRORS=OFF \
+    -DMQTTDOCTOR_UNITY_CORE=ON
+# ASan+UBSan and libFuzzer with clang; TSan with gcc: clang 14's TSan runtime aborts in QProcess
+# (Qt 6.4's forkfd clone: "CHECK failed: tsan_rtl.cpp:234"), gcc 12's libtsan does not.
+ASAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DMQTTDOCTOR_SANITIZE=address -DMQTTDOCTOR_FUZZ=ON
+TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQTTDOCTOR_SANITIZE=thread
 
 DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
     qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev \
     libnats-dev libssl-dev openssl \
+    clang libclang-rt-dev llvm \
     nats-server mosquitto-clients \
     xvfb xauth ca-certificates
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps servers configure build test demo bench clean
+.PHONY: all deps servers configure build test test-main test-asan test-tsan fuzz demo bench clean
 
 all: build
 
@@ -42,8 +70,35 @@ configure: deps
 build: configure servers
 	cmake --build $(BUILD) -j$(JOBS)
 
-test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+# The normal tree's tests, then (unless SANITIZERS=0) the same unit and integration tests under
+# ASan+UBSan with a short run of every fuzz target, then the threaded tests under TSan. Each phase
+# prints its time; any sanitizer report, in a test or in a process it started, fails the run.
+test: test-main
+	@if [ "$(SANITIZERS)" != 0 ]; then $(MAKE) --no-print-directory test-asan test-tsan; fi
+
+test-main: build
+	@start=$$(date +%s); \
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) $(MAIN_CTEST_ARGS); rc=$$?; \
+	echo "== phase tests ($(BUILD)): $$(( $$(date +%s) - start )) s"; exit $$rc
+
+# ASan+UBSan tree: configure, build, run labels unit, integration and fuzz, check the logs.
+test-asan: deps servers
+	@cmake/sanitizers/phase.sh build $(ASAN_BUILD) $(BUILD)/nats-servers $(JOBS) \
+	    $(ASAN_CMAKE) -DMQTTDOCTOR_FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
+	@cmake/sanitizers/phase.sh test $(ASAN_BUILD) $(SAN_TEST_JOBS) -L 'unit|integration|fuzz'
+
+# TSan tree: only the threaded tests and what they run (the CLI).
+test-tsan: deps servers
+	@cmake/sanitizers/phase.sh build $(TSAN_BUILD) $(BUILD)/nats-servers $(JOBS) \
+	    $(TSAN_CMAKE) -- $(TSAN_TESTS) nats-mqtt-doctor-cli
+	@cmake/sanitizers/phase.sh test $(TSAN_BUILD) $(SAN_TEST_JOBS) -R '^($(shell echo $(TSAN_TESTS) | tr ' ' '|'))$$'
+
+# Every fuzz target for FUZZ_SECONDS (new inputs stay in $(ASAN_BUILD)/fuzz/corpus, crashes in
+# $(ASAN_BUILD)/fuzz/artifacts: copy a crash into fuzz/crashes/<target>/ once it is fixed).
+fuzz: deps
+	@cmake/sanitizers/phase.sh build $(ASAN_BUILD) $(BUILD)/nats-servers $(JOBS) \
+	    $(ASAN_CMAKE) -DMQTTDOCTOR_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	@cmake/sanitizers/phase.sh test $(ASAN_BUILD) $(JOBS) -L fuzz
 
 demo: build
 	scripts/demo.sh $(BUILD)
@@ -58,4 +113,4 @@ bench: deps servers
 	@scripts/run-benchmarks.sh $(BENCH_BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BENCH_BUILD)
+	rm -rf $(BUILD) $(BENCH_BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

@@ -9,9 +9,12 @@ function(mqttdoctor_add_test name)
     mqttdoctor_set_warnings(${name})
     set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
     target_link_libraries(${name} PRIVATE Qt6::Test ${arg_LIBRARIES})
+    if(COMMAND mqttdoctor_test_pch_for AND NOT "gui" IN_LIST arg_LABELS)
+        mqttdoctor_test_pch_for(${name})
+    endif()
     add_test(NAME ${name} COMMAND ${name})
     set_tests_properties(${name} PROPERTIES
         LABELS "${arg_LABELS}"
         TIMEOUT "${arg_TIMEOUT}"
-        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;MQTTDOCTOR_SOURCE_DIR=${PROJECT_SOURCE_DIR};MQTTDOCTOR_BINARY_DIR=${CMAKE_BINARY_DIR};MQTTDOCTOR_NATS_SERVERS_DIR=${CMAKE_BINARY_DIR}/nats-servers")
+        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;MQTTDOCTOR_SOURCE_DIR=${PROJECT_SOURCE_DIR};MQTTDOCTOR_BINARY_DIR=${CMAKE_BINARY_DIR};MQTTDOCTOR_NATS_SERVERS_DIR=${CMAKE_BINARY_DIR}/nats-servers;${MQTTDOCTOR_SANITIZER_ENV}")
 endfunction()

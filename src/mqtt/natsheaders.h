@@ -35,7 +35,12 @@ public:
     QString value(const QString &key) const;
     QStringList values(const QString &key) const;
     void append(const QString &key, const QString &value) { m_entries.append({key, value}); }
-    const QList<std::pair<QString, QString>> &entries() const { return m_entries; }
+    const QList<std::pair<QString, QString>> &entries() const & { return m_entries; }
+    /**
+     * On a temporary (`for (auto &[k, v] : makeHeaders().entries())`) the list itself, not a reference
+     * into an object that dies before the loop runs (found by ASan in a test).
+     */
+    QList<std::pair<QString, QString>> entries() && { return std::move(m_entries); }
     /** Inline status of the first line (e.g. 404), 0 when none. */
     int status() const { return m_status; }
 

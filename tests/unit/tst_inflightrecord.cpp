@@ -39,6 +39,17 @@ class TestInflightRecord : public QObject
     Q_OBJECT
 
 private slots:
+    // entries() of a temporary header set is the list itself, so a range-for over it does not read
+    // a destroyed object (ASan found that in tst_backup and tst_repairstreams; issue 7).
+    void entriesOfTemporary()
+    {
+        const QByteArray block("NATS/1.0\r\nNmqtt-Pub:1\r\nNats-Msg-Id:abc\r\n\r\n");
+        QStringList seen;
+        for (const auto &[k, v] : NatsHeaders::parse(block).value().entries())
+            seen << k + QLatin1Char('=') + v;
+        QCOMPARE(seen, QStringList({QStringLiteral("Nmqtt-Pub=1"), QStringLiteral("Nats-Msg-Id=abc")}));
+    }
+
     // Every captured record decodes to its kind and re-encodes to the same header block.
     void capturedRoundTrip_data()
     {

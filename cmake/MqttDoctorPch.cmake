@@ -1,0 +1,64 @@
+# Precompiled Qt headers (issue 7: keep `make test` within its time budget on a 2-core machine).
+# Parsing the Qt headers is most of the compile time of a TU at -O0; every multi-file target gets its
+# own precompiled header, and the test executables (one TU each) share one through REUSE_FROM, which
+# needs identical compile flags: mqttdoctor_add_test therefore links every non-GUI test against the
+# same libraries. The PCH only adds headers; each file still includes what it uses.
+option(MQTTDOCTOR_PCH "Precompile the Qt headers" ON)
+
+set(MQTTDOCTOR_PCH_HEADERS
+    <QByteArray> <QString> <QStringList> <QList> <QMap> <QHash> <QSet> <QVariant>
+    <QJsonArray> <QJsonDocument> <QJsonObject> <QJsonValue>
+    <QFile> <QFileInfo> <QDir> <QDateTime> <QRegularExpression> <QCoreApplication>
+    <QFuture> <QThreadPool> <QMutex> <QElapsedTimer>
+    <functional> <memory> <optional> <vector>)
+
+function(mqttdoctor_use_pch target)
+    if(MQTTDOCTOR_PCH AND TARGET ${target})
+        target_precompile_headers(${target} PRIVATE ${MQTTDOCTOR_PCH_HEADERS} ${ARGN})
+    endif()
+endfunction()
+
+# The PCH holder of one folder's non-GUI tests: a static library of one empty file with the tests'
+# flags. Per folder, because Qt6::Test defines QT_TESTCASE_BUILDDIR/SOURCEDIR as the folder's paths.
+function(mqttdoctor_test_pch_for target)
+    if(NOT MQTTDOCTOR_PCH)
+        return()
+    endif()
+    string(MAKE_C_IDENTIFIER "${CMAKE_CURRENT_SOURCE_DIR}" dir_id)
+    string(MD5 dir_hash "${dir_id}")
+    string(SUBSTRING "${dir_hash}" 0 8 dir_hash)
+    set(holder mqttdoctor_testpch_${dir_hash})
+    if(NOT TARGET ${holder})
+        file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${holder}.cpp "// holds the tests' precompiled header\n")
+        add_library(${holder} STATIC ${CMAKE_CURRENT_BINARY_DIR}/${holder}.cpp)
+        mqttdoctor_set_warnings(${holder})
+        target_link_libraries(${holder} PRIVATE Qt6::Test mqttdoctor_core mqttdoctor_testsupport)
+        target_precompile_headers(${holder} PRIVATE ${MQTTDOCTOR_PCH_HEADERS}
+            <QTest> <QSignalSpy> <QTemporaryDir> <QProcess>)
+    endif()
+    # Same libraries (hence flags) as the holder; static libraries add only what is used.
+    target_link_libraries(${target} PRIVATE mqttdoctor_core mqttdoctor_testsupport)
+    target_precompile_headers(${target} REUSE_FROM ${holder})
+endfunction()
+
+# Unity build of the core library (the sanitizer trees, which compile it once more each): batches of
+# files compiled as one. Files whose file-local names clash with another file's are compiled alone;
+# a new clash shows as a "redefinition" error in build-asan/build-tsan: add the file here (or rename).
+option(MQTTDOCTOR_UNITY_CORE "Compile the core library as a unity build" OFF)
+set(MQTTDOCTOR_UNITY_SKIP
+    repair/actions/sessionconsumeractions.cpp
+    repair/actions/sessionmigrate.cpp
+    nats/systemclient.cpp
+    mqtt/retainedrecord.cpp
+    repair/jetstreampublisher.cpp
+    diagnosis/logcatalogue.cpp)
+
+function(mqttdoctor_unity_core)
+    if(NOT MQTTDOCTOR_UNITY_CORE)
+        return()
+    endif()
+    set_target_properties(mqttdoctor_core PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 16)
+    list(TRANSFORM MQTTDOCTOR_UNITY_SKIP PREPEND ${PROJECT_SOURCE_DIR}/src/ OUTPUT_VARIABLE skipped)
+    set_source_files_properties(${skipped} DIRECTORY ${PROJECT_SOURCE_DIR}/src
+        PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+endfunction()
