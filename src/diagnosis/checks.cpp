@@ -52,7 +52,9 @@ QList<Finding> checkAccount(const AccountCheckInput &input)
         for (Finding &f : out)
             if (int(f.severity) > int(Sev::Warning)) {
                 f.severity = Sev::Warning;
-                f.detail += QStringLiteral(" (No MQTT client has used account \"%1\" yet: this breaks the first one that does.)").arg(acc.name);
+                f.detail += QStringLiteral(" (Account \"%1\" has no MQTT stream yet: either no MQTT client has connected to it, or every "
+                                          "one was refused because of this. Rated a warning because it cannot be told which; the "
+                                          "next MQTT client to connect fails.)").arg(acc.name);
             }
     sortFindings(out);
     return out;

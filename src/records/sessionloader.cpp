@@ -222,19 +222,26 @@ Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &sy
         options.insert(QStringLiteral("mqtt_client"), clientId);
     // Every server answers the PING with one page; ask again with the next offset while any page was full
     // (connections that come and go between pages may be seen twice or not at all: a snapshot, not a lock).
+    // A full page that adds no client not seen before ends the walk too (a server repeating one page would
+    // otherwise be asked forever), and so does the page cap.
+    constexpr int kMaxPages = 2000;
     ConnectedClients all;
-    for (qint64 offset = 0;; offset += pageSize) {
+    for (qint64 offset = 0, page = 0;; offset += pageSize, ++page) {
+        if (page >= kMaxPages)
+            return Error(Error::Kind::Protocol,
+                         QStringLiteral("asking the servers for MQTT connections (CONNZ): still full pages after %1 requests").arg(kMaxPages));
         options.insert(QStringLiteral("offset"), offset);
         auto replies = sys.ping(QStringLiteral("CONNZ"), options);
         if (!replies)
             return Error(replies.error()).prefixed(QStringLiteral("asking the servers for MQTT connections (CONNZ)"));
-        const ConnectedClients page = connectedFromConnz(*replies);
-        for (auto it = page.cbegin(); it != page.cend(); ++it)
+        const ConnectedClients found = connectedFromConnz(*replies);
+        const qsizetype before = all.size();
+        for (auto it = found.cbegin(); it != found.cend(); ++it)
             all.insert(it.key(), it.value());
         bool anyFull = false;
         for (const SystemClient::Reply &r : *replies)
             anyFull = anyFull || r.data.value(QLatin1String("connections")).toArray().size() >= pageSize;
-        if (!anyFull)
+        if (!anyFull || (page > 0 && all.size() == before))
             break;
     }
     return all;

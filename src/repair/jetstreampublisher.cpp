@@ -161,7 +161,13 @@ Result<void> JetStreamPublisher::receive(int waitMs)
             d->onAck(tag, Error(Error::Kind::NoResponders, QStringLiteral("%1: no stream stores this subject").arg(subject)));
             continue;
         }
-        const QJsonObject ack = QJsonDocument::fromJson(payload).object();
+        const QJsonDocument ackDoc = QJsonDocument::fromJson(payload);
+        if (!ackDoc.isObject()) {
+            d->onAck(tag, Error(Error::Kind::Protocol, QStringLiteral("%1: the publish acknowledgement is not a JSON object: %2")
+                                                           .arg(subject, QString::fromUtf8(payload.left(200)))));
+            continue;
+        }
+        const QJsonObject ack = ackDoc.object();
         if (ack.contains(QLatin1String("error"))) {
             d->onAck(tag, Error(JetStreamClient::errorFromReply(ack.value(QLatin1String("error")).toObject(), QStringLiteral("publish"))
                                     .prefixed(subject)));

@@ -178,6 +178,8 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
 
         // Safety rule 2: every destructive step is backed up first, or it does not run.
         bool backupFailed = false;
+        bool alreadyDone = false;
+        QString doneReason;
         for (int i = 0; i < step.backups.size() && !backupFailed; ++i) {
             const RepairBackupSpec &spec = step.backups.at(i);
             BackupRequest req;
@@ -190,6 +192,16 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
             BackupOptions bo;
             bo.cancel = options.cancel;
             auto written = StreamBackup::run(target, req, bo);
+            if (!written && written.error().jsErrCode() == 10059) {
+                // The stream went between the precondition and its backup (the server's own migration removes
+                // legacy streams, for one): if the step is now done, it is done; otherwise the failure stands.
+                auto again = action->precondition(step, ctx);
+                if (again && again->verdict == Precondition::Verdict::AlreadyDone) {
+                    alreadyDone = true;
+                    doneReason = again->reason;
+                    break;
+                }
+            }
             if (!written) {
                 backupFailed = true;
                 stopped = true;
@@ -204,6 +216,11 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
         }
         if (backupFailed)
             continue;
+        if (alreadyDone) {
+            done.insert(step.id);
+            finish(State::AlreadyDone, doneReason);
+            continue;
+        }
 
         if (options.beforeApply)
             options.beforeApply(step, o.backupFiles);

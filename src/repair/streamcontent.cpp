@@ -93,10 +93,19 @@ Result<ReadSummary> readSubjectWalk(const std::shared_ptr<NatsConnection> &conne
             return reply.error();
         const bool end = !reply;
         if (!end) {
-            const QJsonObject msg = reply->value(QLatin1String("message")).toObject();
+            const QJsonValue msgValue = reply->value(QLatin1String("message"));
+            const QJsonObject msg = msgValue.toObject();
+            const QJsonValue seqValue = msg.value(QLatin1String("seq"));
+            // A sequence is 1 .. 2^53 in JSON; anything else (missing, negative, a string) would wrap `next` around.
+            if (!msgValue.isObject() || !seqValue.isDouble() || seqValue.toDouble() < 1 || seqValue.toDouble() > 9007199254740992.0 ||
+                !msg.value(QLatin1String("subject")).isString())
+                return Error(Error::Kind::Protocol, QStringLiteral("reading %1 on %2: malformed STREAM.MSG.GET reply (no message object "
+                                                                   "with a sequence and a subject): %3")
+                                                        .arg(stream, subject,
+                                                             QString::fromUtf8(QJsonDocument(*reply).toJson(QJsonDocument::Compact).left(200))));
             StreamMessage m;
             m.subject = msg.value(QLatin1String("subject")).toString();
-            m.sequence = quint64(msg.value(QLatin1String("seq")).toInteger());
+            m.sequence = quint64(seqValue.toInteger());
             m.timeNs = StreamReader::parseTimeNs(msg.value(QLatin1String("time")).toString());
             m.data = QByteArray::fromBase64(msg.value(QLatin1String("data")).toString().toLatin1());
             const QString hdrs = msg.value(QLatin1String("hdrs")).toString();
