@@ -167,7 +167,8 @@ void MainWindow::showRepairWizard()
 {
     auto *wizard = new RepairWizard(m_controller, currentAccountName(), this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
-    connect(wizard, &RepairWizard::repairFinished, m_workspace, &AccountWorkspace::reload);
+    // The tree (streams, badges) and the workspace both show what the repair changed.
+    connect(wizard, &RepairWizard::repairFinished, this, &MainWindow::refreshAll);
     wizard->open();
 }
 

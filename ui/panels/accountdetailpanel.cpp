@@ -159,7 +159,7 @@ void AccountDetailPanel::setAccount(const AccountInfo &account)
                                .arg(DisplayFormat::count(account.streamCount), DisplayFormat::mqttStreamCount(mqtt.size()),
                                     DisplayFormat::count(account.consumerCount)));
     if (account.source == QLatin1String("jsz"))
-        m_source->setText(tr("system view (JSZ), read-only"));
+        m_source->setText(tr("the system account's view (JSZ)"));
     else if (account.source == QLatin1String("api"))
         m_source->setText(tr("the account's own JetStream API"));
     else if (account.source == QLatin1String("accountz"))
