@@ -16,6 +16,8 @@
 #include "controllers/clustercontroller.h"
 #include "dialogs/connectiondialog.h"
 #include "dialogs/logexplainerdialog.h"
+#include "diagnosis/checks.h"
+#include "diagnosis/diagnosisinput.h"
 #include "dialogs/repairwizard.h"
 #include "models/clustertreemodel.h"
 #include "models/displayformat.h"
@@ -67,10 +69,14 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     connect(&controller, &ClusterController::serversLoaded, this, [this](const QList<ServerInfo> &servers) {
         m_model->setServers(servers);
         m_workspace->setServers(servers);
+        m_servers = servers;
+        badgeAllAccounts();
         handleLoaded();
     });
     connect(&controller, &ClusterController::accountsLoaded, this, [this](const QList<AccountInfo> &accounts) {
         m_model->setAccounts(accounts);
+        m_accounts = accounts;
+        badgeAllAccounts();
         handleLoaded();
     });
     connect(&controller, &ClusterController::failed, this, &MainWindow::handleFailed);
@@ -79,7 +85,10 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
             m_banner->dismiss();
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showCurrentDetails);
-    connect(m_accountData, &AccountDataController::findingsLoaded, m_model, &ClusterTreeModel::setFindings);
+    connect(m_accountData, &AccountDataController::findingsLoaded, this, [this](const QString &account, const QList<Finding> &findings) {
+        m_fullFindings.insert(account, findings);
+        m_model->setFindings(account, findings);
+    });
     connect(m_accountData, &AccountDataController::connectionsUsed, &controller, &ClusterController::watchNewConnections);
     connect(m_actions->refreshAction(), &QAction::triggered, m_workspace, &AccountWorkspace::reload);
     m_autoRefresh->setBusyCheck([this] { return isRefreshing(); });
@@ -141,6 +150,22 @@ void MainWindow::refreshAll()
     m_workspace->reload();
 }
 
+void MainWindow::badgeAllAccounts()
+{
+    if (m_servers.isEmpty() || m_accounts.isEmpty())
+        return;
+    DiagnosisInput input;
+    input.servers = m_servers;
+    input.accounts = m_accounts;
+    const QList<Finding> findings = Checks::diagnose(input);
+    for (const AccountInfo &account : std::as_const(m_accounts)) {
+        if (const auto full = m_fullFindings.constFind(account.name); full != m_fullFindings.cend())
+            m_model->setFindings(account.name, *full);
+        else
+            m_model->setFindings(account.name, findings);
+    }
+}
+
 void MainWindow::showConnectionDialog()
 {
     auto *dialog = new ConnectionDialog(m_controller.runner(), this);
@@ -185,6 +210,9 @@ void MainWindow::showLogExplainer()
 
 void MainWindow::handleProfileChanged()
 {
+    m_servers.clear();
+    m_accounts.clear();
+    m_fullFindings.clear();
     m_banner->dismiss();
     m_workspace->showOverviewOnly();
     if (!m_controller.hasProfile()) {

@@ -1,6 +1,11 @@
 #pragma once
 
+#include <QHash>
+#include <QList>
 #include <QMainWindow>
+
+#include "diagnosis/finding.h"
+#include "nats/clusterinfo.h"
 
 class QSplitter;
 class QTreeView;
@@ -68,6 +73,11 @@ private:
     void handleFailed(const Error &error);
     void showCurrentDetails();
     void showNotConnected();
+    /**
+     * Health badges for every account as soon as the cluster is loaded: the stream-level checks need nothing
+     * but discovery (pure, no network). An account whose full findings (records included) were loaded keeps those.
+     */
+    void badgeAllAccounts();
 
     ClusterController &m_controller;
     ActionManager *m_actions;
@@ -80,6 +90,9 @@ private:
     QSplitter *m_splitter;
     ConnectionStatusWidget *m_status;
     AutoRefresh *m_autoRefresh;
+    QList<ServerInfo> m_servers;
+    QList<AccountInfo> m_accounts;
+    QHash<QString, QList<Finding>> m_fullFindings; ///< by account, from the account workspace's loads
 };
 
 } // namespace MqttDoctor

@@ -26,6 +26,7 @@
 #include "dialogs/connectiondialog.h"
 #include "mainwindow.h"
 #include "models/clustertreemodel.h"
+#include "models/healthbadge.h"
 #include "models/iconfactory.h"
 #include "models/streamtablemodel.h"
 #include "mqttclient.h"
@@ -151,6 +152,13 @@ void TestMainWindow::connectsAndListsAccounts()
     QTRY_VERIFY_WITH_TIMEOUT(!controller.isLoading(), kLoadTimeoutMs);
     QVERIFY2(!window.errorBanner()->isVisible(), qPrintable(window.errorBanner()->message()));
     QCOMPARE(controller.connectionState(), ClusterController::ConnectionState::Connected);
+
+    // Every account has its health badge before anyone selects it (stream-level checks from discovery).
+    QTRY_COMPARE_WITH_TIMEOUT(model.accountIndex(u"ACME"_s).data(ClusterTreeModel::HealthRole).value<HealthBadge::Health>(),
+                              HealthBadge::Health::Ok, kLoadTimeoutMs);
+    QCOMPARE(model.accountIndex(u"NOJS"_s).data(ClusterTreeModel::HealthRole).value<HealthBadge::Health>(), HealthBadge::Health::Info);
+    QCOMPARE(model.streamIndex(u"ACME"_s, u"$MQTT_sess"_s).data(ClusterTreeModel::HealthRole).value<HealthBadge::Health>(),
+             HealthBadge::Health::Ok);
 
     // Servers: one, named as configured, with its version and MQTT port.
     const QModelIndex servers = model.serverGroupIndex();
