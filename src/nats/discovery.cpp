@@ -186,7 +186,7 @@ Result<AccountInfo> accountThroughApi(const std::shared_ptr<NatsConnection> &con
             }
         }
         if (s.isMqtt()) {
-            auto consumers = js.consumerList(s.name);
+            auto consumers = js.consumerListAllowUnavailable(s.name);
             if (!consumers)
                 return consumers.error();
             s.consumers = *consumers;

@@ -280,6 +280,16 @@ Result<QList<QJsonObject>> JetStreamClient::streamList(const QString &subjectFil
 
 Result<QList<QJsonObject>> JetStreamClient::consumerList(const QString &stream)
 {
+    return listConsumers(stream, false);
+}
+
+Result<QList<QJsonObject>> JetStreamClient::consumerListAllowUnavailable(const QString &stream)
+{
+    return listConsumers(stream, true);
+}
+
+Result<QList<QJsonObject>> JetStreamClient::listConsumers(const QString &stream, bool allowUnavailable)
+{
     QList<QJsonObject> consumers;
     QStringList missing;
     const QString op = QStringLiteral("CONSUMER.LIST.") + stream;
@@ -288,9 +298,22 @@ Result<QList<QJsonObject>> JetStreamClient::consumerList(const QString &stream)
         [&](const QJsonValue &v) -> Result<void> {
             if (!v.isObject())
                 return malformed(op, QStringLiteral("a consumer entry is %1, not an object").arg(typeName(v)));
-            if (auto ok = checkConsumerInfo(v.toObject(), op); !ok)
+            QJsonObject entry = v.toObject();
+            // With a server down, a cluster lists a consumer it could not reach with an empty "name": take the
+            // name from its config and mark it, or (diagnosis only) leave out an entry that names nothing.
+            if (entry.value(QLatin1String("name")).toString().isEmpty() && entry.value(QLatin1String("config")).isObject()) {
+                const QJsonObject config = entry.value(QLatin1String("config")).toObject();
+                const QString fromConfig = config.value(QLatin1String("durable_name")).toString(config.value(QLatin1String("name")).toString());
+                if (!fromConfig.isEmpty()) {
+                    entry.insert(QStringLiteral("name"), fromConfig);
+                    entry.insert(QStringLiteral("unavailable"), QStringLiteral("listed without its state; its server may be down"));
+                } else if (allowUnavailable) {
+                    return {};
+                }
+            }
+            if (auto ok = checkConsumerInfo(entry, op); !ok)
                 return ok;
-            consumers.append(v.toObject());
+            consumers.append(entry);
             return {};
         },
         &missing);
@@ -303,6 +326,12 @@ Result<QList<QJsonObject>> JetStreamClient::consumerList(const QString &stream)
         auto info = call(infoOp);
         if (!info && info.error().jsErrCode() == 10014)
             continue; // deleted meanwhile
+        if (!info && allowUnavailable) {
+            consumers.append(QJsonObject{{QStringLiteral("name"), name},
+                                         {QStringLiteral("config"), QJsonObject()},
+                                         {QStringLiteral("unavailable"), info.error().message()}});
+            continue;
+        }
         if (!info)
             return Error(Error::Kind::JetStream,
                          QStringLiteral("%1: consumer %2 did not answer (%3)").arg(op, name, info.error().message()),

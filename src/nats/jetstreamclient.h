@@ -39,6 +39,12 @@ public:
     Result<QList<QJsonObject>> streamList(const QString &subjectFilter = {});
     /** `CONSUMER.LIST`: every consumer's info object on a stream. Pages as needed. */
     Result<QList<QJsonObject>> consumerList(const QString &stream);
+    /**
+     * Like consumerList, for reading and diagnosis: a consumer a cluster listed as `missing` whose CONSUMER.INFO
+     * also fails (its servers down or electing) is included as `{"name", "config": {}, "unavailable": reason}`
+     * instead of failing the whole list: it exists, its state is not known. Backups and restores use consumerList.
+     */
+    Result<QList<QJsonObject>> consumerListAllowUnavailable(const QString &stream);
 
     /** Turns a JetStream error object ({code, err_code, description}) into an Error. */
     static Error errorFromReply(const QJsonObject &error, const QString &op);
@@ -50,6 +56,7 @@ public:
     static Result<void> checkConsumerInfo(const QJsonObject &info, const QString &op);
 
 private:
+    Result<QList<QJsonObject>> listConsumers(const QString &stream, bool allowUnavailable);
     std::shared_ptr<NatsConnection> m_connection;
     QString m_domain;
 };

@@ -97,6 +97,11 @@ void joinConsumers(SessionEntry &entry, const ConsumerIndex &consumers, bool con
             c.numPending = it->value(QLatin1String("num_pending")).toInteger();
             c.numAckPending = it->value(QLatin1String("num_ack_pending")).toInteger();
             c.config = it->value(QLatin1String("config")).toObject();
+            if (const QJsonValue why = it->value(QLatin1String("unavailable")); why.isString()) {
+                c.config = config.toObject(); // its actual config could not be read
+                entry.problems << QStringLiteral("consumer %1 exists but did not answer (%2); its pending counts are not known")
+                                      .arg(c.name, why.toString());
+            }
         } else {
             c.config = config.toObject();  // parsed only here: a missing consumer is the exception
             if (consumersKnown && !c.name.isEmpty())
@@ -199,7 +204,7 @@ Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &accou
     JetStreamClient js(account, domain);
     ConsumerIndex index;
     for (const QString &stream : {QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_out")}) {
-        auto list = js.consumerList(stream);
+        auto list = js.consumerListAllowUnavailable(stream);
         if (!list) {
             if (list.error().jsErrCode() == 10059)  // stream not found: no consumers
                 continue;

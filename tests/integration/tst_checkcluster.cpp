@@ -131,7 +131,7 @@ private slots:
                 QCOMPARE(expectedOf(f).toObject().value(QLatin1String("leader")).toBool(), true);
             }
             unhealthy.sort();
-            QVERIFY2(unhealthy == streams, qPrintable(describe(run)));
+            QVERIFY2(unhealthy == streams, qPrintable(describe(run) + run.out().left(1500)));
             // Nothing else: the streams still have 3 replicas as configured, a stopped node is no config problem.
             QVERIFY2(findingsAbove(run, QStringLiteral("info")).size() == streams.size(), qPrintable(describe(run)));
             QCOMPARE(run.exitCode(), 1);

@@ -251,8 +251,8 @@ private slots:
         });
         QVERIFY(stopped);
         QVERIFY2(!during.crashed, qPrintable(during.describe()));
-        if (during.exitCode == 0)
-            QCOMPARE(loadSessions(during.json, true), before);
+        if (during.exitCode == 0) // every session and durable is there; pending counts of unreachable ones are not known
+            QCOMPARE(loadSessions(during.json, false), loadSessions(baseline.json, false));
         else
             QVERIFY2(during.exitCode == 3 && !during.json.value(u"error"_s).toObject().value(u"message"_s).toString().isEmpty(),
                      qPrintable(during.describe()));
