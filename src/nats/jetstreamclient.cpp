@@ -300,15 +300,13 @@ Result<QList<QJsonObject>> JetStreamClient::listConsumers(const QString &stream,
                 return malformed(op, QStringLiteral("a consumer entry is %1, not an object").arg(typeName(v)));
             QJsonObject entry = v.toObject();
             // With a server down, a cluster lists a consumer it could not reach with an empty "name": take the
-            // name from its config and mark it, or (diagnosis only) leave out an entry that names nothing.
+            // name from its config and mark it. An entry that names nothing anywhere is malformed.
             if (entry.value(QLatin1String("name")).toString().isEmpty() && entry.value(QLatin1String("config")).isObject()) {
                 const QJsonObject config = entry.value(QLatin1String("config")).toObject();
                 const QString fromConfig = config.value(QLatin1String("durable_name")).toString(config.value(QLatin1String("name")).toString());
                 if (!fromConfig.isEmpty()) {
                     entry.insert(QStringLiteral("name"), fromConfig);
                     entry.insert(QStringLiteral("unavailable"), QStringLiteral("listed without its state; its server may be down"));
-                } else if (allowUnavailable) {
-                    return {};
                 }
             }
             if (auto ok = checkConsumerInfo(entry, op); !ok)
