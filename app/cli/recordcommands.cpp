@@ -70,6 +70,7 @@ int runSessions(CliContext &ctx)
     options.domain = src->apiDomain;
     options.filter = ctx.parser.value(QStringLiteral("filter"));
     options.limit = quint64(limit);
+    options.includeLegacy = true;
     QList<SessionEntry> entries;
     bool truncated = false;
     auto summary = SessionLoader::load(
@@ -137,11 +138,26 @@ int runSession(CliContext &ctx)
                                        });
     if (!summary && summary.error().jsErrCode() != 10059)
         return ctx.fail(summary.error());
-    const auto it = std::find_if(entries.cbegin(), entries.cend(), [&](const SessionEntry &e) { return e.record && e.clientId == clientId; });
+    auto isClient = [&](const SessionEntry &e) { return e.record && e.clientId == clientId; };
+    auto it = std::find_if(entries.cbegin(), entries.cend(), isClient);
+    if (it == entries.cend()) {
+        // Not in $MQTT_sess: it may still be in a legacy $MQTT_sess_<hash> stream (the name's hash covers the domain).
+        SessionLoadOptions legacyOptions = options;
+        legacyOptions.subjectFilter.clear();
+        legacyOptions.filter = clientId;
+        auto legacy = SessionLoader::loadLegacy(src->connection, legacyOptions, *consumers, connected);
+        if (!legacy)
+            return ctx.fail(legacy.error());
+        const qsizetype before = entries.size();
+        for (SessionEntry &e : *legacy)
+            if (isClient(e))
+                entries.append(std::move(e));
+        it = entries.size() > before ? entries.cbegin() + before : entries.cend();
+    }
     if (it == entries.cend()) {
         QString hint = QStringLiteral("the client has no persistent session (it never connected with clean session false, or the "
                                       "session was cleared); see the sessions command");
-        if (!entries.isEmpty())
+        if (!entries.isEmpty() && !entries.first().isLegacy())
             hint = QStringLiteral("%1 holds a record of another client (%2): the client IDs share a hash")
                        .arg(options.subjectFilter, entries.first().record ? entries.first().clientId : QStringLiteral("undecodable"));
         return ctx.fail(Error(Error::Kind::NotFound,
@@ -154,6 +170,7 @@ int runSession(CliContext &ctx)
     }
     ctx.out << "Client ID:  " << e.clientId << '\n'
             << "Subject:    " << e.subject << " (seq " << e.seq << ", " << e.time.toString(Qt::ISODateWithMs) << ")\n"
+            << (e.isLegacy() ? QStringLiteral("Stream:     %1 (legacy per-session stream)\n").arg(e.legacyStream) : QString())
             << "Hash:       " << e.hash << '\n'
             << "Clean:      " << (e.clean ? "yes" : "no") << '\n'
             << "Origin:     " << (e.record ? e.record->origin : QString()) << '\n'

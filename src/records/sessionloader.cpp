@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "mqtt/clientidhash.h"
+#include "mqtt/mqttlayout.h"
 #include "mqtt/storedmessage.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
@@ -177,6 +178,7 @@ QJsonObject toJson(const SessionEntry &e, bool detail)
     }
     QJsonObject o{{QStringLiteral("client_id"), e.record ? QJsonValue(e.clientId) : QJsonValue(QJsonValue::Null)},
                   {QStringLiteral("hash"), e.hash},
+                  {QStringLiteral("stream"), e.isLegacy() ? e.legacyStream : sessStream},
                   {QStringLiteral("subject"), e.subject},
                   {QStringLiteral("seq"), QJsonValue(qint64(e.seq))},
                   {QStringLiteral("time"), e.time.toString(Qt::ISODateWithMs)},
@@ -283,7 +285,9 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     quint64 count = 0;
     bool limitReached = false;
     bool more = false;  // the limit cut the list short
+    ReadProgress lastProgress;
     auto deliver = [&](QList<SessionEntry> &&matched, const ReadProgress &progress) {
+        lastProgress = progress;
         QList<SessionEntry> out;
         if (options.limit == 0) {
             out = std::move(matched);
@@ -313,10 +317,25 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
         return pipeline.push(std::move(batch), progress);
     });
     pipeline.finish();  // what was read before the end (or an error) is handed over first
+    const bool noSessStream = !summary && summary.error().jsErrCode() == 10059;
+    // The legacy streams come after $MQTT_sess's records, through the same limit (a server older than 2.5
+    // may have left them without ever creating $MQTT_sess).
+    const bool stopped = (summary && summary->cancelled) || limitReached || (options.cancel && options.cancel->load());
+    if (options.includeLegacy && options.subjectFilter.isEmpty() && (summary || noSessStream) && !stopped) {
+        auto legacy = loadLegacy(account, options, consumers, connected);
+        if (!legacy)
+            return legacy.error();
+        if (!legacy->isEmpty()) {
+            ReadProgress progress = lastProgress;
+            progress.done += quint64(legacy->size());
+            progress.total = std::max(progress.total, progress.done);
+            deliver(std::move(*legacy), progress);
+        }
+    }
     if (truncated)
         *truncated = more;
     if (!summary) {
-        if (summary.error().jsErrCode() == 10059)
+        if (noSessStream)
             return Error(Error::Kind::NotFound, QStringLiteral("the account has no $MQTT_sess stream: no MQTT session was ever stored"),
                          QStringLiteral("nats-server creates it on the account's first MQTT connection"))
                 .withJsErrCode(10059);
@@ -324,6 +343,79 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     }
     pipeline.adjust(*summary);
     return summary;
+}
+
+void markLegacy(SessionEntry &entry, const QString &stream)
+{
+    entry.legacyStream = stream;
+    // The server moves a legacy record without checking its stream name against the ID (the name's hash
+    // covers the domain since 2.3): a hash mismatch there is no problem of its own.
+    entry.problems.removeIf([](const QString &p) { return p.startsWith(QLatin1String("id does not hash to the subject")); });
+    entry.problems.prepend(
+        QStringLiteral("left in the legacy stream %1: servers since 2.5 read sessions only from $MQTT_sess and move these only when "
+                       "they create $MQTT_sess (LEGACY_SESSION_STREAMS; repair: migrate_legacy_sessions)")
+            .arg(stream));
+}
+
+Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &account, const SessionLoadOptions &options,
+                                       const std::optional<ConsumerIndex> &consumers,
+                                       const std::optional<ConnectedClients> &connected)
+{
+    JetStreamClient js(account, options.domain);
+    auto names = js.streamNames();
+    if (!names)
+        return Error(names.error()).prefixed(QStringLiteral("listing the streams to find legacy session streams"));
+    const ConsumerIndex noConsumers;
+    QList<SessionEntry> out;
+    for (const QString &stream : std::as_const(*names)) {
+        if (!MqttLayout::isLegacySessionStream(stream))
+            continue;
+        if (options.cancel && options.cancel->load())
+            break;
+        // A stream that cannot be read is listed with the reason: the listing goes on.
+        auto unreadable = [&](const QString &why) {
+            SessionEntry e;
+            e.subject = stream;
+            e.hash = stream.mid(MqttLayout::legacySessionPrefix().size());
+            markLegacy(e, stream);
+            e.problems << QStringLiteral("unreadable: ") + why;
+            if (matches(e, options.filter))
+                out.append(std::move(e));
+        };
+        auto info = js.streamInfo(stream);
+        if (!info) {
+            if (info.error().jsErrCode() != 10059)  // deleted meanwhile (e.g. migrated by a server): gone
+                unreadable(info.error().message());
+            continue;
+        }
+        const QJsonObject state = info->value(QLatin1String("state")).toObject();
+        const qint64 lastSeq = state.value(QLatin1String("last_seq")).toInteger();
+        if (state.value(QLatin1String("messages")).toInteger() <= 0 || lastSeq <= 0)
+            continue;  // empty: no session (the check reports the stream)
+        StreamReader reader(account, options.domain);
+        StreamReader::Options ro;
+        ro.cancel = options.cancel;
+        std::optional<StreamMessage> message;
+        auto read = reader.getBySequences(stream, {quint64(lastSeq)}, ro, [&](QList<StreamMessage> &&batch, const ReadProgress &) {
+            if (!batch.isEmpty() && !batch.constFirst().deleted)
+                message = batch.constFirst();
+            return true;
+        });
+        if (!read) {
+            unreadable(read.error().message());
+            continue;
+        }
+        if (!message)
+            continue;  // gone between the info and the read
+        SessionEntry e = fromMessage(*message, options.dialect);
+        markLegacy(e, stream);
+        if (!matches(e, options.filter))
+            continue;
+        joinConsumers(e, consumers ? *consumers : noConsumers, consumers.has_value());
+        joinConnected(e, connected);
+        out.append(std::move(e));
+    }
+    return out;
 }
 
 } // namespace MqttDoctor::SessionLoader

@@ -51,6 +51,10 @@ struct SessionEntry
     QString server;              ///< the server the client is connected to (when connected)
     QStringList problems;        ///< "id does not hash to the subject", "consumer X missing", "undecodable: ..."
     std::optional<SessionRecord> record;  ///< the decoded record (nullopt when undecodable)
+    /** A legacy per-session stream `$MQTT_sess_<hash>` (≤2.4.x) the record is still in; empty: `$MQTT_sess`. */
+    QString legacyStream;
+
+    bool isLegacy() const { return !legacyStream.isEmpty(); }
 };
 
 /** What a session load reads and how. */
@@ -63,6 +67,12 @@ struct SessionLoadOptions
     quint64 limit = 0;           ///< stop after this many matching records (0: all)
     int batchSize = 1024;
     const std::atomic<bool> *cancel = nullptr;
+    /**
+     * Also the records left in legacy `$MQTT_sess_<hash>` streams (after `$MQTT_sess`'s, filter and
+     * limit applied, only when `subjectFilter` is empty). Listings want them; the record-level checks
+     * do not (LEGACY_SESSION_STREAMS covers those streams).
+     */
+    bool includeLegacy = false;
 };
 
 /**
@@ -104,6 +114,8 @@ ConnectedClients connectedFromConnz(const QList<SystemClient::Reply> &replies);
 bool matches(const SessionEntry &entry, const QString &filter);
 /** The JSON of an entry (docs/cli.md): client_id, hash, subject, seq, time, clean, subscriptions, consumers, connected, problems; `detail` adds server, origin and the consumer configs. */
 QJsonObject toJson(const SessionEntry &entry, bool detail = false);
+/** Marks a decoded legacy record (`$MQTT_sess_<hash>`): where it is, and why no server reads it there. */
+void markLegacy(SessionEntry &entry, const QString &stream);
 /** `$MQTT.sess.<hash>` or `$MQTT.sess.<domain>.<hash>`. */
 QString sessionSubject(const QString &clientId, const QString &sessionDomain);
 
@@ -117,6 +129,14 @@ Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &accou
  */
 Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &system, const QString &account,
                                        const QString &clientId = {}, int pageSize = 5000);
+/**
+ * The records of the legacy per-session streams `$MQTT_sess_<hash>` (internals §4.1): the last message
+ * of each non-empty one, read by sequence (`STREAM.MSG.GET`, never a consumer), decoded, filtered and
+ * joined like `$MQTT_sess`'s, marked with markLegacy(). No legacy stream: an empty list.
+ */
+Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &account, const SessionLoadOptions &options,
+                                       const std::optional<ConsumerIndex> &consumers,
+                                       const std::optional<ConnectedClients> &connected);
 /**
  * Reads `$MQTT_sess` and hands over joined entries batch by batch. Decoding and joining run on a
  * worker thread of the load's own while this thread reads (the pure functions above on the const

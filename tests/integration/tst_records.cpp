@@ -10,6 +10,7 @@
 #include "mqtt/clientidhash.h"
 #include "nats/connectionset.h"
 #include "nats/jetstreamclient.h"
+#include "nats/natsconnection.h"
 #include "records/retainedloader.h"
 #include "records/sessionloader.h"
 
@@ -72,6 +73,38 @@ QStringList stringsOf(const QJsonArray &subs, const char *key)
         out << v.toObject().value(QLatin1String(key)).toString();
     out.sort();
     return out;
+}
+
+// A legacy per-session stream as servers up to 2.4 made them (subjects = its own name, one message),
+// holding `record` (none: empty). Returns the error text, empty on success.
+QString makeLegacyStream(const QString &url, const QString &name, const QByteArray &record)
+{
+    Profile profile;
+    profile.servers = {url};
+    profile.auth.kind = Credentials::Kind::UserPassword;
+    profile.auth.user = QStringLiteral("acme");
+    profile.auth.password = QStringLiteral("acmepass");
+    ConnectionSet connections(profile);
+    auto conn = connections.primary();
+    if (!conn)
+        return conn.error().toString();
+    JetStreamClient js(*conn);
+    auto created = js.call(QStringLiteral("STREAM.CREATE.") + name,
+                           QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("subjects"), QJsonArray{name}},
+                                       {QStringLiteral("storage"), QStringLiteral("file")}, {QStringLiteral("max_msgs"), 1}});
+    if (!created)
+        return created.error().toString();
+    if (record.isEmpty())
+        return {};
+    auto ack = (*conn)->request(name, record, 5000);
+    if (!ack)
+        return ack.error().toString();
+    return ack->data.contains("\"seq\"") ? QString() : QString::fromUtf8(ack->data);
+}
+
+QString legacyName(const QString &clientId)
+{
+    return QStringLiteral("$MQTT_sess_") + ClientIdHash::hash(clientId);
 }
 
 } // namespace
@@ -282,6 +315,117 @@ private slots:
         QCOMPARE(byKey(liveSessions, "client_id", QStringLiteral("everything-2")).value(QLatin1String("connected")), QJsonValue(false));
         sub.kill();
         sub.waitForFinished(5000);
+    }
+
+    // Records left in legacy per-session streams `$MQTT_sess_<hash>` (servers up to 2.4): listed after
+    // $MQTT_sess's, marked with their stream, also when the account has no $MQTT_sess; a server that
+    // creates $MQTT_sess moves the decodable ones (internals §4.1), after which they list as ordinary
+    // sessions; a leftover made later is never moved and stays listed as legacy.
+    void legacySessions_data() { records_data(); }
+    void legacySessions()
+    {
+        QFETCH(QString, version);
+        NatsServerFixture server;
+        QVERIFY2(server.start(version, ServerConfig::standard()), qPrintable(server.errorString()));
+        const QString url = server.url();
+        const QString old = legacyName(QStringLiteral("old-3"));
+        const QString junk = legacyName(QStringLiteral("junk-10"));
+        const QString empty = legacyName(QStringLiteral("empty-9"));
+        QString why = makeLegacyStream(url, old, R"({"origin":"0ld5rvr1","id":"old-3","clean":false,"subs":{"legacy.a":1}})");
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY2((why = makeLegacyStream(url, junk, "not a session")).isEmpty(), qPrintable(why));
+        QVERIFY2((why = makeLegacyStream(url, empty, {})).isEmpty(), qPrintable(why));
+        const QMap<QString, QString> before = snapshot(url);
+        QVERIFY(!before.contains(QStringLiteral("$MQTT_sess")));
+
+        // No $MQTT_sess yet (no MQTT client has connected): the legacy records are the list.
+        const auto first = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
+        QVERIFY2(first.exitCode() == 0 && first.jsonValid, qPrintable(first.describe()));
+        QJsonArray list = first.json.value(QLatin1String("sessions")).toArray();
+        QStringList legacyStreams{old, junk};
+        legacyStreams.sort();
+        QCOMPARE(stringsOf(list, "stream"), legacyStreams);  // the empty stream holds no session
+        const QJsonObject oldEntry = byKey(list, "client_id", QStringLiteral("old-3"));
+        QCOMPARE(oldEntry.value(QLatin1String("stream")).toString(), old);
+        QCOMPARE(oldEntry.value(QLatin1String("subject")).toString(), old);
+        QCOMPARE(oldEntry.value(QLatin1String("hash")).toString(), ClientIdHash::hash(QStringLiteral("old-3")));
+        QCOMPARE(stringsOf(oldEntry.value(QLatin1String("subscriptions")).toArray(), "topic"), QStringList{QStringLiteral("legacy/a")});
+        const QJsonArray oldProblems = oldEntry.value(QLatin1String("problems")).toArray();
+        QCOMPARE(oldProblems.size(), 1);
+        QVERIFY2(oldProblems.first().toString().contains(QStringLiteral("LEGACY_SESSION_STREAMS")), qPrintable(first.out()));
+        const QJsonObject junkEntry = byKey(list, "stream", junk);
+        QCOMPARE(junkEntry.value(QLatin1String("client_id")), QJsonValue(QJsonValue::Null));
+        QVERIFY2(junkEntry.value(QLatin1String("problems")).toArray().at(1).toString().startsWith(QStringLiteral("undecodable: ")),
+                 qPrintable(first.out()));
+        const auto text = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions")});
+        QVERIFY2(text.exitCode() == 0 && text.out().contains(QStringLiteral("old-3")) && text.out().contains(QStringLiteral("legacy stream ") + old),
+                 qPrintable(text.describe()));
+        const auto filtered = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--filter"),
+                                                                        QStringLiteral("legacy/"), QStringLiteral("--json")});
+        QVERIFY2(filtered.exitCode() == 0 && filtered.jsonValid, qPrintable(filtered.describe()));
+        QCOMPARE(stringsOf(filtered.json.value(QLatin1String("sessions")).toArray(), "client_id"), QStringList{QStringLiteral("old-3")});
+        const auto limited = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--limit"),
+                                                                       QStringLiteral("1"), QStringLiteral("--json")});
+        QVERIFY2(limited.exitCode() == 0 && limited.jsonValid, qPrintable(limited.describe()));
+        QCOMPARE(limited.json.value(QLatin1String("sessions")).toArray().size(), 1);
+        QCOMPARE(limited.json.value(QLatin1String("truncated")).toBool(), true);
+        const auto single = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("old-3"), QStringLiteral("--json")});
+        QVERIFY2(single.exitCode() == 0 && single.jsonValid, qPrintable(single.describe()));
+        QCOMPARE(single.json.value(QLatin1String("session")).toObject().value(QLatin1String("stream")).toString(), old);
+        const auto singleText = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("old-3")});
+        QVERIFY2(singleText.exitCode() == 0 && singleText.out().contains(QStringLiteral("Stream:     ") + old), qPrintable(singleText.describe()));
+        const auto none = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("empty-9")});
+        QVERIFY2(none.exitCode() == 3 && none.err().contains(QStringLiteral("no session for client ID")), qPrintable(none.describe()));
+        QCOMPARE(snapshot(url), before);  // browsing changed nothing
+
+        // The first MQTT client makes the server create $MQTT_sess and move the decodable legacy record; the
+        // junk one is skipped and kept. (The empty one would stop the move in a retry loop: removed first.)
+        {
+            Profile profile;
+            profile.servers = {url};
+            profile.auth.kind = Credentials::Kind::UserPassword;
+            profile.auth.user = QStringLiteral("acme");
+            profile.auth.password = QStringLiteral("acmepass");
+            ConnectionSet connections(profile);
+            auto conn = connections.primary();
+            QVERIFY2(conn, qPrintable(conn ? QString() : conn.error().toString()));
+            auto deleted = JetStreamClient(*conn).call(QStringLiteral("STREAM.DELETE.") + empty);
+            QVERIFY2(deleted, qPrintable(deleted ? QString() : deleted.error().toString()));
+        }
+        MqttClient acme(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
+        acme.setTimeoutMs(30000);
+        MqttResult s1;
+        for (int attempt = 0; attempt < 3 && !s1.subscribed(); ++attempt)
+            s1 = acme.createPersistentSession(QStringLiteral("sensor-sub-1"), {QStringLiteral("sensors/#")}, 1);
+        QVERIFY2(s1.subscribed(), qPrintable(s1.describe()));
+        QVERIFY2((why = makeLegacyStream(url, legacyName(QStringLiteral("late-4")),
+                                         R"({"origin":"0ld5rvr1","id":"late-4","subs":{"late.b":0}})")).isEmpty(),
+                 qPrintable(why));
+        QJsonArray after;
+        for (int i = 0; i < 20; ++i) {  // the move runs right after $MQTT_sess is created; give it a moment
+            const auto run = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
+            QVERIFY2(run.exitCode() == 0 && run.jsonValid, qPrintable(run.describe()));
+            after = run.json.value(QLatin1String("sessions")).toArray();
+            if (byKey(after, "client_id", QStringLiteral("old-3")).value(QLatin1String("stream")).toString() == QStringLiteral("$MQTT_sess"))
+                break;
+            QTest::qWait(250);
+        }
+        const QJsonObject moved = byKey(after, "client_id", QStringLiteral("old-3"));
+        QCOMPARE(moved.value(QLatin1String("stream")).toString(), QStringLiteral("$MQTT_sess"));
+        QCOMPARE(moved.value(QLatin1String("subject")).toString(), QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("old-3")));
+        QCOMPARE(moved.value(QLatin1String("problems")).toArray().size(), 0);
+        QCOMPARE(byKey(after, "client_id", QStringLiteral("sensor-sub-1")).value(QLatin1String("stream")).toString(), QStringLiteral("$MQTT_sess"));
+        QCOMPARE(byKey(after, "client_id", QStringLiteral("late-4")).value(QLatin1String("stream")).toString(), legacyName(QStringLiteral("late-4")));
+        QCOMPARE(byKey(after, "stream", junk).value(QLatin1String("client_id")), QJsonValue(QJsonValue::Null));
+        QCOMPARE(after.size(), 4);
+        // $MQTT_sess's records first, then the legacy ones.
+        QCOMPARE(after.at(2).toObject().value(QLatin1String("stream")).toString().startsWith(QStringLiteral("$MQTT_sess_")), true);
+        QCOMPARE(after.at(3).toObject().value(QLatin1String("stream")).toString().startsWith(QStringLiteral("$MQTT_sess_")), true);
+        // The record-level checks leave legacy records to LEGACY_SESSION_STREAMS (no SESSION_UNDECODABLE for the junk one).
+        const auto check = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("check"), QStringLiteral("--json")});
+        QVERIFY2(check.jsonValid, qPrintable(check.describe()));
+        QVERIFY2(!check.out().contains(QStringLiteral("SESSION_UNDECODABLE")), qPrintable(check.out()));
+        QVERIFY2(check.out().contains(QStringLiteral("LEGACY_SESSION_STREAMS")), qPrintable(check.out()));
     }
 };
 

@@ -235,6 +235,7 @@ void AccountDataController::loadSessions(const QString &account, int batchSize)
         options.domain = src->apiDomain;
         options.batchSize = batchSize;
         options.cancel = cancel.get();
+        options.includeLegacy = true;
         auto summary = SessionLoader::load(src->connection, options, consumers, connected,
                                            [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
                                                const QList<SessionEntry> rows = std::move(batch);
