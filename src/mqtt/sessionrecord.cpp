@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "common/jsontypename.h"
 #include "mqtt/clientidhash.h"
 #include "mqtt/decodeerror.h"
 #include "mqtt/gojson.h"
@@ -31,16 +32,7 @@ Error fail(const QString &field, const QString &reason)
 
 QString typeName(const QJsonValue &v)
 {
-    switch (v.type()) {
-    case QJsonValue::Null: return QStringLiteral("null");
-    case QJsonValue::Bool: return QStringLiteral("a boolean");
-    case QJsonValue::Double: return QStringLiteral("a number");
-    case QJsonValue::String: return QStringLiteral("a string");
-    case QJsonValue::Array: return QStringLiteral("an array");
-    case QJsonValue::Object: return QStringLiteral("an object");
-    case QJsonValue::Undefined: break;
-    }
-    return QStringLiteral("nothing");
+    return jsonTypeName(v, QStringLiteral("nothing"));
 }
 
 bool isIntegral(const QJsonValue &v, double min, double max)
