@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Seeds fuzz/corpus/<target>/ from the real records, replies and logs captured from nats-server 2.9.10,
-2.10.27 and 2.15.1 (tests/unit/data, tests/gui/data) and the documented profile examples.
+2.10.27 and 2.15.1 (tests/unit/data, tests/gui/data; raw JetStream API replies in tests/unit/data/jetstream)
+and the documented profile examples.
 
 Run from anywhere: python3 fuzz/make-corpus.py. Rewrites the seed files (names start with the
 server version or "doc-"); files libFuzzer or people added under other names stay.
@@ -75,6 +76,30 @@ def replies():
                                                "error": {"code": 404, "err_code": 10059, "description": "stream not found"}}))
 
 
+def jetstream_replies():
+    # The exact bytes each server sent (capture.py in that folder), then shapes the server does not send
+    # but anything answering on $JS.API could: unknown codes, no description, huge numbers, wrong types.
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests/unit/data/jetstream/*/*.json"))):
+        version = os.path.basename(os.path.dirname(path))
+        write("jetstreamreply", f"{version}-{os.path.basename(path)[:-len('.json')]}", open(path, "rb").read())
+    docs = {
+        "doc-error-unknown-code": {"error": {"code": 599, "err_code": 19999, "description": "something new"}},
+        "doc-error-no-description": {"error": {"code": 500, "err_code": 10077}},
+        "doc-error-huge-codes": {"error": {"code": 1e300, "err_code": -9.3e18, "description": "x"}},
+        "doc-error-wrong-types": {"error": {"code": "404", "err_code": [10059], "description": {"text": "no"}}},
+        "doc-error-string": {"error": "stream not found"},
+        "doc-stream-info-huge-state": {"config": {"name": "$MQTT_sess", "subjects": ["$MQTT.sess.>"]},
+                                        "state": {"messages": 1.8e19, "bytes": -1, "first_seq": 1e308}},
+        "doc-list-null": {"total": 0, "offset": 0, "limit": 256, "streams": None, "consumers": None},
+    }
+    for name, doc in docs.items():
+        write("jetstreamreply", name, json.dumps(doc))
+    write("jetstreamreply", "doc-empty", "")
+    write("jetstreamreply", "doc-null", "null")
+    write("jetstreamreply", "doc-array", "[{\"error\": {\"code\": 404}}]")
+    write("jetstreamreply", "doc-html", "<html><body>502 Bad Gateway</body></html>")
+
+
 def logs():
     for path in sorted(glob.glob(os.path.join(ROOT, "tests/unit/data/logs/*/*.log"))):
         version = os.path.basename(os.path.dirname(path))
@@ -110,6 +135,7 @@ def profiles():
 if __name__ == "__main__":
     records()
     replies()
+    jetstream_replies()
     logs()
     profiles()
     for target in sorted(os.listdir(CORPUS)):

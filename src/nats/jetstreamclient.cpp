@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include "common/jsontypename.h"
 #include "nats/natsconnection.h"
 
 namespace MqttDoctor {
@@ -23,20 +24,6 @@ namespace {
 
 constexpr int kMaxPages = 10000;           // 10,000 pages of 256: far beyond any real account
 constexpr qsizetype kMaxItems = 2'000'000; // e.g. consumers of 1M sessions with two subscriptions each
-
-QString typeName(const QJsonValue &v)
-{
-    switch (v.type()) {
-    case QJsonValue::Null: return QStringLiteral("null");
-    case QJsonValue::Bool: return QStringLiteral("a boolean");
-    case QJsonValue::Double: return QStringLiteral("a number");
-    case QJsonValue::String: return QStringLiteral("a string");
-    case QJsonValue::Array: return QStringLiteral("an array");
-    case QJsonValue::Object: return QStringLiteral("an object");
-    case QJsonValue::Undefined: break;
-    }
-    return QStringLiteral("missing");
-}
 
 // A short, printable excerpt of a reply for messages.
 QString excerpt(const QByteArray &data)
@@ -91,21 +78,26 @@ Result<QJsonObject> JetStreamClient::call(const QString &op, const QJsonObject &
                 .withJsErrCode(10039);
         return e.prefixed(QStringLiteral("JetStream ") + op);
     }
-    if (reply->data.trimmed().isEmpty())
+    return parseReply(reply->data, op, subject);
+}
+
+Result<QJsonObject> JetStreamClient::parseReply(const QByteArray &body, const QString &op, const QString &subject)
+{
+    if (body.trimmed().isEmpty())
         return malformed(op, QStringLiteral("the reply on %1 is empty").arg(subject));
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(reply->data, &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error != QJsonParseError::NoError)
         return malformed(op, QStringLiteral("the reply is not JSON (%1 at offset %2): %3")
-                                 .arg(parseError.errorString()).arg(parseError.offset).arg(excerpt(reply->data)));
+                                 .arg(parseError.errorString()).arg(parseError.offset).arg(excerpt(body)));
     if (!doc.isObject())
         return malformed(op, QStringLiteral("the reply is %1, not a JSON object: %2")
-                                 .arg(doc.isArray() ? QStringLiteral("an array") : QStringLiteral("a bare value"), excerpt(reply->data)));
+                                 .arg(doc.isArray() ? QStringLiteral("an array") : QStringLiteral("a bare value"), excerpt(body)));
     const QJsonObject obj = doc.object();
     if (obj.contains(QLatin1String("error"))) {
         const QJsonValue error = obj.value(QLatin1String("error"));
         if (!error.isObject())
-            return malformed(op, QStringLiteral("\"error\" is %1, not an object: %2").arg(typeName(error), excerpt(reply->data)));
+            return malformed(op, QStringLiteral("\"error\" is %1, not an object: %2").arg(jsonTypeName(error), excerpt(body)));
         return errorFromReply(error.toObject(), op);
     }
     return obj;
@@ -119,11 +111,11 @@ Result<QJsonObject> JetStreamClient::accountInfo()
     for (const char *key : {"memory", "storage", "streams", "consumers"}) {
         const QJsonValue v = r->value(QLatin1String(key));
         if (!v.isUndefined() && !v.isDouble())
-            return malformed(QStringLiteral("INFO"), QStringLiteral("\"%1\" is %2, not a number").arg(QLatin1String(key), typeName(v)));
+            return malformed(QStringLiteral("INFO"), QStringLiteral("\"%1\" is %2, not a number").arg(QLatin1String(key), jsonTypeName(v)));
     }
     const QJsonValue limits = r->value(QLatin1String("limits"));
     if (!limits.isUndefined() && !limits.isObject())
-        return malformed(QStringLiteral("INFO"), QStringLiteral("\"limits\" is %1, not an object").arg(typeName(limits)));
+        return malformed(QStringLiteral("INFO"), QStringLiteral("\"limits\" is %1, not an object").arg(jsonTypeName(limits)));
     return r;
 }
 
@@ -131,22 +123,22 @@ Result<void> JetStreamClient::checkStreamInfo(const QJsonObject &info, const QSt
 {
     const QJsonValue config = info.value(QLatin1String("config"));
     if (!config.isObject())
-        return malformed(op, QStringLiteral("the stream's \"config\" is %1, not an object").arg(typeName(config)));
+        return malformed(op, QStringLiteral("the stream's \"config\" is %1, not an object").arg(jsonTypeName(config)));
     const QJsonValue name = config.toObject().value(QLatin1String("name"));
     if (!name.isString() || name.toString().isEmpty())
-        return malformed(op, QStringLiteral("the stream's config.name is %1, not a stream name").arg(typeName(name)));
+        return malformed(op, QStringLiteral("the stream's config.name is %1, not a stream name").arg(jsonTypeName(name)));
     if (!expectedName.isEmpty() && name.toString() != expectedName)
         return malformed(op, QStringLiteral("asked for stream %1, the reply describes stream %2").arg(expectedName, name.toString().left(100)));
     const QJsonValue subjects = config.toObject().value(QLatin1String("subjects"));
     if (!subjects.isUndefined() && !subjects.isNull() && !subjects.isArray())
-        return malformed(op, QStringLiteral("config.subjects of stream %1 is %2, not an array").arg(name.toString(), typeName(subjects)));
+        return malformed(op, QStringLiteral("config.subjects of stream %1 is %2, not an array").arg(name.toString(), jsonTypeName(subjects)));
     const QJsonValue state = info.value(QLatin1String("state"));
     if (!state.isObject())
-        return malformed(op, QStringLiteral("the state of stream %1 is %2, not an object").arg(name.toString(), typeName(state)));
+        return malformed(op, QStringLiteral("the state of stream %1 is %2, not an object").arg(name.toString(), jsonTypeName(state)));
     for (const char *key : {"messages", "bytes", "first_seq", "last_seq", "consumer_count"}) {
         const QJsonValue v = state.toObject().value(QLatin1String(key));
         if (!v.isUndefined() && (!v.isDouble() || v.toDouble() < 0))
-            return malformed(op, QStringLiteral("state.%1 of stream %2 is %3, not a count").arg(QLatin1String(key), name.toString(), typeName(v)));
+            return malformed(op, QStringLiteral("state.%1 of stream %2 is %3, not a count").arg(QLatin1String(key), name.toString(), jsonTypeName(v)));
     }
     return {};
 }
@@ -155,10 +147,10 @@ Result<void> JetStreamClient::checkConsumerInfo(const QJsonObject &info, const Q
 {
     const QJsonValue name = info.value(QLatin1String("name"));
     if (!name.isString() || name.toString().isEmpty())
-        return malformed(op, QStringLiteral("a consumer's \"name\" is %1, not a name").arg(typeName(name)));
+        return malformed(op, QStringLiteral("a consumer's \"name\" is %1, not a name").arg(jsonTypeName(name)));
     const QJsonValue config = info.value(QLatin1String("config"));
     if (!config.isObject())
-        return malformed(op, QStringLiteral("the \"config\" of consumer %1 is %2, not an object").arg(name.toString().left(100), typeName(config)));
+        return malformed(op, QStringLiteral("the \"config\" of consumer %1 is %2, not an object").arg(name.toString().left(100), jsonTypeName(config)));
     return {};
 }
 
@@ -179,12 +171,12 @@ Result<void> forEachPage(JetStreamClient &js, const QString &op, QJsonObject bod
         const QJsonValue itemsValue = reply->value(key);
         const QJsonValue totalValue = reply->value(QLatin1String("total"));
         if (!totalValue.isDouble() || totalValue.toDouble() < 0)
-            return JetStreamClient::malformed(op, QStringLiteral("\"total\" is %1, not a count").arg(typeName(totalValue)));
+            return JetStreamClient::malformed(op, QStringLiteral("\"total\" is %1, not a count").arg(jsonTypeName(totalValue)));
         const qint64 total = totalValue.toInteger(-1);
         if (itemsValue.isNull() || (itemsValue.isUndefined() && total == 0))
             return {};  // the server writes null for an empty list
         if (!itemsValue.isArray())
-            return JetStreamClient::malformed(op, QStringLiteral("\"%1\" is %2, not an array").arg(key, typeName(itemsValue)));
+            return JetStreamClient::malformed(op, QStringLiteral("\"%1\" is %2, not an array").arg(key, jsonTypeName(itemsValue)));
         const QJsonValue replyOffset = reply->value(QLatin1String("offset"));
         if (!replyOffset.isUndefined() && replyOffset.toInteger(-1) != offset)
             return JetStreamClient::malformed(op, QStringLiteral("asked for the page at offset %1, got offset %2")
@@ -221,7 +213,7 @@ Result<QStringList> JetStreamClient::streamNames(const QString &subjectFilter)
     const QString op = QStringLiteral("STREAM.NAMES");
     auto r = forEachPage(*this, op, body, QStringLiteral("streams"), [&](const QJsonValue &v) -> Result<void> {
         if (!v.isString() || v.toString().isEmpty())
-            return malformed(op, QStringLiteral("a stream name is %1, not a name").arg(typeName(v)));
+            return malformed(op, QStringLiteral("a stream name is %1, not a name").arg(jsonTypeName(v)));
         names.append(v.toString());
         return {};
     });
@@ -254,7 +246,7 @@ Result<QList<QJsonObject>> JetStreamClient::streamList(const QString &subjectFil
         *this, op, body, QStringLiteral("streams"),
         [&](const QJsonValue &v) -> Result<void> {
             if (!v.isObject())
-                return malformed(op, QStringLiteral("a stream entry is %1, not an object").arg(typeName(v)));
+                return malformed(op, QStringLiteral("a stream entry is %1, not an object").arg(jsonTypeName(v)));
             if (auto ok = checkStreamInfo(v.toObject(), op); !ok)
                 return ok;
             streams.append(v.toObject());
@@ -297,7 +289,7 @@ Result<QList<QJsonObject>> JetStreamClient::listConsumers(const QString &stream,
         *this, op, {}, QStringLiteral("consumers"),
         [&](const QJsonValue &v) -> Result<void> {
             if (!v.isObject())
-                return malformed(op, QStringLiteral("a consumer entry is %1, not an object").arg(typeName(v)));
+                return malformed(op, QStringLiteral("a consumer entry is %1, not an object").arg(jsonTypeName(v)));
             QJsonObject entry = v.toObject();
             // With a server down, a cluster lists a consumer it could not reach with an empty "name": take the
             // name from its config and mark it. An entry that names nothing anywhere is malformed.

@@ -46,6 +46,12 @@ public:
      */
     Result<QList<QJsonObject>> consumerListAllowUnavailable(const QString &stream);
 
+    /**
+     * Parses the body of one `$JS.API.<op>` reply sent on `subject`: the reply object, an Error from its "error"
+     * object (errorFromReply), or a Protocol error naming `op` for anything else (empty, not JSON, not an object,
+     * an "error" that is not an object). Pure and total (fuzzed): any thread, any bytes.
+     */
+    static Result<QJsonObject> parseReply(const QByteArray &body, const QString &op, const QString &subject);
     /** Turns a JetStream error object ({code, err_code, description}) into an Error. */
     static Error errorFromReply(const QJsonObject &error, const QString &op);
     /** A Protocol error for a reply of the wrong shape: "JetStream <op>: malformed reply: <what>". */
