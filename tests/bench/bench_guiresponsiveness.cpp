@@ -139,8 +139,15 @@ int main(int argc, char **argv)
             waitForSort);
     measure("sort by last written, descending",
             [&] { panel.view()->sortByColumn(SessionTableModel::LastWrittenColumn, Qt::DescendingOrder); }, waitForSort);
-    measure("filter \"client-0009\"", [&] { panel.proxy()->setFilterText(QStringLiteral("client-0009")); });
-    measure("clear the filter", [&] { panel.proxy()->setFilterText({}); });
+    const auto waitForFilter = [&] {
+        if (!panel.proxy()->isFiltering())
+            return;
+        QEventLoop filterLoop;
+        QObject::connect(panel.proxy(), &SessionFilterProxyModel::filterApplied, &filterLoop, &QEventLoop::quit);
+        filterLoop.exec();
+    };
+    measure("filter \"client-0009\"", [&] { panel.proxy()->setFilterText(QStringLiteral("client-0009")); }, waitForFilter);
+    measure("clear the filter", [&] { panel.proxy()->setFilterText({}); }, waitForFilter);
     measure("scroll to the end", [&] { panel.view()->scrollToBottom(); });
     // A refresh of the full table (what auto refresh does): the rows stay until the new ones are read.
     panel.selectClient(panel.model()->entryAt(panel.proxy()->mapToSource(panel.proxy()->index(10, 0)).row())->clientId);

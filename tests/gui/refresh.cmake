@@ -7,3 +7,5 @@ mqttdoctor_add_test(tst_autorefresh SOURCES tst_autorefresh.cpp
     LIBRARIES mqttdoctor_ui mqttdoctor_testsupport LABELS gui TIMEOUT 240)
 mqttdoctor_add_test(tst_streamdiffview SOURCES tst_streamdiffview.cpp
     LIBRARIES mqttdoctor_ui mqttdoctor_testsupport LABELS gui TIMEOUT 240)
+# Issue 6, GUI leftovers: the sessions filter matches on a worker (no server needed).
+mqttdoctor_add_test(tst_sessionfilter SOURCES tst_sessionfilter.cpp LIBRARIES mqttdoctor_models LABELS gui)

@@ -4,18 +4,17 @@
 // sorts stay at the end, and a refresh (replaceAllAsync) arrives sorted. QAbstractItemModelTester
 // watches the model and the proxy throughout.
 #include <QAbstractItemModelTester>
-#include <QSemaphore>
 #include <QSignalSpy>
-#include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QTimeZone>
 #include <QTest>
 
 #include "models/sessionfilterproxymodel.h"
 #include "models/sessionsort.h"
 #include "models/sessiontablemodel.h"
+#include "poolblocker.h"
 
 using namespace MqttDoctor;
+using MqttDoctor::Test::PoolBlocker;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
@@ -46,38 +45,6 @@ QStringList column0(const QAbstractItemModel &model)
         out << model.index(r, SessionTableModel::ClientIdColumn).data().toString();
     return out;
 }
-
-/**
- * Holds the global pool's only thread, so the model's worker job waits until release(): what
- * happens "while the worker sorts" is then certain, not a race.
- */
-class PoolBlocker
-{
-public:
-    PoolBlocker() : m_oldMax(QThreadPool::globalInstance()->maxThreadCount())
-    {
-        QThreadPool::globalInstance()->waitForDone();
-        QThreadPool::globalInstance()->setMaxThreadCount(1);
-        static_cast<void>(QtConcurrent::run([this] { m_gate.acquire(); }));
-    }
-    ~PoolBlocker()
-    {
-        release();
-        QThreadPool::globalInstance()->waitForDone();
-        QThreadPool::globalInstance()->setMaxThreadCount(m_oldMax);
-    }
-    void release()
-    {
-        if (!m_released)
-            m_gate.release();
-        m_released = true;
-    }
-
-private:
-    QSemaphore m_gate;
-    int m_oldMax;
-    bool m_released = false;
-};
 
 } // namespace
 

@@ -1,7 +1,6 @@
 #include "sessionfilterproxymodel.h"
 
 #include "models/sessiontablemodel.h"
-#include "records/sessionloader.h"
 
 namespace MqttDoctor {
 
@@ -14,8 +13,18 @@ SessionFilterProxyModel::~SessionFilterProxyModel() = default;
 
 void SessionFilterProxyModel::setSessionModel(SessionTableModel *model)
 {
+    if (m_sessions)
+        disconnect(m_sessions, nullptr, this, nullptr);
     m_sessions = model;
     setSourceModel(model);
+    if (!model)
+        return;
+    connect(model, &SessionTableModel::filterApplied, this, [this] {
+        // Qt 6.4 has no begin/endFilterChange(): invalidateFilter() asks filterAcceptsRow, a lookup now.
+        invalidateFilter();
+        emit filterApplied();
+    });
+    requestFilter();
 }
 
 void SessionFilterProxyModel::sort(int column, Qt::SortOrder order)
@@ -29,9 +38,8 @@ void SessionFilterProxyModel::setFilterText(const QString &text)
     const QString trimmed = text.trimmed();
     if (trimmed == m_text)
         return;
-    // Qt 6.4 has no begin/endFilterChange(): invalidateFilter() re-runs filterAcceptsRow.
     m_text = trimmed;
-    invalidateFilter();
+    requestFilter();
 }
 
 void SessionFilterProxyModel::setProblemsOnly(bool on)
@@ -39,19 +47,23 @@ void SessionFilterProxyModel::setProblemsOnly(bool on)
     if (on == m_problemsOnly)
         return;
     m_problemsOnly = on;
-    invalidateFilter();
+    requestFilter();
+}
+
+bool SessionFilterProxyModel::isFiltering() const
+{
+    return m_sessions && m_sessions->isFiltering();
+}
+
+void SessionFilterProxyModel::requestFilter()
+{
+    if (m_sessions)
+        m_sessions->setFilterAsync(SessionFilter{m_text, m_problemsOnly});
 }
 
 bool SessionFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
-    if (sourceParent.isValid() || !m_sessions)
-        return false;
-    const SessionEntry *entry = m_sessions->entryAt(sourceRow);
-    if (!entry)
-        return false;
-    if (m_problemsOnly && entry->problems.isEmpty())
-        return false;
-    return SessionLoader::matches(*entry, m_text);
+    return !sourceParent.isValid() && m_sessions && m_sessions->rowMatches(sourceRow);
 }
 
 } // namespace MqttDoctor

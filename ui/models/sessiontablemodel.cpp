@@ -20,6 +20,11 @@ void SessionTableModel::appendBatch(QList<SessionEntry> &&batch)
         return;
     // Kept as it came: const and shared, so the pointers into it stay valid and no entry is copied.
     auto kept = std::make_shared<const QList<SessionEntry>>(std::move(batch));
+    // Matched before the rows are announced: a proxy asks rowMatches() while they are inserted.
+    if (!m_appliedFilter.isEmpty())
+        for (const SessionEntry &e : *kept)
+            if (m_appliedFilter.accepts(e))
+                m_matching.insert(&e);
     const int first = int(m_rows.size());
     beginInsertRows({}, first, first + int(kept->size()) - 1);
     for (const SessionEntry &e : *kept) {
@@ -39,14 +44,63 @@ void SessionTableModel::reserve(qsizetype rows)
 void SessionTableModel::clear()
 {
     ++m_sortGeneration;
+    ++m_filterGeneration;
     m_sorting = false;
-    if (m_rows.empty() && m_batches.empty())
+    const bool filterChanged = m_appliedFilter != m_filter;
+    if (!m_rows.empty() || !m_batches.empty()) {
+        beginResetModel();
+        m_rows = {};
+        discard(std::exchange(m_batches, {}));
+        m_problemRows = 0;
+        m_matching = {};
+        m_appliedFilter = m_filter; // nothing left to match
+        endResetModel();
+    } else {
+        m_matching = {};
+        m_appliedFilter = m_filter;
+    }
+    if (filterChanged)
+        emit filterApplied();
+}
+
+void SessionTableModel::setFilterAsync(const SessionFilter &filter)
+{
+    m_filter = filter;
+    const quint64 generation = ++m_filterGeneration; // drops a pending match of another filter
+    if (filter == m_appliedFilter)
         return;
-    beginResetModel();
-    m_rows = {};
-    discard(std::exchange(m_batches, {}));
-    m_problemRows = 0;
-    endResetModel();
+    if (filter.isEmpty() || m_rows.size() < size_t(kSyncFilterRows)) {
+        applyFilter(filter, filter.isEmpty() ? SessionFilter::MatchSet{} : filter.matching(m_rows));
+        return;
+    }
+    // As sortAsync(): the worker reads the rows it was given (their batches kept alive); batches
+    // appended meanwhile (m_batches only grows until clear() or a replace, which drop this result)
+    // are matched on the GUI thread when the answer comes, as appendBatch() matches them.
+    const size_t batchesBefore = m_batches.size();
+    QtConcurrent::run([rows = m_rows, keep = m_batches, filter] { return filter.matching(rows); })
+        .then(this, [this, generation, batchesBefore, filter](QFuture<SessionFilter::MatchSet> done) {
+            if (generation != m_filterGeneration)
+                return; // another filter, clear() or a refresh meanwhile
+            SessionFilter::MatchSet matching = done.takeResult(); // moved, not copied on the GUI thread
+            for (size_t b = batchesBefore; b < m_batches.size(); ++b)
+                for (const SessionEntry &e : *m_batches[b])
+                    if (filter.accepts(e))
+                        matching.insert(&e);
+            applyFilter(filter, std::move(matching));
+        });
+}
+
+void SessionTableModel::applyFilter(const SessionFilter &filter, SessionFilter::MatchSet &&matching)
+{
+    m_appliedFilter = filter;
+    m_matching = std::move(matching);
+    emit filterApplied();
+}
+
+bool SessionTableModel::rowMatches(int row) const
+{
+    const SessionEntry *e = entryAt(row);
+    return e && (m_appliedFilter.isEmpty() || m_matching.contains(e));
 }
 
 void SessionTableModel::discard(std::vector<Batch> &&batches)
@@ -111,7 +165,7 @@ void SessionTableModel::replaceAllAsync(QList<QList<SessionEntry>> batches)
 {
     const quint64 generation = ++m_sortGeneration;
     m_sorting = true;
-    QtConcurrent::run([batches = std::move(batches), column = m_sortColumn, order = m_sortOrder]() mutable {
+    QtConcurrent::run([batches = std::move(batches), column = m_sortColumn, order = m_sortOrder, filter = m_filter]() mutable {
         Replacement out;
         for (QList<SessionEntry> &b : batches) {
             if (b.isEmpty())
@@ -129,19 +183,31 @@ void SessionTableModel::replaceAllAsync(QList<QList<SessionEntry>> batches)
         for (const int i : perm)
             sortedRows.push_back(out.rows[size_t(i)]);
         out.rows = std::move(sortedRows);
+        out.filter = filter;
+        if (!filter.isEmpty())
+            out.matching = filter.matching(out.rows);
         return out;
-    }).then(this, [this, generation](Replacement result) {
+    }).then(this, [this, generation](QFuture<Replacement> done) {
+        Replacement result = done.takeResult(); // moved, not copied on the GUI thread
         if (generation != m_sortGeneration) {
             discard(std::move(result.batches));
             return;
         }
         m_sorting = false;
+        ++m_filterGeneration; // a pending match is of the old rows
         emit aboutToBeReplaced();
         beginResetModel();
         m_rows = std::move(result.rows);
         m_problemRows = result.problemRows;
         discard(std::exchange(m_batches, std::move(result.batches)));
+        const bool filterChanged = m_appliedFilter != result.filter;
+        m_appliedFilter = result.filter;
+        m_matching = std::move(result.matching);
         endResetModel();
+        if (filterChanged)
+            emit filterApplied();
+        if (m_appliedFilter != m_filter) // the filter changed while the new rows were read: match them again
+            setFilterAsync(m_filter);
         emit replaced();
     });
 }

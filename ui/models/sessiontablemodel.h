@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/sessionfilter.h"
 #include "records/sessionloader.h"
 
 namespace MqttDoctor {
@@ -18,8 +19,11 @@ namespace MqttDoctor {
  * row pointers to a worker (SessionSort), which reads the keys and sorts them while new batches
  * keep arriving, and the GUI thread only swaps the pointer order in (one layout change).
  * replaceAllAsync() swaps in a freshly read set of batches (a refresh), sorted on a worker first.
- * SortRole gives raw values; entryAt() hands the whole SessionEntry to the details pane and the
- * filter. GUI thread only.
+ * Filtering works the same way: setFilterAsync() has a worker find the matching rows of a large
+ * table (SessionFilter), the GUI thread swaps the answer in at once (filterApplied()) and
+ * rowMatches() only looks it up; rows appended later are matched as they arrive, a refresh matches
+ * its rows on its worker. SortRole gives raw values; entryAt() hands the whole SessionEntry to the
+ * details pane. GUI thread only.
  */
 class SessionTableModel final : public QAbstractTableModel
 {
@@ -63,6 +67,23 @@ public:
     int sortColumn() const { return m_sortColumn; }
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
     bool isSorting() const { return m_sorting; }
+    /**
+     * Filters by `filter` (rowMatches()): a table of at least kSyncFilterRows rows is matched on a
+     * worker, a smaller one at once; filterApplied() when the rows that match are known. Until then
+     * rowMatches() answers for the previous filter. A newer filter, clear() or a refresh drops a
+     * pending result (a refresh matches its own rows with the filter it started with, then again if
+     * the filter changed meanwhile).
+     */
+    void setFilterAsync(const SessionFilter &filter);
+    /** The filter last asked for. */
+    const SessionFilter &filter() const { return m_filter; }
+    /** The filter rowMatches() answers for (differs from filter() while matching). */
+    const SessionFilter &appliedFilter() const { return m_appliedFilter; }
+    bool isFiltering() const { return m_appliedFilter != m_filter; }
+    /** Whether the row passes the applied filter (a lookup; no matching on the GUI thread). */
+    bool rowMatches(int row) const;
+    static constexpr int kSyncFilterRows = 4096;
+
     const SessionEntry *entryAt(int row) const;
     /** The row of the record with this client ID, -1 when absent. */
     int rowOf(const QString &clientId) const;
@@ -80,6 +101,8 @@ public:
 
 Q_SIGNALS:
     void sorted();
+    /** appliedFilter() changed: the rows that match are known. */
+    void filterApplied();
     /** The rows are about to be swapped (a view can note its selection and scroll position now). */
     void aboutToBeReplaced();
     void replaced();
@@ -96,9 +119,12 @@ private:
         std::vector<Batch> batches;
         std::vector<const SessionEntry *> rows;
         qsizetype problemRows = 0;
+        SessionFilter filter;           ///< the filter `matching` was made with
+        SessionFilter::MatchSet matching;
     };
 
     void applySorted(const Sorted &sorted);
+    void applyFilter(const SessionFilter &filter, SessionFilter::MatchSet &&matching);
     /** Frees batches on a worker (100,000 decoded records take ~200 ms to free). */
     static void discard(std::vector<Batch> &&batches);
     QVariant displayData(const SessionEntry &entry, int column) const;
@@ -111,6 +137,10 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     quint64 m_sortGeneration = 0; ///< bumped by clear(), sorts and replaces: older results are dropped
     bool m_sorting = false;
+    SessionFilter m_filter;        ///< asked for
+    SessionFilter m_appliedFilter; ///< what m_matching holds the matches of
+    SessionFilter::MatchSet m_matching; ///< rows that pass m_appliedFilter (empty when it is empty)
+    quint64 m_filterGeneration = 0; ///< bumped by every filter, clear() and replace: older matches are dropped
 };
 
 } // namespace MqttDoctor

@@ -93,6 +93,7 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
         m_proxy->setProblemsOnly(on);
         updateStatus();
     });
+    connect(m_proxy, &SessionFilterProxyModel::filterApplied, this, &SessionsPanel::updateStatus);
     connect(m_reload, &QPushButton::clicked, this, &SessionsPanel::reload);
     connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Sessions); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &SessionsPanel::showSelected);
@@ -297,6 +298,8 @@ void SessionsPanel::updateStatus()
         text += tr(" (canceled: the table holds the sessions read until then)");
     if (shown != total)
         text += tr(" · %1 shown").arg(locale.toString(shown));
+    if (m_proxy->isFiltering())
+        text += tr(" · filtering…");
     m_status->setText(text);
 }
 
