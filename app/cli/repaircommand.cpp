@@ -27,12 +27,6 @@ namespace MqttDoctor::Cli {
 
 namespace {
 
-/** A finding's identity across two checks (before and after the repair). */
-QString findingKey(const Finding &f)
-{
-    return QStringList{f.code, f.account, f.stream, f.subject, f.clientId, f.title}.join(u'|');
-}
-
 QString defaultBackupDir()
 {
     return QFileInfo(AuditLog::defaultPath()).dir().filePath(QStringLiteral("backups"));
@@ -200,10 +194,10 @@ int runRepair(CliContext &ctx)
             if (!codes.isEmpty() && !codes.contains(f.code))
                 continue;
             remaining.append(f);
-            afterKeys.insert(findingKey(f));
+            afterKeys.insert(f.identity());
         }
         for (const Finding &f : plan.findings)
-            if (!afterKeys.contains(findingKey(f))) {
+            if (!afterKeys.contains(f.identity())) {
                 fixed.append(f.toJson());
                 fixedText << QStringLiteral("%1 %2").arg(f.code, f.title);
             }

@@ -39,4 +39,9 @@ QJsonObject Finding::toJson() const
                        {QStringLiteral("repair"), orNull(repair)}};
 }
 
+QString Finding::identity() const
+{
+    return QStringList{code, account, stream, subject, clientId, title}.join(u'|');
+}
+
 } // namespace MqttDoctor

@@ -36,6 +36,11 @@ struct Finding
     static std::optional<Severity> severityFromName(const QString &name);
     /** The JSON shape of the CLI (docs/cli.md): code, severity, account, stream, subject, client_id, title, detail, evidence, explains, repair. */
     QJsonObject toJson() const;
+    /**
+     * What the finding is about (code, account, stream, subject, client, title), not its evidence: equal for the same
+     * problem found by two checks, before and after a repair, which is how both front ends tell fixed from remaining.
+     */
+    QString identity() const;
 };
 
 } // namespace MqttDoctor

@@ -152,6 +152,32 @@ private slots:
         QCOMPARE(json.value(QLatin1String("severity")).toString(), QStringLiteral("error"));
     }
 
+    // Before and after a repair the same problem is found again with other evidence: the identity ignores the
+    // evidence, severity and text, and tells apart what the finding is about.
+    void identity()
+    {
+        const Finding before = FindingCatalogue::make(FindingCodes::replicasMismatch(), QStringLiteral("ACME"), QStringLiteral("$MQTT_msgs"),
+                                                      {{QStringLiteral("actual"), QStringLiteral("1")}, {QStringLiteral("expected"), QStringLiteral("3")}});
+        Finding again = before;
+        again.detail = QStringLiteral("other words");
+        again.actual = QJsonValue(2);
+        again.severity = Finding::Severity::Critical;
+        QCOMPARE(again.identity(), before.identity());
+        QCOMPARE(before.identity(), QStringLiteral("REPLICAS_MISMATCH|ACME|$MQTT_msgs|||$MQTT_msgs has 1 replicas, expected 3"));
+
+        const auto differs = [&before](auto change) {
+            Finding f = before;
+            change(f);
+            return f.identity() != before.identity();
+        };
+        QVERIFY(differs([](Finding &f) { f.code = QStringLiteral("STREAM_MISSING"); }));
+        QVERIFY(differs([](Finding &f) { f.account = QStringLiteral("BETA"); }));
+        QVERIFY(differs([](Finding &f) { f.stream = QStringLiteral("$MQTT_sess"); }));
+        QVERIFY(differs([](Finding &f) { f.subject = QStringLiteral("$MQTT.sess.x"); }));
+        QVERIFY(differs([](Finding &f) { f.clientId = QStringLiteral("c1"); }));
+        QVERIFY(differs([](Finding &f) { f.title = QStringLiteral("$MQTT_msgs has 2 replicas, expected 3"); }));
+    }
+
     void scopes()
     {
         QCOMPARE(FindingCatalogue::entry(FindingCodes::mixedServerVersions())->scope, FindingCatalogue::Scope::Cluster);

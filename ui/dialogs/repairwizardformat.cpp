@@ -170,7 +170,7 @@ QString outcomeHtml(const RepairPlan &plan, const RepairExecutor::Report &report
 
 QString findingKey(const Finding &f)
 {
-    return QStringList{f.code, f.account, f.stream, f.subject, f.clientId, f.title}.join(u'|');
+    return f.identity();
 }
 
 } // namespace MqttDoctor::RepairWizardFormat

@@ -26,7 +26,7 @@ QString planHtml(const RepairPlan &plan);
 /** What the run did: why it stopped (if it did), the backups written, fixed and remaining findings. */
 QString outcomeHtml(const RepairPlan &plan, const RepairExecutor::Report &report, const QList<Finding> &fixed,
                     const QList<Finding> &remaining, const QString &recheckError);
-/** A finding's identity across two checks (before and after a repair), as the CLI compares them. */
+/** A finding's identity across two checks (before and after a repair): Finding::identity(), as the CLI compares them. */
 QString findingKey(const Finding &finding);
 
 } // namespace RepairWizardFormat
