@@ -4,8 +4,8 @@
 mqttdoctor_add_test(tst_streamdiffmodel SOURCES tst_streamdiffmodel.cpp LIBRARIES mqttdoctor_models LABELS gui)
 mqttdoctor_add_test(tst_sessionsort SOURCES tst_sessionsort.cpp LIBRARIES mqttdoctor_models LABELS gui)
 mqttdoctor_add_test(tst_autorefresh SOURCES tst_autorefresh.cpp
-    LIBRARIES mqttdoctor_ui mqttdoctor_testsupport LABELS gui TIMEOUT 240)
+    LIBRARIES mqttdoctor_ui mqttdoctor_guiwindowsteps mqttdoctor_testsupport LABELS gui TIMEOUT 240)
 mqttdoctor_add_test(tst_streamdiffview SOURCES tst_streamdiffview.cpp
-    LIBRARIES mqttdoctor_ui mqttdoctor_testsupport LABELS gui TIMEOUT 240)
+    LIBRARIES mqttdoctor_ui mqttdoctor_guiwindowsteps mqttdoctor_testsupport LABELS gui TIMEOUT 240)
 # Issue 6, GUI leftovers: the sessions filter matches on a worker (no server needed).
 mqttdoctor_add_test(tst_sessionfilter SOURCES tst_sessionfilter.cpp LIBRARIES mqttdoctor_models LABELS gui)

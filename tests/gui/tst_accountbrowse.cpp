@@ -2,11 +2,14 @@
 // mosquitto clients: a durable is deleted first, so the findings list shows SESSION_MISSING_CONSUMER
 // and the tree's badge turns red; the sessions table shows the real sessions (filter, details with the
 // stored JSON), the retained table the retained messages (payload as JSON), the consumers table their
-// owners. Without the account's credentials every record view says why it is empty. Saves
+// owners. Without the account's credentials every record view says why it is empty. A refresh of the
+// retained and consumers tables swaps the rows in one go and keeps the selected topic / consumer (a
+// new message or durable appears meanwhile); a selected row gone on the server leaves no selection. Saves
 // docs/screenshots/findings.png and sessions.png with MQTTDOCTOR_WRITE_SCREENSHOTS=1 (else a temp dir).
 #include <QDir>
 #include <QLineEdit>
 #include <QLocale>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -34,14 +37,14 @@
 #include "panels/sessionspanel.h"
 #include "serverconfig.h"
 #include "widgets/sessiondetailsview.h"
+#include "windowsteps.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
+using namespace MqttDoctor::Test::WindowSteps;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
-
-constexpr int kLoadTimeoutMs = 30000;
 
 bool hasCode(const FindingListModel &model, const QString &code)
 {
@@ -58,15 +61,16 @@ private Q_SLOTS:
     void initTestCase();
     void browseAccount();
     void withoutAccountCredentialsViewsSayWhy();
+    void refreshKeepsRetainedAndConsumerSelection();
 
 private:
-    Profile profile(bool accountCredentials) const;
-    void openAccount(MainWindow &window, ClusterController &controller, bool accountCredentials);
-    void saveScreenshot(QWidget &widget, const QString &fileName);
+    Profile profile(bool accountCredentials) const { return standardProfile(m_server.url(), accountCredentials, u"browse-test"_s); }
+    JetStreamClient acmeApi();
 
     NatsServerFixture m_server;
     QTemporaryDir m_shots;
     QString m_deletedDurable;
+    std::unique_ptr<ConnectionSet> m_acme;
 };
 
 void TestAccountBrowse::initTestCase()
@@ -109,55 +113,27 @@ void TestAccountBrowse::initTestCase()
     QVERIFY(js.call(u"CONSUMER.DELETE.$MQTT_msgs."_s + m_deletedDurable, {}));
 }
 
-Profile TestAccountBrowse::profile(bool accountCredentials) const
+JetStreamClient TestAccountBrowse::acmeApi()
 {
-    Profile p;
-    p.name = u"browse-test"_s;
-    p.servers = {m_server.url()};
-    p.system.kind = Credentials::Kind::UserPassword;
-    p.system.user = u"sys"_s;
-    p.system.password = u"syspass"_s;
-    if (accountCredentials) {
-        Credentials acme;
-        acme.kind = Credentials::Kind::UserPassword;
-        acme.user = u"acme"_s;
-        acme.password = u"acmepass"_s;
-        p.accounts.insert(u"ACME"_s, acme);
+    if (!m_acme) {
+        Profile p;
+        p.servers = {m_server.url()};
+        p.auth.kind = Credentials::Kind::UserPassword;
+        p.auth.user = u"acme"_s;
+        p.auth.password = u"acmepass"_s;
+        m_acme = std::make_unique<ConnectionSet>(p);
     }
-    p.timeoutMs = 5000;
-    return p;
-}
-
-void TestAccountBrowse::openAccount(MainWindow &window, ClusterController &controller, bool accountCredentials)
-{
-    window.resize(1400, 860);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    controller.connectTo(profile(accountCredentials));
-    QTRY_VERIFY_WITH_TIMEOUT(window.treeModel()->accountIndex(u"ACME"_s).isValid() && !controller.isLoading(), kLoadTimeoutMs);
-    const QModelIndex acme = window.treeModel()->accountIndex(u"ACME"_s);
-    window.treeView()->setCurrentIndex(acme);
-    window.treeView()->expand(acme);
-}
-
-void TestAccountBrowse::saveScreenshot(QWidget &widget, const QString &fileName)
-{
-    QString path = QDir(m_shots.path()).filePath(fileName);
-    if (qEnvironmentVariable("MQTTDOCTOR_WRITE_SCREENSHOTS") == "1"_L1 && qEnvironmentVariableIsSet("MQTTDOCTOR_SOURCE_DIR")) {
-        const QDir dir(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + u"/docs/screenshots"_s);
-        QDir().mkpath(dir.path());
-        path = dir.filePath(fileName);
-    }
-    QTest::qWait(50);
-    QVERIFY2(widget.grab().save(path), qPrintable(u"cannot write "_s + path));
-    qInfo("screenshot: %s", qPrintable(path));
+    auto conn = m_acme->primary();
+    if (!conn)
+        qFatal("cannot connect as acme: %s", qPrintable(conn.error().toString()));
+    return JetStreamClient(*conn);
 }
 
 void TestAccountBrowse::browseAccount()
 {
     ClusterController controller;
     MainWindow window(controller);
-    openAccount(window, controller, true);
+    QVERIFY(openAccount(window, controller, profile(true)));
     ClusterTreeModel &tree = *window.treeModel();
     AccountWorkspace &workspace = *window.workspace();
 
@@ -174,13 +150,12 @@ void TestAccountBrowse::browseAccount()
     const auto health = tree.accountIndex(u"ACME"_s).data(ClusterTreeModel::HealthRole).value<HealthBadge::Health>();
     QVERIFY(int(health) >= int(HealthBadge::Health::Error));
     QVERIFY(tree.dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Sessions).isValid());
-    saveScreenshot(window, u"findings.png"_s);
+    QVERIFY(!saveScreenshot(window, m_shots.path(), u"findings.png"_s).isEmpty());
 
     // Sessions: the three real sessions, sensor-2 missing its consumer.
-    window.treeView()->setCurrentIndex(tree.dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Sessions));
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Sessions));
     QCOMPARE(workspace.currentIndex(), int(AccountWorkspace::SessionsTab));
     SessionsPanel &sessions = *workspace.sessionsPanel();
-    QTRY_VERIFY_WITH_TIMEOUT(sessions.isLoaded(), kLoadTimeoutMs);
     QVERIFY2(sessions.noticeText().isEmpty(), qPrintable(sessions.noticeText()));
     SessionTableModel &model = *sessions.model();
     QCOMPARE(model.rowCount(), 3);
@@ -206,12 +181,11 @@ void TestAccountBrowse::browseAccount()
     QVERIFY(sessions.selectClient(u"sensor-2"_s));
     QVERIFY(sessions.detailsView()->decodedText().contains(u"MISSING"_s));
     QTRY_VERIFY_WITH_TIMEOUT(sessions.detailsView()->rawText().contains(u"\"id\": \"sensor-2\""_s), kLoadTimeoutMs);
-    saveScreenshot(window, u"sessions.png"_s);
+    QVERIFY(!saveScreenshot(window, m_shots.path(), u"sessions.png"_s).isEmpty());
 
     // Retained: both messages; the JSON preview of the temperature.
-    window.treeView()->setCurrentIndex(tree.dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Retained));
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Retained));
     RetainedPanel &retained = *workspace.retainedPanel();
-    QTRY_VERIFY_WITH_TIMEOUT(retained.isLoaded(), kLoadTimeoutMs);
     QCOMPARE(retained.model()->rowCount(), 2);
     const int temp = retained.model()->rowOf(u"plant/line1/temp"_s);
     QVERIFY(temp >= 0);
@@ -221,9 +195,8 @@ void TestAccountBrowse::browseAccount()
     QVERIFY(retained.model()->rowOf(u"plant/line2/door"_s) >= 0);
 
     // Consumers: the three remaining durables belong to their sessions.
-    window.treeView()->setCurrentIndex(tree.dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Consumers));
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Consumers));
     ConsumersPanel &consumers = *workspace.consumersPanel();
-    QTRY_VERIFY_WITH_TIMEOUT(consumers.isLoaded(), kLoadTimeoutMs);
     QVERIFY2(consumers.noticeText().isEmpty(), qPrintable(consumers.noticeText()));
     const QList<ConsumerRow> rows = consumers.model()->consumers();
     QCOMPARE(rows.size(), 3);
@@ -246,7 +219,7 @@ void TestAccountBrowse::withoutAccountCredentialsViewsSayWhy()
 {
     ClusterController controller;
     MainWindow window(controller);
-    openAccount(window, controller, false);
+    QVERIFY(openAccount(window, controller, profile(false)));
     AccountWorkspace &workspace = *window.workspace();
     FindingsPanel &findings = *workspace.findingsPanel();
     QTRY_VERIFY_WITH_TIMEOUT(findings.isLoaded(), kLoadTimeoutMs);
@@ -254,18 +227,93 @@ void TestAccountBrowse::withoutAccountCredentialsViewsSayWhy()
     QVERIFY2(!hasCode(*findings.model(), u"SESSION_MISSING_CONSUMER"_s), qPrintable(findings.summaryText()));
     QVERIFY2(findings.noticeText().contains(u"credentials"_s), qPrintable(findings.noticeText()));
 
-    window.treeView()->setCurrentIndex(window.treeModel()->dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Sessions));
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Sessions));
     SessionsPanel &sessions = *workspace.sessionsPanel();
-    QTRY_VERIFY_WITH_TIMEOUT(sessions.isLoaded(), kLoadTimeoutMs);
     QCOMPARE(sessions.model()->rowCount(), 0);
     QVERIFY2(sessions.noticeText().contains(u"needs the account's credentials"_s), qPrintable(sessions.noticeText()));
 
-    window.treeView()->setCurrentIndex(window.treeModel()->dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Retained));
-    QTRY_VERIFY_WITH_TIMEOUT(workspace.retainedPanel()->isLoaded(), kLoadTimeoutMs);
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Retained));
     QVERIFY2(workspace.retainedPanel()->noticeText().contains(u"credentials"_s), qPrintable(workspace.retainedPanel()->noticeText()));
-    window.treeView()->setCurrentIndex(window.treeModel()->dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Consumers));
-    QTRY_VERIFY_WITH_TIMEOUT(workspace.consumersPanel()->isLoaded(), kLoadTimeoutMs);
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Consumers));
     QVERIFY2(workspace.consumersPanel()->noticeText().contains(u"credentials"_s), qPrintable(workspace.consumersPanel()->noticeText()));
+}
+
+void TestAccountBrowse::refreshKeepsRetainedAndConsumerSelection()
+{
+    ClusterController controller;
+    MainWindow window(controller);
+    QVERIFY(openAccount(window, controller, profile(true)));
+    AccountWorkspace &workspace = *window.workspace();
+    const MqttClient mqtt(m_server.mqttPort(), u"acme"_s, u"acmepass"_s);
+
+    // Retained: the door message selected; a new message appears on the server; a refresh.
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Retained));
+    RetainedPanel &retained = *workspace.retainedPanel();
+    RetainedTableModel &messages = *retained.model();
+    const int before = messages.rowCount();
+    QVERIFY(before >= 2);
+    QVERIFY(retained.selectTopic(u"plant/line2/door"_s));
+    QVERIFY2(retained.payloadText().contains(u"open"_s), qPrintable(retained.payloadText()));
+    const int doorRow = messages.rowOf(u"plant/line2/door"_s);
+    // Meanwhile on the server: a new message, and the one before the door message cleared (an empty
+    // retained publish), so the door message's row number changes: the selection follows the topic.
+    QVERIFY(messages.rowOf(u"plant/line1/temp"_s) >= 0);
+    QVERIFY(mqtt.publish(u"plant/line0/new"_s, "first", 1, true).acknowledged);
+    QVERIFY(mqtt.publish(u"plant/line1/temp"_s, QByteArray(), 1, true).acknowledged);
+    {
+        QSignalSpy resets(&messages, &QAbstractItemModel::modelReset);
+        QSignalSpy inserts(&messages, &QAbstractItemModel::rowsInserted);
+        workspace.reload();
+        QVERIFY(retained.isLoading());
+        QCOMPARE(messages.rowCount(), before); // the rows stay while the refresh reads
+        QCOMPARE(retained.selectedTopic(), u"plant/line2/door"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(retained.isLoaded(), kLoadTimeoutMs);
+        QCOMPARE(messages.rowCount(), before);
+        QVERIFY(messages.rowOf(u"plant/line0/new"_s) >= 0);
+        QCOMPARE(messages.rowOf(u"plant/line1/temp"_s), -1);
+        QCOMPARE(resets.count(), 1); // swapped in one go, not emptied and refilled
+        QCOMPARE(inserts.count(), 0);
+    }
+    QVERIFY(messages.rowOf(u"plant/line2/door"_s) != doorRow);
+    QCOMPARE(retained.selectedTopic(), u"plant/line2/door"_s);
+    QVERIFY2(retained.payloadText().contains(u"open"_s), qPrintable(retained.payloadText()));
+    // The selected message is cleared on the server (an empty retained publish): no selection after the refresh.
+    QVERIFY(mqtt.publish(u"plant/line2/door"_s, QByteArray(), 1, true).acknowledged);
+    workspace.reload();
+    QTRY_VERIFY_WITH_TIMEOUT(retained.isLoaded() && messages.rowOf(u"plant/line2/door"_s) < 0, kLoadTimeoutMs);
+    QCOMPARE(retained.selectedTopic(), QString());
+    QCOMPARE(retained.payloadText(), QString());
+
+    // Consumers: dashboard-3's durable selected; a new session adds a durable; a refresh.
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Consumers));
+    ConsumersPanel &consumers = *workspace.consumersPanel();
+    ConsumerTableModel &durables = *consumers.model();
+    QString dashboardDurable;
+    for (const ConsumerRow &r : durables.consumers())
+        if (r.ownerClientId == "dashboard-3"_L1)
+            dashboardDurable = r.name;
+    QVERIFY(!dashboardDurable.isEmpty());
+    QVERIFY(consumers.selectConsumer(u"$MQTT_msgs"_s, dashboardDurable));
+    QVERIFY(!consumers.selectConsumer(u"$MQTT_out"_s, dashboardDurable)); // the key is stream and name
+    const int durablesBefore = durables.rowCount();
+    const MqttResult fourth = mqtt.createPersistentSession(u"sensor-4"_s, {u"plant/line4/temp"_s}, 1);
+    QVERIFY2(fourth.connected() && fourth.subscribed(), qPrintable(fourth.describe()));
+    {
+        QSignalSpy resets(&durables, &QAbstractItemModel::modelReset);
+        workspace.reload();
+        QVERIFY(consumers.isLoading());
+        QCOMPARE(durables.rowCount(), durablesBefore);
+        QTRY_VERIFY_WITH_TIMEOUT(consumers.isLoaded(), kLoadTimeoutMs);
+        QCOMPARE(durables.rowCount(), durablesBefore + 1);
+        QCOMPARE(resets.count(), 1);
+    }
+    QCOMPARE(consumers.selectedConsumer(), std::pair(u"$MQTT_msgs"_s, dashboardDurable));
+    // The selected durable deleted on the server: no selection after the refresh.
+    QVERIFY(acmeApi().call(u"CONSUMER.DELETE.$MQTT_msgs."_s + dashboardDurable, {}));
+    workspace.reload();
+    QTRY_VERIFY_WITH_TIMEOUT(consumers.isLoaded() && durables.rowOf(u"$MQTT_msgs"_s, dashboardDurable) < 0, kLoadTimeoutMs);
+    QCOMPARE(consumers.selectedConsumer(), std::pair(QString(), QString()));
+    QCOMPARE(durables.rowCount(), durablesBefore);
 }
 
 QTEST_MAIN(TestAccountBrowse)

@@ -31,6 +31,14 @@ int ConsumerTableModel::rowOf(const QString &name) const
     return -1;
 }
 
+int ConsumerTableModel::rowOf(const QString &stream, const QString &name) const
+{
+    for (int i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].stream == stream && m_rows[i].name == name)
+            return i;
+    return -1;
+}
+
 qsizetype ConsumerTableModel::orphanCount() const
 {
     return std::count_if(m_rows.cbegin(), m_rows.cend(), [](const ConsumerRow &r) { return r.isOrphan(); });
@@ -93,6 +101,10 @@ QVariant ConsumerTableModel::data(const QModelIndex &index, int role) const
         }
     case OrphanRole:
         return r.isOrphan();
+    case StreamRole:
+        return r.stream;
+    case NameRole:
+        return r.name;
     default:
         return {};
     }

@@ -34,6 +34,8 @@ public:
     enum Role {
         SortRole = Qt::UserRole + 1, ///< raw value of the column
         OrphanRole,                  ///< bool
+        StreamRole,                  ///< QString
+        NameRole,                    ///< QString, the durable's name
     };
 
     explicit ConsumerTableModel(QObject *parent = nullptr);
@@ -43,6 +45,8 @@ public:
     void clear();
     const QList<ConsumerRow> &consumers() const { return m_rows; }
     int rowOf(const QString &name) const;
+    /** The row of a stream's consumer (a durable's name is unique per stream only), -1 when absent. */
+    int rowOf(const QString &stream, const QString &name) const;
     qsizetype orphanCount() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;

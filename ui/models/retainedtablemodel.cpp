@@ -53,6 +53,13 @@ void RetainedTableModel::appendBatch(QList<RetainedEntry> &&batch)
     endInsertRows();
 }
 
+void RetainedTableModel::replaceAll(QList<RetainedEntry> &&entries)
+{
+    beginResetModel();
+    m_entries = std::move(entries);
+    endResetModel();
+}
+
 void RetainedTableModel::clear()
 {
     if (m_entries.isEmpty())

@@ -30,6 +30,8 @@ public:
     ~RetainedTableModel() override;
 
     void appendBatch(QList<RetainedEntry> &&batch);
+    /** Swaps every row for `entries` in one go (a refresh: one reset instead of emptying and refilling). */
+    void replaceAll(QList<RetainedEntry> &&entries);
     void clear();
     const RetainedEntry *entryAt(int row) const;
     int rowOf(const QString &topic) const;

@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -87,12 +88,13 @@ void ConsumersPanel::ensureLoaded()
 
 void ConsumersPanel::reload()
 {
-    m_model->clear();
+    const bool quiet = m_model->rowCount() > 0; // the rows stay until the new list arrives
     m_notice->clearNotice();
     m_loading = true;
     m_loaded = false;
-    m_progress->start(tr("Loading consumers and their sessions"));
-    m_status->setText(tr("Loading…"));
+    m_progress->start(quiet ? tr("Refreshing consumers and their sessions") : tr("Loading consumers and their sessions"));
+    m_status->setText(quiet ? tr("Refreshing… %1 consumers shown until done").arg(QLocale().toString(m_model->rowCount()))
+                            : tr("Loading…"));
     m_controller.loadConsumers(m_account);
 }
 
@@ -103,7 +105,13 @@ void ConsumersPanel::handleLoaded(const QString &account, const QList<ConsumerRo
     m_loading = false;
     m_loaded = true;
     m_progress->finish();
+    // The selection and scroll position as they are now (the person may have moved on meanwhile).
+    const auto [stream, name] = selectedConsumer();
+    const int scroll = m_table->verticalScrollBar()->value();
     m_model->setConsumers(rows);
+    if (!name.isEmpty())
+        selectConsumer(stream, name);
+    m_table->verticalScrollBar()->setValue(scroll);
     const QLocale locale;
     m_status->setText(rows.isEmpty() ? tr("No consumers on $MQTT_msgs or $MQTT_out")
                                      : tr("%1 consumers, %2 orphaned")
@@ -124,6 +132,25 @@ void ConsumersPanel::handleFailed(const QString &account, const Error &error)
                                   error.hint().isEmpty() ? QString() : QStringLiteral("\n") + error.hint()),
                          NoticeLabel::Kind::Error);
     emit loadFinished();
+}
+
+bool ConsumersPanel::selectConsumer(const QString &stream, const QString &name)
+{
+    const int row = m_model->rowOf(stream, name);
+    const QModelIndex index = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, 0));
+    if (!index.isValid())
+        return false;
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+    return true;
+}
+
+std::pair<QString, QString> ConsumersPanel::selectedConsumer() const
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    if (!current.isValid())
+        return {};
+    return {current.data(ConsumerTableModel::StreamRole).toString(), current.data(ConsumerTableModel::NameRole).toString()};
 }
 
 QString ConsumersPanel::statusText() const

@@ -15,7 +15,11 @@ class Error;
 class LoadProgressWidget;
 class NoticeLabel;
 
-/** The durables of `$MQTT_msgs`/`$MQTT_out` with pending counts and their owner session or "orphan". */
+/**
+ * The durables of `$MQTT_msgs`/`$MQTT_out` with pending counts and their owner session or "orphan".
+ * A reload of a table that has rows keeps them until the new list arrives, then keeps the selected
+ * consumer (by stream and name) and the scroll position.
+ */
 class ConsumersPanel final : public QWidget
 {
     Q_OBJECT
@@ -31,6 +35,10 @@ public:
     bool isLoading() const { return m_loading; }
     bool isLoaded() const { return m_loaded; }
     ConsumerTableModel *model() const { return m_model; }
+    /** Selects a stream's consumer; false when it is not in the table. */
+    bool selectConsumer(const QString &stream, const QString &name);
+    /** The selected consumer as {stream, name}; empty strings without a selection. */
+    std::pair<QString, QString> selectedConsumer() const;
     QTableView *view() const { return m_table; }
     QString statusText() const;
     QString noticeText() const;

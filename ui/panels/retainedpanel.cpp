@@ -9,6 +9,7 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -102,13 +103,17 @@ RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
             [this](const QString &account, const QList<RetainedEntry> &batch, quint64 done, quint64 total) {
                 if (account != m_account || !m_loading)
                     return;
-                QList<RetainedEntry> rows = batch;
-                m_model->appendBatch(std::move(rows));
+                if (m_quiet) {
+                    m_pending.append(batch);
+                } else {
+                    QList<RetainedEntry> rows = batch;
+                    m_model->appendBatch(std::move(rows));
+                }
                 m_progress->setProgress(done, total);
                 updateStatus();
             });
     connect(&controller, &AccountDataController::retainedFinished, this,
-            [this](const QString &account, bool, const QString &note) { handleFinished(account, note); });
+            &RetainedPanel::handleFinished);
     connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {
         if (load == Load::Retained)
             handleFailed(account, error);
@@ -125,7 +130,8 @@ void RetainedPanel::setAccount(const QString &account)
     if (m_loading)
         m_controller.cancel(Load::Retained);
     m_account = account;
-    m_loading = m_loaded = false;
+    m_loading = m_loaded = m_quiet = false;
+    m_pending.clear();
     m_model->clear();
     m_payload->clear();
     m_progress->finish();
@@ -141,41 +147,79 @@ void RetainedPanel::ensureLoaded()
 
 void RetainedPanel::reload()
 {
-    m_model->clear();
-    m_payload->clear();
+    m_quiet = m_model->rowCount() > 0;
+    m_pending.clear();
+    if (!m_quiet) {
+        m_model->clear();
+        m_payload->clear();
+    }
     m_notice->clearNotice();
     m_loading = true;
     m_loaded = false;
-    m_progress->start(tr("Loading retained messages"));
+    m_progress->start(m_quiet ? tr("Refreshing retained messages") : tr("Loading retained messages"));
     m_controller.loadRetained(m_account);
     updateStatus();
 }
 
-void RetainedPanel::handleFinished(const QString &account, const QString &note)
+void RetainedPanel::handleFinished(const QString &account, bool cancelled, const QString &note)
 {
     if (account != m_account || !m_loading)
         return;
-    m_loading = false;
-    m_loaded = true;
-    m_progress->finish();
+    if (m_quiet && !cancelled) // a canceled refresh keeps the rows it had
+        applyRefresh();
+    endLoad();
     m_notice->showNotice(note, NoticeLabel::Kind::Info);
     updateStatus();
     emit loadFinished();
+}
+
+void RetainedPanel::applyRefresh()
+{
+    const QString topic = selectedTopic();
+    const int scroll = m_table->verticalScrollBar()->value();
+    m_model->replaceAll(std::exchange(m_pending, {}));
+    if (!topic.isEmpty() && !selectTopic(topic))
+        m_payload->clear(); // the message is gone (or filtered out)
+    m_table->verticalScrollBar()->setValue(scroll);
+}
+
+void RetainedPanel::endLoad()
+{
+    m_loading = false;
+    m_loaded = true;
+    m_quiet = false;
+    m_pending.clear();
+    m_progress->finish();
 }
 
 void RetainedPanel::handleFailed(const QString &account, const Error &error)
 {
     if (account != m_account || !m_loading)
         return;
-    m_loading = false;
-    m_loaded = true;
-    m_progress->finish();
+    endLoad(); // a failed refresh keeps the rows it had
     m_notice->showNotice(tr("The retained messages of %1 could not be read: %2%3")
                              .arg(account.isEmpty() ? tr("this account") : account, error.message(),
                                   error.hint().isEmpty() ? QString() : QStringLiteral("\n") + error.hint()),
                          NoticeLabel::Kind::Error);
     updateStatus();
     emit loadFinished();
+}
+
+bool RetainedPanel::selectTopic(const QString &topic)
+{
+    const int row = m_model->rowOf(topic);
+    const QModelIndex index = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, 0));
+    if (!index.isValid())
+        return false;
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+    return true;
+}
+
+QString RetainedPanel::selectedTopic() const
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    return current.isValid() ? current.data(RetainedTableModel::TopicRole).toString() : QString();
 }
 
 void RetainedPanel::showSelected()
@@ -204,7 +248,9 @@ void RetainedPanel::updateStatus()
 {
     const QLocale locale;
     const int total = m_model->rowCount();
-    QString text = m_loading ? tr("Loading… %1 retained messages so far").arg(locale.toString(total))
+    QString text = m_loading && m_quiet ? tr("Refreshing… %1 retained messages read, %2 shown until done")
+                                              .arg(locale.toString(m_pending.size()), locale.toString(total))
+                   : m_loading ? tr("Loading… %1 retained messages so far").arg(locale.toString(total))
                    : !m_loaded ? tr("Not loaded yet")
                    : total == 0 ? tr("No retained messages")
                                 : tr("%1 retained messages").arg(locale.toString(total));

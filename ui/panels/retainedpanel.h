@@ -21,7 +21,9 @@ class RetainedTableModel;
 
 /**
  * The retained MQTT messages of one account: topic, QoS, size, payload previewed as text, hex or JSON,
- * a topic filter, and the selected payload in full. Loads on first show (ensureLoaded).
+ * a topic filter, and the selected payload in full. Loads on first show (ensureLoaded). A reload of a
+ * table that has rows keeps showing them until the new ones are all read, swaps them in one go and
+ * keeps the selected topic and the scroll position (as the sessions table does).
  */
 class RetainedPanel final : public QWidget
 {
@@ -43,6 +45,10 @@ public:
     QComboBox *modeBox() const { return m_mode; }
     QLineEdit *filterEdit() const { return m_filter; }
     QString payloadText() const;
+    /** Selects the row of a topic (visible after filtering); false when not shown. */
+    bool selectTopic(const QString &topic);
+    /** The selected row's topic; empty without a selection (or on an undecodable message). */
+    QString selectedTopic() const;
     QString statusText() const;
     QString noticeText() const;
 
@@ -50,15 +56,20 @@ Q_SIGNALS:
     void loadFinished();
 
 private:
-    void handleFinished(const QString &account, const QString &note);
+    void handleFinished(const QString &account, bool cancelled, const QString &note);
     void handleFailed(const QString &account, const Error &error);
     void showSelected();
     void updateStatus();
+    /** Swaps the refresh's rows in, keeping the selected topic and the scroll position. */
+    void applyRefresh();
+    void endLoad();
 
     AccountDataController &m_controller;
     QString m_account;
     bool m_loading = false;
     bool m_loaded = false;
+    bool m_quiet = false;            ///< a refresh of a table that has rows: batches go to m_pending
+    QList<RetainedEntry> m_pending;  ///< the refresh's rows until it has read them all
     QLineEdit *m_filter;
     QComboBox *m_mode;
     QLabel *m_status;
