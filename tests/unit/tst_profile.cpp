@@ -1,181 +1,26 @@
+// Profiles (nats/profile.h): credential kinds, servers, timeouts, auth and file references from JSON, errors,
+// round trips, the secret-free form and validation. Reading profile files and file references from disk:
+// tst_profilefile.cpp.
 #include <functional>
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRegularExpression>
-#include <QTemporaryDir>
-#include <QTest>
 
-#include "nats/profile.h"
+#include "profiletestfiles.h"
 
 using namespace MqttDoctor;
+using namespace MqttDoctor::Test::ProfileTestFiles;
 
 using ProfileMutator = std::function<void(Profile &)>;
-Q_DECLARE_METATYPE(MqttDoctor::Credentials)
-Q_DECLARE_METATYPE(MqttDoctor::FileOrData)
-Q_DECLARE_METATYPE(MqttDoctor::Profile)
-Q_DECLARE_METATYPE(MqttDoctor::Error::Kind)
 Q_DECLARE_METATYPE(ProfileMutator)
 
-namespace {
-
-const QString kJwt = QStringLiteral("eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.eyJzdWIiOiJVQUJDIn0.c2lnbmF0dXJl");
-
-QString fakeSeed()
-{
-    return QStringLiteral("SUA") + QString(55, QLatin1Char('B'));
-}
-
-const QByteArray kCredsText = "-----BEGIN NATS USER JWT-----\neyJhbGciOi.eyJzdWIi.c2ln\n------END NATS USER JWT------\n\n"
-                              "-----BEGIN USER NKEY SEED-----\nSUAFAKE\n------END USER NKEY SEED------\n";
-
-QJsonObject parse(const QByteArray &json)
-{
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        qFatal("bad test JSON: %s in %s", qPrintable(error.errorString()), json.constData());
-    return doc.object();
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return false;
-    return f.write(content) == content.size();
-}
-
-FileOrData fromPath(const QString &path)
-{
-    FileOrData f;
-    f.path = path;
-    return f;
-}
-
-FileOrData fromData(const QByteArray &data)
-{
-    FileOrData f;
-    f.data = data;
-    return f;
-}
-
-Credentials userPassword(const QString &user, const QString &password)
-{
-    Credentials c;
-    c.kind = Credentials::Kind::UserPassword;
-    c.user = user;
-    c.password = password;
-    return c;
-}
-
-Credentials token(const QString &t)
-{
-    Credentials c;
-    c.kind = Credentials::Kind::Token;
-    c.token = t;
-    return c;
-}
-
-Credentials nkey(const FileOrData &seed)
-{
-    Credentials c;
-    c.kind = Credentials::Kind::NKey;
-    c.nkeySeed = seed;
-    return c;
-}
-
-Credentials creds(const FileOrData &file)
-{
-    Credentials c;
-    c.kind = Credentials::Kind::Creds;
-    c.creds = file;
-    return c;
-}
-
-Credentials userJwt(const QString &jwt, const QString &seed)
-{
-    Credentials c;
-    c.kind = Credentials::Kind::UserJwt;
-    c.userJwt = jwt;
-    c.userSeed = seed;
-    return c;
-}
-
-QString describe(const Credentials &c)
-{
-    return QStringLiteral("kind=%1 user=%2 pw=%3 token=%4 nkey=%5|%6 creds=%7|%8 jwt=%9 seed=%10")
-        .arg(Credentials::kindName(c.kind), c.user, c.password, c.token, c.nkeySeed.path, QString::fromUtf8(c.nkeySeed.data),
-             c.creds.path, QString::fromUtf8(c.creds.data), c.userJwt)
-        .arg(c.userSeed);
-}
-
-} // namespace
-
-class TestProfile final : public QObject
+class TestProfile final : public QObject, private ProfileFiles
 {
     Q_OBJECT
 
-private:
-    QTemporaryDir m_dir;
-    QString m_base;    ///< a folder with credential files, the baseDir of relative references
-    QString m_home;    ///< HOME during the tests
-    QByteArray m_savedHome;
-
-    QString base(const QString &rel) const { return QDir(m_base).filePath(rel); }
-
-    /** A profile using every feature, with files that exist. */
-    Profile fullProfile() const
-    {
-        Profile p;
-        p.name = QStringLiteral("prod");
-        p.description = QStringLiteral("production cluster");
-        p.servers = {QStringLiteral("nats://n1.example.com:4222"), QStringLiteral("tls://n2.example.com:4443")};
-        p.auth = userPassword(QStringLiteral("admin"), QStringLiteral("s3cr3t-pw"));
-        p.tls.ca = fromPath(base(QStringLiteral("ca.pem")));
-        p.tls.cert = fromPath(base(QStringLiteral("cert.pem")));
-        p.tls.key = fromData("-----BEGIN PRIVATE KEY-----\ninline-key-material\n-----END PRIVATE KEY-----\n");
-        p.jsDomain = QStringLiteral("hub");
-        p.system = creds(fromPath(base(QStringLiteral("sys.creds"))));
-        p.accounts.insert(QStringLiteral("ACME"), creds(fromData(kCredsText)));
-        p.accounts.insert(QStringLiteral("TOKENS"), token(QStringLiteral("tok-abc-123")));
-        p.accounts.insert(QStringLiteral("KEYS"), nkey(fromPath(base(QStringLiteral("user.nk")))));
-        p.accounts.insert(QStringLiteral("INLINEKEY"), nkey(fromData("SUINLINESEEDDATA")));
-        p.accounts.insert(QStringLiteral("JWT"), userJwt(kJwt, fakeSeed()));
-        p.timeoutMs = 7500;
-        p.allowChanges = true;
-        return p;
-    }
-
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        m_base = m_dir.filePath(QStringLiteral("profiles"));
-        m_home = m_dir.filePath(QStringLiteral("home"));
-        QVERIFY(QDir().mkpath(m_home));
-        for (const char *name : {"ca.pem", "cert.pem", "key.pem", "sys.creds", "user.creds", "user.nk", "certs/ca.pem"})
-            QVERIFY(writeFile(base(QLatin1String(name)), "content of " + QByteArray(name)));
-        QVERIFY(writeFile(base(QStringLiteral("jwt.txt")), kJwt.toUtf8() + '\n'));
-        QVERIFY(writeFile(base(QStringLiteral("seed.txt")), fakeSeed().toUtf8() + '\n'));
-        QVERIFY(writeFile(QDir(m_home).filePath(QStringLiteral("home.creds")), kCredsText));
-        QVERIFY(QDir().mkpath(base(QStringLiteral("a-folder"))));
-        m_savedHome = qgetenv("HOME");
-        qputenv("HOME", QFile::encodeName(m_home));
-        qputenv("MQTTDOCTOR_TST_BASE", QFile::encodeName(m_base));
-        qunsetenv("MQTTDOCTOR_TST_UNSET");
-    }
-
-    void cleanupTestCase()
-    {
-        qputenv("HOME", m_savedHome);
-        qunsetenv("MQTTDOCTOR_TST_BASE");
-    }
+    void initTestCase() { setUpFiles(); }
+    void cleanupTestCase() { restoreEnvironment(); }
 
     void kindNames_data()
     {
@@ -610,148 +455,6 @@ private slots:
         QCOMPARE(r.error().kind(), kind);
         QVERIFY2(r.error().message().contains(part), qPrintable(r.error().message()));
         QVERIFY(!r.error().toString().contains(QLatin1String("hunter2")));
-    }
-
-    void fromFileResolvesRelativeToItsFolder()
-    {
-        const QString path = base(QStringLiteral("cluster-a.json"));
-        QVERIFY(writeFile(path, "{ \"servers\": \"n1:4222\", \"auth\": {\"creds\": \"user.creds\"}, \"tls\": {\"ca\": \"certs/ca.pem\"}, \"timeout\": \"2s\" }"));
-        // The working directory must not matter.
-        const QString cwd = QDir::currentPath();
-        QVERIFY(QDir::setCurrent(m_home));
-        const auto p = Profile::fromFile(path);
-        QVERIFY(QDir::setCurrent(cwd));
-        QVERIFY2(p.ok(), qPrintable(p.ok() ? QString() : p.error().toString()));
-        QCOMPARE(p->name, QStringLiteral("cluster-a")); // no "name": the file's base name
-        QCOMPARE(p->auth.creds.path, base(QStringLiteral("user.creds")));
-        QCOMPARE(p->tls.ca.path, base(QStringLiteral("certs/ca.pem")));
-        QCOMPARE(p->timeoutMs, 2000);
-    }
-
-    void fromFileKeepsGivenName()
-    {
-        const QString path = base(QStringLiteral("named.json"));
-        QVERIFY(writeFile(path, "{\"name\": \"Production\", \"servers\": [\"n1\"]}"));
-        const auto p = Profile::fromFile(path);
-        QVERIFY(p.ok());
-        QCOMPARE(p->name, QStringLiteral("Production"));
-    }
-
-    void fromFileAcceptsGroupReadableSecrets()
-    {
-        const QString path = base(QStringLiteral("shared.json"));
-        QVERIFY(writeFile(path, "{\"auth\": {\"user\": \"u\", \"password\": \"p\"}}"));
-        QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
-        const auto p = Profile::fromFile(path);
-        QVERIFY(p.ok());
-        QCOMPARE(p->auth.password, QStringLiteral("p"));
-    }
-
-    void fromFileErrors_data()
-    {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QByteArray>("content"); // empty: do not create the file
-        QTest::addColumn<Error::Kind>("kind");
-        QTest::addColumn<QStringList>("parts");
-        QTest::newRow("missing") << QStringLiteral("missing.json") << QByteArray() << Error::Kind::Io
-                                 << QStringList{QStringLiteral("missing.json\": the file does not exist")};
-        QTest::newRow("folder") << QStringLiteral("a-folder") << QByteArray() << Error::Kind::Io
-                                << QStringList{QStringLiteral("a-folder\""), QStringLiteral("folder")};
-        QTest::newRow("bad json") << QStringLiteral("bad.json") << QByteArray("{\n  \"servers\": [\"n1\",\n}") << Error::Kind::InvalidInput
-                                  << QStringList{QStringLiteral("bad.json\": not valid JSON"), QStringLiteral("line 3")};
-        QTest::newRow("array") << QStringLiteral("array.json") << QByteArray("[1, 2]") << Error::Kind::InvalidInput
-                               << QStringList{QStringLiteral("one JSON object")};
-        QTest::newRow("field error") << QStringLiteral("conflict.json") << QByteArray("{\"auth\": {\"token\": \"t\", \"user\": \"u\"}}")
-                                     << Error::Kind::InvalidInput
-                                     << QStringList{QStringLiteral("conflict.json\": "), QStringLiteral("\"auth.user\" and \"auth.token\"")};
-        QTest::newRow("missing creds") << QStringLiteral("nocreds.json") << QByteArray("{\"auth\": {\"creds\": \"gone.creds\"}}")
-                                       << Error::Kind::Io
-                                       << QStringList{QStringLiteral("nocreds.json\": \"auth.creds\": file"), QStringLiteral("gone.creds")};
-        QTest::newRow("missing key") << QStringLiteral("nokey.json") << QByteArray("{\"tls\": {\"cert\": \"cert.pem\", \"key\": \"gone.pem\"}}")
-                                     << Error::Kind::Io << QStringList{QStringLiteral("\"tls.key\""), QStringLiteral("gone.pem")};
-    }
-
-    void fromFileErrors()
-    {
-        QFETCH(QString, file);
-        QFETCH(QByteArray, content);
-        QFETCH(Error::Kind, kind);
-        QFETCH(QStringList, parts);
-        const QString path = base(file);
-        if (!content.isEmpty())
-            QVERIFY(writeFile(path, content));
-        const auto p = Profile::fromFile(path);
-        QVERIFY(!p.ok());
-        QCOMPARE(p.error().kind(), kind);
-        QVERIFY2(p.error().message().startsWith(QStringLiteral("profile \"") + path), qPrintable(p.error().message()));
-        for (const QString &part : parts)
-            QVERIFY2(p.error().message().contains(part), qPrintable(QLatin1String("missing <") + part + QLatin1String("> in: ") + p.error().message()));
-    }
-
-    void fromFileUnreadable()
-    {
-        const QString path = base(QStringLiteral("locked.json"));
-        QVERIFY(writeFile(path, "{}"));
-        QVERIFY(QFile::setPermissions(path, QFileDevice::Permissions()));
-        QFile probe(path);
-        if (probe.open(QIODevice::ReadOnly))
-            QSKIP("running with privileges that read any file (root)");
-        const auto p = Profile::fromFile(path);
-        QVERIFY(!p.ok());
-        QCOMPARE(p.error().kind(), Error::Kind::Io);
-        QVERIFY(p.error().message().contains(QLatin1String("locked.json")));
-    }
-
-    void fileOrDataLoad_data()
-    {
-        QTest::addColumn<FileOrData>("source");
-        QTest::addColumn<QByteArray>("expected");
-        QTest::addColumn<Error::Kind>("kind");
-        QTest::newRow("inline") << fromData("abc") << QByteArray("abc") << Error::Kind::None;
-        QTest::newRow("file") << fromPath(base(QStringLiteral("ca.pem"))) << QByteArray("content of ca.pem") << Error::Kind::None;
-        QTest::newRow("missing file") << fromPath(base(QStringLiteral("nope"))) << QByteArray() << Error::Kind::Io;
-        QTest::newRow("folder") << fromPath(base(QStringLiteral("a-folder"))) << QByteArray() << Error::Kind::Io;
-        QTest::newRow("empty") << FileOrData{} << QByteArray() << Error::Kind::InvalidInput;
-    }
-
-    void fileOrDataLoad()
-    {
-        QFETCH(FileOrData, source);
-        QFETCH(QByteArray, expected);
-        QFETCH(Error::Kind, kind);
-        const auto r = source.load();
-        if (kind == Error::Kind::None) {
-            QVERIFY(r.ok());
-            QCOMPARE(*r, expected);
-        } else {
-            QVERIFY(!r.ok());
-            QCOMPARE(r.error().kind(), kind);
-            if (!source.path.isEmpty())
-                QVERIFY2(r.error().message().contains(source.path), qPrintable(r.error().message()));
-        }
-    }
-
-    void documentedExampleParses()
-    {
-        QString source = qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR");
-        if (source.isEmpty())
-            source = QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("../.."));
-        QFile doc(QDir(source).filePath(QStringLiteral("docs/profile.md")));
-        QVERIFY2(doc.open(QIODevice::ReadOnly), qPrintable(doc.fileName()));
-        const QString text = QString::fromUtf8(doc.readAll());
-        // Every ```json block in the document is a complete, valid profile.
-        const QRegularExpression block(QStringLiteral("```json\\n(.*?)```"), QRegularExpression::DotMatchesEverythingOption);
-        int count = 0;
-        for (auto it = block.globalMatch(text); it.hasNext();) {
-            const QByteArray json = it.next().captured(1).toUtf8();
-            QJsonParseError error;
-            const QJsonDocument parsed = QJsonDocument::fromJson(json, &error);
-            QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + QLatin1Char('\n') + QString::fromUtf8(json)));
-            const auto p = Profile::fromJson(parsed.object(), m_base);
-            QVERIFY2(p.ok(), qPrintable((p.ok() ? QString() : p.error().toString()) + QLatin1Char('\n') + QString::fromUtf8(json)));
-            ++count;
-        }
-        QVERIFY(count >= 2);
     }
 };
 
