@@ -36,6 +36,19 @@ Result<ReadSummary> readBySequence(StreamReader &reader, const QString &stream, 
                          .arg(map->messages),
                      QStringLiteral("if a 2.9 server serves streams a 2.10+ server wrote, upgrade it again first"));
     const QList<quint64> sequences = map->liveSequences();
+    // More messages than live sequences cannot be: 2.9.10 serving a 2.10+ store counts the newer server's
+    // delete tombstones as messages and brings deleted records back (10 messages in sequences 1 to 7,
+    // three of them unreadable). A read by sequence would miss messages without noticing.
+    if (map->messages > quint64(sequences.size()))
+        return Error(Error::Kind::Protocol,
+                     QStringLiteral("reading %1: the server reports %2 messages but only %3 live sequences (%4 to %5): its view of the "
+                                    "stream is inconsistent, a read would be incomplete")
+                         .arg(stream)
+                         .arg(map->messages)
+                         .arg(sequences.size())
+                         .arg(map->firstSequence)
+                         .arg(map->lastSequence),
+                     QStringLiteral("if a 2.9 server serves streams a 2.10+ server wrote, serve them with a 2.10+ server again first"));
     ReadSummary summary;
     const qsizetype chunkSize = std::max(1, options.batchSize);
     for (qsizetype start = 0; start < sequences.size(); start += chunkSize) {

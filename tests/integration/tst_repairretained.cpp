@@ -2,11 +2,21 @@
 // - RETAINED_LEGACY_LAYOUT: a 2.9.10 store read by 2.10 / the newest server → migrate_retained;
 // - RETAINED_ORPHANED: a deadline-hit migration left a message on the literal $MQTT.rmsgs → republish
 //   (also with a newer retained message for the same topic, which must be kept);
-// - RETAINED_DOWNGRADE: a 2.10+-migrated store served by 2.9.10 again → revert_retained.
+// - RETAINED_DOWNGRADE → revert_retained. Not on the files a 2.10+ server wrote, served by 2.9.10 after a
+//   binary downgrade: 2.9.10 misreads them (the newer server's delete tombstones count as messages, the
+//   deleted 2.9 originals come back, records stored after the first tombstone cannot be read by any
+//   request, and ranges run up to 2^62 + n), so no complete backup can be taken; revertRefusedOnMisreadStore
+//   shows the tool refusing there and reading nothing unbounded. The state is reproduced faithfully instead
+//   (revertDowngrade): a 2.10 / newest server migrates real 2.9 retained messages and stores one of its own;
+//   its $MQTT_rmsgs (exact config, raw records) is captured through the tool's reader and put in place of
+//   the $MQTT_rmsgs of a 2.9.10 server with its own store and a persistent session with a queued QoS1
+//   message; after a restart 2.9.10 refuses every MQTT connect with 10093, as in the field.
 // Each case: a read-only profile and a dry run change nothing; `repair --yes` fixes the finding; a real
 // subscriber gets every retained message with its payload and QoS; sessions and queued messages are intact;
 // a second run does nothing; the step's backup restores the removed messages.
+#include <QElapsedTimer>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -299,6 +309,174 @@ private slots:
         QTest::addColumn<QString>("version");
         QTest::newRow("2.10") << QStringLiteral("2.10");
         QTest::newRow("newest") << QStringLiteral("newest");
+    }
+
+    // revert_retained on the faithful reproduction (file comment): the finding fires, read-only and dry runs change
+    // nothing, `repair --yes` reverts, check is clean, 2.9.10 clients connect again and get every retained message
+    // with its payload and QoS, the persistent session resumes with its queued QoS1 message, the backup holds every
+    // original record.
+    void revertDowngrade_data() { versions_data(); }
+    void revertDowngrade()
+    {
+        QFETCH(QString, version);
+        // 1. The newer server's own $MQTT_rmsgs: it migrates three 2.9 retained messages, then stores one in its own
+        //    encoding (2.10: JSON on $MQTT.rmsgs.<subject>; newest: the 2.11+ header encoding).
+        QJsonObject writtenConfig;
+        QList<StreamMessage> written;
+        QStringList retained;
+        {
+            NatsServerFixture writer;
+            QVERIFY2(writer.start(QStringLiteral("2.9"), ServerConfig::standard()), qPrintable(writer.errorString()));
+            makeState(writer);
+            if (QTest::currentTestFailed())
+                return;
+            QVERIFY2(switchBinary(writer, version), qPrintable(writer.errorString()));
+            QCOMPARE(subscriberSees(writer, kFilters, 3, 3, QStringLiteral("reader-0")).size(), 3);
+            QVERIFY(acmeMqtt(writer).publish(QStringLiteral("status/window"), "ajar", 1, true, QStringLiteral("pub-6")).acknowledged);
+            const auto conn = acmeConnection(writer);
+            writtenConfig = config(conn);
+            QCOMPARE(subjectsOf(writtenConfig), QStringList{QStringLiteral("$MQTT.rmsgs.>")});
+            QVERIFY(StreamContent::read(conn, {}, kRetained, QJsonObject{{QStringLiteral("retention"), QStringLiteral("interest")}}, {}, {},
+                                        [&written](QList<StreamMessage> &&batch, const ReadProgress &) {
+                                            written.append(batch);
+                                            return true;
+                                        }));
+            retained = retainedSet(conn);
+            QCOMPARE(retained, (QStringList{QStringLiteral("sensors/garage/temp|0|9.0"), QStringLiteral("sensors/kitchen/temp|1|21.5"),
+                                            QStringLiteral("status/door|1|open"), QStringLiteral("status/window|1|ajar")}));
+            QCOMPARE(written.size(), 4);
+            if (version == QLatin1String("newest"))  // the window record is in the newer server's header encoding
+                QVERIFY2(written.last().headers.contains("Nmqtt-RTopic"), written.last().headers.constData());
+        }
+
+        // 2. A 2.9.10 server with its own store and MQTT state; its $MQTT_rmsgs replaced by exactly what the newer
+        //    server wrote (same config, same subjects, headers and bodies), then restarted.
+        NatsServerFixture server;
+        QVERIFY2(server.start(QStringLiteral("2.9"), ServerConfig::standard()), qPrintable(server.errorString()));
+        makeState(server);
+        if (QTest::currentTestFailed())
+            return;
+        {
+            JetStreamAdmin admin;
+            QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
+            QVERIFY2(admin.deleteStream(kRetained), qPrintable(admin.error()));
+            QVERIFY2(admin.createStream(writtenConfig), qPrintable(admin.error()));
+            const auto conn = acmeConnection(server);
+            quint64 stored = 0;
+            JetStreamPublisher p(conn, kRetained, [&stored](quint64, const Result<quint64> &r) { stored += r ? 1 : 0; }, 1);
+            for (const StreamMessage &m : std::as_const(written)) {
+                auto headers = m.headers.isEmpty() ? Result<NatsHeaders>(NatsHeaders()) : NatsHeaders::parse(m.headers);
+                QVERIFY(headers);
+                QVERIFY(p.publish(stored, m.subject, *headers, m.data));
+            }
+            QVERIFY(p.finish());
+            QCOMPARE(stored, quint64(written.size()));
+        }
+        QVERIFY2(server.restart(), qPrintable(server.errorString()));
+        const qsizetype logFrom = server.logLinesMatching(QStringLiteral("")).size();
+        const MqttResult refused = acmeMqtt(server).connectOnce(QStringLiteral("c1"));
+        QVERIFY2(!refused.connected(), qPrintable(refused.describe()));
+        QTRY_VERIFY_WITH_TIMEOUT(!server.logLinesMatching(QStringLiteral("not a valid subset of the interest subjects (10093)"), logFrom).isEmpty(), 5000);
+        QVERIFY2(server.logLinesMatching(QStringLiteral("create retained messages consumer for account \"ACME\""), logFrom).size() >= 1,
+                 qPrintable(server.logTail()));
+
+        const QJsonObject finding = findingWith(check(acmeArgs(server.url())), QStringLiteral("RETAINED_DOWNGRADE"));
+        QVERIFY(!finding.isEmpty());
+        QCOMPARE(str(finding, "repair"), QStringLiteral("revert_retained"));
+        const auto conn = acmeConnection(server);
+        const QStringList before = content(conn, kRetained);
+        QCOMPARE(before.size(), 4);
+        QCOMPARE(retainedSet(conn), retained);
+        const QStringList sess = sensorSession(conn);
+        QCOMPARE(sess.size(), 1);
+        const QStringList msgs = content(conn, QStringLiteral("$MQTT_msgs"));
+
+        const QStringList backups = runRepair(server, QStringLiteral("revert_retained"));
+        if (QTest::currentTestFailed())
+            return;
+        verifyGone(server, QStringLiteral("RETAINED_DOWNGRADE"));
+        const QJsonObject cfg = config(conn);
+        QCOMPARE(subjectsOf(cfg), QStringList{QStringLiteral("$MQTT.rmsgs")});
+        QCOMPARE(cfg.value(QLatin1String("max_msgs_per_subject")).toInteger(), -1);
+        const QStringList after = content(conn, kRetained);
+        QCOMPARE(after.size(), 4);
+        for (const QString &line : after)
+            QVERIFY2(line.startsWith(QLatin1String("$MQTT.rmsgs | ")), qPrintable(line));
+        QCOMPARE(retainedSet(conn), retained);
+        QCOMPARE(sensorSession(conn), sess);
+        QCOMPARE(content(conn, QStringLiteral("$MQTT_msgs")), msgs);
+
+        // MQTT works again on 2.9.10 without a restart: connect, every retained message, the queued QoS1 message.
+        const MqttResult c2 = acmeMqtt(server).connectOnce(QStringLiteral("c2"));
+        QVERIFY2(c2.connected(), qPrintable(c2.describe() + u'\n' + server.logTail()));
+        QCOMPARE(subscriberSees(server, kFilters, 4, 4, QStringLiteral("reader-1")), retained);
+        const MqttResult resumed = acmeMqtt(server).subscribeAndCollect(QStringLiteral("sensor-sub-1"), {QStringLiteral("unrelated/x")}, 1, 1, 8, true);
+        QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("smoke!")), qPrintable(resumed.describe()));
+        // And after a restart (the retained messages are read from the stream, not from the server's memory).
+        QVERIFY2(server.restart(), qPrintable(server.errorString()));
+        QCOMPARE(subscriberSees(server, kFilters, 4, 4, QStringLiteral("reader-2")), retained);
+
+        QCOMPARE(backups.size(), 1);
+        QCOMPARE(backupContent(backups.first()), before);
+    }
+
+    // The real binary downgrade (2.9 → 2.10 → 2.9.10 on the same files): 2.9.10 misreads the store. check reports the
+    // finding at once; repair plans nothing and says why; the backup command refuses the contradictory stream states
+    // instead of reading them (one of them spans 2^62 sequences); nothing is changed and the JetStream API still answers.
+    void revertRefusedOnMisreadStore()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(QStringLiteral("2.9"), ServerConfig::standard()), qPrintable(server.errorString()));
+        makeState(server);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY2(switchBinary(server, QStringLiteral("2.10")), qPrintable(server.errorString()));
+        QCOMPARE(subscriberSees(server, kFilters, 3, 3, QStringLiteral("reader-0")).size(), 3);
+        QVERIFY(acmeMqtt(server).publish(QStringLiteral("status/window"), "ajar", 1, true, QStringLiteral("pub-6")).acknowledged);
+        QVERIFY2(switchBinary(server, QStringLiteral("2.9")), qPrintable(server.errorString()));
+
+        JetStreamAdmin admin;
+        QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
+        QJsonObject info;
+        QVERIFY2(admin.call(QStringLiteral("STREAM.INFO.") + kRetained, {}, &info), qPrintable(admin.error()));
+        const QJsonObject state = info.value(QLatin1String("state")).toObject();
+        // What 2.9.10 reports here (lab): 10 messages in sequences 1 to 7 for 4 retained messages.
+        QVERIFY2(state.value(QLatin1String("messages")).toInteger()
+                     > state.value(QLatin1String("last_seq")).toInteger() - state.value(QLatin1String("first_seq")).toInteger() + 1,
+                 qPrintable(QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact))));
+
+        QElapsedTimer timer;
+        timer.start();
+        const CliRunner::Run checked = check(acmeArgs(server.url()));
+        QVERIFY(!findingWith(checked, QStringLiteral("RETAINED_DOWNGRADE")).isEmpty());
+        QCOMPARE(checked.exitCode(), 2);
+        const CliRunner::Run run = repair(server, {QStringLiteral("--yes"), QStringLiteral("--backup-dir"), m_dir.filePath(QStringLiteral("misread"))});
+        QVERIFY2(run.jsonValid, qPrintable(run.describe()));
+        QVERIFY2(stepsOf(run, QStringLiteral("revert_retained")).isEmpty(), qPrintable(run.out()));
+        const QString notes = QString::fromUtf8(QJsonDocument(run.json.value(QLatin1String("plan")).toObject().value(QLatin1String("notes")).toArray()).toJson());
+        QVERIFY2(notes.contains(QLatin1String("misreads $MQTT_rmsgs")), qPrintable(run.out()));
+        QVERIFY2(notes.contains(QLatin1String("Nothing was changed")), qPrintable(run.out()));
+        QStringList remaining;
+        for (const QJsonValue &v : run.json.value(QLatin1String("remaining")).toArray())
+            remaining << v.toObject().value(QLatin1String("code")).toString();
+        QVERIFY2(remaining.contains(QStringLiteral("RETAINED_DOWNGRADE")), qPrintable(run.out()));
+
+        // The backup command refuses both contradictory states rather than reading them.
+        for (const QString &stream : {kRetained, QStringLiteral("$MQTT_sess")}) {
+            const CliRunner::Run backup = CliRunner::run(acmeArgs(server.url())
+                                                         + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), stream,
+                                                                       QStringLiteral("--out"), m_dir.filePath(QStringLiteral("misread-") + stream),
+                                                                       QStringLiteral("--json")});
+            QVERIFY2(backup.exitCode() == 3, qPrintable(backup.describe()));
+        }
+        QVERIFY2(timer.elapsed() < 60000, qPrintable(QString::number(timer.elapsed())));
+
+        QJsonObject again;
+        QVERIFY2(admin.call(QStringLiteral("STREAM.INFO.") + kRetained, {}, &again), qPrintable(admin.error()));
+        QCOMPARE(again.value(QLatin1String("config")).toObject(), info.value(QLatin1String("config")).toObject());
+        QCOMPARE(again.value(QLatin1String("state")).toObject().value(QLatin1String("messages")), state.value(QLatin1String("messages")));
+        QCOMPARE(again.value(QLatin1String("state")).toObject().value(QLatin1String("last_seq")), state.value(QLatin1String("last_seq")));
+        QVERIFY(!acmeMqtt(server).connectOnce(QStringLiteral("c1")).connected());
     }
 
     void migrateLegacyLayout_data() { versions_data(); }

@@ -25,6 +25,8 @@ public:
     static Result<std::optional<QJsonObject>> currentConfig(const ExecContext &ctx);
     /** Ok when nothing is stored on the literal `$MQTT.rmsgs`. */
     static Result<void> noneLeftOnLegacySubject(const ExecContext &ctx);
+    /** revert_retained (retainedrevert.cpp). */
+    static const RepairAction *revertAction();
 
 protected:
     /** A destructive step on $MQTT_rmsgs of `f`, backed up whole (messages and consumer configs) first. */

@@ -8,8 +8,7 @@
 //   newest message per subject, which would destroy every untransferred message on $MQTT.rmsgs but one
 //   (what the server's deadline does), so it only runs once $MQTT.rmsgs is empty.
 // - republish (RETAINED_ORPHANED): steps (2) and (3) for what a deadline-hit migration left behind.
-// - revert_retained (RETAINED_DOWNGRADE) is not available yet: on 2.9.10 serving a 2.10-written
-//   store the stream state could not be read safely (see docs/findings.md).
+// - revert_retained (RETAINED_DOWNGRADE): the way back to the 2.9 layout, in retainedrevert.cpp.
 //
 // Republished records use the JSON encoding (the bytes 2.10's transfer stores; 2.11+ reads it by
 // fallback) without their origin (a 2.9/2.10 server ignores live records carrying its own origin), are
@@ -343,7 +342,7 @@ QList<const RepairAction *> retainedActions()
 {
     static const MigrateRetained migrate;
     static const Republish republish;
-    return {&migrate, &republish};
+    return {&migrate, &republish, RetainedActionBase::revertAction()};
 }
 
 } // namespace RepairActionFamilies

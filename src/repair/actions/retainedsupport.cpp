@@ -46,6 +46,13 @@ QJsonObject summariseStream(const QJsonObject &reply)
                                                              {QStringLiteral("last_seq"), state.value(QLatin1String("last_seq"))}}}};
 }
 
+QString misreadHint()
+{
+    return QStringLiteral("a 2.9 server serving a store a 2.10+ server wrote misreads it (deleted records come back, later ones "
+                          "cannot be read): nothing was changed. Serve the account with a 2.10+ server again, or see "
+                          "docs/findings.md RETAINED_DOWNGRADE");
+}
+
 } // namespace
 
 Shape shapeOf(const QJsonObject &config)
@@ -90,6 +97,67 @@ Result<QList<StreamMessage>> readMessages(const ExecContext &ctx, const QString 
         return withContext(read.error(), QStringLiteral("reading %1%2").arg(stream(), subject.isEmpty() ? QString() : u' ' + subject));
     if (read->cancelled)
         return Error(Error::Kind::Internal, QStringLiteral("reading %1 was cancelled").arg(stream()));
+    return out;
+}
+
+QString stateContradiction(const QJsonObject &state, const std::optional<quint64> &subjectTotal)
+{
+    const QJsonValue messagesValue = state.value(QLatin1String("messages"));
+    const double messagesNumber = messagesValue.toDouble(-1);
+    const double first = state.value(QLatin1String("first_seq")).toDouble(0);
+    const double last = state.value(QLatin1String("last_seq")).toDouble(0);
+    if (messagesNumber < 0 || first < 0 || last < 0)
+        return QStringLiteral("the stream state has no message count or sequences");
+    constexpr double kTombstoneBit = 4611686018427387904.0;  // 1 << 62
+    const quint64 messages = quint64(messagesNumber);
+    if (first >= kTombstoneBit || last >= kTombstoneBit)
+        return QStringLiteral("the server reports sequences %1 to %2: sequences from 2^62 up are delete tombstones a 2.10+ server "
+                              "wrote, which this server reads as messages")
+            .arg(state.value(QLatin1String("first_seq")).toInteger())
+            .arg(state.value(QLatin1String("last_seq")).toInteger());
+    if (messages > 0) {
+        const quint64 range = last >= first && first > 0 ? quint64(last) - quint64(first) + 1 : 0;
+        if (messages > range)
+            return QStringLiteral("the server reports %1 messages in sequences %2 to %3 (at most %4 fit)")
+                .arg(messages)
+                .arg(quint64(first))
+                .arg(quint64(last))
+                .arg(range);
+    }
+    if (subjectTotal && *subjectTotal != messages)
+        return QStringLiteral("the server reports %1 messages but its per-subject counts add up to %2").arg(messages).arg(*subjectTotal);
+    return {};
+}
+
+Result<StoreState> consistentState(const ExecContext &ctx)
+{
+    auto info = ctx.api(QStringLiteral("STREAM.INFO.") + stream());
+    if (!info)
+        return withContext(info.error(), QStringLiteral("reading the state of %1").arg(stream()));
+    StreamReader reader(ctx.target.connection, ctx.target.apiDomain);
+    const QJsonObject state = info->value(QLatin1String("state")).toObject();
+    // The sequence range first: a contradiction there is enough, and no subject listing is needed.
+    if (const QString why = stateContradiction(state); !why.isEmpty())
+        return Error(Error::Kind::Protocol, QStringLiteral("%1 cannot be read completely: %2").arg(stream(), why), misreadHint());
+    auto counts = reader.subjectCounts(stream(), QStringLiteral(">"));
+    if (!counts)
+        return withContext(counts.error(), QStringLiteral("reading the subjects of %1").arg(stream()));
+    StoreState out;
+    quint64 total = 0;
+    for (const SubjectCount &c : std::as_const(*counts)) {
+        out.subjects.insert(c.subject, c.messages);
+        total += c.messages;
+    }
+    // The message count the subjects come from may move on meanwhile (a client storing one): read it again.
+    auto again = ctx.api(QStringLiteral("STREAM.INFO.") + stream());
+    if (!again)
+        return withContext(again.error(), QStringLiteral("reading the state of %1").arg(stream()));
+    const QJsonObject now = again->value(QLatin1String("state")).toObject();
+    if (const QString why = stateContradiction(now, total); !why.isEmpty())
+        return Error(Error::Kind::Protocol, QStringLiteral("%1 cannot be read completely: %2").arg(stream(), why), misreadHint());
+    out.messages = quint64(now.value(QLatin1String("messages")).toInteger());
+    out.firstSequence = quint64(now.value(QLatin1String("first_seq")).toInteger());
+    out.lastSequence = quint64(now.value(QLatin1String("last_seq")).toInteger());
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include <QByteArray>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -36,6 +37,28 @@ bool isPerSubject(const QString &storedSubject);
  * sequence with STREAM.MSG.GET; else walks `next_by_subj` on that subject.
  */
 Result<QList<StreamMessage>> readMessages(const ExecContext &ctx, const QString &subject = {});
+
+/** What STREAM.INFO says about $MQTT_rmsgs, once it passed consistentState(). */
+struct StoreState
+{
+    quint64 messages = 0;
+    quint64 firstSequence = 0;
+    quint64 lastSequence = 0;
+    QHash<QString, quint64> subjects;  ///< messages per subject (every subject, paged)
+};
+
+/**
+ * Why a STREAM.INFO state cannot describe a real store, or empty when it can: a sequence with bit 62
+ * set (2.10+ writes deletes as tombstone records with that bit; 2.9.10 serving such a store takes them
+ * for messages), more messages than sequences in the range, or per-subject counts (when given) that do
+ * not add up to the message count. Seen on 2.9.10 serving a store a 2.10+ server wrote: deleted
+ * records came back, records stored after a delete could not be read by any request, and the ranges
+ * ran up to 2^62 + n. Pure.
+ */
+QString stateContradiction(const QJsonObject &state, const std::optional<quint64> &subjectTotal = std::nullopt);
+
+/** The state of $MQTT_rmsgs with its per-subject counts; an error when stateContradiction() finds one. */
+Result<StoreState> consistentState(const ExecContext &ctx);
 
 /** Decodes one stored message of $MQTT_rmsgs. */
 Result<RetainedRecord> decode(const StreamMessage &message);
