@@ -1,0 +1,196 @@
+#include "streamreader.h"
+
+#include <nats/nats.h>
+
+#include <algorithm>
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QScopeGuard>
+
+#include "nats/jetstreamclient.h"
+#include "nats/natsconnection.h"
+#include "nats/natsconnectionhandle.h"
+#include "nats/streamreadersupport.h"
+
+// StreamReader's reads by sequence: pipelined raw STREAM.MSG.GET requests, no consumer.
+
+namespace MqttDoctor {
+
+Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QList<quint64> &sequences,
+                                                 const Options &options, const BatchHandler &onBatch)
+{
+    const QString what = QStringLiteral("reading stream ") + stream + QStringLiteral(" by sequence");
+    ReadSummary summary;
+    if (sequences.isEmpty())
+        return summary;
+
+    natsConnection *nc = natsHandle(*m_connection);
+    const quint64 mark = m_connection->asyncErrorMark();
+    natsInbox *inbox = nullptr;
+    natsStatus s = natsInbox_Create(&inbox);
+    if (s != NATS_OK)
+        return StreamReaderSupport::natsError(s, what);
+    const QByteArray prefix = QByteArray(inbox) + '.';
+    natsInbox_Destroy(inbox);
+
+    natsSubscription *sub = nullptr;
+    const QByteArray wildcard = prefix + '*';
+    s = natsConnection_SubscribeSync(&sub, nc, wildcard.constData());
+    if (s != NATS_OK)
+        return StreamReaderSupport::natsError(s, what);
+    auto destroySub = qScopeGuard([sub] {
+        natsSubscription_Unsubscribe(sub);
+        natsSubscription_Destroy(sub);
+    });
+    natsSubscription_SetPendingLimits(sub, -1, -1);
+
+    const QByteArray api = JetStreamClient(m_connection, m_domain)
+                               .apiSubject(QStringLiteral("STREAM.MSG.GET.") + stream)
+                               .toUtf8();
+    const qsizetype total = sequences.size();
+    const int inFlightMax = std::max(1, options.inFlight);
+    const int batchSize = std::max(1, options.batchSize);
+    const int timeoutMs = std::max(options.idleTimeoutMs, 1);
+
+    QList<bool> answered(total, false);
+    qsizetype sent = 0;
+    qsizetype received = 0;
+    QList<StreamMessage> batch;
+    batch.reserve(batchSize);
+    ReadProgress progress;
+    progress.total = quint64(total);
+
+    auto flushBatch = [&]() -> bool {
+        std::sort(batch.begin(), batch.end(),
+                  [](const StreamMessage &a, const StreamMessage &b) { return a.sequence < b.sequence; });
+        summary.delivered += quint64(batch.size());
+        progress.done = summary.delivered;
+        const bool more = onBatch(std::move(batch), progress);
+        batch = QList<StreamMessage>();
+        batch.reserve(batchSize);
+        return more;
+    };
+
+    QElapsedTimer idle;
+    idle.start();
+    while (received < total) {
+        if (StreamReaderSupport::isCancelled(options)) {
+            summary.cancelled = true;
+            return summary;
+        }
+        while (sent < total && sent - received < inFlightMax) {
+            const QByteArray reply = prefix + QByteArray::number(sent);
+            const QByteArray body = "{\"seq\":" + QByteArray::number(sequences.at(sent)) + '}';
+            s = natsConnection_PublishRequest(nc, api.constData(), reply.constData(), body.constData(),
+                                              static_cast<int>(body.size()));
+            if (s != NATS_OK)
+                return StreamReaderSupport::natsError(s, what);
+            ++sent;
+        }
+        natsMsg *m = nullptr;
+        s = natsSubscription_NextMsg(&m, sub, StreamReaderSupport::PollMs);
+        if (s == NATS_TIMEOUT) {
+            if (const QString v = m_connection->permissionViolationSince(mark); !v.isEmpty())
+                return StreamReaderSupport::deniedOr(*m_connection, mark, what, Error());
+            if (idle.elapsed() > timeoutMs)
+                return Error(Error::Kind::Timeout,
+                             QStringLiteral("%1: no reply for %2 ms (%3 of %4 answered)")
+                                 .arg(what, QString::number(timeoutMs), QString::number(received), QString::number(total)),
+                             QStringLiteral("check that JetStream is available for the account and retry"));
+            continue;
+        }
+        if (s != NATS_OK)
+            return StreamReaderSupport::natsError(s, what);
+        idle.restart();
+
+        const QByteArray replySubject(natsMsg_GetSubject(m));
+        const int dataLen = natsMsg_GetDataLength(m);
+        const QByteArray payload(natsMsg_GetData(m), std::max(dataLen, 0));
+        const bool noResponders = natsMsg_IsNoResponders(m);
+        natsMsg_Destroy(m);
+        bool okIndex = false;
+        const qsizetype index = replySubject.mid(prefix.size()).toLongLong(&okIndex);
+        if (!okIndex || index < 0 || index >= sent || answered.at(index))
+            continue;  // not ours, or a duplicate
+        answered[index] = true;
+        ++received;
+
+        const QString op = QStringLiteral("STREAM.MSG.GET.") + stream;
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(payload, &parseError);
+        if (noResponders)
+            return Error(Error::Kind::JetStream, what + QStringLiteral(": no JetStream responds for this account"),
+                         QStringLiteral("JetStream is not enabled for the account, or the domain is wrong"))
+                .withJsErrCode(10039);
+        if (!doc.isObject())
+            return JetStreamClient::malformed(op, QStringLiteral("the reply for sequence %1 is not a JSON object: %2")
+                                                      .arg(sequences.at(index)).arg(QString::fromUtf8(payload.left(120)).simplified()));
+        const QJsonObject obj = doc.object();
+        StreamMessage &out = batch.emplace_back();
+        out.sequence = sequences.at(index);
+        if (obj.contains(QLatin1String("error"))) {
+            if (!obj.value(QLatin1String("error")).isObject())
+                return JetStreamClient::malformed(op, QStringLiteral("\"error\" is not an object"));
+            const QJsonObject err = obj.value(QLatin1String("error")).toObject();
+            if (err.value(QLatin1String("err_code")).toInt() == 10037) {
+                out.deleted = true;
+                ++summary.deleted;
+            } else {
+                return JetStreamClient::errorFromReply(err, QStringLiteral("STREAM.MSG.GET.") + stream);
+            }
+        } else if (obj.value(QLatin1String("message")).isObject()) {
+            const QJsonObject msg = obj.value(QLatin1String("message")).toObject();
+            out.subject = msg.value(QLatin1String("subject")).toString();
+            if (msg.value(QLatin1String("seq")).toInteger(-1) != qint64(sequences.at(index)) || out.subject.isEmpty())
+                return JetStreamClient::malformed(op, QStringLiteral("asked for sequence %1, the reply holds %2")
+                                                          .arg(sequences.at(index))
+                                                          .arg(out.subject.isEmpty() ? QStringLiteral("a message without a subject")
+                                                                                     : QStringLiteral("sequence ") + msg.value(QLatin1String("seq")).toVariant().toString().left(40)));
+            out.sequence = quint64(msg.value(QLatin1String("seq")).toInteger());
+            out.timeNs = parseTimeNs(msg.value(QLatin1String("time")).toString());
+            out.data = QByteArray::fromBase64(msg.value(QLatin1String("data")).toString().toLatin1());
+            const QString hdrs = msg.value(QLatin1String("hdrs")).toString();
+            if (!hdrs.isEmpty())
+                out.headers = QByteArray::fromBase64(hdrs.toLatin1());
+        } else {
+            return JetStreamClient::malformed(op, QStringLiteral("the reply for sequence %1 holds neither a message object nor an error: %2")
+                                                      .arg(sequences.at(index)).arg(QString::fromUtf8(payload.left(120)).simplified()));
+        }
+        summary.lastSequence = std::max(summary.lastSequence, out.sequence);
+
+        if (batch.size() >= batchSize || received == total) {
+            if (!flushBatch() && received < total) {
+                summary.cancelled = true;
+                return summary;
+            }
+        }
+    }
+    return summary;
+}
+
+qint64 StreamReader::parseTimeNs(const QString &rfc3339)
+{
+    // QDateTime keeps milliseconds only: parse the fraction ourselves.
+    QString text = rfc3339.trimmed();
+    qint64 fractionNs = 0;
+    const qsizetype dot = text.indexOf(QLatin1Char('.'));
+    if (dot > 0) {
+        qsizetype end = dot + 1;
+        while (end < text.size() && text.at(end).isDigit())
+            ++end;
+        QString digits = text.mid(dot + 1, end - dot - 1).left(9);
+        while (digits.size() < 9)
+            digits.append(QLatin1Char('0'));
+        fractionNs = digits.toLongLong();
+        text.remove(dot, end - dot);
+    }
+    const QDateTime dt = QDateTime::fromString(text, Qt::ISODate);
+    if (!dt.isValid())
+        return 0;
+    return dt.toSecsSinceEpoch() * 1000000000LL + fractionNs;
+}
+
+} // namespace MqttDoctor

@@ -1,0 +1,51 @@
+#include "nats/streamreadersupport.h"
+
+#include "nats/natsconnection.h"
+#include "nats/natserrors.h"
+
+namespace MqttDoctor::StreamReaderSupport {
+
+bool isCancelled(const StreamReader::Options &options)
+{
+    return options.cancel && options.cancel->load(std::memory_order_relaxed);
+}
+
+Error natsError(natsStatus s, const QString &what)
+{
+    Error e(s == NATS_TIMEOUT ? Error::Kind::Timeout
+                              : (s == NATS_NO_RESPONDERS ? Error::Kind::NoResponders : Error::Kind::Internal),
+            what + QStringLiteral(": ") + NatsErrors::statusText(s));
+    e.withNatsStatus(s);
+    return e;
+}
+
+Error jsError(natsStatus s, jsErrCode jerr, const QString &what)
+{
+    if (jerr == 0)
+        return natsError(s, what);
+    const int code = static_cast<int>(jerr);
+    Error e(code == 10059 || code == 10014 ? Error::Kind::NotFound : Error::Kind::JetStream,
+            QStringLiteral("%1: JetStream error %2 (%3)").arg(what, QString::number(code), NatsErrors::statusText(s)));
+    e.withNatsStatus(s).withJsErrCode(code);
+    return e;
+}
+
+Error deniedOr(NatsConnection &connection, quint64 mark, const QString &what, Error fallback)
+{
+    const QString violation = connection.permissionViolationSince(mark);
+    if (violation.isEmpty())
+        return fallback;
+    return Error(Error::Kind::PermissionDenied, what + QStringLiteral(": the server refused it: ") + violation,
+                 QStringLiteral("the user needs permission for the account's JetStream API ($JS.API.>) and its reply inbox"))
+        .withNatsStatus(NATS_NOT_PERMITTED);
+}
+
+Error idleError(const QString &stream, int idleMs, quint64 done)
+{
+    return Error(Error::Kind::Timeout,
+                 QStringLiteral("reading stream %1: the server delivered nothing for %2 ms after %3 messages")
+                     .arg(stream, QString::number(idleMs), QString::number(done)),
+                 QStringLiteral("the stream leader may be unavailable; check the server and retry"));
+}
+
+} // namespace MqttDoctor::StreamReaderSupport
