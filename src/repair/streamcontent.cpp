@@ -25,7 +25,7 @@ Result<ReadSummary> readBySequence(StreamReader &reader, const QString &stream, 
     if (!map)
         return map.error();
     // The range the state reports must fit the message count. 2.9.10 serving a store a 2.10+ server
-    // wrote was seen reporting a range of about a billion sequences: listing them would exhaust memory.
+    // wrote reports ranges up to 2^62 + n (the newer server's delete tombstones): listing them would never end.
     const quint64 range = map->lastSequence >= map->firstSequence && map->firstSequence > 0 ? map->lastSequence - map->firstSequence + 1 : 0;
     if (range > 20'000'000 && range > 4 * map->messages + 100000)
         return Error(Error::Kind::Internal,

@@ -14,6 +14,8 @@
 // Each case: a read-only profile and a dry run change nothing; `repair --yes` fixes the finding; a real
 // subscriber gets every retained message with its payload and QoS; sessions and queued messages are intact;
 // a second run does nothing; the step's backup restores the removed messages.
+#include <algorithm>
+
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,6 +24,12 @@
 #include <QThread>
 
 #include "livecheck.h"
+#include "diagnosis/checks.h"
+#include "diagnosis/diagnosisgatherer.h"
+#include "nats/connectionset.h"
+#include "repair/repairaction.h"
+#include "repair/repairplanner.h"
+#include "repair/repairtarget.h"
 #include "mqtt/natsheaders.h"
 #include "mqtt/retainedrecord.h"
 #include "mqtt/storedmessage.h"
@@ -391,6 +399,43 @@ private slots:
         QCOMPARE(sess.size(), 1);
         const QStringList msgs = content(conn, QStringLiteral("$MQTT_msgs"));
 
+        // In-process, on the same gathered state: the core refuses the step on a read-only target (safety rule 1),
+        // and nothing is planned while a 2.10+ server also serves the account (its per-subject store would break).
+        {
+            ConnectionSet connections(acmeProfile(server.url(), false));
+            DiagnosisGatherer::Request request;
+            request.account = QStringLiteral("ACME");
+            auto input = DiagnosisGatherer::gather(connections, request);
+            QVERIFY2(input, qPrintable(input ? QString() : input.error().toString()));
+            RepairPlanner::Options po;
+            po.account = QStringLiteral("ACME");
+            const RepairPlan plan = RepairPlanner::plan(*input, Checks::diagnose(*input), po);
+            QCOMPARE(plan.steps.size(), 1);
+            QCOMPARE(plan.steps.first().action, QStringLiteral("revert_retained"));
+            auto readOnly = RepairTarget::resolve(connections, QStringLiteral("ACME"));
+            QVERIFY(readOnly);
+            ExecContext roCtx;
+            roCtx.target = *readOnly;
+            auto applied = RepairActionRegistry::find(QStringLiteral("revert_retained"))->apply(plan.steps.first(), roCtx);
+            QVERIFY(!applied && applied.error().kind() == Error::Kind::ReadOnly);
+
+            DiagnosisInput mixed = *input;
+            QVERIFY(!mixed.servers.isEmpty());
+            ServerInfo newer = mixed.servers.first();
+            newer.name = QStringLiteral("upgraded-node");
+            newer.id = QStringLiteral("NUPGRADED");
+            newer.version = QStringLiteral("2.10.27");
+            mixed.servers.append(newer);
+            const QList<Finding> findings = Checks::diagnose(mixed);
+            QVERIFY(std::any_of(findings.begin(), findings.end(), [](const Finding &f) { return f.code == QLatin1String("RETAINED_DOWNGRADE"); }));
+            const RepairPlan mixedPlan = RepairPlanner::plan(mixed, findings, po);
+            QVERIFY(std::none_of(mixedPlan.steps.begin(), mixedPlan.steps.end(),
+                                 [](const RepairStep &st) { return st.action == QLatin1String("revert_retained"); }));
+            QVERIFY2(mixedPlan.notes.join(u'\n').contains(QLatin1String("2.10+ servers also serve account \"ACME\"")),
+                     qPrintable(mixedPlan.notes.join(u'\n')));
+        }
+        QCOMPARE(content(conn, kRetained), before);
+
         const QStringList backups = runRepair(server, QStringLiteral("revert_retained"));
         if (QTest::currentTestFailed())
             return;
@@ -461,13 +506,17 @@ private slots:
             remaining << v.toObject().value(QLatin1String("code")).toString();
         QVERIFY2(remaining.contains(QStringLiteral("RETAINED_DOWNGRADE")), qPrintable(run.out()));
 
-        // The backup command refuses both contradictory states rather than reading them.
-        for (const QString &stream : {kRetained, QStringLiteral("$MQTT_sess")}) {
+        // The backup command refuses both contradictory states rather than reading them: $MQTT_rmsgs (more messages
+        // than sequences; a read by sequence would have returned the resurrected originals and missed the rest) and
+        // $MQTT_sess (its last record is a tombstone: a range of 2^62 sequences).
+        const QList<std::pair<QString, QString>> refusals{{kRetained, QStringLiteral("inconsistent")},
+                                                          {QStringLiteral("$MQTT_sess"), QStringLiteral("too sparse")}};
+        for (const auto &[stream, why] : refusals) {
             const CliRunner::Run backup = CliRunner::run(acmeArgs(server.url())
                                                          + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), stream,
                                                                        QStringLiteral("--out"), m_dir.filePath(QStringLiteral("misread-") + stream),
                                                                        QStringLiteral("--json")});
-            QVERIFY2(backup.exitCode() == 3, qPrintable(backup.describe()));
+            QVERIFY2(backup.exitCode() == 3 && backup.describe().contains(why), qPrintable(backup.describe()));
         }
         QVERIFY2(timer.elapsed() < 60000, qPrintable(QString::number(timer.elapsed())));
 
