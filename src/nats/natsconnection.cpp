@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <optional>
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -328,6 +329,50 @@ Error permissionError(const QString &violation, const QString &subject, bool inb
         .withNatsStatus(status);
 }
 
+// The private reply inbox of one request: subscribed before the request is published, so no reply is lost.
+struct ReplyInbox
+{
+    natsSubscription *sub = nullptr;
+    QString name;
+};
+
+// Creates and subscribes the inbox, then publishes the request with it as the reply subject. One reply: the
+// subscription ends itself after it. Several (gather): no pending limit, and a flush so the wait starts when the
+// request has left. On an error, `inbox.sub` may be set and is the caller's to destroy.
+enum class Replies { One, Several };
+
+natsStatus sendRequest(natsConnection *nc, const QString &subject, const QByteArray &payload, Replies replies,
+                       ReplyInbox &inbox)
+{
+    natsInbox *name = nullptr;
+    natsStatus s = natsInbox_Create(&name);
+    if (s != NATS_OK)
+        return s;
+    inbox.name = QString::fromUtf8(name);
+    s = natsConnection_SubscribeSync(&inbox.sub, nc, name);
+    if (s == NATS_OK)
+        s = replies == Replies::Several ? natsSubscription_SetPendingLimits(inbox.sub, -1, -1)
+                                        : natsSubscription_AutoUnsubscribe(inbox.sub, 1);
+    if (s == NATS_OK)
+        s = natsConnection_PublishRequest(nc, subject.toUtf8().constData(), name, payload.constData(),
+                                          static_cast<int>(payload.size()));
+    if (s == NATS_OK && replies == Replies::Several)
+        s = natsConnection_Flush(nc);
+    natsInbox_Destroy(name);
+    return s;
+}
+
+// A permission violation since `mark` about a request's subject (publish denied) or its reply inbox (subscribe
+// denied), as the error the request ends with.
+std::optional<Error> deniedSince(const NatsConnection &connection, quint64 mark, const QString &subject, const QString &inbox)
+{
+    if (const QString v = connection.permissionViolationSince(mark, subject); !v.isEmpty())
+        return permissionError(v, subject, false, NATS_NOT_PERMITTED);
+    if (const QString v = connection.permissionViolationSince(mark, inbox); !v.isEmpty())
+        return permissionError(v, subject, true, NATS_NOT_PERMITTED);
+    return std::nullopt;
+}
+
 } // namespace
 
 quint64 NatsConnection::asyncErrorMark() const
@@ -352,19 +397,9 @@ Result<NatsReply> NatsConnection::request(const QString &subject, const QByteArr
     // timeout and end as a bare "timeout".
     const int timeout = timeoutMs < 0 ? m_settings.timeoutMs : timeoutMs;
     const quint64 mark = asyncErrorMark();
-    natsInbox *inbox = nullptr;
-    natsStatus s = natsInbox_Create(&inbox);
-    if (s != NATS_OK)
-        return NatsErrors::fromRequest(s, lastErrorText(), subject, timeout);
-    const QString inboxName = QString::fromUtf8(inbox);
-    natsSubscription *sub = nullptr;
-    s = natsConnection_SubscribeSync(&sub, d->nc, inbox);
-    if (s == NATS_OK)
-        s = natsSubscription_AutoUnsubscribe(sub, 1);
-    if (s == NATS_OK)
-        s = natsConnection_PublishRequest(d->nc, subject.toUtf8().constData(), inbox, payload.constData(),
-                                          static_cast<int>(payload.size()));
-    natsInbox_Destroy(inbox);
+    ReplyInbox inbox;
+    natsStatus s = sendRequest(d->nc, subject, payload, Replies::One, inbox);
+    natsSubscription *sub = inbox.sub;
     natsMsg *reply = nullptr;
     if (s == NATS_OK) {
         QDeadlineTimer deadline(timeout);
@@ -373,15 +408,9 @@ Result<NatsReply> NatsConnection::request(const QString &subject, const QByteArr
             s = natsSubscription_NextMsg(&reply, sub, std::max<qint64>(1, std::min<qint64>(left, kPollMs)));
             if (s != NATS_TIMEOUT)
                 break;
-            if (const QString v = permissionViolationSince(mark, subject); !v.isEmpty()) {
-                if (sub)
-                    natsSubscription_Destroy(sub);
-                return permissionError(v, subject, false, NATS_NOT_PERMITTED);
-            }
-            if (const QString v = permissionViolationSince(mark, inboxName); !v.isEmpty()) {
-                if (sub)
-                    natsSubscription_Destroy(sub);
-                return permissionError(v, subject, true, NATS_NOT_PERMITTED);
+            if (auto denied = deniedSince(*this, mark, subject, inbox.name)) {
+                natsSubscription_Destroy(sub);
+                return *denied;
             }
             if (deadline.hasExpired())
                 break;
@@ -414,25 +443,13 @@ Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QB
 {
     const int timeout = timeoutMs < 0 ? m_settings.timeoutMs : timeoutMs;
     const quint64 mark = asyncErrorMark();
-    natsInbox *inbox = nullptr;
-    natsStatus s = natsInbox_Create(&inbox);
-    if (s != NATS_OK)
-        return NatsErrors::fromRequest(s, lastErrorText(), subject, timeout);
-    const QString inboxName = QString::fromUtf8(inbox);
-    natsSubscription *sub = nullptr;
-    s = natsConnection_SubscribeSync(&sub, d->nc, inbox);
-    if (s == NATS_OK)
-        s = natsSubscription_SetPendingLimits(sub, -1, -1);
-    if (s == NATS_OK)
-        s = natsConnection_PublishRequest(d->nc, subject.toUtf8().constData(), inbox, payload.constData(),
-                                          static_cast<int>(payload.size()));
-    if (s == NATS_OK)
-        s = natsConnection_Flush(d->nc);
+    ReplyInbox inbox;
+    natsStatus s = sendRequest(d->nc, subject, payload, Replies::Several, inbox);
+    natsSubscription *sub = inbox.sub;
     QList<NatsReply> replies;
     bool noResponders = false;
     bool flooded = false;
-    QString violation;
-    bool inboxDenied = false;
+    std::optional<Error> denied;
     qint64 bytes = 0;
     if (s == NATS_OK) {
         QDeadlineTimer deadline(timeout);
@@ -444,12 +461,8 @@ Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QB
             const natsStatus ns = natsSubscription_NextMsg(&m, sub, std::max<qint64>(std::min<qint64>(wait, kPollMs), 1));
             if (ns == NATS_TIMEOUT) {
                 if (replies.isEmpty()) {
-                    violation = permissionViolationSince(mark, subject);
-                    if (violation.isEmpty()) {
-                        violation = permissionViolationSince(mark, inboxName);
-                        inboxDenied = !violation.isEmpty();
-                    }
-                    if (!violation.isEmpty())
+                    denied = deniedSince(*this, mark, subject, inbox.name);
+                    if (denied)
                         break;
                     continue;
                 }
@@ -484,11 +497,10 @@ Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QB
         natsSubscription_Unsubscribe(sub);
         natsSubscription_Destroy(sub);
     }
-    natsInbox_Destroy(inbox);
     if (s != NATS_OK)
         return NatsErrors::fromRequest(s, text, subject, timeout);
-    if (!violation.isEmpty())
-        return permissionError(violation, subject, inboxDenied, NATS_NOT_PERMITTED);
+    if (denied)
+        return *denied;
     if (flooded)
         return Error(Error::Kind::Protocol,
                      QStringLiteral("%1 was answered by more than %2 replies (%3 bytes): a flood, not one reply per server")
