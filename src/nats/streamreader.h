@@ -135,7 +135,10 @@ public:
      */
     Result<QList<SubjectCount>> subjectCounts(const QString &stream, const QString &filter = QStringLiteral(">"));
 
-    /** Parses RFC 3339 with up to nanoseconds ("2026-12-02T15:50:37.344798216Z") to ns since epoch. Any thread. */
+    /**
+     * Parses RFC 3339 with up to nanoseconds ("2026-12-02T15:50:37.344798216Z") to ns since epoch
+     * (Rfc3339Time::parseNs); 0 when it is not one. Any thread.
+     */
     static qint64 parseTimeNs(const QString &rfc3339);
 
 private:

@@ -4,12 +4,12 @@
 
 #include <algorithm>
 
-#include <QDateTime>
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QScopeGuard>
 
+#include "common/rfc3339time.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
 #include "nats/natsconnectionhandle.h"
@@ -173,24 +173,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
 
 qint64 StreamReader::parseTimeNs(const QString &rfc3339)
 {
-    // QDateTime keeps milliseconds only: parse the fraction ourselves.
-    QString text = rfc3339.trimmed();
-    qint64 fractionNs = 0;
-    const qsizetype dot = text.indexOf(QLatin1Char('.'));
-    if (dot > 0) {
-        qsizetype end = dot + 1;
-        while (end < text.size() && text.at(end).isDigit())
-            ++end;
-        QString digits = text.mid(dot + 1, end - dot - 1).left(9);
-        while (digits.size() < 9)
-            digits.append(QLatin1Char('0'));
-        fractionNs = digits.toLongLong();
-        text.remove(dot, end - dot);
-    }
-    const QDateTime dt = QDateTime::fromString(text, Qt::ISODate);
-    if (!dt.isValid())
-        return 0;
-    return dt.toSecsSinceEpoch() * 1000000000LL + fractionNs;
+    return Rfc3339Time::parseNs(rfc3339).value_or(0);
 }
 
 } // namespace MqttDoctor

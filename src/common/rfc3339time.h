@@ -1,0 +1,16 @@
+#pragma once
+
+#include <optional>
+
+#include <QString>
+
+namespace MqttDoctor::Rfc3339Time {
+
+/**
+ * Nanoseconds since the epoch from RFC 3339 with 0 to 9 fraction digits ("2026-12-02T15:50:37.344798216Z", as the
+ * server's STREAM.MSG.GET replies and our backups write times); nullopt for anything else. QDateTime keeps
+ * milliseconds only, so the fraction is read here. Pure, any thread.
+ */
+std::optional<qint64> parseNs(const QString &text);
+
+} // namespace MqttDoctor::Rfc3339Time
