@@ -102,6 +102,30 @@ void CheckContext::checkRetained(QList<Finding> &out) const
             f.detail += QStringLiteral(" The 2.10+ servers (%1) migrated it; finishing the upgrade fixes it.").arg(choice.currentServers.join(QStringLiteral(", ")));
         out.append(f);
     }
+
+    // An interrupted revert_retained: the 2.9 shape is back, but messages are still stored on
+    // $MQTT.rmsgs.<subject>, outside the stream's subjects, where no 2.9 server reads them. Known only
+    // when the count on $MQTT.rmsgs was read (the account's own API).
+    const QJsonValue legacyCount = rm->state.value(QLatin1String("subjects")).toObject().value(MqttLayout::retainedLegacySubject());
+    if (kind == MqttLayout::Kind::V2_9 && legacyShape && rm->state.value(QLatin1String("subjects")).isObject()
+        && messages > legacyCount.toInteger(0)) {
+        const qint64 outside = messages - legacyCount.toInteger(0);
+        Finding f = FindingCatalogue::make(FindingCodes::retainedDowngrade(), account, rm->name,
+                                           {{QStringLiteral("servers"), choice.legacyServers.join(QStringLiteral(", "))}});
+        f.severity = Sev::Error;
+        f.title = QStringLiteral("$MQTT_rmsgs holds %1 message(s) outside its subjects (an interrupted revert)").arg(outside);
+        f.expected = QJsonObject{{QStringLiteral("messages_outside_subjects"), 0}};
+        f.actual = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(subjects)},
+                               {QStringLiteral("messages"), messages},
+                               {QStringLiteral("messages_outside_subjects"), outside},
+                               {QStringLiteral("evidence"), QStringLiteral("state.messages minus state.subjects[$MQTT.rmsgs] of %1").arg(rm->name)}};
+        f.explains = {};
+        f.detail = QStringLiteral("$MQTT_rmsgs is back in the 2.9 layout (subjects $MQTT.rmsgs), but %1 message(s) are stored on other "
+                                  "subjects, most likely $MQTT.rmsgs.<subject> records of a revert that stopped after changing the "
+                                  "subjects. No 2.9 server reads them: those retained messages are missing until the revert is "
+                                  "finished.").arg(outside);
+        out.append(f);
+    }
 }
 
 void CheckContext::checkLegacySessions(QList<Finding> &out) const

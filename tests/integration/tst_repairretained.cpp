@@ -279,6 +279,73 @@ private:
         return backups;
     }
 
+    // The faithful reproduction (file comment): `version`'s own $MQTT_rmsgs put into the store of a 2.9.10 server
+    // (`server`, started here, with MQTT state of its own), which then refuses MQTT connects with 10093. The retained
+    // messages ("topic|qos|payload", sorted).
+    void reproduceDowngrade(const QString &version, NatsServerFixture &server, QStringList &retained)
+    {
+        // 1. The newer server's own $MQTT_rmsgs: it migrates three 2.9 retained messages, then stores one in its own
+        //    encoding (2.10: JSON on $MQTT.rmsgs.<subject>; newest: the 2.11+ header encoding).
+        QJsonObject writtenConfig;
+        QList<StreamMessage> written;
+        {
+            NatsServerFixture writer;
+            QVERIFY2(writer.start(QStringLiteral("2.9"), ServerConfig::standard()), qPrintable(writer.errorString()));
+            makeState(writer);
+            if (QTest::currentTestFailed())
+                return;
+            QVERIFY2(switchBinary(writer, version), qPrintable(writer.errorString()));
+            QCOMPARE(subscriberSees(writer, kFilters, 3, 3, QStringLiteral("reader-0")).size(), 3);
+            QVERIFY(acmeMqtt(writer).publish(QStringLiteral("status/window"), "ajar", 1, true, QStringLiteral("pub-6")).acknowledged);
+            const auto conn = acmeConnection(writer);
+            writtenConfig = config(conn);
+            QCOMPARE(subjectsOf(writtenConfig), QStringList{QStringLiteral("$MQTT.rmsgs.>")});
+            QVERIFY(StreamContent::read(conn, {}, kRetained, QJsonObject{{QStringLiteral("retention"), QStringLiteral("interest")}}, {}, {},
+                                        [&written](QList<StreamMessage> &&batch, const ReadProgress &) {
+                                            written.append(batch);
+                                            return true;
+                                        }));
+            retained = retainedSet(conn);
+            QCOMPARE(retained, (QStringList{QStringLiteral("sensors/garage/temp|0|9.0"), QStringLiteral("sensors/kitchen/temp|1|21.5"),
+                                            QStringLiteral("status/door|1|open"), QStringLiteral("status/window|1|ajar")}));
+            QCOMPARE(written.size(), 4);
+            if (version == QLatin1String("newest"))  // the window record is in the newer server's header encoding
+                QVERIFY2(written.last().headers.contains("Nmqtt-RTopic"), written.last().headers.constData());
+        }
+
+        // 2. A 2.9.10 server with its own store and MQTT state; its $MQTT_rmsgs replaced by exactly what the newer
+        //    server wrote (same config, same subjects, headers and bodies), then restarted.
+        QVERIFY2(server.start(QStringLiteral("2.9"), ServerConfig::standard()), qPrintable(server.errorString()));
+        makeState(server);
+        if (QTest::currentTestFailed())
+            return;
+        {
+            JetStreamAdmin admin;
+            QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
+            QVERIFY2(admin.deleteStream(kRetained), qPrintable(admin.error()));
+            QVERIFY2(admin.createStream(writtenConfig), qPrintable(admin.error()));
+            const auto conn = acmeConnection(server);
+            quint64 stored = 0;
+            JetStreamPublisher p(conn, kRetained, [&stored](quint64, const Result<quint64> &r) { stored += r ? 1 : 0; }, 1);
+            for (qsizetype i = 0; i < written.size(); ++i) {
+                const StreamMessage &m = written.at(i);
+                auto headers = m.headers.isEmpty() ? Result<NatsHeaders>(NatsHeaders()) : NatsHeaders::parse(m.headers);
+                QVERIFY(headers);
+                QVERIFY(p.publish(quint64(i), m.subject, *headers, m.data));
+            }
+            QVERIFY(p.finish());
+            QCOMPARE(stored, quint64(written.size()));
+        }
+        QVERIFY2(server.restart(), qPrintable(server.errorString()));
+        const qsizetype logFrom = server.logLinesMatching(QStringLiteral("")).size();
+        const MqttResult refused = acmeMqtt(server).connectOnce(QStringLiteral("c1"));
+        QVERIFY2(!refused.connected(), qPrintable(refused.describe()));
+        QTRY_VERIFY_WITH_TIMEOUT(!server.logLinesMatching(QStringLiteral("not a valid subset of the interest subjects (10093)"), logFrom).isEmpty(), 5000);
+        QVERIFY2(server.logLinesMatching(QStringLiteral("create retained messages consumer for account \"ACME\""), logFrom).size() >= 1,
+                 qPrintable(server.logTail()));
+
+    }
+
     void verifyGone(const NatsServerFixture &server, const QString &code)
     {
         const CliRunner::Run after = check(acmeArgs(server.url()));
@@ -327,67 +394,11 @@ private slots:
     void revertDowngrade()
     {
         QFETCH(QString, version);
-        // 1. The newer server's own $MQTT_rmsgs: it migrates three 2.9 retained messages, then stores one in its own
-        //    encoding (2.10: JSON on $MQTT.rmsgs.<subject>; newest: the 2.11+ header encoding).
-        QJsonObject writtenConfig;
-        QList<StreamMessage> written;
-        QStringList retained;
-        {
-            NatsServerFixture writer;
-            QVERIFY2(writer.start(QStringLiteral("2.9"), ServerConfig::standard()), qPrintable(writer.errorString()));
-            makeState(writer);
-            if (QTest::currentTestFailed())
-                return;
-            QVERIFY2(switchBinary(writer, version), qPrintable(writer.errorString()));
-            QCOMPARE(subscriberSees(writer, kFilters, 3, 3, QStringLiteral("reader-0")).size(), 3);
-            QVERIFY(acmeMqtt(writer).publish(QStringLiteral("status/window"), "ajar", 1, true, QStringLiteral("pub-6")).acknowledged);
-            const auto conn = acmeConnection(writer);
-            writtenConfig = config(conn);
-            QCOMPARE(subjectsOf(writtenConfig), QStringList{QStringLiteral("$MQTT.rmsgs.>")});
-            QVERIFY(StreamContent::read(conn, {}, kRetained, QJsonObject{{QStringLiteral("retention"), QStringLiteral("interest")}}, {}, {},
-                                        [&written](QList<StreamMessage> &&batch, const ReadProgress &) {
-                                            written.append(batch);
-                                            return true;
-                                        }));
-            retained = retainedSet(conn);
-            QCOMPARE(retained, (QStringList{QStringLiteral("sensors/garage/temp|0|9.0"), QStringLiteral("sensors/kitchen/temp|1|21.5"),
-                                            QStringLiteral("status/door|1|open"), QStringLiteral("status/window|1|ajar")}));
-            QCOMPARE(written.size(), 4);
-            if (version == QLatin1String("newest"))  // the window record is in the newer server's header encoding
-                QVERIFY2(written.last().headers.contains("Nmqtt-RTopic"), written.last().headers.constData());
-        }
-
-        // 2. A 2.9.10 server with its own store and MQTT state; its $MQTT_rmsgs replaced by exactly what the newer
-        //    server wrote (same config, same subjects, headers and bodies), then restarted.
         NatsServerFixture server;
-        QVERIFY2(server.start(QStringLiteral("2.9"), ServerConfig::standard()), qPrintable(server.errorString()));
-        makeState(server);
+        QStringList retained;
+        reproduceDowngrade(version, server, retained);
         if (QTest::currentTestFailed())
             return;
-        {
-            JetStreamAdmin admin;
-            QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
-            QVERIFY2(admin.deleteStream(kRetained), qPrintable(admin.error()));
-            QVERIFY2(admin.createStream(writtenConfig), qPrintable(admin.error()));
-            const auto conn = acmeConnection(server);
-            quint64 stored = 0;
-            JetStreamPublisher p(conn, kRetained, [&stored](quint64, const Result<quint64> &r) { stored += r ? 1 : 0; }, 1);
-            for (const StreamMessage &m : std::as_const(written)) {
-                auto headers = m.headers.isEmpty() ? Result<NatsHeaders>(NatsHeaders()) : NatsHeaders::parse(m.headers);
-                QVERIFY(headers);
-                QVERIFY(p.publish(stored, m.subject, *headers, m.data));
-            }
-            QVERIFY(p.finish());
-            QCOMPARE(stored, quint64(written.size()));
-        }
-        QVERIFY2(server.restart(), qPrintable(server.errorString()));
-        const qsizetype logFrom = server.logLinesMatching(QStringLiteral("")).size();
-        const MqttResult refused = acmeMqtt(server).connectOnce(QStringLiteral("c1"));
-        QVERIFY2(!refused.connected(), qPrintable(refused.describe()));
-        QTRY_VERIFY_WITH_TIMEOUT(!server.logLinesMatching(QStringLiteral("not a valid subset of the interest subjects (10093)"), logFrom).isEmpty(), 5000);
-        QVERIFY2(server.logLinesMatching(QStringLiteral("create retained messages consumer for account \"ACME\""), logFrom).size() >= 1,
-                 qPrintable(server.logTail()));
-
         const QJsonObject finding = findingWith(check(acmeArgs(server.url())), QStringLiteral("RETAINED_DOWNGRADE"));
         QVERIFY(!finding.isEmpty());
         QCOMPARE(str(finding, "repair"), QStringLiteral("revert_retained"));
@@ -461,6 +472,48 @@ private slots:
         QVERIFY2(server.restart(), qPrintable(server.errorString()));
         QCOMPARE(subscriberSees(server, kFilters, 4, 4, QStringLiteral("reader-2")), retained);
 
+        QCOMPARE(backups.size(), 1);
+        QCOMPARE(backupContent(backups.first()), before);
+    }
+
+    // A revert that stopped right after its STREAM.UPDATE (a crash, a lost connection): the 2.9 shape is back, MQTT
+    // connects work, but the records are still on $MQTT.rmsgs.<subject> where 2.9 does not read them. check reports
+    // it, and a rerun of repair finishes the revert.
+    void revertInterrupted()
+    {
+        NatsServerFixture server;
+        QStringList retained;
+        reproduceDowngrade(QStringLiteral("newest"), server, retained);
+        if (QTest::currentTestFailed())
+            return;
+        JetStreamAdmin admin;
+        QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
+        QVERIFY2(admin.updateStream(kRetained, {{QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.rmsgs")}},
+                                                {QStringLiteral("max_msgs_per_subject"), -1}}),
+                 qPrintable(admin.error()));
+        const auto conn = acmeConnection(server);
+        const QStringList before = content(conn, kRetained);
+        QCOMPARE(before.size(), 4);
+        const MqttResult c1 = acmeMqtt(server).connectOnce(QStringLiteral("c1"));
+        QVERIFY2(c1.connected(), qPrintable(c1.describe()));
+        QCOMPARE(subscriberSees(server, kFilters, 4, 0, QStringLiteral("reader-0")), QStringList());
+
+        const CliRunner::Run checked = check(acmeArgs(server.url()));
+        const QJsonObject f = findingWith(checked, QStringLiteral("RETAINED_DOWNGRADE"));
+        QVERIFY2(!f.isEmpty(), qPrintable(describe(checked)));
+        QCOMPARE(str(f, "severity"), QStringLiteral("error"));
+        QCOMPARE(str(f, "repair"), QStringLiteral("revert_retained"));
+        QCOMPARE(actualOf(f).toObject().value(QLatin1String("messages_outside_subjects")).toInteger(), 4);
+
+        const QStringList backups = runRepair(server, QStringLiteral("revert_retained"));
+        if (QTest::currentTestFailed())
+            return;
+        verifyGone(server, QStringLiteral("RETAINED_DOWNGRADE"));
+        for (const QString &line : content(conn, kRetained))
+            QVERIFY2(line.startsWith(QLatin1String("$MQTT.rmsgs | ")), qPrintable(line));
+        QCOMPARE(retainedSet(conn), retained);
+        QVERIFY2(server.restart(), qPrintable(server.errorString()));  // 2.9.10 loads retained messages when it sets MQTT up
+        QCOMPARE(subscriberSees(server, kFilters, 4, 4, QStringLiteral("reader-1")), retained);
         QCOMPARE(backups.size(), 1);
         QCOMPARE(backupContent(backups.first()), before);
     }

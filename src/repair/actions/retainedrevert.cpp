@@ -28,8 +28,10 @@
 //       client's since the revert); delete markers and topics 2.9 cannot carry ('.' or ' ') stay only
 //       in the backup;
 //   (3) the per-subject originals are deleted by sequence.
-// Not planned while 2.10+ servers also serve the account (Mixed): the revert would break their retained
-// stores, and finishing the upgrade is the fix there.
+// A revert interrupted after (1) leaves the 2.9 shape with records outside the subjects: the check reports
+// that as RETAINED_DOWNGRADE too, and the step continues from (2). Not planned while 2.10+ servers also
+// serve the account (Mixed): the revert would break their retained stores, and finishing the upgrade is
+// the fix there.
 
 #include <QHash>
 #include <QJsonArray>
@@ -121,8 +123,9 @@ public:
                                    "servers and plan again (no step planned).").arg(f.code, f.account);
             return {};
         }
-        if (RR::shapeOf(rm->config) != RR::Shape::Modern) {
-            *note = QStringLiteral("%1: $MQTT_rmsgs no longer has the subjects [$MQTT.rmsgs.>]; run check again (no step planned).").arg(f.code);
+        const RR::Shape shape = RR::shapeOf(rm->config);
+        if (shape == RR::Shape::Other) {
+            *note = QStringLiteral("%1: $MQTT_rmsgs has neither the 2.10+ nor the 2.9 subjects; run check again (no step planned).").arg(f.code);
             return {};
         }
         if (const QString why = RR::stateContradiction(rm->state); !why.isEmpty()) {
@@ -136,9 +139,13 @@ public:
         const QString stream = MqttLayout::retainedStream();
         RepairStep s = baseStep(f, ctx);
         s.subject = MqttLayout::retainedSubjects();
-        s.description = QStringLiteral("Revert %1 to the 2.9 layout: subjects → $MQTT.rmsgs with max_msgs_per_subject -1, republish "
-                                       "its %2 message(s) to $MQTT.rmsgs in the JSON encoding 2.9 reads (newest per topic), delete "
-                                       "the per-subject originals").arg(stream).arg(messages);
+        s.description = shape == RR::Shape::Modern
+            ? QStringLiteral("Revert %1 to the 2.9 layout: subjects → $MQTT.rmsgs with max_msgs_per_subject -1, republish its %2 "
+                             "message(s) to $MQTT.rmsgs in the JSON encoding 2.9 reads (newest per topic), delete the per-subject "
+                             "originals").arg(stream).arg(messages)
+            : QStringLiteral("Finish the interrupted revert of %1: republish the records left on $MQTT.rmsgs.<subject> to $MQTT.rmsgs "
+                             "in the JSON encoding 2.9 reads (newest per topic, unless a newer one is there), delete them; %2 "
+                             "message(s) in the stream").arg(stream).arg(messages);
         const QString get = ctx.apiSubject(QStringLiteral("STREAM.MSG.GET.") + stream);
         s.requests << RepairRequest{ctx.apiSubject(QStringLiteral("STREAM.INFO.") + stream),
                                     QJsonObject{{QStringLiteral("subjects_filter"), QStringLiteral(">")},
