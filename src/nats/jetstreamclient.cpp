@@ -223,10 +223,10 @@ Result<QStringList> JetStreamClient::streamNames(const QString &subjectFilter)
     return names;
 }
 
-Result<QJsonObject> JetStreamClient::streamInfo(const QString &name)
+Result<QJsonObject> JetStreamClient::streamInfo(const QString &name, const QJsonObject &request)
 {
     const QString op = QStringLiteral("STREAM.INFO.") + name;
-    auto r = call(op);
+    auto r = call(op, request);
     if (!r)
         return r;
     if (auto ok = checkStreamInfo(*r, op, name); !ok)

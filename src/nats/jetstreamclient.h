@@ -33,8 +33,11 @@ public:
     Result<QJsonObject> accountInfo();
     /** Names of all streams, optionally only those capturing `subjectFilter`. Pages as needed. */
     Result<QStringList> streamNames(const QString &subjectFilter = {});
-    /** `STREAM.INFO`: {config, state, cluster, created, ...}. */
-    Result<QJsonObject> streamInfo(const QString &name);
+    /**
+     * `STREAM.INFO`: {config, state, cluster, created, ...}, checked (checkStreamInfo). `request` asks for more
+     * (`deleted_details`, `subjects_filter` with `offset`).
+     */
+    Result<QJsonObject> streamInfo(const QString &name, const QJsonObject &request = {});
     /** `STREAM.LIST`: every stream's info object. Pages as needed. */
     Result<QList<QJsonObject>> streamList(const QString &subjectFilter = {});
     /** `CONSUMER.LIST`: every consumer's info object on a stream. Pages as needed. */

@@ -31,15 +31,10 @@ QList<quint64> SequenceMap::liveSequences() const
 
 Result<SequenceMap> StreamReader::sequenceMap(const QString &stream)
 {
-    JetStreamClient js(m_connection, m_domain);
-    QJsonObject body;
-    body.insert(QStringLiteral("deleted_details"), true);
     const QString op = QStringLiteral("STREAM.INFO.") + stream;
-    auto info = js.call(op, body);
+    auto info = JetStreamClient(m_connection, m_domain).streamInfo(stream, {{QStringLiteral("deleted_details"), true}});
     if (!info)
         return info.error();
-    if (auto ok = JetStreamClient::checkStreamInfo(*info, op, stream); !ok)
-        return ok.error();
     const QJsonObject state = info->value(QLatin1String("state")).toObject();
     SequenceMap map;
     map.messages = quint64(state.value(QLatin1String("messages")).toInteger());
@@ -89,11 +84,9 @@ Result<QList<SubjectCount>> StreamReader::subjectCounts(const QString &stream, c
         if (offset > 0)
             body.insert(QStringLiteral("offset"), offset);
         const QString op = QStringLiteral("STREAM.INFO.") + stream;
-        auto info = js.call(op, body);
+        auto info = js.streamInfo(stream, body);
         if (!info)
             return info.error();
-        if (auto ok = JetStreamClient::checkStreamInfo(*info, op, stream); !ok)
-            return ok.error();
         const QJsonValue subjectsValue = info->value(QLatin1String("state")).toObject().value(QLatin1String("subjects"));
         if (!subjectsValue.isUndefined() && !subjectsValue.isNull() && !subjectsValue.isObject())
             return JetStreamClient::malformed(op, QStringLiteral("state.subjects is not an object of subject counts"));
