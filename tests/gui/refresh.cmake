@@ -9,3 +9,4 @@ mqttdoctor_add_test(tst_streamdiffview SOURCES tst_streamdiffview.cpp
     LIBRARIES mqttdoctor_ui mqttdoctor_guiwindowsteps mqttdoctor_testsupport LABELS gui TIMEOUT 240)
 # Issue 6, GUI leftovers: the sessions filter matches on a worker (no server needed).
 mqttdoctor_add_test(tst_sessionfilter SOURCES tst_sessionfilter.cpp LIBRARIES mqttdoctor_models LABELS gui)
+mqttdoctor_add_test(tst_sessionspanelload SOURCES tst_sessionspanelload.cpp LIBRARIES mqttdoctor_ui LABELS gui)

@@ -29,7 +29,7 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
       m_problemsOnly(new QCheckBox(tr("Problems only"), this)), m_reload(new QPushButton(tr("Reload"), this)),
       m_status(new QLabel(this)), m_notice(new NoticeLabel(this)), m_progress(new LoadProgressWidget(this)),
       m_model(new SessionTableModel(this)), m_proxy(new SessionFilterProxyModel(this)), m_table(new QTableView(this)),
-      m_details(new SessionDetailsView(this)), m_filterDelay(new QTimer(this))
+      m_details(new SessionDetailsView(this)), m_filterDelay(new QTimer(this)), m_showDelay(new QTimer(this))
 {
     setObjectName(QStringLiteral("sessionsPanel"));
     m_filter->setObjectName(QStringLiteral("sessionFilter"));
@@ -39,6 +39,9 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
     m_notice->setObjectName(QStringLiteral("sessionNotice"));
     m_filterDelay->setSingleShot(true);
     m_filterDelay->setInterval(200);
+    m_showDelay->setSingleShot(true);
+    m_showDelay->setInterval(kShowIntervalMs);
+    connect(m_showDelay, &QTimer::timeout, this, &SessionsPanel::showReceived);
 
     m_proxy->setSessionModel(m_model);
     m_table->setObjectName(QStringLiteral("sessionTable"));
@@ -137,6 +140,7 @@ void SessionsPanel::setAccount(const QString &account)
         m_controller.cancel(Load::Sessions);
     m_account = account;
     m_loading = m_loaded = m_quiet = false;
+    dropReceived();
     m_pending.clear();
     m_pendingRows = 0;
     m_keepClient.clear();
@@ -166,6 +170,7 @@ void SessionsPanel::reload()
 {
     keepView();
     m_quiet = m_model->rowCount() > 0;
+    dropReceived();
     m_pending.clear();
     m_pendingRows = 0;
     if (!m_quiet) {
@@ -184,22 +189,46 @@ void SessionsPanel::handleBatch(const QString &account, const QList<SessionEntry
 {
     if (account != m_account || !m_loading)
         return;
+    m_received.push_back(batch);
+    m_receivedDone = done;
+    m_receivedTotal = total;
+    if (!m_quiet && m_model->rowCount() == 0)
+        showReceived(); // the first rows at once
+    else if (!m_showDelay->isActive())
+        m_showDelay->start();
+}
+
+void SessionsPanel::showReceived()
+{
+    m_showDelay->stop();
+    if (m_received.isEmpty())
+        return;
     if (m_quiet) {
-        m_pending.push_back(batch);
-        m_pendingRows += batch.size();
+        for (const QList<SessionEntry> &batch : std::as_const(m_received))
+            m_pendingRows += batch.size();
+        m_pending.append(std::exchange(m_received, {}));
     } else {
-        m_model->reserve(qsizetype(total));
-        QList<SessionEntry> rows = batch;
-        m_model->appendBatch(std::move(rows));
+        m_model->reserve(qsizetype(m_receivedTotal));
+        for (QList<SessionEntry> &batch : m_received)
+            m_model->appendBatch(std::move(batch)); // kept as its own batch: no entry is copied
+        m_received.clear();
     }
-    m_progress->setProgress(done, total);
+    m_progress->setProgress(m_receivedDone, m_receivedTotal);
     updateStatus();
+}
+
+void SessionsPanel::dropReceived()
+{
+    m_showDelay->stop();
+    m_received.clear();
+    m_receivedDone = m_receivedTotal = 0;
 }
 
 void SessionsPanel::handleFinished(const QString &account, bool cancelled, const QString &note)
 {
     if (account != m_account || !m_loading)
         return;
+    showReceived();
     m_cancelled = cancelled && !m_quiet; // a canceled refresh keeps the rows it had
     m_progress->finish();
     m_notice->showNotice(note, NoticeLabel::Kind::Info);
@@ -243,6 +272,7 @@ void SessionsPanel::handleFailed(const QString &account, const Error &error)
 {
     if (account != m_account || !m_loading)
         return;
+    showReceived(); // what was read before the failure stays in the table
     m_loading = false;
     m_loaded = true;
     m_quiet = false;

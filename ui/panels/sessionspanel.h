@@ -47,6 +47,12 @@ public:
      */
     void reload();
     bool isLoading() const { return m_loading; }
+    /**
+     * During a load, batches that arrive within this many milliseconds of the last rows shown are
+     * handed to the table together: each hand-over costs the GUI thread a repaint of the table, so
+     * fewer of them keep it free to react (the first rows are shown at once).
+     */
+    static constexpr int kShowIntervalMs = 150;
     bool isLoaded() const { return m_loaded; }
 
     SessionTableModel *model() const { return m_model; }
@@ -66,6 +72,9 @@ Q_SIGNALS:
 
 private:
     void handleBatch(const QString &account, const QList<SessionEntry> &batch, quint64 done, quint64 total);
+    /** Hands the batches received since the last time to the table (or the refresh's pending list) and updates progress and status. */
+    void showReceived();
+    void dropReceived();
     void handleFinished(const QString &account, bool cancelled, const QString &note);
     void handleFailed(const QString &account, const Error &error);
     void showSelected();
@@ -92,6 +101,10 @@ private:
     QTableView *m_table;
     SessionDetailsView *m_details;
     QTimer *m_filterDelay;
+    QTimer *m_showDelay;                  ///< runs while received batches wait for showReceived()
+    QList<QList<SessionEntry>> m_received; ///< batches not handed over yet (shared, not copied)
+    quint64 m_receivedDone = 0;
+    quint64 m_receivedTotal = 0;
     quint64 m_shownSeq = 0;
     bool m_quiet = false;              ///< a refresh of a table that has rows: batches go to m_pending
     QList<QList<SessionEntry>> m_pending; ///< the refresh's batches, as they came (shared, not copied)
