@@ -10,7 +10,9 @@
 //   (revertDowngrade): a 2.10 / newest server migrates real 2.9 retained messages and stores one of its own;
 //   its $MQTT_rmsgs (exact config, raw records) is captured through the tool's reader and put in place of
 //   the $MQTT_rmsgs of a 2.9.10 server with its own store and a persistent session with a queued QoS1
-//   message; after a restart 2.9.10 refuses every MQTT connect with 10093, as in the field.
+//   message; after a restart 2.9.10 refuses every MQTT connect with 10093, as in the field. Also: a real downgrade
+//   whose $MQTT_rmsgs never had a delete reads consistently and is reverted (revertOnNewerStoreWithoutDeletes), and
+//   an interrupted revert is reported and finished (revertInterrupted).
 // Each case: a read-only profile and a dry run change nothing; `repair --yes` fixes the finding; a real
 // subscriber gets every retained message with its payload and QoS; sessions and queued messages are intact;
 // a second run does nothing; the step's backup restores the removed messages.
@@ -579,6 +581,33 @@ private slots:
         QCOMPARE(again.value(QLatin1String("state")).toObject().value(QLatin1String("messages")), state.value(QLatin1String("messages")));
         QCOMPARE(again.value(QLatin1String("state")).toObject().value(QLatin1String("last_seq")), state.value(QLatin1String("last_seq")));
         QVERIFY(!acmeMqtt(server).connectOnce(QStringLiteral("c1")).connected());
+    }
+
+    // The real binary downgrade of an account a 2.10+ server set up from scratch: its $MQTT_rmsgs never had a delete
+    // (no 2.9 message to migrate, none replaced), so 2.9.10 reads it consistently even though the store's other
+    // streams carry the newer server's tombstones. The revert is planned and works; the retained message is delivered.
+    void revertOnNewerStoreWithoutDeletes()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(QStringLiteral("2.10"), ServerConfig::standard()), qPrintable(server.errorString()));
+        QVERIFY(acmeMqtt(server).publish(QStringLiteral("status/window"), "ajar", 1, true, QStringLiteral("pub-6")).acknowledged);
+        QVERIFY2(switchBinary(server, QStringLiteral("2.9")), qPrintable(server.errorString()));
+        QVERIFY(!acmeMqtt(server).connectOnce(QStringLiteral("c1")).connected());
+        QVERIFY(!findingWith(check(acmeArgs(server.url())), QStringLiteral("RETAINED_DOWNGRADE")).isEmpty());
+        const auto conn = acmeConnection(server);
+        const QStringList before = content(conn, kRetained);
+        QCOMPARE(before.size(), 1);
+
+        const QStringList backups = runRepair(server, QStringLiteral("revert_retained"));
+        if (QTest::currentTestFailed())
+            return;
+        verifyGone(server, QStringLiteral("RETAINED_DOWNGRADE"));
+        QCOMPARE(retainedSet(conn), QStringList{QStringLiteral("status/window|1|ajar")});
+        const MqttResult c2 = acmeMqtt(server).connectOnce(QStringLiteral("c2"));
+        QVERIFY2(c2.connected(), qPrintable(c2.describe() + u'\n' + server.logTail()));
+        QCOMPARE(subscriberSees(server, kFilters, 1, 1, QStringLiteral("reader-1")), QStringList{QStringLiteral("status/window|1|ajar")});
+        QCOMPARE(backups.size(), 1);
+        QCOMPARE(backupContent(backups.first()), before);
     }
 
     void migrateLegacyLayout_data() { versions_data(); }
