@@ -51,6 +51,8 @@ def records():
             # The same message as a MSG.GET reply, for the reply parsers.
             reply = {"type": "io.nats.jetstream.api.v1.stream_msg_get_response", "message": m}
             write("replies", f"{version}-msgget-{stem}-{m['seq']}", json.dumps(reply))
+            if m["seq"] <= 3:  # a few of each stream for StreamReader::parseMessageGetReply
+                write("jetstreamreply", f"{version}-msgget-{stem}-{m['seq']}", json.dumps(reply))
             if target == "sessionrecord":
                 # Session bodies also reach the retained and in-flight decoders in real streams (wrong stream).
                 write("retainedrecord", f"{version}-as-retained-{stem}-{m['seq']}", b"$MQTT.rmsgs\n" + data)

@@ -1,6 +1,7 @@
 #include "common/rfc3339time.h"
 
 #include <QDateTime>
+#include <QtNumeric>
 
 namespace MqttDoctor::Rfc3339Time {
 
@@ -24,7 +25,17 @@ std::optional<qint64> parseNs(const QString &input)
     const QDateTime dt = QDateTime::fromString(text, Qt::ISODate);
     if (!dt.isValid())
         return std::nullopt;
-    return dt.toSecsSinceEpoch() * 1000000000LL + fractionNs;
+    // Nanoseconds since 1970 fit in 64 bits from 1677-09-21 to 2262-04-11 only: any other time is not one here.
+    // Before 1970 the fraction counts from the next second down, so the earliest second still fits.
+    qint64 secs = dt.toSecsSinceEpoch();
+    if (secs < 0 && fractionNs > 0) {
+        ++secs;
+        fractionNs -= 1000000000;
+    }
+    qint64 ns = 0;
+    if (qMulOverflow(secs, qint64(1000000000), &ns) || qAddOverflow(ns, fractionNs, &ns))
+        return std::nullopt;
+    return ns;
 }
 
 } // namespace MqttDoctor::Rfc3339Time

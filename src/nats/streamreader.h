@@ -136,6 +136,12 @@ public:
     Result<QList<SubjectCount>> subjectCounts(const QString &stream, const QString &filter = QStringLiteral(">"));
 
     /**
+     * One raw `STREAM.MSG.GET` reply body for `sequence` of `stream`: the message, one marked `deleted` for "no
+     * message found" (10037), or the error (a JetStream error reply, or a Protocol error for a reply of the wrong
+     * shape or for another sequence). Pure and total (fuzzed): any thread, any bytes.
+     */
+    static Result<StreamMessage> parseMessageGetReply(const QByteArray &payload, const QString &stream, quint64 sequence);
+    /**
      * Parses RFC 3339 with up to nanoseconds ("2026-12-02T15:50:37.344798216Z") to ns since epoch
      * (Rfc3339Time::parseNs); 0 when it is not one. Any thread.
      */

@@ -118,48 +118,17 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
         answered[index] = true;
         ++received;
 
-        const QString op = QStringLiteral("STREAM.MSG.GET.") + stream;
-        QJsonParseError parseError;
-        const QJsonDocument doc = QJsonDocument::fromJson(payload, &parseError);
         if (noResponders)
             return Error(Error::Kind::JetStream, what + QStringLiteral(": no JetStream responds for this account"),
                          QStringLiteral("JetStream is not enabled for the account, or the domain is wrong"))
                 .withJsErrCode(10039);
-        if (!doc.isObject())
-            return JetStreamClient::malformed(op, QStringLiteral("the reply for sequence %1 is not a JSON object: %2")
-                                                      .arg(sequences.at(index)).arg(QString::fromUtf8(payload.left(120)).simplified()));
-        const QJsonObject obj = doc.object();
-        StreamMessage &out = batch.emplace_back();
-        out.sequence = sequences.at(index);
-        if (obj.contains(QLatin1String("error"))) {
-            if (!obj.value(QLatin1String("error")).isObject())
-                return JetStreamClient::malformed(op, QStringLiteral("\"error\" is not an object"));
-            const QJsonObject err = obj.value(QLatin1String("error")).toObject();
-            if (err.value(QLatin1String("err_code")).toInt() == 10037) {
-                out.deleted = true;
-                ++summary.deleted;
-            } else {
-                return JetStreamClient::errorFromReply(err, QStringLiteral("STREAM.MSG.GET.") + stream);
-            }
-        } else if (obj.value(QLatin1String("message")).isObject()) {
-            const QJsonObject msg = obj.value(QLatin1String("message")).toObject();
-            out.subject = msg.value(QLatin1String("subject")).toString();
-            if (msg.value(QLatin1String("seq")).toInteger(-1) != qint64(sequences.at(index)) || out.subject.isEmpty())
-                return JetStreamClient::malformed(op, QStringLiteral("asked for sequence %1, the reply holds %2")
-                                                          .arg(sequences.at(index))
-                                                          .arg(out.subject.isEmpty() ? QStringLiteral("a message without a subject")
-                                                                                     : QStringLiteral("sequence ") + msg.value(QLatin1String("seq")).toVariant().toString().left(40)));
-            out.sequence = quint64(msg.value(QLatin1String("seq")).toInteger());
-            out.timeNs = parseTimeNs(msg.value(QLatin1String("time")).toString());
-            out.data = QByteArray::fromBase64(msg.value(QLatin1String("data")).toString().toLatin1());
-            const QString hdrs = msg.value(QLatin1String("hdrs")).toString();
-            if (!hdrs.isEmpty())
-                out.headers = QByteArray::fromBase64(hdrs.toLatin1());
-        } else {
-            return JetStreamClient::malformed(op, QStringLiteral("the reply for sequence %1 holds neither a message object nor an error: %2")
-                                                      .arg(sequences.at(index)).arg(QString::fromUtf8(payload.left(120)).simplified()));
-        }
-        summary.lastSequence = std::max(summary.lastSequence, out.sequence);
+        auto message = parseMessageGetReply(payload, stream, sequences.at(index));
+        if (!message)
+            return message.error();
+        if (message->deleted)
+            ++summary.deleted;
+        summary.lastSequence = std::max(summary.lastSequence, message->sequence);
+        batch.append(std::move(*message));
 
         if (batch.size() >= batchSize || received == total) {
             if (!flushBatch() && received < total) {
@@ -169,6 +138,44 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
         }
     }
     return summary;
+}
+
+Result<StreamMessage> StreamReader::parseMessageGetReply(const QByteArray &payload, const QString &stream, quint64 sequence)
+{
+    const QString op = QStringLiteral("STREAM.MSG.GET.") + stream;
+    const QJsonDocument doc = QJsonDocument::fromJson(payload);
+    if (!doc.isObject())
+        return JetStreamClient::malformed(op, QStringLiteral("the reply for sequence %1 is not a JSON object: %2")
+                                                  .arg(sequence).arg(QString::fromUtf8(payload.left(120)).simplified()));
+    const QJsonObject obj = doc.object();
+    StreamMessage out;
+    out.sequence = sequence;
+    if (obj.contains(QLatin1String("error"))) {
+        if (!obj.value(QLatin1String("error")).isObject())
+            return JetStreamClient::malformed(op, QStringLiteral("\"error\" is not an object"));
+        const QJsonObject err = obj.value(QLatin1String("error")).toObject();
+        if (err.value(QLatin1String("err_code")).toInt() != 10037)
+            return JetStreamClient::errorFromReply(err, op);
+        out.deleted = true;
+    } else if (obj.value(QLatin1String("message")).isObject()) {
+        const QJsonObject msg = obj.value(QLatin1String("message")).toObject();
+        out.subject = msg.value(QLatin1String("subject")).toString();
+        if (msg.value(QLatin1String("seq")).toInteger(-1) != qint64(sequence) || out.subject.isEmpty())
+            return JetStreamClient::malformed(op, QStringLiteral("asked for sequence %1, the reply holds %2")
+                                                      .arg(sequence)
+                                                      .arg(out.subject.isEmpty() ? QStringLiteral("a message without a subject")
+                                                                                 : QStringLiteral("sequence ") + msg.value(QLatin1String("seq")).toVariant().toString().left(40)));
+        out.sequence = quint64(msg.value(QLatin1String("seq")).toInteger());
+        out.timeNs = parseTimeNs(msg.value(QLatin1String("time")).toString());
+        out.data = QByteArray::fromBase64(msg.value(QLatin1String("data")).toString().toLatin1());
+        const QString hdrs = msg.value(QLatin1String("hdrs")).toString();
+        if (!hdrs.isEmpty())
+            out.headers = QByteArray::fromBase64(hdrs.toLatin1());
+    } else {
+        return JetStreamClient::malformed(op, QStringLiteral("the reply for sequence %1 holds neither a message object nor an error: %2")
+                                                  .arg(sequence).arg(QString::fromUtf8(payload.left(120)).simplified()));
+    }
+    return out;
 }
 
 qint64 StreamReader::parseTimeNs(const QString &rfc3339)

@@ -180,8 +180,13 @@ QByteArray encodeLine(const QJsonObject &object)
 
 QString formatTime(qint64 ns)
 {
-    const qint64 secs = ns >= 0 ? ns / 1000000000 : (ns - 999999999) / 1000000000;
-    const qint64 frac = ns - secs * 1000000000;
+    // Floor division without overflow, also for the earliest 64-bit time.
+    qint64 secs = ns / 1000000000;
+    qint64 frac = ns % 1000000000;
+    if (frac < 0) {
+        frac += 1000000000;
+        --secs;
+    }
     const QDateTime dt = QDateTime::fromSecsSinceEpoch(secs, Qt::UTC);
     return dt.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss")) + QLatin1Char('.')
            + QStringLiteral("%1").arg(frac, 9, 10, QLatin1Char('0')) + QLatin1Char('Z');

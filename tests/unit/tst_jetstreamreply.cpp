@@ -1,12 +1,15 @@
-// JetStreamClient::parseReply: the body of every JetStream API reply, from real captures of nats-server 2.9.10,
-// 2.10.27 and 2.15.1 (tests/unit/data/jetstream/capture.py) and from broken or hostile bodies.
+// JetStreamClient::parseReply (the body of every JetStream API reply) and StreamReader::parseMessageGetReply (raw
+// STREAM.MSG.GET by sequence), from real captures of nats-server 2.9.10, 2.10.27 and 2.15.1
+// (tests/unit/data/jetstream/capture.py) and from broken or hostile bodies.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
 
 #include "nats/jetstreamclient.h"
+#include "nats/streamreader.h"
 
 using namespace MqttDoctor;
 
@@ -202,6 +205,65 @@ private slots:
         QVERIFY(r);
         QCOMPARE(r->value(QLatin1String("config")).toObject().value(QLatin1String("future_field")).toObject().value(QLatin1String("a")).toArray().size(), 2);
         QCOMPARE(r->value(QLatin1String("huge")).toDouble(), 1e300);
+    }
+
+    // The real MSG.GET replies: a session record with its header block, and "no message found" as a deleted sequence.
+    void messageGetReplies()
+    {
+        for (const QString &v : kVersions) {
+            const QByteArray body = capture(v, QStringLiteral("msg-get-sess"));
+            const QJsonObject message = QJsonDocument::fromJson(body).object().value(QLatin1String("message")).toObject();
+            const quint64 seq = quint64(message.value(QLatin1String("seq")).toInteger());
+            const auto m = StreamReader::parseMessageGetReply(body, QStringLiteral("$MQTT_sess"), seq);
+            QVERIFY2(m, m ? "" : qPrintable(m.error().message()));
+            QCOMPARE(m->sequence, seq);
+            QVERIFY(!m->deleted);
+            QVERIFY(m->subject.startsWith(QLatin1String("$MQTT.sess.")));
+            QVERIFY(m->headers.startsWith("NATS/1.0\r\n"));
+            QVERIFY(m->data.startsWith("{\"origin\":"));
+            QCOMPARE(m->timeNs, StreamReader::parseTimeNs(message.value(QLatin1String("time")).toString()));
+            QVERIFY(m->timeNs > 1'700'000'000LL * 1'000'000'000LL);
+
+            const auto gone = StreamReader::parseMessageGetReply(capture(v, QStringLiteral("error-no-message")), QStringLiteral("$MQTT_sess"), 999999);
+            QVERIFY(gone);
+            QVERIFY(gone->deleted);
+            QCOMPARE(gone->sequence, quint64(999999));
+            QVERIFY(gone->subject.isEmpty() && gone->data.isEmpty());
+        }
+    }
+
+    void brokenMessageGetReplies_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<Error::Kind>("kind");
+        QTest::addColumn<QString>("message");
+        const QString malformed = QStringLiteral("JetStream STREAM.MSG.GET.$MQTT_sess: malformed reply: ");
+        QTest::newRow("not JSON") << QByteArray("<html>502</html>") << Error::Kind::Protocol
+                                  << malformed + u"the reply for sequence 7 is not a JSON object: <html>502</html>"_qs;
+        QTest::newRow("array") << QByteArray("[]") << Error::Kind::Protocol
+                               << malformed + u"the reply for sequence 7 is not a JSON object: []"_qs;
+        QTest::newRow("neither") << QByteArray("{\"type\":\"x\"}") << Error::Kind::Protocol
+                                 << malformed + u"the reply for sequence 7 holds neither a message object nor an error: {\"type\":\"x\"}"_qs;
+        QTest::newRow("error string") << QByteArray("{\"error\":\"gone\"}") << Error::Kind::Protocol
+                                      << malformed + u"\"error\" is not an object"_qs;
+        QTest::newRow("other sequence") << QByteArray("{\"message\":{\"subject\":\"a\",\"seq\":8}}") << Error::Kind::Protocol
+                                        << malformed + u"asked for sequence 7, the reply holds sequence 8"_qs;
+        QTest::newRow("huge sequence") << QByteArray("{\"message\":{\"subject\":\"a\",\"seq\":1e300}}") << Error::Kind::Protocol
+                                       << malformed + u"asked for sequence 7, the reply holds sequence 1e+300"_qs;
+        QTest::newRow("no subject") << QByteArray("{\"message\":{\"seq\":7}}") << Error::Kind::Protocol
+                                    << malformed + u"asked for sequence 7, the reply holds a message without a subject"_qs;
+        QTest::newRow("stream gone") << QByteArray("{\"error\":{\"code\":404,\"err_code\":10059,\"description\":\"stream not found\"}}")
+                                     << Error::Kind::NotFound << u"JetStream STREAM.MSG.GET.$MQTT_sess failed: stream not found (10059)"_qs;
+    }
+    void brokenMessageGetReplies()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(Error::Kind, kind);
+        QFETCH(QString, message);
+        const auto m = StreamReader::parseMessageGetReply(body, QStringLiteral("$MQTT_sess"), 7);
+        QVERIFY(!m);
+        QCOMPARE(m.error().message(), message);
+        QCOMPARE(m.error().kind(), kind);
     }
 };
 

@@ -2,11 +2,14 @@
 // and of backup files (BackupFormat::parseTime) are read by the same parser.
 #include <QTest>
 
+#include <limits>
+
 #include "common/rfc3339time.h"
 #include "nats/streamreader.h"
 #include "repair/backupformat.h"
 
 using namespace MqttDoctor;
+
 
 class TestRfc3339Time : public QObject
 {
@@ -16,35 +19,46 @@ private slots:
     void parse_data()
     {
         QTest::addColumn<QString>("text");
-        QTest::addColumn<qint64>("ns"); // -1: not a time
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<qint64>("ns");
         const qint64 second = 1764690637LL * 1000000000LL; // 2025-12-02T15:50:37Z
-        QTest::newRow("server nanoseconds") << u"2025-12-02T15:50:37.344798216Z"_qs << second + 344798216;
-        QTest::newRow("no fraction") << u"2025-12-02T15:50:37Z"_qs << second;
-        QTest::newRow("short fraction") << u"2025-12-02T15:50:37.5Z"_qs << second + 500000000;
-        QTest::newRow("offset") << u"2025-12-02T16:50:37.000000001+01:00"_qs << second + 1;
-        QTest::newRow("spaces around") << u"  2025-12-02T15:50:37Z\n"_qs << second;
-        QTest::newRow("epoch") << u"1970-01-01T00:00:00Z"_qs << qint64(0);
-        QTest::newRow("ten digits") << u"2025-12-02T15:50:37.1234567891Z"_qs << qint64(-1);
-        QTest::newRow("dot without digits") << u"2025-12-02T15:50:37.Z"_qs << qint64(-1);
-        QTest::newRow("no T") << u"2025-12-02 15:50:37.5Z"_qs << qint64(-1);
-        QTest::newRow("date only") << u"2025-12-02"_qs << qint64(-1);
-        QTest::newRow("bad month") << u"2025-13-02T15:50:37Z"_qs << qint64(-1);
-        QTest::newRow("empty") << QString() << qint64(-1);
-        QTest::newRow("words") << u"yesterday at noon, roughly"_qs << qint64(-1);
+        QTest::newRow("server nanoseconds") << u"2025-12-02T15:50:37.344798216Z"_qs << true << second + 344798216;
+        QTest::newRow("no fraction") << u"2025-12-02T15:50:37Z"_qs << true << second;
+        QTest::newRow("short fraction") << u"2025-12-02T15:50:37.5Z"_qs << true << second + 500000000;
+        QTest::newRow("offset") << u"2025-12-02T16:50:37.000000001+01:00"_qs << true << second + 1;
+        QTest::newRow("spaces around") << u"  2025-12-02T15:50:37Z\n"_qs << true << second;
+        QTest::newRow("epoch") << u"1970-01-01T00:00:00Z"_qs << true << qint64(0);
+        QTest::newRow("ten digits") << u"2025-12-02T15:50:37.1234567891Z"_qs << false << qint64(0);
+        QTest::newRow("dot without digits") << u"2025-12-02T15:50:37.Z"_qs << false << qint64(0);
+        QTest::newRow("no T") << u"2025-12-02 15:50:37.5Z"_qs << false << qint64(0);
+        QTest::newRow("date only") << u"2025-12-02"_qs << false << qint64(0);
+        QTest::newRow("bad month") << u"2025-13-02T15:50:37Z"_qs << false << qint64(0);
+        QTest::newRow("empty") << QString() << false << qint64(0);
+        QTest::newRow("words") << u"yesterday at noon, roughly"_qs << false << qint64(0);
+        // Beyond 64-bit nanoseconds (found by fuzz_jetstreamreply: a signed overflow before): not a time.
+        QTest::newRow("last ns") << u"2262-04-11T23:47:16.854775807Z"_qs << true << std::numeric_limits<qint64>::max();
+        QTest::newRow("one ns later") << u"2262-04-11T23:47:16.854775808Z"_qs << false << qint64(0);
+        QTest::newRow("first ns") << u"1677-09-21T00:12:43.145224192Z"_qs << true << std::numeric_limits<qint64>::min();
+        QTest::newRow("one ns earlier") << u"1677-09-21T00:12:43.145224191Z"_qs << false << qint64(0);
+        QTest::newRow("year 5063") << u"5063-01-01T00:00:00Z"_qs << false << qint64(0);
+        QTest::newRow("year 1") << u"0001-01-01T00:00:00Z"_qs << false << qint64(0);
+        QTest::newRow("before 1970") << u"1969-12-31T23:59:59.5Z"_qs << true << qint64(-500000000);
     }
     void parse()
     {
         QFETCH(QString, text);
+        QFETCH(bool, valid);
         QFETCH(qint64, ns);
         const std::optional<qint64> parsed = Rfc3339Time::parseNs(text);
-        QCOMPARE(parsed, ns < 0 ? std::nullopt : std::optional<qint64>(ns));
+        QCOMPARE(parsed, valid ? std::optional<qint64>(ns) : std::nullopt);
         QCOMPARE(BackupFormat::parseTime(text), parsed);
-        QCOMPARE(StreamReader::parseTimeNs(text), ns < 0 ? 0 : ns);
+        QCOMPARE(StreamReader::parseTimeNs(text), ns);
     }
 
     void backupTimesReadBack()
     {
-        for (const qint64 ns : {qint64(0), qint64(1), qint64(1764690637344798216LL)})
+        for (const qint64 ns : {qint64(0), qint64(1), qint64(-1), qint64(1764690637344798216LL), std::numeric_limits<qint64>::max(),
+                                std::numeric_limits<qint64>::min()})
             QCOMPARE(Rfc3339Time::parseNs(BackupFormat::formatTime(ns)), std::optional<qint64>(ns));
     }
 };
