@@ -1,6 +1,6 @@
 # The repair wizard, the log explainer and the secret store (issue 6 items 1, 3, 4). Offscreen;
 # the wizard test starts a real nats-server 2.10 and drives mosquitto through tests/support.
 mqttdoctor_add_test(tst_repairwizard SOURCES tst_repairwizard.cpp
-    LIBRARIES mqttdoctor_ui mqttdoctor_testsupport LABELS gui TIMEOUT 300)
+    LIBRARIES mqttdoctor_ui mqttdoctor_guiwindowsteps mqttdoctor_testsupport LABELS gui TIMEOUT 300)
 mqttdoctor_add_test(tst_logexplainer SOURCES tst_logexplainer.cpp LIBRARIES mqttdoctor_ui LABELS gui)
 mqttdoctor_add_test(tst_secretstore SOURCES tst_secretstore.cpp LIBRARIES mqttdoctor_ui LABELS gui TIMEOUT 180)

@@ -32,15 +32,15 @@
 #include "panels/sessionspanel.h"
 #include "serverconfig.h"
 #include "widgets/connectionstatuswidget.h"
+#include "windowsteps.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
+using namespace MqttDoctor::Test::WindowSteps;
 using namespace Qt::Literals::StringLiterals;
 using namespace std::chrono_literals;
 
 namespace {
-
-constexpr int kLoadTimeoutMs = 30000;
 
 QString selectedClient(SessionsPanel &panel)
 {
@@ -60,7 +60,7 @@ private Q_SLOTS:
     void refreshPicksUpServerChanges();
 
 private:
-    Profile profile() const;
+    Profile profile() const { return standardProfile(m_server.url(), true, u"refresh-test"_s); }
     JetStreamClient acmeApi();
 
     NatsServerFixture m_server;
@@ -79,23 +79,6 @@ void TestAutoRefresh::initTestCase()
     QVERIFY2(m_server.start(u"2.10"_s, config), qPrintable(m_server.errorString()));
     const MqttResult r = MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"first-client"_s, {u"plant/+/temp"_s}, 1);
     QVERIFY2(r.connected() && r.subscribed(), qPrintable(r.describe()));
-}
-
-Profile TestAutoRefresh::profile() const
-{
-    Profile p;
-    p.name = u"refresh-test"_s;
-    p.servers = {m_server.url()};
-    p.system.kind = Credentials::Kind::UserPassword;
-    p.system.user = u"sys"_s;
-    p.system.password = u"syspass"_s;
-    Credentials acme;
-    acme.kind = Credentials::Kind::UserPassword;
-    acme.user = u"acme"_s;
-    acme.password = u"acmepass"_s;
-    p.accounts.insert(u"ACME"_s, acme);
-    p.timeoutMs = 5000;
-    return p;
 }
 
 JetStreamClient TestAutoRefresh::acmeApi()
@@ -175,12 +158,8 @@ void TestAutoRefresh::refreshPicksUpServerChanges()
     QSettings().remove(AutoRefresh::settingsKey());
     ClusterController controller;
     MainWindow window(controller);
-    window.resize(1400, 860);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    controller.connectTo(profile());
+    QVERIFY(openAccount(window, controller, profile()));
     ClusterTreeModel &tree = *window.treeModel();
-    QTRY_VERIFY_WITH_TIMEOUT(tree.accountIndex(u"ACME"_s).isValid() && !controller.isLoading(), kLoadTimeoutMs);
 
     // The status bar: connected, the server's version, no reconnect yet.
     ConnectionStatusWidget &status = *window.statusWidget();
@@ -194,10 +173,8 @@ void TestAutoRefresh::refreshPicksUpServerChanges()
     for (const auto kind : {ClusterTreeModel::NodeKind::Sessions, ClusterTreeModel::NodeKind::Retained, ClusterTreeModel::NodeKind::Consumers})
         QVERIFY(!tree.dataIndex(u"ACME"_s, kind).data(Qt::DecorationRole).value<QIcon>().isNull());
 
-    window.treeView()->expand(tree.accountIndex(u"ACME"_s));
-    window.treeView()->setCurrentIndex(sessionsNode);
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Sessions));
     SessionsPanel &sessions = *window.workspace()->sessionsPanel();
-    QTRY_VERIFY_WITH_TIMEOUT(sessions.isLoaded(), kLoadTimeoutMs);
     QVERIFY2(sessions.noticeText().isEmpty(), qPrintable(sessions.noticeText()));
     QCOMPARE(sessions.model()->rowCount(), 1);
     QVERIFY(sessions.selectClient(u"first-client"_s));

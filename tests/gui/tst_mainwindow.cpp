@@ -36,9 +36,11 @@
 #include "serverconfig.h"
 #include "widgets/connectionstatuswidget.h"
 #include "widgets/errorbanner.h"
+#include "windowsteps.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
+using MqttDoctor::Test::WindowSteps::saveScreenshot;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
@@ -68,8 +70,6 @@ private Q_SLOTS:
 
 private:
     Profile profile(const QString &systemPassword = u"syspass"_s) const;
-    QString screenshotPath(const QString &fileName);
-    void saveScreenshot(QWidget &widget, const QString &fileName);
 
     NatsServerFixture m_server;
     QTemporaryDir m_shots;
@@ -118,23 +118,6 @@ Profile TestMainWindow::profile(const QString &systemPassword) const
     p.system.password = systemPassword;
     p.timeoutMs = 5000;
     return p;
-}
-
-QString TestMainWindow::screenshotPath(const QString &fileName)
-{
-    if (qEnvironmentVariable("MQTTDOCTOR_WRITE_SCREENSHOTS") == "1"_L1 && qEnvironmentVariableIsSet("MQTTDOCTOR_SOURCE_DIR")) {
-        const QDir dir(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + u"/docs/screenshots"_s);
-        QDir().mkpath(dir.path());
-        return dir.filePath(fileName);
-    }
-    return QDir(m_shots.path()).filePath(fileName);
-}
-
-void TestMainWindow::saveScreenshot(QWidget &widget, const QString &fileName)
-{
-    const QString path = screenshotPath(fileName);
-    QVERIFY2(widget.grab().save(path), qPrintable(u"cannot write "_s + path));
-    qInfo("screenshot: %s", qPrintable(path));
 }
 
 void TestMainWindow::connectsAndListsAccounts()
@@ -211,7 +194,7 @@ void TestMainWindow::connectsAndListsAccounts()
     window.treeView()->setCurrentIndex(model.streamIndex(u"ACME"_s, u"$MQTT_sess"_s));
     QCOMPARE(panel->streamView()->selectionModel()->selectedRows().size(), 1);
     QTest::qWait(50);
-    saveScreenshot(window, u"main-window.png"_s);
+    QVERIFY(!saveScreenshot(window, m_shots.path(), u"main-window.png"_s).isEmpty());
 }
 
 void TestMainWindow::reconnectIsCounted()
@@ -257,7 +240,7 @@ void TestMainWindow::wrongPasswordShowsInlineError()
     QCOMPARE(window.statusWidget()->stateText(), u"Connection failed"_s);
     QCOMPARE(window.treeModel()->rowCount(window.treeModel()->accountGroupIndex()), 0);
     QVERIFY(window.detailPanel()->message().contains(u"Could not load the cluster"_s));
-    saveScreenshot(window, u"main-window-auth-error.png"_s);
+    QVERIFY(!saveScreenshot(window, m_shots.path(), u"main-window-auth-error.png"_s).isEmpty());
 
     // Fixing the password from the banner's retry path: connect again with the right one.
     controller.connectTo(profile());
@@ -284,7 +267,7 @@ void TestMainWindow::connectionDialogTestsConnection()
     QVERIFY2(dialog.statusText().contains(u"as a user of account ACME"_s), qPrintable(dialog.statusText()));
     QVERIFY2(dialog.statusText().contains(u"System account: connected"_s), qPrintable(dialog.statusText()));
     QVERIFY2(dialog.statusText().contains(u"gui1"_s), qPrintable(dialog.statusText()));
-    saveScreenshot(dialog, u"connection-dialog.png"_s);
+    QVERIFY(!saveScreenshot(dialog, m_shots.path(), u"connection-dialog.png"_s).isEmpty());
 
     p.auth.password = u"nope"_s;
     dialog.setProfile(p);

@@ -30,9 +30,11 @@
 #include "natsserverfixture.h"
 #include "repair/auditlog.h"
 #include "serverconfig.h"
+#include "windowsteps.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
+using MqttDoctor::Test::WindowSteps::saveScreenshot;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
@@ -70,7 +72,6 @@ private:
     QStringList durables(const QString &hash);
     void connectController(ClusterController &controller, bool allowChanges);
     /** forDocs: into docs/screenshots when MQTTDOCTOR_WRITE_SCREENSHOTS=1; else always the temporary folder. */
-    void saveScreenshot(QWidget &widget, const QString &fileName, bool forDocs = true);
 
     NatsServerFixture m_server;
     std::shared_ptr<NatsConnection> m_admin;
@@ -147,18 +148,6 @@ void TestRepairWizard::connectController(ClusterController &controller, bool all
     controller.connectTo(profile(allowChanges));
     QTRY_VERIFY_WITH_TIMEOUT(!controller.isLoading(), kCheckTimeoutMs);
     QCOMPARE(controller.connectionState(), ClusterController::ConnectionState::Connected);
-}
-
-void TestRepairWizard::saveScreenshot(QWidget &widget, const QString &fileName, bool forDocs)
-{
-    QString path = QDir(m_shots.path()).filePath(fileName);
-    if (forDocs && qEnvironmentVariable("MQTTDOCTOR_WRITE_SCREENSHOTS") == "1"_L1 && qEnvironmentVariableIsSet("MQTTDOCTOR_SOURCE_DIR")) {
-        const QDir dir(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + u"/docs/screenshots"_s);
-        QDir().mkpath(dir.path());
-        path = dir.filePath(fileName);
-    }
-    QVERIFY2(widget.grab().save(path), qPrintable(u"cannot write "_s + path));
-    qInfo("screenshot: %s", qPrintable(path));
 }
 
 void TestRepairWizard::actionsFollowTheProfile()
@@ -258,7 +247,7 @@ void TestRepairWizard::repairsOrphanConsumersEndToEnd()
     const QString planText = wizard.findChild<QTextBrowser *>(u"planView"_s)->toPlainText();
     QVERIFY2(planText.contains(u"$JS.API.CONSUMER.DELETE.$MQTT_msgs."_s + orphans.first()), qPrintable(planText));
     QVERIFY(planText.contains(u"destructive"_s));
-    saveScreenshot(wizard, u"repair-wizard.png"_s);
+    QVERIFY(!saveScreenshot(wizard, m_shots.path(), u"repair-wizard.png"_s).isEmpty());
 
     // Typed confirmation: only the exact account name enables Repair.
     wizard.next();
@@ -296,7 +285,7 @@ void TestRepairWizard::repairsOrphanConsumersEndToEnd()
     const QString result = wizard.findChild<QTextBrowser *>(u"resultView"_s)->toPlainText();
     QVERIFY2(result.contains(u"Repair complete."_s) && result.contains(u"Fixed:"_s), qPrintable(result));
     QVERIFY(wizard.button(QWizard::FinishButton)->isEnabled());
-    saveScreenshot(wizard, u"repair-wizard-result.png"_s, false);
+    QVERIFY(!saveScreenshot(wizard, m_shots.path(), u"repair-wizard-result.png"_s, false).isEmpty());
     QCOMPARE(durables(m_orphanHash), QStringList());
     QCOMPARE(durables(m_keeperHash), keeper);
 

@@ -24,14 +24,14 @@
 #include "panels/accountworkspace.h"
 #include "panels/streamdiffpanel.h"
 #include "serverconfig.h"
+#include "windowsteps.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
+using namespace MqttDoctor::Test::WindowSteps;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
-
-constexpr int kLoadTimeoutMs = 30000;
 
 QModelIndex fieldIndex(const StreamDiffModel &model, const QString &stream, const QString &field)
 {
@@ -53,8 +53,6 @@ private Q_SLOTS:
     void showsTheChangedField();
 
 private:
-    void saveScreenshot(QWidget &widget, const QString &fileName);
-
     NatsServerFixture m_server;
     QTemporaryDir m_shots;
 };
@@ -94,19 +92,6 @@ void TestStreamDiffView::initTestCase()
     QCOMPARE(updated->value("config"_L1).toObject().value("max_msgs_per_subject"_L1).toInteger(), 5);
 }
 
-void TestStreamDiffView::saveScreenshot(QWidget &widget, const QString &fileName)
-{
-    QString path = QDir(m_shots.path()).filePath(fileName);
-    if (qEnvironmentVariable("MQTTDOCTOR_WRITE_SCREENSHOTS") == "1"_L1 && qEnvironmentVariableIsSet("MQTTDOCTOR_SOURCE_DIR")) {
-        const QDir dir(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + u"/docs/screenshots"_s);
-        QDir().mkpath(dir.path());
-        path = dir.filePath(fileName);
-    }
-    QTest::qWait(50);
-    QVERIFY2(widget.grab().save(path), qPrintable(u"cannot write "_s + path));
-    qInfo("screenshot: %s", qPrintable(path));
-}
-
 void TestStreamDiffView::showsTheChangedField()
 {
     ClusterController controller;
@@ -115,29 +100,10 @@ void TestStreamDiffView::showsTheChangedField()
     StreamDiffPanel &panel = *workspace.streamDiffPanel();
     StreamDiffModel &model = *panel.model();
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    window.resize(1400, 860);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-
-    Profile p;
-    p.name = u"diff-test"_s;
-    p.servers = {m_server.url()};
-    p.system.kind = Credentials::Kind::UserPassword;
-    p.system.user = u"sys"_s;
-    p.system.password = u"syspass"_s;
-    Credentials acme;
-    acme.kind = Credentials::Kind::UserPassword;
-    acme.user = u"acme"_s;
-    acme.password = u"acmepass"_s;
-    p.accounts.insert(u"ACME"_s, acme);
-    p.timeoutMs = 5000;
-    controller.connectTo(p);
+    QVERIFY(openAccount(window, controller, standardProfile(m_server.url(), true, u"diff-test"_s)));
+    QTRY_VERIFY_WITH_TIMEOUT(!controller.servers().isEmpty(), kLoadTimeoutMs);
     ClusterTreeModel &tree = *window.treeModel();
-    QTRY_VERIFY_WITH_TIMEOUT(tree.accountIndex(u"ACME"_s).isValid() && !controller.isLoading() && !controller.servers().isEmpty(),
-                             kLoadTimeoutMs);
     const QModelIndex acmeIndex = tree.accountIndex(u"ACME"_s);
-    window.treeView()->setCurrentIndex(acmeIndex);
-    window.treeView()->expand(acmeIndex);
 
     // The tab is there for a JetStream account; the layout comes from the server's version.
     QVERIFY(workspace.isTabVisible(AccountWorkspace::StreamDiffTab));
@@ -173,7 +139,7 @@ void TestStreamDiffView::showsTheChangedField()
     QCOMPARE(model.status(model.streamRow(u"$MQTT_sess"_s)), StreamDiffModel::Status::Differs);
     QCOMPARE(panel.selectedStream(), u"$MQTT_sess"_s);
     QCOMPARE(workspace.currentIndex(), int(AccountWorkspace::StreamDiffTab));
-    saveScreenshot(window, u"stream-diff.png"_s);
+    QVERIFY(!saveScreenshot(window, m_shots.path(), u"stream-diff.png"_s).isEmpty());
 }
 
 QTEST_MAIN(TestStreamDiffView)
