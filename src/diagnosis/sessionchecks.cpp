@@ -172,7 +172,7 @@ void checkOrphans(const SessionCheckInput &in, QList<Finding> &out)
     QStringList names = in.consumers.keys();
     names.sort();
     for (const QString &name : names) {
-        const QJsonObject info = in.consumers.value(name);
+        const QJsonObject info = in.consumers.value(name).info;
         const QString stream = info.value(QLatin1String("stream")).toString();
         const QString hash = MqttLayout::durableOwnerHash(stream, name);
         if (hash.isEmpty() || referenced.contains(name) || brokenHashes.contains(hash))

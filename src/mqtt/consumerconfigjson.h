@@ -27,6 +27,20 @@ public:
      * guarantees the slice is one JSON object; `durableName` is its `durable_name` (or empty).
      */
     static ConsumerConfigJson fromSlice(const QByteArray &body, qsizetype offset, qsizetype length, QString durableName);
+    /** Where a string value lies in a record body (its bytes without the quotes), unescaped ASCII. */
+    struct ValueSpan
+    {
+        qsizetype offset = -1;  ///< -1: absent
+        qsizetype length = 0;
+    };
+    /**
+     * As fromSlice(), for a slice whose `durable_name` value (equal to `durableName`) and
+     * `deliver_subject` value lie at `durable` and `deliver` (top-level fields, unescaped ASCII):
+     * those two values are kept apart and the rest of the JSON, which the configs of a fleet's
+     * sessions have in common, is shared between records (bounded per thread). Same value as fromSlice().
+     */
+    static ConsumerConfigJson fromSliceShared(const QByteArray &body, qsizetype offset, qsizetype length, QString durableName,
+                                              ValueSpan durable, ValueSpan deliver);
 
     /** The config as a JSON object (parsed now; empty when there is none). */
     QJsonObject toObject() const;
@@ -39,15 +53,18 @@ public:
     /** `durable_name`, or an empty string. No parsing. */
     const QString &durableName() const { return m_durable; }
     /** The JSON bytes (compact as stored). */
-    QByteArrayView json() const { return m_json; }
+    QByteArray json() const;
 
     /** Same JSON value (byte-equal slices are equal without parsing). */
     bool operator==(const ConsumerConfigJson &other) const;
     bool operator==(const QJsonObject &other) const { return toObject() == other; }
 
 private:
-    QByteArray m_json;
+    QByteArray m_json;      ///< the JSON, or (m_durableAt/m_deliverAt >= 0) the shared rest of it
     QString m_durable;
+    QByteArray m_deliver;   ///< the deliver_subject value cut out of m_json (m_deliverAt >= 0)
+    qint32 m_durableAt = -1;  ///< where in m_json the durable name's bytes go back; -1: not cut
+    qint32 m_deliverAt = -1;  ///< where in m_json m_deliver goes back; -1: not cut
 };
 
 } // namespace MqttDoctor

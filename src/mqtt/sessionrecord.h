@@ -9,7 +9,9 @@
 
 #include <optional>
 
+#include "common/flatmap.h"
 #include "common/result.h"
+#include "common/sharedoptional.h"
 #include "mqtt/consumerconfigjson.h"
 #include "mqtt/storedmessage.h"
 #include "mqtt/topicmapping.h"
@@ -65,9 +67,9 @@ public:
     QString origin;                      ///< serverHash of the server that last wrote it
     QString id;                          ///< MQTT client ID
     bool clean = false;
-    QMap<QString, int> subs;             ///< NATS subject filter → QoS
-    QMap<QString, ConsumerConfigJson> cons;  ///< sid (subject or "<subject> fwc") → ConsumerConfig JSON
-    std::optional<ConsumerConfigJson> pubrel;  ///< 2.10+: the PUBREL durable's ConsumerConfig
+    FlatMap<QString, int> subs;          ///< NATS subject filter → QoS (sorted, like the QMap it replaced)
+    FlatMap<QString, ConsumerConfigJson> cons;  ///< sid (subject or "<subject> fwc") → ConsumerConfig JSON
+    SharedOptional<ConsumerConfigJson> pubrel;  ///< 2.10+: the PUBREL durable's ConsumerConfig (shared, 16 bytes: most records have none)
     QJsonObject unknownFields;           ///< top-level keys this version does not know (kept for encode)
 
     // --- from the stored message (decode(StoredMessage) only) ---

@@ -80,6 +80,7 @@ bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out
     Span keys[kMaxConfigKeys];
     int count = 0;
     QString durable;
+    ConsumerConfigJson::ValueSpan durableAt, deliverAt;
     if (!sc.eat('}')) {
         do {
             Span key;
@@ -105,6 +106,8 @@ bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out
                     return false;
                 if (key.is("durable_name") && !toQString(v, durable))
                     return false;
+                if (!v.escaped && (key.is("durable_name") || key.is("deliver_subject")))
+                    (key.is("durable_name") ? durableAt : deliverAt) = {v.begin - body.constData(), v.size()};
                 break;
             case FieldKind::Enum:
                 if (!sc.string(v) || !enumAllowed(key, v))
@@ -127,7 +130,7 @@ bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out
         if (!sc.eat('}'))
             return false;
     }
-    out = ConsumerConfigJson::fromSlice(body, start, sc.offset() - start, std::move(durable));
+    out = ConsumerConfigJson::fromSliceShared(body, start, sc.offset() - start, std::move(durable), durableAt, deliverAt);
     return true;
 }
 

@@ -68,12 +68,21 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
 
 void indexConsumers(ConsumerIndex &index, const QString &stream, const QList<QJsonObject> &consumers)
 {
+    const QString shared = sharedStreamName(stream);
     for (QJsonObject info : consumers) {
         const QString name = info.value(QLatin1String("name")).toString();
         if (name.isEmpty())
             continue;
-        info.insert(QStringLiteral("stream"), stream);
-        index.insert(name, info);
+        info.insert(QStringLiteral("stream"), shared);
+        IndexedConsumer c;
+        c.stream = shared;
+        c.numPending = info.value(QLatin1String("num_pending")).toInteger();
+        c.numAckPending = info.value(QLatin1String("num_ack_pending")).toInteger();
+        c.config = info.value(QLatin1String("config")).toObject();
+        if (const QJsonValue why = info.value(QLatin1String("unavailable")); why.isString())
+            c.unavailable = why.toString();
+        c.info = std::move(info);
+        index.insert(name, std::move(c));
     }
 }
 
@@ -94,14 +103,14 @@ void joinConsumers(SessionEntry &entry, const ConsumerIndex &consumers, bool con
         const auto it = consumers.constFind(c.name);
         if (it != consumers.cend()) {
             c.exists = true;
-            c.stream = sharedStreamName(it->value(QLatin1String("stream")).toString());
-            c.numPending = it->value(QLatin1String("num_pending")).toInteger();
-            c.numAckPending = it->value(QLatin1String("num_ack_pending")).toInteger();
-            c.config = it->value(QLatin1String("config")).toObject();
-            if (const QJsonValue why = it->value(QLatin1String("unavailable")); why.isString()) {
+            c.stream = it->stream;
+            c.numPending = it->numPending;
+            c.numAckPending = it->numAckPending;
+            c.config = it->config;
+            if (!it->unavailable.isEmpty()) {
                 c.config = config.toObject(); // its actual config could not be read
                 entry.problems << QStringLiteral("consumer %1 exists but did not answer (%2); its pending counts are not known")
-                                      .arg(c.name, why.toString());
+                                      .arg(c.name, it->unavailable);
             }
         } else {
             c.config = config.toObject();  // parsed only here: a missing consumer is the exception

@@ -87,8 +87,18 @@ namespace SessionLoader {
 
 /** `client ID → server name` of the MQTT clients connected now. */
 using ConnectedClients = QHash<QString, QString>;
-/** Consumers by durable name, each `CONSUMER.LIST` info object plus `"stream"`. */
-using ConsumerIndex = QHash<QString, QJsonObject>;
+/** One `CONSUMER.LIST` entry, with the fields the join reads taken out once (not per session). */
+struct IndexedConsumer
+{
+    QString stream;            ///< `$MQTT_msgs` or `$MQTT_out`
+    qint64 numPending = 0;
+    qint64 numAckPending = 0;
+    QJsonObject config;
+    QString unavailable;       ///< why a cluster could not give its state (JetStreamClient's marker); empty: it did
+    QJsonObject info;          ///< the whole entry, plus `"stream"`
+};
+/** Consumers by durable name. */
+using ConsumerIndex = QHash<QString, IndexedConsumer>;
 
 /** Called per decoded batch (after filter, limit and join); return false to stop. Calling thread. */
 using BatchHandler = std::function<bool(QList<SessionEntry> &&batch, const ReadProgress &progress)>;

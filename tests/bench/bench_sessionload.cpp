@@ -14,6 +14,8 @@
 // the undecoded values (no decoding), to separate reading from decoding.
 #include <nats/nats.h>
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -66,6 +68,13 @@ qint64 statusKiB(const QByteArray &field)
         if (line.startsWith(QByteArray(field + ':')))
             return line.mid(field.size() + 1).trimmed().split(' ').first().toLongLong();
     return -1;
+}
+
+// Bytes in use on the heap (glibc): for per-entry memory without the allocator's and the kernel's rounding.
+qint64 heapBytes()
+{
+    const struct mallinfo2 mi = mallinfo2();
+    return qint64(mi.uordblks + mi.hblkhd);
 }
 
 qint64 vmHwmKiB()
@@ -334,21 +343,32 @@ void decodeAlone(int records)
                     s * 1e6 / records);
     }
     const SessionLoader::ConsumerIndex index = consumerIndex(records);
+    const qint64 beforeMessages = heapBytes();
     QList<StreamMessage> messages;
     messages.reserve(records);
     for (const StoredMessage &in : std::as_const(input))
         messages.append(StreamMessage{in.subject, in.seq, 0, in.headers, in.data, false});
+    const qint64 messageHeap = heapBytes() - beforeMessages;
     QElapsedTimer t;
     t.start();
+    const qint64 heapStart = heapBytes();
     QList<SessionEntry> entries;
     entries.reserve(records);
+    const qint64 heapList = heapBytes();
     for (const StreamMessage &m : std::as_const(messages))
         entries.append(SessionLoader::fromMessage(m, TopicMapping::Dialect::V2_10));
     const double decodeSecs = double(t.nsecsElapsed()) / 1e9;
+    const qint64 heapDecoded = heapBytes();
     t.restart();
     for (SessionEntry &e : entries)
         SessionLoader::joinConsumers(e, index, true);
     const double joinSecs = double(t.nsecsElapsed()) / 1e9;
+    const qint64 heapJoined = heapBytes();
+    std::printf("heap per entry (in memory, messages kept aside): list slot %lld B (sizeof SessionEntry %zu), decoded %lld B, joined %lld B; "
+                "message %lld B\n",
+                static_cast<long long>((heapList - heapStart) / records), sizeof(SessionEntry),
+                static_cast<long long>((heapDecoded - heapList) / records), static_cast<long long>((heapJoined - heapDecoded) / records),
+                static_cast<long long>(messageHeap / records));
     const double s = decodeSecs + joinSecs;
     std::printf("SessionLoader::fromMessage alone %.2f us, joinConsumers alone %.2f us (one thread, in memory)\n",
                 decodeSecs * 1e6 / records, joinSecs * 1e6 / records);

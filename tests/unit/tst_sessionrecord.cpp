@@ -538,7 +538,7 @@ private slots:
         const ConsumerConfigJson c = r->cons.value(QStringLiteral("alerts fwc"));
         QCOMPARE(c.durableName(), QStringLiteral("kBmSuDPK_eu7CGS0wEzXeu10aX4btGm"));
         QCOMPARE(c.value(QStringLiteral("filter_subject")).toString(), QStringLiteral("$MQTT.msgs.alerts"));
-        QVERIFY(m.data.contains(c.json().toByteArray()));  // the stored bytes of the config
+        QVERIFY(m.data.contains(c.json()));  // the stored bytes of the config
         const QJsonObject o = c;
         QCOMPARE(ConsumerConfigJson(o), c);  // re-encoded from the object: same value
         QCOMPARE(ConsumerConfigJson(o).durableName(), c.durableName());
@@ -547,6 +547,47 @@ private slots:
         QVERIFY(!c.isEmpty());
         QCOMPARE(ConsumerConfigJson().toObject(), QJsonObject());
         QVERIFY(!(ConsumerConfigJson(QJsonObject{{QStringLiteral("durable_name"), QStringLiteral("x")}}) == c));
+    }
+
+    // The durable name and deliver subject are kept apart from the rest of a config (shared between
+    // records): the bytes and values read back exactly, in either field order, with either field absent,
+    // and an escaped name is kept whole.
+    void consumerConfigShared_data()
+    {
+        QTest::addColumn<QByteArray>("config");
+        QTest::newRow("both") << QByteArray(R"({"durable_name":"kBmSuDPK_a1","deliver_policy":"new","ack_policy":"explicit","deliver_subject":"$MQTT.sub.X1","num_replicas":0})");
+        QTest::newRow("deliver first") << QByteArray(R"({"deliver_subject":"$MQTT.sub.X2","durable_name":"kBmSuDPK_a2","ack_policy":"explicit"})");
+        QTest::newRow("no deliver subject") << QByteArray(R"({"durable_name":"kBmSuDPK_a3","ack_policy":"explicit"})");
+        QTest::newRow("no durable") << QByteArray(R"({"ack_policy":"explicit","deliver_subject":"$MQTT.sub.X4"})");
+        QTest::newRow("escaped name") << QByteArray(R"({"durable_name":"a>b","deliver_subject":"$MQTT.sub.X5"})");
+        QTest::newRow("empty values") << QByteArray(R"({"durable_name":"","deliver_subject":""})");
+    }
+    void consumerConfigShared()
+    {
+        QFETCH(QByteArray, config);
+        const QByteArray body = R"({"origin":"o1","id":"c1","clean":false,"subs":{"a.b":1},"cons":{"a.b":)" + config + "}}";
+        StoredMessage m;
+        m.subject = QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("c1"));
+        m.data = body;
+        const auto fast = SessionRecord::decode(m);
+        const auto reference = SessionRecord::decodeReference(m);
+        QVERIFY2(fast.ok(), qPrintable(fast.ok() ? QString() : fast.error().message()));
+        QVERIFY(reference.ok());
+        const ConsumerConfigJson c = fast->cons.value(QStringLiteral("a.b"));
+        QCOMPARE(c.json(), config);
+        QCOMPARE(c.toObject(), QJsonDocument::fromJson(config).object());
+        QCOMPARE(c.durableName(), QJsonDocument::fromJson(config).object().value(QLatin1String("durable_name")).toString());
+        QCOMPARE(c, reference->cons.value(QStringLiteral("a.b")));
+        QCOMPARE(*fast, *reference);
+        QCOMPARE(SessionRecord::decode(fast->encode())->cons, fast->cons);  // encode writes Go's field order: same value
+        // A second record with the same rest and other values: each reads back its own.
+        QByteArray other = config;
+        other.replace("_a", "_z").replace("X", "Y");
+        const auto second = SessionRecord::decode(QByteArray(R"({"origin":"o1","id":"c2","subs":{"a.b":1},"cons":{"a.b":)" + other + "}}"));
+        QVERIFY(second.ok());
+        QCOMPARE(second->cons.value(QStringLiteral("a.b")).json(), other);
+        QCOMPARE(c.json(), config);
+        QCOMPARE(c == second->cons.value(QStringLiteral("a.b")), config == other);
     }
 
 private:

@@ -26,9 +26,9 @@ QList<ConsumerRow> consumerRows(const SessionLoader::ConsumerIndex &index, const
     for (auto it = index.cbegin(); it != index.cend(); ++it) {
         ConsumerRow row;
         row.name = it.key();
-        row.stream = it->value(QLatin1String("stream")).toString();
-        row.numPending = it->value(QLatin1String("num_pending")).toInteger();
-        row.numAckPending = it->value(QLatin1String("num_ack_pending")).toInteger();
+        row.stream = it->stream;
+        row.numPending = it->numPending;
+        row.numAckPending = it->numAckPending;
         row.hash = MqttLayout::durableOwnerHash(row.stream, row.name);
         row.ownerClientId = referencedBy.value(row.name);
         if (row.isOrphan()) {

@@ -86,7 +86,7 @@ QStringList referencingSubjects(const PlanContext &ctx, const QString &name, con
 
 QJsonObject consumerInfo(const PlanContext &ctx, const QString &name)
 {
-    return ctx.sessions ? ctx.sessions->consumers.value(name) : QJsonObject();
+    return ctx.sessions ? ctx.sessions->consumers.value(name).info : QJsonObject();
 }
 
 QStringList durablesOfHash(const PlanContext &ctx, const QString &hash)
@@ -95,7 +95,7 @@ QStringList durablesOfHash(const PlanContext &ctx, const QString &hash)
     if (!ctx.sessions)
         return out;
     for (auto it = ctx.sessions->consumers.cbegin(); it != ctx.sessions->consumers.cend(); ++it)
-        if (MqttLayout::durableOwnerHash(it->value(QLatin1String("stream")).toString(), it.key()) == hash)
+        if (MqttLayout::durableOwnerHash(it->stream, it.key()) == hash)
             out << it.key();
     out.sort();
     return out;

@@ -161,7 +161,7 @@ public:
         QString durable;
         if (ctx.sessions)
             for (auto it = ctx.sessions->consumers.cbegin(); it != ctx.sessions->consumers.cend(); ++it)
-                if (it->value(QLatin1String("stream")).toString() == f.stream
+                if (it->stream == f.stream
                     && FindingCatalogue::title(f.code, {{QStringLiteral("consumer"), it.key()}, {QStringLiteral("stream"), f.stream}}) == f.title)
                     durable = it.key();
         const QString hash = MqttLayout::durableOwnerHash(f.stream, durable);
