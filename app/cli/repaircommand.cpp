@@ -137,9 +137,10 @@ int runRepair(CliContext &ctx)
                                        {QStringLiteral("dry_run"), dryRun}});
     };
     if (plan.steps.isEmpty()) {
+        // Nothing to apply is not "clean": what the plan was made from still stands (exit as check would).
         if (ctx.json)
             jsonResult(QJsonValue(QJsonValue::Null), {}, plan.findings, {});
-        return ExitOk;
+        return Checks::exitCodeFor(plan.findings);
     }
 
     RepairExecutor::Options eo;

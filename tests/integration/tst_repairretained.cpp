@@ -560,6 +560,7 @@ private slots:
         for (const QJsonValue &v : run.json.value(QLatin1String("remaining")).toArray())
             remaining << v.toObject().value(QLatin1String("code")).toString();
         QVERIFY2(remaining.contains(QStringLiteral("RETAINED_DOWNGRADE")), qPrintable(run.out()));
+        QCOMPARE(run.exitCode(), 2);  // nothing applied, and the error still stands
 
         // The backup command refuses both contradictory states rather than reading them: $MQTT_rmsgs (more messages
         // than sequences; a read by sequence would have returned the resurrected originals and missed the rest) and
