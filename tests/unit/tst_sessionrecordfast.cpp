@@ -1,0 +1,232 @@
+// The fast session record decoder (SessionRecordFast) against the reference decoder (QJsonDocument),
+// and the compact consumer configs it produces: real records of every version, unusual and malformed
+// input, random mutations.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QTest>
+
+#include "mqtt/clientidhash.h"
+#include "mqtt/sessionrecord.h"
+#include "mqtt/sessionrecordfast.h"
+#include "mqtt/storedmessage.h"
+
+#include "capturedrecords.h"
+
+using namespace MqttDoctor;
+using TestData::loadCapture;
+
+namespace {
+const auto &kVersions = TestData::kRecordVersions;
+} // namespace
+
+class TestSessionRecordFast : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Real records take the fast path (no QJsonDocument) and give exactly the reference record.
+    void fastPathOnCapturedRecords()
+    {
+        for (const char *v : kVersions) {
+            for (const char *f : {"MQTT_sess.json", "MQTT_sess.after.json"}) {
+                for (const StoredMessage &m : loadCapture(QString::fromLatin1(v), QString::fromLatin1(f))) {
+                    QVERIFY2(SessionRecordFast::decodeBody(m.data).has_value(), m.data.constData());
+                    SessionRecord::HeaderForm form;
+                    std::optional<quint64> seq;
+                    QVERIFY2(SessionRecordFast::headerForm(m.headers, form, seq), m.headers.constData());
+                    compareDecoders(m);
+                }
+            }
+        }
+    }
+
+    // Unusual and malformed bodies and header blocks: both decoders agree (record or error message).
+    void fastMatchesReference_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QByteArray>("headers");
+        const QByteArray cfg = QByteArrayLiteral("{\"durable_name\":\"h_1\",\"deliver_policy\":\"new\",\"ack_policy\":\"explicit\","
+                                                 "\"ack_wait\":30000000000,\"filter_subject\":\"$MQTT.msgs.a.\\u003e\",\"num_replicas\":0}");
+        const QByteArray expected = QByteArrayLiteral("NATS/1.0\r\nNats-Expected-Last-Subject-Sequence:7\r\n\r\n");
+        auto add = [&](const char *name, const QByteArray &body, const QByteArray &headers = QByteArray()) {
+            QTest::newRow(name) << body << headers;
+        };
+        add("empty object", "{}");
+        add("whitespace", " \r\n{ \"id\" : \"a\" ,\t\"clean\" : true } \n");
+        add("typical", "{\"origin\":\"o\",\"id\":\"c1\",\"subs\":{\"a.\\u003e\":1},\"cons\":{\"a.\\u003e\":" + cfg + "}}", expected);
+        add("pubrel", "{\"id\":\"c1\",\"pubrel\":" + cfg + "}", QByteArrayLiteral("NATS/1.0\r\n\r\n\r\n"));
+        add("escapes", "{\"id\":\"a\\\"b\\\\c\\/d\\n\\t\\u00e9\\u2028\"}");
+        add("escaped key", "{\"i\\u0064\":\"a\"}");
+        add("escaped control", "{\"id\":\"a\\u0001\"}");
+        add("surrogate pair", "{\"id\":\"\\ud83d\\ude00\"}");
+        add("lone surrogate", "{\"id\":\"\\ud83d\"}");
+        add("utf-8 id", "{\"id\":\"caf\xc3\xa9\"}");
+        add("invalid utf-8", "{\"id\":\"\xff\"}");
+        add("DEL", "{\"id\":\"a\x7f\"}");
+        add("raw control", "{\"id\":\"a\x01\"}");
+        add("duplicate field", "{\"id\":\"a\",\"id\":\"b\"}");
+        add("duplicate sub", "{\"subs\":{\"a\":1,\"a\":2}}");
+        add("duplicate consumer", "{\"cons\":{\"a\":{},\"a\":{\"durable_name\":\"x\"}}}");
+        add("duplicate config key", "{\"cons\":{\"a\":{\"durable_name\":\"x\",\"durable_name\":\"y\"}}}");
+        add("null fields", "{\"origin\":null,\"id\":\"a\",\"cons\":{\"a\":null},\"pubrel\":null}");
+        add("null config values", "{\"cons\":{\"a\":{\"durable_name\":null,\"ack_wait\":null,\"mem_storage\":null}}}");
+        add("unknown field", "{\"id\":\"a\",\"future\":[1,{\"k\":true}]}");
+        add("unknown config fields", "{\"cons\":{\"a\":{\"metadata\":{\"k\":\"v\"},\"backoff\":[1,2],\"x\":null}}}");
+        add("qos forms", "{\"subs\":{\"a\":1.0,\"b\":0,\"c\":2}}");
+        add("qos 3", "{\"subs\":{\"a\":3}}");
+        add("qos leading zero", "{\"subs\":{\"a\":01}}");
+        add("qos exponent", "{\"subs\":{\"a\":1e0}}");
+        add("huge ack_wait", "{\"cons\":{\"a\":{\"ack_wait\":123456789012345678901234567890}}}");
+        add("max int64", "{\"cons\":{\"a\":{\"ack_wait\":9223372036854775807}}}");
+        add("18 digits", "{\"cons\":{\"a\":{\"ack_wait\":-999999999999999999}}}");
+        add("negative unsigned", "{\"cons\":{\"a\":{\"opt_start_seq\":-0}}}");
+        add("fractional int", "{\"cons\":{\"a\":{\"max_deliver\":1.5}}}");
+        add("bool as number", "{\"cons\":{\"a\":{\"flow_control\":1}}}");
+        add("bad enum", "{\"cons\":{\"a\":{\"replay_policy\":\"fast\"}}}");
+        add("escaped enum", "{\"cons\":{\"a\":{\"ack_policy\":\"\\u0061ll\"}}}");
+        add("number key type", "{\"cons\":{\"a\":{\"durable_name\":5}}}");
+        add("config not object", "{\"cons\":{\"a\":[]}}");
+        add("empty subject", "{\"subs\":{\"\":1}}");
+        add("empty sid", "{\"cons\":{\"\":{}}}");
+        add("trailing garbage", "{\"id\":\"a\"}x");
+        add("trailing comma", "{\"id\":\"a\",}");
+        add("missing colon", "{\"id\" \"a\"}");
+        add("nested deep in config", "{\"cons\":{\"a\":{\"x\":" + QByteArray(40, '[') + QByteArray(40, ']') + "}}}");
+        add("array", "[]");
+        add("empty", "");
+        add("literal prefix", "{\"clean\":tru}");
+        add("expected header spaced", "{}", "NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 7\r\n\r\n");
+        add("expected header lower case", "{}", "NATS/1.0\r\nnats-expected-last-subject-sequence:7\r\n\r\n");
+        add("expected header huge", "{}", "NATS/1.0\r\nNats-Expected-Last-Subject-Sequence:99999999999999999999\r\n\r\n");
+        add("expected header empty", "{}", "NATS/1.0\r\nNats-Expected-Last-Subject-Sequence:\r\n\r\n");
+        add("other header", "{}", "NATS/1.0\r\nFoo:bar\r\n\r\n");
+        add("status header", "{}", "NATS/1.0 404\r\n\r\n");
+        add("bare NATS/1.0", "{}", "NATS/1.0");
+        add("not a header", "{}", "HTTP/1.1\r\n\r\n");
+    }
+    void fastMatchesReference()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QByteArray, headers);
+        StoredMessage m;
+        m.subject = QStringLiteral("$MQTT.sess.kBmSuDPK");
+        m.seq = 9;
+        m.headers = headers;
+        m.data = body;
+        compareDecoders(m);
+    }
+
+    // Every prefix and random mutations of real records: both decoders agree.
+    void fastMatchesReferenceMutated()
+    {
+        QRandomGenerator rng(777);
+        QList<StoredMessage> corpus;
+        for (const char *v : kVersions)
+            corpus += loadCapture(QString::fromLatin1(v), QStringLiteral("MQTT_sess.json"));
+        for (const StoredMessage &m : std::as_const(corpus)) {
+            for (qsizetype n = 0; n <= m.data.size(); n += 7) {
+                StoredMessage cut = m;
+                cut.data.truncate(n);
+                compareDecoders(cut);
+            }
+        }
+        for (int i = 0; i < 3000; ++i) {
+            StoredMessage m = corpus.at(rng.bounded(int(corpus.size())));
+            QByteArray &target = rng.bounded(5) == 0 ? m.headers : m.data;
+            for (int e = 1 + rng.bounded(3); e > 0 && !target.isEmpty(); --e) {
+                const int pos = rng.bounded(int(target.size()));
+                switch (rng.bounded(3)) {
+                case 0: target[pos] = "{}[]:,\"\\u0123456789-.enultrfas \xc3\xff"[rng.bounded(32)]; break;
+                case 1: target.remove(pos, 1 + rng.bounded(4)); break;
+                default: target.insert(pos, char(rng.bounded(256))); break;
+                }
+            }
+            compareDecoders(m);
+            if (QTest::currentTestFailed())
+                return;
+        }
+    }
+
+    // Consumer configs stay compact JSON and read like objects.
+    void consumerConfigJson()
+    {
+        const auto messages = loadCapture(QStringLiteral("2.10.27"), QStringLiteral("MQTT_sess.json"));
+        const StoredMessage &m = messages.first();
+        auto r = SessionRecord::decode(m);
+        QVERIFY(r.ok());
+        const ConsumerConfigJson c = r->cons.value(QStringLiteral("alerts fwc"));
+        QCOMPARE(c.durableName(), QStringLiteral("kBmSuDPK_eu7CGS0wEzXeu10aX4btGm"));
+        QCOMPARE(c.value(QStringLiteral("filter_subject")).toString(), QStringLiteral("$MQTT.msgs.alerts"));
+        QVERIFY(m.data.contains(c.json()));  // the stored bytes of the config
+        const QJsonObject o = c;
+        QCOMPARE(ConsumerConfigJson(o), c);  // re-encoded from the object: same value
+        QCOMPARE(ConsumerConfigJson(o).durableName(), c.durableName());
+        QVERIFY(ConsumerConfigJson().isEmpty());
+        QVERIFY(ConsumerConfigJson(QJsonObject()).isEmpty());
+        QVERIFY(!c.isEmpty());
+        QCOMPARE(ConsumerConfigJson().toObject(), QJsonObject());
+        QVERIFY(!(ConsumerConfigJson(QJsonObject{{QStringLiteral("durable_name"), QStringLiteral("x")}}) == c));
+    }
+
+    // The durable name and deliver subject are kept apart from the rest of a config (shared between
+    // records): the bytes and values read back exactly, in either field order, with either field absent,
+    // and an escaped name is kept whole.
+    void consumerConfigShared_data()
+    {
+        QTest::addColumn<QByteArray>("config");
+        QTest::newRow("both") << QByteArray(R"({"durable_name":"kBmSuDPK_a1","deliver_policy":"new","ack_policy":"explicit","deliver_subject":"$MQTT.sub.X1","num_replicas":0})");
+        QTest::newRow("deliver first") << QByteArray(R"({"deliver_subject":"$MQTT.sub.X2","durable_name":"kBmSuDPK_a2","ack_policy":"explicit"})");
+        QTest::newRow("no deliver subject") << QByteArray(R"({"durable_name":"kBmSuDPK_a3","ack_policy":"explicit"})");
+        QTest::newRow("no durable") << QByteArray(R"({"ack_policy":"explicit","deliver_subject":"$MQTT.sub.X4"})");
+        QTest::newRow("escaped name") << QByteArray(R"({"durable_name":"a>b","deliver_subject":"$MQTT.sub.X5"})");
+        QTest::newRow("empty values") << QByteArray(R"({"durable_name":"","deliver_subject":""})");
+    }
+    void consumerConfigShared()
+    {
+        QFETCH(QByteArray, config);
+        const QByteArray body = R"({"origin":"o1","id":"c1","clean":false,"subs":{"a.b":1},"cons":{"a.b":)" + config + "}}";
+        StoredMessage m;
+        m.subject = QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("c1"));
+        m.data = body;
+        const auto fast = SessionRecord::decode(m);
+        const auto reference = SessionRecord::decodeReference(m);
+        QVERIFY2(fast.ok(), qPrintable(fast.ok() ? QString() : fast.error().message()));
+        QVERIFY(reference.ok());
+        const ConsumerConfigJson c = fast->cons.value(QStringLiteral("a.b"));
+        QCOMPARE(c.json(), config);
+        QCOMPARE(c.toObject(), QJsonDocument::fromJson(config).object());
+        QCOMPARE(c.durableName(), QJsonDocument::fromJson(config).object().value(QLatin1String("durable_name")).toString());
+        QCOMPARE(c, reference->cons.value(QStringLiteral("a.b")));
+        QCOMPARE(*fast, *reference);
+        QCOMPARE(SessionRecord::decode(fast->encode())->cons, fast->cons);  // encode writes Go's field order: same value
+        // A second record with the same rest and other values: each reads back its own.
+        QByteArray other = config;
+        other.replace("_a", "_z").replace("X", "Y");
+        const auto second = SessionRecord::decode(QByteArray(R"({"origin":"o1","id":"c2","subs":{"a.b":1},"cons":{"a.b":)" + other + "}}"));
+        QVERIFY(second.ok());
+        QCOMPARE(second->cons.value(QStringLiteral("a.b")).json(), other);
+        QCOMPARE(c.json(), config);
+        QCOMPARE(c == second->cons.value(QStringLiteral("a.b")), config == other);
+    }
+
+private:
+    static void compareDecoders(const StoredMessage &m)
+    {
+        const auto fast = SessionRecord::decode(m);
+        const auto reference = SessionRecord::decodeReference(m);
+        QCOMPARE(fast.ok(), reference.ok());
+        if (!fast.ok()) {
+            QCOMPARE(fast.error().message(), reference.error().message());
+            QCOMPARE(fast.error().kind(), reference.error().kind());
+            return;
+        }
+        QCOMPARE(*fast, *reference);
+        QCOMPARE(fast->encode(), reference->encode());
+        QCOMPARE(fast->durableNames(), reference->durableNames());
+        QCOMPARE(fast->subscriptions(), reference->subscriptions());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSessionRecordFast)
+#include "tst_sessionrecordfast.moc"
