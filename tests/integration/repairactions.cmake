@@ -2,4 +2,5 @@ mqttdoctor_add_test(tst_repairstreams SOURCES tst_repairstreams.cpp streamrepair
 mqttdoctor_add_test(tst_repairstreams_replace SOURCES tst_repairstreams_replace.cpp streamrepaircase.h livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600)
 mqttdoctor_add_test(tst_repairstreams_cluster SOURCES tst_repairstreams_cluster.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600)
 mqttdoctor_add_test(tst_repairsessions SOURCES tst_repairsessions.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 900)
-mqttdoctor_add_test(tst_repairretained SOURCES tst_repairretained.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600)
+mqttdoctor_add_test(tst_repairretained SOURCES tst_repairretained.cpp retainedrepaircase.h livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600)
+mqttdoctor_add_test(tst_repairretained_revert SOURCES tst_repairretained_revert.cpp retainedrepaircase.h livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600)
