@@ -108,7 +108,7 @@ bench: deps servers
 	@if [ ! -f $(BENCH_BUILD)/build.ninja ]; then \
 	  cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release; \
 	fi
-	cmake --build $(BENCH_BUILD) -j$(JOBS)
+	cmake --build $(BENCH_BUILD) -j$(JOBS) --target benchmarks
 	@ln -sfn ../$(BUILD)/nats-servers $(BENCH_BUILD)/nats-servers 2>/dev/null || true
 	@scripts/run-benchmarks.sh $(BENCH_BUILD)
 

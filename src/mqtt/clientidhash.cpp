@@ -1,29 +1,64 @@
 #include "mqtt/clientidhash.h"
 
-#include <QCryptographicHash>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
 
 namespace MqttDoctor {
 
 namespace {
 constexpr char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 constexpr int kBase = 62;
+
+// SHA-256 through a digest fetched once and a context kept per thread: the one-shot SHA256() looks
+// the algorithm up on every call, which costs more than hashing a client ID (one hash per loaded session).
+bool sha256(const char *data, size_t size, unsigned char (&digest)[SHA256_DIGEST_LENGTH])
+{
+    static EVP_MD *const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+    struct Context
+    {
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+        ~Context() { EVP_MD_CTX_free(ctx); }
+    };
+    thread_local Context context;
+    unsigned int length = 0;
+    return md && context.ctx && EVP_DigestInit_ex2(context.ctx, md, nullptr) == 1
+           && EVP_DigestUpdate(context.ctx, data, size) == 1 && EVP_DigestFinal_ex(context.ctx, digest, &length) == 1
+           && length == SHA256_DIGEST_LENGTH;
+}
+
+QString hashOf(const char *data, size_t size)
+{
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    if (!sha256(data, size, digest))
+        SHA256(reinterpret_cast<const unsigned char *>(data), size, digest);  // the slower lookup still works
+    char out[ClientIdHash::length];
+    for (int i = 0; i < ClientIdHash::length; ++i)
+        out[i] = kDigits[digest[i] % kBase];
+    return QString::fromLatin1(out, ClientIdHash::length);
+}
+
 } // namespace
 
 QString ClientIdHash::hash(const QString &clientId)
 {
+    // Client IDs are usually short ASCII: hashed from a stack copy (one hash per loaded session).
+    char ascii[128];
+    if (clientId.size() <= qsizetype(sizeof ascii)) {
+        qsizetype n = 0;
+        for (const QChar c : clientId) {
+            if (c.unicode() >= 0x80)
+                break;
+            ascii[n++] = char(c.unicode());
+        }
+        if (n == clientId.size())
+            return hashOf(ascii, size_t(n));
+    }
     return hashBytes(clientId.toUtf8());
 }
 
 QString ClientIdHash::hashBytes(const QByteArray &bytes)
 {
-    const QByteArray digest = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
-    QString out;
-    out.reserve(length);
-    for (int i = 0; i < length; ++i) {
-        const auto b = static_cast<unsigned char>(digest.at(i));
-        out.append(QLatin1Char(kDigits[b % kBase]));
-    }
-    return out;
+    return hashOf(bytes.constData(), size_t(bytes.size()));
 }
 
 bool ClientIdHash::isHashToken(QStringView token)
