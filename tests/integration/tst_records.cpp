@@ -35,7 +35,8 @@ QJsonObject byKey(const QJsonArray &array, const char *key, const QString &value
 }
 
 // Every stream's message count and consumer names: what browsing must not change.
-QMap<QString, QString> snapshot(const QString &url)
+// A connection as the acme account's user (shared: it outlives the ConnectionSet it came from).
+Result<std::shared_ptr<NatsConnection>> acmeConnection(const QString &url)
 {
     Profile profile;
     profile.servers = {url};
@@ -43,7 +44,12 @@ QMap<QString, QString> snapshot(const QString &url)
     profile.auth.user = QStringLiteral("acme");
     profile.auth.password = QStringLiteral("acmepass");
     ConnectionSet connections(profile);
-    auto conn = connections.primary();
+    return connections.primary();
+}
+
+QMap<QString, QString> snapshot(const QString &url)
+{
+    auto conn = acmeConnection(url);
     if (!conn)
         return {{QStringLiteral("error"), conn.error().toString()}};
     JetStreamClient js(*conn);
@@ -79,13 +85,7 @@ QStringList stringsOf(const QJsonArray &subs, const char *key)
 // holding `record` (none: empty). Returns the error text, empty on success.
 QString makeLegacyStream(const QString &url, const QString &name, const QByteArray &record)
 {
-    Profile profile;
-    profile.servers = {url};
-    profile.auth.kind = Credentials::Kind::UserPassword;
-    profile.auth.user = QStringLiteral("acme");
-    profile.auth.password = QStringLiteral("acmepass");
-    ConnectionSet connections(profile);
-    auto conn = connections.primary();
+    auto conn = acmeConnection(url);
     if (!conn)
         return conn.error().toString();
     JetStreamClient js(*conn);
@@ -381,13 +381,7 @@ private slots:
         // The first MQTT client makes the server create $MQTT_sess and move the decodable legacy record; the
         // junk one is skipped and kept. (The empty one would stop the move in a retry loop: removed first.)
         {
-            Profile profile;
-            profile.servers = {url};
-            profile.auth.kind = Credentials::Kind::UserPassword;
-            profile.auth.user = QStringLiteral("acme");
-            profile.auth.password = QStringLiteral("acmepass");
-            ConnectionSet connections(profile);
-            auto conn = connections.primary();
+            auto conn = acmeConnection(url);
             QVERIFY2(conn, qPrintable(conn ? QString() : conn.error().toString()));
             auto deleted = JetStreamClient(*conn).call(QStringLiteral("STREAM.DELETE.") + empty);
             QVERIFY2(deleted, qPrintable(deleted ? QString() : deleted.error().toString()));

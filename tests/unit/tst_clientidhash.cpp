@@ -8,28 +8,10 @@
 #include "mqtt/sessionrecord.h"
 #include "mqtt/storedmessage.h"
 
+#include "capturedrecords.h"
+
 using namespace MqttDoctor;
-
-namespace {
-
-// Messages captured from real servers by tests/unit/data/records/capture.py.
-QList<StoredMessage> loadCapture(const QString &version, const QString &file)
-{
-    QFile f(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/") + version
-            + QLatin1Char('/') + file);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read captured records: %s", qPrintable(f.fileName()));
-    QList<StoredMessage> out;
-    for (const QJsonValue &v : QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("messages")).toArray()) {
-        auto m = StoredMessage::fromJson(v.toObject());
-        if (!m)
-            qFatal("bad message in %s", qPrintable(f.fileName()));
-        out.append(*m);
-    }
-    return out;
-}
-
-} // namespace
+using TestData::loadCapture;
 
 class TestClientIdHash : public QObject
 {
