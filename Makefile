@@ -91,7 +91,7 @@ test-asan: deps servers
 test-tsan: deps servers
 	@cmake/sanitizers/phase.sh build $(TSAN_BUILD) $(BUILD)/nats-servers $(JOBS) \
 	    $(TSAN_CMAKE) -- $(TSAN_TESTS) nats-mqtt-doctor-cli
-	@cmake/sanitizers/phase.sh test $(TSAN_BUILD) $(SAN_TEST_JOBS) -R '^($(shell echo $(TSAN_TESTS) | tr ' ' '|'))$$'
+	@MQTTDOCTOR_TEST_VERSIONS=newest cmake/sanitizers/phase.sh test $(TSAN_BUILD) $(SAN_TEST_JOBS) -R '^($(shell echo $(TSAN_TESTS) | tr ' ' '|'))$$'
 
 # Every fuzz target for FUZZ_SECONDS (new inputs stay in $(ASAN_BUILD)/fuzz/corpus, crashes in
 # $(ASAN_BUILD)/fuzz/artifacts: copy a crash into fuzz/crashes/<target>/ once it is fixed).

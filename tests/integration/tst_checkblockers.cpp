@@ -19,7 +19,7 @@ namespace {
 void addVersionRows()
 {
     QTest::addColumn<QString>("version");
-    for (const QString &label : NatsServerBinary::versionLabels())
+    for (const QString &label : NatsServerBinary::testVersionLabels())
         QTest::newRow(qPrintable(label)) << label;
 }
 
@@ -49,7 +49,7 @@ private slots:
         QTest::addColumn<QString>("failing");   // the MQTT stream the server cannot create
         QTest::addColumn<QString>("label");     // its label in "create <label> stream for account"
         QTest::addColumn<QString>("expected");  // the subject of the failing stream
-        for (const QString &version : NatsServerBinary::versionLabels())
+        for (const QString &version : NatsServerBinary::testVersionLabels())
             QTest::addRow("%s CATCHALL", qPrintable(version)) << version << QStringLiteral("CATCHALL") << QStringLiteral("$MQTT.>")
                                                           << QStringLiteral("$MQTT_sess") << QStringLiteral("sessions") << QStringLiteral("$MQTT.sess.>");
         QTest::newRow("2.9 msgs wildcard") << QStringLiteral("2.9") << QStringLiteral("CONFLICT2") << QStringLiteral("$MQTT.msgs.foo.*")

@@ -66,7 +66,7 @@ private slots:
     void nodeStopped_data()
     {
         QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::versionLabels())
+        for (const QString &label : NatsServerBinary::testVersionLabels())
             QTest::newRow(qPrintable(label)) << label;
     }
     void nodeStopped()

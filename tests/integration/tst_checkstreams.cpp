@@ -20,7 +20,7 @@ const QString kSess = QStringLiteral("$MQTT_sess");
 void addVersionRows()
 {
     QTest::addColumn<QString>("version");
-    for (const QString &label : NatsServerBinary::versionLabels())
+    for (const QString &label : NatsServerBinary::testVersionLabels())
         QTest::newRow(qPrintable(label)) << label;
 }
 

@@ -56,7 +56,7 @@ private slots:
     {
         QTest::addColumn<QString>("version");
         QTest::addColumn<bool>("domainFlag");
-        for (const QString &label : NatsServerBinary::versionLabels())
+        for (const QString &label : NatsServerBinary::testVersionLabels())
             QTest::addRow("%s", qPrintable(label)) << label << (label != u"2.10"_s);
     }
     void repairInDomain()

@@ -32,7 +32,7 @@ private slots:
     {
         QTest::addColumn<QString>("version");
         QTest::addColumn<QString>("stream");
-        for (const QString &label : NatsServerBinary::versionLabels()) {
+        for (const QString &label : NatsServerBinary::testVersionLabels()) {
             QTest::addRow("%s sess", qPrintable(label)) << label << kSess;
             QTest::addRow("%s msgs", qPrintable(label)) << label << kMsgs;
             if (label != QLatin1String("2.9")) // $MQTT_out (PUBREL records) exists from 2.10
@@ -105,7 +105,7 @@ private slots:
     {
         QTest::addColumn<QString>("version");
         QTest::addColumn<bool>("narrow");
-        for (const QString &label : NatsServerBinary::versionLabels()) {
+        for (const QString &label : NatsServerBinary::testVersionLabels()) {
             QTest::addRow("%s delete", qPrintable(label)) << label << false;
             QTest::addRow("%s narrow", qPrintable(label)) << label << true;
         }

@@ -51,6 +51,20 @@ QStringList NatsServerBinary::versionLabels()
     return {u"2.9"_s, u"2.10"_s, u"newest"_s};
 }
 
+QStringList NatsServerBinary::testVersionLabels()
+{
+    const QString chosen = qEnvironmentVariable("MQTTDOCTOR_TEST_VERSIONS").trimmed();
+    if (chosen.isEmpty())
+        return versionLabels();
+    QStringList out;
+    for (const QString &label : chosen.split(u',', Qt::SkipEmptyParts)) {
+        if (!versionLabels().contains(label.trimmed()))
+            qFatal("MQTTDOCTOR_TEST_VERSIONS names \"%s\"; known: %s", qPrintable(label), qPrintable(versionLabels().join(u", "_s)));
+        out << label.trimmed();
+    }
+    return out;
+}
+
 QString NatsServerBinary::defaultServersDirectory()
 {
     const QString fromEnvironment = qEnvironmentVariable("MQTTDOCTOR_NATS_SERVERS_DIR");

@@ -20,6 +20,12 @@ public:
     static NatsServerBinary locate(const QString &versionLabel, const QString &serversDirectory);
 
     static QStringList versionLabels(); // {"2.9", "2.10", "newest"}
+    /**
+     * The versions a version-driven test runs on: versionLabels(), or the ones named in
+     * MQTTDOCTOR_TEST_VERSIONS (comma-separated, e.g. "newest": the ThreadSanitizer phase checks our
+     * threads, not the servers' versions, which the other phases cover). An unknown name is fatal.
+     */
+    static QStringList testVersionLabels();
     static QString defaultServersDirectory();
 
     bool isValid() const { return m_errorString.isEmpty() && !m_path.isEmpty(); }
