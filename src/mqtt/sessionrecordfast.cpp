@@ -231,9 +231,13 @@ bool headerForm(const QByteArray &block, SessionRecord::HeaderForm &form, std::o
     if (block.size() < 8 || std::memcmp(p, kStatus, 8) != 0)
         return false;
     p += 8;
+    // Only whole CRLF pairs (the forms nats-server stores); anything else, such as a bare CR or LF,
+    // goes to the reference decoder, which says what is wrong with it.
     auto onlyLineEnds = [end](const char *from) {
-        for (; from < end; ++from)
-            if (*from != '\r' && *from != '\n')
+        if ((end - from) % 2 != 0)
+            return false;
+        for (; from < end; from += 2)
+            if (from[0] != '\r' || from[1] != '\n')
                 return false;
         return true;
     };

@@ -97,6 +97,10 @@ private slots:
         add("empty", "");
         add("literal prefix", "{\"clean\":tru}");
         add("expected header spaced", "{}", "NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 7\r\n\r\n");
+        // Found by fuzz_sessionrecord (fuzz/crashes/sessionrecord): bare CR/LF after the status line.
+        add("empty header bare line ends", "{\"id\":\"a\"}", "NATS/1.0\n\r\r\n\r\n");
+        add("empty header bare LF", "{\"id\":\"a\"}", "NATS/1.0\n\n");
+        add("expected header bare LF end", "{}", "NATS/1.0\r\nNats-Expected-Last-Subject-Sequence:7\r\n\n");
         add("expected header lower case", "{}", "NATS/1.0\r\nnats-expected-last-subject-sequence:7\r\n\r\n");
         add("expected header huge", "{}", "NATS/1.0\r\nNats-Expected-Last-Subject-Sequence:99999999999999999999\r\n\r\n");
         add("expected header empty", "{}", "NATS/1.0\r\nNats-Expected-Last-Subject-Sequence:\r\n\r\n");
