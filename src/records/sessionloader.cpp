@@ -55,8 +55,9 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
     e.clientId = rec->id;
     e.clean = rec->clean;
     e.subscriptions = rec->subscriptions(dialect);
-    // SessionRecord::idMatchesSubject(), without splitting the subject again.
-    if (!subjectHash.isEmpty()) {
+    // SessionRecord::idMatchesSubject(), without splitting the subject again. Not for a legacy stream's name:
+    // its hash covers the domain since 2.3, and the server moves the record without checking it.
+    if (!subjectHash.isEmpty() && !MqttLayout::isLegacySessionStream(message.subject)) {
         const QString idHash = rec->idHash();
         if (idHash != subjectHash)
             e.problems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
@@ -357,9 +358,6 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
 void markLegacy(SessionEntry &entry, const QString &stream)
 {
     entry.legacyStream = stream;
-    // The server moves a legacy record without checking its stream name against the ID (the name's hash
-    // covers the domain since 2.3): a hash mismatch there is no problem of its own.
-    entry.problems.removeIf([](const QString &p) { return p.startsWith(QLatin1String("id does not hash to the subject")); });
     entry.problems.prepend(
         QStringLiteral("left in the legacy stream %1: servers since 2.5 read sessions only from $MQTT_sess and move these only when "
                        "they create $MQTT_sess (LEGACY_SESSION_STREAMS; repair: migrate_legacy_sessions)")

@@ -330,7 +330,7 @@ private slots:
         Profile special;
         special.servers = {QStringLiteral("nats://h:4222")};
         special.tls.ca = fromPath(m_dir.filePath(QStringLiteral("dollar$dir/~ca.pem")));
-        special.auth = creds(fromPath(QStringLiteral("/tmp/file:odd.creds")));
+        special.auth = creds(fromPath(m_dir.filePath(QStringLiteral("file:odd.creds"))));
         QTest::newRow("paths with $ and ~") << special;
     }
 
