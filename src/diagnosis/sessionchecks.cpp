@@ -169,10 +169,10 @@ void checkOrphans(const SessionCheckInput &in, QList<Finding> &out)
         for (auto it = in.connected->cbegin(); it != in.connected->cend(); ++it)
             connectedHashes.insert(ClientIdHash::hash(it.key()));
 
-    QStringList names = in.consumers.keys();
+    QStringList names = in.consumers.names();
     names.sort();
     for (const QString &name : names) {
-        const QJsonObject info = in.consumers.value(name).info;
+        const QJsonObject info = in.consumers.find(name)->info;
         const QString stream = info.value(QLatin1String("stream")).toString();
         const QString hash = MqttLayout::durableOwnerHash(stream, name);
         if (hash.isEmpty() || referenced.contains(name) || brokenHashes.contains(hash))

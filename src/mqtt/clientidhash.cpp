@@ -26,22 +26,18 @@ bool sha256(const char *data, size_t size, unsigned char (&digest)[SHA256_DIGEST
            && length == SHA256_DIGEST_LENGTH;
 }
 
-QString hashOf(const char *data, size_t size)
+void hashInto(const char *data, size_t size, char (&out)[ClientIdHash::length])
 {
     unsigned char digest[SHA256_DIGEST_LENGTH];
     if (!sha256(data, size, digest))
         SHA256(reinterpret_cast<const unsigned char *>(data), size, digest);  // the slower lookup still works
-    char out[ClientIdHash::length];
     for (int i = 0; i < ClientIdHash::length; ++i)
         out[i] = kDigits[digest[i] % kBase];
-    return QString::fromLatin1(out, ClientIdHash::length);
 }
 
-} // namespace
-
-QString ClientIdHash::hash(const QString &clientId)
+// Client IDs are usually short ASCII: hashed from a stack copy; others through their UTF-8 bytes.
+void hashOfId(const QString &clientId, char (&out)[ClientIdHash::length])
 {
-    // Client IDs are usually short ASCII: hashed from a stack copy (one hash per loaded session).
     char ascii[128];
     if (clientId.size() <= qsizetype(sizeof ascii)) {
         qsizetype n = 0;
@@ -50,15 +46,41 @@ QString ClientIdHash::hash(const QString &clientId)
                 break;
             ascii[n++] = char(c.unicode());
         }
-        if (n == clientId.size())
-            return hashOf(ascii, size_t(n));
+        if (n == clientId.size()) {
+            hashInto(ascii, size_t(n), out);
+            return;
+        }
     }
-    return hashBytes(clientId.toUtf8());
+    const QByteArray utf8 = clientId.toUtf8();
+    hashInto(utf8.constData(), size_t(utf8.size()), out);
+}
+
+} // namespace
+
+QString ClientIdHash::hash(const QString &clientId)
+{
+    char out[length];
+    hashOfId(clientId, out);
+    return QString::fromLatin1(out, length);
+}
+
+bool ClientIdHash::hashEquals(const QString &clientId, QStringView hash)
+{
+    if (hash.size() != length)
+        return false;
+    char out[length];
+    hashOfId(clientId, out);
+    for (int i = 0; i < length; ++i)
+        if (hash.at(i) != QLatin1Char(out[i]))
+            return false;
+    return true;
 }
 
 QString ClientIdHash::hashBytes(const QByteArray &bytes)
 {
-    return hashOf(bytes.constData(), size_t(bytes.size()));
+    char out[length];
+    hashInto(bytes.constData(), size_t(bytes.size()), out);
+    return QString::fromLatin1(out, length);
 }
 
 bool ClientIdHash::isHashToken(QStringView token)

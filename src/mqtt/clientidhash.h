@@ -21,6 +21,8 @@ public:
     static QString hash(const QString &clientId);
     /** Hash of raw bytes (a client ID that is not valid UTF-8). */
     static QString hashBytes(const QByteArray &bytes);
+    /** hash(clientId) == hash, without making a string (one check per loaded session record). */
+    static bool hashEquals(const QString &clientId, QStringView hash);
     /** True for exactly 8 characters of [0-9A-Za-z]. */
     static bool isHashToken(QStringView token);
 

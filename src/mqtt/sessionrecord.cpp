@@ -308,6 +308,17 @@ QString SessionRecord::subjectHash() const
     return splitSubject(subject).hash;
 }
 
+QStringView SessionRecord::subjectHashOf(QStringView subject)
+{
+    if (subject.startsWith(kSessPrefix)) {
+        const QStringView rest = subject.mid(kSessPrefix.size());
+        return rest.mid(rest.lastIndexOf(QLatin1Char('.')) + 1);  // no dot: the whole rest
+    }
+    if (subject.startsWith(kLegacyPrefix))
+        return subject.mid(kLegacyPrefix.size());
+    return {};
+}
+
 QString SessionRecord::subjectDomain() const
 {
     return splitSubject(subject).domain;

@@ -81,6 +81,8 @@ public:
     // --- derived ---
     /** The last token of a `$MQTT.sess.[<domain>.]<hash>` subject, or the `<hash>` of a legacy `$MQTT_sess_<hash>`; empty otherwise. */
     QString subjectHash() const;
+    /** subjectHash() of any subject, as a view into it (no string made). */
+    static QStringView subjectHashOf(QStringView subject);
     /** The domain tokens between `$MQTT.sess.` and the hash ("hub"), empty without a domain. */
     QString subjectDomain() const;
     /** ClientIdHash::hash(id). */

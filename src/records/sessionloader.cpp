@@ -46,8 +46,8 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
     stored.headers = message.headers;
     stored.data = message.data;
     auto rec = SessionRecord::decode(stored);
-    const QString subjectHash = rec ? rec->subjectHash() : QString();
-    e.hash = subjectHash.isEmpty() ? lastToken(message.subject) : subjectHash;
+    const QStringView subjectHash = rec ? SessionRecord::subjectHashOf(message.subject) : QStringView();
+    e.hash = subjectHash.isEmpty() ? lastToken(message.subject) : subjectHash.toString();
     if (!rec) {
         e.problems << QStringLiteral("undecodable: ") + rec.error().message();
         return e;
@@ -57,12 +57,10 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
     e.subscriptions = rec->subscriptions(dialect);
     // SessionRecord::idMatchesSubject(), without splitting the subject again. Not for a legacy stream's name:
     // its hash covers the domain since 2.3, and the server moves the record without checking it.
-    if (!subjectHash.isEmpty() && !MqttLayout::isLegacySessionStream(message.subject)) {
-        const QString idHash = rec->idHash();
-        if (idHash != subjectHash)
-            e.problems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
-                              .arg(rec->id, idHash, e.hash);
-    }
+    if (!subjectHash.isEmpty() && !MqttLayout::isLegacySessionStream(message.subject)
+        && !ClientIdHash::hashEquals(rec->id, subjectHash))
+        e.problems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
+                          .arg(rec->id, rec->idHash(), e.hash);
     e.record = std::move(rec).value();
     return e;
 }
@@ -87,43 +85,82 @@ void indexConsumers(ConsumerIndex &index, const QString &stream, const QList<QJs
     }
 }
 
+namespace {
+
+// The name a record's consumer config gives its durable.
+QString durableNameOf(const ConsumerConfigJson &config)
+{
+    return config.durableName().isEmpty() ? config.value(QLatin1String("name")).toString() : config.durableName();
+}
+
+// One consumer of a record, joined with what the index found under its name (`found`: null when missing).
+void addConsumer(SessionEntry &entry, const QString &sid, const ConsumerConfigJson &config, QString name,
+                 const IndexedConsumer *found, bool consumersKnown)
+{
+    SessionConsumer c;
+    c.sid = sid;
+    c.name = std::move(name);
+    if (found) {
+        c.exists = true;
+        c.stream = found->stream;
+        c.numPending = found->numPending;
+        c.numAckPending = found->numAckPending;
+        c.config = found->config;
+        if (!found->unavailable.isEmpty()) {
+            c.config = config.toObject();  // its actual config could not be read
+            entry.problems << QStringLiteral("consumer %1 exists but did not answer (%2); its pending counts are not known")
+                                  .arg(c.name, found->unavailable);
+        }
+    } else {
+        c.config = config.toObject();  // parsed only here: a missing consumer is the exception
+        if (consumersKnown && !c.name.isEmpty())
+            entry.problems << QStringLiteral("consumer %1 missing").arg(c.name);
+    }
+    entry.consumers.append(std::move(c));
+}
+
+const QString &pubrelSid()
+{
+    static const QString sid = QStringLiteral("pubrel");
+    return sid;
+}
+
+} // namespace
+
 void joinConsumers(SessionEntry &entry, const ConsumerIndex &consumers, bool consumersKnown)
 {
-    entry.consumers.clear();
-    if (!entry.record)
-        return;
-    const SessionRecord &r = *entry.record;
-    entry.consumers.reserve(r.cons.size() + (r.pubrel ? 1 : 0));
-    static const QString pubrelSid = QStringLiteral("pubrel");
-    auto add = [&](const QString &sid, const ConsumerConfigJson &config) {
-        SessionConsumer c;
-        c.sid = sid;
-        c.name = config.durableName();
-        if (c.name.isEmpty())
-            c.name = config.value(QLatin1String("name")).toString();
-        const auto it = consumers.constFind(c.name);
-        if (it != consumers.cend()) {
-            c.exists = true;
-            c.stream = it->stream;
-            c.numPending = it->numPending;
-            c.numAckPending = it->numAckPending;
-            c.config = it->config;
-            if (!it->unavailable.isEmpty()) {
-                c.config = config.toObject(); // its actual config could not be read
-                entry.problems << QStringLiteral("consumer %1 exists but did not answer (%2); its pending counts are not known")
-                                      .arg(c.name, it->unavailable);
-            }
-        } else {
-            c.config = config.toObject();  // parsed only here: a missing consumer is the exception
-            if (consumersKnown && !c.name.isEmpty())
-                entry.problems << QStringLiteral("consumer %1 missing").arg(c.name);
+    joinConsumers(std::span<SessionEntry>(&entry, 1), consumers, consumersKnown);
+}
+
+void joinConsumers(std::span<SessionEntry> entries, const ConsumerIndex &consumers, bool consumersKnown)
+{
+    // Every durable name of the batch first, then one findMany() for all of them, then the entries.
+    std::vector<QString> names;
+    for (SessionEntry &entry : entries) {
+        entry.consumers.clear();
+        if (!entry.record)
+            continue;
+        for (const ConsumerConfigJson &config : entry.record->cons)
+            names.push_back(durableNameOf(config));
+        if (entry.record->pubrel)
+            names.push_back(durableNameOf(*entry.record->pubrel));
+    }
+    std::vector<QStringView> views(names.cbegin(), names.cend());
+    std::vector<const IndexedConsumer *> found(names.size());
+    consumers.findMany(views, found);
+    size_t k = 0;
+    for (SessionEntry &entry : entries) {
+        if (!entry.record)
+            continue;
+        const SessionRecord &r = *entry.record;
+        entry.consumers.reserve(r.cons.size() + (r.pubrel ? 1 : 0));
+        for (auto it = r.cons.cbegin(); it != r.cons.cend(); ++it, ++k)
+            addConsumer(entry, it.key(), it.value(), std::move(names[k]), found[k], consumersKnown);
+        if (r.pubrel) {
+            addConsumer(entry, pubrelSid(), *r.pubrel, std::move(names[k]), found[k], consumersKnown);
+            ++k;
         }
-        entry.consumers.append(std::move(c));
-    };
-    for (auto it = r.cons.cbegin(); it != r.cons.cend(); ++it)
-        add(it.key(), it.value());
-    if (r.pubrel)
-        add(pubrelSid, *r.pubrel);
+    }
 }
 
 void joinConnected(SessionEntry &entry, const std::optional<ConnectedClients> &connected)
@@ -284,12 +321,12 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
         matched.reserve(batch.size());
         for (const StreamMessage &m : batch) {
             SessionEntry e = fromMessage(m, options.dialect);
-            if (!matches(e, options.filter))
-                continue;
-            joinConsumers(e, index, consumers.has_value());
-            joinConnected(e, connected);
-            matched.append(std::move(e));
+            if (matches(e, options.filter))
+                matched.append(std::move(e));
         }
+        joinConsumers(std::span<SessionEntry>(matched.data(), size_t(matched.size())), index, consumers.has_value());
+        for (SessionEntry &e : matched)
+            joinConnected(e, connected);
         return matched;
     };
     quint64 count = 0;

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 
 #include <QDateTime>
 #include <QHash>
@@ -17,6 +18,7 @@
 #include "mqtt/topicmapping.h"
 #include "nats/streamreader.h"
 #include "nats/systemclient.h"
+#include "records/consumerindex.h"
 
 namespace MqttDoctor {
 
@@ -87,18 +89,6 @@ namespace SessionLoader {
 
 /** `client ID → server name` of the MQTT clients connected now. */
 using ConnectedClients = QHash<QString, QString>;
-/** One `CONSUMER.LIST` entry, with the fields the join reads taken out once (not per session). */
-struct IndexedConsumer
-{
-    QString stream;            ///< `$MQTT_msgs` or `$MQTT_out`
-    qint64 numPending = 0;
-    qint64 numAckPending = 0;
-    QJsonObject config;
-    QString unavailable;       ///< why a cluster could not give its state (JetStreamClient's marker); empty: it did
-    QJsonObject info;          ///< the whole entry, plus `"stream"`
-};
-/** Consumers by durable name. */
-using ConsumerIndex = QHash<QString, IndexedConsumer>;
 
 /** Called per decoded batch (after filter, limit and join); return false to stop. Calling thread. */
 using BatchHandler = std::function<bool(QList<SessionEntry> &&batch, const ReadProgress &progress)>;
@@ -113,6 +103,8 @@ void indexConsumers(ConsumerIndex &index, const QString &stream, const QList<QJs
  * missing" problems. `consumersKnown` false leaves consumers unjoined (exists false, no problems).
  */
 void joinConsumers(SessionEntry &entry, const ConsumerIndex &consumers, bool consumersKnown = true);
+/** joinConsumers() for every entry, the lookups made together (ConsumerIndex::findMany): what a load does per batch. */
+void joinConsumers(std::span<SessionEntry> entries, const ConsumerIndex &consumers, bool consumersKnown = true);
 /** Sets `connected`/`server` from CONNZ (nullopt: unknown, leaves `connected` null). */
 void joinConnected(SessionEntry &entry, const std::optional<ConnectedClients> &connected);
 /** Parses CONNZ replies: every `connections[].mqtt_client` with the answering server's name. Ignores every other field (never the `jwt`). */

@@ -15,6 +15,8 @@
 #include <nats/nats.h>
 
 #include <malloc.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -94,13 +96,49 @@ struct Figures
     qint64 rssBeforeKiB = 0;
     qint64 hwmKiB = 0;
     qint64 indexKiB = 0;  // resident size of the consumer index built before the read (join input)
+    double cpuSeconds = 0;  // this process's user + system time during the read (every thread)
 };
+
+// With MQTTDOCTOR_PERF_CONTROL=<fifo> (perf record -D -1 --control fifo:<fifo>), a child profiles only its read.
+void perfControl(const char *command)
+{
+    const QByteArray fifo = qgetenv("MQTTDOCTOR_PERF_CONTROL");
+    if (fifo.isEmpty())
+        return;
+    QFile f(QString::fromLocal8Bit(fifo));
+    if (f.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+        f.write(QByteArray(command) + '\n');
+}
+
+// User + system time of this process so far (every thread), in seconds.
+double processCpuSeconds()
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    auto secs = [](const timeval &tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; };
+    return secs(ru.ru_utime) + secs(ru.ru_stime);
+}
+
+// User + system time of another process (the server), in seconds; 0 when it cannot be read.
+double otherProcessCpuSeconds(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (pid <= 0 || !f.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray stat = f.readAll();
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return 0;
+    return double(fields.at(11).toLongLong() + fields.at(12).toLongLong()) / double(sysconf(_SC_CLK_TCK));
+}
 
 void printResult(const Figures &f)
 {
     std::printf("RESULT {\"records\":%lld,\"decoded\":%lld,\"bytes\":%lld,\"seconds\":%.6f,\"first1000ms\":%.3f,"
-                "\"rssBeforeKiB\":%lld,\"hwmKiB\":%lld,\"indexKiB\":%lld}\n",
-                f.records, f.decoded, f.bytes, f.seconds, f.first1000ms, f.rssBeforeKiB, f.hwmKiB, f.indexKiB);
+                "\"rssBeforeKiB\":%lld,\"hwmKiB\":%lld,\"indexKiB\":%lld,\"cpuSeconds\":%.6f}\n",
+                f.records, f.decoded, f.bytes, f.seconds, f.first1000ms, f.rssBeforeKiB, f.hwmKiB, f.indexKiB, f.cpuSeconds);
     std::fflush(stdout);
 }
 
@@ -114,6 +152,8 @@ int runBaseline(const QByteArray &url, const Workload &w, bool deliverAll)
     natsConnection_JetStream(&js, nc, nullptr);
     f.rssBeforeKiB = vmHwmKiB();
     QElapsedTimer t;
+    perfControl("enable");
+    const double cpuStart = processCpuSeconds();
     t.start();
     jsSubOptions so;
     jsSubOptions_Init(&so);
@@ -141,6 +181,8 @@ int runBaseline(const QByteArray &url, const Workload &w, bool deliverAll)
             break;
     }
     f.seconds = double(t.nsecsElapsed()) / 1e9;
+    f.cpuSeconds = processCpuSeconds() - cpuStart;
+    perfControl("disable");
     f.hwmKiB = vmHwmKiB();
     natsSubscription_Unsubscribe(sub);
     natsSubscription_Destroy(sub);
@@ -184,6 +226,8 @@ int runLoader(const QString &url, const Workload &w, int records)
     QList<RetainedEntry> retainedList;
     qint64 problems = 0;
     QElapsedTimer t;
+    perfControl("enable");
+    const double cpuStart = processCpuSeconds();
     t.start();
     auto firstThousand = [&f, &t](qsizetype have) {
         if (f.first1000ms < 0 && have >= 1000)
@@ -219,6 +263,8 @@ int runLoader(const QString &url, const Workload &w, int records)
         return 1;
     }
     f.seconds = double(t.nsecsElapsed()) / 1e9;
+    f.cpuSeconds = processCpuSeconds() - cpuStart;
+    perfControl("disable");
     f.records = qint64(r->delivered);
     f.decoded = sessions ? sessionList.size() : retainedList.size();
     f.bytes = problems;  // for the loader: entries with a problem (expected: none)
@@ -239,6 +285,8 @@ int runReader(const QString &url, const Workload &w)
     const QString stream = QString::fromLatin1(w.stream);
     f.rssBeforeKiB = vmHwmKiB();
     QElapsedTimer t;
+    perfControl("enable");
+    const double cpuStart = processCpuSeconds();
     t.start();
     auto onBatch = [&](QList<StreamMessage> &&batch, const ReadProgress &progress) {
         if (messageList.isEmpty())
@@ -260,6 +308,8 @@ int runReader(const QString &url, const Workload &w)
         return 1;
     }
     f.seconds = double(t.nsecsElapsed()) / 1e9;
+    f.cpuSeconds = processCpuSeconds() - cpuStart;
+    perfControl("disable");
     f.hwmKiB = vmHwmKiB();
     printResult(f);
     return 0;
@@ -267,8 +317,9 @@ int runReader(const QString &url, const Workload &w)
 
 // ---- parent ----
 
-QJsonObject runChild(const QString &mode, const QString &url, const Workload &w, int records)
+QJsonObject runChild(const QString &mode, const QString &url, const Workload &w, int records, qint64 serverPid)
 {
+    const double serverStart = otherProcessCpuSeconds(serverPid);
     QProcess p;
     p.start(QCoreApplication::applicationFilePath(),
             {QStringLiteral("--child"), mode, QStringLiteral("--url"), url, QStringLiteral("--workload"),
@@ -278,8 +329,11 @@ QJsonObject runChild(const QString &mode, const QString &url, const Workload &w,
         return {};
     }
     for (const QByteArray &line : p.readAllStandardOutput().split('\n'))
-        if (line.startsWith("RESULT "))
-            return QJsonDocument::fromJson(line.mid(7)).object();
+        if (line.startsWith("RESULT ")) {
+            QJsonObject o = QJsonDocument::fromJson(line.mid(7)).object();
+            o.insert(QStringLiteral("serverCpuSeconds"), otherProcessCpuSeconds(serverPid) - serverStart);
+            return o;
+        }
     return {};
 }
 
@@ -293,7 +347,7 @@ double median(QList<double> v)
 
 struct Series
 {
-    QList<double> rate, first, hwmMiB, deltaMiB, indexMiB;
+    QList<double> rate, first, hwmMiB, deltaMiB, indexMiB, clientUs, serverUs;
     double records = 0, decoded = 0, bytes = 0;
     void add(const QJsonObject &o)
     {
@@ -305,6 +359,15 @@ struct Series
         hwmMiB << o.value(QLatin1String("hwmKiB")).toDouble() / 1024;
         deltaMiB << (o.value(QLatin1String("hwmKiB")).toDouble() - o.value(QLatin1String("rssBeforeKiB")).toDouble()) / 1024;
         indexMiB << o.value(QLatin1String("indexKiB")).toDouble() / 1024;
+        clientUs << o.value(QLatin1String("cpuSeconds")).toDouble() * 1e6 / std::max(1.0, records);
+        serverUs << o.value(QLatin1String("serverCpuSeconds")).toDouble() * 1e6 / std::max(1.0, records);
+    }
+    // Where the CPU went, per record: this process (every thread) and the server (the whole child's life).
+    QString cpu() const
+    {
+        return QStringLiteral("CPU per record: client %1 us + server %2 us")
+            .arg(median(clientUs), 0, 'f', 2)
+            .arg(median(serverUs), 0, 'f', 2);
     }
     QString runs() const
     {
@@ -360,8 +423,9 @@ void decodeAlone(int records)
     const double decodeSecs = double(t.nsecsElapsed()) / 1e9;
     const qint64 heapDecoded = heapBytes();
     t.restart();
-    for (SessionEntry &e : entries)
-        SessionLoader::joinConsumers(e, index, true);
+    for (qsizetype from = 0; from < entries.size(); from += 1024)  // per batch, as the loader joins
+        SessionLoader::joinConsumers(std::span<SessionEntry>(entries.data() + from, size_t(std::min<qsizetype>(1024, entries.size() - from))),
+                                     index, true);
     const double joinSecs = double(t.nsecsElapsed()) / 1e9;
     const qint64 heapJoined = heapBytes();
     std::printf("heap per entry (in memory, messages kept aside): list slot %lld B (sizeof SessionEntry %zu), decoded %lld B, joined %lld B; "
@@ -396,7 +460,7 @@ int runParent(int records, int retained, int runs, const QString &version, const
             for (const QString &mode : modes) {
                 if (mode == QLatin1String("baseline-all") && !w.lastPerSubject)
                     continue;
-                const QJsonObject o = runChild(mode, server.url(), w, records);
+                const QJsonObject o = runChild(mode, server.url(), w, records, server.processId());
                 if (o.isEmpty())
                     return 1;
                 (mode == QLatin1String("baseline")       ? base
@@ -413,22 +477,23 @@ int runParent(int records, int retained, int runs, const QString &version, const
         // is for the loader, so it is judged on the peak without the index.
         const double peakLoader = median(ours.hwmMiB) - median(ours.indexMiB);
         std::printf("\n== %s: %.0f records, %.1f MiB raw record bytes\n", w.title, base.records, rawMiB);
-        std::printf("  raw nats.c ordered consumer (count only): %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  peak RSS %6.1f MiB (+%.1f while reading)\n",
-                    median(base.rate), qPrintable(base.runs()), median(base.first), median(base.hwmMiB), median(base.deltaMiB));
+        std::printf("  raw nats.c ordered consumer (count only): %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  peak RSS %6.1f MiB (+%.1f while reading); %s\n",
+                    median(base.rate), qPrintable(base.runs()), median(base.first), median(base.hwmMiB), median(base.deltaMiB),
+                    qPrintable(base.cpu()));
         if (!baseAll.rate.isEmpty())
             std::printf("  raw nats.c ordered consumer, DeliverAll:  %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  "
-                        "(the policy StreamReader picks for a max_msgs_per_subject=1 stream: same records)\n",
-                        median(baseAll.rate), qPrintable(baseAll.runs()), median(baseAll.first));
+                        "(the policy StreamReader picks for a max_msgs_per_subject=1 stream: same records); %s\n",
+                        median(baseAll.rate), qPrintable(baseAll.runs()), median(baseAll.first), qPrintable(baseAll.cpu()));
         if (!ours.rate.isEmpty())
             std::printf("  ours (%s, entries kept): %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  peak RSS %6.1f MiB "
-                        "(+%.1f while reading; consumer index %.1f MiB)\n",
+                        "(+%.1f while reading; consumer index %.1f MiB); %s\n",
                         std::strcmp(w.key, "sess") == 0 ? "SessionLoader::load: read, decode, join" : "RetainedLoader::load: read, decode",
                         median(ours.rate), qPrintable(ours.runs()), median(ours.first), median(ours.hwmMiB), median(ours.deltaMiB),
-                        median(ours.indexMiB));
+                        median(ours.indexMiB), qPrintable(ours.cpu()));
         if (!readerOnly.rate.isEmpty())
-            std::printf("  (StreamReader alone, values kept):   %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  peak RSS %6.1f MiB (+%.1f while reading); reader / raw: %.0f%%\n",
+            std::printf("  (StreamReader alone, values kept):   %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  peak RSS %6.1f MiB (+%.1f while reading); reader / raw: %.0f%%; %s\n",
                         median(readerOnly.rate), qPrintable(readerOnly.runs()), median(readerOnly.first), median(readerOnly.hwmMiB),
-                        median(readerOnly.deltaMiB), 100 * median(readerOnly.rate) / median(base.rate));
+                        median(readerOnly.deltaMiB), 100 * median(readerOnly.rate) / median(base.rate), qPrintable(readerOnly.cpu()));
         if (!ours.rate.isEmpty())
             std::printf("  entries %.0f of %.0f records (%.0f with a problem); ratio ours/raw: %.0f%% (target >= 80%%: %s); "
                         "first 1000 entries %.1f ms (target < 300 ms: %s); peak RSS without the index %.1f MiB "

@@ -44,6 +44,14 @@ private slots:
         QCOMPARE(ClientIdHash::hash(input), hash);
         QCOMPARE(ClientIdHash::hashBytes(input.toUtf8()), hash);
         QVERIFY(ClientIdHash::isHashToken(hash));
+        // hashEquals: the same answer without a string; any other token, shorter or longer, is not it
+        QVERIFY(ClientIdHash::hashEquals(input, hash));
+        QString other = hash;
+        other[7] = other.at(7) == QLatin1Char('a') ? QLatin1Char('b') : QLatin1Char('a');
+        QVERIFY(!ClientIdHash::hashEquals(input, other));
+        QVERIFY(!ClientIdHash::hashEquals(input, QStringView(hash).left(7)));
+        QVERIFY(!ClientIdHash::hashEquals(input, QString(hash + QLatin1Char('x'))));
+        QVERIFY(!ClientIdHash::hashEquals(input, QStringView()));
     }
 
     void collidingPair()

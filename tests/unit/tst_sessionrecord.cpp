@@ -256,6 +256,17 @@ private slots:
         auto bare = SessionRecord::decode(m.data);
         QVERIFY(bare.ok());
         QCOMPARE(bare->idMatchesSubject(), std::nullopt);
+
+        // subjectHashOf: the same token as subjectHash(), for any subject, as a view
+        for (const QString &subject : {QStringLiteral("$MQTT.sess.GGF5bYH2"), QStringLiteral("$MQTT.sess.hub.GGF5bYH2"),
+                                       QStringLiteral("$MQTT.sess.a.b.GGF5bYH2"), QStringLiteral("$MQTT_sess_GGF5bYH2")}) {
+            m.subject = subject;
+            QCOMPARE(SessionRecord::subjectHashOf(subject), QStringView(u"GGF5bYH2"));
+            QCOMPARE(SessionRecord::decode(m)->subjectHash(), SessionRecord::subjectHashOf(subject).toString());
+        }
+        QVERIFY(SessionRecord::subjectHashOf(u"$MQTT.sess.").isEmpty());
+        QVERIFY(SessionRecord::subjectHashOf(u"$MQTT.msgs.x").isEmpty());
+        QVERIFY(SessionRecord::subjectHashOf(u"").isEmpty());
     }
 
     void tolerantForms()

@@ -23,12 +23,12 @@ QList<ConsumerRow> consumerRows(const SessionLoader::ConsumerIndex &index, const
 {
     QList<ConsumerRow> rows;
     rows.reserve(index.size());
-    for (auto it = index.cbegin(); it != index.cend(); ++it) {
+    for (const SessionLoader::ConsumerIndex::Entry &entry : index) {
         ConsumerRow row;
-        row.name = it.key();
-        row.stream = it->stream;
-        row.numPending = it->numPending;
-        row.numAckPending = it->numAckPending;
+        row.name = entry.name;
+        row.stream = entry.consumer.stream;
+        row.numPending = entry.consumer.numPending;
+        row.numAckPending = entry.consumer.numAckPending;
         row.hash = MqttLayout::durableOwnerHash(row.stream, row.name);
         row.ownerClientId = referencedBy.value(row.name);
         if (row.isOrphan()) {

@@ -86,7 +86,8 @@ QStringList referencingSubjects(const PlanContext &ctx, const QString &name, con
 
 QJsonObject consumerInfo(const PlanContext &ctx, const QString &name)
 {
-    return ctx.sessions ? ctx.sessions->consumers.value(name).info : QJsonObject();
+    const SessionLoader::IndexedConsumer *c = ctx.sessions ? ctx.sessions->consumers.find(name) : nullptr;
+    return c ? c->info : QJsonObject();
 }
 
 QStringList durablesOfHash(const PlanContext &ctx, const QString &hash)
@@ -94,9 +95,9 @@ QStringList durablesOfHash(const PlanContext &ctx, const QString &hash)
     QStringList out;
     if (!ctx.sessions)
         return out;
-    for (auto it = ctx.sessions->consumers.cbegin(); it != ctx.sessions->consumers.cend(); ++it)
-        if (MqttLayout::durableOwnerHash(it->stream, it.key()) == hash)
-            out << it.key();
+    for (const SessionLoader::ConsumerIndex::Entry &e : ctx.sessions->consumers)
+        if (MqttLayout::durableOwnerHash(e.consumer.stream, e.name) == hash)
+            out << e.name;
     out.sort();
     return out;
 }

@@ -160,10 +160,10 @@ public:
         // The finding names the consumer in its title only: match it against the gathered durables.
         QString durable;
         if (ctx.sessions)
-            for (auto it = ctx.sessions->consumers.cbegin(); it != ctx.sessions->consumers.cend(); ++it)
-                if (it->stream == f.stream
-                    && FindingCatalogue::title(f.code, {{QStringLiteral("consumer"), it.key()}, {QStringLiteral("stream"), f.stream}}) == f.title)
-                    durable = it.key();
+            for (const SessionLoader::ConsumerIndex::Entry &e : ctx.sessions->consumers)
+                if (e.consumer.stream == f.stream
+                    && FindingCatalogue::title(f.code, {{QStringLiteral("consumer"), e.name}, {QStringLiteral("stream"), f.stream}}) == f.title)
+                    durable = e.name;
         const QString hash = MqttLayout::durableOwnerHash(f.stream, durable);
         if (durable.isEmpty() || hash.isEmpty()) {
             *note = QStringLiteral("%1 (%2): the consumer was not among the gathered ones; run check with the account's credentials "
