@@ -340,6 +340,7 @@ std::optional<bool> SessionRecord::idMatchesSubject() const
 QList<SessionRecord::Subscription> SessionRecord::subscriptions(TopicMapping::Dialect dialect) const
 {
     QList<Subscription> out;
+    out.reserve(subs.size());
     for (auto it = subs.begin(); it != subs.end(); ++it) {
         Subscription s;
         s.natsSubject = it.key();
@@ -348,7 +349,7 @@ QList<SessionRecord::Subscription> SessionRecord::subscriptions(TopicMapping::Di
         s.durableName = durableOf(it.key());
         if (TopicMapping::needsLevelUp(it.key()))
             s.levelUpDurable = durableOf(TopicMapping::levelUpSid(it.key()));
-        out.append(s);
+        out.append(std::move(s));
     }
     return out;
 }

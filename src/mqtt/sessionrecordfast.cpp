@@ -1,6 +1,7 @@
 #include "mqtt/sessionrecordfast.h"
 
 #include <cstring>
+#include <iterator>
 
 #include "mqtt/fastjson.h"
 
@@ -29,25 +30,42 @@ constexpr KnownField field(const char (&name)[N], FieldKind kind)
 }
 
 // The ConsumerConfig fields whose type Go checks on unmarshal (as the reference decoder does).
-FieldKind kindOf(const Span &key)
+constexpr KnownField kKnownFields[] = {
+    field("durable_name", FieldKind::String), field("name", FieldKind::String), field("description", FieldKind::String),
+    field("filter_subject", FieldKind::String), field("deliver_subject", FieldKind::String),
+    field("deliver_group", FieldKind::String), field("sample_freq", FieldKind::String),
+    field("opt_start_time", FieldKind::String), field("deliver_policy", FieldKind::Enum),
+    field("ack_policy", FieldKind::Enum), field("replay_policy", FieldKind::Enum), field("ack_wait", FieldKind::Signed),
+    field("max_deliver", FieldKind::Signed), field("max_waiting", FieldKind::Signed),
+    field("max_ack_pending", FieldKind::Signed), field("idle_heartbeat", FieldKind::Signed),
+    field("max_batch", FieldKind::Signed), field("max_expires", FieldKind::Signed), field("max_bytes", FieldKind::Signed),
+    field("inactive_threshold", FieldKind::Signed), field("num_replicas", FieldKind::Signed),
+    field("opt_start_seq", FieldKind::Unsigned), field("rate_limit_bps", FieldKind::Unsigned),
+    field("flow_control", FieldKind::Bool), field("headers_only", FieldKind::Bool), field("mem_storage", FieldKind::Bool),
+    field("direct", FieldKind::Bool)};
+static_assert(std::size(kKnownFields) <= 32, "one bit per known field");
+
+constexpr bool named(const KnownField &f, const char *name)
 {
-    static constexpr KnownField fields[] = {
-        field("durable_name", FieldKind::String), field("name", FieldKind::String), field("description", FieldKind::String),
-        field("filter_subject", FieldKind::String), field("deliver_subject", FieldKind::String),
-        field("deliver_group", FieldKind::String), field("sample_freq", FieldKind::String),
-        field("opt_start_time", FieldKind::String), field("deliver_policy", FieldKind::Enum),
-        field("ack_policy", FieldKind::Enum), field("replay_policy", FieldKind::Enum), field("ack_wait", FieldKind::Signed),
-        field("max_deliver", FieldKind::Signed), field("max_waiting", FieldKind::Signed),
-        field("max_ack_pending", FieldKind::Signed), field("idle_heartbeat", FieldKind::Signed),
-        field("max_batch", FieldKind::Signed), field("max_expires", FieldKind::Signed), field("max_bytes", FieldKind::Signed),
-        field("inactive_threshold", FieldKind::Signed), field("num_replicas", FieldKind::Signed),
-        field("opt_start_seq", FieldKind::Unsigned), field("rate_limit_bps", FieldKind::Unsigned),
-        field("flow_control", FieldKind::Bool), field("headers_only", FieldKind::Bool), field("mem_storage", FieldKind::Bool),
-        field("direct", FieldKind::Bool)};
-    for (const KnownField &f : fields)
+    qsizetype i = 0;
+    for (; i < f.length && name[i] != '\0'; ++i)
+        if (f.name[i] != name[i])
+            return false;
+    return i == f.length && name[i] == '\0';
+}
+constexpr int kDurableName = 0;
+constexpr int kDeliverSubject = 4;
+static_assert(named(kKnownFields[kDurableName], "durable_name") && named(kKnownFields[kDeliverSubject], "deliver_subject"));
+
+// The position of a known field in kKnownFields, or -1.
+int knownField(const Span &key)
+{
+    for (int i = 0; i < int(std::size(kKnownFields)); ++i) {
+        const KnownField &f = kKnownFields[i];
         if (f.length == key.size() && f.name[0] == *key.begin && std::memcmp(f.name, key.begin, size_t(f.length)) == 0)
-            return f.kind;
-    return FieldKind::Any;
+            return i;
+    }
+    return -1;
 }
 
 bool enumAllowed(const Span &key, const Span &value)
@@ -77,8 +95,10 @@ bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out
         return false;
     const qsizetype start = sc.offset();
     sc.eat('{');
-    Span keys[kMaxConfigKeys];
+    Span others[kMaxConfigKeys];  // the keys that are not known fields
     int count = 0;
+    int otherCount = 0;
+    quint32 seen = 0;  // known fields met, one bit each
     QString durable;
     ConsumerConfigJson::ValueSpan durableAt, deliverAt;
     if (!sc.eat('}')) {
@@ -86,17 +106,26 @@ bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out
             Span key;
             if (!sc.string(key) || key.escaped || count == kMaxConfigKeys || !sc.eat(':'))
                 return false;
-            for (int i = 0; i < count; ++i)  // a duplicate key: the reference decoder decides which wins
-                if (keys[i].size() == key.size() && std::memcmp(keys[i].begin, key.begin, size_t(key.size())) == 0)
+            ++count;
+            // A duplicate key: the reference decoder decides which wins.
+            const int known = knownField(key);
+            if (known >= 0) {
+                if (seen & (quint32(1) << known))
                     return false;
-            keys[count++] = key;
+                seen |= quint32(1) << known;
+            } else {
+                for (int i = 0; i < otherCount; ++i)
+                    if (others[i].size() == key.size() && std::memcmp(others[i].begin, key.begin, size_t(key.size())) == 0)
+                        return false;
+                others[otherCount++] = key;
+            }
             if (sc.peek('n')) {  // null is allowed for every field
                 if (!sc.literal("null"))
                     return false;
                 continue;
             }
             Span v;
-            switch (kindOf(key)) {
+            switch (known >= 0 ? kKnownFields[known].kind : FieldKind::Any) {
             case FieldKind::Any:
                 if (!sc.skipValue(1))
                     return false;
@@ -104,10 +133,10 @@ bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out
             case FieldKind::String:
                 if (!sc.string(v))
                     return false;
-                if (key.is("durable_name") && !toQString(v, durable))
+                if (known == kDurableName && !toQString(v, durable))
                     return false;
-                if (!v.escaped && (key.is("durable_name") || key.is("deliver_subject")))
-                    (key.is("durable_name") ? durableAt : deliverAt) = {v.begin - body.constData(), v.size()};
+                if (!v.escaped && (known == kDurableName || known == kDeliverSubject))
+                    (known == kDurableName ? durableAt : deliverAt) = {v.begin - body.constData(), v.size()};
                 break;
             case FieldKind::Enum:
                 if (!sc.string(v) || !enumAllowed(key, v))

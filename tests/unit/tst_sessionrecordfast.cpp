@@ -69,6 +69,16 @@ private slots:
         add("duplicate sub", "{\"subs\":{\"a\":1,\"a\":2}}");
         add("duplicate consumer", "{\"cons\":{\"a\":{},\"a\":{\"durable_name\":\"x\"}}}");
         add("duplicate config key", "{\"cons\":{\"a\":{\"durable_name\":\"x\",\"durable_name\":\"y\"}}}");
+        add("duplicate config key apart", "{\"cons\":{\"a\":{\"ack_wait\":1,\"durable_name\":\"x\",\"x\":1,\"ack_wait\":2}}}");
+        add("duplicate config key once null", "{\"cons\":{\"a\":{\"ack_wait\":null,\"ack_wait\":2}}}");
+        add("duplicate unknown config key", "{\"cons\":{\"a\":{\"metadata\":{},\"durable_name\":\"x\",\"metadata\":{}}}}");
+        add("unknown keys like known ones", "{\"cons\":{\"a\":{\"ack_wai\":\"s\",\"ack_waitt\":[],\"Ack_wait\":true,\"ack_wait\":5}}}");
+        add("every known config key", "{\"cons\":{\"a\":{\"durable_name\":\"d\",\"name\":\"d\",\"description\":\"\",\"filter_subject\":\"f\","
+            "\"deliver_subject\":\"s\",\"deliver_group\":\"g\",\"sample_freq\":\"1%\",\"opt_start_time\":\"t\",\"deliver_policy\":\"all\","
+            "\"ack_policy\":\"none\",\"replay_policy\":\"original\",\"ack_wait\":1,\"max_deliver\":-1,\"max_waiting\":0,"
+            "\"max_ack_pending\":1,\"idle_heartbeat\":0,\"max_batch\":0,\"max_expires\":0,\"max_bytes\":0,\"inactive_threshold\":0,"
+            "\"num_replicas\":0,\"opt_start_seq\":0,\"rate_limit_bps\":0,\"flow_control\":false,\"headers_only\":true,"
+            "\"mem_storage\":false,\"direct\":false}}}");
         add("null fields", "{\"origin\":null,\"id\":\"a\",\"cons\":{\"a\":null},\"pubrel\":null}");
         add("null config values", "{\"cons\":{\"a\":{\"durable_name\":null,\"ack_wait\":null,\"mem_storage\":null}}}");
         add("unknown field", "{\"id\":\"a\",\"future\":[1,{\"k\":true}]}");
@@ -119,6 +129,27 @@ private slots:
         m.headers = headers;
         m.data = body;
         compareDecoders(m);
+    }
+
+    // The fast path itself (not only its fallback) takes every known consumer config field and unknown
+    // keys that resemble them, and leaves every duplicate key (known, unknown, one of them null) to the reference.
+    void fastPathConfigKeys()
+    {
+        const QByteArray known = "{\"durable_name\":\"d\",\"name\":\"d\",\"description\":\"\",\"filter_subject\":\"f\","
+                                 "\"deliver_subject\":\"s\",\"deliver_group\":\"g\",\"sample_freq\":\"1%\",\"opt_start_time\":\"t\","
+                                 "\"deliver_policy\":\"all\",\"ack_policy\":\"none\",\"replay_policy\":\"original\",\"ack_wait\":1,"
+                                 "\"max_deliver\":-1,\"max_waiting\":0,\"max_ack_pending\":1,\"idle_heartbeat\":0,\"max_batch\":0,"
+                                 "\"max_expires\":0,\"max_bytes\":0,\"inactive_threshold\":0,\"num_replicas\":0,\"opt_start_seq\":0,"
+                                 "\"rate_limit_bps\":0,\"flow_control\":false,\"headers_only\":true,\"mem_storage\":false,\"direct\":false}";
+        auto fast = SessionRecordFast::decodeBody("{\"cons\":{\"a\":" + known + "}}");
+        QVERIFY(fast.has_value());
+        QCOMPARE(fast->cons.value(QStringLiteral("a")).durableName(), QStringLiteral("d"));
+        QVERIFY(SessionRecordFast::decodeBody("{\"cons\":{\"a\":{\"ack_wai\":\"s\",\"ack_waitt\":[],\"Ack_wait\":true,\"ack_wait\":5}}}"));
+        for (const char *duplicate : {"{\"cons\":{\"a\":{\"ack_wait\":1,\"durable_name\":\"x\",\"x\":1,\"ack_wait\":2}}}",
+                                      "{\"cons\":{\"a\":{\"ack_wait\":null,\"ack_wait\":2}}}",
+                                      "{\"cons\":{\"a\":{\"direct\":true,\"direct\":true}}}",
+                                      "{\"cons\":{\"a\":{\"metadata\":{},\"durable_name\":\"x\",\"metadata\":{}}}}"})
+            QVERIFY2(!SessionRecordFast::decodeBody(duplicate), duplicate);
     }
 
     // Every prefix and random mutations of real records: both decoders agree.
