@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <memory>
 
 #include "nats/streamreader.h"
 
@@ -48,7 +49,10 @@ public:
         item.messages = quint64(batch.size());
         for (const StreamMessage &m : batch)
             item.lastSequence = std::max(item.lastSequence, m.sequence);
-        item.future = QtConcurrent::run(&m_pool, m_decode, std::move(batch));
+        // The messages stay owned here and are freed on this thread (they were allocated here: a free
+        // on the worker would take this thread's allocator lock while it reads on).
+        item.batch = std::make_unique<const QList<StreamMessage>>(std::move(batch));
+        item.future = QtConcurrent::run(&m_pool, [decode = &m_decode, messages = item.batch.get()] { return (*decode)(*messages); });
         m_queue.push_back(std::move(item));
         collect(false);
         while (m_queue.size() > maxQueued && !m_stopped) {
@@ -77,6 +81,7 @@ private:
     struct Item
     {
         QFuture<Decoded> future;
+        std::unique_ptr<const QList<StreamMessage>> batch;  // read by the worker until `future` is finished
         ReadProgress progress;
         quint64 messages = 0;
         quint64 lastSequence = 0;
