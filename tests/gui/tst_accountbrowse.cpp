@@ -7,6 +7,7 @@
 // new message or durable appears meanwhile); a selected row gone on the server leaves no selection. Saves
 // docs/screenshots/findings.png and sessions.png with MQTTDOCTOR_WRITE_SCREENSHOTS=1 (else a temp dir).
 #include <QDir>
+#include <QJsonArray>
 #include <QLineEdit>
 #include <QLocale>
 #include <QSignalSpy>
@@ -62,6 +63,7 @@ private Q_SLOTS:
     void browseAccount();
     void withoutAccountCredentialsViewsSayWhy();
     void refreshKeepsRetainedAndConsumerSelection();
+    void sessionsNoteWithoutSessStream();
 
 private:
     Profile profile(bool accountCredentials) const { return standardProfile(m_server.url(), accountCredentials, u"browse-test"_s); }
@@ -314,6 +316,53 @@ void TestAccountBrowse::refreshKeepsRetainedAndConsumerSelection()
     QTRY_VERIFY_WITH_TIMEOUT(consumers.isLoaded() && durables.rowOf(u"$MQTT_msgs"_s, dashboardDurable) < 0, kLoadTimeoutMs);
     QCOMPARE(consumers.selectedConsumer(), std::pair(QString(), QString()));
     QCOMPARE(durables.rowCount(), durablesBefore);
+}
+
+// An account without $MQTT_sess: the note says no client has connected, unless records are left in
+// legacy $MQTT_sess_<hash> streams, which are listed and named by the note (a server of its own).
+void TestAccountBrowse::sessionsNoteWithoutSessStream()
+{
+    NatsServerFixture server;
+    QVERIFY2(server.start(u"2.10"_s, ServerConfig::standard()), qPrintable(server.errorString()));
+    Profile acme;
+    acme.servers = {server.url()};
+    acme.auth.kind = Credentials::Kind::UserPassword;
+    acme.auth.user = u"acme"_s;
+    acme.auth.password = u"acmepass"_s;
+    AccountDataController controller;
+    controller.setProfile(acme);
+    auto load = [&controller](qsizetype &rows, QString &note) {
+        rows = 0;
+        QSignalSpy batches(&controller, &AccountDataController::sessionsBatch);
+        QSignalSpy finished(&controller, &AccountDataController::sessionsFinished);
+        QSignalSpy failed(&controller, &AccountDataController::failed);
+        controller.loadSessions(u"ACME"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1 || failed.count() > 0, kLoadTimeoutMs);
+        QCOMPARE(failed.count(), 0);
+        for (const QList<QVariant> &b : std::as_const(batches)) {
+            const auto entries = b.at(1).value<QList<SessionEntry>>();
+            for (const SessionEntry &e : entries)
+                rows += e.isLegacy() ? 1 : 0;
+        }
+        note = finished.first().at(2).toString();
+    };
+    qsizetype legacyRows = 0;
+    QString note;
+    load(legacyRows, note);
+    QCOMPARE(legacyRows, 0);
+    QVERIFY2(note.contains(u"no MQTT client of it has connected yet"_s), qPrintable(note));
+
+    ConnectionSet connections(acme);
+    auto conn = connections.primary();
+    QVERIFY2(conn, qPrintable(conn ? QString() : conn.error().toString()));
+    const QString legacy = u"$MQTT_sess_"_s + ClientIdHash::hash(u"old-7"_s);
+    QVERIFY(JetStreamClient(*conn).call(u"STREAM.CREATE."_s + legacy,
+                                        QJsonObject{{u"name"_s, legacy}, {u"subjects"_s, QJsonArray{legacy}}, {u"max_msgs"_s, 1}}));
+    auto ack = (*conn)->request(legacy, R"({"origin":"0ld5rvr1","id":"old-7","clean":false,"subs":{"legacy.a":1}})", 5000);
+    QVERIFY2(ack && ack->data.contains("\"seq\""), ack ? ack->data.constData() : qPrintable(ack.error().toString()));
+    load(legacyRows, note);
+    QCOMPARE(legacyRows, 1);
+    QVERIFY2(note.contains(u"legacy $MQTT_sess_<hash> streams"_s) && !note.contains(u"has connected yet"_s), qPrintable(note));
 }
 
 QTEST_MAIN(TestAccountBrowse)

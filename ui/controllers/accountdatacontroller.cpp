@@ -3,6 +3,8 @@
 #include <QHash>
 #include <QSet>
 
+#include <algorithm>
+
 #include "common/asyncrunner.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
@@ -236,9 +238,12 @@ void AccountDataController::loadSessions(const QString &account, int batchSize)
         options.batchSize = batchSize;
         options.cancel = cancel.get();
         options.includeLegacy = true;
+        qsizetype legacyRows = 0;
         auto summary = SessionLoader::load(src->connection, options, consumers, connected,
                                            [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
                                                const QList<SessionEntry> rows = std::move(batch);
+                                               legacyRows += std::count_if(rows.cbegin(), rows.cend(),
+                                                                           [](const SessionEntry &e) { return e.isLegacy(); });
                                                post(Load::Sessions, gen, [this, account, rows, progress] {
                                                    emit sessionsBatch(account, rows, progress.done, progress.total);
                                                });
@@ -248,8 +253,11 @@ void AccountDataController::loadSessions(const QString &account, int batchSize)
             fail(Load::Sessions, gen, account, summary.error());
             return;
         }
-        if (!summary)
+        if (!summary && legacyRows == 0)
             notes.prepend(tr("The account has no $MQTT_sess stream: no MQTT client of it has connected yet."));
+        else if (!summary)
+            notes.prepend(tr("The account has no $MQTT_sess stream: the %n session(s) listed are left in legacy $MQTT_sess_<hash> "
+                             "streams, which servers since 2.5 do not read (LEGACY_SESSION_STREAMS).", nullptr, int(legacyRows)));
         const bool cancelled = summary && summary->cancelled;
         post(Load::Sessions, gen, [this, gen, account, cancelled, note = notes.join(QLatin1Char(' '))] {
             finish(Load::Sessions, gen);
