@@ -9,6 +9,7 @@
 #include <QSet>
 #include <QTextStream>
 
+#include "common/allocatortuning.h"
 #include "backupcommands.h"
 #include "checkcommand.h"
 #include "clicontext.h"
@@ -73,6 +74,7 @@ void startWatchdog(int timeoutMs, bool longRunning)
 
 int main(int argc, char *argv[])
 {
+    AllocatorTuning::applyForLoading();  // before any thread starts
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("nats-mqtt-doctor-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(MQTTDOCTOR_VERSION));

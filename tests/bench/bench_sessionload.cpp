@@ -32,6 +32,7 @@
 #include <QStringList>
 
 #include "benchdata.h"
+#include "common/allocatortuning.h"
 #include "natsserverfixture.h"
 #include "mqtt/clientidhash.h"
 #include "mqtt/retainedrecord.h"
@@ -528,6 +529,9 @@ int runParent(int records, int retained, int runs, const QString &version, const
 
 int main(int argc, char **argv)
 {
+    // As the CLI and the GUI run the loaders (MQTTDOCTOR_BENCH_DEFAULT_ALLOCATOR=1: without, to compare).
+    if (qEnvironmentVariableIntValue("MQTTDOCTOR_BENCH_DEFAULT_ALLOCATOR") == 0)
+        AllocatorTuning::applyForLoading();
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     auto option = [&](const char *name, const QString &fallback) {
