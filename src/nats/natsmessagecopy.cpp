@@ -60,12 +60,34 @@ bool rawHeaderBlock(natsMsg *m, const char *data, QByteArray &out)
 #endif
 }
 
+// The subject as a QString, shared with the previous message's when the bytes are the same (2.9's
+// retained messages all sit on `$MQTT.rmsgs`; a stream read on one thread repeats its subjects in runs).
+QString subjectOf(const char *subject)
+{
+    struct Last
+    {
+        char bytes[128];
+        size_t size = 0;
+        QString text;
+    };
+    thread_local Last last;
+    const size_t size = std::strlen(subject);
+    if (size == last.size && size != 0 && std::memcmp(subject, last.bytes, size) == 0)
+        return last.text;
+    QString text = QString::fromUtf8(subject, qsizetype(size));
+    if (size <= sizeof last.bytes) {
+        std::memcpy(last.bytes, subject, size);
+        last.size = size;
+        last.text = text;
+    }
+    return text;
+}
+
 } // namespace
 
 void copyNatsMessage(natsMsg *m, StreamMessage &out)
 {
-    const char *subject = natsMsg_GetSubject(m);
-    out.subject = QString::fromUtf8(subject, qsizetype(std::strlen(subject)));
+    out.subject = subjectOf(natsMsg_GetSubject(m));
     const char *data = natsMsg_GetData(m);
     const int len = natsMsg_GetDataLength(m);
     if (data && len > 0)
