@@ -8,6 +8,7 @@
 
 #include <QString>
 
+#include <array>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -234,17 +235,39 @@ inline bool interned(const Span &s, QString &out)
         size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
     };
     thread_local std::unordered_map<std::string, QString, Hash, std::equal_to<>> cache;
+    // In front of it, the texts met last in a few slots picked by length and three bytes: a record's
+    // origin, subjects and sids are found again without hashing the whole text.
+    struct Recent
+    {
+        std::string key;
+        QString value;
+    };
+    thread_local std::array<Recent, 64> recent;
     const std::string_view raw(s.begin, size_t(s.size()));
+    const size_t n = raw.size();
+    Recent *slot = nullptr;
+    if (n != 0 && !s.escaped) {
+        const auto byte = [&raw](size_t i) { return size_t(static_cast<unsigned char>(raw[i])); };
+        slot = &recent[(n * 31 + byte(0) * 7 + byte(n / 2) * 3 + byte(n - 1) * 13) % recent.size()];
+        if (slot->key == raw) {
+            out = slot->value;
+            return true;
+        }
+    }
     const auto it = cache.find(raw);
     if (it != cache.end()) {
         out = it->second;
-        return true;
+    } else {
+        if (!toQString(s, out))
+            return false;
+        if (cache.size() >= 4096)
+            cache.clear();
+        cache.emplace(std::string(raw), out);
     }
-    if (!toQString(s, out))
-        return false;
-    if (cache.size() >= 4096)
-        cache.clear();
-    cache.emplace(std::string(raw), out);
+    if (slot) {
+        slot->key.assign(raw);
+        slot->value = out;
+    }
     return true;
 }
 
