@@ -7,7 +7,6 @@
 #include <QTextStream>
 #include <QTimer>
 
-#include "common/allocatortuning.h"
 #include "controllers/clustercontroller.h"
 #include "mainwindow.h"
 #include "models/iconfactory.h"
@@ -24,7 +23,6 @@ constexpr int kExitUsage = 64; // as the CLI: bad options
 
 int main(int argc, char *argv[])
 {
-    AllocatorTuning::applyForLoading();  // before any thread starts
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("nats-mqtt-doctor"));
     QApplication::setApplicationName(QStringLiteral("nats-mqtt-doctor"));

@@ -4,7 +4,9 @@ namespace MqttDoctor::AllocatorTuning {
 
 /**
  * Process-wide allocator settings for the loaders, applied once at the start of `main()` before any
- * thread runs (the CLI, the GUI and the benchmarks that measure the loaders as they run).
+ * thread runs: the CLI's, and the benchmark's that measures the loaders as the CLI runs them. Not the
+ * GUI's: there the GUI thread would share the one arena's lock with the load's threads, and the
+ * longest GUI stall while 100,000 sessions load rose from ~16-25 ms to ~22-52 ms (bench_guiresponsiveness).
  *
  * glibc gives each thread that allocates its own arena. A load allocates on three threads at once
  * (nats.c's socket reader makes each message, the reading thread copies it, a decode worker makes the

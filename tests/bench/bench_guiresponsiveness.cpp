@@ -12,7 +12,6 @@
 #include <QTableView>
 #include <QTimer>
 
-#include "common/allocatortuning.h"
 #include "benchdata.h"
 #include "controllers/accountdatacontroller.h"
 #include "models/sessionfilterproxymodel.h"
@@ -66,7 +65,6 @@ int main(int argc, char **argv)
 {
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    AllocatorTuning::applyForLoading();  // as the GUI's main
     QApplication app(argc, argv);
     const int records = argc > 1 ? std::atoi(argv[1]) : 100000;
     const QString version = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("2.9");
