@@ -37,7 +37,7 @@ TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQT
 DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
     qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev \
     libnats-dev libssl-dev openssl \
-    clang libclang-rt-dev llvm \
+    clang libclang-rt-dev llvm lld \
     nats-server mosquitto-clients \
     xvfb xauth ca-certificates
 
