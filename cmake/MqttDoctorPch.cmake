@@ -12,33 +12,73 @@ set(MQTTDOCTOR_PCH_HEADERS
     <QFuture> <QThreadPool> <QMutex> <QElapsedTimer>
     <functional> <memory> <optional> <vector>)
 
+# The GUI layers: models (Qt Gui) and widgets (Qt Widgets); the headers most of their files include.
+set(MQTTDOCTOR_PCH_GUI_HEADERS
+    <QAbstractItemModel> <QAbstractTableModel> <QSortFilterProxyModel> <QColor> <QBrush> <QFont>
+    <QFontDatabase> <QIcon> <QPixmap> <QPainter> <QLocale> <QTimer> <QSettings>)
+set(MQTTDOCTOR_PCH_WIDGET_HEADERS
+    <QWidget> <QLabel> <QBoxLayout> <QFormLayout> <QPushButton> <QToolButton> <QSplitter> <QHeaderView>
+    <QTableView> <QTreeView> <QTreeWidget> <QPlainTextEdit> <QTextBrowser> <QLineEdit> <QProgressBar>
+    <QScrollBar> <QDialog> <QFileDialog> <QAction> <QStyle> <QFrame> <QWizardPage>)
+
 function(mqttdoctor_use_pch target)
     if(MQTTDOCTOR_PCH AND TARGET ${target})
         target_precompile_headers(${target} PRIVATE ${MQTTDOCTOR_PCH_HEADERS} ${ARGN})
     endif()
 endfunction()
 
-# The PCH holder of one folder's non-GUI tests: a static library of one empty file with the tests'
-# flags. Per folder, because Qt6::Test defines QT_TESTCASE_BUILDDIR/SOURCEDIR as the folder's paths.
+# AUTOMOC compiles <target>_autogen/mocs_compilation.cpp into every target; for a target whose moc
+# output is included by its own .cpp files (every test, `#include "tst_x.moc"`) or that has no
+# Q_OBJECT class (core, CLI, test support), that file is empty, and loading the precompiled header
+# into it cost gcc about a second per target. Such targets compile it without the header.
+function(mqttdoctor_pch_skip_moc_file target)
+    if(MQTTDOCTOR_PCH AND TARGET ${target})
+        get_target_property(bindir ${target} BINARY_DIR)
+        set_source_files_properties(${bindir}/${target}_autogen/mocs_compilation.cpp TARGET_DIRECTORY ${target}
+            PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+    endif()
+endfunction()
+
+# The PCH holder of one folder's tests of one kind: a static library of one empty file with the
+# tests' flags. Per folder, because Qt6::Test defines QT_TESTCASE_BUILDDIR/SOURCEDIR as the folder's
+# paths. Kinds (LIBRARIES of mqttdoctor_add_test): core (non-GUI tests), models (GUI tests of the item
+# models: Qt Gui, QTEST_MAIN makes a QGuiApplication) and widgets (GUI tests that link mqttdoctor_ui:
+# QT_WIDGETS_LIB, a QApplication); a test gets the holder of its kind and links the same libraries.
 function(mqttdoctor_test_pch_for target)
     if(NOT MQTTDOCTOR_PCH)
         return()
+    endif()
+    set(kind core)
+    set(libraries mqttdoctor_core mqttdoctor_testsupport)
+    set(headers <QTest> <QSignalSpy> <QTemporaryDir> <QProcess>)
+    if("mqttdoctor_ui" IN_LIST ARGN OR "mqttdoctor_guiwindowsteps" IN_LIST ARGN)
+        set(kind widgets)
+        list(APPEND libraries mqttdoctor_ui)
+        list(APPEND headers ${MQTTDOCTOR_PCH_GUI_HEADERS} ${MQTTDOCTOR_PCH_WIDGET_HEADERS} <QAbstractItemModelTester>)
+    elseif("mqttdoctor_models" IN_LIST ARGN)
+        set(kind models)
+        list(APPEND libraries mqttdoctor_models)
+        list(APPEND headers ${MQTTDOCTOR_PCH_GUI_HEADERS} <QAbstractItemModelTester>)
     endif()
     string(MAKE_C_IDENTIFIER "${CMAKE_CURRENT_SOURCE_DIR}" dir_id)
     string(MD5 dir_hash "${dir_id}")
     string(SUBSTRING "${dir_hash}" 0 8 dir_hash)
     set(holder mqttdoctor_testpch_${dir_hash})
+    if(NOT kind STREQUAL "core")
+        string(APPEND holder _${kind})
+    endif()
     if(NOT TARGET ${holder})
-        file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${holder}.cpp "// holds the tests' precompiled header\n")
+        file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${holder}.cpp CONTENT "// holds the tests' precompiled header\n")
         add_library(${holder} STATIC ${CMAKE_CURRENT_BINARY_DIR}/${holder}.cpp)
+        set_target_properties(${holder} PROPERTIES AUTOMOC OFF)
         mqttdoctor_set_warnings(${holder})
-        target_link_libraries(${holder} PRIVATE Qt6::Test mqttdoctor_core mqttdoctor_testsupport)
-        target_precompile_headers(${holder} PRIVATE ${MQTTDOCTOR_PCH_HEADERS}
-            <QTest> <QSignalSpy> <QTemporaryDir> <QProcess>)
+        target_link_libraries(${holder} PRIVATE Qt6::Test ${libraries})
+        target_precompile_headers(${holder} PRIVATE ${MQTTDOCTOR_PCH_HEADERS} ${headers})
     endif()
     # Same libraries (hence flags) as the holder; static libraries add only what is used.
-    target_link_libraries(${target} PRIVATE mqttdoctor_core mqttdoctor_testsupport)
+    target_link_libraries(${target} PRIVATE ${libraries})
     target_precompile_headers(${target} REUSE_FROM ${holder})
+    mqttdoctor_pch_skip_moc_file(${target})
 endfunction()
 
 # Unity build of the core library (the sanitizer trees, which compile it once more each): batches of

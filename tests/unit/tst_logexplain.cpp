@@ -1,6 +1,7 @@
 // Explaining server log lines (LogCatalogue::explain): the prefix variants of every server version, Go %q
 // unquoting, lines that must stay unmatched, and the meaning, advice and JSON of a match. The catalogue itself,
 // checked against the captured lines: tst_logcatalogue.cpp.
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
