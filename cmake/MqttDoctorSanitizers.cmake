@@ -48,6 +48,6 @@ if(MQTTDOCTOR_FUZZ)
     if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
         message(FATAL_ERROR "MQTTDOCTOR_FUZZ needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")
     endif()
-    # Coverage feedback for everything the fuzz targets reach; the tests link without libFuzzer.
-    add_compile_options(-fsanitize=fuzzer-no-link)
+    # The coverage instrumentation (-fsanitize=fuzzer-no-link) is set in fuzz/CMakeLists.txt, on the
+    # code the fuzz targets reach.
 endif()
