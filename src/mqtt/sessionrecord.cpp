@@ -305,7 +305,7 @@ QByteArray SessionRecord::encode() const
 
 QString SessionRecord::subjectHash() const
 {
-    return splitSubject(subject).hash;
+    return subjectHashOf(subject).toString();
 }
 
 QStringView SessionRecord::subjectHashOf(QStringView subject)
@@ -331,10 +331,10 @@ QString SessionRecord::idHash() const
 
 std::optional<bool> SessionRecord::idMatchesSubject() const
 {
-    const QString h = subjectHash();
+    const QStringView h = subjectHashOf(subject);
     if (h.isEmpty())
         return std::nullopt;
-    return h == idHash();
+    return ClientIdHash::hashEquals(id, h);
 }
 
 QList<SessionRecord::Subscription> SessionRecord::subscriptions(TopicMapping::Dialect dialect) const
