@@ -285,6 +285,11 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
     natsOptions_SetReconnectedCB(opts.get(), onReconnected, p->sink);
     natsOptions_SetClosedCB(opts.get(), onClosed, p->sink);
     natsOptions_SetErrorHandler(opts.get(), onAsyncError, p->sink);
+    // Every write goes out at once. Otherwise nats.c 3.4 hands it to its flusher thread, which waits 1 ms
+    // for more before it writes: every request() below (a PUB after its inbox's SUB, not nats.c's own
+    // directly flushed Request) waited that long on loopback. The pipelined writers (direct gets,
+    // JetStreamPublisher) keep a window in flight and pay one write() per message instead.
+    natsOptions_SetSendAsap(opts.get(), true);
 
     if (auto r = applyCredentials(opts.get(), settings.credentials, p->sink); !r)
         return r.error();

@@ -34,6 +34,7 @@
 #include "benchdata.h"
 #include "common/allocatortuning.h"
 #include "natsserverfixture.h"
+#include "requestlatency.h"
 #include "mqtt/clientidhash.h"
 #include "mqtt/retainedrecord.h"
 #include "mqtt/sessionrecord.h"
@@ -471,6 +472,7 @@ int runParent(int records, int retained, int runs, const QString &version, const
     if (!fill(server.url().toUtf8(), records, retained))
         return 1;
     decodeAlone(records);
+    requestLatency(server.url(), QStringLiteral("$MQTT_sess"), 51);
 
     for (const Workload &w : Workloads) {
         if (std::strcmp(w.key, "rhdr") == 0 && !fillRetainedHeaders(server.url().toUtf8(), retained))
@@ -529,8 +531,12 @@ int runParent(int records, int retained, int runs, const QString &version, const
 
 int main(int argc, char **argv)
 {
-    // As the CLI and the GUI run the loaders (MQTTDOCTOR_BENCH_DEFAULT_ALLOCATOR=1: without, to compare).
-    if (qEnvironmentVariableIntValue("MQTTDOCTOR_BENCH_DEFAULT_ALLOCATOR") == 0)
+    // Our reads run as the CLI runs the loaders (MQTTDOCTOR_BENCH_DEFAULT_ALLOCATOR=1: without, to compare);
+    // the raw nats.c baseline always with the allocator's defaults, as a plain nats.c program has them.
+    bool baselineChild = false;
+    for (int i = 1; i + 1 < argc; ++i)
+        baselineChild = baselineChild || (std::strcmp(argv[i], "--child") == 0 && std::strncmp(argv[i + 1], "baseline", 8) == 0);
+    if (qEnvironmentVariableIntValue("MQTTDOCTOR_BENCH_DEFAULT_ALLOCATOR") == 0 && !baselineChild)
         AllocatorTuning::applyForLoading();
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
