@@ -8,4 +8,6 @@ target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/nats/streamreadersupport.h
     ${CMAKE_CURRENT_SOURCE_DIR}/nats/natsmessagecopy.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/nats/natsmessagecopy.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/nats/jsackreply.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/nats/jsackreply.h
 )

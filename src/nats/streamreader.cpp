@@ -10,6 +10,7 @@
 #include <QScopeGuard>
 
 #include "nats/jetstreamclient.h"
+#include "nats/jsackreply.h"
 #include "nats/natsconnection.h"
 #include "nats/natsconnectionhandle.h"
 #include "nats/natserrors.h"
@@ -159,8 +160,11 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
 
         quint64 pending = 1;  // without metadata (never seen from an ordered consumer) keep reading
         StreamMessage &out = batch.emplace_back();
-        jsMsgMetaData *md = nullptr;
-        if (natsMsg_GetMetaData(&md, m) == NATS_OK && md) {
+        if (JsAckReply ack; JsAckReply::parse(natsMsg_GetReply(m), ack)) {
+            out.sequence = ack.streamSequence;
+            out.timeNs = ack.timeNs;
+            pending = ack.pending;
+        } else if (jsMsgMetaData *md = nullptr; natsMsg_GetMetaData(&md, m) == NATS_OK && md) {
             out.sequence = md->Sequence.Stream;
             out.timeNs = md->Timestamp;
             pending = md->NumPending;
