@@ -9,6 +9,8 @@
 #include <QString>
 
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -18,16 +20,45 @@ namespace MqttDoctor::FastJson {
 
 inline constexpr int kMaxDepth = 16;  // deeper values go to the reference decoder
 
+// Whether n bytes at a and b are equal. Keys and enum values are a few bytes long: word compares
+// inline cost less than a call to memcmp with a length known only at run time.
+inline bool sameBytes(const char *a, const char *b, size_t n)
+{
+    const auto word = [](const char *p) {
+        std::uint64_t w;
+        std::memcpy(&w, p, sizeof w);
+        return w;
+    };
+    const auto half = [](const char *p) {
+        std::uint32_t w;
+        std::memcpy(&w, p, sizeof w);
+        return w;
+    };
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8)
+            if (word(a + i) != word(b + i))
+                return false;
+        return word(a + n - 8) == word(b + n - 8);  // the last eight bytes, overlapping the loop's
+    }
+    if (n >= 4)
+        return half(a) == half(b) && half(a + n - 4) == half(b + n - 4);
+    for (size_t i = 0; i < n; ++i)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 struct Span
 {
     const char *begin = nullptr;
     const char *end = nullptr;
     bool escaped = false;
     qsizetype size() const { return end - begin; }
-    bool is(const char *literal) const
+    // Compared with a literal whose length the compiler knows (no strlen per key).
+    template<size_t N>
+    bool is(const char (&literal)[N]) const
     {
-        const size_t n = std::strlen(literal);
-        return !escaped && size_t(size()) == n && std::memcmp(begin, literal, n) == 0;
+        return !escaped && size() == qsizetype(N - 1) && sameBytes(begin, literal, N - 1);
     }
 };
 
@@ -40,11 +71,15 @@ public:
 
     void skipWs()
     {
-        while (m_p < m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
-            ++m_p;
+        // nats-server writes no whitespace: that case is one test, inlined; the loop is not.
+        if (m_p < m_end && static_cast<unsigned char>(*m_p) > ' ')
+            return;
+        skipWsLoop();
     }
-    bool peek(char c)
+    bool peek(char c)  // c is never whitespace
     {
+        if (m_p < m_end && *m_p == c)  // the usual case first: c with no whitespace in front
+            return true;
         skipWs();
         return m_p < m_end && *m_p == c;
     }
@@ -69,34 +104,76 @@ public:
             return false;
         s.begin = m_p;
         s.escaped = false;
-        while (m_p < m_end) {
-            const auto c = static_cast<unsigned char>(*m_p);
-            if (c == '"') {
+        for (;;) {
+            m_p = plainRunEnd(m_p, m_end);
+            if (m_p == m_end)
+                return false;
+            if (*m_p == '"') {
                 s.end = m_p++;
                 return true;
             }
-            if (c < 0x20 || c >= 0x7f)
+            if (*m_p != '\\')  // a control byte, DEL or a byte of UTF-8
                 return false;
-            if (c == '\\') {
-                s.escaped = true;
-                if (++m_p >= m_end)
+            s.escaped = true;
+            if (++m_p >= m_end)
+                return false;
+            switch (*m_p) {
+            case 'u':
+                if (m_end - m_p < 5)
                     return false;
-                const char e = *m_p;
-                if (e == 'u') {
-                    if (m_end - m_p < 5)
+                for (int i = 1; i <= 4; ++i)
+                    if (hexValue(m_p[i]) < 0)
                         return false;
-                    for (int i = 1; i <= 4; ++i)
-                        if (hexValue(m_p[i]) < 0)
-                            return false;
-                    m_p += 5;
-                    continue;
-                }
-                if (!std::strchr("\"\\/bfnrt", e) || e == '\0')
-                    return false;
+                m_p += 5;
+                break;
+            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+                ++m_p;
+                break;
+            default:
+                return false;
             }
-            ++m_p;
         }
-        return false;
+    }
+
+    // The first byte in [p, end) that a string cannot take as it is ('"', '\\', a control byte, or one
+    // of 0x7f and above), or end. Values of session records are tens of bytes long: eight bytes a
+    // step, in a 64-bit word, then the last few one at a time (never reading at or past end).
+    static const char *plainRunEnd(const char *p, const char *end)
+    {
+        constexpr std::uint64_t kOnes = 0x0101010101010101;
+        for (qsizetype words = (end - p) / 8; words > 0; --words, p += 8) {
+            const std::uint64_t w = firstByteLowest(p);
+            // Bit 7 of a byte of a term is set when that byte is special; a plain byte neither sets it
+            // nor borrows or carries, so no term marks a byte before the first special one (a borrow or
+            // carry from a special byte only marks later bytes, which are not looked at).
+            const std::uint64_t special = (w                                // 0x80 and above
+                                           | (w - kOnes * 0x20)              // below 0x20
+                                           | (w + kOnes)                     // 0x7f
+                                           | ((w ^ (kOnes * '"')) - kOnes)   // '"'
+                                           | ((w ^ (kOnes * '\\')) - kOnes))  // '\\'
+                                          & (kOnes * 0x80);
+            if (special != 0)
+                return p + std::countr_zero(special) / 8;
+        }
+        for (; p < end; ++p) {
+            const auto c = static_cast<unsigned char>(*p);
+            if (c == '"' || c == '\\' || c < 0x20 || c >= 0x7f)
+                return p;
+        }
+        return end;
+    }
+
+    // Eight bytes from p as a word whose least significant byte is p[0].
+    static std::uint64_t firstByteLowest(const char *p)
+    {
+        std::uint64_t w = 0;
+        if constexpr (std::endian::native == std::endian::little) {
+            std::memcpy(&w, p, sizeof w);
+        } else {
+            for (int i = 0; i < 8; ++i)
+                w |= std::uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
+        }
+        return w;
     }
 
     // A plain integer: optional '-', 1..18 digits, no leading zero, no fraction or exponent.
@@ -119,11 +196,12 @@ public:
         return true;
     }
 
-    bool literal(const char *word)
+    template<size_t N>
+    bool literal(const char (&word)[N])
     {
         skipWs();
-        const size_t n = std::strlen(word);
-        if (size_t(m_end - m_p) < n || std::memcmp(m_p, word, n) != 0)
+        constexpr qsizetype n = N - 1;
+        if (m_end - m_p < n || !sameBytes(m_p, word, n))
             return false;
         m_p += n;
         return true;
@@ -179,6 +257,12 @@ public:
     }
 
 private:
+    void skipWsLoop()
+    {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+    }
+
     const char *m_begin;
     const char *m_p;
     const char *m_end;

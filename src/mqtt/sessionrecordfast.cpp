@@ -1,5 +1,7 @@
 #include "mqtt/sessionrecordfast.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <iterator>
 
@@ -57,35 +59,46 @@ constexpr int kDurableName = 0;
 constexpr int kDeliverSubject = 4;
 static_assert(named(kKnownFields[kDurableName], "durable_name") && named(kKnownFields[kDeliverSubject], "deliver_subject"));
 
+// knownField() finds a key's only candidate in one step: a slot picked by the key's length, first and
+// last byte (a hash without collisions among the known fields, checked at compile time), then one compare.
+constexpr size_t kFieldSlots = 64;
+constexpr size_t fieldSlot(qsizetype length, unsigned char first, unsigned char last)
+{
+    return size_t(4 * (length + first) + 3 * last) % kFieldSlots;
+}
+constexpr KnownField kNoField = {"", 0, FieldKind::Any};
+constexpr auto kFieldAt = [] {
+    std::array<signed char, kFieldSlots> at{};
+    at.fill(-1);
+    for (size_t i = 0; i < std::size(kKnownFields); ++i) {
+        const KnownField &f = kKnownFields[i];
+        at[fieldSlot(f.length, static_cast<unsigned char>(f.name[0]), static_cast<unsigned char>(f.name[f.length - 1]))] =
+            static_cast<signed char>(i);
+    }
+    return at;
+}();
+static_assert(std::ranges::count_if(kFieldAt, [](signed char i) { return i >= 0; }) == std::ssize(kKnownFields),
+              "two known fields share a slot: change the multipliers in fieldSlot()");
+
 // The position of a known field in kKnownFields, or -1.
 int knownField(const Span &key)
 {
-    for (int i = 0; i < int(std::size(kKnownFields)); ++i) {
-        const KnownField &f = kKnownFields[i];
-        if (f.length == key.size() && f.name[0] == *key.begin && std::memcmp(f.name, key.begin, size_t(f.length)) == 0)
-            return i;
-    }
-    return -1;
+    const qsizetype n = key.size();
+    if (n == 0)
+        return -1;
+    const int i = kFieldAt[fieldSlot(n, static_cast<unsigned char>(key.begin[0]), static_cast<unsigned char>(key.begin[n - 1]))];
+    const KnownField &f = i >= 0 ? kKnownFields[i] : kNoField;
+    return f.length == n && sameBytes(f.name, key.begin, size_t(n)) ? i : -1;
 }
 
 bool enumAllowed(const Span &key, const Span &value)
 {
-    static const char *const deliver[] = {"all", "last", "new", "by_start_sequence", "by_start_time", "last_per_subject", "undefined"};
-    static const char *const ack[] = {"none", "all", "explicit"};
-    static const char *const replay[] = {"instant", "original"};
-    if (value.escaped)
-        return false;
-    auto in = [&value](const auto &list) {
-        for (const char *v : list)
-            if (value.is(v))
-                return true;
-        return false;
-    };
     if (key.is("deliver_policy"))
-        return in(deliver);
+        return value.is("all") || value.is("last") || value.is("new") || value.is("by_start_sequence")
+               || value.is("by_start_time") || value.is("last_per_subject") || value.is("undefined");
     if (key.is("ack_policy"))
-        return in(ack);
-    return in(replay);
+        return value.is("none") || value.is("all") || value.is("explicit");
+    return value.is("instant") || value.is("original");
 }
 
 // One ConsumerConfig object, validated like the reference decoder; a slice of `body` on success.
@@ -95,7 +108,12 @@ bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out
         return false;
     const qsizetype start = sc.offset();
     sc.eat('{');
-    Span others[kMaxConfigKeys];  // the keys that are not known fields
+    struct Key
+    {
+        const char *begin;
+        qsizetype size;
+    };
+    Key others[kMaxConfigKeys];  // the keys that are not known fields (no initializers: most configs have none)
     int count = 0;
     int otherCount = 0;
     quint32 seen = 0;  // known fields met, one bit each
@@ -115,9 +133,9 @@ bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out
                 seen |= quint32(1) << known;
             } else {
                 for (int i = 0; i < otherCount; ++i)
-                    if (others[i].size() == key.size() && std::memcmp(others[i].begin, key.begin, size_t(key.size())) == 0)
+                    if (others[i].size == key.size() && std::memcmp(others[i].begin, key.begin, size_t(key.size())) == 0)
                         return false;
-                others[otherCount++] = key;
+                others[otherCount++] = {key.begin, key.size()};
             }
             if (sc.peek('n')) {  // null is allowed for every field
                 if (!sc.literal("null"))
@@ -197,7 +215,7 @@ std::optional<SessionRecord> decodeBody(const QByteArray &json)
                 return std::nullopt;
         } else if (key.is("clean") && once(4)) {
             const bool isTrue = sc.peek('t');
-            if (!sc.literal(isTrue ? "true" : "false"))
+            if (!(isTrue ? sc.literal("true") : sc.literal("false")))
                 return std::nullopt;
             r.clean = isTrue;
         } else if (key.is("subs") && once(8)) {

@@ -6,6 +6,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <algorithm>
+
 #include "mqtt/clientidhash.h"
 #include "mqtt/sessionrecord.h"
 #include "mqtt/sessionrecordfast.h"
@@ -152,6 +154,83 @@ private slots:
             QVERIFY2(!SessionRecordFast::decodeBody(duplicate), duplicate);
     }
 
+    // Every known consumer config key (so every length the lookup handles) and keys one byte off it
+    // (same length with one byte changed, also by 0x10 and 0x40, which keep the first or last byte's
+    // slot; one byte shorter or longer; upper case): `[]` is a value no known field takes, so the fast
+    // path hands a known key over and skips an unknown one.
+    void knownFieldLookup()
+    {
+        const QList<QByteArray> known = {"durable_name", "name", "description", "filter_subject", "deliver_subject",
+                                         "deliver_group", "sample_freq", "opt_start_time", "deliver_policy", "ack_policy",
+                                         "replay_policy", "ack_wait", "max_deliver", "max_waiting", "max_ack_pending",
+                                         "idle_heartbeat", "max_batch", "max_expires", "max_bytes", "inactive_threshold",
+                                         "num_replicas", "opt_start_seq", "rate_limit_bps", "flow_control", "headers_only",
+                                         "mem_storage", "direct"};
+        auto body = [](const QByteArray &key) { return QByteArray("{\"cons\":{\"a\":{\"" + key + "\":[]}}}"); };
+        for (const QByteArray &key : known) {
+            QVERIFY2(!SessionRecordFast::decodeBody(body(key)), key.constData());
+            compareDecoders(message(body(key)));
+            QList<QByteArray> others = {key.chopped(1), key + 'e', key.mid(1), 'n' + key, key.toUpper()};
+            for (qsizetype i = 0; i < key.size(); ++i) {
+                for (char c : {'_', 'a', 'x', char(key[i] ^ 0x10), char(key[i] ^ 0x40)}) {
+                    QByteArray other = key;
+                    other[i] = c;
+                    others << other;
+                }
+            }
+            for (const QByteArray &other : std::as_const(others)) {
+                if (known.contains(other))
+                    continue;
+                const bool plain = std::all_of(other.cbegin(), other.cend(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+                if (plain)
+                    QVERIFY2(SessionRecordFast::decodeBody(body(other)).has_value(), other.constData());
+                compareDecoders(message(body(other)));
+            }
+        }
+        for (int n = 0; n <= 24; ++n)  // keys of every length, none a field
+            compareDecoders(message(body(QByteArray(n, 'k'))));
+    }
+
+    // Each enum field with every value of every enum field (and near misses): the fast path takes
+    // exactly its own field's values and hands the rest over; both decoders agree.
+    void enumValues()
+    {
+        const QList<QByteArray> deliver = {"all", "last", "new", "by_start_sequence", "by_start_time", "last_per_subject", "undefined"};
+        const QList<QByteArray> ack = {"none", "all", "explicit"};
+        const QList<QByteArray> replay = {"instant", "original"};
+        const QList<QByteArray> misses = {"", "ALL", "al", "alll", "explicit ", "instan", "originals", "by_start_time_", "fast"};
+        const QList<std::pair<QByteArray, QList<QByteArray>>> fields = {{"deliver_policy", deliver}, {"ack_policy", ack}, {"replay_policy", replay}};
+        for (const auto &[key, allowed] : fields) {
+            for (const QByteArray &value : deliver + ack + replay + misses) {
+                const QByteArray body = "{\"cons\":{\"a\":{\"" + key + "\":\"" + value + "\"}}}";
+                QCOMPARE(SessionRecordFast::decodeBody(body).has_value(), allowed.contains(value));
+                compareDecoders(message(body));
+            }
+        }
+    }
+
+    // Bytes that end a plain run of a string (and plain ones) at every position 0..17 of an id, a key,
+    // a durable name and a subscription, escapes there, and strings cut by the end of the body: the
+    // fast path and the reference decoder agree.
+    void stringBytesAtEveryPosition()
+    {
+        const QList<QByteArray> pieces = {QByteArray("\0", 1), "\x1f", " ", "\"", "\\", "~", "\x7f", "\x80", "\xc3\xa9",
+                                          "\xff", "\\n", "\\/", "\\u0041", "\\u00e9", "\\u0001", "\\ud83d\\ude00",
+                                          "\\ud83d", "\\u12", "\\x"};
+        for (int pos = 0; pos <= 17; ++pos) {
+            for (const QByteArray &piece : pieces) {
+                const QByteArray text = QByteArray(pos, 'a') + piece + "bcdefghijk";
+                for (const QByteArray &body : QList<QByteArray>{
+                         "{\"id\":\"" + text + "\"}", "{\"" + text + "\":1}", "{\"cons\":{\"a\":{\"" + text + "\":1}}}",
+                         "{\"cons\":{\"a\":{\"durable_name\":\"" + text + "\"}}}", "{\"subs\":{\"" + text + "\":1}}",
+                         "{\"id\":\"" + text, "{\"id\":\"" + QByteArray(pos, 'a') + piece})
+                    compareDecoders(message(body));
+                if (QTest::currentTestFailed())
+                    return;
+            }
+        }
+    }
+
     // Every prefix and random mutations of real records: both decoders agree.
     void fastMatchesReferenceMutated()
     {
@@ -246,6 +325,15 @@ private slots:
     }
 
 private:
+    static StoredMessage message(const QByteArray &body)
+    {
+        StoredMessage m;
+        m.subject = QStringLiteral("$MQTT.sess.kBmSuDPK");
+        m.seq = 3;
+        m.data = body;
+        return m;
+    }
+
     static void compareDecoders(const StoredMessage &m)
     {
         const auto fast = SessionRecord::decode(m);
