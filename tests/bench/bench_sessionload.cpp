@@ -9,7 +9,8 @@
 //   bench_sessionload [--records N] [--retained N] [--runs R (5)] [--server 2.9|2.10|newest]
 //                     [--modes baseline,baseline-all,ours,reader]
 // baseline: DeliverLastPerSubject (DeliverAll for 2.9's single-subject retained stream), as
-// verified-environment.md §C; baseline-all: DeliverAll on the last-per-subject workloads (what
+// verified-environment.md §C, timed from js_SubscribeSync to the end of natsSubscription_Unsubscribe
+// (which deletes the consumer, as our loaders do before they return); baseline-all: DeliverAll on the last-per-subject workloads (what
 // StreamReader uses when the stream keeps one message per subject); reader: StreamReader keeping
 // the undecoded values (no decoding), to separate reading from decoding.
 #include <nats/nats.h>
@@ -183,12 +184,14 @@ int runBaseline(const QByteArray &url, const Workload &w, bool deliverAll)
         if (pending == 0)
             break;
     }
+    // The read ends when its consumer is gone, as StreamReader's does: nats.c deletes the ephemeral
+    // consumer it created (CONSUMER.DELETE, a round trip) in Unsubscribe.
+    natsSubscription_Unsubscribe(sub);
+    natsSubscription_Destroy(sub);
     f.seconds = double(t.nsecsElapsed()) / 1e9;
     f.cpuSeconds = processCpuSeconds() - cpuStart;
     perfControl("disable");
     f.hwmKiB = vmHwmKiB();
-    natsSubscription_Unsubscribe(sub);
-    natsSubscription_Destroy(sub);
     jsCtx_Destroy(js);
     natsConnection_Destroy(nc);
     printResult(f);
