@@ -136,8 +136,10 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
     const int batchSize = std::max(1, options.batchSize);
     QList<StreamMessage> batch;
     batch.reserve(batchSize);
+    // How long no message came: a clock read only when a poll comes back empty, not per message.
     QElapsedTimer idle;
     idle.start();
+    qint64 idleBefore = 0;  // the quiet time before `idle` was (re)started
     for (;;) {
         if (StreamReaderSupport::isCancelled(options)) {
             summary.cancelled = true;
@@ -146,17 +148,22 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
         natsMsg *m = nullptr;
         s = natsSubscription_NextMsg(&m, sub, StreamReaderSupport::PollMs);
         if (s == NATS_TIMEOUT) {
-            if (summary.delivered == 0 && batch.isEmpty() && !emptyChecked && idle.elapsed() >= 3 * StreamReaderSupport::PollMs
+            if (!idle.isValid()) {  // the first empty poll since a message: it waited one poll
+                idle.start();
+                idleBefore = StreamReaderSupport::PollMs;
+            }
+            const qint64 idleMs = idleBefore + idle.elapsed();
+            if (summary.delivered == 0 && batch.isEmpty() && !emptyChecked && idleMs >= 3 * StreamReaderSupport::PollMs
                 && nothingMatches())
                 return summary;
-            if (idle.elapsed() > options.idleTimeoutMs)
+            if (idleMs > options.idleTimeoutMs)
                 return StreamReaderSupport::deniedOr(*m_connection, mark, what,
                                 StreamReaderSupport::idleError(stream, options.idleTimeoutMs, summary.delivered + quint64(batch.size())));
             continue;
         }
         if (s != NATS_OK)
             return StreamReaderSupport::natsError(s, what);
-        idle.restart();
+        idle.invalidate();
 
         quint64 pending = 1;  // without metadata (never seen from an ordered consumer) keep reading
         StreamMessage &out = batch.emplace_back();
