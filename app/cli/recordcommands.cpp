@@ -31,7 +31,7 @@ QString yesNoUnknown(const std::optional<bool> &b)
 QString subscriptionsText(const SessionEntry &e)
 {
     QStringList parts;
-    for (const SessionRecord::Subscription &s : e.subscriptions)
+    for (const SessionRecord::Subscription &s : e.subscriptions())
         parts << QStringLiteral("%1:%2").arg(s.mqttFilter).arg(s.qos);
     return parts.isEmpty() ? QStringLiteral("-") : parts.join(QLatin1Char(' '));
 }
@@ -177,7 +177,7 @@ int runSession(CliContext &ctx)
             << "Connected:  " << yesNoUnknown(e.connected) << (e.server.isEmpty() ? QString() : QStringLiteral(" (server %1)").arg(e.server)) << '\n';
     ctx.out << "\nSubscriptions:\n";
     TextTable subs({QStringLiteral("TOPIC FILTER"), QStringLiteral("NATS SUBJECT"), QStringLiteral("QOS"), QStringLiteral("DURABLE")});
-    for (const SessionRecord::Subscription &s : e.subscriptions)
+    for (const SessionRecord::Subscription &s : e.subscriptions())
         subs.addRow({s.mqttFilter, s.natsSubject, QString::number(s.qos), s.durableName.isEmpty() ? QStringLiteral("-") : s.durableName});
     if (subs.isEmpty())
         ctx.out << "  (none)\n";

@@ -112,22 +112,6 @@ SubjectParts splitSubject(const QString &subject)
     return {};
 }
 
-// Devices of a fleet subscribe to the same filters: each distinct subject is mapped once per thread
-// and dialect, and the records share the resulting string. Bounded.
-QString mqttFilterOf(const QString &subject, TopicMapping::Dialect dialect)
-{
-    thread_local QHash<QString, QString> cache[2];
-    QHash<QString, QString> &c = cache[dialect == TopicMapping::Dialect::V2_9 ? 0 : 1];
-    const auto it = c.constFind(subject);
-    if (it != c.cend())
-        return it.value();
-    if (c.size() >= 4096)
-        c.clear();
-    const QString filter = TopicMapping::subjectToTopic(subject, dialect);
-    c.insert(subject, filter);
-    return filter;
-}
-
 } // namespace
 
 Result<SessionRecord> SessionRecord::decode(const QByteArray &json)
@@ -335,6 +319,22 @@ std::optional<bool> SessionRecord::idMatchesSubject() const
     if (h.isEmpty())
         return std::nullopt;
     return ClientIdHash::hashEquals(id, h);
+}
+
+// Devices of a fleet subscribe to the same filters: each distinct subject is mapped once per thread
+// and dialect, and the records share the resulting string. Bounded.
+QString SessionRecord::mqttFilterOf(const QString &subject, TopicMapping::Dialect dialect)
+{
+    thread_local QHash<QString, QString> cache[2];
+    QHash<QString, QString> &c = cache[dialect == TopicMapping::Dialect::V2_9 ? 0 : 1];
+    const auto it = c.constFind(subject);
+    if (it != c.cend())
+        return it.value();
+    if (c.size() >= 4096)
+        c.clear();
+    const QString filter = TopicMapping::subjectToTopic(subject, dialect);
+    c.insert(subject, filter);
+    return filter;
 }
 
 QList<SessionRecord::Subscription> SessionRecord::subscriptions(TopicMapping::Dialect dialect) const

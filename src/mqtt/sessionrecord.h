@@ -91,6 +91,8 @@ public:
     std::optional<bool> idMatchesSubject() const;
     /** The `subs` entries with their MQTT filter and the durables serving them, in `subs` key order. */
     QList<Subscription> subscriptions(TopicMapping::Dialect dialect = TopicMapping::Dialect::V2_10) const;
+    /** TopicMapping::subjectToTopic(subject, dialect), made once per distinct subject, dialect and thread (bounded). */
+    static QString mqttFilterOf(const QString &subject, TopicMapping::Dialect dialect);
     /** Every `durable_name` referenced by `cons` and `pubrel`, sorted, without duplicates. */
     QStringList durableNames() const;
     /** `cons[sid].durable_name`, or an empty string. */

@@ -11,7 +11,14 @@
 #include "nats/natsconnection.h"
 #include "records/decodepipeline.h"
 
-namespace MqttDoctor::SessionLoader {
+namespace MqttDoctor {
+
+QList<SessionRecord::Subscription> SessionEntry::subscriptions() const
+{
+    return record ? record->subscriptions(dialect) : QList<SessionRecord::Subscription>();
+}
+
+namespace SessionLoader {
 
 namespace {
 
@@ -36,6 +43,7 @@ QString lastToken(const QString &subject)
 SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dialect)
 {
     SessionEntry e;
+    e.dialect = dialect;
     e.subject = message.subject;
     e.seq = message.sequence;
     e.time = message.time();
@@ -54,7 +62,6 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
     }
     e.clientId = rec->id;
     e.clean = rec->clean;
-    e.subscriptions = rec->subscriptions(dialect);
     // SessionRecord::idMatchesSubject(), without splitting the subject again. Not for a legacy stream's name:
     // its hash covers the domain since 2.3, and the server moves the record without checking it.
     if (!subjectHash.isEmpty() && !MqttLayout::isLegacySessionStream(message.subject)
@@ -198,16 +205,17 @@ bool matches(const SessionEntry &entry, const QString &filter)
     const auto has = [&](const QString &s) { return s.contains(filter, Qt::CaseInsensitive); };
     if (has(entry.clientId) || has(entry.hash) || has(entry.subject))
         return true;
-    for (const SessionRecord::Subscription &s : entry.subscriptions)
-        if (has(s.natsSubject) || has(s.mqttFilter))
-            return true;
+    if (entry.record)  // the subscriptions without making them (no list, the filters cached per thread)
+        for (auto it = entry.record->subs.begin(); it != entry.record->subs.end(); ++it)
+            if (has(it.key()) || has(SessionRecord::mqttFilterOf(it.key(), entry.dialect)))
+                return true;
     return false;
 }
 
 QJsonObject toJson(const SessionEntry &e, bool detail)
 {
     QJsonArray subs;
-    for (const SessionRecord::Subscription &s : e.subscriptions)
+    for (const SessionRecord::Subscription &s : e.subscriptions())
         subs.append(QJsonObject{{QStringLiteral("filter"), s.natsSubject}, {QStringLiteral("topic"), s.mqttFilter},
                                 {QStringLiteral("qos"), s.qos}});
     QJsonArray cons;
@@ -462,4 +470,5 @@ Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &ac
     return out;
 }
 
-} // namespace MqttDoctor::SessionLoader
+} // namespace SessionLoader
+} // namespace MqttDoctor

@@ -47,7 +47,8 @@ struct SessionEntry
     quint64 seq = 0;
     QDateTime time;              ///< store time (UTC)
     bool clean = false;
-    QList<SessionRecord::Subscription> subscriptions;
+    /** How subscriptions() maps the record's NATS subjects to MQTT filters (the server version's dialect). */
+    TopicMapping::Dialect dialect = TopicMapping::Dialect::V2_10;
     QList<SessionConsumer> consumers;
     std::optional<bool> connected;  ///< nullopt: unknown (no system connection)
     QString server;              ///< the server the client is connected to (when connected)
@@ -57,6 +58,12 @@ struct SessionEntry
     QString legacyStream;
 
     bool isLegacy() const { return !legacyStream.isEmpty(); }
+    /**
+     * The record's subscriptions, MQTT and NATS form (SessionRecord::subscriptions(dialect)); none
+     * without a record. Made on each call, not kept: 100,000 loaded entries must not each carry a copy.
+     */
+    QList<SessionRecord::Subscription> subscriptions() const;
+    qsizetype subscriptionCount() const { return record ? record->subs.size() : 0; }
 };
 
 /** What a session load reads and how. */

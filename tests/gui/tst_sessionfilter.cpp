@@ -27,13 +27,10 @@ SessionEntry entry(const QString &clientId, quint64 seq, bool problem = false)
     e.hash = u"H"_s + QString::number(seq); // hashes and subjects never contain the client IDs' text
     e.subject = u"$MQTT.sess."_s + e.hash;
     e.seq = seq;
-    SessionRecord::Subscription s;
-    s.natsSubject = u"plant.x"_s;
-    s.mqttFilter = u"plant/x"_s;
-    e.subscriptions.append(s);
     if (problem)
         e.problems << u"durable missing"_s;
     e.record = SessionRecord{};
+    e.record->subs.insert(u"plant.x"_s, 0); // MQTT filter plant/x
     return e;
 }
 

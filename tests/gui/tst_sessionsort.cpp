@@ -27,14 +27,9 @@ SessionEntry entry(const QString &clientId, quint64 seq, int subscriptions)
     e.subject = u"$MQTT.sess."_s + e.hash;
     e.seq = seq;
     e.time = QDateTime::fromMSecsSinceEpoch(qint64(1700000000000) + qint64(seq) * 1000, QTimeZone::utc());
-    for (int i = 0; i < subscriptions; ++i) {
-        SessionRecord::Subscription s;
-        s.natsSubject = u"t.%1"_s.arg(i);
-        s.mqttFilter = u"t/%1"_s.arg(i);
-        s.qos = 1;
-        e.subscriptions.append(s);
-    }
     e.record = SessionRecord{};
+    for (int i = 0; i < subscriptions; ++i)
+        e.record->subs.insert(u"t.%1"_s.arg(i), 1); // MQTT filter t/<i>
     return e;
 }
 

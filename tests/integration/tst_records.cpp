@@ -148,7 +148,7 @@ private slots:
         SessionEntry e = SessionLoader::fromMessage(good, TopicMapping::Dialect::V2_10);
         QVERIFY(e.record);
         QVERIFY(e.problems.value(0).startsWith(QStringLiteral("id does not hash to the subject")));
-        QCOMPARE(e.subscriptions.value(0).mqttFilter, QStringLiteral("a/#"));
+        QCOMPARE(e.subscriptions().value(0).mqttFilter, QStringLiteral("a/#"));
         SessionLoader::joinConsumers(e, {});
         QVERIFY(e.problems.contains(QStringLiteral("consumer kBmSuDPK_x missing")));
         QVERIFY(SessionLoader::matches(e, QStringLiteral("SENSOR")));

@@ -18,7 +18,7 @@ SessionSort::Key keyOf(const SessionEntry &e, int column)
     case C::HashColumn: k.text = e.hash; break;
     case C::ConnectedColumn: k.number = e.connected ? (*e.connected ? 2 : 1) : 0; break;
     case C::CleanColumn: k.number = e.clean ? 1 : 0; break;
-    case C::SubscriptionsColumn: k.number = e.subscriptions.size(); break;
+    case C::SubscriptionsColumn: k.number = e.subscriptionCount(); break;
     case C::ConsumersColumn: {
         const auto ok = std::count_if(e.consumers.cbegin(), e.consumers.cend(), [](const SessionConsumer &c) { return c.exists; });
         // By missing consumers, then by how many the record names (as SortRole).

@@ -278,7 +278,7 @@ QVariant SessionTableModel::displayData(const SessionEntry &e, int column) const
     case CleanColumn: return e.clean ? tr("yes") : tr("no");
     case SubscriptionsColumn: {
         QStringList filters;
-        for (const SessionRecord::Subscription &s : e.subscriptions)
+        for (const SessionRecord::Subscription &s : e.subscriptions())
             filters << QStringLiteral("%1 (QoS %2)").arg(s.mqttFilter).arg(s.qos);
         return filters.join(QStringLiteral(", "));
     }
@@ -294,7 +294,7 @@ QVariant SessionTableModel::sortData(const SessionEntry &e, int column) const
     switch (column) {
     case ConnectedColumn: return e.connected ? (*e.connected ? 2 : 1) : 0;
     case CleanColumn: return e.clean;
-    case SubscriptionsColumn: return qint64(e.subscriptions.size());
+    case SubscriptionsColumn: return qint64(e.subscriptionCount());
     case ConsumersColumn: {
         const auto ok = std::count_if(e.consumers.cbegin(), e.consumers.cend(), [](const SessionConsumer &c) { return c.exists; });
         // By missing consumers, then by how many the record names.

@@ -103,9 +103,10 @@ QString SessionDetailsView::describe(const SessionEntry &e)
         field(tr("Origin"), e.record->origin);
     field(tr("Connected"), SessionTableModel::connectedText(e) + (e.server.isEmpty() ? QString() : tr(" (server %1)").arg(e.server)));
     lines << QString() << tr("Subscriptions:");
-    if (e.subscriptions.isEmpty())
+    const QList<SessionRecord::Subscription> subscriptions = e.subscriptions();
+    if (subscriptions.isEmpty())
         lines << tr("  (none)");
-    for (const SessionRecord::Subscription &s : e.subscriptions)
+    for (const SessionRecord::Subscription &s : subscriptions)
         lines << tr("  %1  →  %2  QoS %3%4")
                      .arg(s.mqttFilter, s.natsSubject)
                      .arg(s.qos)
