@@ -2,8 +2,10 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSet>
+#include <QThread>
 
 #include "repair/auditlog.h"
 #include "repair/privatefiles.h"
@@ -24,17 +26,6 @@ QString safePart(const QString &text)
     while (s.startsWith(u'_'))
         s.remove(0, 1);
     return s.left(80);
-}
-
-QString backupPath(const QString &dir, const RepairStep &step, const RepairBackupSpec &spec, int index)
-{
-    const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'"));
-    QString name = QStringLiteral("%1-%2-step%3-%4-%5").arg(stamp, safePart(step.account), step.id, step.action, safePart(spec.stream));
-    if (!spec.subject.isEmpty())
-        name += u'-' + safePart(spec.subject);
-    if (index > 0)
-        name += QStringLiteral("-%1").arg(index);
-    return QDir(dir).filePath(name + QStringLiteral(".jsonl"));
 }
 
 QJsonArray auditRequests(const RepairStep &step)
@@ -75,6 +66,25 @@ QString restoreHint(const QStringList &files)
 }
 
 } // namespace
+
+QString backupPath(const QString &dir, const RepairStep &step, const RepairBackupSpec &spec, int index)
+{
+    QString tail = QStringLiteral("-%1-step%2-%3-%4").arg(safePart(step.account), step.id, step.action, safePart(spec.stream));
+    if (!spec.subject.isEmpty())
+        tail += u'-' + safePart(spec.subject);
+    if (index > 0)
+        tail += QStringLiteral("-%1").arg(index);
+    tail += QStringLiteral(".jsonl");
+    QString path;
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmsszzz'Z'"));
+        path = QDir(dir).filePath(stamp + tail);
+        if (!QFileInfo::exists(path))
+            break;
+        QThread::msleep(1);
+    }
+    return path;  // still taken after a second of trying: BackupFile refuses to overwrite it and says so
+}
 
 QJsonObject Report::toJson() const
 {

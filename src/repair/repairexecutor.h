@@ -36,6 +36,13 @@ struct Options
     std::function<void(const RepairStep &step, const QStringList &backupFiles)> beforeApply;
 };
 
+/**
+ * Where a step's backup goes: "<stamp>-<account>-step<id>-<action>-<stream>[-<subject>][-<index>].jsonl" in
+ * `dir`, the stamp the UTC time in milliseconds, so names sort by time. Never the name of a file already
+ * there: a plan rerun at once (after a failure right behind its backup) waits for the clock to move on.
+ */
+QString backupPath(const QString &dir, const RepairStep &step, const RepairBackupSpec &spec, int index);
+
 struct Report
 {
     QList<StepOutcome> outcomes;   ///< one per plan step, in plan order
