@@ -6,9 +6,9 @@ namespace MqttDoctor {
 
 /**
  * What StreamReader needs from the reply subject of a message a JetStream consumer delivers:
- * `$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time ns>.<pending>` (9 tokens) or,
- * from newer servers, `$JS.ACK.<domain>.<account hash>.<stream>.<consumer>.<delivered>.<stream seq>.
- * <consumer seq>.<time ns>.<pending>[.<more>...]` (12 or more tokens). Parsed in place, without the
+ * `$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time ns>.<pending>` (9 tokens) or
+ * `$JS.ACK.<domain>.<account hash>.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time ns>.
+ * <pending>[.<random>...]` (11 or more; what follows the pending count is ignored). Parsed in place, without the
  * allocations of nats.c's natsMsg_GetMetaData() (a struct and copies of the stream, consumer and domain
  * names per message), with the same rules: a reply it does not accept is left to natsMsg_GetMetaData.
  * Pure, any thread.

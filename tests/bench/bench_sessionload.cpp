@@ -10,9 +10,9 @@
 //                     [--modes baseline,baseline-all,ours,reader]
 // baseline: DeliverLastPerSubject (DeliverAll for 2.9's single-subject retained stream), as
 // verified-environment.md §C, timed from js_SubscribeSync to the end of natsSubscription_Unsubscribe
-// (which deletes the consumer, as our loaders do before they return); baseline-all: DeliverAll on the last-per-subject workloads (what
-// StreamReader uses when the stream keeps one message per subject); reader: StreamReader keeping
-// the undecoded values (no decoding), to separate reading from decoding.
+// (which deletes the consumer, as our loaders do before they return); baseline-all: DeliverAll on the
+// last-per-subject workloads (what StreamReader uses when the stream keeps one message per subject);
+// reader: StreamReader keeping the undecoded values (no decoding), to separate reading from decoding.
 #include <nats/nats.h>
 
 #include <malloc.h>
@@ -198,22 +198,6 @@ int runBaseline(const QByteArray &url, const Workload &w, bool deliverAll)
     return 0;
 }
 
-std::shared_ptr<NatsConnection> ourConnection(const QString &url)
-{
-    ConnectionSettings settings;
-    settings.servers = {url};
-    settings.credentials.kind = Credentials::Kind::UserPassword;
-    settings.credentials.user = QString::fromLatin1(User);
-    settings.credentials.password = QString::fromLatin1(Password);
-    settings.timeoutMs = 10000;
-    auto nc = NatsConnection::connect(settings);
-    if (!nc) {
-        std::fprintf(stderr, "%s\n", qPrintable(nc.error().toString()));
-        return nullptr;
-    }
-    return *nc;
-}
-
 // Our loader, as the CLI and a model use it: every entry kept.
 int runLoader(const QString &url, const Workload &w, int records)
 {
@@ -341,14 +325,6 @@ QJsonObject runChild(const QString &mode, const QString &url, const Workload &w,
             return o;
         }
     return {};
-}
-
-double median(QList<double> v)
-{
-    if (v.isEmpty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 QString percentages(const QList<double> &ratios)

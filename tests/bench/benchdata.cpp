@@ -1,6 +1,7 @@
 // Test data of bench_sessionload: the records it stores and the consumer index its loader joins with.
 #include "benchdata.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <QElapsedTimer>
@@ -45,6 +46,30 @@ natsConnection *rawConnect(const QByteArray &url)
     const natsStatus s = natsConnection_Connect(&nc, opts);
     natsOptions_Destroy(opts);
     return check(s, "connect") ? nc : nullptr;
+}
+
+std::shared_ptr<NatsConnection> ourConnection(const QString &url)
+{
+    ConnectionSettings settings;
+    settings.servers = {url};
+    settings.credentials.kind = Credentials::Kind::UserPassword;
+    settings.credentials.user = QString::fromLatin1(User);
+    settings.credentials.password = QString::fromLatin1(Password);
+    settings.timeoutMs = 10000;
+    auto nc = NatsConnection::connect(settings);
+    if (!nc) {
+        std::fprintf(stderr, "%s\n", qPrintable(nc.error().toString()));
+        return nullptr;
+    }
+    return *nc;
+}
+
+double median(QList<double> v)
+{
+    if (v.isEmpty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 // ---- fill (parent) ----

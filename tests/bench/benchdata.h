@@ -5,7 +5,11 @@
 #include <nats/nats.h>
 
 #include <QByteArray>
+#include <QList>
 
+#include <memory>
+
+#include "nats/natsconnection.h"
 #include "records/sessionloader.h"
 
 namespace MqttDoctor::BenchData {
@@ -21,6 +25,10 @@ QByteArray sessionRecord(const QByteArray &clientId, const QByteArray &hash, int
 bool check(natsStatus s, const char *what);
 /** A raw nats.c connection as the benchmark's user. */
 natsConnection *rawConnect(const QByteArray &url);
+/** Our connection (NatsConnection) as the benchmark's user; null (the error printed) when it fails. */
+std::shared_ptr<NatsConnection> ourConnection(const QString &url);
+/** The median (0 for none). */
+double median(QList<double> values);
 /** `$MQTT_sess` with `records` sessions and 2.9's retained layout (`$MQTT.rmsgs`, JSON) with `retained` messages. */
 bool fill(const QByteArray &url, int records, int retained);
 /** `$MQTT_rmsgs` re-created per subject (2.11+) with `retained` messages in the header encoding. */

@@ -3,7 +3,6 @@
 
 #include <nats/nats.h>
 
-#include <algorithm>
 #include <cstdio>
 
 #include <QElapsedTimer>
@@ -15,26 +14,9 @@
 
 namespace MqttDoctor::BenchData {
 
-namespace {
-
-double medianMs(QList<double> v)
-{
-    if (v.isEmpty())
-        return -1;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-} // namespace
-
 void requestLatency(const QString &url, const QString &stream, int count)
 {
-    ConnectionSettings settings;
-    settings.servers = {url};
-    settings.credentials.kind = Credentials::Kind::UserPassword;
-    settings.credentials.user = QString::fromLatin1(User);
-    settings.credentials.password = QString::fromLatin1(Password);
-    auto ours = NatsConnection::connect(settings);
+    const std::shared_ptr<NatsConnection> ours = ourConnection(url);
     natsConnection *raw = rawConnect(url.toUtf8());
     if (!ours || !raw) {
         std::fprintf(stderr, "request round trip: cannot connect\n");
@@ -42,7 +24,7 @@ void requestLatency(const QString &url, const QString &stream, int count)
             natsConnection_Destroy(raw);
         return;
     }
-    JetStreamClient js(*ours, {});
+    JetStreamClient js(ours, {});
     const QByteArray subject = "$JS.API.STREAM.INFO." + stream.toUtf8();
     QList<double> oursMs, rawMs;
     bool ok = true;
@@ -64,7 +46,7 @@ void requestLatency(const QString &url, const QString &stream, int count)
     }
     std::printf("request round trip (STREAM.INFO %s, median of %d, loopback): ours (JetStreamClient) %.3f ms, "
                 "nats.c natsConnection_Request %.3f ms\n",
-                qPrintable(stream), count, medianMs(oursMs), medianMs(rawMs));
+                qPrintable(stream), count, median(oursMs), median(rawMs));
 }
 
 } // namespace MqttDoctor::BenchData
