@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <cstring>
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QThread>
 
 #ifdef Q_OS_UNIX
 #include <fcntl.h>
@@ -17,6 +19,18 @@
 #include "repair/privatefiles.h"
 
 namespace MqttDoctor {
+
+QString freshBackupPath(const QString &dir, const std::function<QString(const QString &stamp)> &fileName)
+{
+    QString path;
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        path = QDir(dir).filePath(fileName(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmsszzz'Z'"))));
+        if (!QFileInfo::exists(path))
+            break;
+        QThread::msleep(1);
+    }
+    return path;
+}
 
 namespace {
 

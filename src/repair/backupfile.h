@@ -14,6 +14,14 @@ class QFile;
 namespace MqttDoctor {
 
 /**
+ * A path in `dir` for a new backup that no file has yet: `fileName(stamp)` with the time now in UTC,
+ * to the millisecond (`yyyyMMdd'T'HHmmsszzz'Z'`), asked again on the next millisecond while that file
+ * exists (a rerun right after a failure must not reuse its backup's name). After a second of names
+ * that all exist, the last one is returned: the writer refuses to overwrite it and says so.
+ */
+QString freshBackupPath(const QString &dir, const std::function<QString(const QString &stamp)> &fileName);
+
+/**
  * Writes a file that appears under its final name only when complete: the bytes go to a temporary
  * file in the same folder ("<name>.tmp-<random>"); commit() flushes, fsyncs, renames it over the final
  * name and fsyncs the folder. Without a commit (error, cancel, destruction) the temporary file is

@@ -1,13 +1,10 @@
 #include "repairexecutor.h"
 
-#include <QDateTime>
-#include <QDir>
-#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSet>
-#include <QThread>
 
 #include "repair/auditlog.h"
+#include "repair/backupfile.h"
 #include "repair/privatefiles.h"
 #include "repair/repairaction.h"
 #include "repair/streambackup.h"
@@ -75,15 +72,7 @@ QString backupPath(const QString &dir, const RepairStep &step, const RepairBacku
     if (index > 0)
         tail += QStringLiteral("-%1").arg(index);
     tail += QStringLiteral(".jsonl");
-    QString path;
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-        const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmsszzz'Z'"));
-        path = QDir(dir).filePath(stamp + tail);
-        if (!QFileInfo::exists(path))
-            break;
-        QThread::msleep(1);
-    }
-    return path;  // still taken after a second of trying: BackupFile refuses to overwrite it and says so
+    return freshBackupPath(dir, [&tail](const QString &stamp) -> QString { return stamp + tail; });
 }
 
 QJsonObject Report::toJson() const

@@ -1,4 +1,4 @@
-// RepairExecutor::backupPath: the names of a repair's backup files (sorted by time, never one that exists).
+// RepairExecutor::backupPath and freshBackupPath: the names of a repair's backup files (sorted by time, never one that exists).
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "repair/backupfile.h"
 #include "repair/repairexecutor.h"
 
 using namespace MqttDoctor;
@@ -94,6 +95,34 @@ private slots:
         sorted.sort();
         QCOMPARE(sorted, names);  // each later than the one before
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 20);
+    }
+
+    // The stream-recreate step's working backup is named through the same helper: five quick calls, five files.
+    void freshPathForOtherNames()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto name = [](const QString &stamp) -> QString { return u"ACME-CATCHALL-recreate-"_s + stamp + u".jsonl"_s; };
+        for (int i = 0; i < 5; ++i) {
+            const QString path = freshBackupPath(dir.path(), name);
+            QVERIFY2(!QFileInfo::exists(path), qPrintable(path));
+            QVERIFY2(QFileInfo(path).fileName().startsWith(u"ACME-CATCHALL-recreate-2"_s), qPrintable(path));
+            QVERIFY(touch(path));
+        }
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 5);
+    }
+
+    // A name that exists whatever the time: after trying, that path comes back (the writer then refuses
+    // to overwrite it), and the file is untouched.
+    void everyNameTaken()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString taken = QDir(dir.path()).filePath(u"fixed.jsonl"_s);
+        QVERIFY(touch(taken));
+        const QString path = freshBackupPath(dir.path(), [](const QString &) -> QString { return u"fixed.jsonl"_s; });
+        QCOMPARE(path, taken);
+        QCOMPARE(QFileInfo(taken).size(), 1);
     }
 };
 

@@ -8,7 +8,6 @@
 // created and restored from the journal's backup; a recreated stream whose restore did not finish is
 // restored again (restore skips what is already there).
 
-#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -153,9 +152,10 @@ public:
                 return S::stateChanged(p.reason);
             if (p.verdict == Precondition::Verdict::Run) {
                 // 1. The working backup (nothing is deleted unless it is complete on disk).
-                const QString backup = QDir(ctx.backupDir).filePath(
-                    QStringLiteral("%1-recreate-%2.jsonl")
-                        .arg(S::safeFileStem(step.account, step.stream), QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmsszzz"))));
+                const QString stem = S::safeFileStem(step.account, step.stream);
+                const QString backup = freshBackupPath(ctx.backupDir, [&stem](const QString &stamp) -> QString {
+                    return QStringLiteral("%1-recreate-%2.jsonl").arg(stem, stamp);
+                });
                 BackupRequest req;
                 req.stream = step.stream;
                 req.outputPath = backup;
