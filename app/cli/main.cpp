@@ -9,7 +9,7 @@
 #include <QSet>
 #include <QTextStream>
 
-#include "common/allocatortuning.h"
+#include "common/mallochugepages.h"
 #include "backupcommands.h"
 #include "checkcommand.h"
 #include "clicontext.h"
@@ -74,7 +74,7 @@ void startWatchdog(int timeoutMs, bool longRunning)
 
 int main(int argc, char *argv[])
 {
-    AllocatorTuning::applyForLoading();  // before any thread starts
+    MallocHugePages::applyAtStart(argv);  // first: may run the program again with glibc's huge-page tunable
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("nats-mqtt-doctor-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(MQTTDOCTOR_VERSION));

@@ -1,28 +1,36 @@
 #pragma once
 
-#include <QFuture>
 #include <QList>
-#include <QThread>
-#include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <condition_variable>
 #include <deque>
 #include <functional>
-#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
 
+#include "common/result.h"
 #include "nats/streamreader.h"
 
 namespace MqttDoctor {
 
 /**
- * Decodes the batches of a StreamReader read on a worker thread (two with four or more cores) while
- * the reading thread goes on reading, and hands the results back on the reading thread in stream order (internal to the loaders).
- * `decode` must be pure on const inputs (it runs on the worker); `deliver` runs on the thread that calls
- * push()/finish() and returns false to stop. Batches read ahead of a stop are dropped, and
- * adjust() makes the read's summary say what it would have said for an inline decode (delivered,
- * last sequence and cancelled up to the batch that stopped). At most `maxQueued` batches wait for the
- * worker (bounds the memory of undecoded messages). The destructor waits for the worker.
+ * Reads a stream on a reading thread of the pipeline's own while the calling thread decodes the batches
+ * and hands them over in stream order (internal to the loaders).
+ *
+ * The decoding (and so every entry the caller keeps) happens on the calling thread: the entries are
+ * allocated where the caller lives (the CLI's main thread: glibc's main heap, which grows in large
+ * steps; a thread arena grows one mprotect() per page), and `deliver` runs right after its batch is
+ * decoded. The reading thread makes the messages and frees them again once they are decoded (freed
+ * where they were allocated: no allocator lock shared across threads for them). At most `maxQueued`
+ * batches wait to be decoded (bounds the memory of undecoded messages).
+ *
+ * `deliver` returns false to stop: the read stops at its next batch, batches read ahead of the stop are
+ * dropped, and the summary says what an inline decode would have said (delivered, last sequence, and
+ * cancelled unless the stop came with the last batch). A read that fails hands over what it read before
+ * the failure first, then returns the error.
  */
 template<typename Decoded>
 class DecodePipeline final
@@ -30,49 +38,48 @@ class DecodePipeline final
 public:
     using Decode = std::function<Decoded(const QList<StreamMessage> &batch)>;
     using Deliver = std::function<bool(Decoded &&decoded, const ReadProgress &progress)>;
+    /** The read to run on the reading thread: calls the handler per batch (StreamReader's read functions). */
+    using Read = std::function<Result<ReadSummary>(const StreamReader::BatchHandler &onBatch)>;
 
-    DecodePipeline(Decode decode, Deliver deliver) : m_decode(std::move(decode)), m_deliver(std::move(deliver))
-    {
-        // One worker, two where there are cores to spare: reading (and, on a server's own machine,
-        // the server) needs the rest.
-        m_pool.setMaxThreadCount(QThread::idealThreadCount() >= 4 ? 2 : 1);
-    }
-    ~DecodePipeline() { m_pool.waitForDone(); }
+    DecodePipeline(Decode decode, Deliver deliver) : m_decode(std::move(decode)), m_deliver(std::move(deliver)) {}
     DecodePipeline(const DecodePipeline &) = delete;
     DecodePipeline &operator=(const DecodePipeline &) = delete;
 
-    /** The StreamReader batch handler: queues the batch; false once a delivery stopped. */
-    bool push(QList<StreamMessage> &&batch, const ReadProgress &progress)
+    /** Runs `read` on the reading thread, decodes and delivers here; returns when the read has ended. Once. */
+    Result<ReadSummary> run(const Read &read)
     {
-        Item item;
-        item.progress = progress;
-        item.messages = quint64(batch.size());
-        for (const StreamMessage &m : batch)
-            item.lastSequence = std::max(item.lastSequence, m.sequence);
-        // The messages stay owned here and are freed on this thread (they were allocated here: a free
-        // on the worker would take this thread's allocator lock while it reads on).
-        item.batch = std::make_unique<const QList<StreamMessage>>(std::move(batch));
-        item.future = QtConcurrent::run(&m_pool, [decode = &m_decode, messages = item.batch.get()] { return (*decode)(*messages); });
-        m_queue.push_back(std::move(item));
-        collect(false);
-        while (m_queue.size() > maxQueued && !m_stopped) {
-            m_queue.front().future.waitForFinished();
-            collect(false);
+        std::thread reading([this, &read] {
+            Result<ReadSummary> result = read([this](QList<StreamMessage> &&batch, const ReadProgress &progress) {
+                return enqueue(std::move(batch), progress);
+            });
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_result.emplace(std::move(result));
+            m_cond.notify_all();
+        });
+        for (;;) {
+            Item item;
+            {
+                std::unique_lock<std::mutex> lock(m_mutex);
+                m_cond.wait(lock, [this] { return !m_queue.empty() || m_result.has_value(); });
+                if (m_queue.empty())
+                    break;  // the read ended and everything it read is handled
+                item = std::move(m_queue.front());
+                m_queue.pop_front();
+                m_cond.notify_all();  // room for the reading thread
+            }
+            handle(item);
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_spent.push_back(std::move(item.batch));  // freed by the reading thread at its next batch
         }
-        return !m_stopped;
-    }
-
-    /** Hands over everything still queued (after the read ended or failed). */
-    void finish() { collect(true); }
-
-    /** Makes `summary` describe the read up to the delivery that stopped it (no change without a stop). */
-    void adjust(ReadSummary &summary) const
-    {
-        if (!m_stopped)
-            return;
-        summary.delivered = m_delivered;
-        summary.lastSequence = m_lastSequence;
-        summary.cancelled = !m_stopWasLast;
+        reading.join();
+        m_spent.clear();
+        Result<ReadSummary> result = std::move(*m_result);
+        if (result && m_stopped) {
+            result->delivered = m_delivered;
+            result->lastSequence = m_lastSequence;
+            result->cancelled = !m_stopWasLast;
+        }
+        return result;
     }
 
 private:
@@ -80,39 +87,58 @@ private:
 
     struct Item
     {
-        QFuture<Decoded> future;
-        std::unique_ptr<const QList<StreamMessage>> batch;  // read by the worker until `future` is finished
+        QList<StreamMessage> batch;
         ReadProgress progress;
-        quint64 messages = 0;
-        quint64 lastSequence = 0;
     };
 
-    void collect(bool wait)
+    // Reading thread: waits for room, queues the batch, frees the batches decoded meanwhile.
+    bool enqueue(QList<StreamMessage> &&batch, const ReadProgress &progress)
     {
-        while (!m_queue.empty() && (wait || m_queue.front().future.isFinished())) {
-            Item item = std::move(m_queue.front());
-            m_queue.pop_front();
-            Decoded decoded = item.future.takeResult();
+        std::vector<QList<StreamMessage>> spent;  // destroyed last: after the lock is released
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_cond.wait(lock, [this] { return m_queue.size() < maxQueued || m_stopped; });
+        spent.swap(m_spent);
+        if (m_stopped)
+            return false;
+        m_queue.push_back(Item{std::move(batch), progress});
+        m_cond.notify_all();
+        return true;
+    }
+
+    // Calling thread: decodes and delivers one batch (none after a stop: read ahead, dropped).
+    void handle(const Item &item)
+    {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
             if (m_stopped)
-                continue;  // read ahead of the stop: dropped, as if never read
-            m_delivered += item.messages;
-            m_lastSequence = std::max(m_lastSequence, item.lastSequence);
-            if (!m_deliver(std::move(decoded), item.progress)) {
-                m_stopped = true;
-                // StreamReader does not count a stop on the last batch as a cancel.
-                m_stopWasLast = item.progress.total != 0 && item.progress.done >= item.progress.total;
-            }
+                return;
+        }
+        Decoded decoded = m_decode(item.batch);
+        m_delivered += quint64(item.batch.size());
+        for (const StreamMessage &m : item.batch)
+            m_lastSequence = std::max(m_lastSequence, m.sequence);
+        if (!m_deliver(std::move(decoded), item.progress)) {
+            // StreamReader does not count a stop on the last batch as a cancel.
+            m_stopWasLast = item.progress.total != 0 && item.progress.done >= item.progress.total;
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_stopped = true;
+            m_cond.notify_all();
         }
     }
 
     Decode m_decode;
     Deliver m_deliver;
+    std::mutex m_mutex;
+    std::condition_variable m_cond;
+    // Guarded by m_mutex:
     std::deque<Item> m_queue;
+    std::vector<QList<StreamMessage>> m_spent;
+    std::optional<Result<ReadSummary>> m_result;
     bool m_stopped = false;
+    // Calling thread only:
     bool m_stopWasLast = false;
     quint64 m_delivered = 0;
     quint64 m_lastSequence = 0;
-    QThreadPool m_pool;  // last: destroyed first, after waitForDone()
 };
 
 } // namespace MqttDoctor

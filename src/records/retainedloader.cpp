@@ -95,7 +95,7 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
     ro.cancel = options.cancel;
     // Every message: 2.9 keeps all retained messages on the one subject $MQTT.rmsgs; the per-subject
     // layouts keep one message per subject, so reading all is the same as last-per-subject there.
-    // Decoding and filtering on a worker thread while this thread reads; handed over in stream order.
+    // Decoding and filtering on this thread while the pipeline's reading thread reads; handed over in stream order.
     auto decode = [&options](const QList<StreamMessage> &batch) {
         QList<RetainedEntry> out;
         out.reserve(batch.size());
@@ -110,13 +110,9 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
         return out.isEmpty() ? true : onBatch(std::move(out), progress);
     };
     DecodePipeline<QList<RetainedEntry>> pipeline(decode, deliver);
-    auto summary = reader.readAll(QStringLiteral("$MQTT_rmsgs"), {}, ro,
-                                  [&pipeline](QList<StreamMessage> &&batch, const ReadProgress &progress) {
-        return pipeline.push(std::move(batch), progress);
+    auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) {
+        return reader.readAll(QStringLiteral("$MQTT_rmsgs"), {}, ro, onRead);
     });
-    pipeline.finish();
-    if (summary)
-        pipeline.adjust(*summary);
     if (!summary && summary.error().jsErrCode() == 10059)
         return Error(Error::Kind::NotFound, QStringLiteral("the account has no $MQTT_rmsgs stream: no retained message was ever stored"),
                      QStringLiteral("nats-server creates it on the account's first MQTT connection"))

@@ -63,8 +63,8 @@ QJsonObject toJson(const RetainedEntry &entry);
 
 /**
  * Reads `$MQTT_rmsgs`, batch by batch, filtered. Worker thread. A missing stream is a NotFound error.
- * Decoding runs on a thread of the load's own while this thread reads; `onBatch` is called on the
- * calling thread, in stream order.
+ * The stream is read on a reading thread of the load's own while this thread decodes and calls
+ * `onBatch`, in stream order.
  */
 Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const RetainedLoadOptions &options,
                          const BatchHandler &onBatch);

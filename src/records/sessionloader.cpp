@@ -322,8 +322,8 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     const ConsumerIndex noConsumers;
     const ConsumerIndex &index = consumers ? *consumers : noConsumers;
 
-    // Decoding, filtering and joining run on a worker thread while this thread reads (pure functions on
-    // const inputs); the limit and the handler are applied here, in stream order, as for an inline decode.
+    // Decoding, filtering and joining run on this thread while the pipeline's reading thread reads; the
+    // limit and the handler are applied here, in stream order, as for an inline decode.
     auto decode = [&index, &consumers, &connected, &options](const QList<StreamMessage> &batch) {
         QList<SessionEntry> matched;
         matched.reserve(batch.size());
@@ -366,12 +366,12 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
         // After the limit, a filtered read goes on (decoding only) until one more match shows there is more.
         return goOn && !(limitReached && (more || options.filter.isEmpty()));
     };
+    // What was read before the end (or an error) is handed over before run() returns; after a stop by
+    // the limit or the handler, the summary describes the read up to that batch.
     DecodePipeline<QList<SessionEntry>> pipeline(decode, deliver);
-    auto summary = reader.readLastPerSubject(sessStream, options.subjectFilter, ro,
-                                             [&pipeline](QList<StreamMessage> &&batch, const ReadProgress &progress) {
-        return pipeline.push(std::move(batch), progress);
+    auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) {
+        return reader.readLastPerSubject(sessStream, options.subjectFilter, ro, onRead);
     });
-    pipeline.finish();  // what was read before the end (or an error) is handed over first
     const bool noSessStream = !summary && summary.error().jsErrCode() == 10059;
     // The legacy streams come after $MQTT_sess's records, through the same limit (a server older than 2.5
     // may have left them without ever creating $MQTT_sess).
@@ -396,7 +396,6 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
                 .withJsErrCode(10059);
         return summary;
     }
-    pipeline.adjust(*summary);
     return summary;
 }
 

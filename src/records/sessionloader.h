@@ -147,10 +147,9 @@ Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &ac
                                        const std::optional<ConsumerIndex> &consumers,
                                        const std::optional<ConnectedClients> &connected);
 /**
- * Reads `$MQTT_sess` and hands over joined entries batch by batch. Decoding and joining run on a
- * worker thread of the load's own while this thread reads (the pure functions above on the const
- * inputs, which must stay alive and unchanged until load() returns); `onBatch` is still called on the
- * calling thread, in stream order. `consumers`/`connected` are the
+ * Reads `$MQTT_sess` and hands over joined entries batch by batch. The stream is read on a reading
+ * thread of the load's own while this thread decodes and joins (the pure functions above; the entries
+ * are allocated on this thread) and calls `onBatch`, in stream order. `consumers`/`connected` are the
  * join inputs (load them first; nullopt: unknown). Stops at the limit, on cancel or when the handler
  * returns false (summary.cancelled). `truncated` (optional) is set when the limit stopped the read
  * while more records remained (more matching ones in the batch, or more messages in the stream).
