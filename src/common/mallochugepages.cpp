@@ -22,7 +22,19 @@ namespace MqttDoctor::MallocHugePages {
 
 namespace {
 
-constexpr const char *Tunable = "glibc.malloc.hugetlb";
+constexpr const char *HugeTlb = "glibc.malloc.hugetlb";
+
+// Set with the huge pages, each only where the user has not set it: see the header.
+struct Setting
+{
+    const char *name;
+    const char *value;
+};
+constexpr Setting Companions[] = {
+    {"glibc.malloc.top_pad", "67108864"},         // 64 MiB: the heaps grow in large steps (see the header)
+    {"glibc.malloc.mmap_threshold", "33554432"},  // 32 MiB: a batch's lists come from the heap, not a fresh mapping
+    {"glibc.malloc.trim_threshold", "134217728"}, // 128 MiB: freed memory stays for reuse
+};
 
 } // namespace
 
@@ -39,11 +51,19 @@ std::optional<std::string> tunablesFor(const char *current, const std::string &t
 {
     if (thpMode.find("[madvise]") == std::string::npos)
         return std::nullopt;
-    if (current && std::strstr(current, Tunable))
+    if (current && std::strstr(current, HugeTlb))
         return std::nullopt;  // the user's setting (or ours, in the program run again)
     std::string value = current && *current ? std::string(current) + ':' : std::string();
-    value += Tunable;
+    value += HugeTlb;
     value += "=1";
+    for (const Setting &s : Companions) {
+        if (current && std::strstr(current, s.name))
+            continue;  // the user's value wins
+        value += ':';
+        value += s.name;
+        value += '=';
+        value += s.value;
+    }
     return value;
 }
 

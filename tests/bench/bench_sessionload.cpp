@@ -15,9 +15,6 @@
 // reader: StreamReader keeping the undecoded values (no decoding), to separate reading from decoding.
 #include <nats/nats.h>
 
-#include <malloc.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -30,9 +27,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QStringList>
 
 #include "benchdata.h"
+#include "processfigures.h"
 #include "common/mallochugepages.h"
 #include "natsserverfixture.h"
 #include "requestlatency.h"
@@ -65,29 +64,6 @@ const Workload Workloads[] = {
     {"rhdr", "retained, header encoding (2.11+ layout: per subject)", "$MQTT_rmsgs", "$MQTT.rmsgs.>", true},
 };
 
-qint64 statusKiB(const QByteArray &field)
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith(QByteArray(field + ':')))
-            return line.mid(field.size() + 1).trimmed().split(' ').first().toLongLong();
-    return -1;
-}
-
-// Bytes in use on the heap (glibc): for per-entry memory without the allocator's and the kernel's rounding.
-qint64 heapBytes()
-{
-    const struct mallinfo2 mi = mallinfo2();
-    return qint64(mi.uordblks + mi.hblkhd);
-}
-
-qint64 vmHwmKiB()
-{
-    return statusKiB("VmHWM");
-}
-
 // ---- children: one read each, one RESULT line ----
 
 struct Figures
@@ -103,48 +79,6 @@ struct Figures
     double cpuSeconds = 0;  // this process's user + system time during the read (every thread)
     qint64 minorFaults = 0;  // page faults during the read (each first touch of a page the process had not used)
 };
-
-// With MQTTDOCTOR_PERF_CONTROL=<fifo> (perf record -D -1 --control fifo:<fifo>), a child profiles only its read.
-void perfControl(const char *command)
-{
-    const QByteArray fifo = qgetenv("MQTTDOCTOR_PERF_CONTROL");
-    if (fifo.isEmpty())
-        return;
-    QFile f(QString::fromLocal8Bit(fifo));
-    if (f.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
-        f.write(QByteArray(command) + '\n');
-}
-
-// User + system time of this process so far (every thread), in seconds.
-double processCpuSeconds()
-{
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0)
-        return 0;
-    auto secs = [](const timeval &tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; };
-    return secs(ru.ru_utime) + secs(ru.ru_stime);
-}
-
-// Minor page faults of this process so far (every thread).
-qint64 processMinorFaults()
-{
-    struct rusage ru;
-    return getrusage(RUSAGE_SELF, &ru) == 0 ? qint64(ru.ru_minflt) : 0;
-}
-
-// User + system time of another process (the server), in seconds; 0 when it cannot be read.
-double otherProcessCpuSeconds(qint64 pid)
-{
-    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (pid <= 0 || !f.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray stat = f.readAll();
-    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
-    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields.size() < 13)
-        return 0;
-    return double(fields.at(11).toLongLong() + fields.at(12).toLongLong()) / double(sysconf(_SC_CLK_TCK));
-}
 
 void printResult(const Figures &f)
 {
@@ -322,10 +256,23 @@ int runReader(const QString &url, const Workload &w)
 
 // ---- parent ----
 
+// GLIBC_TUNABLES as the bench was started with (before MallocHugePages ran it again with the CLI's settings).
+constexpr const char *OriginalTunables = "MQTTDOCTOR_BENCH_ORIGINAL_TUNABLES";
+
 QJsonObject runChild(const QString &mode, const QString &url, const Workload &w, int records, qint64 serverPid)
 {
     const double serverStart = otherProcessCpuSeconds(serverPid);
     QProcess p;
+    // The baseline is a plain nats.c program: glibc's defaults, GLIBC_TUNABLES as the bench was started
+    // with (MQTTDOCTOR_BENCH_BASELINE_TUNED=1: with the CLI's settings too, to compare).
+    if (mode.startsWith(QLatin1String("baseline")) && qEnvironmentVariableIntValue("MQTTDOCTOR_BENCH_BASELINE_TUNED") == 0) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (qEnvironmentVariableIsSet(OriginalTunables) && !qEnvironmentVariableIsEmpty(OriginalTunables))
+            env.insert(QStringLiteral("GLIBC_TUNABLES"), qEnvironmentVariable(OriginalTunables));
+        else
+            env.remove(QStringLiteral("GLIBC_TUNABLES"));
+        p.setProcessEnvironment(env);
+    }
     p.start(QCoreApplication::applicationFilePath(),
             {QStringLiteral("--child"), mode, QStringLiteral("--url"), url, QStringLiteral("--workload"),
              QString::fromLatin1(w.key), QStringLiteral("--records"), QString::number(records)});
@@ -473,6 +420,9 @@ int runParent(int records, int retained, int runs, const QString &version, const
     }
     std::printf("nats-server %s at %s (file store), %d runs per figure (median), each read in a fresh process\n",
                 qPrintable(server.binary().version()), qPrintable(server.url()), runs);
+    std::printf("GLIBC_TUNABLES: our reads \"%s\", the baseline's \"%s\"\n", qgetenv("GLIBC_TUNABLES").constData(),
+                qEnvironmentVariableIntValue("MQTTDOCTOR_BENCH_BASELINE_TUNED") != 0 ? qgetenv("GLIBC_TUNABLES").constData()
+                                                                                   : qgetenv(OriginalTunables).constData());
     if (!fill(server.url().toUtf8(), records, retained))
         return 1;
     decodeAlone(records);
@@ -547,9 +497,16 @@ int runParent(int records, int retained, int runs, const QString &version, const
 
 int main(int argc, char **argv)
 {
-    // As the CLI runs (glibc's huge-page tunable where the kernel advises them on request): this process
-    // and, through the variable it sets, every read's child, the baseline's too.
-    MallocHugePages::applyAtStart(argv);
+    // Our reads run as the CLI runs (MallocHugePages: glibc's heap in huge pages, grown in large steps,
+    // where the kernel advises them on request): this process and, through the variable it sets, the
+    // children of our reads; the baseline's children get the variable as it was (runChild).
+    bool baselineChild = false;
+    for (int i = 1; i + 1 < argc; ++i)
+        baselineChild = baselineChild || (std::strcmp(argv[i], "--child") == 0 && std::strncmp(argv[i + 1], "baseline", 8) == 0);
+    if (!qEnvironmentVariableIsSet(OriginalTunables))
+        qputenv(OriginalTunables, qgetenv("GLIBC_TUNABLES"));
+    if (!baselineChild)
+        MallocHugePages::applyAtStart(argv);
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     auto option = [&](const char *name, const QString &fallback) {

@@ -34,10 +34,14 @@ private slots:
         QTest::addColumn<QString>("mode");
         QTest::addColumn<QByteArray>("expected");  // "<none>": left as it is
         QTest::newRow("madvise, unset") << QByteArray("<unset>") << QStringLiteral("always [madvise] never\n")
-                                        << QByteArray("glibc.malloc.hugetlb=1");
-        QTest::newRow("madvise, empty") << QByteArray("") << QStringLiteral("always [madvise] never\n") << QByteArray("glibc.malloc.hugetlb=1");
+                                        << QByteArray("glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728");
+        QTest::newRow("madvise, empty") << QByteArray("") << QStringLiteral("always [madvise] never\n")
+                                        << QByteArray("glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728");
         QTest::newRow("madvise, other tunables kept") << QByteArray("glibc.malloc.arena_max=2") << QStringLiteral("always [madvise] never\n")
-                                                      << QByteArray("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1");
+                                                      << QByteArray("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728");
+        QTest::newRow("the user's top_pad kept") << QByteArray("glibc.malloc.top_pad=1048576") << QStringLiteral("always [madvise] never\n")
+                                                 << QByteArray("glibc.malloc.top_pad=1048576:glibc.malloc.hugetlb=1"
+                                                               ":glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728");
         QTest::newRow("user's setting wins") << QByteArray("glibc.malloc.hugetlb=0") << QStringLiteral("always [madvise] never\n")
                                              << QByteArray("<none>");
         QTest::newRow("already run again") << QByteArray("glibc.malloc.hugetlb=1") << QStringLiteral("always [madvise] never\n")
@@ -70,6 +74,7 @@ private slots:
         if (expectRunAgain) {
             QCOMPARE(qgetenv(StartsVariable), QByteArray("2"));
             QVERIFY2(tunables.contains("glibc.malloc.hugetlb=1"), tunables.constData());
+            QVERIFY2(tunables.contains("glibc.malloc.top_pad="), tunables.constData());
         } else {
             QCOMPARE(qgetenv(StartsVariable), QByteArray("1"));
             QCOMPARE(tunables, before);
