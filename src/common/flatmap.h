@@ -65,6 +65,8 @@ public:
             return iterator(it);
         }
         const qsizetype at = it - m_entries.begin();
+        if (m_entries.capacity() == 0)
+            m_entries.reserve(1);  // most maps here hold one entry: no growth (its work and spare room) for it
         m_entries.insert(at, Entry(key, value));
         return iterator(m_entries.begin() + at);
     }
