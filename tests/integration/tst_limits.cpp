@@ -3,8 +3,12 @@
 // user whose permissions deny a subject gets an error naming that subject instead of a bare timeout.
 #include <signal.h>
 
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QScopeGuard>
+#include <QThread>
 #include <QTest>
 
 #include "clirunner.h"
@@ -30,11 +34,35 @@ QString errorText(const CliRunner::Run &run)
     return e.value(QLatin1String("message")).toString() + QLatin1Char(' ') + e.value(QLatin1String("hint")).toString();
 }
 
+// Whether every thread of a process is stopped (each /proc/<pid>/task/<tid>/stat state 'T'): kill()
+// only queues SIGSTOP, and a server thread still running may answer a request sent at once.
+bool allThreadsStopped(qint64 pid)
+{
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    const QStringList tids = tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    if (tids.isEmpty())
+        return false;
+    for (const QString &tid : tids) {
+        QFile f(tasks.filePath(tid + QStringLiteral("/stat")));
+        if (!f.open(QIODevice::ReadOnly))
+            return false;
+        const QByteArray stat = f.readAll();
+        const qsizetype close = stat.lastIndexOf(')');
+        if (close < 0 || close + 2 >= stat.size() || (stat.at(close + 2) != 'T' && stat.at(close + 2) != 't'))
+            return false;
+    }
+    return true;
+}
+
 // Freezes a server process (it keeps its sockets: the kernel still accepts TCP) until the guard ends.
+// Returns once every thread is stopped (or after 5 s).
 auto freeze(const NatsServerFixture &server)
 {
     const qint64 pid = server.processId();
     ::kill(static_cast<pid_t>(pid), SIGSTOP);
+    QDeadlineTimer deadline(5000);
+    while (!allThreadsStopped(pid) && !deadline.hasExpired())
+        QThread::msleep(1);
     return qScopeGuard([pid] { ::kill(static_cast<pid_t>(pid), SIGCONT); });
 }
 
