@@ -17,6 +17,10 @@
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define MQTTDOCTOR_SANITIZED_ALLOCATOR 1
 #endif
+// glibc's tunables apply: Linux, glibc, and glibc's allocator (not a sanitizer's).
+#if defined(__linux__) && defined(__GLIBC__) && !defined(MQTTDOCTOR_SANITIZED_ALLOCATOR)
+#define MQTTDOCTOR_GLIBC_TUNABLES 1
+#endif
 
 namespace MqttDoctor::MallocHugePages {
 
@@ -40,7 +44,7 @@ constexpr Setting Companions[] = {
 
 bool enabledInThisBuild()
 {
-#if defined(__linux__) && defined(__GLIBC__) && !defined(MQTTDOCTOR_SANITIZED_ALLOCATOR)
+#if defined(MQTTDOCTOR_GLIBC_TUNABLES)
     return true;
 #else
     return false;
@@ -69,7 +73,7 @@ std::optional<std::string> tunablesFor(const char *current, const std::string &t
 
 void applyAtStart(char **argv)
 {
-#if defined(__linux__) && defined(__GLIBC__) && !defined(MQTTDOCTOR_SANITIZED_ALLOCATOR)
+#if defined(MQTTDOCTOR_GLIBC_TUNABLES)
     if (!argv || !argv[0])
         return;
     std::ifstream modeFile("/sys/kernel/mm/transparent_hugepage/enabled");

@@ -20,32 +20,30 @@ namespace MqttDoctor {
  * Reads a stream on a reading thread of the pipeline's own while the calling thread decodes the batches
  * and hands them over in stream order (internal to the loaders).
  *
- * The decoding (and so every entry the caller keeps) happens on the calling thread: the entries are
- * allocated where the caller lives (the CLI's main thread: glibc's main heap, which grows in large
- * steps; a thread arena grows one mprotect() per page), and `deliver` runs right after its batch is
- * decoded. The reading thread makes the messages and frees them again once they are decoded (freed
- * where they were allocated: no allocator lock shared across threads for them). At most `maxQueued`
- * batches wait to be decoded (bounds the memory of undecoded messages).
+ * `handle` (decode a batch and deliver it) runs on the calling thread: the entries are allocated where
+ * the caller lives (the CLI's main thread: glibc's main heap, which grows in large steps; a thread arena
+ * grows one mprotect() per page). The reading thread makes the messages and frees them again once they
+ * are handled (freed where they were allocated: no allocator lock shared across threads for them). At
+ * most `maxQueued` batches wait (bounds the memory of unhandled messages).
  *
- * `deliver` returns false to stop: the read stops at its next batch, batches read ahead of the stop are
+ * `handle` returns false to stop: the read stops at its next batch, batches read ahead of the stop are
  * dropped, and the summary says what an inline decode would have said (delivered, last sequence, and
  * cancelled unless the stop came with the last batch). A read that fails hands over what it read before
  * the failure first, then returns the error.
  */
-template<typename Decoded>
 class DecodePipeline final
 {
 public:
-    using Decode = std::function<Decoded(const QList<StreamMessage> &batch)>;
-    using Deliver = std::function<bool(Decoded &&decoded, const ReadProgress &progress)>;
     /** The read to run on the reading thread: calls the handler per batch (StreamReader's read functions). */
     using Read = std::function<Result<ReadSummary>(const StreamReader::BatchHandler &onBatch)>;
+    /** Decodes and delivers one batch; false to stop. */
+    using Handle = std::function<bool(const QList<StreamMessage> &batch, const ReadProgress &progress)>;
 
-    DecodePipeline(Decode decode, Deliver deliver) : m_decode(std::move(decode)), m_deliver(std::move(deliver)) {}
+    explicit DecodePipeline(Handle handle) : m_handle(std::move(handle)) {}
     DecodePipeline(const DecodePipeline &) = delete;
     DecodePipeline &operator=(const DecodePipeline &) = delete;
 
-    /** Runs `read` on the reading thread, decodes and delivers here; returns when the read has ended. Once. */
+    /** Runs `read` on the reading thread and handles its batches here; returns when the read has ended. Once. */
     Result<ReadSummary> run(const Read &read)
     {
         std::thread reading([this, &read] {
@@ -105,19 +103,15 @@ private:
         return true;
     }
 
-    // Calling thread: decodes and delivers one batch (none after a stop: read ahead, dropped).
+    // Calling thread: one batch (none after a stop: read ahead, dropped). m_stopped is written only here.
     void handle(const Item &item)
     {
-        {
-            std::lock_guard<std::mutex> lock(m_mutex);
-            if (m_stopped)
-                return;
-        }
-        Decoded decoded = m_decode(item.batch);
+        if (m_stopped)
+            return;
         m_delivered += quint64(item.batch.size());
         for (const StreamMessage &m : item.batch)
             m_lastSequence = std::max(m_lastSequence, m.sequence);
-        if (!m_deliver(std::move(decoded), item.progress)) {
+        if (!m_handle(item.batch, item.progress)) {
             // StreamReader does not count a stop on the last batch as a cancel.
             m_stopWasLast = item.progress.total != 0 && item.progress.done >= item.progress.total;
             std::lock_guard<std::mutex> lock(m_mutex);
@@ -126,11 +120,10 @@ private:
         }
     }
 
-    Decode m_decode;
-    Deliver m_deliver;
+    Handle m_handle;
     std::mutex m_mutex;
     std::condition_variable m_cond;
-    // Guarded by m_mutex:
+    // Guarded by m_mutex (m_stopped: written under it by the calling thread, which also reads it without):
     std::deque<Item> m_queue;
     std::vector<QList<StreamMessage>> m_spent;
     std::optional<Result<ReadSummary>> m_result;

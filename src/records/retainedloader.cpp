@@ -109,7 +109,7 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
     auto deliver = [&onBatch](QList<RetainedEntry> &&out, const ReadProgress &progress) {
         return out.isEmpty() ? true : onBatch(std::move(out), progress);
     };
-    DecodePipeline<QList<RetainedEntry>> pipeline(decode, deliver);
+    DecodePipeline pipeline([&](const QList<StreamMessage> &batch, const ReadProgress &progress) { return deliver(decode(batch), progress); });
     auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) {
         return reader.readAll(QStringLiteral("$MQTT_rmsgs"), {}, ro, onRead);
     });

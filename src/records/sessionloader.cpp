@@ -368,7 +368,7 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     };
     // What was read before the end (or an error) is handed over before run() returns; after a stop by
     // the limit or the handler, the summary describes the read up to that batch.
-    DecodePipeline<QList<SessionEntry>> pipeline(decode, deliver);
+    DecodePipeline pipeline([&](const QList<StreamMessage> &batch, const ReadProgress &progress) { return deliver(decode(batch), progress); });
     auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) {
         return reader.readLastPerSubject(sessStream, options.subjectFilter, ro, onRead);
     });

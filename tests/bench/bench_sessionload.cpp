@@ -15,7 +15,6 @@
 // reader: StreamReader keeping the undecoded values (no decoding), to separate reading from decoding.
 #include <nats/nats.h>
 
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -267,7 +266,7 @@ QJsonObject runChild(const QString &mode, const QString &url, const Workload &w,
     // with (MQTTDOCTOR_BENCH_BASELINE_TUNED=1: with the CLI's settings too, to compare).
     if (mode.startsWith(QLatin1String("baseline")) && qEnvironmentVariableIntValue("MQTTDOCTOR_BENCH_BASELINE_TUNED") == 0) {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (qEnvironmentVariableIsSet(OriginalTunables) && !qEnvironmentVariableIsEmpty(OriginalTunables))
+        if (!qEnvironmentVariableIsEmpty(OriginalTunables))
             env.insert(QStringLiteral("GLIBC_TUNABLES"), qEnvironmentVariable(OriginalTunables));
         else
             env.remove(QStringLiteral("GLIBC_TUNABLES"));

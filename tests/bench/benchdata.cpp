@@ -1,8 +1,6 @@
 // Test data of bench_sessionload: the records it stores and the consumer index its loader joins with.
 #include "benchdata.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdio>
 
@@ -26,23 +24,6 @@ QByteArray sessionRecord(const QByteArray &clientId, const QByteArray &hash, int
            + "\",\"deliver_policy\":\"new\",\"ack_policy\":\"explicit\",\"ack_wait\":30000000000,"
              "\"filter_subject\":\"$MQTT.msgs.sensors.*.temp\",\"replay_policy\":\"instant\",\"max_ack_pending\":1024,"
              "\"deliver_subject\":\"$MQTT.sub.VLQy5y60qFRsGvLlBvebjS\",\"num_replicas\":0}}}";
-}
-
-double pageFaultMicros()
-{
-    constexpr size_t Bytes = size_t(64) << 20;
-    constexpr size_t Page = 4096;
-    QElapsedTimer t;
-    t.start();
-    void *mapped = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapped == MAP_FAILED)
-        return 0;
-    auto *bytes = static_cast<volatile char *>(mapped);
-    for (size_t i = 0; i < Bytes; i += Page)
-        bytes[i] = 1;
-    const double micros = double(t.nsecsElapsed()) / 1e3 / double(Bytes / Page);
-    munmap(mapped, Bytes);
-    return micros;
 }
 
 bool check(natsStatus s, const char *what)

@@ -27,12 +27,6 @@ bool check(natsStatus s, const char *what);
 natsConnection *rawConnect(const QByteArray &url);
 /** Our connection (NatsConnection) as the benchmark's user; null (the error printed) when it fails. */
 std::shared_ptr<NatsConnection> ourConnection(const QString &url);
-/**
- * What a first touch of a 4 KiB page the process never used costs on this machine, in microseconds
- * (64 MiB freshly mapped, one byte written per page): kept entries pay it per page, a read that frees
- * what it read does not. Varies between VMs (seen 2.2 and 10 us here).
- */
-double pageFaultMicros();
 /** The median (0 for none). */
 double median(QList<double> values);
 /** `$MQTT_sess` with `records` sessions and 2.9's retained layout (`$MQTT.rmsgs`, JSON) with `retained` messages. */

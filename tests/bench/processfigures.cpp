@@ -2,9 +2,11 @@
 #include "processfigures.h"
 
 #include <malloc.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QList>
 #include <QString>
@@ -74,6 +76,23 @@ double otherProcessCpuSeconds(qint64 pid)
     if (fields.size() < 13)
         return 0;
     return double(fields.at(11).toLongLong() + fields.at(12).toLongLong()) / double(sysconf(_SC_CLK_TCK));
+}
+
+double pageFaultMicros()
+{
+    constexpr size_t Bytes = size_t(64) << 20;
+    constexpr size_t Page = 4096;
+    QElapsedTimer t;
+    t.start();
+    void *mapped = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED)
+        return 0;
+    auto *bytes = static_cast<volatile char *>(mapped);
+    for (size_t i = 0; i < Bytes; i += Page)
+        bytes[i] = 1;
+    const double micros = double(t.nsecsElapsed()) / 1e3 / double(Bytes / Page);
+    munmap(mapped, Bytes);
+    return micros;
 }
 
 } // namespace MqttDoctor::BenchData
