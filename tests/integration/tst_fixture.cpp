@@ -252,6 +252,7 @@ void TestFixture::cluster()
     QCOMPARE(cluster.nodeCount(), 3);
     QCOMPARE(cluster.urls().size(), 3);
     QVERIFY(QStringList({u"n1"_s, u"n2"_s, u"n3"_s}).contains(cluster.metaLeader()));
+    QCOMPARE(cluster.metaGroupGap(), QString()); // the leader lists both others as current members
     for (int i = 0; i < 3; ++i) {
         QCOMPARE(cluster.node(i).serverName(), u"n%1"_s.arg(i + 1));
         QVERIFY(cluster.node(i).log().contains(u"Route connection created"_s));
@@ -296,6 +297,9 @@ void TestFixture::cluster()
     const MqttResult resumed = restartedClient.subscribeAndCollect(u"cluster-sub"_s, {u"plant/#"_s}, 1, 1, 10, true);
     QVERIFY2(resumed.connected() && resumed.receivedPayloads() == QStringList {u"while the leader is down"_s},
              qPrintable(resumed.describe()));
+
+    cluster.stop();
+    QCOMPARE(cluster.metaGroupGap(), u"no running node reports itself as the meta leader"_s);
 }
 
 void TestFixture::tlsServer()

@@ -20,14 +20,19 @@ public:
     static constexpr int DefaultStartTimeoutMs = 30000;
     // A node restarted with existing state takes ~10 s until its streams are current.
     static constexpr int DefaultNodeRestartTimeoutMs = 45000;
+    static constexpr int MaxStartAttempts = 3;
+    static constexpr int MetaLeaderTimeoutMs = 15000;
+    static constexpr int MetaGroupTimeoutMs = 10000;
 
     explicit NatsClusterFixture(int nodeCount = 3, const QString &clusterName = QStringLiteral("mqttdoctor"));
     ~NatsClusterFixture();
     NatsClusterFixture(const NatsClusterFixture &) = delete;
     NatsClusterFixture &operator=(const NatsClusterFixture &) = delete;
 
-    // Starts all nodes, then waits until every node is ready, a JetStream meta leader was elected
-    // and every node's /healthz is ok.
+    // Starts all nodes, then waits until every node is ready, a JetStream meta leader was elected,
+    // every node's /healthz is ok and the leader counts every node as a current meta group member.
+    // A cluster that elects no leader, or whose meta group stays short of a node (both seen with
+    // 2.10), is started again from empty stores, up to MaxStartAttempts times.
     bool start(const QString &versionLabel, const ServerConfig &baseConfig = ServerConfig::standard(),
                int timeoutMs = DefaultStartTimeoutMs);
     void stop();
@@ -53,8 +58,17 @@ public:
 
     QString errorString() const { return m_errorString; }
 
+    // Empty if the meta leader lists every node as a member and every running one as current;
+    // otherwise what is missing.
+    QString metaGroupGap() const;
+
 private:
     bool fail(const QString &message);
+    // Launches every node and waits for them. False (errorString()) if a node cannot run at all;
+    // true with *problem set if the cluster did not form (no meta leader, a node not healthy).
+    bool launchAll(const NatsServerBinary &binary, const ServerConfig &baseConfig, const QList<quint16> &routePorts,
+                   int timeoutMs, QString *problem);
+    QString waitForFullMetaGroup(int timeoutMs) const;
 
     QString m_clusterName;
     std::vector<std::unique_ptr<NatsServerFixture>> m_nodes;
