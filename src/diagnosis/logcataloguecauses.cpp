@@ -65,7 +65,10 @@ QList<LogCatalogueCause> causes()
          u"REPLICAS_MISMATCH and `{repair:REPLICAS_MISMATCH}` changes their replica count with a stream update."_s},
         {u"js:10005"_s, u"no suitable peers for placement"_s, {u"REPLICAS_MISMATCH"_s}, {},
          u"JetStream cannot place {stream} with the replica count the server asks for: fewer JetStream servers are "
-         u"available (in the cluster, or matching placement tags) than mqtt stream_replicas."_s,
+         u"available (in the cluster, or matching placement tags) than mqtt stream_replicas. With every server up, "
+         u"one may be missing from the JetStream meta group: the meta leader places streams only on the members it "
+         u"counts (seen with 2.10 right after a cluster start: \"Decreasing our clustersize: 3 -> 2\" in the debug log, "
+         u"one server fewer in `nats server report jetstream`)."_s,
          u"Lower `mqtt { stream_replicas }` to at most the number of JetStream servers and reload, or bring the missing "
          u"servers back. `{check}` compares replicas with the JetStream peers (REPLICAS_MISMATCH); "
          u"`{repair:REPLICAS_MISMATCH}` scales existing streams with a stream update."_s},
