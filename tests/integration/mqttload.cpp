@@ -5,6 +5,8 @@
 #include <QSet>
 #include <QThread>
 
+#include <algorithm>
+
 namespace MqttDoctor::Test {
 
 MqttLoad::MqttLoad(QStringList ports, QString user, QString password, QString outputDir)
@@ -133,11 +135,17 @@ QStringList MqttLoad::waitDelivered(int timeoutMs) const
     QStringList missing;
     for (;;) {
         missing.clear();
+        int first = -1;  // the first subscriber with something missing
+        const auto lacks = [&](int i, const QString &what) {
+            missing << what;
+            if (first < 0)
+                first = i;
+        };
         for (int i = 0; i < int(m_subscribers.size()); ++i) {
             const int g = i % m_groups;
             QFile f(outputOf(i));
             if (!f.open(QIODevice::ReadOnly)) {
-                missing << QStringLiteral("load-%1: no output").arg(i);
+                lacks(i, QStringLiteral("load-%1: no output").arg(i));
                 continue;
             }
             QSet<QString> got;
@@ -149,10 +157,23 @@ QStringList MqttLoad::waitDelivered(int timeoutMs) const
             for (const QString &p : m_sent.at(g))
                 lost += got.contains(p) ? 0 : 1;
             if (lost > 0)
-                missing << QStringLiteral("load-%1 lacks %2 of %3 messages of group %4").arg(i).arg(lost).arg(m_sent.at(g).size()).arg(g);
+                lacks(i, QStringLiteral("load-%1 lacks %2 of %3 messages of group %4").arg(i).arg(lost).arg(m_sent.at(g).size()).arg(g));
         }
-        if (missing.isEmpty() || deadline.hasExpired())
+        if (missing.isEmpty())
             return missing;
+        if (deadline.hasExpired()) {
+            // What the first one lacking messages was doing: still connected, reconnecting, gone?
+            QFile out(outputOf(first));
+            (void)out.open(QIODevice::ReadOnly);
+            const QList<QByteArray> lines = out.readAll().trimmed().split('\n');
+            const QProcess &process = *m_subscribers.at(size_t(first));
+            missing.prepend(QStringLiteral("load-%1 is %2; its last output lines: %3")
+                           .arg(first)
+                           .arg(process.state() == QProcess::Running ? QStringLiteral("running")
+                                                                     : QStringLiteral("gone (exit %1)").arg(process.exitCode()))
+                           .arg(QString::fromUtf8(lines.mid(std::max<qsizetype>(0, lines.size() - 6)).join(" | "))));
+            return missing;
+        }
         QThread::msleep(250);
     }
 }

@@ -31,7 +31,10 @@ public:
     void publishRound();
     /** Closes the publishers' input and waits until they have sent everything and exited. */
     bool stopPublishers(int timeoutMs);
-    /** Waits until every subscriber has every message published to its group; what is missing otherwise. */
+    /**
+     * Waits until every subscriber has every message published to its group; what is missing otherwise,
+     * first what the first subscriber with something missing was doing (running or not, its last output).
+     */
     QStringList waitDelivered(int timeoutMs) const;
     /** Disconnects the subscribers (SIGTERM: a clean MQTT disconnect; their sessions stay). */
     void stopSubscribers();
