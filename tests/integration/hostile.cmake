@@ -1,5 +1,5 @@
 # Hostile server replies and limits (issue 7 items 3 and 6): a poisoned responder on a real nats-server,
 # timeouts, bounded memory, denied subjects.
-mqttdoctor_add_test(tst_hostile SOURCES tst_hostile.cpp LIBRARIES mqttdoctor_core mqttdoctor_testsupport mqttdoctor_poisonedresponder LABELS integration TIMEOUT 600)
+mqttdoctor_add_test(tst_hostile SOURCES tst_hostile.cpp LIBRARIES mqttdoctor_core mqttdoctor_testsupport mqttdoctor_poisonedresponder LABELS integration TIMEOUT 600 COST 110)
 
 mqttdoctor_add_test(tst_limits SOURCES tst_limits.cpp LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600)

@@ -1,1 +1,1 @@
-mqttdoctor_add_test(tst_sessionchecks SOURCES tst_sessionchecks.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 400)
+mqttdoctor_add_test(tst_sessionchecks SOURCES tst_sessionchecks.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 400 COST 74)

@@ -2,12 +2,11 @@
 
 #include "freeportallocator.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
-#include <QDeadlineTimer>
 #include <QRegularExpression>
 #include <QThread>
 
