@@ -9,6 +9,7 @@
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
 #include "mqtt/layouts.h"
+#include "terminalprogress.h"
 #include "textoutput.h"
 
 namespace MqttDoctor::Cli {
@@ -80,12 +81,31 @@ int runCheck(CliContext &ctx)
     }
     request.options.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
     request.records = !ctx.parser.isSet(QStringLiteral("no-records"));
+    if (ctx.parser.isSet(QStringLiteral("parallel"))) {
+        bool ok = false;
+        const int parallel = ctx.parser.value(QStringLiteral("parallel")).toInt(&ok);
+        if (!ok || parallel < 1 || parallel > 64)
+            return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--parallel must be a number from 1 to 64"),
+                                  QStringLiteral("how many accounts are read through their own connections at once (default %1)")
+                                      .arg(DiagnosisGatherer::Request::kDefaultParallelAccounts)));
+        request.parallelAccounts = parallel;
+    }
+    TerminalProgress progress(ctx.err);
+    if (progress.isShown())
+        request.progress = [&progress](int done, int total, const QString &account) {
+            progress.update(QStringLiteral("Reading accounts through their own connections: %1 of %2 (%3)").arg(done).arg(total).arg(account));
+        };
 
     auto input = DiagnosisGatherer::gather(*ctx.connections, request);
+    progress.clear();
     if (!input)
         return ctx.fail(input.error());
     const QList<Finding> findings = Checks::diagnose(*input);
-    const int rc = Checks::exitCodeFor(findings);
+    int rc = Checks::exitCodeFor(findings);
+    // A server that did not answer was not looked at: never "no problem" (or only warnings) then.
+    const QJsonArray unanswered = ctx.unansweredServersJson();
+    if (!unanswered.isEmpty() && rc != ExitErrors)
+        rc = ExitCouldNotCheck;
 
     QStringList checked;
     QJsonObject layouts;
@@ -106,6 +126,7 @@ int runCheck(CliContext &ctx)
                                        {QStringLiteral("accounts"), QJsonArray::fromStringList(checked)},
                                        {QStringLiteral("records_checked"), QJsonArray::fromStringList(input->sessions.keys())},
                                        {QStringLiteral("notes"), QJsonArray::fromStringList(input->notes)},
+                                       {QStringLiteral("unanswered_servers"), unanswered},
                                        {QStringLiteral("layouts"), layouts}});
         return rc;
     }
@@ -127,9 +148,10 @@ int runCheck(CliContext &ctx)
             << " errors, " << summary.value(QLatin1String("warning")).toInt() << " warnings, "
             << summary.value(QLatin1String("info")).toInt() << " info.\n";
     if (findings.isEmpty())
-        ctx.out << "No problem found.\n";
+        ctx.out << (unanswered.isEmpty() ? "No problem found.\n" : "No problem found in what answered.\n");
     for (const QString &note : input->notes)
         ctx.out << "Note: " << note << '\n';
+    ctx.printUnansweredServers();
     return rc;
 }
 
@@ -155,8 +177,12 @@ QList<Command> checkCommands()
                                  QStringLiteral("A client ID to check for hash collisions with the sessions (repeatable)."),
                                  QStringLiteral("id")),
               QCommandLineOption(QStringLiteral("no-records"),
-                                 QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts)."))},
-             runCheck}};
+                                 QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts).")),
+              QCommandLineOption(QStringLiteral("parallel"),
+                                 QStringLiteral("With --all-accounts: how many accounts are read through their own connections "
+                                                "at once (default %1).").arg(DiagnosisGatherer::Request::kDefaultParallelAccounts),
+                                 QStringLiteral("n"))},
+             runCheck, true, true}};
 }
 
 } // namespace MqttDoctor::Cli

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QList>
 #include <QString>
 #include <QTextStream>
@@ -36,6 +37,14 @@ struct CliContext
 
     /** Prints the error (text to stderr, or JSON to stdout with --json) and returns ExitCouldNotCheck. */
     int fail(const Error &error) const;
+    /**
+     * The servers whose view is missing from what the command read (they did not answer, or the
+     * JetStream meta group lists them offline), as JSON: `[{"name": ..., "reason": ...}]` (name null
+     * when unknown). Empty without a connection.
+     */
+    QJsonArray unansweredServersJson() const;
+    /** The same as "Note: ..." lines for text output; returns how many were printed. */
+    int printUnansweredServers() const;
 };
 
 /** One CLI command. */

@@ -30,7 +30,8 @@ int runServers(CliContext &ctx)
         QJsonArray arr;
         for (const ServerInfo &s : *servers)
             arr.append(ClusterJson::server(s));
-        printJson(ctx.out, QJsonObject{{QStringLiteral("servers"), arr}});
+        printJson(ctx.out, QJsonObject{{QStringLiteral("servers"), arr},
+                                       {QStringLiteral("unanswered_servers"), ctx.unansweredServersJson()}});
         return ExitOk;
     }
     TextTable table({QStringLiteral("NAME"), QStringLiteral("VERSION"), QStringLiteral("CLUSTER"),
@@ -46,6 +47,7 @@ int runServers(CliContext &ctx)
                       s.cluster.isEmpty() ? QStringLiteral("-") : s.cluster, js, mqtt, s.id});
     }
     table.print(ctx.out);
+    ctx.printUnansweredServers();
     if (!ctx.connections->hasSystem())
         ctx.out << "\n(without a system connection, MQTT listeners cannot be seen; give --system-user/--system-password)\n";
     return ExitOk;
@@ -111,7 +113,8 @@ int runAccounts(CliContext &ctx)
             o.insert(QStringLiteral("findings"), findingCounts(a.name));
             arr.append(o);
         }
-        printJson(ctx.out, QJsonObject{{QStringLiteral("accounts"), arr}});
+        printJson(ctx.out, QJsonObject{{QStringLiteral("accounts"), arr},
+                                       {QStringLiteral("unanswered_servers"), ctx.unansweredServersJson()}});
         return ExitOk;
     }
     TextTable table({QStringLiteral("ACCOUNT"), QStringLiteral("JETSTREAM"), QStringLiteral("STREAMS"),
@@ -130,6 +133,7 @@ int runAccounts(CliContext &ctx)
                       a.jetstream ? humanBytes(a.storage) : QStringLiteral("-"), limitText(a), findingText(findingCounts(a.name))});
     }
     table.print(ctx.out);
+    ctx.printUnansweredServers();
     return ExitOk;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+
 #include <QList>
 #include <QString>
 
@@ -26,6 +28,15 @@ struct Request
     CheckOptions options;
     /** Also read the session records and run the record-level checks where the account's credentials allow. */
     bool records = true;
+    /** How many accounts are read through their own connections at once (every-account checks). */
+    int parallelAccounts = kDefaultParallelAccounts;
+    /**
+     * Called as each account read through its own connection is done (every-account checks), from
+     * the worker threads that read them: `done` of `total`, and the account's name.
+     */
+    std::function<void(int done, int total, const QString &account)> progress;
+
+    static constexpr int kDefaultParallelAccounts = 8;
 };
 
 /** The servers and the account(s) to check. */
@@ -33,9 +44,11 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
 /**
  * The record-level check input of one account: every session record, the `$MQTT_msgs`/`$MQTT_out`
  * consumers, CONNZ (with a system connection) and, when `$MQTT_sess` may keep more than one message
- * per subject, its per-subject counts. Needs the account's credentials (RecordSource).
+ * per subject, its per-subject counts. Needs the account's credentials (RecordSource). `servers` are the
+ * cluster's (Discovery::servers()): their versions tell how the records map topics.
  */
-Result<SessionCheckInput> gatherSessions(ConnectionSet &connections, const AccountInfo &account);
+Result<SessionCheckInput> gatherSessions(ConnectionSet &connections, const AccountInfo &account,
+                                         const QList<ServerInfo> &servers);
 /** gather() then Checks::diagnose(). */
 Result<QList<Finding>> check(ConnectionSet &connections, const Request &request);
 

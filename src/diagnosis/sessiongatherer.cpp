@@ -9,9 +9,10 @@
 
 namespace MqttDoctor::DiagnosisGatherer {
 
-Result<SessionCheckInput> gatherSessions(ConnectionSet &connections, const AccountInfo &account)
+Result<SessionCheckInput> gatherSessions(ConnectionSet &connections, const AccountInfo &account,
+                                         const QList<ServerInfo> &servers)
 {
-    auto src = RecordSource::resolve(connections, account.name);
+    auto src = RecordSource::resolve(connections, account.name, servers);
     if (!src)
         return src.error();
     SessionCheckInput in;

@@ -5,6 +5,7 @@
 #include <QJsonObject>
 
 #include "nats/natsconnection.h"
+#include "nats/replygatherer.h"
 #include "nats/systemclient.h"
 
 namespace MqttDoctor {
@@ -16,10 +17,17 @@ ConnectionSet::~ConnectionSet() = default;
 Result<std::shared_ptr<NatsConnection>> ConnectionSet::connectCached(const QString &key, const Credentials &creds,
                                                                      const QString &role)
 {
+    QList<std::shared_ptr<NatsConnection>> evicted;  // closed after the lock is let go (closing waits for nats.c's threads)
     // Connecting under the lock keeps two workers from opening the same connection twice.
     QMutexLocker lock(&m_mutex);
-    if (auto it = m_connections.constFind(key); it != m_connections.constEnd())
+    const bool isAccount = key.startsWith(QLatin1String("account:"));
+    if (auto it = m_connections.constFind(key); it != m_connections.constEnd()) {
+        if (isAccount) {
+            m_accountUse.removeOne(key);
+            m_accountUse.append(key);
+        }
         return *it;
+    }
     ConnectionSettings settings;
     settings.servers = m_profile.servers;
     settings.credentials = creds;
@@ -30,6 +38,13 @@ Result<std::shared_ptr<NatsConnection>> ConnectionSet::connectCached(const QStri
     if (!conn)
         return conn.error();
     m_connections.insert(key, *conn);
+    if (isAccount) {
+        m_accountUse.append(key);
+        while (m_accountUse.size() > kMaxAccountConnections)
+            evicted.append(m_connections.take(m_accountUse.takeFirst()));
+    }
+    lock.unlock();
+    evicted.clear();
     return *conn;
 }
 
@@ -58,6 +73,14 @@ Result<std::shared_ptr<NatsConnection>> ConnectionSet::account(const QString &na
     return connectCached(QStringLiteral("account:") + name, *it, QStringLiteral("account ") + name);
 }
 
+Result<SystemClient> ConnectionSet::systemClient()
+{
+    auto conn = system();
+    if (!conn)
+        return conn.error();
+    return SystemClient(*conn, m_roster);
+}
+
 Result<QString> ConnectionSet::primaryAccountName()
 {
     {
@@ -71,30 +94,32 @@ Result<QString> ConnectionSet::primaryAccountName()
     QString name;
     if (!m_profile.auth.isSet() && m_profile.hasSystem()) {
         // The primary is the system connection: its account is the system account.
-        SystemClient sys(*conn);
+        SystemClient sys(*conn, m_roster);
         auto replies = sys.ping(QStringLiteral("ACCOUNTZ"));
         if (replies && !replies->isEmpty())
             name = replies->first().data.value(QLatin1String("system_account")).toString();
     } else {
-        // Every account imports $SYS.REQ.ACCOUNT.PING.CONNZ, mapped to itself: find our own client.
+        // Every account imports $SYS.REQ.ACCOUNT.PING.CONNZ, mapped to itself: find our own client on
+        // the server we are connected to (its reply is the one that matters; the others are not awaited).
         // The reply's "jwt" field can hold a password; only the account name is read from it.
         const QJsonObject options{{QStringLiteral("cid"), static_cast<qint64>((*conn)->clientId())},
                                   {QStringLiteral("auth"), true}};
-        auto raw = (*conn)->gather(QStringLiteral("$SYS.REQ.ACCOUNT.PING.CONNZ"),
-                                   QJsonDocument(options).toJson(QJsonDocument::Compact), 300);
-        if (raw) {
-            for (const NatsReply &r : *raw) {
-                auto parsed = SystemClient::parse(r.data);
+        const QString ownServer = (*conn)->connectedServerId();
+        ReplyGatherer gatherer(**conn, SystemClient::kDefaultQuietMs);
+        static_cast<void>(gatherer.run(
+            {{QStringLiteral("$SYS.REQ.ACCOUNT.PING.CONNZ"), QJsonDocument(options).toJson(QJsonDocument::Compact)}},
+            [&name, &ownServer](int, NatsReply &&raw) -> Result<ReplyGatherer::Verdict> {
+                auto parsed = SystemClient::parse(raw.data);
                 if (!parsed)
-                    continue;
-                const QJsonArray conns = parsed->data.value(QLatin1String("connections")).toArray();
-                for (const QJsonValue &c : conns) {
+                    return ReplyGatherer::Verdict::More;
+                for (const QJsonValue &c : parsed->data.value(QLatin1String("connections")).toArray()) {
                     const QString acc = c.toObject().value(QLatin1String("account")).toString();
                     if (!acc.isEmpty())
                         name = acc;
                 }
-            }
-        }
+                const bool own = parsed->server.value(QLatin1String("id")).toString() == ownServer && !ownServer.isEmpty();
+                return own && !name.isEmpty() ? ReplyGatherer::Verdict::Enough : ReplyGatherer::Verdict::More;
+            }));
     }
     QMutexLocker lock(&m_mutex);
     m_primaryAccount = name;

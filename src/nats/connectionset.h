@@ -8,6 +8,8 @@
 
 #include "common/result.h"
 #include "nats/profile.h"
+#include "nats/serverroster.h"
+#include "nats/systemclient.h"
 
 namespace MqttDoctor {
 
@@ -21,6 +23,8 @@ class NatsConnection;
 class ConnectionSet final
 {
 public:
+    static constexpr int kMaxAccountConnections = 16;
+
     explicit ConnectionSet(Profile profile);
     ~ConnectionSet();
 
@@ -33,7 +37,20 @@ public:
     Result<std::shared_ptr<NatsConnection>> primary();
     /** The system-account connection; an InvalidInput error when the profile has none. */
     Result<std::shared_ptr<NatsConnection>> system();
-    /** The connection for an account: its own credentials, else nothing (NotFound). */
+    /**
+     * A client for system requests on the system connection, sharing the set's ServerRoster (so the
+     * servers are learnt once per set and every request knows whom to wait for).
+     */
+    Result<SystemClient> systemClient();
+    /** The servers the set's system requests expect and those that did not answer. Any thread. */
+    ServerRoster &roster() { return *m_roster; }
+    const ServerRoster &roster() const { return *m_roster; }
+    /**
+     * The connection for an account: its own credentials, else nothing (NotFound). The set keeps the
+     * most recently used kMaxAccountConnections of them open; older ones close once their last user
+     * lets go (a check of thousands of accounts must not keep thousands of connections and their
+     * threads open).
+     */
     Result<std::shared_ptr<NatsConnection>> account(const QString &name);
     /**
      * The account the primary connection's user belongs to (asked of the server through CONNZ),
@@ -53,7 +70,9 @@ private:
     Profile m_profile;
     mutable QMutex m_mutex;
     QMap<QString, std::shared_ptr<NatsConnection>> m_connections;
+    QStringList m_accountUse;  ///< keys of account connections, least recently used first
     std::optional<QString> m_primaryAccount;
+    std::shared_ptr<ServerRoster> m_roster = std::make_shared<ServerRoster>();
 };
 
 } // namespace MqttDoctor

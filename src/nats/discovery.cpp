@@ -4,16 +4,19 @@
 #include <QMap>
 #include <QSet>
 
+#include "common/parallelfor.h"
 #include "nats/connectionset.h"
 #include "nats/jetstreamclient.h"
+#include "nats/jszcollector.h"
+#include "nats/jszmerge.h"
 #include "nats/natsconnection.h"
+#include "nats/replygatherer.h"
 
 namespace MqttDoctor::Discovery {
 
 namespace {
 
-constexpr int kJszPageSize = 256;
-constexpr int kJszMaxPages = 400;  // 100,000 accounts: far beyond any real cluster
+constexpr int kAccountConnectionsAtOnce = 8;
 const QString kGlobalAccount = QStringLiteral("$G");
 
 QString str(const QJsonObject &o, const char *key)
@@ -89,63 +92,10 @@ StreamInfo streamFromJson(const QJsonObject &json, const QString &source)
 
 QList<AccountInfo> accountsFromJsz(const QList<SystemClient::Reply> &replies)
 {
-    struct StreamPick { StreamInfo info; bool fromLeader = false; QMap<QString, QPair<QJsonObject, bool>> consumers; };
-    struct AccountAcc { AccountInfo info; QMap<QString, StreamPick> streams; };
-    QMap<QString, AccountAcc> byName;
-
-    for (const SystemClient::Reply &reply : replies) {
-        if (!reply.error.isEmpty())
-            continue;
-        const QString serverName = str(reply.server, "name");
-        for (const QJsonValue &av : reply.data.value(QLatin1String("account_details")).toArray()) {
-            const QJsonObject a = av.toObject();
-            AccountAcc &acc = byName[str(a, "name")];
-            acc.info.name = str(a, "name");
-            acc.info.jetstream = true;
-            acc.info.source = QStringLiteral("jsz");
-            acc.info.streamsKnown = true;
-            acc.info.memory = std::max<qint64>(acc.info.memory, a.value(QLatin1String("memory")).toInteger());
-            acc.info.storage = std::max<qint64>(acc.info.storage, a.value(QLatin1String("storage")).toInteger());
-            for (const QJsonValue &sv : a.value(QLatin1String("stream_detail")).toArray()) {
-                const QJsonObject sj = sv.toObject();
-                StreamInfo s = streamFromJson(sj, QStringLiteral("jsz"));
-                const bool leader = s.cluster.isEmpty() || str(s.cluster, "leader") == serverName;
-                StreamPick &pick = acc.streams[s.name];
-                if (pick.info.name.isEmpty() || (leader && !pick.fromLeader)) {
-                    const auto consumers = pick.consumers;
-                    pick.info = s;
-                    pick.fromLeader = leader;
-                    pick.consumers = consumers;
-                }
-                // Consumers are groups of their own: keep each consumer's view from its leader.
-                for (const QJsonObject &c : s.consumers) {
-                    const QString cname = str(c, "name");
-                    const bool cLeader = c.value(QLatin1String("cluster")).toObject().isEmpty()
-                        || c.value(QLatin1String("cluster")).toObject().value(QLatin1String("leader")).toString() == serverName;
-                    auto it = pick.consumers.find(cname);
-                    if (it == pick.consumers.end() || (cLeader && !it->second))
-                        pick.consumers.insert(cname, qMakePair(c, cLeader));
-                }
-            }
-        }
-    }
-
-    QList<AccountInfo> out;
-    for (AccountAcc &acc : byName) {
-        for (StreamPick &pick : acc.streams) {
-            pick.info.consumers.clear();
-            for (const auto &c : std::as_const(pick.consumers))
-                pick.info.consumers.append(c.first);
-            pick.info.consumersKnown = true;
-            acc.info.streams.append(pick.info);
-            acc.info.consumerCount += static_cast<int>(pick.info.consumers.size());
-        }
-        sortStreams(acc.info.streams);
-        acc.info.streamCount = static_cast<int>(acc.info.streams.size());
-        out.append(acc.info);
-    }
-    sortByName(out);
-    return out;
+    JszMerge merge;
+    for (const SystemClient::Reply &r : replies)
+        static_cast<void>(merge.add(r, QStringLiteral("$SYS.REQ.SERVER.PING.JSZ")));
+    return merge.accounts();
 }
 
 namespace {
@@ -208,98 +158,15 @@ Error malformedSys(const QString &subject, const QString &what)
                                 "answers on $SYS.REQ subjects"));
 }
 
-// The parts of a JSZ reply the merge relies on: arrays of objects with names.
-Result<void> checkJsz(const SystemClient::Reply &r, const QString &subject)
-{
-    const QJsonValue details = r.data.value(QLatin1String("account_details"));
-    if (details.isUndefined() || details.isNull())
-        return {};
-    if (!details.isArray())
-        return malformedSys(subject, QStringLiteral("\"account_details\" is not an array"));
-    for (const QJsonValue &av : details.toArray()) {
-        const QJsonObject a = av.toObject();
-        if (!av.isObject() || !a.value(QLatin1String("name")).isString() || str(a, "name").isEmpty())
-            return malformedSys(subject, QStringLiteral("an account entry has no name"));
-        const QJsonValue streams = a.value(QLatin1String("stream_detail"));
-        if (streams.isUndefined() || streams.isNull())
-            continue;
-        if (!streams.isArray())
-            return malformedSys(subject, QStringLiteral("stream_detail of account %1 is not an array").arg(str(a, "name").left(100)));
-        for (const QJsonValue &sv : streams.toArray()) {
-            const QJsonObject sj = sv.toObject();
-            const QString name = sj.contains(QLatin1String("name")) ? str(sj, "name")
-                                                                     : sj.value(QLatin1String("config")).toObject().value(QLatin1String("name")).toString();
-            if (!sv.isObject() || name.isEmpty())
-                return malformedSys(subject, QStringLiteral("a stream of account %1 has no name").arg(str(a, "name").left(100)));
-            const QJsonValue consumers = sj.value(QLatin1String("consumer_detail"));
-            if (!consumers.isUndefined() && !consumers.isNull() && !consumers.isArray())
-                return malformedSys(subject, QStringLiteral("consumer_detail of stream %1 is not an array").arg(name.left(100)));
-            for (const QJsonValue &c : consumers.toArray())
-                if (!c.isObject() || str(c.toObject(), "name").isEmpty())
-                    return malformedSys(subject, QStringLiteral("a consumer of stream %1 has no name").arg(name.left(100)));
-        }
-    }
-    return {};
-}
-
-Result<QList<SystemClient::Reply>> jszAllPages(SystemClient &sys, const QString &account = {})
-{
-    QList<SystemClient::Reply> all;
-    QJsonObject options{{QStringLiteral("accounts"), true}, {QStringLiteral("streams"), true},
-                        {QStringLiteral("consumer"), true}, {QStringLiteral("config"), true},
-                        {QStringLiteral("limit"), kJszPageSize}};
-    if (!account.isEmpty())
-        options.insert(QStringLiteral("account"), account);
-    const QString subject = QStringLiteral("$SYS.REQ.SERVER.PING.JSZ");
-    QSet<QString> seen;  // server + account
-    for (int page = 0;; ++page) {
-        if (page >= kJszMaxPages)
-            return Error(Error::Kind::Protocol,
-                         QStringLiteral("%1: malformed reply: still full pages of accounts after %2 pages").arg(subject).arg(page));
-        options.insert(QStringLiteral("offset"), page * kJszPageSize);
-        auto replies = sys.ping(QStringLiteral("JSZ"), options);
-        if (!replies)
-            return replies.error();
-        bool anyFull = false;
-        bool anyNew = false;
-        for (const SystemClient::Reply &r : *replies) {
-            if (!r.error.isEmpty())
-                continue;
-            if (auto ok = checkJsz(r, subject); !ok)
-                return ok.error();
-            const QJsonArray details = r.data.value(QLatin1String("account_details")).toArray();
-            if (details.size() >= kJszPageSize)
-                anyFull = true;
-            for (const QJsonValue &a : details) {
-                const QString key = str(r.server, "name") + QLatin1Char('\n') + str(a.toObject(), "name");
-                if (!seen.contains(key)) {
-                    seen.insert(key);
-                    anyNew = true;
-                }
-            }
-        }
-        // A full page of accounts already seen: the server repeats itself instead of paging.
-        if (anyFull && !anyNew)
-            return Error(Error::Kind::Protocol,
-                         QStringLiteral("%1: malformed reply: the page at offset %2 repeats accounts already listed")
-                             .arg(subject).arg(page * kJszPageSize));
-        all += *replies;
-        if (!anyFull || !account.isEmpty())
-            break;
-    }
-    return all;
-}
-
 } // namespace
 
 Result<QList<ServerInfo>> servers(ConnectionSet &connections)
 {
     if (connections.hasSystem()) {
-        auto sysConn = connections.system();
-        if (!sysConn)
-            return sysConn.error();
-        SystemClient sys(*sysConn);
-        auto replies = sys.ping(QStringLiteral("VARZ"));
+        auto sys = connections.systemClient();
+        if (!sys)
+            return sys.error();
+        auto replies = sys->ping(QStringLiteral("VARZ"));
         if (!replies)
             return replies.error();
         QList<ServerInfo> out;
@@ -318,16 +185,26 @@ Result<QList<ServerInfo>> servers(ConnectionSet &connections)
     if (!conn)
         return conn.error();
     // Every account imports $SYS.REQ.SERVER.PING.CONNZ (mapped to itself); the reply envelopes name
-    // each server and its version. Ask for no connection details.
-    auto raw = (*conn)->gather(QStringLiteral("$SYS.REQ.SERVER.PING.CONNZ"), QByteArrayLiteral("{\"limit\":1}"), 300);
+    // each server and its version. Ask for no connection details. Without the system account the
+    // servers cannot be counted; the client's list of server URLs (given and advertised by the
+    // cluster) says how many replies to wait for, and the quiet period covers the rest.
+    const int expected = (*conn)->knownServerCount();
     QList<ServerInfo> out;
-    if (raw) {
-        for (const NatsReply &r : *raw) {
-            auto parsed = SystemClient::parse(r.data);
-            if (parsed && !parsed->server.isEmpty())
-                out.append(serverFromEnvelope(parsed->server));
-        }
-    }
+    QSet<QString> seen;
+    ReplyGatherer gatherer(**conn, SystemClient::kDefaultQuietMs);
+    static_cast<void>(gatherer.run(
+        {{QStringLiteral("$SYS.REQ.SERVER.PING.CONNZ"), QByteArrayLiteral("{\"limit\":1}")}},
+        [&](int, NatsReply &&raw) -> Result<ReplyGatherer::Verdict> {
+            auto parsed = SystemClient::parse(raw.data);
+            if (parsed && !parsed->server.isEmpty()) {
+                const ServerInfo s = serverFromEnvelope(parsed->server);
+                if (!seen.contains(s.id)) {
+                    seen.insert(s.id);
+                    out.append(s);
+                }
+            }
+            return expected > 0 && out.size() >= expected ? ReplyGatherer::Verdict::Enough : ReplyGatherer::Verdict::More;
+        }));
     if (out.isEmpty()) {
         ServerInfo s;
         s.id = (*conn)->connectedServerId();
@@ -338,7 +215,7 @@ Result<QList<ServerInfo>> servers(ConnectionSet &connections)
     return out;
 }
 
-Result<QList<AccountInfo>> accounts(ConnectionSet &connections)
+Result<QList<AccountInfo>> accounts(ConnectionSet &connections, AccountLimits limits)
 {
     if (!connections.hasSystem()) {
         auto conn = connections.primary();
@@ -350,13 +227,14 @@ Result<QList<AccountInfo>> accounts(ConnectionSet &connections)
             return info.error();
         return QList<AccountInfo>{*info};
     }
-    auto sysConn = connections.system();
-    if (!sysConn)
-        return sysConn.error();
-    SystemClient sys(*sysConn);
-    auto accountz = sys.ping(QStringLiteral("ACCOUNTZ"));
+    auto sys = connections.systemClient();
+    if (!sys)
+        return sys.error();
+    const QString accountzSubject = QStringLiteral("$SYS.REQ.SERVER.PING.ACCOUNTZ");
+    auto accountz = sys->ping(QStringLiteral("ACCOUNTZ"));
     if (!accountz)
         return accountz.error();
+    QHash<QString, QStringList> namesByServer;
     QSet<QString> names;
     QString systemAccount;
     for (const SystemClient::Reply &r : *accountz) {
@@ -364,63 +242,68 @@ Result<QList<AccountInfo>> accounts(ConnectionSet &connections)
             continue;
         const QJsonValue list = r.data.value(QLatin1String("accounts"));
         if (!list.isArray())
-            return malformedSys(QStringLiteral("$SYS.REQ.SERVER.PING.ACCOUNTZ"), QStringLiteral("\"accounts\" is not an array"));
+            return malformedSys(accountzSubject, QStringLiteral("\"accounts\" is not an array"));
+        const QString server = str(r.server, "name").isEmpty() ? str(r.server, "id") : str(r.server, "name");
+        QStringList &own = namesByServer[server];
         for (const QJsonValue &v : list.toArray()) {
             if (!v.isString() || v.toString().isEmpty())
-                return malformedSys(QStringLiteral("$SYS.REQ.SERVER.PING.ACCOUNTZ"), QStringLiteral("an account name is not a string"));
+                return malformedSys(accountzSubject, QStringLiteral("an account name is not a string"));
+            own.append(v.toString());
             names.insert(v.toString());
         }
         if (systemAccount.isEmpty())
             systemAccount = str(r.data, "system_account");
     }
-    auto jsz = jszAllPages(sys);
-    if (!jsz)
-        return jsz.error();
-    QList<AccountInfo> merged = accountsFromJsz(*jsz);
-    QSet<QString> seen;
-    constexpr int kMaxConfirmations = 512;
-    int confirmed = 0;
-    for (const AccountInfo &a : std::as_const(merged))
-        seen.insert(a.name);
-    for (const QString &name : std::as_const(names)) {
-        if (seen.contains(name))
+    QStringList allNames(names.cbegin(), names.cend());
+    allNames.sort();
+    JszCollector collector(*sys);
+    auto merge = collector.collectAll(namesByServer, allNames);
+    if (!merge)
+        return merge.error();
+    connections.roster().notePeers(merge->metaPeers());
+    QList<AccountInfo> out = merge->accounts();
+    for (const QString &name : std::as_const(allNames)) {
+        if (merge->contains(name))
             continue;
-        // Not in any server's JSZ: confirm through the account's own details.
+        // Every server listed all its JetStream accounts: one that none listed has no JetStream.
+        // The global account ($G) is always listed by the server; show it only when it is used.
+        if (name == kGlobalAccount)
+            continue;
         AccountInfo a;
         a.name = name;
         a.source = QStringLiteral("accountz");
-        // One request per account: bounded, so that a huge list cannot keep the command going for hours.
-        auto detail = ++confirmed <= kMaxConfirmations
-            ? sys.ping(QStringLiteral("ACCOUNTZ"), QJsonObject{{QStringLiteral("account"), name}})
-            : Result<QList<SystemClient::Reply>>(Error(Error::Kind::Internal, QStringLiteral("not asked")));
-        if (detail) {
-            for (const SystemClient::Reply &r : *detail)
-                if (r.data.value(QLatin1String("account_detail")).toObject().value(QLatin1String("jetstream_enabled")).toBool())
-                    a.jetstream = true;
-        } else {
-            a.jetstreamKnown = false;
-        }
-        a.streamsKnown = !a.jetstream;
-        // The global account ($G) is always listed by the server; show it only when it is used.
-        if (name == kGlobalAccount && !a.jetstream)
-            continue;
-        merged.append(a);
+        a.jetstream = false;
+        a.streamsKnown = true;
+        out.append(a);
     }
-    for (AccountInfo &a : merged) {
+    for (AccountInfo &a : out)
         a.isSystem = (a.name == systemAccount);
-        if (a.jetstream && connections.hasAccountCredentials(a.name)) {
+    if (limits == AccountLimits::Read) {
+        // The limits are only in the account's own view: ask through the accounts' own connections,
+        // a few at once.
+        QList<int> withCredentials;
+        for (int i = 0; i < out.size(); ++i)
+            if (out[i].jetstream && connections.hasAccountCredentials(out[i].name))
+                withCredentials.append(i);
+        parallelFor(int(withCredentials.size()), kAccountConnectionsAtOnce, [&](int k) {
+            AccountInfo &a = out[withCredentials[k]];
             auto conn = connections.account(a.name);
-            if (conn) {
-                JetStreamClient js(*conn, connections.profile().jsDomain);
-                if (auto ai = js.accountInfo()) {
-                    a.limits = ai->value(QLatin1String("limits")).toObject();
-                    a.limitsKnown = true;
-                }
+            if (!conn)
+                return;
+            JetStreamClient js(*conn, connections.profile().jsDomain);
+            if (auto ai = js.accountInfo()) {
+                a.limits = ai->value(QLatin1String("limits")).toObject();
+                a.limitsKnown = true;
             }
-        }
+        });
     }
-    sortByName(merged);
-    return merged;
+    sortByName(out);
+    return out;
+}
+
+Result<QList<AccountInfo>> accounts(ConnectionSet &connections)
+{
+    return accounts(connections, AccountLimits::Read);
 }
 
 Result<AccountInfo> account(ConnectionSet &connections, const QString &name)
@@ -448,19 +331,18 @@ Result<AccountInfo> account(ConnectionSet &connections, const QString &name)
     if (name.isEmpty())
         return Error(Error::Kind::InvalidInput, QStringLiteral("which account? the system connection sees them all"),
                      QStringLiteral("give --account NAME (see the accounts command)"));
-    auto sysConn = connections.system();
-    if (!sysConn)
-        return sysConn.error();
-    SystemClient sys(*sysConn);
-    auto jsz = jszAllPages(sys, name);
-    if (!jsz)
-        return jsz.error();
-    const QList<AccountInfo> merged = accountsFromJsz(*jsz);
-    for (const AccountInfo &a : merged)
+    auto sys = connections.systemClient();
+    if (!sys)
+        return sys.error();
+    JszCollector collector(*sys);
+    auto merge = collector.collectOne(name);
+    if (!merge)
+        return merge.error();
+    for (const AccountInfo &a : merge->accounts())
         if (a.name == name)
             return a;
     // Not a JetStream account (or unknown): say which.
-    auto detail = sys.ping(QStringLiteral("ACCOUNTZ"), QJsonObject{{QStringLiteral("account"), name}});
+    auto detail = sys->ping(QStringLiteral("ACCOUNTZ"), QJsonObject{{QStringLiteral("account"), name}});
     if (detail) {
         for (const SystemClient::Reply &r : *detail) {
             const QJsonObject d = r.data.value(QLatin1String("account_detail")).toObject();

@@ -21,11 +21,18 @@ namespace Discovery {
 /** Servers: VARZ from every server with a system connection; else what the account can see. */
 Result<QList<ServerInfo>> servers(ConnectionSet &connections);
 
+/** Whether accounts() also reads each account's JetStream limits through the account's own connection. */
+enum class AccountLimits { Read, Skip };
+
 /**
- * Accounts: with a system connection ACCOUNTZ, then JSZ (accounts, streams, consumers, configs)
- * paged per server and merged; accounts absent from JSZ are confirmed through ACCOUNTZ. Without a
- * system connection: the connected user's own account through its JetStream API.
+ * Accounts: with a system connection ACCOUNTZ, then every server's JSZ listing (accounts, streams,
+ * consumers, configs; see JszCollector) merged; an account no server lists has no JetStream. With
+ * AccountLimits::Read, the limits of the accounts the profile has credentials for are read through
+ * their own connections, a few at once. Without a system connection: the connected user's own
+ * account through its JetStream API.
  */
+Result<QList<AccountInfo>> accounts(ConnectionSet &connections, AccountLimits limits);
+/** accounts() with AccountLimits::Read. */
 Result<QList<AccountInfo>> accounts(ConnectionSet &connections);
 
 /**
@@ -38,7 +45,7 @@ Result<AccountInfo> account(ConnectionSet &connections, const QString &name);
 // Pure helpers (no network).
 ServerInfo serverFromVarz(const SystemClient::Reply &reply);
 ServerInfo serverFromEnvelope(const QJsonObject &server);
-/** Merges JSZ replies of several servers: one entry per account, one per stream (leader's view preferred). */
+/** Merges JSZ replies of several servers: one entry per account, one per stream (leader's view preferred; see JszMerge). */
 QList<AccountInfo> accountsFromJsz(const QList<SystemClient::Reply> &replies);
 /** Builds a StreamInfo from a STREAM.INFO/LIST object or a JSZ stream_detail. */
 StreamInfo streamFromJson(const QJsonObject &json, const QString &source);

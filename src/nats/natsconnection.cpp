@@ -15,6 +15,7 @@
 #include "nats/natsconnectionhandle.h"
 #include "nats/natserrors.h"
 #include "nats/nkeys.h"
+#include "nats/replygatherer.h"
 
 namespace MqttDoctor {
 
@@ -312,27 +313,7 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
 
 namespace {
 
-constexpr int kPollMs = 100;            // how quickly a permission violation ends a wait
-constexpr int kMaxGatherReplies = 4096; // more "servers" than any cluster has: a flood, not replies
-constexpr qint64 kMaxGatherBytes = 512LL * 1024 * 1024;
-
-// A violation names the subject it was about: `Permissions Violation for Publish to "<subject>"`
-// or `... for Subscription to "<inbox>"`.
-bool violationNames(const QString &text, const QString &subject)
-{
-    return !subject.isEmpty() && text.contains(QLatin1Char('"') + subject + QLatin1Char('"'));
-}
-
-Error permissionError(const QString &violation, const QString &subject, bool inbox, int status)
-{
-    const QString what = inbox ? QStringLiteral("the server refused the subscription for the reply to %1 (%2)").arg(subject, violation)
-                               : QStringLiteral("the server refused the request on %1: %2").arg(subject, violation);
-    return Error(Error::Kind::PermissionDenied, what,
-                 inbox ? QStringLiteral("the user needs permission to subscribe to its reply inbox (_INBOX.>)")
-                       : QStringLiteral("the user's permissions deny publishing to %1; use a user allowed to, or "
-                                        "change its permissions in the server configuration").arg(subject))
-        .withNatsStatus(status);
-}
+constexpr int kPollMs = 100; // how quickly a permission violation ends a wait
 
 // The private reply inbox of one request: subscribed before the request is published, so no reply is lost.
 struct ReplyInbox
@@ -341,13 +322,9 @@ struct ReplyInbox
     QString name;
 };
 
-// Creates and subscribes the inbox, then publishes the request with it as the reply subject. One reply: the
-// subscription ends itself after it. Several (gather): no pending limit, and a flush so the wait starts when the
-// request has left. On an error, `inbox.sub` may be set and is the caller's to destroy.
-enum class Replies { One, Several };
-
-natsStatus sendRequest(natsConnection *nc, const QString &subject, const QByteArray &payload, Replies replies,
-                       ReplyInbox &inbox)
+// Creates and subscribes the inbox, then publishes the request with it as the reply subject; the subscription
+// ends itself after the one reply. On an error, `inbox.sub` may be set and is the caller's to destroy.
+natsStatus sendRequest(natsConnection *nc, const QString &subject, const QByteArray &payload, ReplyInbox &inbox)
 {
     natsInbox *name = nullptr;
     natsStatus s = natsInbox_Create(&name);
@@ -356,13 +333,10 @@ natsStatus sendRequest(natsConnection *nc, const QString &subject, const QByteAr
     inbox.name = QString::fromUtf8(name);
     s = natsConnection_SubscribeSync(&inbox.sub, nc, name);
     if (s == NATS_OK)
-        s = replies == Replies::Several ? natsSubscription_SetPendingLimits(inbox.sub, -1, -1)
-                                        : natsSubscription_AutoUnsubscribe(inbox.sub, 1);
+        s = natsSubscription_AutoUnsubscribe(inbox.sub, 1);
     if (s == NATS_OK)
         s = natsConnection_PublishRequest(nc, subject.toUtf8().constData(), name, payload.constData(),
                                           static_cast<int>(payload.size()));
-    if (s == NATS_OK && replies == Replies::Several)
-        s = natsConnection_Flush(nc);
     natsInbox_Destroy(name);
     return s;
 }
@@ -372,9 +346,9 @@ natsStatus sendRequest(natsConnection *nc, const QString &subject, const QByteAr
 std::optional<Error> deniedSince(const NatsConnection &connection, quint64 mark, const QString &subject, const QString &inbox)
 {
     if (const QString v = connection.permissionViolationSince(mark, subject); !v.isEmpty())
-        return permissionError(v, subject, false, NATS_NOT_PERMITTED);
+        return NatsErrors::permissionDenied(v, subject, false, NATS_NOT_PERMITTED);
     if (const QString v = connection.permissionViolationSince(mark, inbox); !v.isEmpty())
-        return permissionError(v, subject, true, NATS_NOT_PERMITTED);
+        return NatsErrors::permissionDenied(v, subject, true, NATS_NOT_PERMITTED);
     return std::nullopt;
 }
 
@@ -390,7 +364,7 @@ QString NatsConnection::permissionViolationSince(quint64 mark, const QString &su
 {
     QMutexLocker lock(&d->sink->mutex);
     for (const auto &v : std::as_const(d->sink->violations))
-        if (v.first > mark && (subject.isEmpty() || violationNames(v.second, subject)))
+        if (v.first > mark && (subject.isEmpty() || NatsErrors::violationNames(v.second, subject)))
             return v.second;
     return {};
 }
@@ -403,7 +377,7 @@ Result<NatsReply> NatsConnection::request(const QString &subject, const QByteArr
     const int timeout = timeoutMs < 0 ? m_settings.timeoutMs : timeoutMs;
     const quint64 mark = asyncErrorMark();
     ReplyInbox inbox;
-    natsStatus s = sendRequest(d->nc, subject, payload, Replies::One, inbox);
+    natsStatus s = sendRequest(d->nc, subject, payload, inbox);
     natsSubscription *sub = inbox.sub;
     natsMsg *reply = nullptr;
     if (s == NATS_OK) {
@@ -434,7 +408,7 @@ Result<NatsReply> NatsConnection::request(const QString &subject, const QByteArr
     if (s != NATS_OK) {
         // Denied shortly before the deadline, or an older denial of the same subject.
         if (const QString v = permissionViolationSince(0, subject); !v.isEmpty() && s == NATS_TIMEOUT)
-            return permissionError(v, subject, false, s);
+            return NatsErrors::permissionDenied(v, subject, false, s);
         return NatsErrors::fromRequest(s, text, subject, timeout);
     }
     NatsReply out{QString::fromUtf8(natsMsg_GetSubject(reply)),
@@ -446,78 +420,14 @@ Result<NatsReply> NatsConnection::request(const QString &subject, const QByteArr
 Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QByteArray &payload, int quietMs,
                                                 int expected, int timeoutMs)
 {
-    const int timeout = timeoutMs < 0 ? m_settings.timeoutMs : timeoutMs;
-    const quint64 mark = asyncErrorMark();
-    ReplyInbox inbox;
-    natsStatus s = sendRequest(d->nc, subject, payload, Replies::Several, inbox);
-    natsSubscription *sub = inbox.sub;
     QList<NatsReply> replies;
-    bool noResponders = false;
-    bool flooded = false;
-    std::optional<Error> denied;
-    qint64 bytes = 0;
-    if (s == NATS_OK) {
-        QDeadlineTimer deadline(timeout);
-        QDeadlineTimer quiet(quietMs);
-        while (!deadline.hasExpired()) {
-            const qint64 left = deadline.remainingTime();
-            const qint64 wait = replies.isEmpty() ? left : std::min<qint64>(left, quiet.remainingTime());
-            natsMsg *m = nullptr;
-            const natsStatus ns = natsSubscription_NextMsg(&m, sub, std::max<qint64>(std::min<qint64>(wait, kPollMs), 1));
-            if (ns == NATS_TIMEOUT) {
-                if (replies.isEmpty()) {
-                    denied = deniedSince(*this, mark, subject, inbox.name);
-                    if (denied)
-                        break;
-                    continue;
-                }
-                if (quiet.hasExpired())
-                    break;
-                continue;
-            }
-            if (ns != NATS_OK) {
-                s = ns;
-                break;
-            }
-            if (natsMsg_IsNoResponders(m)) {
-                noResponders = true;
-                natsMsg_Destroy(m);
-                break;
-            }
-            bytes += natsMsg_GetDataLength(m);
-            replies.append({QString::fromUtf8(natsMsg_GetSubject(m)),
-                            QByteArray(natsMsg_GetData(m), natsMsg_GetDataLength(m))});
-            natsMsg_Destroy(m);
-            quiet = QDeadlineTimer(quietMs);
-            if (replies.size() >= kMaxGatherReplies || bytes > kMaxGatherBytes) {
-                flooded = true;
-                break;
-            }
-            if (expected > 0 && replies.size() >= expected)
-                break;
-        }
-    }
-    const QString text = lastErrorText();
-    if (sub) {
-        natsSubscription_Unsubscribe(sub);
-        natsSubscription_Destroy(sub);
-    }
-    if (s != NATS_OK)
-        return NatsErrors::fromRequest(s, text, subject, timeout);
-    if (denied)
-        return *denied;
-    if (flooded)
-        return Error(Error::Kind::Protocol,
-                     QStringLiteral("%1 was answered by more than %2 replies (%3 bytes): a flood, not one reply per server")
-                         .arg(subject, QString::number(replies.size()), QString::number(bytes)),
-                     QStringLiteral("something other than nats-server answers on this subject; check who subscribes to it"));
-    if (noResponders)
-        return NatsErrors::fromRequest(NATS_NO_RESPONDERS, {}, subject, timeout);
-    if (replies.isEmpty()) {
-        if (const QString v = permissionViolationSince(0, subject); !v.isEmpty())
-            return permissionError(v, subject, false, NATS_TIMEOUT);
-        return NatsErrors::fromRequest(NATS_TIMEOUT, {}, subject, timeout);
-    }
+    ReplyGatherer gatherer(*this, quietMs, timeoutMs);
+    auto done = gatherer.run({{subject, payload}}, [&replies, expected](int, NatsReply &&reply) -> Result<ReplyGatherer::Verdict> {
+        replies.append(std::move(reply));
+        return expected > 0 && replies.size() >= expected ? ReplyGatherer::Verdict::Enough : ReplyGatherer::Verdict::More;
+    });
+    if (!done)
+        return done.error();
     return replies;
 }
 
@@ -533,6 +443,18 @@ Result<void> NatsConnection::publish(const QString &subject, const QByteArray &p
 QString NatsConnection::connectedUrl() const
 {
     return connectedUrlOf(d->nc);
+}
+
+int NatsConnection::knownServerCount() const
+{
+    char **servers = nullptr;
+    int count = 0;
+    if (natsConnection_GetServers(d->nc, &servers, &count) != NATS_OK)
+        return 0;
+    for (int i = 0; i < count; ++i)
+        free(servers[i]);
+    free(servers);
+    return count;
 }
 
 QString NatsConnection::connectedServerId() const

@@ -79,6 +79,11 @@ public:
     Result<void> publish(const QString &subject, const QByteArray &payload);
 
     QString connectedUrl() const;
+    /**
+     * How many servers the client knows of: the URLs given plus those the cluster advertised (INFO
+     * connect_urls). An estimate of how many servers answer a request that every server answers.
+     */
+    int knownServerCount() const;
     QString connectedServerId() const;
     quint64 clientId() const;
     int timeoutMs() const { return m_settings.timeoutMs; }

@@ -92,4 +92,21 @@ Error fromRequest(int status, const QString &lastErrorText, const QString &subje
     return e;
 }
 
+bool violationNames(const QString &violation, const QString &subject)
+{
+    // `Permissions Violation for Publish to "<subject>"` or `... for Subscription to "<inbox>"`.
+    return !subject.isEmpty() && violation.contains(QLatin1Char('"') + subject + QLatin1Char('"'));
+}
+
+Error permissionDenied(const QString &violation, const QString &subject, bool inbox, int status)
+{
+    const QString what = inbox ? QStringLiteral("the server refused the subscription for the reply to %1 (%2)").arg(subject, violation)
+                               : QStringLiteral("the server refused the request on %1: %2").arg(subject, violation);
+    return Error(Error::Kind::PermissionDenied, what,
+                 inbox ? QStringLiteral("the user needs permission to subscribe to its reply inbox (_INBOX.>)")
+                       : QStringLiteral("the user's permissions deny publishing to %1; use a user allowed to, or "
+                                        "change its permissions in the server configuration").arg(subject))
+        .withNatsStatus(status);
+}
+
 } // namespace MqttDoctor::NatsErrors

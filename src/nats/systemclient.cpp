@@ -1,13 +1,17 @@
 #include "systemclient.h"
 
 #include <QJsonDocument>
+#include <QMutexLocker>
+#include <QSet>
 
 #include "nats/natsconnection.h"
+#include "nats/replygatherer.h"
 
 namespace MqttDoctor {
 
-SystemClient::SystemClient(std::shared_ptr<NatsConnection> connection, int quietMs)
-    : m_connection(std::move(connection)), m_quietMs(quietMs)
+SystemClient::SystemClient(std::shared_ptr<NatsConnection> connection, std::shared_ptr<ServerRoster> roster, int quietMs)
+    : m_connection(std::move(connection)), m_roster(roster ? std::move(roster) : std::make_shared<ServerRoster>()),
+      m_quietMs(quietMs)
 {
 }
 
@@ -75,39 +79,159 @@ QString SystemClient::describeError(const QJsonObject &error)
     return code ? QStringLiteral("%1 (%2)").arg(description).arg(code) : description;
 }
 
+Error SystemClient::mapNoAnswer(const Error &e, const QString &subject) const
+{
+    if (e.kind() != Error::Kind::NoResponders && e.kind() != Error::Kind::Timeout && e.kind() != Error::Kind::PermissionDenied)
+        return e;
+    const QString role = m_connection->settings().role;
+    const bool denied = e.kind() == Error::Kind::PermissionDenied;
+    return Error(denied ? Error::Kind::PermissionDenied : Error::Kind::NoSystemAccess,
+                 denied ? QStringLiteral("no system-account access: %1").arg(e.message())
+                        : QStringLiteral("no system-account access: %1 was not answered (%2)").arg(subject, e.message()),
+                 QStringLiteral("the %1 must be a user of the system account (system_account in the server "
+                                "config) allowed to publish to $SYS.REQ.>; give it with --system-user/--system-password, "
+                                "--system-creds or --system-context").arg(role.isEmpty() ? QStringLiteral("connection") : role))
+        .withNatsStatus(e.natsStatus());
+}
+
+namespace {
+
+ServerRoster::Server serverOf(const SystemClient::Reply &reply)
+{
+    return {reply.server.value(QLatin1String("name")).toString(), reply.server.value(QLatin1String("id")).toString()};
+}
+
+// The replies one request got so far: which servers (by id, then by key) and how many were errors.
+struct Tally
+{
+    QSet<QString> ids;
+    QSet<QString> keys;
+    QList<ServerRoster::Server> servers;
+    int replies = 0;
+    int errors = 0;
+    QString firstError;
+
+    // A server answers a PING once; the same id twice is a responder that is not nats-server (or a
+    // page served twice), and its data must not be merged twice.
+    Result<void> add(const SystemClient::Reply &reply, const QString &subject)
+    {
+        const ServerRoster::Server s = serverOf(reply);
+        ++replies;
+        if (!s.id.isEmpty()) {
+            if (ids.contains(s.id))
+                return Error(Error::Kind::Protocol,
+                             QStringLiteral("%1: malformed reply: server %2 answered twice").arg(subject, s.key().left(100)),
+                             QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
+                                            "answers on $SYS.REQ subjects"));
+            ids.insert(s.id);
+        }
+        if (!keys.contains(s.key())) {
+            keys.insert(s.key());
+            servers.append(s);
+        }
+        if (!reply.error.isEmpty()) {
+            if (errors++ == 0)
+                firstError = SystemClient::describeError(reply.error);
+        }
+        return {};
+    }
+};
+
+} // namespace
+
+Result<void> SystemClient::learnRoster()
+{
+    QMutexLocker learning(&m_roster->learningMutex());
+    if (m_roster->isLearnt())
+        return {};
+    // Every server counts the servers it hears on the system account (itself included): the ping
+    // is complete when the largest count has answered.
+    const QString subject = QStringLiteral("$SYS.REQ.SERVER.PING.STATSZ");
+    Tally tally;
+    int active = 0;
+    ReplyGatherer gatherer(*m_connection, m_quietMs);
+    auto done = gatherer.run({{subject, {}}}, [&](int, NatsReply &&raw) -> Result<ReplyGatherer::Verdict> {
+        auto reply = parse(raw.data, subject);
+        if (!reply)
+            return reply.error();
+        if (auto added = tally.add(*reply, subject); !added)
+            return added.error();
+        active = std::max(active, int(reply->data.value(QLatin1String("active_servers")).toInteger()));
+        return tally.keys.size() >= active ? ReplyGatherer::Verdict::Enough : ReplyGatherer::Verdict::More;
+    });
+    if (!done) {
+        // An account's user reaches the PING subjects it imports (CONNZ), not STATSZ: count the servers
+        // the client knows of instead.
+        if (done.error().kind() == Error::Kind::NoResponders) {
+            m_roster->learnCount(m_connection->knownServerCount());
+            return {};
+        }
+        return mapNoAnswer(done.error(), subject);
+    }
+    if (tally.errors == tally.replies)
+        return Error(Error::Kind::Protocol, QStringLiteral("%1 was answered with an error: %2").arg(subject, tally.firstError));
+    m_roster->learn(tally.servers, active);
+    return {};
+}
+
+Result<void> SystemClient::gatherEach(const QList<Subject> &subjects, const ReplyHandler &handler, int window)
+{
+    if (subjects.isEmpty())
+        return {};
+    if (auto learnt = learnRoster(); !learnt)
+        return learnt;
+    const ServerRoster::Expectation expected = m_roster->expectation();
+    QList<Tally> tallies(subjects.size());
+    QList<ReplyGatherer::Request> requests;
+    requests.reserve(subjects.size());
+    for (const Subject &s : subjects)
+        requests.append({s.subject, s.payload});
+    ReplyGatherer gatherer(*m_connection, m_quietMs);
+    gatherer.setWindow(window);
+    auto done = gatherer.run(requests, [&](int i, NatsReply &&raw) -> Result<ReplyGatherer::Verdict> {
+        auto reply = parse(raw.data, subjects[i].subject);
+        raw.data = QByteArray();  // the parsed form is what is kept
+        if (!reply)
+            return reply.error();
+        Tally &tally = tallies[i];
+        if (auto added = tally.add(*reply, subjects[i].subject); !added)
+            return added.error();
+        if (auto handled = handler(i, std::move(reply).value()); !handled)
+            return handled.error();
+        return ServerRoster::isComplete(expected, tally.keys) ? ReplyGatherer::Verdict::Enough : ReplyGatherer::Verdict::More;
+    });
+    if (!done)
+        return mapNoAnswer(done.error(), subjects.first().subject);
+    for (qsizetype i = 0; i < tallies.size(); ++i) {
+        m_roster->finish(expected, tallies[i].servers);
+        if (tallies[i].errors == tallies[i].replies)
+            return Error(Error::Kind::Protocol,
+                         QStringLiteral("%1 was answered with an error: %2").arg(subjects[i].subject, tallies[i].firstError));
+    }
+    return {};
+}
+
 Result<QList<SystemClient::Reply>> SystemClient::gather(const QString &subject, const QJsonObject &options)
 {
     const QByteArray payload = options.isEmpty() ? QByteArray() : QJsonDocument(options).toJson(QJsonDocument::Compact);
-    auto raw = m_connection->gather(subject, payload, m_quietMs);
-    if (!raw) {
-        Error e = raw.error();
-        if (e.kind() == Error::Kind::NoResponders || e.kind() == Error::Kind::Timeout
-            || e.kind() == Error::Kind::PermissionDenied) {
-            const QString role = m_connection->settings().role;
-            const bool denied = e.kind() == Error::Kind::PermissionDenied;
-            return Error(denied ? Error::Kind::PermissionDenied : Error::Kind::NoSystemAccess,
-                         denied ? QStringLiteral("no system-account access: %1").arg(e.message())
-                                : QStringLiteral("no system-account access: %1 was not answered (%2)").arg(subject, e.message()),
-                         QStringLiteral("the %1 must be a user of the system account (system_account in the server "
-                                        "config) allowed to publish to $SYS.REQ.>; give it with --system-user/--system-password, "
-                                        "--system-creds or --system-context").arg(role.isEmpty() ? QStringLiteral("connection") : role))
-                .withNatsStatus(e.natsStatus());
-        }
-        return e;
-    }
     QList<Reply> replies;
-    QStringList errors;
-    for (const NatsReply &r : *raw) {
-        auto parsed = parse(r.data, subject);
-        if (!parsed)
-            return parsed.error();
-        if (!parsed->error.isEmpty())
-            errors.append(describeError(parsed->error));
-        replies.append(*parsed);
-    }
-    if (!replies.isEmpty() && errors.size() == replies.size())
-        return Error(Error::Kind::Protocol, QStringLiteral("%1 was answered with an error: %2").arg(subject, errors.first()));
+    auto done = gatherEach({{subject, payload}}, [&replies](int, Reply &&r) -> Result<void> {
+        replies.append(std::move(r));
+        return {};
+    }, 1);
+    if (!done)
+        return done.error();
     return replies;
+}
+
+Result<void> SystemClient::pingEach(const QList<Request> &requests, const ReplyHandler &handler, int window)
+{
+    QList<Subject> subjects;
+    subjects.reserve(requests.size());
+    for (const Request &r : requests)
+        subjects.append({QStringLiteral("$SYS.REQ.SERVER.PING.") + r.what,
+                         r.options.isEmpty() ? QByteArray() : QJsonDocument(r.options).toJson(QJsonDocument::Compact)});
+    return gatherEach(subjects, handler, window);
 }
 
 Result<QList<SystemClient::Reply>> SystemClient::ping(const QString &what, const QJsonObject &options)

@@ -38,6 +38,12 @@ bool RecordSource::canResolve(const ConnectionSet &connections, const QString &a
 
 Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QString &accountName)
 {
+    auto servers = Discovery::servers(connections);
+    return resolve(connections, accountName, servers ? *servers : QList<ServerInfo>());
+}
+
+Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers)
+{
     RecordSource src;
     src.apiDomain = connections.profile().jsDomain;
     const QString needCreds = QStringLiteral("reading the MQTT records of account %1 needs the account's credentials")
@@ -63,10 +69,10 @@ Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QSt
     } else {
         return Error(Error::Kind::InvalidInput, needCreds + QStringLiteral(": only a system connection was given"), hint);
     }
-    if (auto servers = Discovery::servers(connections)) {
-        const LayoutChoice choice = Layouts::choose(*servers);
+    if (!servers.isEmpty()) {
+        const LayoutChoice choice = Layouts::choose(servers);
         src.dialect = choice.layout.kind() == MqttLayout::Kind::V2_9 ? TopicMapping::Dialect::V2_9 : TopicMapping::Dialect::V2_10;
-        src.sessionDomain = Layouts::domainFor(*servers, {});
+        src.sessionDomain = Layouts::domainFor(servers, {});
         if (choice.layout.kind() == MqttLayout::Kind::V2_9 || choice.mixed()) {
             if (auto hazard = downgradeHazard(src); !hazard.isEmpty())
                 return Error(Error::Kind::InvalidInput,
@@ -93,7 +99,7 @@ std::optional<SessionLoader::ConnectedClients> RecordSource::connectedClients(Co
         note(QStringLiteral("connected state unknown: the server did not say which account the user belongs to"));
         return std::nullopt;
     }
-    auto sys = connections.system();
+    auto sys = connections.systemClient();
     if (!sys) {
         note(QStringLiteral("connected state unknown: ") + sys.error().toString());
         return std::nullopt;

@@ -7,6 +7,7 @@
 
 #include "common/result.h"
 #include "mqtt/topicmapping.h"
+#include "nats/clusterinfo.h"
 #include "records/sessionloader.h"
 
 namespace MqttDoctor {
@@ -33,6 +34,8 @@ struct RecordSource
      * InvalidInput error (with a hint) when there is none. Blocking (connects, asks the servers).
      */
     static Result<RecordSource> resolve(ConnectionSet &connections, const QString &accountName);
+    /** The same with the cluster's servers already discovered (their versions choose the topic dialect). */
+    static Result<RecordSource> resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers);
     /** True when resolve() can succeed without asking the network: credentials or a primary user. */
     static bool canResolve(const ConnectionSet &connections, const QString &accountName);
     /**

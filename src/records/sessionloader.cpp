@@ -272,10 +272,15 @@ Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &accou
     return index;
 }
 
-Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &system, const QString &account,
+Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &connection, const QString &account,
                                        const QString &clientId, int pageSize)
 {
-    SystemClient sys(system);
+    SystemClient sys(connection);
+    return loadConnected(sys, account, clientId, pageSize);
+}
+
+Result<ConnectedClients> loadConnected(SystemClient &sys, const QString &account, const QString &clientId, int pageSize)
+{
     pageSize = std::max(1, pageSize);
     QJsonObject options{{QStringLiteral("limit"), pageSize}};
     if (!account.isEmpty())

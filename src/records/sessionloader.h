@@ -136,7 +136,10 @@ Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &accou
  * empty: every connection of the account), `pageSize` connections per server and request, paged with
  * `offset` while any server's page is full. The `jwt` field is never read.
  */
-Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &system, const QString &account,
+Result<ConnectedClients> loadConnected(SystemClient &system, const QString &account, const QString &clientId = {},
+                                       int pageSize = 5000);
+/** The same through a connection of its own (a system user's, or an account user's through its CONNZ import). */
+Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &connection, const QString &account,
                                        const QString &clientId = {}, int pageSize = 5000);
 /**
  * The records of the legacy per-session streams `$MQTT_sess_<hash>` (internals §4.1): the last message

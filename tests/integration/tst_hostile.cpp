@@ -29,6 +29,8 @@ const QByteArray kConsumers = R"({"total":0,"offset":0,"limit":256,"consumers":[
 const QByteArray kVarz = R"({"server":{"name":"fake1","host":"127.0.0.1","id":"NFAKE","ver":"2.9.10","jetstream":false},
 "data":{"server_id":"NFAKE","server_name":"fake1","version":"2.9.10","mqtt":{}}})";
 const QByteArray kAccountz = R"({"server":{"name":"fake1","id":"NFAKE","ver":"2.9.10"},"data":{"system_account":"SYS","accounts":["ACME"]}})";
+// The ping every system request starts with: it tells how many servers to wait for.
+const QByteArray kStatsz = R"({"server":{"name":"fake1","id":"NFAKE","ver":"2.9.10"},"statsz":{"active_servers":1}})";
 
 QByteArray hugeNames(int n)
 {
@@ -330,7 +332,13 @@ system_account: SYS)"));
         QTest::newRow("VARZ server array") << servers << varz << QByteArray(R"({"server":[],"data":{}})") << 1 << protocol << varz;
         QTest::newRow("VARZ nameless") << servers << varz << QByteArray(R"({"server":{},"data":{}})") << 1 << protocol << varz;
         QTest::newRow("VARZ error") << servers << varz << QByteArray(R"({"error":{"code":418,"description":"teapot"}})") << 1 << protocol << QStringLiteral("teapot");
-        QTest::newRow("VARZ flood") << servers << varz << kVarz << 5000 << protocol << QStringLiteral("flood");
+        // One server's reply is all a one-server roster waits for; copies after it go unread. A server
+        // answering twice before the others have answered is an error.
+        QTest::newRow("STATSZ twice") << servers << QStringLiteral("$SYS.REQ.SERVER.PING.STATSZ")
+                                      << QByteArray(R"({"server":{"name":"fake1","id":"NFAKE"},"statsz":{"active_servers":2}})") << 2
+                                      << protocol << QStringLiteral("answered twice");
+        QTest::newRow("STATSZ silence") << servers << QStringLiteral("$SYS.REQ.SERVER.PING.STATSZ") << QByteArray() << 0
+                                        << QStringLiteral("no_system_access") << QStringLiteral("STATSZ");
         QTest::newRow("VARZ silence") << servers << varz << QByteArray() << 0 << QStringLiteral("no_system_access") << varz;
         QTest::newRow("ACCOUNTZ accounts object") << accounts << accountz << QByteArray(R"({"server":{"name":"f"},"data":{"accounts":{}}})") << 1 << protocol << accountz;
         QTest::newRow("ACCOUNTZ account number") << accounts << accountz << QByteArray(R"({"server":{"name":"f"},"data":{"accounts":[7]}})") << 1 << protocol << accountz;
@@ -338,10 +346,12 @@ system_account: SYS)"));
         QTest::newRow("JSZ nameless stream") << accounts << jsz
                                              << QByteArray(R"({"server":{"name":"f"},"data":{"account_details":[{"name":"ACME","stream_detail":[{"config":{}}]}]}})")
                                              << 1 << protocol << jsz;
+        // Every page full (the default page is 1,024 accounts) and the same: a server repeating itself.
         QByteArray full = R"({"server":{"name":"f"},"data":{"account_details":[)";
-        for (int i = 0; i < 256; ++i)
+        for (int i = 0; i < 1024; ++i)
             full += (i ? ",{\"name\":\"A" : "{\"name\":\"A") + QByteArray::number(i) + "\"}";
-        QTest::newRow("JSZ endless pages") << accounts << jsz << full + "]}}" << 1 << protocol << jsz;
+        QTest::newRow("JSZ endless pages") << accounts << jsz << full + "]}}" << 1 << protocol << QStringLiteral("repeats");
+        QTest::newRow("JSZ silence") << accounts << jsz << QByteArray() << 0 << QStringLiteral("no_system_access") << jsz;
     }
 
     void systemReplies()
@@ -353,6 +363,7 @@ system_account: SYS)"));
         QFETCH(QString, kind);
         QFETCH(QString, mentions);
         m_sys.clearRules();
+        m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING.STATSZ"), kStatsz);
         m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING.VARZ"), kVarz);
         m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING.ACCOUNTZ"), kAccountz);
         m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING.JSZ"), R"({"server":{"name":"fake1"},"data":{"account_details":[]}})");
@@ -371,8 +382,9 @@ system_account: SYS)"));
     {
         auto conn = connect(QStringLiteral("fakesys"), QStringLiteral("fakesyspass"));
         QVERIFY(conn);
-        SystemClient sys(conn, 200);
+        SystemClient sys(conn, nullptr, 200);
         m_sys.clearRules();
+        m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING.STATSZ"), kStatsz);
         m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING.CONNZ"), R"({"server":{"name":"f"},"data":{"connections":"x"}})");
         m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING"), "{\"statsz\":");  // the server ping itself
         auto raw = conn->gather(QStringLiteral("$SYS.REQ.SERVER.PING"), {}, 200);
