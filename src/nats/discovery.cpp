@@ -169,6 +169,15 @@ Result<QList<ServerInfo>> servers(ConnectionSet &connections)
         auto replies = sys->ping(QStringLiteral("VARZ"));
         if (!replies)
             return replies.error();
+        // A JetStream server stopped cleanly is no longer counted by the others at once; the meta
+        // leader still lists it as an offline peer, so the result can name it. (JSZ without accounts:
+        // a small reply per server.)
+        if (auto jsz = sys->ping(QStringLiteral("JSZ"))) {
+            JszMerge peers;
+            for (const SystemClient::Reply &r : *jsz)
+                static_cast<void>(peers.add(r, QStringLiteral("$SYS.REQ.SERVER.PING.JSZ")));
+            connections.roster().notePeers(peers.metaPeers());
+        }
         QList<ServerInfo> out;
         for (const SystemClient::Reply &r : *replies) {
             if (!r.error.isEmpty())

@@ -94,9 +94,12 @@ void ServerRoster::notePeers(const QList<QPair<QString, bool>> &peers)
             continue;
         auto it = m_servers.find(name);
         if (offline) {
-            if (it == m_servers.end())
+            if (it == m_servers.end()) {
                 m_servers.insert(name, State::Offline);
-            else if (*it == State::Silent)
+                // Most likely one of the servers the others still counted: now it has a name.
+                if (m_unknownMissing > 0)
+                    --m_unknownMissing;
+            } else if (*it == State::Silent)
                 *it = State::Offline;
         } else if (it != m_servers.end() && *it == State::Offline) {
             *it = State::Silent;  // back in the meta group, but it has not answered a request yet
