@@ -6,6 +6,7 @@
 #include <QMap>
 
 #include "common/duration.h"
+#include "common/jsonstreamwriter.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
 #include "mqtt/layouts.h"
@@ -118,16 +119,21 @@ int runCheck(CliContext &ctx)
     }
 
     if (ctx.json) {
-        QJsonArray arr;
+        // Written as it is produced: tens of thousands of findings need not exist twice (tree and text).
+        JsonStreamWriter w(ctx.out);
+        w.beginObject();
+        w.value(QStringLiteral("accounts"), QJsonArray::fromStringList(checked));
+        w.beginArray(QStringLiteral("findings"));
         for (const Finding &f : findings)
-            arr.append(f.toJson());
-        printJson(ctx.out, QJsonObject{{QStringLiteral("findings"), arr},
-                                       {QStringLiteral("summary"), summaryOf(findings)},
-                                       {QStringLiteral("accounts"), QJsonArray::fromStringList(checked)},
-                                       {QStringLiteral("records_checked"), QJsonArray::fromStringList(input->sessions.keys())},
-                                       {QStringLiteral("notes"), QJsonArray::fromStringList(input->notes)},
-                                       {QStringLiteral("unanswered_servers"), unanswered},
-                                       {QStringLiteral("layouts"), layouts}});
+            w.value({}, f.toJson());
+        w.endArray();
+        w.value(QStringLiteral("layouts"), layouts);
+        w.value(QStringLiteral("notes"), QJsonArray::fromStringList(input->notes));
+        w.value(QStringLiteral("records_checked"), QJsonArray::fromStringList(input->sessions.keys()));
+        w.value(QStringLiteral("summary"), summaryOf(findings));
+        w.value(QStringLiteral("unanswered_servers"), unanswered);
+        w.endObject();
+        w.finish();
         return rc;
     }
 

@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "common/jsonstreamwriter.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisinput.h"
 #include "mqtt/layouts.h"
@@ -107,14 +108,18 @@ int runAccounts(CliContext &ctx)
         return c;
     };
     if (ctx.json) {
-        QJsonArray arr;
+        JsonStreamWriter w(ctx.out);
+        w.beginObject();
+        w.beginArray(QStringLiteral("accounts"));
         for (const AccountInfo &a : *accounts) {
             QJsonObject o = ClusterJson::account(a);
             o.insert(QStringLiteral("findings"), findingCounts(a.name));
-            arr.append(o);
+            w.value({}, o);
         }
-        printJson(ctx.out, QJsonObject{{QStringLiteral("accounts"), arr},
-                                       {QStringLiteral("unanswered_servers"), ctx.unansweredServersJson()}});
+        w.endArray();
+        w.value(QStringLiteral("unanswered_servers"), ctx.unansweredServersJson());
+        w.endObject();
+        w.finish();
         return ExitOk;
     }
     TextTable table({QStringLiteral("ACCOUNT"), QStringLiteral("JETSTREAM"), QStringLiteral("STREAMS"),

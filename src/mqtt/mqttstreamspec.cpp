@@ -120,18 +120,31 @@ QJsonObject MqttStreamSpec::comparedValues() const
 
 QList<MqttStreamSpec::Difference> MqttStreamSpec::differences(const QJsonObject &actualConfig) const
 {
+    // Field by field, without building the expected object: every account of a fleet is compared.
     QList<Difference> out;
-    const QJsonObject expected = comparedValues();
-    for (const QString &field : comparedFields()) {
-        const QJsonValue want = expected.value(field);
-        const QJsonValue have = normalizedField(actualConfig, field);
-        if (field == QLatin1String("subjects")) {
-            if (!sameSubjects(subjects, subjectsOf(actualConfig)))
-                out.append({field, QJsonArray::fromStringList(subjects), have});
-        } else if (want != have) {
-            out.append({field, want, have});
-        }
-    }
+    const QStringList actualSubjects = subjectsOf(actualConfig);
+    if (!sameSubjects(subjects, actualSubjects))
+        out.append({key("subjects"), QJsonArray::fromStringList(subjects), QJsonArray::fromStringList(actualSubjects)});
+    const auto compareText = [&](const char *field, const QString &want) {
+        const QString fieldName = key(field);
+        const QJsonValue have = normalizedField(actualConfig, fieldName);
+        if (have.toString() != want)
+            out.append({fieldName, want, have});
+    };
+    const auto compareNumber = [&](const char *field, qint64 want) {
+        const QString fieldName = key(field);
+        const QJsonValue have = normalizedField(actualConfig, fieldName);
+        if (have.toInteger() != want || !have.isDouble())
+            out.append({fieldName, want, have});
+    };
+    compareText("retention", retention);
+    compareText("storage", storage);
+    compareText("discard", discard);
+    compareNumber("max_msgs_per_subject", maxMsgsPerSubject);
+    const QJsonValue newPerSubject = normalizedField(actualConfig, key("discard_new_per_subject"));
+    if (newPerSubject.toBool() != discardNewPerSubject)
+        out.append({key("discard_new_per_subject"), discardNewPerSubject, newPerSubject});
+    compareNumber("num_replicas", replicas);
     return out;
 }
 
