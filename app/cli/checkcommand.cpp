@@ -109,13 +109,13 @@ int runCheck(CliContext &ctx)
         rc = ExitCouldNotCheck;
 
     QStringList checked;
-    QJsonObject layouts;
+    QMap<QString, const AccountInfo *> withJetStream;  // sorted, as the keys of a JSON object
     for (const AccountInfo &a : input->accounts) {
         if (a.isSystem && !input->includeSystemAccount)
             continue;
         checked << a.name;
         if (a.jetstream)
-            layouts.insert(a.name, Layouts::choose(input->servers, request.options.layout, a.streams).toJson());
+            withJetStream.insert(a.name, &a);
     }
 
     if (ctx.json) {
@@ -127,7 +127,11 @@ int runCheck(CliContext &ctx)
         for (const Finding &f : findings)
             w.value({}, f.toJson());
         w.endArray();
-        w.value(QStringLiteral("layouts"), layouts);
+        // One layout per account: made as it is written (ten thousand accounts' layouts are tens of MiB).
+        w.beginObject(QStringLiteral("layouts"));
+        for (auto it = withJetStream.cbegin(); it != withJetStream.cend(); ++it)
+            w.value(it.key(), Layouts::choose(input->servers, request.options.layout, (*it)->streams).toJson());
+        w.endObject();
         w.value(QStringLiteral("notes"), QJsonArray::fromStringList(input->notes));
         w.value(QStringLiteral("records_checked"), QJsonArray::fromStringList(input->sessions.keys()));
         w.value(QStringLiteral("summary"), summaryOf(findings));

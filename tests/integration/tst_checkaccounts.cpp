@@ -2,12 +2,16 @@
 // JetStream domain (its token is part of the sessions subject), a domain added to a server that already has
 // MQTT state, and `--all-accounts` with only a system connection on a server with a broken, a healthy and a
 // JetStream-less account.
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "livecheck.h"
 #include "mqttclient.h"
 #include "natsserverfixture.h"
+#include "records/sessionloader.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -153,6 +157,78 @@ private slots:
                     QVERIFY2(str(f, "code") == QStringLiteral("JETSTREAM_DISABLED"), qPrintable(describe(run)));
             QCOMPARE(run.exitCode(), 2);
         }
+    }
+
+    // `check --all-accounts` with every account's credentials in a profile: ten accounts read through their
+    // own connections three at a time. A corrupt record in one account is found through that path; one
+    // account whose credentials are wrong is a note, and every other account is still checked.
+    void allAccountsWithCredentials_data() { addVersionRows(); }
+    void allAccountsWithCredentials()
+    {
+        QFETCH(QString, version);
+        constexpr int kAccounts = 10;
+        const auto name = [](int i) { return QStringLiteral("T%1").arg(i); };
+        const auto user = [](int i) { return QStringLiteral("t%1").arg(i); };
+        ServerConfig config = ServerConfig::standard();
+        for (int i = 0; i < kAccounts; ++i)
+            config.addAccount(ServerConfig::jetStreamAccount(name(i), user(i), QStringLiteral("pass")));
+        NatsServerFixture server;
+        QVERIFY2(server.start(version, config), qPrintable(server.errorString()));
+        for (int i = 0; i < kAccounts; ++i)
+            makeMqttState(server.mqttPort(), user(i), QStringLiteral("pass"));
+        if (QTest::currentTestFailed())
+            return;
+        JetStreamAdmin admin;
+        QVERIFY2(admin.connect({server.url()}, user(3), QStringLiteral("pass")), qPrintable(admin.error()));
+        QVERIFY2(admin.store(SessionLoader::sessionSubject(user(3) + QStringLiteral("-sub"), {}), "{not a session record"),
+                 qPrintable(admin.error()));
+
+        Profile profile;
+        profile.servers = {server.url()};
+        profile.system.kind = Credentials::Kind::UserPassword;
+        profile.system.user = QStringLiteral("sys");
+        profile.system.password = QStringLiteral("syspass");
+        for (int i = 0; i < kAccounts; ++i) {
+            Credentials c;
+            c.kind = Credentials::Kind::UserPassword;
+            c.user = user(i);
+            c.password = i == 7 ? QStringLiteral("wrong") : QStringLiteral("pass");
+            profile.accounts.insert(name(i), c);
+        }
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("fleet.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(profile.toJson(true)).toJson());
+        file.close();
+        QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+
+        const CliRunner::Run run = check({QStringLiteral("--profile"), file.fileName()},
+                                         {QStringLiteral("--all-accounts"), QStringLiteral("--parallel"), QStringLiteral("3")});
+        QVERIFY2(run.jsonValid, qPrintable(run.describe()));
+        QStringList checked = strings(run.json.value(QLatin1String("records_checked")));
+        checked.sort();
+        QStringList expected;
+        for (int i = 0; i < kAccounts; ++i)
+            if (i != 7)
+                expected << name(i);
+        QCOMPARE(checked, expected);
+        const QStringList notes = strings(run.json.value(QLatin1String("notes")));
+        bool named = false;
+        for (const QString &note : notes)
+            named = named || (note.contains(name(7)) && note.contains(QLatin1String("authorization"), Qt::CaseInsensitive));
+        QVERIFY2(named, qPrintable(notes.join(u'\n')));
+        const QJsonObject undecodable = findingWith(run, QStringLiteral("SESSION_UNDECODABLE"), kSess);
+        QVERIFY2(!undecodable.isEmpty() && str(undecodable, "account") == name(3), qPrintable(describe(run)));
+        for (const QJsonObject &f : findingsAbove(run, QStringLiteral("info")))
+            QVERIFY2(str(f, "account") == name(3), qPrintable(describe(run)));
+        QCOMPARE(run.exitCode(), 2);
+
+        // The option's range is checked.
+        const CliRunner::Run bad = check({QStringLiteral("--profile"), file.fileName()},
+                                         {QStringLiteral("--all-accounts"), QStringLiteral("--parallel"), QStringLiteral("0")});
+        QVERIFY2(bad.exitCode() == 3 && bad.json.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(
+                     QLatin1String("--parallel")),
+                 qPrintable(bad.describe()));
     }
 };
 
