@@ -7,7 +7,7 @@ namespace MqttDoctor {
 bool ServerRoster::isLearnt() const
 {
     QMutexLocker lock(&m_mutex);
-    return m_learnt;
+    return m_learnt && !m_learntAt.hasExpired(kRelearnAfterMs);
 }
 
 void ServerRoster::learn(const QList<Server> &answered, int activeServers)
@@ -16,14 +16,27 @@ void ServerRoster::learn(const QList<Server> &answered, int activeServers)
     QSet<QString> keys;
     for (const Server &s : answered)
         keys.insert(s.key());
-    // Peers named offline by the meta group stay named; everything else is what answered now.
-    for (auto it = m_servers.begin(); it != m_servers.end();)
-        it = (*it == State::Offline && !keys.contains(it.key())) ? std::next(it) : m_servers.erase(it);
+    m_unknownMissing = std::max(0, activeServers - int(keys.size()));
+    // Learnt again: servers known before that did not answer now keep their names while the others
+    // still count servers that did not answer; peers named offline by the meta group stay named.
+    for (auto it = m_servers.begin(); it != m_servers.end();) {
+        if (keys.contains(it.key())) {
+            it = m_servers.erase(it);
+        } else if (*it == State::Offline) {
+            ++it;
+        } else if (m_unknownMissing > 0) {
+            *it = State::Silent;
+            --m_unknownMissing;
+            ++it;
+        } else {
+            it = m_servers.erase(it);
+        }
+    }
     for (const QString &k : std::as_const(keys))
         m_servers.insert(k, State::Answering);
-    m_unknownMissing = std::max(0, activeServers - int(keys.size()));
     m_atLeast = 0;
     m_learnt = true;
+    m_learntAt.start();
 }
 
 void ServerRoster::learnCount(int servers)
@@ -33,6 +46,7 @@ void ServerRoster::learnCount(int servers)
     m_unknownMissing = 0;
     m_atLeast = std::max(0, servers);
     m_learnt = true;
+    m_learntAt.start();
 }
 
 ServerRoster::Expectation ServerRoster::expectation() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QMap>
 #include <QMutex>
@@ -21,12 +22,18 @@ namespace MqttDoctor {
  * (JSZ `meta_cluster.replicas`) are named as well, even when no server counts them any more (a
  * server stopped cleanly leaves the others' count at once).
  *
+ * A reply that comes after every known server has answered is not waited for, so a server that joins
+ * later is seen only when the roster is learnt again: it is, at the first request after kRelearnAfterMs
+ * (a long-running GUI session), or after forget().
+ *
  * Servers are known by name (stable across restarts; the id is not) and replies are told apart by
  * server id. Thread-safe: the requests of several worker threads share one roster.
  */
 class ServerRoster final
 {
 public:
+    static constexpr int kRelearnAfterMs = 30000;
+
     /** A server as a reply's envelope names it. */
     struct Server
     {
@@ -51,6 +58,7 @@ public:
         bool learnt = false;  ///< false: the roster is not learnt yet; wait for the quiet period
     };
 
+    /** Learnt, and not longer than kRelearnAfterMs ago. */
     bool isLearnt() const;
     /** Held while one request learns the roster, so that concurrent first requests learn it once. */
     QMutex &learningMutex() { return m_learning; }
@@ -88,6 +96,7 @@ private:
     QMap<QString, State> m_servers;
     int m_unknownMissing = 0;  ///< counted by active_servers, never answered, name unknown
     int m_atLeast = 0;         ///< learnCount()
+    QElapsedTimer m_learntAt;
 };
 
 } // namespace MqttDoctor

@@ -101,6 +101,20 @@ private slots:
         QVERIFY(roster.unanswered().isEmpty());
     }
 
+    void learntAgainKeepsNamesOfTheMissing()
+    {
+        ServerRoster roster;
+        roster.learn({{QStringLiteral("n1"), {}}, {QStringLiteral("n2"), {}}, {QStringLiteral("n3"), {}}}, 3);
+        roster.finish(roster.expectation(), {{QStringLiteral("n1"), {}}, {QStringLiteral("n2"), {}}});
+        // Learnt again while the others still count n3 (stopped without a goodbye): it keeps its name.
+        roster.learn({{QStringLiteral("n1"), {}}, {QStringLiteral("n2"), {}}}, 3);
+        QCOMPARE(names(roster.unanswered()), QStringList{QStringLiteral("n3")});
+        // Once the others no longer count it, it is gone (removed from the cluster).
+        roster.learn({{QStringLiteral("n1"), {}}, {QStringLiteral("n2"), {}}}, 2);
+        QVERIFY(roster.unanswered().isEmpty());
+        QCOMPARE(roster.expectation().servers, set({"n1", "n2"}));
+    }
+
     void learntByCount()
     {
         ServerRoster roster;
