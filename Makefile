@@ -29,8 +29,9 @@ MAIN_CTEST_ARGS ?= -LE integration
 endif
 # The integration tests mostly wait for nats-server: the sanitizer trees run more of them at once.
 SAN_TEST_JOBS ?= 3
-# The tests that exercise the nats.c callback bridge, the stream reader and the decode workers.
-TSAN_TESTS := tst_streamreader tst_records tst_connectionerrors tst_discovery
+# The tests that exercise the nats.c callback bridge, the stream reader, the decode workers, the
+# requests gathered several at once and the accounts read in parallel.
+TSAN_TESTS := tst_streamreader tst_records tst_connectionerrors tst_discovery tst_checkaccounts tst_jszcollector
 # Non-GUI targets, the core as a unity build, warnings not fatal (they are in the main build).
 SAN_CMAKE := -G Ninja -DCMAKE_BUILD_TYPE=Debug $(DEBUG_CMAKE) -DMQTTDOCTOR_BUILD_GUI=OFF -DMQTTDOCTOR_WARNINGS_AS_ERRORS=OFF \
     -DMQTTDOCTOR_UNITY_CORE=ON

@@ -9,8 +9,8 @@ namespace MqttDoctor {
 namespace {
 
 const QString kJsz = QStringLiteral("JSZ");
-const QString kSubject = QStringLiteral("$SYS.REQ.SERVER.PING.JSZ");
-constexpr int kMaxPages = 1000;      // a million accounts per server at the default page size
+const QString kJszSubject = QStringLiteral("$SYS.REQ.SERVER.PING.JSZ");
+constexpr int kMaxJszPages = 1000;      // a million accounts per server at the default page size
 constexpr int kPageWindow = 4;       // pages in flight: a few MiB each per server
 constexpr int kNameWindow = 16;      // requests for one account: small replies
 
@@ -68,7 +68,7 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
             l.jetstream = false;
             return {};
         }
-        auto names = merge.add(reply, kSubject);
+        auto names = merge.add(reply, kJszSubject);
         if (!names)
             return names.error();
         const int offset = offsets[i];
@@ -89,7 +89,7 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
         // Sorted pages never overlap: a full page of names already listed is a server repeating itself.
         if (full && added == 0)
             return Error(Error::Kind::Protocol,
-                         QStringLiteral("%1: malformed reply: the page at offset %2 repeats accounts already listed").arg(kSubject).arg(offset),
+                         QStringLiteral("%1: malformed reply: the page at offset %2 repeats accounts already listed").arg(kJszSubject).arg(offset),
                          QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
                                         "answers on $SYS.REQ subjects"));
         if (offset == 1) {
@@ -120,14 +120,14 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
             more = more || (l.jetstream && l.lastFull && l.lastOffset == nextOffset - m_pageSize);
         if (!more)
             break;
-        if (pagesAsked >= kMaxPages)
+        if (pagesAsked >= kMaxJszPages)
             return Error(Error::Kind::Protocol,
-                         QStringLiteral("%1: malformed reply: still full pages of accounts after %2 pages").arg(kSubject).arg(pagesAsked),
+                         QStringLiteral("%1: malformed reply: still full pages of accounts after %2 pages").arg(kJszSubject).arg(pagesAsked),
                          QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
                                         "answers on $SYS.REQ subjects"));
         requests.clear();
         offsets.clear();
-        for (int k = 0; k < kPageWindow && pagesAsked < kMaxPages; ++k, ++pagesAsked, nextOffset += m_pageSize)
+        for (int k = 0; k < kPageWindow && pagesAsked < kMaxJszPages; ++k, ++pagesAsked, nextOffset += m_pageSize)
             addPage(nextOffset);
     }
 
@@ -157,7 +157,7 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
         requests.append({kJsz, o});
     }
     auto done = m_system.pingEach(requests, [&](int i, SystemClient::Reply &&reply) -> Result<void> {
-        auto added = merge.add(reply, kSubject, names[i]);
+        auto added = merge.add(reply, kJszSubject, names[i]);
         if (!added)
             return added.error();
         return {};
@@ -174,7 +174,7 @@ Result<JszMerge> JszCollector::collectOne(const QString &account)
     o.insert(QStringLiteral("account"), account);
     o.insert(QStringLiteral("limit"), 1);
     auto done = m_system.pingEach({{kJsz, o}}, [&](int, SystemClient::Reply &&reply) -> Result<void> {
-        auto added = merge.add(reply, kSubject, account);
+        auto added = merge.add(reply, kJszSubject, account);
         if (!added)
             return added.error();
         return {};

@@ -8,12 +8,12 @@ namespace MqttDoctor {
 
 namespace {
 
-QString str(const QJsonObject &o, const char *key)
+QString jsonString(const QJsonObject &o, const char *key)
 {
     return o.value(QLatin1String(key)).toString();
 }
 
-Error malformed(const QString &subject, const QString &what)
+Error malformedJsz(const QString &subject, const QString &what)
 {
     return Error(Error::Kind::Protocol, QStringLiteral("%1: malformed reply: %2").arg(subject, what),
                  QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
@@ -22,33 +22,33 @@ Error malformed(const QString &subject, const QString &what)
 
 QString streamName(const QJsonObject &s)
 {
-    return s.contains(QLatin1String("name")) ? str(s, "name") : s.value(QLatin1String("config")).toObject().value(QLatin1String("name")).toString();
+    return s.contains(QLatin1String("name")) ? jsonString(s, "name") : s.value(QLatin1String("config")).toObject().value(QLatin1String("name")).toString();
 }
 
 // The parts of a JSZ reply the merge relies on: arrays of objects with names.
 Result<void> checkShape(const QJsonValue &details, const QString &subject)
 {
     if (!details.isArray())
-        return malformed(subject, QStringLiteral("\"account_details\" is not an array"));
+        return malformedJsz(subject, QStringLiteral("\"account_details\" is not an array"));
     for (const QJsonValue &av : details.toArray()) {
         const QJsonObject a = av.toObject();
-        if (!av.isObject() || !a.value(QLatin1String("name")).isString() || str(a, "name").isEmpty())
-            return malformed(subject, QStringLiteral("an account entry has no name"));
+        if (!av.isObject() || !a.value(QLatin1String("name")).isString() || jsonString(a, "name").isEmpty())
+            return malformedJsz(subject, QStringLiteral("an account entry has no name"));
         const QJsonValue streams = a.value(QLatin1String("stream_detail"));
         if (streams.isUndefined() || streams.isNull())
             continue;
         if (!streams.isArray())
-            return malformed(subject, QStringLiteral("stream_detail of account %1 is not an array").arg(str(a, "name").left(100)));
+            return malformedJsz(subject, QStringLiteral("stream_detail of account %1 is not an array").arg(jsonString(a, "name").left(100)));
         for (const QJsonValue &sv : streams.toArray()) {
             const QString name = streamName(sv.toObject());
             if (!sv.isObject() || name.isEmpty())
-                return malformed(subject, QStringLiteral("a stream of account %1 has no name").arg(str(a, "name").left(100)));
+                return malformedJsz(subject, QStringLiteral("a stream of account %1 has no name").arg(jsonString(a, "name").left(100)));
             const QJsonValue consumers = sv.toObject().value(QLatin1String("consumer_detail"));
             if (!consumers.isUndefined() && !consumers.isNull() && !consumers.isArray())
-                return malformed(subject, QStringLiteral("consumer_detail of stream %1 is not an array").arg(name.left(100)));
+                return malformedJsz(subject, QStringLiteral("consumer_detail of stream %1 is not an array").arg(name.left(100)));
             for (const QJsonValue &c : consumers.toArray())
-                if (!c.isObject() || str(c.toObject(), "name").isEmpty())
-                    return malformed(subject, QStringLiteral("a consumer of stream %1 has no name").arg(name.left(100)));
+                if (!c.isObject() || jsonString(c.toObject(), "name").isEmpty())
+                    return malformedJsz(subject, QStringLiteral("a consumer of stream %1 has no name").arg(name.left(100)));
         }
     }
     return {};
@@ -66,20 +66,20 @@ Result<QStringList> JszMerge::add(const SystemClient::Reply &reply, const QStrin
     const QJsonArray replicas = meta.value(QLatin1String("replicas")).toArray();
     if (!replicas.isEmpty()) {
         m_metaPeers.clear();
-        m_metaPeers.append({str(meta, "leader"), false});
+        m_metaPeers.append({jsonString(meta, "leader"), false});
         for (const QJsonValue &p : replicas)
-            m_metaPeers.append({str(p.toObject(), "name"), p.toObject().value(QLatin1String("offline")).toBool()});
+            m_metaPeers.append({jsonString(p.toObject(), "name"), p.toObject().value(QLatin1String("offline")).toBool()});
     }
     if (details.isUndefined() || details.isNull())
         return QStringList();
     if (auto ok = checkShape(details, subject); !ok)
         return ok.error();
 
-    const QString serverName = str(reply.server, "name");
+    const QString serverName = jsonString(reply.server, "name");
     QStringList names;
     for (const QJsonValue &av : details.toArray()) {
         const QJsonObject a = av.toObject();
-        const QString name = str(a, "name");
+        const QString name = jsonString(a, "name");
         if (!only.isEmpty() && name != only)
             continue;
         names.append(name);
@@ -92,14 +92,14 @@ Result<QStringList> JszMerge::add(const SystemClient::Reply &reply, const QStrin
         acc.info.storage = std::max<qint64>(acc.info.storage, a.value(QLatin1String("storage")).toInteger());
         for (const QJsonValue &sv : a.value(QLatin1String("stream_detail")).toArray()) {
             StreamInfo s = Discovery::streamFromJson(sv.toObject(), QStringLiteral("jsz"));
-            const bool leader = s.cluster.isEmpty() || str(s.cluster, "leader") == serverName;
+            const bool leader = s.cluster.isEmpty() || jsonString(s.cluster, "leader") == serverName;
             StreamPick &pick = acc.streams[s.name];
             for (const QJsonObject &c : std::as_const(s.consumers)) {
                 const QJsonObject cluster = c.value(QLatin1String("cluster")).toObject();
-                const bool cLeader = cluster.isEmpty() || str(cluster, "leader") == serverName;
-                auto it = pick.consumers.find(str(c, "name"));
+                const bool cLeader = cluster.isEmpty() || jsonString(cluster, "leader") == serverName;
+                auto it = pick.consumers.find(jsonString(c, "name"));
                 if (it == pick.consumers.end())
-                    pick.consumers.insert(str(c, "name"), {c, cLeader});
+                    pick.consumers.insert(jsonString(c, "name"), {c, cLeader});
                 else if (cLeader && !it->fromLeader)
                     *it = {c, true};
             }

@@ -11,11 +11,11 @@ namespace MqttDoctor {
 
 namespace {
 
-constexpr int kPollMs = 100;             // how quickly a permission violation ends a wait
+constexpr int kDenialPollMs = 100;             // how quickly a permission violation ends a wait
 constexpr int kMaxReplies = 4096;        // more "servers" than any cluster has: a flood, not replies
 constexpr qint64 kMaxBytes = 512LL * 1024 * 1024;
 
-QString lastErrorText()
+QString natsThreadError()
 {
     natsStatus s = NATS_OK;
     const char *text = nats_GetLastError(&s);
@@ -64,7 +64,7 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
     natsInbox *base = nullptr;
     natsStatus s = natsInbox_Create(&base);
     if (s != NATS_OK)
-        return NatsErrors::fromRequest(s, lastErrorText(), requests.first().subject, m_timeoutMs);
+        return NatsErrors::fromRequest(s, natsThreadError(), requests.first().subject, m_timeoutMs);
     const QByteArray prefix = QByteArray(base) + '.';
     natsInbox_Destroy(base);
     const QString wildcard = QString::fromLatin1(prefix) + QLatin1Char('*');
@@ -74,7 +74,7 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
     if (s == NATS_OK)
         s = natsSubscription_SetPendingLimits(inbox.sub, -1, -1);
     if (s != NATS_OK)
-        return NatsErrors::fromRequest(s, lastErrorText(), requests.first().subject, m_timeoutMs);
+        return NatsErrors::fromRequest(s, natsThreadError(), requests.first().subject, m_timeoutMs);
 
     QList<Pending> pending(requests.size());
     int nextToSend = 0;
@@ -121,11 +121,11 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
     };
 
     if (s = sendMore(); s != NATS_OK)
-        return NatsErrors::fromRequest(s, lastErrorText(), requests.first().subject, m_timeoutMs);
+        return NatsErrors::fromRequest(s, natsThreadError(), requests.first().subject, m_timeoutMs);
 
     while (ended < requests.size()) {
         // End what is due: quiet after a reply, or out of time without one; denials end a wait early.
-        qint64 wait = kPollMs;
+        qint64 wait = kDenialPollMs;
         for (int k = static_cast<int>(active.size()) - 1; k >= 0; --k) {
             const int i = active[k];
             Pending &p = pending[i];
@@ -144,7 +144,7 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
         if (ended == requests.size())
             break;
         if (s = sendMore(); s != NATS_OK)
-            return NatsErrors::fromRequest(s, lastErrorText(), requests[nextToSend - 1].subject, m_timeoutMs);
+            return NatsErrors::fromRequest(s, natsThreadError(), requests[nextToSend - 1].subject, m_timeoutMs);
         if (active.isEmpty())
             continue;
 
@@ -159,7 +159,7 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
         }
         if (ns != NATS_OK) {
             const int i = active.isEmpty() ? 0 : active.first();
-            return NatsErrors::fromRequest(ns, lastErrorText(), requests[i].subject, m_timeoutMs);
+            return NatsErrors::fromRequest(ns, natsThreadError(), requests[i].subject, m_timeoutMs);
         }
         const char *subject = natsMsg_GetSubject(m);
         bool ok = false;
