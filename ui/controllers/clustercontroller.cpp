@@ -4,6 +4,7 @@
 
 #include "common/asyncrunner.h"
 #include "controllers/connectioneventbridge.h"
+#include "models/accountsort.h"
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
 
@@ -30,6 +31,17 @@ bool isConnectError(Error::Kind kind)
     default:
         return false;
     }
+}
+
+/** Discovery::accounts, sorted as the tree keeps them: the sort runs here on the pool, not on the GUI thread. */
+Result<QList<AccountInfo>> sortedAccounts(ConnectionSet &connections)
+{
+    Result<QList<AccountInfo>> accounts = Discovery::accounts(connections);
+    if (accounts) {
+        std::stable_sort(accounts->begin(), accounts->end(),
+                         [](const AccountInfo &a, const AccountInfo &b) { return AccountSort::nameLess(a.name, b.name); });
+    }
+    return accounts;
 }
 
 } // namespace
@@ -64,6 +76,7 @@ void ClusterController::connectTo(const Profile &profile)
     m_profile = profile;
     m_hasProfile = true;
     ++m_epoch;
+    m_sinceConnect.start();
     m_connections = std::make_shared<ConnectionSet>(profile);
     m_bridge = std::make_shared<ConnectionEventBridge>(this, m_epoch);
     m_servers.clear();
@@ -84,9 +97,11 @@ void ClusterController::refresh()
         return;
     ++m_generation;
     m_failureReported = false;
+    m_serversDelivered = false;
+    m_accountsDelivered = false;
     setPending(2);
     startLoad<QList<ServerInfo>>(&Discovery::servers, &ClusterController::deliverServers);
-    startLoad<QList<AccountInfo>>(&Discovery::accounts, &ClusterController::deliverAccounts);
+    startLoad<QList<AccountInfo>>(&sortedAccounts, &ClusterController::deliverAccounts);
 }
 
 void ClusterController::cancel()
@@ -172,13 +187,34 @@ void ClusterController::startLoad(Result<T> (*load)(ConnectionSet &), void (Clus
 void ClusterController::deliverServers(const QList<ServerInfo> &servers)
 {
     m_servers = servers;
+    m_serversDelivered = true;
     emit serversLoaded(servers);
+    startHealth();
 }
 
 void ClusterController::deliverAccounts(const QList<AccountInfo> &accounts)
 {
     m_accounts = accounts;
+    m_accountsDelivered = true;
     emit accountsLoaded(accounts);
+    startHealth();
+}
+
+void ClusterController::startHealth()
+{
+    if (!m_serversDelivered || !m_accountsDelivered)
+        return;
+    // Counted as part of the load (isLoading() until the badges are in); called before the delivering
+    // load's finishLoad(), so the count never touches zero in between.
+    setPending(m_pending + 1);
+    const quint64 generation = m_generation;
+    m_runner->run([servers = m_servers, accounts = m_accounts] { return HealthMap::diagnose(servers, accounts); })
+        .then(this, [this, generation](const HealthMap &health) {
+            if (generation != m_generation || m_shutDown)
+                return;
+            emit healthLoaded(health);
+            setPending(m_pending - 1);
+        });
 }
 
 void ClusterController::finishLoad(const Error *error, const QString &connectedUrl)

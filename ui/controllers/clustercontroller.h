@@ -2,12 +2,14 @@
 
 #include <memory>
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QObject>
 #include <QSet>
 #include <QString>
 
 #include "common/error.h"
+#include "models/healthmap.h"
 #include "nats/clusterinfo.h"
 #include "nats/natsconnection.h"
 #include "nats/profile.h"
@@ -22,6 +24,11 @@ class ConnectionSet;
  * The GUI's handle on one cluster: owns the worker pool and the profile's ConnectionSet, runs
  * discovery on the pool and delivers the results on the GUI thread as signals. Has no widgets (it
  * can move to the core when a second front end needs it).
+ *
+ * With a fleet of accounts in mind, the GUI thread gets results it can apply without further work:
+ * the accounts sorted by name (AccountSort::nameLess, the tree's own order), and, once a load has
+ * both servers and accounts, the stream-level diagnosis of every account (Checks::diagnose, pure)
+ * computed on the pool as a HealthMap (healthLoaded()); a load counts as running until then.
  *
  * Threads: every member function is for the GUI thread; the network is only touched on the pool.
  * A generation token drops results of loads that were superseded (refresh, reconnect, cancel).
@@ -48,7 +55,7 @@ public:
 
     /** Drops the current connections (on the pool) and starts loading the new profile's cluster. */
     void connectTo(const Profile &profile);
-    /** Loads servers and accounts again; results of a load still running are dropped. */
+    /** Loads servers and accounts (then their badges) again; results of a load still running are dropped. */
     void refresh();
     /** Stops waiting for the running loads (their requests end at the nats timeout, unseen). */
     void cancel();
@@ -65,6 +72,8 @@ public:
     /** Why the state is what it is ("connected to nats://...", "lost connection to ..."). */
     QString connectionDetail() const { return m_stateDetail; }
     int reconnectCount() const { return m_reconnects; }
+    /** Milliseconds since the last connectTo() (-1 before any). */
+    qint64 msSinceConnect() const { return m_sinceConnect.isValid() ? m_sinceConnect.elapsed() : -1; }
     QList<ServerInfo> servers() const { return m_servers; }
     QList<AccountInfo> accounts() const { return m_accounts; }
     /**
@@ -88,7 +97,13 @@ Q_SIGNALS:
     void profileChanged();
     void loadingChanged(bool loading);
     void serversLoaded(const QList<MqttDoctor::ServerInfo> &servers);
+    /** The accounts, sorted by AccountSort::nameLess. */
     void accountsLoaded(const QList<MqttDoctor::AccountInfo> &accounts);
+    /**
+     * The stream-level badges of every account of the last servers and accounts delivered, after both
+     * (the last signal of a successful load).
+     */
+    void healthLoaded(const MqttDoctor::HealthMap &health);
     /** A load failed; the error says what, why and what to do. */
     void failed(const MqttDoctor::Error &error);
     void connectionStateChanged(MqttDoctor::ClusterController::ConnectionState state, const QString &detail);
@@ -105,6 +120,8 @@ private:
     void startLoad(Result<T> (*load)(ConnectionSet &), void (ClusterController::*deliver)(const T &));
     void deliverServers(const QList<ServerInfo> &servers);
     void deliverAccounts(const QList<AccountInfo> &accounts);
+    /** Once this load delivered both servers and accounts: their badges, computed on the pool. */
+    void startHealth();
     void finishLoad(const Error *error, const QString &connectedUrl);
     void setState(ConnectionState state, const QString &detail);
     void setPending(int pending);
@@ -120,6 +137,9 @@ private:
     quint64 m_epoch = 0;      ///< bumped by every connectTo: older connection events are dropped
     int m_pending = 0;
     bool m_failureReported = false;
+    bool m_serversDelivered = false;  ///< by the running load
+    bool m_accountsDelivered = false; ///< by the running load
+    QElapsedTimer m_sinceConnect;
     ConnectionState m_state = ConnectionState::NotConnected;
     QString m_stateDetail;
     QString m_connectedUrl;

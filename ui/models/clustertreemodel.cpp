@@ -1,11 +1,17 @@
 #include "clustertreemodel.h"
 
+#include <algorithm>
+
 #include <QSet>
 
+#include "models/accountmergeplan.h"
+#include "models/accountsort.h"
 #include "models/clustertreenode.h"
+#include "models/displayformat.h"
+#include "models/healthmap.h"
 
-// The tree's structure: rows merged by name (never reset), lookups, indexes. How the nodes look
-// (roles, text, tooltips, icons) is in clustertreemodeldisplay.cpp.
+// The tree's structure: rows merged by name (never reset), badges, lookups, indexes. How the nodes
+// look (roles, text, tooltips, icons) is in clustertreemodeldisplay.cpp.
 
 namespace MqttDoctor {
 
@@ -25,6 +31,19 @@ QString dataKey(ClusterTreeModel::NodeKind kind)
 QString serverKey(const ServerInfo &s)
 {
     return !s.name.isEmpty() ? s.name : !s.id.isEmpty() ? s.id : s.host;
+}
+
+/** What a stream row shows (name aside, which is its key) differs: its message count or subjects. */
+bool shownDifferently(const StreamInfo &a, const StreamInfo &b)
+{
+    return DisplayFormat::messages(a) != DisplayFormat::messages(b)
+           || a.config.value(QLatin1String("subjects")) != b.config.value(QLatin1String("subjects"));
+}
+
+const QList<int> &healthRoles()
+{
+    static const QList<int> roles{ClusterTreeModel::HealthRole, Qt::DecorationRole, Qt::ToolTipRole};
+    return roles;
 }
 
 } // namespace
@@ -57,6 +76,7 @@ void ClusterTreeModel::clear()
 {
     beginResetModel();
     m_root->children.clear();
+    m_accountNodes.clear();
     m_profileDetail.clear();
     endResetModel();
 }
@@ -86,11 +106,134 @@ void ClusterTreeModel::setAccounts(const QList<AccountInfo> &accounts)
     Node *group = groupNode(NodeKind::AccountGroup);
     if (!group)
         return;
-    mergeChildren(
-        group, accounts, [this](const AccountInfo &a) { return makeAccountNode(a); },
-        [this](Node *node, const AccountInfo &a) { updateAccountNode(node, a); });
+    // ClusterController delivers them sorted (on its worker): then this costs one comparison each.
+    QList<AccountInfo> sorted = accounts;
+    const auto byName = [](const AccountInfo &a, const AccountInfo &b) { return AccountSort::nameLess(a.name, b.name); };
+    if (!std::is_sorted(sorted.cbegin(), sorted.cend(), byName))
+        std::stable_sort(sorted.begin(), sorted.end(), byName);
+    const auto sameName = [](const AccountInfo &a, const AccountInfo &b) { return a.name == b.name; };
+    if (std::adjacent_find(sorted.cbegin(), sorted.cend(), sameName) != sorted.cend())
+        sorted.erase(std::unique(sorted.begin(), sorted.end(), sameName), sorted.end());
+
+    if (group->children.empty()) {
+        // The first list: every row in one insertion.
+        if (!sorted.isEmpty()) {
+            std::vector<std::unique_ptr<Node>> nodes;
+            nodes.reserve(size_t(sorted.size()));
+            for (const AccountInfo &a : std::as_const(sorted))
+                nodes.push_back(makeAccountNode(a));
+            beginInsertRows(indexOf(group), 0, int(sorted.size()) - 1);
+            group->children = std::move(nodes);
+            group->renumber();
+            indexAccounts(group);
+            endInsertRows();
+        }
+    } else {
+        QStringList oldNames;
+        oldNames.reserve(group->childCount());
+        for (const auto &child : group->children)
+            oldNames.append(child->key);
+        QStringList newNames;
+        newNames.reserve(sorted.size());
+        for (const AccountInfo &a : std::as_const(sorted))
+            newNames.append(a.name);
+        const AccountMergePlan plan = AccountMergePlan::make(oldNames, newNames);
+        qsizetype places = plan.runCount();
+        for (qsizetype i = 0; i < plan.kept.size() && places <= kMaxSignalGroups; ++i) {
+            const AccountMergePlan::Kept &k = plan.kept[i];
+            if (childrenChange(group->children[size_t(k.oldRow)].get(), sorted[k.newRow]))
+                ++places;
+        }
+        if (places > kMaxSignalGroups)
+            mergeAccountsInLayoutChange(group, sorted, plan);
+        else
+            mergeAccountsByRows(group, sorted, plan);
+    }
     group->loaded = true;
     emitRowChanged(group);
+}
+
+void ClusterTreeModel::mergeAccountsByRows(Node *group, const QList<AccountInfo> &accounts, const AccountMergePlan &plan)
+{
+    const QModelIndex groupIndex = indexOf(group);
+    // The last run first, so the rows of the runs before it are still the planned ones.
+    for (auto run = plan.removals.crbegin(); run != plan.removals.crend(); ++run) {
+        beginRemoveRows(groupIndex, run->first, run->last);
+        const auto first = group->children.begin() + run->first;
+        const auto last = group->children.begin() + run->last + 1;
+        for (auto it = first; it != last; ++it)
+            m_accountNodes.remove((*it)->key);
+        group->children.erase(first, last);
+        group->renumber(size_t(run->first));
+        endRemoveRows();
+    }
+    // The first run first: the rows before each run (staying or inserted) are then where the plan has them.
+    for (const AccountMergePlan::Run &run : plan.insertions) {
+        std::vector<std::unique_ptr<Node>> nodes;
+        nodes.reserve(size_t(run.count()));
+        for (int row = run.first; row <= run.last; ++row)
+            nodes.push_back(makeAccountNode(accounts[row]));
+        beginInsertRows(groupIndex, run.first, run.last);
+        for (const auto &node : nodes)
+            m_accountNodes.insert(node->key, node.get());
+        group->children.insert(group->children.begin() + run.first, std::make_move_iterator(nodes.begin()),
+                               std::make_move_iterator(nodes.end()));
+        group->renumber(size_t(run.first));
+        endInsertRows();
+    }
+    if (plan.kept.isEmpty())
+        return;
+    for (const AccountMergePlan::Kept &k : plan.kept)
+        updateAccountNode(group->children[size_t(k.newRow)].get(), accounts[k.newRow]);
+    // One range for every account row: a sorting proxy re-sorts once, not once per row.
+    emit dataChanged(index(0, 0, groupIndex), index(group->childCount() - 1, ColumnCount - 1, groupIndex));
+}
+
+void ClusterTreeModel::mergeAccountsInLayoutChange(Node *group, const QList<AccountInfo> &accounts,
+                                                   const AccountMergePlan &plan)
+{
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::NoLayoutChangeHint);
+    const QModelIndexList before = persistentIndexList();
+
+    // Nodes that leave stay alive until the persistent indexes pointing at them are invalidated.
+    std::vector<std::unique_ptr<Node>> removed;
+    std::vector<std::unique_ptr<Node>> rows(size_t(accounts.size()));
+    for (const AccountMergePlan::Kept &k : plan.kept)
+        rows[size_t(k.newRow)] = std::move(group->children[size_t(k.oldRow)]);
+    for (const AccountMergePlan::Run &run : plan.removals) {
+        for (int row = run.first; row <= run.last; ++row) {
+            m_accountNodes.remove(group->children[size_t(row)]->key);
+            removed.push_back(std::move(group->children[size_t(row)]));
+        }
+    }
+    for (const AccountMergePlan::Run &run : plan.insertions) {
+        for (int row = run.first; row <= run.last; ++row) {
+            rows[size_t(row)] = makeAccountNode(accounts[row]);
+            m_accountNodes.insert(rows[size_t(row)]->key, rows[size_t(row)].get());
+        }
+    }
+    group->children = std::move(rows);
+    group->renumber();
+    for (const AccountMergePlan::Kept &k : plan.kept)
+        rebuildAccountNode(group->children[size_t(k.newRow)].get(), accounts[k.newRow], removed);
+
+    QSet<const Node *> gone;
+    for (const auto &node : removed)
+        gone.insert(node.get());
+    const auto alive = [&gone](const Node *node) {
+        for (; node; node = node->parent)
+            if (gone.contains(node))
+                return false;
+        return true;
+    };
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const QModelIndex &index : before) {
+        const Node *node = static_cast<const Node *>(index.internalPointer());
+        after.append(alive(node) ? createIndex(node->row, index.column(), const_cast<Node *>(node)) : QModelIndex());
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::NoLayoutChangeHint);
 }
 
 QList<ClusterTreeModel::AccountChild> ClusterTreeModel::accountChildren(const AccountInfo &account)
@@ -125,40 +268,174 @@ std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountNode(const 
     return node;
 }
 
+bool ClusterTreeModel::childrenChange(const Node *node, const AccountInfo &account)
+{
+    // Walks the account's streams in place: this runs for every account on every refresh.
+    size_t row = 0;
+    for (const StreamInfo &s : account.streams) {
+        if (!s.isMqtt())
+            continue;
+        if (row >= node->children.size())
+            return true;
+        const Node *child = node->children[row++].get();
+        if (child->kind != NodeKind::Stream || child->key != s.name || shownDifferently(*child->as<StreamInfo>(), s))
+            return true;
+    }
+    // The three record views follow the streams when there are any (fixed keys in a fixed order).
+    return node->children.size() != (row > 0 ? row + 3 : 0);
+}
+
 void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account)
 {
     node->payload = account;
-    emitRowChanged(node);
+    if (!childrenChange(node, account)) {
+        // Same rows showing the same: the streams' other fields (read through streamAt()) are refreshed silently.
+        size_t row = 0;
+        for (const StreamInfo &s : account.streams)
+            if (s.isMqtt())
+                node->children[row++]->payload = s;
+        return;
+    }
     const QString accountName = account.name;
     mergeChildren(
-        node, accountChildren(account), [accountName](const AccountChild &c) { return makeAccountChild(c, accountName); },
+        node, accountChildren(account),
+        [node, accountName](const AccountChild &c) {
+            auto child = makeAccountChild(c, accountName);
+            if (node->fullFindings && c.kind == NodeKind::Stream)
+                child->health = HealthBadge::worst(node->findings, [&](const Finding &f) {
+                    return f.account == accountName && f.stream == c.name;
+                });
+            return child;
+        },
         [this](Node *child, const AccountChild &c) {
             if (c.kind != NodeKind::Stream)
                 return;
+            const bool changed = shownDifferently(*child->as<StreamInfo>(), c.stream);
             child->payload = c.stream;
-            emitRowChanged(child);
+            if (changed)
+                emitRowChanged(child);
         });
+}
+
+void ClusterTreeModel::rebuildAccountNode(Node *node, const AccountInfo &account, std::vector<std::unique_ptr<Node>> &removed)
+{
+    node->payload = account;
+    if (!childrenChange(node, account)) {
+        size_t row = 0;
+        for (const StreamInfo &s : account.streams)
+            if (s.isMqtt())
+                node->children[row++]->payload = s;
+        return;
+    }
+    std::vector<std::unique_ptr<Node>> children;
+    for (const AccountChild &c : accountChildren(account)) {
+        auto existing = std::find_if(node->children.begin(), node->children.end(),
+                                     [&c](const std::unique_ptr<Node> &n) { return n && n->key == c.name; });
+        if (existing != node->children.end()) {
+            if (c.kind == NodeKind::Stream)
+                (*existing)->payload = c.stream;
+            children.push_back(std::move(*existing));
+        } else {
+            children.push_back(makeAccountChild(c, account.name));
+        }
+    }
+    for (auto &old : node->children)
+        if (old)
+            removed.push_back(std::move(old));
+    node->children = std::move(children);
+    node->renumber();
+    if (node->fullFindings)
+        badgeFromFindings(node);
+}
+
+void ClusterTreeModel::badgeFromFindings(Node *node)
+{
+    const QString &account = node->key;
+    node->health = HealthBadge::worst(node->findings, [&account](const Finding &f) { return f.account == account; });
+    for (const auto &child : node->children) {
+        if (child->kind != NodeKind::Stream)
+            continue;
+        const QString &stream = child->key;
+        child->health = HealthBadge::worst(node->findings,
+                                           [&](const Finding &f) { return f.account == account && f.stream == stream; });
+    }
 }
 
 void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> &findings)
 {
-    const QModelIndex accountIdx = accountIndex(account);
-    Node *node = nodeAt(accountIdx);
+    Node *node = m_accountNodes.value(account);
     if (!node)
         return;
-    node->health = HealthBadge::worst(findings, [&account](const Finding &f) { return f.account == account; });
+    node->fullFindings = true;
+    node->findings = findings;
+    badgeFromFindings(node);
     emitRowChanged(node);
-    for (const auto &child : node->children) {
-        if (child->kind != NodeKind::Stream)
+    if (!node->children.empty()) {
+        const QModelIndex parent = indexOf(node);
+        emit dataChanged(index(0, 0, parent), index(node->childCount() - 1, ColumnCount - 1, parent), healthRoles());
+    }
+}
+
+void ClusterTreeModel::applyHealth(const HealthMap &health)
+{
+    Node *group = groupNode(NodeKind::AccountGroup);
+    if (!group || group->children.empty())
+        return;
+    // First what changes, then the change: a layout change must be announced before anything moves.
+    std::vector<HealthBadge::Health> next;
+    next.reserve(group->children.size() * 2);
+    int firstAccount = -1;
+    int lastAccount = -1;
+    std::vector<Node *> streamParents;
+    for (const auto &account : group->children) {
+        if (account->fullFindings)
             continue;
-        const QString stream = child->key;
-        child->health = HealthBadge::worst(findings, [&](const Finding &f) { return f.account == account && f.stream == stream; });
-        emitRowChanged(child.get());
+        const HealthBadge::Health a = health.account(account->key);
+        next.push_back(a);
+        if (a != account->health) {
+            if (firstAccount < 0)
+                firstAccount = account->row;
+            lastAccount = account->row;
+        }
+        bool streamsChange = false;
+        for (const auto &child : account->children) {
+            if (child->kind != NodeKind::Stream)
+                continue;
+            const HealthBadge::Health s = health.stream(account->key, child->key);
+            next.push_back(s);
+            streamsChange = streamsChange || s != child->health;
+        }
+        if (streamsChange)
+            streamParents.push_back(account.get());
+    }
+    const bool inLayoutChange = qsizetype(streamParents.size()) > kMaxSignalGroups;
+    if (inLayoutChange)
+        emit layoutAboutToBeChanged({}, QAbstractItemModel::NoLayoutChangeHint);
+    auto value = next.cbegin();
+    for (const auto &account : group->children) {
+        if (account->fullFindings)
+            continue;
+        account->health = *value++;
+        for (const auto &child : account->children)
+            if (child->kind == NodeKind::Stream)
+                child->health = *value++;
+    }
+    if (inLayoutChange) {
+        emit layoutChanged({}, QAbstractItemModel::NoLayoutChangeHint);
+        return;
+    }
+    const QModelIndex groupIndex = indexOf(group);
+    if (firstAccount >= 0)
+        emit dataChanged(index(firstAccount, 0, groupIndex), index(lastAccount, ColumnCount - 1, groupIndex), healthRoles());
+    for (const Node *account : streamParents) {
+        const QModelIndex parent = indexOf(account);
+        emit dataChanged(index(0, 0, parent), index(account->childCount() - 1, ColumnCount - 1, parent), healthRoles());
     }
 }
 
 // Brings parent's children in line with items (same keys, same order) with the smallest set of
-// row removals, insertions and moves; existing rows are updated in place.
+// row removals, insertions and moves; existing rows are updated in place. For short lists only (the
+// servers, an account's children): each step renumbers and signals on its own.
 template<typename Info, typename Make, typename Update>
 void ClusterTreeModel::mergeChildren(Node *parent, const QList<Info> &items, Make make, Update update)
 {
@@ -228,17 +505,12 @@ QModelIndex ClusterTreeModel::accountGroupIndex() const
 
 QModelIndex ClusterTreeModel::accountIndex(const QString &name) const
 {
-    if (const Node *group = groupNode(NodeKind::AccountGroup)) {
-        for (const auto &child : group->children)
-            if (child->key == name)
-                return indexOf(child.get());
-    }
-    return {};
+    return indexOf(m_accountNodes.value(name));
 }
 
 QModelIndex ClusterTreeModel::streamIndex(const QString &account, const QString &stream) const
 {
-    const Node *node = nodeAt(accountIndex(account));
+    const Node *node = m_accountNodes.value(account);
     if (!node)
         return {};
     for (const auto &child : node->children)
@@ -249,7 +521,7 @@ QModelIndex ClusterTreeModel::streamIndex(const QString &account, const QString 
 
 QModelIndex ClusterTreeModel::dataIndex(const QString &account, NodeKind kind) const
 {
-    const Node *node = nodeAt(accountIndex(account));
+    const Node *node = m_accountNodes.value(account);
     if (!node)
         return {};
     for (const auto &child : node->children)
@@ -288,10 +560,53 @@ QList<ServerInfo> ClusterTreeModel::servers() const
 QList<AccountInfo> ClusterTreeModel::accounts() const
 {
     QList<AccountInfo> out;
-    if (const Node *group = groupNode(NodeKind::AccountGroup))
+    if (const Node *group = groupNode(NodeKind::AccountGroup)) {
+        out.reserve(group->childCount());
         for (const auto &child : group->children)
             out.append(*child->as<AccountInfo>());
+    }
     return out;
+}
+
+int ClusterTreeModel::accountCount() const
+{
+    const Node *group = groupNode(NodeKind::AccountGroup);
+    return group ? group->childCount() : 0;
+}
+
+int ClusterTreeModel::jetStreamAccountCount() const
+{
+    int count = 0;
+    if (const Node *group = groupNode(NodeKind::AccountGroup))
+        for (const auto &child : group->children)
+            count += child->as<AccountInfo>()->jetstream ? 1 : 0;
+    return count;
+}
+
+ClusterTreeModel::NodeKind ClusterTreeModel::kindAt(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    return node ? node->kind : NodeKind::Profile;
+}
+
+QString ClusterTreeModel::nameAt(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    return node ? node->key : QString();
+}
+
+HealthBadge::Health ClusterTreeModel::healthAt(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    return node ? node->health : HealthBadge::Health::Unknown;
+}
+
+void ClusterTreeModel::indexAccounts(const Node *group)
+{
+    m_accountNodes.clear();
+    m_accountNodes.reserve(group->childCount());
+    for (const auto &child : group->children)
+        m_accountNodes.insert(child->key, child.get());
 }
 
 ClusterTreeModel::Node *ClusterTreeModel::nodeAt(const QModelIndex &index) const
@@ -354,9 +669,20 @@ int ClusterTreeModel::columnCount(const QModelIndex &) const
 
 Qt::ItemFlags ClusterTreeModel::flags(const QModelIndex &index) const
 {
-    if (!index.isValid())
+    const Node *node = nodeAt(index);
+    if (!node)
         return Qt::NoItemFlags;
-    return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    switch (node->kind) {
+    case NodeKind::Server:
+    case NodeKind::Stream:
+    case NodeKind::Sessions:
+    case NodeKind::Retained:
+    case NodeKind::Consumers:
+        // Leaves: a tree view then never asks whether 10,000 of them have children.
+        return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
+    default:
+        return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    }
 }
 
 } // namespace MqttDoctor

@@ -2,8 +2,10 @@
 
 #include <map>
 #include <memory>
+#include <vector>
 
 #include <QAbstractItemModel>
+#include <QHash>
 #include <QIcon>
 #include <QList>
 
@@ -13,13 +15,25 @@
 
 namespace MqttDoctor {
 
+class HealthMap;
+struct AccountMergePlan;
+
 /**
  * The cluster as a tree: the profile at the top, then "Servers" (one row per server) and
  * "Accounts" (one row per account; under an account with MQTT streams those streams `$MQTT_*`, then
- * "Sessions", "Retained" and "Consumers", the record views). setFindings() gives the streams (and the
- * account) a health badge: the worst severity of their findings.
- * Filled from Discovery results; setServers()/setAccounts() merge by name (rows are inserted,
- * removed, moved and changed, never reset), so selection and expansion survive a refresh.
+ * "Sessions", "Retained" and "Consumers", the record views). Accounts and streams carry a health
+ * badge: the worst severity of their findings.
+ *
+ * Built for fleets of 10,000 accounts: the accounts are kept sorted by AccountSort::nameLess (a view
+ * sorts them its own way through ClusterTreeProxyModel), so the first list is one row insertion and
+ * a refresh is a merge-walk (AccountMergePlan): rows that stay never move, contiguous new or gone
+ * rows are one insertion or removal each, and every account row that stays is one dataChanged
+ * range. An account is found by name through a hash. When a refresh or a set of badges touches many
+ * accounts' children at once (more than kMaxSignalGroups separate places), the change is one layout
+ * change instead (persistent indexes moved, those of removed rows invalidated): a proxy and a view
+ * then rebuild once, where thousands of small signals would each cost them time in proportion to
+ * the whole tree. Either way selection and expansion survive a refresh.
+ *
  * Views read the typed roles, never display strings. GUI thread only.
  */
 class ClusterTreeModel final : public QAbstractItemModel
@@ -48,6 +62,9 @@ public:
         HealthRole,                      ///< accounts and streams: HealthBadge::Health (Unknown before setFindings)
     };
 
+    /** Beyond this many separate row runs or parents with changed children, a change is one layout change. */
+    static constexpr qsizetype kMaxSignalGroups = 64;
+
     explicit ClusterTreeModel(QObject *parent = nullptr);
     ~ClusterTreeModel() override;
 
@@ -56,9 +73,24 @@ public:
     /** Removes everything (no profile). */
     void clear();
     void setServers(const QList<ServerInfo> &servers);
+    /**
+     * The accounts, merged by name into the rows there are (in AccountSort::nameLess order whatever
+     * the order of `accounts`; sorting is skipped when they come sorted). Of two accounts with one
+     * name the first is kept. A new account's badges are "unknown" until applyHealth() or setFindings().
+     */
     void setAccounts(const QList<AccountInfo> &accounts);
-    /** The account's findings: badges for its streams (worst severity of each) and for the account. */
+    /**
+     * An account's full findings (e.g. with the record-level checks of its loaded records): badges for
+     * its streams (worst severity of each) and for the account. These win over applyHealth() for this
+     * account until the account leaves the tree (also for streams that appear later).
+     */
     void setFindings(const QString &account, const QList<Finding> &findings);
+    /**
+     * The badges of every account and stream at once (the stream-level diagnosis of the whole
+     * cluster), except accounts given full findings with setFindings(). An account the map does not
+     * cover shows "unknown". One pass over the accounts; few signals (see the class comment).
+     */
+    void applyHealth(const HealthMap &health);
 
     QModelIndex profileIndex() const;
     QModelIndex serverGroupIndex() const;
@@ -74,6 +106,13 @@ public:
     const StreamInfo *streamAt(const QModelIndex &index) const;
     QList<ServerInfo> servers() const;
     QList<AccountInfo> accounts() const;
+    int accountCount() const;
+    int jetStreamAccountCount() const;
+
+    /** Cheap typed reads for proxies and views (no QVariant): the node's kind, name (NameRole) and badge. */
+    NodeKind kindAt(const QModelIndex &index) const;
+    QString nameAt(const QModelIndex &index) const;
+    HealthBadge::Health healthAt(const QModelIndex &index) const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -94,16 +133,29 @@ private:
     template<typename Info, typename Make, typename Update>
     void mergeChildren(Node *parent, const QList<Info> &items, Make make, Update update);
     std::unique_ptr<Node> makeAccountNode(const AccountInfo &account) const;
+    /** Row signals for every change (few places changed). */
+    void mergeAccountsByRows(Node *group, const QList<AccountInfo> &accounts, const AccountMergePlan &plan);
+    /** One layout change for everything (many places changed). */
+    void mergeAccountsInLayoutChange(Node *group, const QList<AccountInfo> &accounts, const AccountMergePlan &plan);
+    /** Replaces an account's payload and its children's, with row signals for the children that change. */
     void updateAccountNode(Node *node, const AccountInfo &account);
+    /** The same without signals, inside a layout change; dropped children go to `removed`. */
+    void rebuildAccountNode(Node *node, const AccountInfo &account, std::vector<std::unique_ptr<Node>> &removed);
+    /** Whether replacing the account's info changes its children's rows (structure) or what they show. */
+    static bool childrenChange(const Node *node, const AccountInfo &account);
     /** Streams, then the record views when the account has MQTT streams. */
     static QList<AccountChild> accountChildren(const AccountInfo &account);
     static std::unique_ptr<Node> makeAccountChild(const AccountChild &child, const QString &accountName);
+    /** Badges of an account with full findings (setFindings) from its kept findings. */
+    static void badgeFromFindings(Node *node);
+    void indexAccounts(const Node *group);
 
     QVariant displayData(const Node *node, int column) const;
     QVariant toolTip(const Node *node) const;
     QIcon icon(const Node *node) const;
 
     std::unique_ptr<Node> m_root;
+    QHash<QString, Node *> m_accountNodes; ///< the account rows by name
     QString m_profileDetail;
     mutable std::map<int, QIcon> m_icons; ///< painted on first use (needs the GUI application)
 };

@@ -24,10 +24,13 @@ struct ClusterTreeModel::Node
     bool loaded = false; ///< groups: a list arrived at least once
     QString accountName; ///< accounts, streams and record views
     HealthBadge::Health health = HealthBadge::Health::Unknown; ///< accounts and streams
+    bool fullFindings = false;  ///< accounts: badged from `findings` (setFindings), not from a HealthMap
+    QList<Finding> findings;    ///< accounts with fullFindings: what their badges come from
 
-    void renumber()
+    /** Row numbers and parent links of the children from `from` on (rows before it are unchanged). */
+    void renumber(size_t from = 0)
     {
-        for (size_t i = 0; i < children.size(); ++i) {
+        for (size_t i = from; i < children.size(); ++i) {
             children[i]->row = static_cast<int>(i);
             children[i]->parent = this;
         }
