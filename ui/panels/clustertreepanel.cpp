@@ -80,6 +80,8 @@ ClusterTreePanel::ClusterTreePanel(QWidget *parent)
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &ClusterTreePanel::updateMatchLabel);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &ClusterTreePanel::updateMatchLabel);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &ClusterTreePanel::updateMatchLabel);
+    connect(m_view, &QTreeView::expanded, this, [this](const QModelIndex &index) { m_expanded.insert(m_proxy->mapToSource(index)); });
+    connect(m_view, &QTreeView::collapsed, this, [this](const QModelIndex &index) { m_expanded.remove(m_proxy->mapToSource(index)); });
     connect(m_find, &QAction::triggered, this, [this] {
         m_filter->setFocus(Qt::ShortcutFocusReason);
         m_filter->selectAll();
@@ -161,6 +163,16 @@ void ClusterTreePanel::applySortChoice()
 
 void ClusterTreePanel::restoreCurrent()
 {
+    for (auto it = m_expanded.begin(); it != m_expanded.end();) {
+        if (!it->isValid()) {
+            it = m_expanded.erase(it); // the node left the tree
+            continue;
+        }
+        const QModelIndex proxy = m_proxy->mapFromSource(*it);
+        if (proxy.isValid() && !m_view->isExpanded(proxy))
+            m_view->expand(proxy);
+        ++it;
+    }
     if (!m_current.isValid())
         return;
     const QModelIndex proxy = m_proxy->mapFromSource(m_current);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QPersistentModelIndex>
+#include <QSet>
 #include <QWidget>
 
 class QAction;
@@ -22,7 +23,8 @@ class ClusterTreeProxyModel;
  *
  * The current node is the one the person chose last: a filter that hides it leaves it current (the
  * detail panel keeps showing it, the repair wizard still acts on it) and it is selected again as
- * soon as a filter shows it. Ctrl+F (findAction()) puts the focus into the filter; Return or Down
+ * soon as a filter shows it; an expanded account a filter hid is expanded again when shown (a proxy
+ * forgets the rows it hides). Ctrl+F (findAction()) puts the focus into the filter; Return or Down
  * there goes to the first account that matches. The order (problems first, or by name) is remembered
  * in QSettings. GUI thread.
  */
@@ -64,7 +66,7 @@ Q_SIGNALS:
 private:
     void handleViewCurrentChanged(const QModelIndex &proxyCurrent);
     void applySortChoice();
-    /** After the filter or the order changed: select the current node again when it is visible. */
+    /** After the filter or the order changed: select the current node again when it is visible, expand what was. */
     void restoreCurrent();
     void updateMatchLabel();
     void goToFirstMatch();
@@ -76,7 +78,8 @@ private:
     QLabel *m_matches;
     QTreeView *m_view;
     QAction *m_find;
-    QPersistentModelIndex m_current; ///< in m_model
+    QPersistentModelIndex m_current;       ///< in m_model
+    QSet<QPersistentModelIndex> m_expanded; ///< in m_model: what the person expanded (few nodes)
 };
 
 } // namespace MqttDoctor
