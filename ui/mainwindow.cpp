@@ -17,6 +17,7 @@
 #include "dialogs/connectiondialog.h"
 #include "dialogs/logexplainerdialog.h"
 #include "dialogs/repairwizard.h"
+#include "models/accountrows.h"
 #include "models/clustertreemodel.h"
 #include "models/displayformat.h"
 #include "models/healthmap.h"
@@ -72,8 +73,8 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
         m_workspace->setServers(servers);
         handleLoaded();
     });
-    connect(&controller, &ClusterController::accountsLoaded, this, [this](const QList<AccountInfo> &accounts) {
-        m_model->setAccounts(accounts);
+    connect(&controller, &ClusterController::accountsLoaded, this, [this](const AccountRows &rows) {
+        m_model->setAccounts(rows);
         handleLoaded();
     });
     connect(&controller, &ClusterController::healthLoaded, this, &MainWindow::handleHealthLoaded);

@@ -6,6 +6,7 @@
 // findings win over it. AccountMergePlan and HealthMap on their own. QAbstractItemModelTester
 // watches the model and the proxy throughout.
 #include <QAbstractItemModelTester>
+#include <QJsonArray>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
@@ -15,6 +16,7 @@
 
 #include "capturedcluster.h"
 #include "models/accountmergeplan.h"
+#include "models/accountrows.h"
 #include "models/clustertreemodel.h"
 #include "models/clustertreeproxymodel.h"
 #include "models/healthmap.h"
@@ -59,6 +61,7 @@ private Q_SLOTS:
     void cleanup();
     void mergePlan_data();
     void mergePlan();
+    void accountRowsPrepare();
     void healthMapFromFindings();
     void healthMapOfTheFleet();
     void firstLoadIsOneInsertion();
@@ -154,6 +157,44 @@ void TestClusterTreeFleet::mergePlan()
     QCOMPARE(plan.insertions, insertions);
     QCOMPARE(plan.kept, kept);
     QCOMPARE(plan.runCount(), removals.size() + insertions.size());
+}
+
+void TestClusterTreeFleet::accountRowsPrepare()
+{
+    // Discovery's order reversed, and one name twice: sorted by name, the first of the two kept.
+    QList<AccountInfo> accounts = m_fleet.mid(0, 20);
+    std::reverse(accounts.begin(), accounts.end());
+    AccountInfo twice = m_fleet.at(13);
+    twice.name = name(3);
+    accounts.append(twice);
+    const AccountRows rows = AccountRows::prepare(accounts);
+    QCOMPARE(rows.size(), 20);
+    for (int i = 0; i < 20; ++i)
+        QCOMPARE(rows.accounts().at(i).name, name(i));
+    QVERIFY(rows.accounts().at(3).jetstream);
+
+    // The digest follows what the rows under an account show, and only that.
+    const AccountInfo base = m_fleet.at(1);
+    const size_t digest = AccountRows::childrenDigest(base);
+    QCOMPARE(rows.digest(1), digest);
+    AccountInfo unseen = base;
+    unseen.memory += 1024;
+    unseen.streams[0].state.insert(QStringLiteral("consumer_count"), 99);
+    QCOMPARE(AccountRows::childrenDigest(unseen), digest);
+    for (qsizetype s = 0; s < base.streams.size(); ++s) {
+        if (!base.streams[s].isMqtt())
+            continue;
+        AccountInfo messages = base;
+        messages.streams[s].state.insert(QStringLiteral("messages"), 12345);
+        QVERIFY(AccountRows::childrenDigest(messages) != digest);
+        AccountInfo subjects = base;
+        subjects.streams[s].config.insert(QStringLiteral("subjects"), QJsonArray{QStringLiteral("other.>")});
+        QVERIFY(AccountRows::childrenDigest(subjects) != digest);
+        AccountInfo gone = base;
+        gone.streams.removeAt(s);
+        QVERIFY(AccountRows::childrenDigest(gone) != digest);
+    }
+    QCOMPARE(AccountRows::childrenDigest(m_fleet.at(13)), AccountRows::childrenDigest(AccountInfo{}));
 }
 
 void TestClusterTreeFleet::healthMapFromFindings()

@@ -4,7 +4,6 @@
 
 #include "common/asyncrunner.h"
 #include "controllers/connectioneventbridge.h"
-#include "models/accountsort.h"
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
 
@@ -33,15 +32,13 @@ bool isConnectError(Error::Kind kind)
     }
 }
 
-/** Discovery::accounts, sorted as the tree keeps them: the sort runs here on the pool, not on the GUI thread. */
-Result<QList<AccountInfo>> sortedAccounts(ConnectionSet &connections)
+/** Discovery::accounts, prepared for the tree here on the pool (sorted, digests), not on the GUI thread. */
+Result<AccountRows> accountRows(ConnectionSet &connections)
 {
     Result<QList<AccountInfo>> accounts = Discovery::accounts(connections);
-    if (accounts) {
-        std::stable_sort(accounts->begin(), accounts->end(),
-                         [](const AccountInfo &a, const AccountInfo &b) { return AccountSort::nameLess(a.name, b.name); });
-    }
-    return accounts;
+    if (!accounts)
+        return accounts.error();
+    return AccountRows::prepare(std::move(accounts).value());
 }
 
 } // namespace
@@ -101,7 +98,7 @@ void ClusterController::refresh()
     m_accountsDelivered = false;
     setPending(2);
     startLoad<QList<ServerInfo>>(&Discovery::servers, &ClusterController::deliverServers);
-    startLoad<QList<AccountInfo>>(&sortedAccounts, &ClusterController::deliverAccounts);
+    startLoad<AccountRows>(&accountRows, &ClusterController::deliverAccounts);
 }
 
 void ClusterController::cancel()
@@ -192,11 +189,11 @@ void ClusterController::deliverServers(const QList<ServerInfo> &servers)
     startHealth();
 }
 
-void ClusterController::deliverAccounts(const QList<AccountInfo> &accounts)
+void ClusterController::deliverAccounts(const AccountRows &rows)
 {
-    m_accounts = accounts;
+    m_accounts = rows.accounts();
     m_accountsDelivered = true;
-    emit accountsLoaded(accounts);
+    emit accountsLoaded(rows);
     startHealth();
 }
 

@@ -9,6 +9,7 @@
 #include <QString>
 
 #include "common/error.h"
+#include "models/accountrows.h"
 #include "models/healthmap.h"
 #include "nats/clusterinfo.h"
 #include "nats/natsconnection.h"
@@ -26,7 +27,7 @@ class ConnectionSet;
  * can move to the core when a second front end needs it).
  *
  * With a fleet of accounts in mind, the GUI thread gets results it can apply without further work:
- * the accounts sorted by name (AccountSort::nameLess, the tree's own order), and, once a load has
+ * the accounts prepared for the tree (AccountRows: sorted by name, digests of their rows), and, once a load has
  * both servers and accounts, the stream-level diagnosis of every account (Checks::diagnose, pure)
  * computed on the pool as a HealthMap (healthLoaded()); a load counts as running until then.
  *
@@ -97,8 +98,8 @@ Q_SIGNALS:
     void profileChanged();
     void loadingChanged(bool loading);
     void serversLoaded(const QList<MqttDoctor::ServerInfo> &servers);
-    /** The accounts, sorted by AccountSort::nameLess. */
-    void accountsLoaded(const QList<MqttDoctor::AccountInfo> &accounts);
+    /** The accounts, prepared for the tree on the pool (sorted by AccountSort::nameLess, digests). */
+    void accountsLoaded(const MqttDoctor::AccountRows &rows);
     /**
      * The stream-level badges of every account of the last servers and accounts delivered, after both
      * (the last signal of a successful load).
@@ -119,7 +120,7 @@ private:
     template<typename T>
     void startLoad(Result<T> (*load)(ConnectionSet &), void (ClusterController::*deliver)(const T &));
     void deliverServers(const QList<ServerInfo> &servers);
-    void deliverAccounts(const QList<AccountInfo> &accounts);
+    void deliverAccounts(const AccountRows &rows);
     /** Once this load delivered both servers and accounts: their badges, computed on the pool. */
     void startHealth();
     void finishLoad(const Error *error, const QString &connectedUrl);

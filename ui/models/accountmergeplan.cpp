@@ -25,6 +25,11 @@ AccountMergePlan AccountMergePlan::make(const QStringList &oldNames, const QStri
     int i = 0;
     int j = 0;
     while (i < oldCount || j < newCount) {
+        // Most rows stay: an equal name is the cheap test, the ordering one only runs where they differ.
+        if (i < oldCount && j < newCount && oldNames[i] == newNames[j]) {
+            plan.kept.append({i++, j++});
+            continue;
+        }
         if (j == newCount || (i < oldCount && AccountSort::nameLess(oldNames[i], newNames[j]))) {
             extend(plan.removals, i++);
         } else if (i == oldCount || AccountSort::nameLess(newNames[j], oldNames[i])) {

@@ -5,6 +5,7 @@
 #include <QSet>
 
 #include "models/accountmergeplan.h"
+#include "models/accountrows.h"
 #include "models/accountsort.h"
 #include "models/clustertreenode.h"
 #include "models/displayformat.h"
@@ -103,26 +104,23 @@ void ClusterTreeModel::setServers(const QList<ServerInfo> &servers)
 
 void ClusterTreeModel::setAccounts(const QList<AccountInfo> &accounts)
 {
+    setAccounts(AccountRows::prepare(accounts));
+}
+
+void ClusterTreeModel::setAccounts(const AccountRows &rows)
+{
     Node *group = groupNode(NodeKind::AccountGroup);
     if (!group)
         return;
-    // ClusterController delivers them sorted (on its worker): then this costs one comparison each.
-    QList<AccountInfo> sorted = accounts;
-    const auto byName = [](const AccountInfo &a, const AccountInfo &b) { return AccountSort::nameLess(a.name, b.name); };
-    if (!std::is_sorted(sorted.cbegin(), sorted.cend(), byName))
-        std::stable_sort(sorted.begin(), sorted.end(), byName);
-    const auto sameName = [](const AccountInfo &a, const AccountInfo &b) { return a.name == b.name; };
-    if (std::adjacent_find(sorted.cbegin(), sorted.cend(), sameName) != sorted.cend())
-        sorted.erase(std::unique(sorted.begin(), sorted.end(), sameName), sorted.end());
-
+    const QList<AccountInfo> &accounts = rows.accounts();
     if (group->children.empty()) {
         // The first list: every row in one insertion.
-        if (!sorted.isEmpty()) {
+        if (!accounts.isEmpty()) {
             std::vector<std::unique_ptr<Node>> nodes;
-            nodes.reserve(size_t(sorted.size()));
-            for (const AccountInfo &a : std::as_const(sorted))
-                nodes.push_back(makeAccountNode(a));
-            beginInsertRows(indexOf(group), 0, int(sorted.size()) - 1);
+            nodes.reserve(size_t(accounts.size()));
+            for (qsizetype i = 0; i < accounts.size(); ++i)
+                nodes.push_back(makeAccountNode(accounts[i], rows.digest(i)));
+            beginInsertRows(indexOf(group), 0, int(accounts.size()) - 1);
             group->children = std::move(nodes);
             group->renumber();
             indexAccounts(group);
@@ -134,27 +132,28 @@ void ClusterTreeModel::setAccounts(const QList<AccountInfo> &accounts)
         for (const auto &child : group->children)
             oldNames.append(child->key);
         QStringList newNames;
-        newNames.reserve(sorted.size());
-        for (const AccountInfo &a : std::as_const(sorted))
+        newNames.reserve(accounts.size());
+        for (const AccountInfo &a : accounts)
             newNames.append(a.name);
         const AccountMergePlan plan = AccountMergePlan::make(oldNames, newNames);
         qsizetype places = plan.runCount();
         for (qsizetype i = 0; i < plan.kept.size() && places <= kMaxSignalGroups; ++i) {
             const AccountMergePlan::Kept &k = plan.kept[i];
-            if (childrenChange(group->children[size_t(k.oldRow)].get(), sorted[k.newRow]))
+            if (group->children[size_t(k.oldRow)]->childrenDigest != rows.digest(k.newRow))
                 ++places;
         }
         if (places > kMaxSignalGroups)
-            mergeAccountsInLayoutChange(group, sorted, plan);
+            mergeAccountsInLayoutChange(group, rows, plan);
         else
-            mergeAccountsByRows(group, sorted, plan);
+            mergeAccountsByRows(group, rows, plan);
     }
     group->loaded = true;
     emitRowChanged(group);
 }
 
-void ClusterTreeModel::mergeAccountsByRows(Node *group, const QList<AccountInfo> &accounts, const AccountMergePlan &plan)
+void ClusterTreeModel::mergeAccountsByRows(Node *group, const AccountRows &rows, const AccountMergePlan &plan)
 {
+    const QList<AccountInfo> &accounts = rows.accounts();
     const QModelIndex groupIndex = indexOf(group);
     // The last run first, so the rows of the runs before it are still the planned ones.
     for (auto run = plan.removals.crbegin(); run != plan.removals.crend(); ++run) {
@@ -172,7 +171,7 @@ void ClusterTreeModel::mergeAccountsByRows(Node *group, const QList<AccountInfo>
         std::vector<std::unique_ptr<Node>> nodes;
         nodes.reserve(size_t(run.count()));
         for (int row = run.first; row <= run.last; ++row)
-            nodes.push_back(makeAccountNode(accounts[row]));
+            nodes.push_back(makeAccountNode(accounts[row], rows.digest(row)));
         beginInsertRows(groupIndex, run.first, run.last);
         for (const auto &node : nodes)
             m_accountNodes.insert(node->key, node.get());
@@ -184,22 +183,22 @@ void ClusterTreeModel::mergeAccountsByRows(Node *group, const QList<AccountInfo>
     if (plan.kept.isEmpty())
         return;
     for (const AccountMergePlan::Kept &k : plan.kept)
-        updateAccountNode(group->children[size_t(k.newRow)].get(), accounts[k.newRow]);
+        updateAccountNode(group->children[size_t(k.newRow)].get(), accounts[k.newRow], rows.digest(k.newRow));
     // One range for every account row: a sorting proxy re-sorts once, not once per row.
     emit dataChanged(index(0, 0, groupIndex), index(group->childCount() - 1, ColumnCount - 1, groupIndex));
 }
 
-void ClusterTreeModel::mergeAccountsInLayoutChange(Node *group, const QList<AccountInfo> &accounts,
-                                                   const AccountMergePlan &plan)
+void ClusterTreeModel::mergeAccountsInLayoutChange(Node *group, const AccountRows &rows, const AccountMergePlan &plan)
 {
+    const QList<AccountInfo> &accounts = rows.accounts();
     emit layoutAboutToBeChanged({}, QAbstractItemModel::NoLayoutChangeHint);
     const QModelIndexList before = persistentIndexList();
 
     // Nodes that leave stay alive until the persistent indexes pointing at them are invalidated.
     std::vector<std::unique_ptr<Node>> removed;
-    std::vector<std::unique_ptr<Node>> rows(size_t(accounts.size()));
+    std::vector<std::unique_ptr<Node>> nodes(size_t(accounts.size()));
     for (const AccountMergePlan::Kept &k : plan.kept)
-        rows[size_t(k.newRow)] = std::move(group->children[size_t(k.oldRow)]);
+        nodes[size_t(k.newRow)] = std::move(group->children[size_t(k.oldRow)]);
     for (const AccountMergePlan::Run &run : plan.removals) {
         for (int row = run.first; row <= run.last; ++row) {
             m_accountNodes.remove(group->children[size_t(row)]->key);
@@ -208,14 +207,14 @@ void ClusterTreeModel::mergeAccountsInLayoutChange(Node *group, const QList<Acco
     }
     for (const AccountMergePlan::Run &run : plan.insertions) {
         for (int row = run.first; row <= run.last; ++row) {
-            rows[size_t(row)] = makeAccountNode(accounts[row]);
-            m_accountNodes.insert(rows[size_t(row)]->key, rows[size_t(row)].get());
+            nodes[size_t(row)] = makeAccountNode(accounts[row], rows.digest(row));
+            m_accountNodes.insert(nodes[size_t(row)]->key, nodes[size_t(row)].get());
         }
     }
-    group->children = std::move(rows);
+    group->children = std::move(nodes);
     group->renumber();
     for (const AccountMergePlan::Kept &k : plan.kept)
-        rebuildAccountNode(group->children[size_t(k.newRow)].get(), accounts[k.newRow], removed);
+        rebuildAccountNode(group->children[size_t(k.newRow)].get(), accounts[k.newRow], rows.digest(k.newRow), removed);
 
     QSet<const Node *> gone;
     for (const auto &node : removed)
@@ -258,44 +257,54 @@ std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountChild(const
     return node;
 }
 
-std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountNode(const AccountInfo &account) const
+std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountNode(const AccountInfo &account, size_t childrenDigest)
 {
+    // Runs for every account of a first list: the children are made straight from the streams,
+    // without the intermediate lists accountChildren() makes.
     auto node = std::make_unique<Node>(NodeKind::Account, account.name);
     node->payload = account;
     node->accountName = account.name;
-    for (const AccountChild &child : accountChildren(account))
-        node->append(makeAccountChild(child, account.name));
+    node->childrenDigest = childrenDigest;
+    for (const StreamInfo &s : account.streams) {
+        if (!s.isMqtt())
+            continue;
+        auto child = std::make_unique<Node>(NodeKind::Stream, s.name);
+        child->payload = s;
+        child->accountName = account.name;
+        node->children.push_back(std::move(child));
+    }
+    if (!node->children.empty()) {
+        for (NodeKind kind : {NodeKind::Sessions, NodeKind::Retained, NodeKind::Consumers}) {
+            auto child = std::make_unique<Node>(kind, dataKey(kind));
+            child->accountName = account.name;
+            node->children.push_back(std::move(child));
+        }
+    }
+    node->renumber();
     return node;
 }
 
-bool ClusterTreeModel::childrenChange(const Node *node, const AccountInfo &account)
+void ClusterTreeModel::refreshStreamPayloads(Node *node, const AccountInfo &account)
 {
-    // Walks the account's streams in place: this runs for every account on every refresh.
     size_t row = 0;
     for (const StreamInfo &s : account.streams) {
         if (!s.isMqtt())
             continue;
-        if (row >= node->children.size())
-            return true;
-        const Node *child = node->children[row++].get();
-        if (child->kind != NodeKind::Stream || child->key != s.name || shownDifferently(*child->as<StreamInfo>(), s))
-            return true;
+        if (row < node->children.size() && node->children[row]->key == s.name)
+            node->children[row]->payload = s;
+        ++row;
     }
-    // The three record views follow the streams when there are any (fixed keys in a fixed order).
-    return node->children.size() != (row > 0 ? row + 3 : 0);
 }
 
-void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account)
+void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest)
 {
     node->payload = account;
-    if (!childrenChange(node, account)) {
+    if (childrenDigest == node->childrenDigest) {
         // Same rows showing the same: the streams' other fields (read through streamAt()) are refreshed silently.
-        size_t row = 0;
-        for (const StreamInfo &s : account.streams)
-            if (s.isMqtt())
-                node->children[row++]->payload = s;
+        refreshStreamPayloads(node, account);
         return;
     }
+    node->childrenDigest = childrenDigest;
     const QString accountName = account.name;
     mergeChildren(
         node, accountChildren(account),
@@ -317,16 +326,15 @@ void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account)
         });
 }
 
-void ClusterTreeModel::rebuildAccountNode(Node *node, const AccountInfo &account, std::vector<std::unique_ptr<Node>> &removed)
+void ClusterTreeModel::rebuildAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest,
+                                          std::vector<std::unique_ptr<Node>> &removed)
 {
     node->payload = account;
-    if (!childrenChange(node, account)) {
-        size_t row = 0;
-        for (const StreamInfo &s : account.streams)
-            if (s.isMqtt())
-                node->children[row++]->payload = s;
+    if (childrenDigest == node->childrenDigest) {
+        refreshStreamPayloads(node, account);
         return;
     }
+    node->childrenDigest = childrenDigest;
     std::vector<std::unique_ptr<Node>> children;
     for (const AccountChild &c : accountChildren(account)) {
         auto existing = std::find_if(node->children.begin(), node->children.end(),
@@ -390,7 +398,8 @@ void ClusterTreeModel::applyHealth(const HealthMap &health)
     for (const auto &account : group->children) {
         if (account->fullFindings)
             continue;
-        const HealthBadge::Health a = health.account(account->key);
+        const HealthMap::Account *entry = health.find(account->key);
+        const HealthBadge::Health a = entry ? entry->health : HealthBadge::Health::Unknown;
         next.push_back(a);
         if (a != account->health) {
             if (firstAccount < 0)
@@ -401,7 +410,7 @@ void ClusterTreeModel::applyHealth(const HealthMap &health)
         for (const auto &child : account->children) {
             if (child->kind != NodeKind::Stream)
                 continue;
-            const HealthBadge::Health s = health.stream(account->key, child->key);
+            const HealthBadge::Health s = entry ? entry->stream(child->key) : HealthBadge::Health::Unknown;
             next.push_back(s);
             streamsChange = streamsChange || s != child->health;
         }

@@ -15,6 +15,7 @@
 
 namespace MqttDoctor {
 
+class AccountRows;
 class HealthMap;
 struct AccountMergePlan;
 
@@ -75,9 +76,11 @@ public:
     void setServers(const QList<ServerInfo> &servers);
     /**
      * The accounts, merged by name into the rows there are (in AccountSort::nameLess order whatever
-     * the order of `accounts`; sorting is skipped when they come sorted). Of two accounts with one
-     * name the first is kept. A new account's badges are "unknown" until applyHealth() or setFindings().
+     * the order discovery gave; of two accounts with one name the first is kept). A new account's
+     * badges are "unknown" until applyHealth() or setFindings(). Prepare the rows off the GUI thread
+     * (AccountRows::prepare) for a large list; the QList overload prepares them here.
      */
+    void setAccounts(const AccountRows &rows);
     void setAccounts(const QList<AccountInfo> &accounts);
     /**
      * An account's full findings (e.g. with the record-level checks of its loaded records): badges for
@@ -132,17 +135,18 @@ private:
     void emitRowChanged(const Node *node);
     template<typename Info, typename Make, typename Update>
     void mergeChildren(Node *parent, const QList<Info> &items, Make make, Update update);
-    std::unique_ptr<Node> makeAccountNode(const AccountInfo &account) const;
+    static std::unique_ptr<Node> makeAccountNode(const AccountInfo &account, size_t childrenDigest);
     /** Row signals for every change (few places changed). */
-    void mergeAccountsByRows(Node *group, const QList<AccountInfo> &accounts, const AccountMergePlan &plan);
+    void mergeAccountsByRows(Node *group, const AccountRows &rows, const AccountMergePlan &plan);
     /** One layout change for everything (many places changed). */
-    void mergeAccountsInLayoutChange(Node *group, const QList<AccountInfo> &accounts, const AccountMergePlan &plan);
+    void mergeAccountsInLayoutChange(Node *group, const AccountRows &rows, const AccountMergePlan &plan);
     /** Replaces an account's payload and its children's, with row signals for the children that change. */
-    void updateAccountNode(Node *node, const AccountInfo &account);
+    void updateAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest);
     /** The same without signals, inside a layout change; dropped children go to `removed`. */
-    void rebuildAccountNode(Node *node, const AccountInfo &account, std::vector<std::unique_ptr<Node>> &removed);
-    /** Whether replacing the account's info changes its children's rows (structure) or what they show. */
-    static bool childrenChange(const Node *node, const AccountInfo &account);
+    void rebuildAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest,
+                            std::vector<std::unique_ptr<Node>> &removed);
+    /** New stream payloads for children that show the same (equal digests): same rows, no signal needed. */
+    static void refreshStreamPayloads(Node *node, const AccountInfo &account);
     /** Streams, then the record views when the account has MQTT streams. */
     static QList<AccountChild> accountChildren(const AccountInfo &account);
     static std::unique_ptr<Node> makeAccountChild(const AccountChild &child, const QString &accountName);

@@ -24,6 +24,7 @@ struct ClusterTreeModel::Node
     bool loaded = false; ///< groups: a list arrived at least once
     QString accountName; ///< accounts, streams and record views
     HealthBadge::Health health = HealthBadge::Health::Unknown; ///< accounts and streams
+    size_t childrenDigest = 0;  ///< accounts: AccountRows::childrenDigest of the payload
     bool fullFindings = false;  ///< accounts: badged from `findings` (setFindings), not from a HealthMap
     QList<Finding> findings;    ///< accounts with fullFindings: what their badges come from
 

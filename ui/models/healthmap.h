@@ -26,6 +26,15 @@ class HealthMap
 public:
     using Health = HealthBadge::Health;
 
+    /** One account's badges. */
+    struct Account
+    {
+        Health health = Health::Ok;
+        QHash<QString, Health> streams; ///< only streams with a finding (the others are Ok)
+
+        Health stream(const QString &stream) const { return streams.value(stream, Health::Ok); }
+    };
+
     HealthMap() = default;
 
     /**
@@ -46,17 +55,14 @@ public:
     Health account(const QString &account) const;
     /** Ok for a stream of a covered account without findings; Unknown for an account not covered. */
     Health stream(const QString &account, const QString &stream) const;
+    /** The account's badges (one lookup for the account and all its streams); nullptr when not covered. */
+    const Account *find(const QString &account) const;
 
     /** Raises the badge of `account` (and its `stream`, when given) to at least `health`; adds the account. */
     void raise(const QString &account, const QString &stream, Health health);
 
 private:
-    struct Entry
-    {
-        Health account = Health::Ok;
-        QHash<QString, Health> streams; ///< only streams with a finding (the others are Ok)
-    };
-    QHash<QString, Entry> m_accounts;
+    QHash<QString, Account> m_accounts;
 };
 
 } // namespace MqttDoctor
