@@ -28,11 +28,13 @@ AccountRows AccountRows::prepare(QList<AccountInfo> accounts)
 size_t AccountRows::childrenDigest(const AccountInfo &account)
 {
     // What ClusterTreeModel shows for a stream row: its name (legacy or not), message count and
-    // subjects (the tooltip). The record views follow from there being streams at all.
+    // subjects (the tooltip). The record views follow from there being streams at all. The stream's
+    // index in `streams` too: the model's stream rows point at their entry by index.
     size_t digest = 0;
-    for (const StreamInfo &s : account.streams) {
+    for (qsizetype i = 0; i < account.streams.size(); ++i) {
+        const StreamInfo &s = account.streams.at(i);
         if (s.isMqtt())
-            digest = qHashMulti(digest, s.name, DisplayFormat::messages(s), DisplayFormat::subjects(s));
+            digest = qHashMulti(digest, i, s.name, DisplayFormat::messages(s), DisplayFormat::subjects(s));
     }
     return digest;
 }

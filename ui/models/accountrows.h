@@ -10,7 +10,8 @@ namespace MqttDoctor {
 /**
  * Accounts made ready for ClusterTreeModel::setAccounts() where there is time for it (ClusterController
  * prepares them on its worker pool): sorted by AccountSort::nameLess, one per name, and for each a
- * digest of what the rows under it show (its MQTT streams' names, message counts and subjects). A
+ * digest of what the rows under it show (its MQTT streams' names, message counts and subjects, and
+ * where in the account's list of streams each is). A
  * refresh of 10,000 accounts then compares one number per account on the GUI thread instead of
  * reading every stream's JSON there (~20 ms). Pure value type; prepare on any thread.
  */

@@ -78,6 +78,7 @@ void ClusterTreeModel::clear()
     beginResetModel();
     m_root->children.clear();
     m_accountNodes.clear();
+    m_accounts.clear();
     m_profileDetail.clear();
     endResetModel();
 }
@@ -91,11 +92,11 @@ void ClusterTreeModel::setServers(const QList<ServerInfo> &servers)
         group, servers,
         [](const ServerInfo &s) {
             auto node = std::make_unique<Node>(NodeKind::Server, serverKey(s));
-            node->payload = s;
+            node->server = s;
             return node;
         },
         [this](Node *node, const ServerInfo &s) {
-            node->payload = s;
+            node->server = s;
             emitRowChanged(node);
         });
     group->loaded = true;
@@ -147,6 +148,9 @@ void ClusterTreeModel::setAccounts(const AccountRows &rows)
         else
             mergeAccountsByRows(group, rows, plan);
     }
+    // The nodes point into this list from now on; the previous one (which kept and removed nodes
+    // pointed into until here) is released (ClusterController frees its last reference on its pool).
+    m_accounts = accounts;
     group->loaded = true;
     emitRowChanged(group);
 }
@@ -238,89 +242,81 @@ void ClusterTreeModel::mergeAccountsInLayoutChange(Node *group, const AccountRow
 QList<ClusterTreeModel::AccountChild> ClusterTreeModel::accountChildren(const AccountInfo &account)
 {
     QList<AccountChild> children;
-    const QList<StreamInfo> streams = account.mqttStreams();
-    for (const StreamInfo &s : streams)
-        children.append(AccountChild{s.name, NodeKind::Stream, s});
-    if (!streams.isEmpty()) {
+    for (int i = 0; i < int(account.streams.size()); ++i) {
+        if (account.streams.at(i).isMqtt())
+            children.append(AccountChild{account.streams.at(i).name, NodeKind::Stream, i});
+    }
+    if (!children.isEmpty()) {
         for (NodeKind kind : {NodeKind::Sessions, NodeKind::Retained, NodeKind::Consumers})
-            children.append(AccountChild{dataKey(kind), kind, {}});
+            children.append(AccountChild{dataKey(kind), kind, -1});
     }
     return children;
 }
 
-std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountChild(const AccountChild &child, const QString &accountName)
+std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountChild(const AccountChild &child, const AccountInfo &owner)
 {
     auto node = std::make_unique<Node>(child.kind, child.name);
     if (child.kind == NodeKind::Stream)
-        node->payload = child.stream;
-    node->accountName = accountName;
+        node->pointAt(owner, child.streamIndex);
     return node;
 }
 
 std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountNode(const AccountInfo &account, size_t childrenDigest)
 {
     // Runs for every account of a first list: the children are made straight from the streams,
-    // without the intermediate lists accountChildren() makes.
+    // without the intermediate list accountChildren() makes.
     auto node = std::make_unique<Node>(NodeKind::Account, account.name);
-    node->payload = account;
-    node->accountName = account.name;
+    node->account = &account;
     node->childrenDigest = childrenDigest;
-    for (const StreamInfo &s : account.streams) {
+    for (int i = 0; i < int(account.streams.size()); ++i) {
+        const StreamInfo &s = account.streams.at(i);
         if (!s.isMqtt())
             continue;
         auto child = std::make_unique<Node>(NodeKind::Stream, s.name);
-        child->payload = s;
-        child->accountName = account.name;
+        child->pointAt(account, i);
         node->children.push_back(std::move(child));
     }
     if (!node->children.empty()) {
-        for (NodeKind kind : {NodeKind::Sessions, NodeKind::Retained, NodeKind::Consumers}) {
-            auto child = std::make_unique<Node>(kind, dataKey(kind));
-            child->accountName = account.name;
-            node->children.push_back(std::move(child));
-        }
+        for (NodeKind kind : {NodeKind::Sessions, NodeKind::Retained, NodeKind::Consumers})
+            node->children.push_back(std::make_unique<Node>(kind, dataKey(kind)));
     }
     node->renumber();
     return node;
 }
 
-void ClusterTreeModel::refreshStreamPayloads(Node *node, const AccountInfo &account)
+void ClusterTreeModel::repointStreams(Node *node)
 {
-    size_t row = 0;
-    for (const StreamInfo &s : account.streams) {
-        if (!s.isMqtt())
-            continue;
-        if (row < node->children.size() && node->children[row]->key == s.name)
-            node->children[row]->payload = s;
-        ++row;
-    }
+    // Equal digests mean the same streams at the same indexes (AccountRows::childrenDigest).
+    for (const auto &child : node->children)
+        if (child->kind == NodeKind::Stream)
+            child->pointAt(*node->account, child->streamIndex);
 }
 
 void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest)
 {
-    node->payload = account;
+    node->account = &account;
     if (childrenDigest == node->childrenDigest) {
-        // Same rows showing the same: the streams' other fields (read through streamAt()) are refreshed silently.
-        refreshStreamPayloads(node, account);
+        // Same rows showing the same: the streams' other fields (read through streamAt()) change silently.
+        repointStreams(node);
         return;
     }
     node->childrenDigest = childrenDigest;
-    const QString accountName = account.name;
     mergeChildren(
         node, accountChildren(account),
-        [node, accountName](const AccountChild &c) {
-            auto child = makeAccountChild(c, accountName);
+        [node, &account](const AccountChild &c) {
+            auto child = makeAccountChild(c, account);
             if (node->fullFindings && c.kind == NodeKind::Stream)
                 child->health = HealthBadge::worst(node->findings, [&](const Finding &f) {
-                    return f.account == accountName && f.stream == c.name;
+                    return f.account == account.name && f.stream == c.name;
                 });
             return child;
         },
-        [this](Node *child, const AccountChild &c) {
+        [this, &account](Node *child, const AccountChild &c) {
             if (c.kind != NodeKind::Stream)
                 return;
-            const bool changed = shownDifferently(*child->as<StreamInfo>(), c.stream);
-            child->payload = c.stream;
+            // The old entry is still alive: the model's previous account list is released after the merge.
+            const bool changed = shownDifferently(*child->stream, account.streams.at(c.streamIndex));
+            child->pointAt(account, c.streamIndex);
             if (changed)
                 emitRowChanged(child);
         });
@@ -329,9 +325,9 @@ void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account,
 void ClusterTreeModel::rebuildAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest,
                                           std::vector<std::unique_ptr<Node>> &removed)
 {
-    node->payload = account;
+    node->account = &account;
     if (childrenDigest == node->childrenDigest) {
-        refreshStreamPayloads(node, account);
+        repointStreams(node);
         return;
     }
     node->childrenDigest = childrenDigest;
@@ -341,10 +337,10 @@ void ClusterTreeModel::rebuildAccountNode(Node *node, const AccountInfo &account
                                      [&c](const std::unique_ptr<Node> &n) { return n && n->key == c.name; });
         if (existing != node->children.end()) {
             if (c.kind == NodeKind::Stream)
-                (*existing)->payload = c.stream;
+                (*existing)->pointAt(account, c.streamIndex);
             children.push_back(std::move(*existing));
         } else {
-            children.push_back(makeAccountChild(c, account.name));
+            children.push_back(makeAccountChild(c, account));
         }
     }
     for (auto &old : node->children)
@@ -568,13 +564,7 @@ QList<ServerInfo> ClusterTreeModel::servers() const
 
 QList<AccountInfo> ClusterTreeModel::accounts() const
 {
-    QList<AccountInfo> out;
-    if (const Node *group = groupNode(NodeKind::AccountGroup)) {
-        out.reserve(group->childCount());
-        for (const auto &child : group->children)
-            out.append(*child->as<AccountInfo>());
-    }
-    return out;
+    return m_accounts;
 }
 
 int ClusterTreeModel::accountCount() const
@@ -586,9 +576,8 @@ int ClusterTreeModel::accountCount() const
 int ClusterTreeModel::jetStreamAccountCount() const
 {
     int count = 0;
-    if (const Node *group = groupNode(NodeKind::AccountGroup))
-        for (const auto &child : group->children)
-            count += child->as<AccountInfo>()->jetstream ? 1 : 0;
+    for (const AccountInfo &a : m_accounts)
+        count += a.jetstream ? 1 : 0;
     return count;
 }
 

@@ -29,11 +29,12 @@ struct AccountMergePlan;
  * sorts them its own way through ClusterTreeProxyModel), so the first list is one row insertion and
  * a refresh is a merge-walk (AccountMergePlan): rows that stay never move, contiguous new or gone
  * rows are one insertion or removal each, and every account row that stays is one dataChanged
- * range. An account is found by name through a hash. When a refresh or a set of badges touches many
- * accounts' children at once (more than kMaxSignalGroups separate places), the change is one layout
- * change instead (persistent indexes moved, those of removed rows invalidated): a proxy and a view
- * then rebuild once, where thousands of small signals would each cost them time in proportion to
- * the whole tree. Either way selection and expansion survive a refresh.
+ * range. Whether an account's child rows change is one comparison of digests prepared off the GUI
+ * thread (AccountRows). An account is found by name through a hash. When a refresh or a set of
+ * badges touches many accounts' children at once (more than kMaxSignalGroups separate places), the
+ * change is one layout change instead (persistent indexes moved, those of removed rows
+ * invalidated): a proxy and a view then rebuild once, where thousands of small signals would each
+ * cost them time in proportion to the whole tree. Either way selection and expansion survive a refresh.
  *
  * Views read the typed roles, never display strings. GUI thread only.
  */
@@ -145,11 +146,11 @@ private:
     /** The same without signals, inside a layout change; dropped children go to `removed`. */
     void rebuildAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest,
                             std::vector<std::unique_ptr<Node>> &removed);
-    /** New stream payloads for children that show the same (equal digests): same rows, no signal needed. */
-    static void refreshStreamPayloads(Node *node, const AccountInfo &account);
+    /** Points the stream children at the account's new entry (equal digests: same rows showing the same). */
+    static void repointStreams(Node *node);
     /** Streams, then the record views when the account has MQTT streams. */
     static QList<AccountChild> accountChildren(const AccountInfo &account);
-    static std::unique_ptr<Node> makeAccountChild(const AccountChild &child, const QString &accountName);
+    static std::unique_ptr<Node> makeAccountChild(const AccountChild &child, const AccountInfo &owner);
     /** Badges of an account with full findings (setFindings) from its kept findings. */
     static void badgeFromFindings(Node *node);
     void indexAccounts(const Node *group);
@@ -160,6 +161,7 @@ private:
 
     std::unique_ptr<Node> m_root;
     QHash<QString, Node *> m_accountNodes; ///< the account rows by name
+    QList<AccountInfo> m_accounts;         ///< what the account nodes point into (only read: never detached)
     QString m_profileDetail;
     mutable std::map<int, QIcon> m_icons; ///< painted on first use (needs the GUI application)
 };
