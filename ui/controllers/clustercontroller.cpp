@@ -79,12 +79,13 @@ void ClusterController::connectTo(const Profile &profile)
     m_connections = std::make_shared<ConnectionSet>(profile);
     m_bridge = std::make_shared<ConnectionEventBridge>(this, m_epoch);
     m_servers.clear();
-    m_accounts.clear();
+    QList<AccountInfo> previous = std::exchange(m_accounts, {});
     m_downRoles.clear();
     m_connectedUrl.clear();
     m_reconnects = 0;
     emit reconnectCountChanged(0);
-    emit profileChanged();
+    emit profileChanged(); // the tree lets go of the accounts
+    releaseOnPool(std::move(previous));
     setState(ConnectionState::Connecting,
              tr("Connecting to %1…").arg(profile.servers.join(QStringLiteral(", "))));
     refresh();
@@ -123,10 +124,11 @@ void ClusterController::disconnectFromCluster()
     m_hasProfile = false;
     m_profile = {};
     m_servers.clear();
-    m_accounts.clear();
+    QList<AccountInfo> previous = std::exchange(m_accounts, {});
     m_downRoles.clear();
     setPending(0);
     emit profileChanged();
+    releaseOnPool(std::move(previous));
     setState(ConnectionState::NotConnected, {});
 }
 
@@ -193,15 +195,20 @@ void ClusterController::deliverServers(const QList<ServerInfo> &servers)
 
 void ClusterController::deliverAccounts(const AccountRows &rows)
 {
-    // The previous discovery's data (thousands of JSON objects for a fleet) is freed on the pool: the
-    // tree drops its references while handling accountsLoaded, and freeing it there took ~25 ms of
-    // the GUI thread for 10,000 accounts.
     QList<AccountInfo> previous = std::exchange(m_accounts, rows.accounts());
     m_accountsDelivered = true;
-    emit accountsLoaded(rows);
-    if (!previous.isEmpty())
-        static_cast<void>(m_runner->run([previous = std::move(previous)] {}));
+    emit accountsLoaded(rows); // the tree moves to the new list
+    releaseOnPool(std::move(previous));
     startHealth();
+}
+
+void ClusterController::releaseOnPool(QList<AccountInfo> accounts)
+{
+    // Discovery's data of a fleet is thousands of JSON objects: freeing it took ~25 ms of the GUI
+    // thread for 10,000 accounts. Called once the tree let go of it, so this is the last reference.
+    if (accounts.isEmpty() || m_shutDown)
+        return;
+    static_cast<void>(m_runner->run([accounts = std::move(accounts)] {}));
 }
 
 void ClusterController::startHealth()

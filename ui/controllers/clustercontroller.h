@@ -123,6 +123,8 @@ private:
     void deliverAccounts(const AccountRows &rows);
     /** Once this load delivered both servers and accounts: their badges, computed on the pool. */
     void startHealth();
+    /** Drops the last reference to an account list on the pool. */
+    void releaseOnPool(QList<AccountInfo> accounts);
     void finishLoad(const Error *error, const QString &connectedUrl);
     void setState(ConnectionState state, const QString &detail);
     void setPending(int pending);
