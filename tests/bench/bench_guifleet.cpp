@@ -7,7 +7,11 @@
 // filter, while re-sorting and on a refresh. Prints the figures (target: no stall over 50 ms; the
 // tree with its badges within 1.5 s of connecting). Not a test: no assertion.
 //
-//   bench_guifleet [--accounts N] [--mqtt-accounts N] [--server 2.9|2.10|newest]
+//   bench_guifleet [--accounts N] [--mqtt-accounts N] [--server 2.9|2.10|newest] [--screenshot FILE]
+//
+// Every 1,000th account with MQTT streams then loses its $MQTT_sess (a critical finding), so the
+// problems-first order has something to put first. --screenshot saves the window at the end, filtered
+// (docs/screenshots/fleet-tree.png is made that way).
 //
 // Defaults: 10,000 accounts on 2.9. A nats-server holds about five open files per account with MQTT
 // streams (each stream's message block and index), so --mqtt-accounts defaults to all accounts the
@@ -35,6 +39,8 @@
 #include "models/accountsort.h"
 #include "models/clustertreemodel.h"
 #include "models/clustertreeproxymodel.h"
+#include "nats/connectionset.h"
+#include "nats/jetstreamclient.h"
 #include "natsserverfixture.h"
 #include "panels/clustertreepanel.h"
 #include "serverconfig.h"
@@ -312,6 +318,7 @@ int main(int argc, char **argv)
     int accounts = 10000;
     int mqttAccounts = -1;
     QString version = QStringLiteral("2.9");
+    QString screenshot;
     // Options of scripts/run-benchmarks.sh meant for other benches (--runs 9) are skipped with their value.
     const QStringList args = app.arguments();
     for (qsizetype i = 1; i + 1 < args.size(); ++i) {
@@ -321,6 +328,8 @@ int main(int argc, char **argv)
             mqttAccounts = args[++i].toInt();
         else if (args[i] == QLatin1String("--server"))
             version = args[++i];
+        else if (args[i] == QLatin1String("--screenshot"))
+            screenshot = args[++i];
     }
     const rlim_t files = raiseOpenFileLimit();
     const int mqttAllowed = int(std::max<qint64>(0, (qint64(files) - 1000) / 6));
@@ -348,6 +357,19 @@ int main(int argc, char **argv)
     const int connected = connectAll(server.mqttPort(), mqttAccounts, 32);
     std::printf("%d of %d accounts got their MQTT streams and a session through a CONNECT, in %lld ms\n", connected,
                 mqttAccounts, static_cast<long long>(setup.elapsed()));
+    int broken = 0;
+    for (int i = 0; i < mqttAccounts; i += 1000) {
+        Profile own;
+        own.servers = {server.url()};
+        own.auth.kind = Credentials::Kind::UserPassword;
+        own.auth.user = QString::fromLatin1(userOf(i));
+        own.auth.password = QString::fromLatin1(passwordOf(i));
+        ConnectionSet connections(own);
+        auto conn = connections.primary();
+        if (conn && JetStreamClient(*conn).call(QStringLiteral("STREAM.DELETE.$MQTT_sess")))
+            ++broken;
+    }
+    std::printf("%d accounts lost their $MQTT_sess (every 1,000th with MQTT streams)\n", broken);
     std::fflush(stdout);
 
     Profile profile;
@@ -449,7 +471,8 @@ int main(int argc, char **argv)
                 tree.proxy()->rowCount(tree.proxy()->mapFromSource(model.accountGroupIndex())), meter.longestMs(),
                 qPrintable(gapsText(meter)));
     measure("clear the filter", [&] { tree.filterEdit()->clear(); });
-    measure("filter \"1\" (a scattered half of the rows)", [&] { tree.filterEdit()->setText(QStringLiteral("1")); });
+    measure("filter \"1\" (rows scattered over the whole list)", [&] { tree.filterEdit()->setText(QStringLiteral("1")); });
+    std::printf("  (%s)\n", qPrintable(tree.matchText()));
     measure("clear the filter", [&] { tree.filterEdit()->clear(); });
     measure("sort by name", [&] { tree.sortBox()->setCurrentIndex(tree.sortBox()->findData(int(AccountSort::Mode::ByName))); });
     measure("sort by health (problems first)",
@@ -464,6 +487,14 @@ int main(int argc, char **argv)
             [&] { return refreshed; });
     QObject::disconnect(connection);
     std::printf("selected after the refresh: %s\n", qPrintable(tree.currentSourceIndex().data(ClusterTreeModel::NameRole).toString()));
+    if (!screenshot.isEmpty()) {
+        tree.filterEdit()->setText(QStringLiteral("fleet-01"));
+        tree.setCurrentSourceIndex(model.accountIndex(accountName(1000)));
+        tree.expandSource(model.accountIndex(accountName(1000)));
+        tree.view()->scrollToTop();
+        idle(500);
+        std::printf("screenshot %s: %s\n", qPrintable(screenshot), window.grab().save(screenshot) ? "saved" : "NOT saved");
+    }
     controller.shutdown();
     return 0;
 }
