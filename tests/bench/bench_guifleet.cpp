@@ -111,6 +111,7 @@ public:
         m_ticks = 0;
         m_long.clear();
         m_last = 0; // the first gap counts from start(): a synchronous action right after it is a stall
+        m_sched = SchedTimes::now();
         m_clock.start();
         m_timer.start();
     }

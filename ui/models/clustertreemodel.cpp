@@ -1,44 +1,23 @@
 #include "clustertreemodel.h"
 
-#include <algorithm>
-
 #include <QSet>
 
 #include "models/accountmergeplan.h"
 #include "models/accountrows.h"
-#include "models/accountsort.h"
 #include "models/clustertreenode.h"
-#include "models/displayformat.h"
 #include "models/healthmap.h"
 
 // The tree's structure: rows merged by name (never reset), badges, lookups, indexes. How the nodes
-// look (roles, text, tooltips, icons) is in clustertreemodeldisplay.cpp.
+// look (roles, text, tooltips, icons) is in clustertreemodeldisplay.cpp, how an account's nodes are
+// made in clustertreenode.cpp.
 
 namespace MqttDoctor {
 
 namespace {
 
-QString dataKey(ClusterTreeModel::NodeKind kind)
-{
-    // Stream names cannot contain whitespace: these keys never clash with a stream's.
-    switch (kind) {
-    case ClusterTreeModel::NodeKind::Sessions: return QStringLiteral(" sessions");
-    case ClusterTreeModel::NodeKind::Retained: return QStringLiteral(" retained");
-    case ClusterTreeModel::NodeKind::Consumers: return QStringLiteral(" consumers");
-    default: return {};
-    }
-}
-
 QString serverKey(const ServerInfo &s)
 {
     return !s.name.isEmpty() ? s.name : !s.id.isEmpty() ? s.id : s.host;
-}
-
-/** What a stream row shows (name aside, which is its key) differs: its message count or subjects. */
-bool shownDifferently(const StreamInfo &a, const StreamInfo &b)
-{
-    return DisplayFormat::messages(a) != DisplayFormat::messages(b)
-           || a.config.value(QLatin1String("subjects")) != b.config.value(QLatin1String("subjects"));
 }
 
 const QList<int> &healthRoles()
@@ -92,11 +71,11 @@ void ClusterTreeModel::setServers(const QList<ServerInfo> &servers)
         group, servers,
         [](const ServerInfo &s) {
             auto node = std::make_unique<Node>(NodeKind::Server, serverKey(s));
-            node->server = s;
+            node->server = std::make_unique<const ServerInfo>(s);
             return node;
         },
         [this](Node *node, const ServerInfo &s) {
-            node->server = s;
+            node->server = std::make_unique<const ServerInfo>(s);
             emitRowChanged(node);
         });
     group->loaded = true;
@@ -120,7 +99,7 @@ void ClusterTreeModel::setAccounts(const AccountRows &rows)
             std::vector<std::unique_ptr<Node>> nodes;
             nodes.reserve(size_t(accounts.size()));
             for (qsizetype i = 0; i < accounts.size(); ++i)
-                nodes.push_back(makeAccountNode(accounts[i], rows.digest(i)));
+                nodes.push_back(Node::makeAccount(accounts[i], rows.digest(i)));
             beginInsertRows(indexOf(group), 0, int(accounts.size()) - 1);
             group->children = std::move(nodes);
             group->renumber();
@@ -175,7 +154,7 @@ void ClusterTreeModel::mergeAccountsByRows(Node *group, const AccountRows &rows,
         std::vector<std::unique_ptr<Node>> nodes;
         nodes.reserve(size_t(run.count()));
         for (int row = run.first; row <= run.last; ++row)
-            nodes.push_back(makeAccountNode(accounts[row], rows.digest(row)));
+            nodes.push_back(Node::makeAccount(accounts[row], rows.digest(row)));
         beginInsertRows(groupIndex, run.first, run.last);
         for (const auto &node : nodes)
             m_accountNodes.insert(node->key, node.get());
@@ -211,14 +190,14 @@ void ClusterTreeModel::mergeAccountsInLayoutChange(Node *group, const AccountRow
     }
     for (const AccountMergePlan::Run &run : plan.insertions) {
         for (int row = run.first; row <= run.last; ++row) {
-            nodes[size_t(row)] = makeAccountNode(accounts[row], rows.digest(row));
+            nodes[size_t(row)] = Node::makeAccount(accounts[row], rows.digest(row));
             m_accountNodes.insert(nodes[size_t(row)]->key, nodes[size_t(row)].get());
         }
     }
     group->children = std::move(nodes);
     group->renumber();
     for (const AccountMergePlan::Kept &k : plan.kept)
-        rebuildAccountNode(group->children[size_t(k.newRow)].get(), accounts[k.newRow], rows.digest(k.newRow), removed);
+        group->children[size_t(k.newRow)]->rebuildAccount(accounts[k.newRow], rows.digest(k.newRow), removed);
 
     QSet<const Node *> gone;
     for (const auto &node : removed)
@@ -239,130 +218,34 @@ void ClusterTreeModel::mergeAccountsInLayoutChange(Node *group, const AccountRow
     emit layoutChanged({}, QAbstractItemModel::NoLayoutChangeHint);
 }
 
-QList<ClusterTreeModel::AccountChild> ClusterTreeModel::accountChildren(const AccountInfo &account)
-{
-    QList<AccountChild> children;
-    for (int i = 0; i < int(account.streams.size()); ++i) {
-        if (account.streams.at(i).isMqtt())
-            children.append(AccountChild{account.streams.at(i).name, NodeKind::Stream, i});
-    }
-    if (!children.isEmpty()) {
-        for (NodeKind kind : {NodeKind::Sessions, NodeKind::Retained, NodeKind::Consumers})
-            children.append(AccountChild{dataKey(kind), kind, -1});
-    }
-    return children;
-}
-
-std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountChild(const AccountChild &child, const AccountInfo &owner)
-{
-    auto node = std::make_unique<Node>(child.kind, child.name);
-    if (child.kind == NodeKind::Stream)
-        node->pointAt(owner, child.streamIndex);
-    return node;
-}
-
-std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountNode(const AccountInfo &account, size_t childrenDigest)
-{
-    // Runs for every account of a first list: the children are made straight from the streams,
-    // without the intermediate list accountChildren() makes.
-    auto node = std::make_unique<Node>(NodeKind::Account, account.name);
-    node->account = &account;
-    node->childrenDigest = childrenDigest;
-    for (int i = 0; i < int(account.streams.size()); ++i) {
-        const StreamInfo &s = account.streams.at(i);
-        if (!s.isMqtt())
-            continue;
-        auto child = std::make_unique<Node>(NodeKind::Stream, s.name);
-        child->pointAt(account, i);
-        node->children.push_back(std::move(child));
-    }
-    if (!node->children.empty()) {
-        for (NodeKind kind : {NodeKind::Sessions, NodeKind::Retained, NodeKind::Consumers})
-            node->children.push_back(std::make_unique<Node>(kind, dataKey(kind)));
-    }
-    node->renumber();
-    return node;
-}
-
-void ClusterTreeModel::repointStreams(Node *node)
-{
-    // Equal digests mean the same streams at the same indexes (AccountRows::childrenDigest).
-    for (const auto &child : node->children)
-        if (child->kind == NodeKind::Stream)
-            child->pointAt(*node->account, child->streamIndex);
-}
-
 void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest)
 {
     node->account = &account;
     if (childrenDigest == node->childrenDigest) {
         // Same rows showing the same: the streams' other fields (read through streamAt()) change silently.
-        repointStreams(node);
+        node->repointStreams();
         return;
     }
     node->childrenDigest = childrenDigest;
     mergeChildren(
-        node, accountChildren(account),
-        [node, &account](const AccountChild &c) {
-            auto child = makeAccountChild(c, account);
+        node, Node::childrenOf(account),
+        [node, &account](const Node::Child &c) {
+            auto child = Node::makeChild(c, account);
             if (node->fullFindings && c.kind == NodeKind::Stream)
                 child->health = HealthBadge::worst(node->findings, [&](const Finding &f) {
                     return f.account == account.name && f.stream == c.name;
                 });
             return child;
         },
-        [this, &account](Node *child, const AccountChild &c) {
+        [this, &account](Node *child, const Node::Child &c) {
             if (c.kind != NodeKind::Stream)
                 return;
             // The old entry is still alive: the model's previous account list is released after the merge.
-            const bool changed = shownDifferently(*child->stream, account.streams.at(c.streamIndex));
+            const bool changed = Node::shownDifferently(*child->stream, account.streams.at(c.streamIndex));
             child->pointAt(account, c.streamIndex);
             if (changed)
                 emitRowChanged(child);
         });
-}
-
-void ClusterTreeModel::rebuildAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest,
-                                          std::vector<std::unique_ptr<Node>> &removed)
-{
-    node->account = &account;
-    if (childrenDigest == node->childrenDigest) {
-        repointStreams(node);
-        return;
-    }
-    node->childrenDigest = childrenDigest;
-    std::vector<std::unique_ptr<Node>> children;
-    for (const AccountChild &c : accountChildren(account)) {
-        auto existing = std::find_if(node->children.begin(), node->children.end(),
-                                     [&c](const std::unique_ptr<Node> &n) { return n && n->key == c.name; });
-        if (existing != node->children.end()) {
-            if (c.kind == NodeKind::Stream)
-                (*existing)->pointAt(account, c.streamIndex);
-            children.push_back(std::move(*existing));
-        } else {
-            children.push_back(makeAccountChild(c, account));
-        }
-    }
-    for (auto &old : node->children)
-        if (old)
-            removed.push_back(std::move(old));
-    node->children = std::move(children);
-    node->renumber();
-    if (node->fullFindings)
-        badgeFromFindings(node);
-}
-
-void ClusterTreeModel::badgeFromFindings(Node *node)
-{
-    const QString &account = node->key;
-    node->health = HealthBadge::worst(node->findings, [&account](const Finding &f) { return f.account == account; });
-    for (const auto &child : node->children) {
-        if (child->kind != NodeKind::Stream)
-            continue;
-        const QString &stream = child->key;
-        child->health = HealthBadge::worst(node->findings,
-                                           [&](const Finding &f) { return f.account == account && f.stream == stream; });
-    }
 }
 
 void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> &findings)
@@ -372,7 +255,7 @@ void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> 
         return;
     node->fullFindings = true;
     node->findings = findings;
-    badgeFromFindings(node);
+    node->badgeFromFindings();
     emitRowChanged(node);
     if (!node->children.empty()) {
         const QModelIndex parent = indexOf(node);

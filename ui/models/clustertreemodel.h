@@ -18,6 +18,7 @@ namespace MqttDoctor {
 class AccountRows;
 class HealthMap;
 struct AccountMergePlan;
+struct ClusterTreeNode;
 
 /**
  * The cluster as a tree: the profile at the top, then "Servers" (one row per server) and
@@ -127,8 +128,7 @@ public:
     Qt::ItemFlags flags(const QModelIndex &index) const override;
 
 private:
-    struct Node;
-    struct AccountChild;
+    using Node = ClusterTreeNode;
 
     Node *nodeAt(const QModelIndex &index) const;
     QModelIndex indexOf(const Node *node, int column = 0) const;
@@ -136,23 +136,12 @@ private:
     void emitRowChanged(const Node *node);
     template<typename Info, typename Make, typename Update>
     void mergeChildren(Node *parent, const QList<Info> &items, Make make, Update update);
-    static std::unique_ptr<Node> makeAccountNode(const AccountInfo &account, size_t childrenDigest);
     /** Row signals for every change (few places changed). */
     void mergeAccountsByRows(Node *group, const AccountRows &rows, const AccountMergePlan &plan);
     /** One layout change for everything (many places changed). */
     void mergeAccountsInLayoutChange(Node *group, const AccountRows &rows, const AccountMergePlan &plan);
-    /** Replaces an account's payload and its children's, with row signals for the children that change. */
+    /** Points an account node at its new entry, with row signals for the children that change. */
     void updateAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest);
-    /** The same without signals, inside a layout change; dropped children go to `removed`. */
-    void rebuildAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest,
-                            std::vector<std::unique_ptr<Node>> &removed);
-    /** Points the stream children at the account's new entry (equal digests: same rows showing the same). */
-    static void repointStreams(Node *node);
-    /** Streams, then the record views when the account has MQTT streams. */
-    static QList<AccountChild> accountChildren(const AccountInfo &account);
-    static std::unique_ptr<Node> makeAccountChild(const AccountChild &child, const AccountInfo &owner);
-    /** Badges of an account with full findings (setFindings) from its kept findings. */
-    static void badgeFromFindings(Node *node);
     void indexAccounts(const Node *group);
 
     QVariant displayData(const Node *node, int column) const;
