@@ -2,7 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QHeaderView>
+#include <QLoggingCategory>
 #include <QMenuBar>
 #include <QSplitter>
 #include <QStatusBar>
@@ -16,13 +16,14 @@
 #include "controllers/clustercontroller.h"
 #include "dialogs/connectiondialog.h"
 #include "dialogs/logexplainerdialog.h"
-#include "diagnosis/checks.h"
-#include "diagnosis/diagnosisinput.h"
 #include "dialogs/repairwizard.h"
+#include "models/accountrows.h"
 #include "models/clustertreemodel.h"
 #include "models/displayformat.h"
+#include "models/healthmap.h"
 #include "models/iconfactory.h"
 #include "panels/accountworkspace.h"
+#include "panels/clustertreepanel.h"
 #include "panels/detailpanel.h"
 #include "settings/recentprofiles.h"
 #include "widgets/connectionstatuswidget.h"
@@ -30,9 +31,17 @@
 
 namespace MqttDoctor {
 
+namespace {
+
+// Off by default; QT_LOGGING_RULES=mqttdoctor.load.info=true turns it on. Benches of the whole
+// process parse its line (README, Performance), so its wording is fixed.
+Q_LOGGING_CATEGORY(lcLoad, "mqttdoctor.load", QtWarningMsg)
+
+} // namespace
+
 MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     : QMainWindow(parent), m_controller(controller), m_actions(new ActionManager(controller, this)),
-      m_model(new ClusterTreeModel(this)), m_tree(new QTreeView(this)), m_details(new DetailPanel(this)),
+      m_treePanel(new ClusterTreePanel(this)), m_model(m_treePanel->model()), m_details(new DetailPanel(this)),
       m_accountData(new AccountDataController(this)), m_workspace(new AccountWorkspace(m_details, *m_accountData, this)),
       m_banner(new ErrorBanner(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_status(new ConnectionStatusWidget(controller, this)), m_autoRefresh(new AutoRefresh(this))
@@ -41,15 +50,8 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     setWindowTitle(tr("NATS MQTT Doctor"));
     setWindowIcon(IconFactory::appIcon());
 
-    m_tree->setObjectName(QStringLiteral("clusterTree"));
-    m_tree->setModel(m_model);
-    m_tree->setUniformRowHeights(true);
-    m_tree->setAllColumnsShowFocus(true);
-    m_tree->header()->setStretchLastSection(true);
-    m_tree->header()->setSectionResizeMode(ClusterTreeModel::NameColumn, QHeaderView::ResizeToContents);
-
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
-    m_splitter->addWidget(m_tree);
+    m_splitter->addWidget(m_treePanel);
     m_splitter->addWidget(m_workspace);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 5);
@@ -69,26 +71,21 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     connect(&controller, &ClusterController::serversLoaded, this, [this](const QList<ServerInfo> &servers) {
         m_model->setServers(servers);
         m_workspace->setServers(servers);
-        m_servers = servers;
-        badgeAllAccounts();
         handleLoaded();
     });
-    connect(&controller, &ClusterController::accountsLoaded, this, [this](const QList<AccountInfo> &accounts) {
-        m_model->setAccounts(accounts);
-        m_accounts = accounts;
-        badgeAllAccounts();
+    connect(&controller, &ClusterController::accountsLoaded, this, [this](const AccountRows &rows) {
+        m_model->setAccounts(rows);
         handleLoaded();
     });
+    connect(&controller, &ClusterController::healthLoaded, this, &MainWindow::handleHealthLoaded);
     connect(&controller, &ClusterController::failed, this, &MainWindow::handleFailed);
     connect(&controller, &ClusterController::loadingChanged, this, [this](bool loading) {
         if (loading)
             m_banner->dismiss();
     });
-    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showCurrentDetails);
-    connect(m_accountData, &AccountDataController::findingsLoaded, this, [this](const QString &account, const QList<Finding> &findings) {
-        m_fullFindings.insert(account, findings);
-        m_model->setFindings(account, findings);
-    });
+    connect(m_treePanel, &ClusterTreePanel::currentChanged, this, &MainWindow::showCurrentDetails);
+    // The account's full findings (records included) win over the stream-level badges from then on.
+    connect(m_accountData, &AccountDataController::findingsLoaded, m_model, &ClusterTreeModel::setFindings);
     connect(m_accountData, &AccountDataController::connectionsUsed, &controller, &ClusterController::watchNewConnections);
     connect(m_actions->refreshAction(), &QAction::triggered, m_workspace, &AccountWorkspace::reload);
     m_autoRefresh->setBusyCheck([this] { return isRefreshing(); });
@@ -103,6 +100,11 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
+QTreeView *MainWindow::treeView() const
+{
+    return m_treePanel->view();
+}
+
 void MainWindow::createMenusAndToolBar()
 {
     QMenu *file = menuBar()->addMenu(tr("&Cluster"));
@@ -115,6 +117,7 @@ void MainWindow::createMenusAndToolBar()
     m_actions->bindAutoRefresh(*m_autoRefresh);
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_actions->refreshAction());
+    view->addAction(m_treePanel->findAction());
     QMenu *autoRefresh = view->addMenu(tr("&Auto Refresh"));
     autoRefresh->setObjectName(QStringLiteral("menuAutoRefresh"));
     autoRefresh->addActions(m_actions->autoRefreshActions());
@@ -150,20 +153,17 @@ void MainWindow::refreshAll()
     m_workspace->reload();
 }
 
-void MainWindow::badgeAllAccounts()
+void MainWindow::handleHealthLoaded(const HealthMap &health)
 {
-    if (m_servers.isEmpty() || m_accounts.isEmpty())
+    m_model->applyHealth(health);
+    if (m_treeCompleteSeen)
         return;
-    DiagnosisInput input;
-    input.servers = m_servers;
-    input.accounts = m_accounts;
-    const QList<Finding> findings = Checks::diagnose(input);
-    for (const AccountInfo &account : std::as_const(m_accounts)) {
-        if (const auto full = m_fullFindings.constFind(account.name); full != m_fullFindings.cend())
-            m_model->setFindings(account.name, *full);
-        else
-            m_model->setFindings(account.name, findings);
-    }
+    m_treeCompleteSeen = true;
+    const int accounts = m_model->accountCount();
+    const int servers = m_model->rowCount(m_model->serverGroupIndex());
+    const qint64 ms = m_controller.msSinceConnect();
+    qCInfo(lcLoad, "tree complete: %d accounts, %d servers, %lld ms after connect", accounts, servers, static_cast<long long>(ms));
+    emit treeComplete(accounts, servers, ms);
 }
 
 void MainWindow::showConnectionDialog()
@@ -180,7 +180,7 @@ void MainWindow::showConnectionDialog()
 
 QString MainWindow::currentAccountName() const
 {
-    const QModelIndex current = m_tree->currentIndex();
+    const QModelIndex current = m_treePanel->currentSourceIndex();
     if (const AccountInfo *account = m_model->accountAt(current))
         return account->name;
     if (const AccountInfo *owner = m_model->accountAt(current.parent()))
@@ -202,17 +202,14 @@ void MainWindow::showLogExplainer()
     auto *dialog = new LogExplainerDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &LogExplainerDialog::accountRequested, this, [this](const QString &account) {
-        if (const QModelIndex index = m_model->accountIndex(account); index.isValid())
-            m_tree->setCurrentIndex(index);
+        m_treePanel->setCurrentSourceIndex(m_model->accountIndex(account));
     });
     dialog->show();
 }
 
 void MainWindow::handleProfileChanged()
 {
-    m_servers.clear();
-    m_accounts.clear();
-    m_fullFindings.clear();
+    m_treeCompleteSeen = false;
     m_banner->dismiss();
     m_workspace->showOverviewOnly();
     if (!m_controller.hasProfile()) {
@@ -226,17 +223,17 @@ void MainWindow::handleProfileChanged()
     m_accountData->setConnections(m_controller.connectionSet());
     m_model->clear();
     m_model->setProfile(profile.name, profile.servers.join(QStringLiteral(", ")));
-    m_tree->expand(m_model->profileIndex());
-    m_tree->setCurrentIndex(m_model->profileIndex());
+    m_treePanel->expandSource(m_model->profileIndex());
+    m_treePanel->setCurrentSourceIndex(m_model->profileIndex());
     setWindowTitle(tr("%1 — NATS MQTT Doctor").arg(profile.name.isEmpty() ? profile.servers.value(0) : profile.name));
     showCurrentDetails();
 }
 
 void MainWindow::handleLoaded()
 {
-    m_tree->expand(m_model->profileIndex());
-    m_tree->expand(m_model->serverGroupIndex());
-    m_tree->expand(m_model->accountGroupIndex());
+    m_treePanel->expandSource(m_model->profileIndex());
+    m_treePanel->expandSource(m_model->serverGroupIndex());
+    m_treePanel->expandSource(m_model->accountGroupIndex());
     showCurrentDetails();
 }
 
@@ -255,7 +252,7 @@ void MainWindow::showNotConnected()
 
 void MainWindow::showCurrentDetails()
 {
-    const QModelIndex current = m_tree->currentIndex();
+    const QModelIndex current = m_treePanel->currentSourceIndex();
     const auto kind = current.data(ClusterTreeModel::NodeKindRole).value<ClusterTreeModel::NodeKind>();
     if (const AccountInfo *account = m_model->accountAt(current)) {
         m_details->showAccount(*account);
@@ -281,20 +278,17 @@ void MainWindow::showCurrentDetails()
     } else if (m_controller.connectionState() == ClusterController::ConnectionState::Failed) {
         m_details->showMessage(tr("Could not load the cluster. The message above says why; fix the settings with "
                                   "Connection Settings… or try again with Refresh (F5)."));
-    } else if (m_controller.isLoading() && m_model->accounts().isEmpty()) {
+    } else if (m_controller.isLoading() && m_model->accountCount() == 0) {
         m_details->showMessage(tr("Loading servers and accounts…"));
     } else if (kind == ClusterTreeModel::NodeKind::ServerGroup) {
         m_details->showMessage(tr("%1, nats-server %2.\n\nSelect a server to see its details.")
                                    .arg(DisplayFormat::serverCount(m_model->servers().size()),
                                         DisplayFormat::serverVersions(m_model->servers())));
     } else {
-        const QList<AccountInfo> accounts = m_model->accounts();
-        qsizetype jetstream = 0;
-        for (const AccountInfo &a : accounts)
-            jetstream += a.jetstream ? 1 : 0;
         m_details->showMessage(tr("%1, %2 of them with JetStream.\n\nSelect an account to see its JetStream state, "
                                   "limits and MQTT streams.")
-                                   .arg(DisplayFormat::accountCount(accounts.size()), DisplayFormat::count(jetstream)));
+                                   .arg(DisplayFormat::accountCount(m_model->accountCount()),
+                                        DisplayFormat::count(m_model->jetStreamAccountCount())));
     }
 }
 

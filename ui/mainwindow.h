@@ -1,11 +1,6 @@
 #pragma once
 
-#include <QHash>
-#include <QList>
 #include <QMainWindow>
-
-#include "diagnosis/finding.h"
-#include "nats/clusterinfo.h"
 
 class QSplitter;
 class QTreeView;
@@ -18,10 +13,12 @@ class ActionManager;
 class AutoRefresh;
 class ClusterController;
 class ClusterTreeModel;
+class ClusterTreePanel;
 class ConnectionStatusWidget;
 class DetailPanel;
 class Error;
 class ErrorBanner;
+class HealthMap;
 
 /**
  * The shell: the cluster tree on the left, the detail panel on the right, an error banner above
@@ -31,6 +28,13 @@ class ErrorBanner;
  * consumers come from an AccountDataController through the AccountWorkspace; it shares the
  * controller's connections, so the status bar's state and reconnect count cover every connection.
  * View › Auto Refresh refreshes on a timer (AutoRefresh), never while a load runs.
+ *
+ * The tree (ClusterTreePanel: filter, order, the model behind a proxy) gets every account's
+ * stream-level badges from the controller, computed on its pool (ClusterController::healthLoaded);
+ * an account whose findings the workspace loaded keeps those (ClusterTreeModel::setFindings). Once
+ * per connect, when every account row and its badge are in, the logging category `mqttdoctor.load`
+ * (info, off by default) logs "tree complete: N accounts, M servers, T ms after connect" and
+ * treeComplete() is emitted.
  */
 class MainWindow final : public QMainWindow
 {
@@ -44,8 +48,10 @@ public:
     /** Opens the connection dialog (window-modal, not blocking); accepting connects. */
     void showConnectionDialog();
 
+    ClusterTreePanel *treePanel() const { return m_treePanel; }
     ClusterTreeModel *treeModel() const { return m_model; }
-    QTreeView *treeView() const { return m_tree; }
+    /** The tree's view; it shows the model through a proxy (see ClusterTreePanel for mapping indexes). */
+    QTreeView *treeView() const;
     DetailPanel *detailPanel() const { return m_details; }
     AccountWorkspace *workspace() const { return m_workspace; }
     AccountDataController *accountData() const { return m_accountData; }
@@ -62,6 +68,10 @@ public:
     /** True while the cluster or the open account is loading. */
     bool isRefreshing() const;
 
+Q_SIGNALS:
+    /** Once per connect: every account row and its stream-level badge are in the tree. */
+    void treeComplete(int accounts, int servers, qint64 msAfterConnect);
+
 private:
     void createMenusAndToolBar();
     /** The account of the tree's current node (the account, or the one its stream/data node belongs to). */
@@ -73,16 +83,12 @@ private:
     void handleFailed(const Error &error);
     void showCurrentDetails();
     void showNotConnected();
-    /**
-     * Health badges for every account as soon as the cluster is loaded: the stream-level checks need nothing
-     * but discovery (pure, no network). An account whose full findings (records included) were loaded keeps those.
-     */
-    void badgeAllAccounts();
+    void handleHealthLoaded(const HealthMap &health);
 
     ClusterController &m_controller;
     ActionManager *m_actions;
+    ClusterTreePanel *m_treePanel;
     ClusterTreeModel *m_model;
-    QTreeView *m_tree;
     DetailPanel *m_details;
     AccountDataController *m_accountData;
     AccountWorkspace *m_workspace;
@@ -90,9 +96,7 @@ private:
     QSplitter *m_splitter;
     ConnectionStatusWidget *m_status;
     AutoRefresh *m_autoRefresh;
-    QList<ServerInfo> m_servers;
-    QList<AccountInfo> m_accounts;
-    QHash<QString, QList<Finding>> m_fullFindings; ///< by account, from the account workspace's loads
+    bool m_treeCompleteSeen = false; ///< since the last connect
 };
 
 } // namespace MqttDoctor

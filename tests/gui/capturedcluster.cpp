@@ -69,4 +69,31 @@ AccountInfo CapturedCluster::account(const QString &name)
     return {};
 }
 
+QString CapturedCluster::fleetName(int i)
+{
+    return QStringLiteral("fleet-%1").arg(i, 5, 10, QLatin1Char('0'));
+}
+
+QList<AccountInfo> CapturedCluster::fleet(int count)
+{
+    const AccountInfo acme = account(QStringLiteral("ACME"));
+    QList<AccountInfo> out;
+    out.reserve(count);
+    for (int i = 0; i < count; ++i) {
+        AccountInfo a = acme;
+        a.name = fleetName(i);
+        if (i % 7 == 0) {
+            a.streams.removeIf([](const StreamInfo &s) { return s.name == QLatin1String("$MQTT_sess"); });
+        } else if (i % 13 == 0) {
+            a.jetstream = false;
+            a.streams.clear();
+            a.streamsKnown = true;
+            a.source = QStringLiteral("accountz");
+        }
+        a.streamCount = int(a.streams.size());
+        out.append(a);
+    }
+    return out;
+}
+
 } // namespace MqttDoctor::Test

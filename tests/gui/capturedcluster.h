@@ -19,6 +19,14 @@ public:
     /** ACME, BETA, NOJS, SYS (sorted by name, as Discovery::accounts returns them). */
     static QList<AccountInfo> accounts();
     static AccountInfo account(const QString &name);
+    /**
+     * A fleet of `count` accounts as Discovery reports it (sorted by name): copies of the captured ACME
+     * (its MQTT streams with their real configs) named fleetName(i); every 7th has lost its
+     * `$MQTT_sess` (a critical STREAM_MISSING), every 13th (not a 7th) has JetStream off.
+     */
+    static QList<AccountInfo> fleet(int count);
+    /** "fleet-00042" */
+    static QString fleetName(int i);
 };
 
 } // namespace MqttDoctor::Test

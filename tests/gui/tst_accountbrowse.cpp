@@ -32,6 +32,7 @@
 #include "nats/jetstreamclient.h"
 #include "natsserverfixture.h"
 #include "panels/accountworkspace.h"
+#include "panels/clustertreepanel.h"
 #include "panels/consumerspanel.h"
 #include "panels/findingspanel.h"
 #include "panels/retainedpanel.h"
@@ -210,7 +211,7 @@ void TestAccountBrowse::browseAccount()
     QCOMPARE(consumers.model()->orphanCount(), 0);
 
     // A refresh reads again (new generation) and lands on the same data.
-    window.treeView()->setCurrentIndex(tree.dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Sessions));
+    window.treePanel()->setCurrentSourceIndex(tree.dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Sessions));
     workspace.reload();
     QVERIFY(sessions.isLoading());
     QTRY_VERIFY_WITH_TIMEOUT(sessions.isLoaded(), kLoadTimeoutMs);

@@ -29,6 +29,7 @@
 #include "nats/jetstreamclient.h"
 #include "natsserverfixture.h"
 #include "panels/accountworkspace.h"
+#include "panels/clustertreepanel.h"
 #include "panels/sessionspanel.h"
 #include "serverconfig.h"
 #include "widgets/connectionstatuswidget.h"
@@ -208,7 +209,7 @@ void TestAutoRefresh::refreshPicksUpServerChanges()
         return -1;
     };
     QTRY_COMPARE_WITH_TIMEOUT(acmeStreams(), streamsBefore + 1, kLoadTimeoutMs);
-    QCOMPARE(window.treeView()->currentIndex(), tree.dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Sessions));
+    QCOMPARE(window.treePanel()->currentSourceIndex(), tree.dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Sessions));
 
     // A session deleted on the server disappears; the other one stays selected.
     QVERIFY(sessions.selectClient(u"second-client"_s));

@@ -46,7 +46,8 @@ private Q_SLOTS:
     void mqttStreams();
     void payloadRoles();
     void refreshWithSameDataKeepsRows();
-    void mergeInsertsRemovesAndMoves();
+    void mergeInsertsRemovesAndKeepsNameOrder();
+    void duplicateNamesKeepTheFirst();
     void streamsMergeUnderAccount();
     void healthBadges();
     void clear();
@@ -239,7 +240,7 @@ void TestClusterTreeModel::refreshWithSameDataKeepsRows()
     QCOMPARE(sess.data(ClusterTreeModel::NameRole).toString(), QStringLiteral("$MQTT_sess"));
 }
 
-void TestClusterTreeModel::mergeInsertsRemovesAndMoves()
+void TestClusterTreeModel::mergeInsertsRemovesAndKeepsNameOrder()
 {
     m_model->setProfile(QStringLiteral("demo"), {});
     m_model->setAccounts(CapturedCluster::accounts());
@@ -260,18 +261,36 @@ void TestClusterTreeModel::mergeInsertsRemovesAndMoves()
     QSignalSpy removed(m_model.get(), &QAbstractItemModel::rowsRemoved);
     QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
     QSignalSpy moved(m_model.get(), &QAbstractItemModel::rowsMoved);
+    QSignalSpy layout(m_model.get(), &QAbstractItemModel::layoutChanged);
     m_model->setAccounts(next);
     QCOMPARE(reset.count(), 0);
+    QCOMPARE(layout.count(), 0);
     QCOMPARE(removed.count(), 1);
     QCOMPARE(inserted.count(), 1);
-    QVERIFY(moved.count() > 0);
+    // The model keeps its accounts in name order whatever order discovery gives: nothing moves.
+    QCOMPARE(moved.count(), 0);
     QCOMPARE(childNames(*m_model, m_model->accountGroupIndex()),
-             (QStringList{QStringLiteral("GAMMA"), QStringLiteral("SYS"), QStringLiteral("NOJS"), QStringLiteral("ACME")}));
+             (QStringList{QStringLiteral("ACME"), QStringLiteral("GAMMA"), QStringLiteral("NOJS"), QStringLiteral("SYS")}));
     // Persistent indexes (a view's selection) follow their rows.
     QCOMPARE(acme.data(ClusterTreeModel::NameRole).toString(), QStringLiteral("ACME"));
-    QCOMPARE(acme.row(), 3);
+    QCOMPARE(acme.row(), 0);
     QCOMPARE(nojs.data(ClusterTreeModel::NameRole).toString(), QStringLiteral("NOJS"));
+    QCOMPARE(nojs.row(), 2);
     QCOMPARE(m_model->rowCount(acme), 7);
+    QCOMPARE(m_model->accountIndex(QStringLiteral("GAMMA")).row(), 1);
+    QVERIFY(!m_model->accountIndex(QStringLiteral("BETA")).isValid());
+}
+
+void TestClusterTreeModel::duplicateNamesKeepTheFirst()
+{
+    m_model->setProfile(QStringLiteral("demo"), {});
+    QList<AccountInfo> accounts = CapturedCluster::accounts();
+    AccountInfo second = CapturedCluster::account(QStringLiteral("NOJS"));
+    second.name = QStringLiteral("ACME"); // the same name again, without JetStream
+    accounts.append(second);
+    m_model->setAccounts(accounts);
+    QCOMPARE(m_model->accountCount(), 4);
+    QVERIFY(m_model->accountAt(m_model->accountIndex(QStringLiteral("ACME")))->jetstream);
 }
 
 void TestClusterTreeModel::streamsMergeUnderAccount()

@@ -32,6 +32,7 @@
 #include "mqttclient.h"
 #include "natsserverfixture.h"
 #include "panels/accountdetailpanel.h"
+#include "panels/clustertreepanel.h"
 #include "panels/detailpanel.h"
 #include "serverconfig.h"
 #include "widgets/connectionstatuswidget.h"
@@ -162,14 +163,14 @@ void TestMainWindow::connectsAndListsAccounts()
     QVERIFY(model.streamIndex(u"ACME"_s, u"$MQTT_sess"_s).isValid());
 
     // Selecting NOJS explains what the missing JetStream means.
-    window.treeView()->setCurrentIndex(nojs);
+    window.treePanel()->setCurrentSourceIndex(nojs);
     AccountDetailPanel *panel = window.detailPanel()->accountPanel();
     QCOMPARE(window.detailPanel()->currentWidget(), panel);
     QVERIFY(panel->findChild<QLabel *>(u"accountNotice"_s)->text().contains(u"cannot connect"_s));
 
     // Selecting ACME shows its stream table.
-    window.treeView()->setCurrentIndex(acme);
-    window.treeView()->expand(acme);
+    window.treePanel()->setCurrentSourceIndex(acme);
+    window.treePanel()->expandSource(acme);
     QCOMPARE(panel->accountName(), u"ACME"_s);
     QCOMPARE(panel->findChild<QLabel *>(u"accountJetStream"_s)->text(), u"enabled"_s);
     StreamTableModel *streams = panel->streamModel();
@@ -191,7 +192,7 @@ void TestMainWindow::connectsAndListsAccounts()
     QCOMPARE(window.statusWidget()->reconnectsText(), u"Reconnects: 0"_s);
 
     // Select the $MQTT_sess row as a person would, then take the picture.
-    window.treeView()->setCurrentIndex(model.streamIndex(u"ACME"_s, u"$MQTT_sess"_s));
+    window.treePanel()->setCurrentSourceIndex(model.streamIndex(u"ACME"_s, u"$MQTT_sess"_s));
     QCOMPARE(panel->streamView()->selectionModel()->selectedRows().size(), 1);
     QTest::qWait(50);
     QVERIFY(!saveScreenshot(window, m_shots.path(), u"main-window.png"_s).isEmpty());

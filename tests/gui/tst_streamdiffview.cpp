@@ -22,6 +22,7 @@
 #include "nats/jetstreamclient.h"
 #include "natsserverfixture.h"
 #include "panels/accountworkspace.h"
+#include "panels/clustertreepanel.h"
 #include "panels/streamdiffpanel.h"
 #include "serverconfig.h"
 #include "windowsteps.h"
@@ -126,10 +127,10 @@ void TestStreamDiffView::showsTheChangedField()
     QVERIFY(!fieldIndex(model, u"$MQTT_sess"_s, u"subjects"_s).data(StreamDiffModel::DiffersRole).toBool());
 
     // Choosing the stream in the tree selects it here too; the diff is the planner's.
-    window.treeView()->setCurrentIndex(tree.streamIndex(u"ACME"_s, u"$MQTT_sess"_s));
+    window.treePanel()->setCurrentSourceIndex(tree.streamIndex(u"ACME"_s, u"$MQTT_sess"_s));
     QCOMPARE(panel.selectedStream(), u"$MQTT_sess"_s);
     QCOMPARE(panel.diffText(), u"-max_msgs_per_subject: 5\n+max_msgs_per_subject: 1"_s);
-    window.treeView()->setCurrentIndex(acmeIndex);
+    window.treePanel()->setCurrentSourceIndex(acmeIndex);
     workspace.setCurrentIndex(AccountWorkspace::StreamDiffTab);
     QCOMPARE(panel.selectedStream(), u"$MQTT_sess"_s);
 

@@ -7,6 +7,7 @@
 #include "controllers/clustercontroller.h"
 #include "mainwindow.h"
 #include "panels/accountworkspace.h"
+#include "panels/clustertreepanel.h"
 #include "panels/consumerspanel.h"
 #include "panels/retainedpanel.h"
 #include "panels/sessionspanel.h"
@@ -43,8 +44,8 @@ bool openAccount(MainWindow &window, ClusterController &controller, const Profil
     if (!QTest::qWaitFor([&] { return tree.accountIndex(account).isValid() && !controller.isLoading(); }, timeoutMs))
         return false;
     const QModelIndex index = tree.accountIndex(account);
-    window.treeView()->setCurrentIndex(index);
-    window.treeView()->expand(index);
+    window.treePanel()->setCurrentSourceIndex(index);
+    window.treePanel()->expandSource(index);
     return true;
 }
 
@@ -53,7 +54,7 @@ bool openRecordView(MainWindow &window, ClusterTreeModel::NodeKind kind, const Q
     const QModelIndex node = window.treeModel()->dataIndex(account, kind);
     if (!node.isValid())
         return false;
-    window.treeView()->setCurrentIndex(node);
+    window.treePanel()->setCurrentSourceIndex(node);
     AccountWorkspace &workspace = *window.workspace();
     return QTest::qWaitFor(
         [&] {

@@ -1,5 +1,7 @@
 #include "clustercontroller.h"
 
+#include <utility>
+
 #include <QFuture>
 
 #include "common/asyncrunner.h"
@@ -30,6 +32,15 @@ bool isConnectError(Error::Kind kind)
     default:
         return false;
     }
+}
+
+/** Discovery::accounts, prepared for the tree here on the pool (sorted, digests), not on the GUI thread. */
+Result<AccountRows> accountRows(ConnectionSet &connections)
+{
+    Result<QList<AccountInfo>> accounts = Discovery::accounts(connections);
+    if (!accounts)
+        return accounts.error();
+    return AccountRows::prepare(std::move(accounts).value());
 }
 
 } // namespace
@@ -64,15 +75,17 @@ void ClusterController::connectTo(const Profile &profile)
     m_profile = profile;
     m_hasProfile = true;
     ++m_epoch;
+    m_sinceConnect.start();
     m_connections = std::make_shared<ConnectionSet>(profile);
     m_bridge = std::make_shared<ConnectionEventBridge>(this, m_epoch);
     m_servers.clear();
-    m_accounts.clear();
+    QList<AccountInfo> previous = std::exchange(m_accounts, {});
     m_downRoles.clear();
     m_connectedUrl.clear();
     m_reconnects = 0;
     emit reconnectCountChanged(0);
-    emit profileChanged();
+    emit profileChanged(); // the tree lets go of the accounts
+    releaseOnPool(std::move(previous));
     setState(ConnectionState::Connecting,
              tr("Connecting to %1…").arg(profile.servers.join(QStringLiteral(", "))));
     refresh();
@@ -84,9 +97,11 @@ void ClusterController::refresh()
         return;
     ++m_generation;
     m_failureReported = false;
+    m_serversDelivered = false;
+    m_accountsDelivered = false;
     setPending(2);
     startLoad<QList<ServerInfo>>(&Discovery::servers, &ClusterController::deliverServers);
-    startLoad<QList<AccountInfo>>(&Discovery::accounts, &ClusterController::deliverAccounts);
+    startLoad<AccountRows>(&accountRows, &ClusterController::deliverAccounts);
 }
 
 void ClusterController::cancel()
@@ -109,10 +124,11 @@ void ClusterController::disconnectFromCluster()
     m_hasProfile = false;
     m_profile = {};
     m_servers.clear();
-    m_accounts.clear();
+    QList<AccountInfo> previous = std::exchange(m_accounts, {});
     m_downRoles.clear();
     setPending(0);
     emit profileChanged();
+    releaseOnPool(std::move(previous));
     setState(ConnectionState::NotConnected, {});
 }
 
@@ -172,13 +188,44 @@ void ClusterController::startLoad(Result<T> (*load)(ConnectionSet &), void (Clus
 void ClusterController::deliverServers(const QList<ServerInfo> &servers)
 {
     m_servers = servers;
+    m_serversDelivered = true;
     emit serversLoaded(servers);
+    startHealth();
 }
 
-void ClusterController::deliverAccounts(const QList<AccountInfo> &accounts)
+void ClusterController::deliverAccounts(const AccountRows &rows)
 {
-    m_accounts = accounts;
-    emit accountsLoaded(accounts);
+    QList<AccountInfo> previous = std::exchange(m_accounts, rows.accounts());
+    m_accountsDelivered = true;
+    emit accountsLoaded(rows); // the tree moves to the new list
+    releaseOnPool(std::move(previous));
+    startHealth();
+}
+
+void ClusterController::releaseOnPool(QList<AccountInfo> accounts)
+{
+    // Discovery's data of a fleet is thousands of JSON objects: freeing it took ~25 ms of the GUI
+    // thread for 10,000 accounts. Called once the tree let go of it, so this is the last reference.
+    if (accounts.isEmpty() || m_shutDown)
+        return;
+    static_cast<void>(m_runner->run([accounts = std::move(accounts)] {}));
+}
+
+void ClusterController::startHealth()
+{
+    if (!m_serversDelivered || !m_accountsDelivered)
+        return;
+    // Counted as part of the load (isLoading() until the badges are in); called before the delivering
+    // load's finishLoad(), so the count never touches zero in between.
+    setPending(m_pending + 1);
+    const quint64 generation = m_generation;
+    m_runner->run([servers = m_servers, accounts = m_accounts] { return HealthMap::diagnose(servers, accounts); })
+        .then(this, [this, generation](const HealthMap &health) {
+            if (generation != m_generation || m_shutDown)
+                return;
+            emit healthLoaded(health);
+            setPending(m_pending - 1);
+        });
 }
 
 void ClusterController::finishLoad(const Error *error, const QString &connectedUrl)

@@ -2,12 +2,15 @@
 
 #include <memory>
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QObject>
 #include <QSet>
 #include <QString>
 
 #include "common/error.h"
+#include "models/accountrows.h"
+#include "models/healthmap.h"
 #include "nats/clusterinfo.h"
 #include "nats/natsconnection.h"
 #include "nats/profile.h"
@@ -22,6 +25,11 @@ class ConnectionSet;
  * The GUI's handle on one cluster: owns the worker pool and the profile's ConnectionSet, runs
  * discovery on the pool and delivers the results on the GUI thread as signals. Has no widgets (it
  * can move to the core when a second front end needs it).
+ *
+ * With a fleet of accounts in mind, the GUI thread gets results it can apply without further work:
+ * the accounts prepared for the tree (AccountRows: sorted by name, digests of their rows), and, once a load has
+ * both servers and accounts, the stream-level diagnosis of every account (Checks::diagnose, pure)
+ * computed on the pool as a HealthMap (healthLoaded()); a load counts as running until then.
  *
  * Threads: every member function is for the GUI thread; the network is only touched on the pool.
  * A generation token drops results of loads that were superseded (refresh, reconnect, cancel).
@@ -48,7 +56,7 @@ public:
 
     /** Drops the current connections (on the pool) and starts loading the new profile's cluster. */
     void connectTo(const Profile &profile);
-    /** Loads servers and accounts again; results of a load still running are dropped. */
+    /** Loads servers and accounts (then their badges) again; results of a load still running are dropped. */
     void refresh();
     /** Stops waiting for the running loads (their requests end at the nats timeout, unseen). */
     void cancel();
@@ -65,6 +73,8 @@ public:
     /** Why the state is what it is ("connected to nats://...", "lost connection to ..."). */
     QString connectionDetail() const { return m_stateDetail; }
     int reconnectCount() const { return m_reconnects; }
+    /** Milliseconds since the last connectTo() (-1 before any). */
+    qint64 msSinceConnect() const { return m_sinceConnect.isValid() ? m_sinceConnect.elapsed() : -1; }
     QList<ServerInfo> servers() const { return m_servers; }
     QList<AccountInfo> accounts() const { return m_accounts; }
     /**
@@ -88,7 +98,13 @@ Q_SIGNALS:
     void profileChanged();
     void loadingChanged(bool loading);
     void serversLoaded(const QList<MqttDoctor::ServerInfo> &servers);
-    void accountsLoaded(const QList<MqttDoctor::AccountInfo> &accounts);
+    /** The accounts, prepared for the tree on the pool (sorted by AccountSort::nameLess, digests). */
+    void accountsLoaded(const MqttDoctor::AccountRows &rows);
+    /**
+     * The stream-level badges of every account of the last servers and accounts delivered, after both
+     * (the last signal of a successful load).
+     */
+    void healthLoaded(const MqttDoctor::HealthMap &health);
     /** A load failed; the error says what, why and what to do. */
     void failed(const MqttDoctor::Error &error);
     void connectionStateChanged(MqttDoctor::ClusterController::ConnectionState state, const QString &detail);
@@ -104,7 +120,11 @@ private:
     template<typename T>
     void startLoad(Result<T> (*load)(ConnectionSet &), void (ClusterController::*deliver)(const T &));
     void deliverServers(const QList<ServerInfo> &servers);
-    void deliverAccounts(const QList<AccountInfo> &accounts);
+    void deliverAccounts(const AccountRows &rows);
+    /** Once this load delivered both servers and accounts: their badges, computed on the pool. */
+    void startHealth();
+    /** Drops the last reference to an account list on the pool. */
+    void releaseOnPool(QList<AccountInfo> accounts);
     void finishLoad(const Error *error, const QString &connectedUrl);
     void setState(ConnectionState state, const QString &detail);
     void setPending(int pending);
@@ -120,6 +140,9 @@ private:
     quint64 m_epoch = 0;      ///< bumped by every connectTo: older connection events are dropped
     int m_pending = 0;
     bool m_failureReported = false;
+    bool m_serversDelivered = false;  ///< by the running load
+    bool m_accountsDelivered = false; ///< by the running load
+    QElapsedTimer m_sinceConnect;
     ConnectionState m_state = ConnectionState::NotConnected;
     QString m_stateDetail;
     QString m_connectedUrl;

@@ -2,29 +2,28 @@
 
 #include <QSet>
 
+#include "models/accountmergeplan.h"
+#include "models/accountrows.h"
 #include "models/clustertreenode.h"
+#include "models/healthmap.h"
 
-// The tree's structure: rows merged by name (never reset), lookups, indexes. How the nodes look
-// (roles, text, tooltips, icons) is in clustertreemodeldisplay.cpp.
+// The tree's structure: rows merged by name (never reset), badges, lookups, indexes. How the nodes
+// look (roles, text, tooltips, icons) is in clustertreemodeldisplay.cpp, how an account's nodes are
+// made in clustertreenode.cpp.
 
 namespace MqttDoctor {
 
 namespace {
 
-QString dataKey(ClusterTreeModel::NodeKind kind)
-{
-    // Stream names cannot contain whitespace: these keys never clash with a stream's.
-    switch (kind) {
-    case ClusterTreeModel::NodeKind::Sessions: return QStringLiteral(" sessions");
-    case ClusterTreeModel::NodeKind::Retained: return QStringLiteral(" retained");
-    case ClusterTreeModel::NodeKind::Consumers: return QStringLiteral(" consumers");
-    default: return {};
-    }
-}
-
 QString serverKey(const ServerInfo &s)
 {
     return !s.name.isEmpty() ? s.name : !s.id.isEmpty() ? s.id : s.host;
+}
+
+const QList<int> &healthRoles()
+{
+    static const QList<int> roles{ClusterTreeModel::HealthRole, Qt::DecorationRole, Qt::ToolTipRole};
+    return roles;
 }
 
 } // namespace
@@ -57,6 +56,8 @@ void ClusterTreeModel::clear()
 {
     beginResetModel();
     m_root->children.clear();
+    m_accountNodes.clear();
+    m_accounts.clear();
     m_profileDetail.clear();
     endResetModel();
 }
@@ -70,11 +71,11 @@ void ClusterTreeModel::setServers(const QList<ServerInfo> &servers)
         group, servers,
         [](const ServerInfo &s) {
             auto node = std::make_unique<Node>(NodeKind::Server, serverKey(s));
-            node->payload = s;
+            node->server = std::make_unique<const ServerInfo>(s);
             return node;
         },
         [this](Node *node, const ServerInfo &s) {
-            node->payload = s;
+            node->server = std::make_unique<const ServerInfo>(s);
             emitRowChanged(node);
         });
     group->loaded = true;
@@ -83,82 +84,246 @@ void ClusterTreeModel::setServers(const QList<ServerInfo> &servers)
 
 void ClusterTreeModel::setAccounts(const QList<AccountInfo> &accounts)
 {
+    setAccounts(AccountRows::prepare(accounts));
+}
+
+void ClusterTreeModel::setAccounts(const AccountRows &rows)
+{
     Node *group = groupNode(NodeKind::AccountGroup);
     if (!group)
         return;
-    mergeChildren(
-        group, accounts, [this](const AccountInfo &a) { return makeAccountNode(a); },
-        [this](Node *node, const AccountInfo &a) { updateAccountNode(node, a); });
+    const QList<AccountInfo> &accounts = rows.accounts();
+    if (group->children.empty()) {
+        // The first list: every row in one insertion.
+        if (!accounts.isEmpty()) {
+            std::vector<std::unique_ptr<Node>> nodes;
+            nodes.reserve(size_t(accounts.size()));
+            for (qsizetype i = 0; i < accounts.size(); ++i)
+                nodes.push_back(Node::makeAccount(accounts[i], rows.digest(i)));
+            beginInsertRows(indexOf(group), 0, int(accounts.size()) - 1);
+            group->children = std::move(nodes);
+            group->renumber();
+            indexAccounts(group);
+            endInsertRows();
+        }
+    } else {
+        QStringList oldNames;
+        oldNames.reserve(group->childCount());
+        for (const auto &child : group->children)
+            oldNames.append(child->key);
+        QStringList newNames;
+        newNames.reserve(accounts.size());
+        for (const AccountInfo &a : accounts)
+            newNames.append(a.name);
+        const AccountMergePlan plan = AccountMergePlan::make(oldNames, newNames);
+        qsizetype places = plan.runCount();
+        for (qsizetype i = 0; i < plan.kept.size() && places <= kMaxSignalGroups; ++i) {
+            const AccountMergePlan::Kept &k = plan.kept[i];
+            if (group->children[size_t(k.oldRow)]->childrenDigest != rows.digest(k.newRow))
+                ++places;
+        }
+        if (places > kMaxSignalGroups)
+            mergeAccountsInLayoutChange(group, rows, plan);
+        else
+            mergeAccountsByRows(group, rows, plan);
+    }
+    // The nodes point into this list from now on; the previous one (which kept and removed nodes
+    // pointed into until here) is released (ClusterController frees its last reference on its pool).
+    m_accounts = accounts;
     group->loaded = true;
     emitRowChanged(group);
 }
 
-QList<ClusterTreeModel::AccountChild> ClusterTreeModel::accountChildren(const AccountInfo &account)
+void ClusterTreeModel::mergeAccountsByRows(Node *group, const AccountRows &rows, const AccountMergePlan &plan)
 {
-    QList<AccountChild> children;
-    const QList<StreamInfo> streams = account.mqttStreams();
-    for (const StreamInfo &s : streams)
-        children.append(AccountChild{s.name, NodeKind::Stream, s});
-    if (!streams.isEmpty()) {
-        for (NodeKind kind : {NodeKind::Sessions, NodeKind::Retained, NodeKind::Consumers})
-            children.append(AccountChild{dataKey(kind), kind, {}});
+    const QList<AccountInfo> &accounts = rows.accounts();
+    const QModelIndex groupIndex = indexOf(group);
+    // The last run first, so the rows of the runs before it are still the planned ones.
+    for (auto run = plan.removals.crbegin(); run != plan.removals.crend(); ++run) {
+        beginRemoveRows(groupIndex, run->first, run->last);
+        const auto first = group->children.begin() + run->first;
+        const auto last = group->children.begin() + run->last + 1;
+        for (auto it = first; it != last; ++it)
+            m_accountNodes.remove((*it)->key);
+        group->children.erase(first, last);
+        group->renumber(size_t(run->first));
+        endRemoveRows();
     }
-    return children;
+    // The first run first: the rows before each run (staying or inserted) are then where the plan has them.
+    for (const AccountMergePlan::Run &run : plan.insertions) {
+        std::vector<std::unique_ptr<Node>> nodes;
+        nodes.reserve(size_t(run.count()));
+        for (int row = run.first; row <= run.last; ++row)
+            nodes.push_back(Node::makeAccount(accounts[row], rows.digest(row)));
+        beginInsertRows(groupIndex, run.first, run.last);
+        for (const auto &node : nodes)
+            m_accountNodes.insert(node->key, node.get());
+        group->children.insert(group->children.begin() + run.first, std::make_move_iterator(nodes.begin()),
+                               std::make_move_iterator(nodes.end()));
+        group->renumber(size_t(run.first));
+        endInsertRows();
+    }
+    if (plan.kept.isEmpty())
+        return;
+    for (const AccountMergePlan::Kept &k : plan.kept)
+        updateAccountNode(group->children[size_t(k.newRow)].get(), accounts[k.newRow], rows.digest(k.newRow));
+    // One range for every account row: a sorting proxy re-sorts once, not once per row.
+    emit dataChanged(index(0, 0, groupIndex), index(group->childCount() - 1, ColumnCount - 1, groupIndex));
 }
 
-std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountChild(const AccountChild &child, const QString &accountName)
+void ClusterTreeModel::mergeAccountsInLayoutChange(Node *group, const AccountRows &rows, const AccountMergePlan &plan)
 {
-    auto node = std::make_unique<Node>(child.kind, child.name);
-    if (child.kind == NodeKind::Stream)
-        node->payload = child.stream;
-    node->accountName = accountName;
-    return node;
+    const QList<AccountInfo> &accounts = rows.accounts();
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::NoLayoutChangeHint);
+    const QModelIndexList before = persistentIndexList();
+
+    // Nodes that leave stay alive until the persistent indexes pointing at them are invalidated.
+    std::vector<std::unique_ptr<Node>> removed;
+    std::vector<std::unique_ptr<Node>> nodes(size_t(accounts.size()));
+    for (const AccountMergePlan::Kept &k : plan.kept)
+        nodes[size_t(k.newRow)] = std::move(group->children[size_t(k.oldRow)]);
+    for (const AccountMergePlan::Run &run : plan.removals) {
+        for (int row = run.first; row <= run.last; ++row) {
+            m_accountNodes.remove(group->children[size_t(row)]->key);
+            removed.push_back(std::move(group->children[size_t(row)]));
+        }
+    }
+    for (const AccountMergePlan::Run &run : plan.insertions) {
+        for (int row = run.first; row <= run.last; ++row) {
+            nodes[size_t(row)] = Node::makeAccount(accounts[row], rows.digest(row));
+            m_accountNodes.insert(nodes[size_t(row)]->key, nodes[size_t(row)].get());
+        }
+    }
+    group->children = std::move(nodes);
+    group->renumber();
+    for (const AccountMergePlan::Kept &k : plan.kept)
+        group->children[size_t(k.newRow)]->rebuildAccount(accounts[k.newRow], rows.digest(k.newRow), removed);
+
+    QSet<const Node *> gone;
+    for (const auto &node : removed)
+        gone.insert(node.get());
+    const auto alive = [&gone](const Node *node) {
+        for (; node; node = node->parent)
+            if (gone.contains(node))
+                return false;
+        return true;
+    };
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const QModelIndex &index : before) {
+        const Node *node = static_cast<const Node *>(index.internalPointer());
+        after.append(alive(node) ? createIndex(node->row, index.column(), const_cast<Node *>(node)) : QModelIndex());
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::NoLayoutChangeHint);
 }
 
-std::unique_ptr<ClusterTreeModel::Node> ClusterTreeModel::makeAccountNode(const AccountInfo &account) const
+void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest)
 {
-    auto node = std::make_unique<Node>(NodeKind::Account, account.name);
-    node->payload = account;
-    node->accountName = account.name;
-    for (const AccountChild &child : accountChildren(account))
-        node->append(makeAccountChild(child, account.name));
-    return node;
-}
-
-void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account)
-{
-    node->payload = account;
-    emitRowChanged(node);
-    const QString accountName = account.name;
+    node->account = &account;
+    if (childrenDigest == node->childrenDigest) {
+        // Same rows showing the same: the streams' other fields (read through streamAt()) change silently.
+        node->repointStreams();
+        return;
+    }
+    node->childrenDigest = childrenDigest;
     mergeChildren(
-        node, accountChildren(account), [accountName](const AccountChild &c) { return makeAccountChild(c, accountName); },
-        [this](Node *child, const AccountChild &c) {
+        node, Node::childrenOf(account),
+        [node, &account](const Node::Child &c) {
+            auto child = Node::makeChild(c, account);
+            if (node->fullFindings && c.kind == NodeKind::Stream)
+                child->health = HealthBadge::worst(node->findings, [&](const Finding &f) {
+                    return f.account == account.name && f.stream == c.name;
+                });
+            return child;
+        },
+        [this, &account](Node *child, const Node::Child &c) {
             if (c.kind != NodeKind::Stream)
                 return;
-            child->payload = c.stream;
-            emitRowChanged(child);
+            // The old entry is still alive: the model's previous account list is released after the merge.
+            const bool changed = Node::shownDifferently(*child->stream, account.streams.at(c.streamIndex));
+            child->pointAt(account, c.streamIndex);
+            if (changed)
+                emitRowChanged(child);
         });
 }
 
 void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> &findings)
 {
-    const QModelIndex accountIdx = accountIndex(account);
-    Node *node = nodeAt(accountIdx);
+    Node *node = m_accountNodes.value(account);
     if (!node)
         return;
-    node->health = HealthBadge::worst(findings, [&account](const Finding &f) { return f.account == account; });
+    node->fullFindings = true;
+    node->findings = findings;
+    node->badgeFromFindings();
     emitRowChanged(node);
-    for (const auto &child : node->children) {
-        if (child->kind != NodeKind::Stream)
+    if (!node->children.empty()) {
+        const QModelIndex parent = indexOf(node);
+        emit dataChanged(index(0, 0, parent), index(node->childCount() - 1, ColumnCount - 1, parent), healthRoles());
+    }
+}
+
+void ClusterTreeModel::applyHealth(const HealthMap &health)
+{
+    Node *group = groupNode(NodeKind::AccountGroup);
+    if (!group || group->children.empty())
+        return;
+    // First what changes, then the change: a layout change must be announced before anything moves.
+    std::vector<HealthBadge::Health> next;
+    next.reserve(group->children.size() * 2);
+    int firstAccount = -1;
+    int lastAccount = -1;
+    std::vector<Node *> streamParents;
+    for (const auto &account : group->children) {
+        if (account->fullFindings)
             continue;
-        const QString stream = child->key;
-        child->health = HealthBadge::worst(findings, [&](const Finding &f) { return f.account == account && f.stream == stream; });
-        emitRowChanged(child.get());
+        const HealthMap::Account *entry = health.find(account->key);
+        const HealthBadge::Health a = entry ? entry->health : HealthBadge::Health::Unknown;
+        next.push_back(a);
+        if (a != account->health) {
+            if (firstAccount < 0)
+                firstAccount = account->row;
+            lastAccount = account->row;
+        }
+        bool streamsChange = false;
+        for (const auto &child : account->children) {
+            if (child->kind != NodeKind::Stream)
+                continue;
+            const HealthBadge::Health s = entry ? entry->stream(child->key) : HealthBadge::Health::Unknown;
+            next.push_back(s);
+            streamsChange = streamsChange || s != child->health;
+        }
+        if (streamsChange)
+            streamParents.push_back(account.get());
+    }
+    const bool inLayoutChange = qsizetype(streamParents.size()) > kMaxSignalGroups;
+    if (inLayoutChange)
+        emit layoutAboutToBeChanged({}, QAbstractItemModel::NoLayoutChangeHint);
+    auto value = next.cbegin();
+    for (const auto &account : group->children) {
+        if (account->fullFindings)
+            continue;
+        account->health = *value++;
+        for (const auto &child : account->children)
+            if (child->kind == NodeKind::Stream)
+                child->health = *value++;
+    }
+    if (inLayoutChange) {
+        emit layoutChanged({}, QAbstractItemModel::NoLayoutChangeHint);
+        return;
+    }
+    const QModelIndex groupIndex = indexOf(group);
+    if (firstAccount >= 0)
+        emit dataChanged(index(firstAccount, 0, groupIndex), index(lastAccount, ColumnCount - 1, groupIndex), healthRoles());
+    for (const Node *account : streamParents) {
+        const QModelIndex parent = indexOf(account);
+        emit dataChanged(index(0, 0, parent), index(account->childCount() - 1, ColumnCount - 1, parent), healthRoles());
     }
 }
 
 // Brings parent's children in line with items (same keys, same order) with the smallest set of
-// row removals, insertions and moves; existing rows are updated in place.
+// row removals, insertions and moves; existing rows are updated in place. For short lists only (the
+// servers, an account's children): each step renumbers and signals on its own.
 template<typename Info, typename Make, typename Update>
 void ClusterTreeModel::mergeChildren(Node *parent, const QList<Info> &items, Make make, Update update)
 {
@@ -228,17 +393,12 @@ QModelIndex ClusterTreeModel::accountGroupIndex() const
 
 QModelIndex ClusterTreeModel::accountIndex(const QString &name) const
 {
-    if (const Node *group = groupNode(NodeKind::AccountGroup)) {
-        for (const auto &child : group->children)
-            if (child->key == name)
-                return indexOf(child.get());
-    }
-    return {};
+    return indexOf(m_accountNodes.value(name));
 }
 
 QModelIndex ClusterTreeModel::streamIndex(const QString &account, const QString &stream) const
 {
-    const Node *node = nodeAt(accountIndex(account));
+    const Node *node = m_accountNodes.value(account);
     if (!node)
         return {};
     for (const auto &child : node->children)
@@ -249,7 +409,7 @@ QModelIndex ClusterTreeModel::streamIndex(const QString &account, const QString 
 
 QModelIndex ClusterTreeModel::dataIndex(const QString &account, NodeKind kind) const
 {
-    const Node *node = nodeAt(accountIndex(account));
+    const Node *node = m_accountNodes.value(account);
     if (!node)
         return {};
     for (const auto &child : node->children)
@@ -287,11 +447,47 @@ QList<ServerInfo> ClusterTreeModel::servers() const
 
 QList<AccountInfo> ClusterTreeModel::accounts() const
 {
-    QList<AccountInfo> out;
-    if (const Node *group = groupNode(NodeKind::AccountGroup))
-        for (const auto &child : group->children)
-            out.append(*child->as<AccountInfo>());
-    return out;
+    return m_accounts;
+}
+
+int ClusterTreeModel::accountCount() const
+{
+    const Node *group = groupNode(NodeKind::AccountGroup);
+    return group ? group->childCount() : 0;
+}
+
+int ClusterTreeModel::jetStreamAccountCount() const
+{
+    int count = 0;
+    for (const AccountInfo &a : m_accounts)
+        count += a.jetstream ? 1 : 0;
+    return count;
+}
+
+ClusterTreeModel::NodeKind ClusterTreeModel::kindAt(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    return node ? node->kind : NodeKind::Profile;
+}
+
+QString ClusterTreeModel::nameAt(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    return node ? node->key : QString();
+}
+
+HealthBadge::Health ClusterTreeModel::healthAt(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    return node ? node->health : HealthBadge::Health::Unknown;
+}
+
+void ClusterTreeModel::indexAccounts(const Node *group)
+{
+    m_accountNodes.clear();
+    m_accountNodes.reserve(group->childCount());
+    for (const auto &child : group->children)
+        m_accountNodes.insert(child->key, child.get());
 }
 
 ClusterTreeModel::Node *ClusterTreeModel::nodeAt(const QModelIndex &index) const
@@ -354,9 +550,20 @@ int ClusterTreeModel::columnCount(const QModelIndex &) const
 
 Qt::ItemFlags ClusterTreeModel::flags(const QModelIndex &index) const
 {
-    if (!index.isValid())
+    const Node *node = nodeAt(index);
+    if (!node)
         return Qt::NoItemFlags;
-    return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    switch (node->kind) {
+    case NodeKind::Server:
+    case NodeKind::Stream:
+    case NodeKind::Sessions:
+    case NodeKind::Retained:
+    case NodeKind::Consumers:
+        // Leaves: a tree view then never asks whether 10,000 of them have children.
+        return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
+    default:
+        return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    }
 }
 
 } // namespace MqttDoctor

@@ -2,8 +2,10 @@
 
 #include <map>
 #include <memory>
+#include <vector>
 
 #include <QAbstractItemModel>
+#include <QHash>
 #include <QIcon>
 #include <QList>
 
@@ -13,13 +15,28 @@
 
 namespace MqttDoctor {
 
+class AccountRows;
+class HealthMap;
+struct AccountMergePlan;
+struct ClusterTreeNode;
+
 /**
  * The cluster as a tree: the profile at the top, then "Servers" (one row per server) and
  * "Accounts" (one row per account; under an account with MQTT streams those streams `$MQTT_*`, then
- * "Sessions", "Retained" and "Consumers", the record views). setFindings() gives the streams (and the
- * account) a health badge: the worst severity of their findings.
- * Filled from Discovery results; setServers()/setAccounts() merge by name (rows are inserted,
- * removed, moved and changed, never reset), so selection and expansion survive a refresh.
+ * "Sessions", "Retained" and "Consumers", the record views). Accounts and streams carry a health
+ * badge: the worst severity of their findings.
+ *
+ * Built for fleets of 10,000 accounts: the accounts are kept sorted by AccountSort::nameLess (a view
+ * sorts them its own way through ClusterTreeProxyModel), so the first list is one row insertion and
+ * a refresh is a merge-walk (AccountMergePlan): rows that stay never move, contiguous new or gone
+ * rows are one insertion or removal each, and every account row that stays is one dataChanged
+ * range. Whether an account's child rows change is one comparison of digests prepared off the GUI
+ * thread (AccountRows). An account is found by name through a hash. When a refresh or a set of
+ * badges touches many accounts' children at once (more than kMaxSignalGroups separate places), the
+ * change is one layout change instead (persistent indexes moved, those of removed rows
+ * invalidated): a proxy and a view then rebuild once, where thousands of small signals would each
+ * cost them time in proportion to the whole tree. Either way selection and expansion survive a refresh.
+ *
  * Views read the typed roles, never display strings. GUI thread only.
  */
 class ClusterTreeModel final : public QAbstractItemModel
@@ -48,6 +65,9 @@ public:
         HealthRole,                      ///< accounts and streams: HealthBadge::Health (Unknown before setFindings)
     };
 
+    /** Beyond this many separate row runs or parents with changed children, a change is one layout change. */
+    static constexpr qsizetype kMaxSignalGroups = 64;
+
     explicit ClusterTreeModel(QObject *parent = nullptr);
     ~ClusterTreeModel() override;
 
@@ -56,9 +76,26 @@ public:
     /** Removes everything (no profile). */
     void clear();
     void setServers(const QList<ServerInfo> &servers);
+    /**
+     * The accounts, merged by name into the rows there are (in AccountSort::nameLess order whatever
+     * the order discovery gave; of two accounts with one name the first is kept). A new account's
+     * badges are "unknown" until applyHealth() or setFindings(). Prepare the rows off the GUI thread
+     * (AccountRows::prepare) for a large list; the QList overload prepares them here.
+     */
+    void setAccounts(const AccountRows &rows);
     void setAccounts(const QList<AccountInfo> &accounts);
-    /** The account's findings: badges for its streams (worst severity of each) and for the account. */
+    /**
+     * An account's full findings (e.g. with the record-level checks of its loaded records): badges for
+     * its streams (worst severity of each) and for the account. These win over applyHealth() for this
+     * account until the account leaves the tree (also for streams that appear later).
+     */
     void setFindings(const QString &account, const QList<Finding> &findings);
+    /**
+     * The badges of every account and stream at once (the stream-level diagnosis of the whole
+     * cluster), except accounts given full findings with setFindings(). An account the map does not
+     * cover shows "unknown". One pass over the accounts; few signals (see the class comment).
+     */
+    void applyHealth(const HealthMap &health);
 
     QModelIndex profileIndex() const;
     QModelIndex serverGroupIndex() const;
@@ -74,6 +111,13 @@ public:
     const StreamInfo *streamAt(const QModelIndex &index) const;
     QList<ServerInfo> servers() const;
     QList<AccountInfo> accounts() const;
+    int accountCount() const;
+    int jetStreamAccountCount() const;
+
+    /** Cheap typed reads for proxies and views (no QVariant): the node's kind, name (NameRole) and badge. */
+    NodeKind kindAt(const QModelIndex &index) const;
+    QString nameAt(const QModelIndex &index) const;
+    HealthBadge::Health healthAt(const QModelIndex &index) const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -84,8 +128,7 @@ public:
     Qt::ItemFlags flags(const QModelIndex &index) const override;
 
 private:
-    struct Node;
-    struct AccountChild;
+    using Node = ClusterTreeNode;
 
     Node *nodeAt(const QModelIndex &index) const;
     QModelIndex indexOf(const Node *node, int column = 0) const;
@@ -93,17 +136,21 @@ private:
     void emitRowChanged(const Node *node);
     template<typename Info, typename Make, typename Update>
     void mergeChildren(Node *parent, const QList<Info> &items, Make make, Update update);
-    std::unique_ptr<Node> makeAccountNode(const AccountInfo &account) const;
-    void updateAccountNode(Node *node, const AccountInfo &account);
-    /** Streams, then the record views when the account has MQTT streams. */
-    static QList<AccountChild> accountChildren(const AccountInfo &account);
-    static std::unique_ptr<Node> makeAccountChild(const AccountChild &child, const QString &accountName);
+    /** Row signals for every change (few places changed). */
+    void mergeAccountsByRows(Node *group, const AccountRows &rows, const AccountMergePlan &plan);
+    /** One layout change for everything (many places changed). */
+    void mergeAccountsInLayoutChange(Node *group, const AccountRows &rows, const AccountMergePlan &plan);
+    /** Points an account node at its new entry, with row signals for the children that change. */
+    void updateAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest);
+    void indexAccounts(const Node *group);
 
     QVariant displayData(const Node *node, int column) const;
     QVariant toolTip(const Node *node) const;
     QIcon icon(const Node *node) const;
 
     std::unique_ptr<Node> m_root;
+    QHash<QString, Node *> m_accountNodes; ///< the account rows by name
+    QList<AccountInfo> m_accounts;         ///< what the account nodes point into (only read: never detached)
     QString m_profileDetail;
     mutable std::map<int, QIcon> m_icons; ///< painted on first use (needs the GUI application)
 };

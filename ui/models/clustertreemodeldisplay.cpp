@@ -60,7 +60,7 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
     case AccountNameRole:
         if (node->kind != NodeKind::Profile && node->kind != NodeKind::Server && node->kind != NodeKind::ServerGroup
             && node->kind != NodeKind::AccountGroup)
-            return node->accountName;
+            return node->accountName();
         return {};
     case JetStreamRole:
         if (const AccountInfo *a = node->as<AccountInfo>()) {
@@ -185,11 +185,11 @@ QVariant ClusterTreeModel::toolTip(const Node *node) const
         return tip;
     }
     case NodeKind::Sessions:
-        return tr("The MQTT sessions of %1 ($MQTT_sess records)").arg(node->accountName);
+        return tr("The MQTT sessions of %1 ($MQTT_sess records)").arg(node->accountName());
     case NodeKind::Retained:
-        return tr("The retained MQTT messages of %1 ($MQTT_rmsgs)").arg(node->accountName);
+        return tr("The retained MQTT messages of %1 ($MQTT_rmsgs)").arg(node->accountName());
     case NodeKind::Consumers:
-        return tr("The consumers of %1's $MQTT_msgs and $MQTT_out, with their owner sessions").arg(node->accountName);
+        return tr("The consumers of %1's $MQTT_msgs and $MQTT_out, with their owner sessions").arg(node->accountName());
     case NodeKind::ServerGroup:
     case NodeKind::AccountGroup:
         return {};
