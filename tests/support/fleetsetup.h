@@ -1,0 +1,78 @@
+#pragma once
+
+#include "serverconfig.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace MqttDoctor::Test {
+
+// A fleet of MQTT accounts on one server, as operators with thousands of tenants run it (issue 15):
+// `count` healthy accounts T00000, T00001, ... (JetStream enabled, one user t00000/t00000-pw each) and
+// one broken account BROKEN whose JetStream limit (max_streams 2) keeps the server from creating all
+// of its MQTT streams: its MQTT CONNECT is refused, it keeps the first two streams (sessions and
+// messages) and `check` has something real to report.
+//
+//     FleetSetup fleet(1000);
+//     NatsServerFixture server;
+//     server.start(u"2.9"_s, fleet.serverConfig());
+//     const FleetSetup::Report report = fleet.createMqttState(server.mqttPort());
+//     QVERIFY2(report.ok(), qPrintable(report.describe()));
+//
+// createMqttState() makes each account's real MQTT state with MQTT exchanges (MqttSessionBatch): one
+// persistent session per account with one QoS 1 subscription, so the server creates the account's
+// streams, the session record and a durable, exactly as a device would.
+class FleetSetup
+{
+public:
+    static constexpr int DefaultParallel = 48;
+    static constexpr int DefaultExchangeTimeoutMs = 60000;
+
+    struct Report
+    {
+        int accounts = 0;         // healthy accounts tried
+        int sessionsCreated = 0;  // healthy accounts whose exchange completed
+        QStringList errors;       // one line per failed healthy account, and the broken account if it was accepted
+        QString brokenOutcome;    // what the server did with the broken account's CONNECT
+        qint64 elapsedMs = 0;
+
+        bool ok() const { return errors.isEmpty(); }
+        QString describe(int maxErrors = 20) const;
+    };
+
+    explicit FleetSetup(int count);
+
+    int count() const { return m_count; }
+
+    static QString accountName(int index); // "T00042"
+    static QString userName(int index);    // "t00042"
+    static QString password(int index);
+    static QString clientId(int index);
+    static QString brokenAccountName();
+    static QString brokenUserName();
+    static QString brokenPassword();
+    static int brokenMaxStreams() { return 2; }
+
+    QStringList accountNames() const; // the healthy accounts, in order
+
+    // ServerConfig() (SYS with sys/syspass) plus every account of the fleet. Servers with thousands of
+    // accounts need longer to start than the fixture's default ready timeout: see readyTimeoutMs().
+    ServerConfig serverConfig() const;
+    int readyTimeoutMs() const;
+
+    // One MQTT exchange per account against the server's MQTT listener, `parallel` at once; the broken
+    // account's is expected to be refused (its CONNECT gets no CONNACK) and is reported in brokenOutcome.
+    Report createMqttState(quint16 mqttPort, int parallel = DefaultParallel,
+                           int exchangeTimeoutMs = DefaultExchangeTimeoutMs) const;
+
+    // A CLI profile (docs/profile.md) with the system user and every account's user, created with file
+    // mode 0600 (it holds passwords); an existing file is replaced. `timeout` is the profile's
+    // request timeout ("5s").
+    bool writeProfile(const QString &path, const QString &serverUrl, QString *error,
+                      const QString &timeout = QStringLiteral("5s")) const;
+
+private:
+    int m_count;
+};
+
+} // namespace MqttDoctor::Test
