@@ -144,8 +144,12 @@ private slots:
     {
         QFETCH(QString, version);
         const FleetSetup fleet(FleetSize);
+        const NatsServerBinary binary = NatsServerBinary::locate(version);
+        QVERIFY2(binary.isValid(), qPrintable(binary.errorString()));
+        QString limitProblem;
+        QVERIFY2(fleet.raiseOpenFileLimit(binary.versionNumber(), &limitProblem), qPrintable(limitProblem));
         NatsServerFixture server;
-        QVERIFY2(server.start(version, fleet.serverConfig(), fleet.readyTimeoutMs()), qPrintable(server.errorString()));
+        QVERIFY2(server.start(binary, fleet.serverConfig(), fleet.readyTimeoutMs()), qPrintable(server.errorString()));
         const FleetSetup::Report report = fleet.createMqttState(server.mqttPort());
         QVERIFY2(report.ok(), qPrintable(report.describe() + (server.isRunning() ? QString() : QStringLiteral("\nnats-server exited:\n") + server.logTail())));
         qInfo("nats-server %s: %s", qPrintable(server.binary().version()), qPrintable(report.describe()));

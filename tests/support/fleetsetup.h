@@ -4,6 +4,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <QVersionNumber>
 
 namespace MqttDoctor::Test {
 
@@ -64,6 +65,15 @@ public:
     // account's is expected to be refused (its CONNECT gets no CONNACK) and is reported in brokenOutcome.
     Report createMqttState(quint16 mqttPort, int parallel = DefaultParallel,
                            int exchangeTimeoutMs = DefaultExchangeTimeoutMs) const;
+
+    // nats-server keeps files open for every stream it holds (2.9.10: two per stream, 2.10+: one; each
+    // MQTT stream counts), plus its sockets: a fleet of thousands of accounts needs
+    // far more than the usual soft limit of 1,024, and 10,000 accounts more than many hard limits.
+    qint64 openFilesNeeded(const QVersionNumber &serverVersion) const;
+    // Raises this process's soft RLIMIT_NOFILE, which the servers and tools it starts inherit, to what
+    // openFilesNeeded() asks for. False, with the reason in *why, when the hard limit is lower (raising
+    // that needs CAP_SYS_RESOURCE).
+    bool raiseOpenFileLimit(const QVersionNumber &serverVersion, QString *why) const;
 
     // A CLI profile (docs/profile.md) with the system user and every account's user, created with file
     // mode 0600 (it holds passwords); an existing file is replaced. `timeout` is the profile's
