@@ -15,6 +15,7 @@
 #include "clirunner.h"
 #include "commandrunner.h"
 #include "fleetsetup.h"
+#include "mqttsessionbatch.h"
 #include "natsserverfixture.h"
 #include "nats/profile.h"
 
@@ -137,6 +138,42 @@ private slots:
                                                .arg(binary.version())
                                                .arg(r.exitCode)
                                                .arg(r.errorString, QString::fromUtf8(r.standardOutput + r.standardError))));
+    }
+
+    // The set-up's own client must tell success from failure, or a broken setup would pass for a fleet:
+    // a good session, a wrong password, an unknown user, a closed port, against one real server.
+    void sessionBatchReportsFailures()
+    {
+        const FleetSetup fleet(2);
+        NatsServerFixture server;
+        QVERIFY2(server.start(NatsServerBinary::testVersionLabels().constLast(), fleet.serverConfig()), qPrintable(server.errorString()));
+        const QList<MqttSessionBatch::Exchange> exchanges{
+            {FleetSetup::clientId(0), FleetSetup::userName(0), FleetSetup::password(0), QStringLiteral("a/b"), 1},
+            {FleetSetup::clientId(1), FleetSetup::userName(1), QStringLiteral("wrong"), QStringLiteral("a/b"), 1},
+            {QStringLiteral("nobody"), QStringLiteral("nobody"), QStringLiteral("x"), QStringLiteral("a/b"), 1},
+        };
+        const QList<MqttSessionBatch::Outcome> outcomes = MqttSessionBatch::run(server.mqttPort(), exchanges, 8, 15000);
+        QCOMPARE(outcomes.size(), 3);
+        QVERIFY2(outcomes[0].completed(), qPrintable(outcomes[0].failure));
+        QCOMPARE(outcomes[0].connackCode, 0);
+        QCOMPARE(outcomes[0].granted, QList<int>{1});
+        QVERIFY(outcomes[0].closedByServer);
+        for (const int i : {1, 2}) {
+            QVERIFY2(!outcomes[i].completed() && outcomes[i].refusedAtConnect, qPrintable(outcomes[i].failure));
+            QVERIFY2(outcomes[i].connackCode == 4 || outcomes[i].connackCode == 5, qPrintable(outcomes[i].failure));
+        }
+        // The second session of the same client resumes the first (clean session off).
+        const auto again = MqttSessionBatch::run(server.mqttPort(), exchanges.mid(0, 1), 1, 15000);
+        QVERIFY2(again[0].completed() && again[0].sessionPresent, qPrintable(again[0].failure));
+
+        const quint16 mqttPort = server.mqttPort();
+        QVERIFY(server.stop());
+        const auto closed = MqttSessionBatch::run(mqttPort, exchanges.mid(0, 1), 1, 5000);
+        QVERIFY(!closed[0].completed() && !closed[0].refusedAtConnect);
+        QVERIFY2(closed[0].failure.contains(QStringLiteral("connect")), qPrintable(closed[0].failure));
+        const FleetSetup::Report report = fleet.createMqttState(mqttPort, 4, 5000);
+        QVERIFY(!report.ok());
+        QCOMPARE(report.errors.size(), 3); // both accounts, and the broken one that was not refused but unreachable
     }
 
     void fleet_data() { addVersionRows(); }

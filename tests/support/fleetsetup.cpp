@@ -174,8 +174,12 @@ FleetSetup::Report FleetSetup::createMqttState(quint16 mqttPort, int parallel, i
         report.errors << u"%1: the server accepted the MQTT CONNECT although max_streams %2 leaves no room for the "
                          "MQTT streams"_s.arg(brokenAccountName())
                              .arg(brokenMaxStreams());
-    } else {
+    } else if (broken.refusedAtConnect) {
         report.brokenOutcome = u"refused as expected: "_s + broken.failure;
+    } else {
+        // Not a refusal: the server did not answer or could not be reached, which says nothing about the limit.
+        report.brokenOutcome = broken.failure;
+        report.errors << u"%1: expected its CONNECT to be refused, but: %2"_s.arg(brokenAccountName(), broken.failure);
     }
     return report;
 }

@@ -260,6 +260,8 @@ private:
                 // After DISCONNECT the server may already have closed: that is the end we wait for.
                 if (slot.stage == Stage::AwaitClose)
                     return finish(slot, true);
+                if (slot.stage == Stage::AwaitConnack && (errno == EPIPE || errno == ECONNRESET))
+                    m_outcomes[slot.index].refusedAtConnect = true;
                 return fail(slot, u"send while waiting for %1: %2"_s.arg(stageWaitingFor(slot.stage), QString::fromLocal8Bit(std::strerror(errno))));
             }
             slot.out.remove(0, n);
@@ -285,6 +287,7 @@ private:
             if (slot.stage == Stage::AwaitClose) {
                 finish(slot, true);
             } else {
+                m_outcomes[slot.index].refusedAtConnect = slot.stage == Stage::AwaitConnack;
                 fail(slot, u"the server %1 before %2"_s.arg(how, stageWaitingFor(slot.stage)));
             }
             return false;
@@ -314,6 +317,7 @@ private:
                 outcome.sessionPresent = (quint8(body.at(0)) & 0x01) != 0;
                 outcome.connackCode = quint8(body.at(1));
                 if (outcome.connackCode != 0) {
+                    outcome.refusedAtConnect = true;
                     fail(slot, u"CONNACK return code %1 (%2)"_s.arg(outcome.connackCode).arg(connackMeaning(outcome.connackCode)));
                     return false;
                 }
