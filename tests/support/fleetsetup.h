@@ -16,7 +16,7 @@ namespace MqttDoctor::Test {
 //
 //     FleetSetup fleet(1000);
 //     NatsServerFixture server;
-//     server.start(u"2.9"_s, fleet.serverConfig());
+//     server.start(u"2.9"_s, fleet.serverConfig(), fleet.readyTimeoutMs());
 //     const FleetSetup::Report report = fleet.createMqttState(server.mqttPort());
 //     QVERIFY2(report.ok(), qPrintable(report.describe()));
 //
@@ -33,7 +33,7 @@ public:
     {
         int accounts = 0;         // healthy accounts tried
         int sessionsCreated = 0;  // healthy accounts whose exchange completed
-        QStringList errors;       // one line per failed healthy account, and the broken account if it was accepted
+        QStringList errors;       // one line per failed healthy account; the broken account's if it was not refused
         QString brokenOutcome;    // what the server did with the broken account's CONNECT
         qint64 elapsedMs = 0;
 
