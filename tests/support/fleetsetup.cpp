@@ -42,8 +42,9 @@ QString FleetSetup::Report::describe(int maxErrors) const
     return text;
 }
 
-FleetSetup::FleetSetup(int count)
+FleetSetup::FleetSetup(int count, int withMqttState)
     : m_count(std::max(0, count))
+    , m_withMqttState(withMqttState < 0 ? m_count : std::min(withMqttState, m_count))
 {
 }
 
@@ -109,13 +110,36 @@ int FleetSetup::readyTimeoutMs() const
     return 30000 + 10 * m_count;
 }
 
-qint64 FleetSetup::openFilesNeeded(const QVersionNumber &serverVersion) const
+namespace {
+
+// The server's own files and sockets and the client connections of the set-up and of the tools under test.
+constexpr qint64 OpenFilesBesideStreams = 512;
+
+} // namespace
+
+int FleetSetup::openFilesPerMqttAccount(const QVersionNumber &serverVersion)
 {
     // Measured: 2.9.10 held 6,016 descriptors for 1,000 accounts (3 streams, 2 files each), 2.10.27 and
-    // 2.15.1 1,513 for 300 (5 streams, 1 file each); the rest is the server's own files and sockets and
-    // the client connections of the set-up and of the tools under test.
-    const int perAccount = serverVersion < QVersionNumber(2, 10) ? 3 * 2 : 5 * 1;
-    return qint64(m_count + 1) * perAccount + 512;
+    // 2.15.1 1,513 for 300 (5 streams, 1 file each). Accounts without streams hold none.
+    return serverVersion < QVersionNumber(2, 10) ? 3 * 2 : 5 * 1;
+}
+
+qint64 FleetSetup::openFilesNeeded(const QVersionNumber &serverVersion) const
+{
+    return qint64(m_withMqttState + 1) * openFilesPerMqttAccount(serverVersion) + OpenFilesBesideStreams;
+}
+
+int FleetSetup::mqttAccountsWithin(qint64 openFiles, const QVersionNumber &serverVersion)
+{
+    return int(std::max<qint64>(0, (openFiles - OpenFilesBesideStreams) / openFilesPerMqttAccount(serverVersion) - 1));
+}
+
+qint64 FleetSetup::openFileHardLimit()
+{
+    rlimit limit {};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_max == RLIM_INFINITY)
+        return -1;
+    return qint64(limit.rlim_max);
 }
 
 bool FleetSetup::raiseOpenFileLimit(const QVersionNumber &serverVersion, QString *why) const
@@ -129,9 +153,9 @@ bool FleetSetup::raiseOpenFileLimit(const QVersionNumber &serverVersion, QString
     if (limit.rlim_cur == RLIM_INFINITY || qint64(limit.rlim_cur) >= needed)
         return true;
     if (limit.rlim_max != RLIM_INFINITY && qint64(limit.rlim_max) < needed) {
-        *why = u"%1 accounts on nats-server %2 need about %3 open files in the server process; the hard limit "
-               "here is %4 (ulimit -Hn; raising it needs CAP_SYS_RESOURCE)"_s
-                   .arg(m_count)
+        *why = u"%1 accounts with MQTT state on nats-server %2 need about %3 open files in the server process; "
+               "the hard limit here is %4 (ulimit -Hn; raising it needs CAP_SYS_RESOURCE)"_s
+                   .arg(m_withMqttState)
                    .arg(serverVersion.toString())
                    .arg(needed)
                    .arg(qint64(limit.rlim_max));
@@ -148,20 +172,20 @@ bool FleetSetup::raiseOpenFileLimit(const QVersionNumber &serverVersion, QString
 FleetSetup::Report FleetSetup::createMqttState(quint16 mqttPort, int parallel, int exchangeTimeoutMs) const
 {
     QList<MqttSessionBatch::Exchange> exchanges;
-    exchanges.reserve(m_count + 1);
-    for (int i = 0; i < m_count; ++i)
+    exchanges.reserve(m_withMqttState + 1);
+    for (int i = 0; i < m_withMqttState; ++i)
         exchanges.append({clientId(i), userName(i), password(i), u"fleet/%1/cmd"_s.arg(accountName(i)), 1});
     // Last, so that it never holds up the healthy accounts' slots.
     exchanges.append({u"fleet-broken"_s, brokenUserName(), brokenPassword(), u"fleet/broken/cmd"_s, 1});
 
     Report report;
-    report.accounts = m_count;
+    report.accounts = m_withMqttState;
     QElapsedTimer clock;
     clock.start();
     const QList<MqttSessionBatch::Outcome> outcomes = MqttSessionBatch::run(mqttPort, exchanges, parallel, exchangeTimeoutMs);
     report.elapsedMs = clock.elapsed();
 
-    for (int i = 0; i < m_count; ++i) {
+    for (int i = 0; i < m_withMqttState; ++i) {
         const MqttSessionBatch::Outcome &o = outcomes.at(i);
         if (o.completed())
             ++report.sessionsCreated;

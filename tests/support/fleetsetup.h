@@ -31,7 +31,7 @@ public:
 
     struct Report
     {
-        int accounts = 0;         // healthy accounts tried
+        int accounts = 0;         // healthy accounts tried (those given MQTT state)
         int sessionsCreated = 0;  // healthy accounts whose exchange completed
         QStringList errors;       // one line per failed healthy account; the broken account's if it was not refused
         QString brokenOutcome;    // what the server did with the broken account's CONNECT
@@ -41,9 +41,14 @@ public:
         QString describe(int maxErrors = 20) const;
     };
 
-    explicit FleetSetup(int count);
+    // withMqttState < count: only the first withMqttState healthy accounts get MQTT state, the others
+    // have JetStream and nothing in it (a partial fleet, for machines whose open-file limit cannot hold
+    // every account's streams; see raiseOpenFileLimit()). -1: every account.
+    explicit FleetSetup(int count, int withMqttState = -1);
 
     int count() const { return m_count; }
+    int withMqttState() const { return m_withMqttState; }
+    bool isPartial() const { return m_withMqttState < m_count; }
 
     static QString accountName(int index); // "T00042"
     static QString userName(int index);    // "t00042"
@@ -61,7 +66,7 @@ public:
     ServerConfig serverConfig() const;
     int readyTimeoutMs() const;
 
-    // One MQTT exchange per account against the server's MQTT listener, `parallel` at once; the broken
+    // One MQTT exchange per account (of the first withMqttState()) against the server's MQTT listener, `parallel` at once; the broken
     // account's is expected to be refused (its CONNECT gets no CONNACK) and is reported in brokenOutcome.
     Report createMqttState(quint16 mqttPort, int parallel = DefaultParallel,
                            int exchangeTimeoutMs = DefaultExchangeTimeoutMs) const;
@@ -70,6 +75,11 @@ public:
     // MQTT stream counts), plus its sockets: a fleet of thousands of accounts needs
     // far more than the usual soft limit of 1,024, and 10,000 accounts more than many hard limits.
     qint64 openFilesNeeded(const QVersionNumber &serverVersion) const;
+    static int openFilesPerMqttAccount(const QVersionNumber &serverVersion);
+    // The most accounts with MQTT state whose streams fit in `openFiles` descriptors of the server.
+    static int mqttAccountsWithin(qint64 openFiles, const QVersionNumber &serverVersion);
+    // RLIMIT_NOFILE's hard limit; -1 when unlimited.
+    static qint64 openFileHardLimit();
     // Raises this process's soft RLIMIT_NOFILE, which the servers and tools it starts inherit, to what
     // openFilesNeeded() asks for. False, with the reason in *why, when the hard limit is lower (raising
     // that needs CAP_SYS_RESOURCE).
@@ -83,6 +93,7 @@ public:
 
 private:
     int m_count;
+    int m_withMqttState;
 };
 
 } // namespace MqttDoctor::Test
