@@ -44,9 +44,10 @@ public:
         }
     }
 
-    // stdoutFd/stderrFd: descriptors the child gets as 1 and 2 (closed here afterwards).
+    // stdoutFd/stderrFd (and reportFd, if any): descriptors the child gets as 1 and 2 (and 3), closed
+    // here afterwards.
     bool spawn(const QString &program, const QStringList &arguments, const QMap<QString, QString> &environment, int stdoutFd,
-               int stderrFd, QString *error)
+               int stderrFd, QString *error, int reportFd = -1)
     {
         std::vector<QByteArray> args{QFile::encodeName(program)};
         for (const QString &a : arguments)
@@ -73,11 +74,15 @@ public:
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
         posix_spawn_file_actions_adddup2(&actions, stdoutFd, 1);
         posix_spawn_file_actions_adddup2(&actions, stderrFd, 2);
+        if (reportFd >= 0)
+            posix_spawn_file_actions_adddup2(&actions, reportFd, 3);
         m_clock.start();
         const int rc = posix_spawn(&m_pid, argv.front(), &actions, nullptr, argv.data(), envp.data());
         posix_spawn_file_actions_destroy(&actions);
         ::close(stdoutFd);
         ::close(stderrFd);
+        if (reportFd >= 0)
+            ::close(reportFd);
         if (rc != 0) {
             m_pid = -1;
             *error = QStringLiteral("cannot start %1: %2").arg(program, QString::fromLocal8Bit(std::strerror(rc)));
@@ -187,15 +192,16 @@ QString TimedProcess::Outcome::describe() const
 }
 
 TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringList &arguments,
-                                        const QMap<QString, QString> &environment, int timeoutMs)
+                                        const QMap<QString, QString> &environment, int timeoutMs, const QString &launcher)
 {
     Outcome o;
     // In-memory files: a JSON of many MiB never waits for a reader, and nothing lands on disk.
     const int out = ::memfd_create("stdout", MFD_CLOEXEC);
     const int err = ::memfd_create("stderr", MFD_CLOEXEC);
-    if (out < 0 || err < 0) {
+    const int report = ::memfd_create("report", MFD_CLOEXEC);
+    if (out < 0 || err < 0 || report < 0) {
         o.error = systemError("memfd_create");
-        for (int fd : {out, err})
+        for (int fd : {out, err, report})
             if (fd >= 0)
                 ::close(fd);
         return o;
@@ -203,10 +209,14 @@ TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringLis
     // The child's copies; spawn() closes them here once the child has its own.
     const int outCopy = ::fcntl(out, F_DUPFD_CLOEXEC, 0);
     const int errCopy = ::fcntl(err, F_DUPFD_CLOEXEC, 0);
+    const int reportCopy = launcher.isEmpty() ? -1 : ::fcntl(report, F_DUPFD_CLOEXEC, 0);
+    const QString started = launcher.isEmpty() ? program : launcher;
+    const QStringList startedArguments = launcher.isEmpty() ? arguments : QStringList{program} + arguments;
     Child child;
-    if (!child.spawn(program, arguments, environment, outCopy, errCopy, &o.error)) {
+    if (!child.spawn(started, startedArguments, environment, outCopy, errCopy, &o.error, reportCopy)) {
         ::close(out);
         ::close(err);
+        ::close(report);
         return o;
     }
     o.started = true;
@@ -220,8 +230,25 @@ TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringLis
     o.standardOutput = readAll(out);
     const QByteArray errors = readAll(err);
     o.standardErrorTail = errors.right(TailBytes);
+    if (!launcher.isEmpty() && !o.timedOut && o.error.isEmpty()) {
+        // "exit=N signal=N maxrss_kib=N cpu_s=F wall_ms=F": the program's own figures.
+        QMap<QByteArray, QByteArray> fields;
+        for (const QByteArray &field : readAll(report).trimmed().split(' '))
+            fields.insert(field.left(field.indexOf('=')), field.mid(field.indexOf('=') + 1));
+        if (o.exitCode != 0 || !fields.contains("wall_ms")) {
+            o.error = QStringLiteral("the launcher %1 failed (%2)").arg(launcher, o.signal ? QStringLiteral("signal %1").arg(o.signal)
+                                                                                            : QStringLiteral("exit %1").arg(o.exitCode));
+        } else {
+            o.exitCode = fields.value("exit").toInt();
+            o.signal = fields.value("signal").toInt();
+            o.peakRssKiB = fields.value("maxrss_kib").toLongLong();
+            o.cpuSeconds = fields.value("cpu_s").toDouble();
+            o.wallMs = fields.value("wall_ms").toDouble();
+        }
+    }
     ::close(out);
     ::close(err);
+    ::close(report);
     return o;
 }
 

@@ -22,7 +22,7 @@ public:
         int exitCode = -1;      // -1 when killed by a signal
         int signal = 0;
         double wallMs = 0;      // spawn to exit (run) or spawn to the matching line (runUntilLine)
-        qint64 peakRssKiB = 0;  // run: ru_maxrss of wait4; runUntilLine: VmHWM just before the kill
+        qint64 peakRssKiB = 0;  // run: ru_maxrss (through the launcher); runUntilLine: VmHWM just before the kill
         double cpuSeconds = 0;  // user + system, every thread (until the kill for runUntilLine)
         QByteArray standardOutput;
         QByteArray standardErrorTail; // the last 8 KiB
@@ -33,9 +33,11 @@ public:
     };
 
     // Runs `program` to its end (killed after timeoutMs), standard output kept in memory. `environment`
-    // entries are set on top of this process's environment.
+    // entries are set on top of this process's environment. With a `launcher` (fleet_launch), the
+    // program runs as the launcher's child and its figures are the launcher's report: a child of this
+    // (large) process would carry this process's peak RSS in its ru_maxrss.
     static Outcome run(const QString &program, const QStringList &arguments, const QMap<QString, QString> &environment,
-                       int timeoutMs);
+                       int timeoutMs, const QString &launcher = {});
 
     // Starts `program` and waits until a line of its standard error matches `pattern` (or it exits, or
     // timeoutMs pass), reads its VmHWM, then stops it (SIGTERM, SIGKILL after 5 s).
