@@ -129,7 +129,9 @@ NatsServerBinary NatsServerBinary::locate(const QString &versionLabel, const QSt
         return binary;
     }
 
-    const QString path = QDir(serversDirectory).filePath(suite + u"/nats-server"_s);
+    // Absolute: the fixtures start the server in its temporary directory, where a relative path (the
+    // benchmark runner passes <build>/nats-servers as given) would name nothing.
+    const QString path = QFileInfo(QDir(serversDirectory).filePath(suite + u"/nats-server"_s)).absoluteFilePath();
     if (!QFileInfo(path).isExecutable()) {
         binary.m_errorString = u"nats-server \"%1\" (Debian %2) is missing: %3 does not exist. %4"_s
                                    .arg(versionLabel, suite, QDir::toNativeSeparators(path), fetchHint(serversDirectory));
