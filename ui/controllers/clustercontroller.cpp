@@ -99,6 +99,8 @@ void ClusterController::refresh()
     m_failureReported = false;
     m_serversDelivered = false;
     m_accountsDelivered = false;
+    // A refresh counts the servers again: one that came back or joined is waited for from now on.
+    m_connections->roster().forget();
     setPending(2);
     startLoad<QList<ServerInfo>>(&Discovery::servers, &ClusterController::deliverServers);
     startLoad<AccountRows>(&accountRows, &ClusterController::deliverAccounts);
@@ -243,8 +245,17 @@ void ClusterController::finishLoad(const Error *error, const QString &connectedU
     }
     if (!connectedUrl.isEmpty())
         m_connectedUrl = connectedUrl;
-    if (m_downRoles.isEmpty() && m_state != ConnectionState::Failed)
-        setState(ConnectionState::Connected, tr("Connected to %1").arg(m_connectedUrl));
+    if (m_downRoles.isEmpty() && m_state != ConnectionState::Failed) {
+        // Servers that did not answer the system requests: what they alone hold is not in the tree.
+        QStringList silent;
+        if (m_connections)
+            for (const ServerRoster::Unanswered &u : m_connections->roster().unanswered())
+                silent << (u.name.isEmpty() ? u.reason : u.name);
+        setState(ConnectionState::Connected,
+                 silent.isEmpty() ? tr("Connected to %1").arg(m_connectedUrl)
+                                  : tr("Connected to %1; no answer from %2: what only they hold is not shown")
+                                        .arg(m_connectedUrl, silent.join(QStringLiteral(", "))));
+    }
 }
 
 void ClusterController::handleConnectionEvent(quint64 epoch, const QString &role, const ConnectionEvent &event)
