@@ -1,6 +1,6 @@
 // The main window with a fleet of accounts (issue 15, item 4): starts a local nats-server with
 // ACCOUNTS JetStream accounts (one user each), gives the first MQTT_ACCOUNTS of them their MQTT
-// streams and a persistent session through a real MQTT 3.1.1 CONNECT (many sockets at once), then
+// streams and a persistent session through real MQTT sessions (FleetSetup, many at once), then
 // connects the main window offscreen through the system account and measures, with a 5 ms QTimer
 // (as bench_guiresponsiveness), the longest the GUI event loop went without running it: while the
 // tree loads (until every account row and its health badge are in), while typing into the account
@@ -13,15 +13,9 @@
 // problems-first order has something to put first. --screenshot saves the window at the end, filtered
 // (docs/screenshots/fleet-tree.png is made that way).
 //
-// Defaults: 10,000 accounts on 2.9. A nats-server holds about five open files per account with MQTT
-// streams (each stream's message block and index), so --mqtt-accounts defaults to all accounts the
-// open-file limit allows the server (the bench raises its soft limit to the hard one first).
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
-#include <unistd.h>
+// Defaults: 10,000 accounts on 2.9. A nats-server keeps files open for every MQTT stream, so
+// --mqtt-accounts defaults to as many accounts as the open-file hard limit lets the server hold
+// (FleetSetup::mqttAccountsWithin; the bench raises its soft limit first).
 
 #include <cstdio>
 #include <functional>
@@ -41,6 +35,7 @@
 #include "models/clustertreeproxymodel.h"
 #include "nats/connectionset.h"
 #include "nats/jetstreamclient.h"
+#include "fleetsetup.h"
 #include "natsserverfixture.h"
 #include "panels/clustertreepanel.h"
 #include "serverconfig.h"
@@ -139,135 +134,7 @@ QString gapsText(const StallMeter &meter)
 
 QString accountName(int i)
 {
-    return QStringLiteral("fleet-%1").arg(i, 5, 10, QLatin1Char('0'));
-}
-QByteArray userOf(int i)
-{
-    return QByteArray("u") + QByteArray::number(i);
-}
-QByteArray passwordOf(int i)
-{
-    return QByteArray("p") + QByteArray::number(i);
-}
-
-void appendString(QByteArray &out, const QByteArray &s)
-{
-    out += char(s.size() >> 8);
-    out += char(s.size() & 0xff);
-    out += s;
-}
-
-/** An MQTT 3.1.1 CONNECT with user and password, clean session off: the server keeps a session record. */
-QByteArray connectPacket(const QByteArray &clientId, const QByteArray &user, const QByteArray &password)
-{
-    QByteArray body;
-    appendString(body, QByteArrayLiteral("MQTT"));
-    body += char(4);    // protocol level 3.1.1
-    body += char(0xC0); // user name, password; clean session 0
-    body += char(0);
-    body += char(60); // keep alive
-    appendString(body, clientId);
-    appendString(body, user);
-    appendString(body, password);
-    QByteArray packet(1, char(0x10));
-    qsizetype length = body.size();
-    do {
-        char digit = char(length % 128);
-        length /= 128;
-        if (length > 0)
-            digit = char(digit | 0x80);
-        packet += digit;
-    } while (length > 0);
-    return packet + body;
-}
-
-/**
- * CONNECT (and then DISCONNECT) once as the user of each account in [0, count), `parallel` sockets at
- * a time: nats-server creates the account's MQTT streams on its first connect and stores the session.
- * Returns how many got a CONNACK with return code 0.
- */
-int connectAll(quint16 port, int count, int parallel)
-{
-    struct Client
-    {
-        int fd = -1;
-        int account = -1;
-        QByteArray out;
-        qsizetype sent = 0;
-        QByteArray in;
-        QElapsedTimer started;
-    };
-    std::vector<Client> clients(static_cast<size_t>(parallel));
-    int next = 0;
-    int done = 0;
-    int accepted = 0;
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const auto finish = [&](Client &c, bool ok) {
-        if (ok) {
-            static const char disconnect[] = {char(0xE0), 0};
-            static_cast<void>(::send(c.fd, disconnect, sizeof disconnect, MSG_NOSIGNAL));
-            ++accepted;
-        } else {
-            std::fprintf(stderr, "MQTT connect of %s failed (%lld bytes answered)\n", qPrintable(accountName(c.account)),
-                         static_cast<long long>(c.in.size()));
-        }
-        ::close(c.fd);
-        c.fd = -1;
-        ++done;
-    };
-    while (done < count) {
-        std::vector<pollfd> fds;
-        std::vector<Client *> owners;
-        for (Client &c : clients) {
-            if (c.fd < 0 && next < count) {
-                c = Client{};
-                c.account = next++;
-                c.fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-                static_cast<void>(::connect(c.fd, reinterpret_cast<sockaddr *>(&address), sizeof address));
-                c.out = connectPacket(QByteArray("fleet-client-") + QByteArray::number(c.account), userOf(c.account),
-                                      passwordOf(c.account));
-                c.started.start();
-            }
-            if (c.fd < 0)
-                continue;
-            if (c.started.elapsed() > 60000) {
-                finish(c, false);
-                continue;
-            }
-            fds.push_back(pollfd{c.fd, short(c.sent < c.out.size() ? POLLOUT : POLLIN), 0});
-            owners.push_back(&c);
-        }
-        if (fds.empty())
-            continue;
-        if (::poll(fds.data(), nfds_t(fds.size()), 1000) <= 0)
-            continue;
-        for (size_t i = 0; i < fds.size(); ++i) {
-            Client &c = *owners[i];
-            if (fds[i].revents & (POLLERR | POLLHUP)) {
-                finish(c, false);
-                continue;
-            }
-            if (fds[i].revents & POLLOUT) {
-                const ssize_t n = ::send(c.fd, c.out.constData() + c.sent, size_t(c.out.size() - c.sent), MSG_NOSIGNAL);
-                if (n > 0)
-                    c.sent += n;
-            } else if (fds[i].revents & POLLIN) {
-                char buffer[16];
-                const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, 0);
-                if (n <= 0) {
-                    finish(c, false);
-                    continue;
-                }
-                c.in.append(buffer, n);
-                if (c.in.size() >= 4)
-                    finish(c, c.in.at(0) == char(0x20) && c.in.at(3) == 0);
-            }
-        }
-    }
-    return accepted;
+    return Test::FleetSetup::accountName(i);
 }
 
 /** Runs the event loop until `done` is true (checked every 2 ms) or `timeoutMs` passed. */
@@ -286,18 +153,6 @@ bool waitUntil(const std::function<bool()> &done, int timeoutMs = 600000)
     if (!done())
         loop.exec();
     return done();
-}
-
-/** The open-file limit the server inherits, raised to the hard limit. */
-rlim_t raiseOpenFileLimit()
-{
-    rlimit limit{};
-    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
-        return 1024;
-    limit.rlim_cur = limit.rlim_max;
-    static_cast<void>(::setrlimit(RLIMIT_NOFILE, &limit));
-    ::getrlimit(RLIMIT_NOFILE, &limit);
-    return limit.rlim_cur;
 }
 
 /** Runs the event loop for `ms` milliseconds. */
@@ -332,39 +187,45 @@ int main(int argc, char **argv)
         else if (args[i] == QLatin1String("--screenshot"))
             screenshot = args[++i];
     }
-    const rlim_t files = raiseOpenFileLimit();
-    const int mqttAllowed = int(std::max<qint64>(0, (qint64(files) - 1000) / 6));
+    const Test::NatsServerBinary binary = Test::NatsServerBinary::locate(version);
+    if (!binary.isValid()) {
+        std::fprintf(stderr, "%s\n", qPrintable(binary.errorString()));
+        return 1;
+    }
+    // As many accounts get MQTT state as the server's open files can hold (see FleetSetup).
+    const qint64 hardLimit = Test::FleetSetup::openFileHardLimit();
+    const int mqttAllowed = hardLimit < 0 ? accounts : Test::FleetSetup::mqttAccountsWithin(hardLimit, binary.versionNumber());
     if (mqttAccounts < 0)
         mqttAccounts = std::min(accounts, mqttAllowed);
     mqttAccounts = std::min(accounts, mqttAccounts);
-    std::printf("open-file limit %llu: MQTT streams for %d of %d accounts\n", static_cast<unsigned long long>(files),
+    const Test::FleetSetup fleet(accounts, mqttAccounts);
+    QString why;
+    if (!fleet.raiseOpenFileLimit(binary.versionNumber(), &why))
+        std::printf("%s\n", qPrintable(why));
+    std::printf("open-file hard limit %lld: MQTT streams for %d of %d accounts\n", static_cast<long long>(hardLimit),
                 mqttAccounts, accounts);
 
-    Test::ServerConfig config;
+    Test::ServerConfig config = fleet.serverConfig();
     config.setServerName(QStringLiteral("fleet1"));
-    for (int i = 0; i < accounts; ++i)
-        config.addAccount(Test::ServerConfig::jetStreamAccount(accountName(i), QString::fromLatin1(userOf(i)),
-                                                               QString::fromLatin1(passwordOf(i))));
     Test::NatsServerFixture server;
     QElapsedTimer setup;
     setup.start();
-    if (!server.start(version, config, 300000)) {
+    if (!server.start(binary, config, fleet.readyTimeoutMs())) {
         std::fprintf(stderr, "cannot start nats-server %s: %s\n", qPrintable(version), qPrintable(server.errorString()));
         return 1;
     }
     std::printf("nats-server %s at %s with %d JetStream accounts, started in %lld ms\n", qPrintable(server.binary().version()),
                 qPrintable(server.url()), accounts, static_cast<long long>(setup.elapsed()));
-    setup.restart();
-    const int connected = connectAll(server.mqttPort(), mqttAccounts, 32);
-    std::printf("%d of %d accounts got their MQTT streams and a session through a CONNECT, in %lld ms\n", connected,
-                mqttAccounts, static_cast<long long>(setup.elapsed()));
+    const Test::FleetSetup::Report made = fleet.createMqttState(server.mqttPort());
+    std::printf("%d of %d accounts got their MQTT streams and a session through MQTT, in %lld ms%s\n", made.sessionsCreated,
+                made.accounts, static_cast<long long>(made.elapsedMs), made.ok() ? "" : qPrintable(QStringLiteral("\n") + made.describe()));
     int broken = 0;
     for (int i = 0; i < mqttAccounts; i += 1000) {
         Profile own;
         own.servers = {server.url()};
         own.auth.kind = Credentials::Kind::UserPassword;
-        own.auth.user = QString::fromLatin1(userOf(i));
-        own.auth.password = QString::fromLatin1(passwordOf(i));
+        own.auth.user = Test::FleetSetup::userName(i);
+        own.auth.password = Test::FleetSetup::password(i);
         ConnectionSet connections(own);
         auto conn = connections.primary();
         if (conn && JetStreamClient(*conn).call(QStringLiteral("STREAM.DELETE.$MQTT_sess")))
@@ -489,7 +350,7 @@ int main(int argc, char **argv)
     QObject::disconnect(connection);
     std::printf("selected after the refresh: %s\n", qPrintable(tree.currentSourceIndex().data(ClusterTreeModel::NameRole).toString()));
     if (!screenshot.isEmpty()) {
-        tree.filterEdit()->setText(QStringLiteral("fleet-01"));
+        tree.filterEdit()->setText(QStringLiteral("T01"));
         tree.setCurrentSourceIndex(model.accountIndex(accountName(1000)));
         tree.expandSource(model.accountIndex(accountName(1000)));
         tree.view()->scrollToTop();
