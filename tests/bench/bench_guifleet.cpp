@@ -39,90 +39,13 @@
 #include "natsserverfixture.h"
 #include "panels/clustertreepanel.h"
 #include "serverconfig.h"
+#include "stallmeter.h"
 
 using namespace MqttDoctor;
+using Bench::Gap;
+using Bench::StallMeter;
 
 namespace {
-
-/** The GUI thread's time on a CPU and waiting for one, from the kernel's scheduler statistics (ns). */
-struct SchedTimes
-{
-    qint64 running = 0;
-    qint64 waiting = 0;
-
-    static SchedTimes now()
-    {
-        SchedTimes t;
-        if (FILE *f = std::fopen("/proc/thread-self/schedstat", "r")) {
-            long long run = 0, wait = 0;
-            if (std::fscanf(f, "%lld %lld", &run, &wait) == 2)
-                t = {run, wait};
-            std::fclose(f);
-        }
-        return t;
-    }
-};
-
-/** One long gap: when it began and how long it was, and what the GUI thread did meanwhile (ms). */
-struct Gap
-{
-    qint64 at = 0;
-    qint64 length = 0;
-    qint64 running = 0; ///< on a CPU: work on the GUI thread
-    qint64 waiting = 0; ///< runnable but without a CPU: the machine was busy elsewhere
-};
-
-/**
- * The longest gap between ticks of a 5 ms timer: how long the GUI thread could not react. Gaps over
- * 20 ms are listed with the GUI thread's CPU time and its wait for a CPU during them, which tells work
- * on the GUI thread from a machine too busy to run it (this VM's 2 cores are shared).
- */
-class StallMeter final : public QObject
-{
-public:
-    StallMeter()
-    {
-        m_timer.setInterval(5);
-        m_timer.setTimerType(Qt::PreciseTimer);
-        QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
-            const qint64 now = m_clock.nsecsElapsed();
-            const SchedTimes sched = SchedTimes::now();
-            if (m_last >= 0) {
-                m_longest = std::max(m_longest, now - m_last);
-                if (now - m_last > 20'000'000)
-                    m_long.append({m_last / 1'000'000, (now - m_last) / 1'000'000, (sched.running - m_sched.running) / 1'000'000,
-                                   (sched.waiting - m_sched.waiting) / 1'000'000});
-            }
-            m_last = now;
-            m_sched = sched;
-            ++m_ticks;
-        });
-    }
-    /** Gaps over 20 ms. */
-    QList<Gap> longGaps() const { return m_long; }
-    void start()
-    {
-        m_longest = 0;
-        m_ticks = 0;
-        m_long.clear();
-        m_last = 0; // the first gap counts from start(): a synchronous action right after it is a stall
-        m_sched = SchedTimes::now();
-        m_clock.start();
-        m_timer.start();
-    }
-    void stop() { m_timer.stop(); }
-    double longestMs() const { return double(m_longest) / 1e6; }
-    qint64 ticks() const { return m_ticks; }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_clock;
-    qint64 m_last = -1;
-    qint64 m_longest = 0;
-    qint64 m_ticks = 0;
-    SchedTimes m_sched;
-    QList<Gap> m_long;
-};
 
 QString gapsText(const StallMeter &meter)
 {

@@ -18,48 +18,10 @@
 #include "models/sessiontablemodel.h"
 #include "natsserverfixture.h"
 #include "panels/sessionspanel.h"
+#include "stallmeter.h"
 
 using namespace MqttDoctor;
-
-namespace {
-
-/** The longest gap between ticks of a 5 ms timer: how long the GUI thread could not react. */
-class StallMeter final : public QObject
-{
-public:
-    StallMeter()
-    {
-        m_timer.setInterval(5);
-        m_timer.setTimerType(Qt::PreciseTimer);
-        QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
-            const qint64 now = m_clock.nsecsElapsed();
-            if (m_last >= 0)
-                m_longest = std::max(m_longest, now - m_last);
-            m_last = now;
-            ++m_ticks;
-        });
-    }
-    void start()
-    {
-        m_longest = 0;
-        m_ticks = 0;
-        m_last = 0; // the first gap counts from start(): a synchronous action right after it is a stall
-        m_clock.start();
-        m_timer.start();
-    }
-    void stop() { m_timer.stop(); }
-    double longestMs() const { return double(m_longest) / 1e6; }
-    qint64 ticks() const { return m_ticks; }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_clock;
-    qint64 m_last = -1;
-    qint64 m_longest = 0;
-    qint64 m_ticks = 0;
-};
-
-} // namespace
+using Bench::StallMeter;
 
 int main(int argc, char **argv)
 {
