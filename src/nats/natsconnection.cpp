@@ -314,6 +314,7 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
 namespace {
 
 constexpr int kPollMs = 100; // how quickly a permission violation ends a wait
+constexpr int kCloseFlushMs = 2000; // closeSubscription(): a server that does not answer a PING in this time is gone
 
 // The private reply inbox of one request: subscribed before the request is published, so no reply is lost.
 struct ReplyInbox
@@ -388,7 +389,7 @@ Result<NatsReply> NatsConnection::request(const QString &subject, const QByteArr
             if (s != NATS_TIMEOUT)
                 break;
             if (auto denied = deniedSince(*this, mark, subject, inbox.name)) {
-                natsSubscription_Destroy(sub);
+                closeSubscription(d->nc, sub);
                 return *denied;
             }
             if (deadline.hasExpired())
@@ -397,9 +398,11 @@ Result<NatsReply> NatsConnection::request(const QString &subject, const QByteArr
     }
     const QString text = lastErrorText();
     if (sub) {
+        // After its one reply the subscription has ended itself; otherwise a late reply may be coming.
         if (s != NATS_OK)
-            natsSubscription_Unsubscribe(sub);
-        natsSubscription_Destroy(sub);
+            closeSubscription(d->nc, sub);
+        else
+            natsSubscription_Destroy(sub);
     }
     if (s == NATS_OK && natsMsg_IsNoResponders(reply)) {
         natsMsg_Destroy(reply);
@@ -491,6 +494,16 @@ void NatsConnection::setEventHandler(EventHandler handler)
 natsConnection *natsHandle(NatsConnection &connection)
 {
     return connection.d->nc;
+}
+
+void closeSubscription(natsConnection *nc, natsSubscription *sub)
+{
+    if (!sub)
+        return;
+    natsSubscription_Unsubscribe(sub);
+    if (natsConnection_Status(nc) == NATS_CONN_STATUS_CONNECTED)
+        static_cast<void>(natsConnection_FlushTimeout(nc, kCloseFlushMs));
+    natsSubscription_Destroy(sub);
 }
 
 } // namespace MqttDoctor

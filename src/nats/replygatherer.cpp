@@ -31,17 +31,12 @@ struct Pending
     ReplyGatherer::Outcome outcome;
 };
 
-// The inbox subscription, unsubscribed and destroyed on every path.
+// The inbox subscription, closed on every path (replies of servers not waited for may still come).
 struct InboxSubscription
 {
+    natsConnection *nc = nullptr;
     natsSubscription *sub = nullptr;
-    ~InboxSubscription()
-    {
-        if (sub) {
-            natsSubscription_Unsubscribe(sub);
-            natsSubscription_Destroy(sub);
-        }
-    }
+    ~InboxSubscription() { closeSubscription(nc, sub); }
 };
 
 } // namespace
@@ -69,7 +64,7 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
     natsInbox_Destroy(base);
     const QString wildcard = QString::fromLatin1(prefix) + QLatin1Char('*');
 
-    InboxSubscription inbox;
+    InboxSubscription inbox{nc, nullptr};
     s = natsConnection_SubscribeSync(&inbox.sub, nc, wildcard.toLatin1().constData());
     if (s == NATS_OK)
         s = natsSubscription_SetPendingLimits(inbox.sub, -1, -1);

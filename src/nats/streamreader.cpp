@@ -109,9 +109,8 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
         }
         return StreamReaderSupport::deniedOr(*m_connection, mark, what, e);
     }
-    auto destroySub = qScopeGuard([sub] {
-        natsSubscription_Unsubscribe(sub);  // deletes the ephemeral consumer
-        natsSubscription_Destroy(sub);
+    auto destroySub = qScopeGuard([sub, nc] {
+        closeSubscription(nc, sub);  // the unsubscribe deletes the ephemeral consumer
     });
     natsSubscription_SetPendingLimits(sub, -1, -1);
 

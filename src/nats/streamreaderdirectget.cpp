@@ -41,10 +41,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
     s = natsConnection_SubscribeSync(&sub, nc, wildcard.constData());
     if (s != NATS_OK)
         return StreamReaderSupport::natsError(s, what);
-    auto destroySub = qScopeGuard([sub] {
-        natsSubscription_Unsubscribe(sub);
-        natsSubscription_Destroy(sub);
-    });
+    auto destroySub = qScopeGuard([sub, nc] { closeSubscription(nc, sub); });
     natsSubscription_SetPendingLimits(sub, -1, -1);
 
     const QByteArray api = JetStreamClient(m_connection, m_domain)

@@ -56,10 +56,8 @@ JetStreamPublisher::JetStreamPublisher(std::shared_ptr<NatsConnection> connectio
 
 JetStreamPublisher::~JetStreamPublisher()
 {
-    if (d->sub) {
-        natsSubscription_Unsubscribe(d->sub);
-        natsSubscription_Destroy(d->sub);
-    }
+    if (d->sub)
+        closeSubscription(natsHandle(*d->connection), d->sub);  // acks of abandoned publishes may still come
 }
 
 quint64 JetStreamPublisher::outstanding() const
