@@ -1,5 +1,7 @@
 #include "checkcommand.h"
 
+#include <optional>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -129,8 +131,17 @@ int runCheck(CliContext &ctx)
         w.endArray();
         // One layout per account: made as it is written (ten thousand accounts' layouts are tens of MiB).
         w.beginObject(QStringLiteral("layouts"));
-        for (auto it = withJetStream.cbegin(); it != withJetStream.cend(); ++it)
-            w.value(it.key(), Layouts::choose(input->servers, request.options.layout, (*it)->streams).toJson());
+        // Most accounts of a fleet share one layout: its JSON is made once per run of equal ones.
+        std::optional<LayoutChoice> last;
+        QJsonObject lastJson;
+        for (auto it = withJetStream.cbegin(); it != withJetStream.cend(); ++it) {
+            const LayoutChoice choice = Layouts::choose(input->servers, request.options.layout, (*it)->streams);
+            if (!last || !(choice == *last)) {
+                lastJson = choice.toJson();
+                last = choice;
+            }
+            w.value(it.key(), lastJson);
+        }
         w.endObject();
         w.value(QStringLiteral("notes"), QJsonArray::fromStringList(input->notes));
         w.value(QStringLiteral("records_checked"), QJsonArray::fromStringList(input->sessions.keys()));

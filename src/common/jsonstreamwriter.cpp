@@ -97,12 +97,17 @@ void JsonStreamWriter::value(const QString &key, const QJsonValue &value)
     separate();
     // One level inside a container, then as deep as the current one is.
     const qsizetype depth = 4 * m_open.size();
-    QByteArray text = elementText(value);
-    if (depth > 4) {
-        const QByteArray pad(depth - 4, ' ');
-        text.replace("\n", QByteArray("\n" + pad));
-        text.prepend(pad);
+    if (depth != m_lastDepth || value != m_lastValue) {
+        m_lastText = elementText(value);
+        if (depth > 4) {
+            const QByteArray pad(depth - 4, ' ');
+            m_lastText.replace("\n", QByteArray("\n" + pad));
+            m_lastText.prepend(pad);
+        }
+        m_lastValue = value;
+        m_lastDepth = depth;
     }
+    QByteArray text = m_lastText;
     text.insert(depth, keyText(key));
     write(text);
 }

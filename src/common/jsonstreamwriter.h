@@ -49,6 +49,10 @@ private:
     };
     QList<Level> m_open;
     bool m_finished = false;
+    // The last value's text: a run of equal values (one layout for a thousand accounts) is written once.
+    QJsonValue m_lastValue;
+    qsizetype m_lastDepth = -1;
+    QByteArray m_lastText;
 };
 
 } // namespace MqttDoctor

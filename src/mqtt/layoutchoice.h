@@ -34,6 +34,8 @@ struct LayoutChoice
     /** {layout..., basis, versions, legacy_servers, current_servers, unknown_servers, peers, replicas_from_config, domain_source} */
     QJsonObject toJson() const;
     static QString basisName(Basis basis);
+
+    bool operator==(const LayoutChoice &) const = default;
 };
 
 } // namespace MqttDoctor

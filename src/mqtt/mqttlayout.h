@@ -84,6 +84,8 @@ public:
     /** The retained stream in the shape of `kind` (mixed: the 2.9 shape). */
     static MqttStreamSpec retainedSpec(Kind kind, int replicas = 1);
 
+    bool operator==(const MqttLayout &) const = default;
+
 private:
     Kind m_kind = Kind::V2_10;
     QString m_domain;

@@ -57,6 +57,8 @@ struct MqttStreamSpec
      */
     QList<Difference> differences(const QJsonObject &actualConfig) const;
 
+    bool operator==(const MqttStreamSpec &) const = default;
+
     /** The compared field names, in a stable order. */
     static QStringList comparedFields();
     /** `field` of a stream config with the JetStream default when absent (subjects: in their order). */
