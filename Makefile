@@ -2,16 +2,26 @@
 # Both install what is missing (Debian 12, as root or with sudo), fetch the extra nats-server
 # versions, configure and build.
 
+# Two trees: BUILD holds what users run (`make build`, `make demo`, `make bench`): the application, the
+# CLI and the demo, optimised (RelWithDebInfo: -O2 with line tables, so a crash report still names
+# file:line), warnings not fatal (a newer compiler's new warning must not stop an install). TEST_BUILD
+# is the Debug tree of every test (`make test`), warnings fatal. The extra nats-server versions are
+# fetched once into $(BUILD)/nats-servers; the other trees link to them.
 BUILD      ?= build
+TEST_BUILD ?= $(BUILD)-debug
 JOBS       ?= 2
-BUILD_TYPE ?= Debug
-# Debug info of the Debug trees (main and sanitizer): line tables only (-g1), enough for file:line in
+BUILD_TYPE ?= RelWithDebInfo
+RELEASE_CMAKE = -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DMQTTDOCTOR_WARNINGS_AS_ERRORS=OFF
+# What `make build` builds (the benchmarks are built by `make bench`).
+USER_TARGETS := nats-mqtt-doctor nats-mqtt-doctor-cli nats-mqtt-doctor-demo
+SERVERS_DIR = $(BUILD)/nats-servers
+# Debug info of the Debug trees (tests and sanitizers): line tables only (-g1), enough for file:line in
 # backtraces and sanitizer reports, and ~20% less compile time than -g (5.1 -> 4.3 s for a core file
 # on the 2-core CI machine). DEBUG_FLAGS=-g for a tree to step through with gdb; it applies when a
-# tree is configured (a new BUILD folder; the sanitizer trees are configured on every run).
+# tree is configured (a new TEST_BUILD folder; the sanitizer trees are configured on every run).
 DEBUG_FLAGS ?= -g1
 DEBUG_CMAKE = -DCMAKE_C_FLAGS_DEBUG=$(DEBUG_FLAGS) -DCMAKE_CXX_FLAGS_DEBUG=$(DEBUG_FLAGS)
-BENCH_BUILD ?= $(BUILD)-release
 # Sanitizer trees (issue 7), clang, non-GUI targets only. ASAN_BUILD also holds the libFuzzer targets.
 ASAN_BUILD ?= $(BUILD)-asan
 TSAN_BUILD ?= $(BUILD)-tsan
@@ -50,7 +60,7 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps servers configure build test test-main test-asan test-tsan fuzz demo bench clean
+.PHONY: all deps servers configure build configure-test build-test test test-main test-asan test-tsan fuzz demo bench clean
 
 all: build
 
@@ -67,15 +77,25 @@ deps:
 
 # nats-server 2.10.x (trixie) and the newest (sid), next to Debian 12's installed 2.9.10.
 servers: deps
-	@scripts/fetch-nats-servers.sh $(BUILD)/nats-servers
+	@scripts/fetch-nats-servers.sh $(SERVERS_DIR)
 
+# Configured again when the tree was made with another build type (a Debug `build` of an older checkout).
 configure: deps
-	@if [ ! -f $(BUILD)/build.ninja ]; then \
-	  cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(DEBUG_CMAKE); \
+	@if [ ! -f $(BUILD)/build.ninja ] || ! grep -qx 'CMAKE_BUILD_TYPE:STRING=$(BUILD_TYPE)' $(BUILD)/CMakeCache.txt; then \
+	  cmake -S . -B $(BUILD) -G Ninja $(RELEASE_CMAKE); \
 	fi
 
 build: configure servers
-	cmake --build $(BUILD) -j$(JOBS)
+	cmake --build $(BUILD) -j$(JOBS) --target $(USER_TARGETS)
+
+configure-test: deps
+	@if [ ! -f $(TEST_BUILD)/build.ninja ]; then \
+	  cmake -S . -B $(TEST_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug $(DEBUG_CMAKE); \
+	fi
+
+build-test: configure-test servers
+	@ln -sfn "$$(cd $(SERVERS_DIR) && pwd)" $(TEST_BUILD)/nats-servers
+	cmake --build $(TEST_BUILD) -j$(JOBS)
 
 # The normal tree's tests, then (unless SANITIZERS=0) the same unit and integration tests under
 # ASan+UBSan with a short run of every fuzz target, then the threaded tests under TSan. Each phase
@@ -83,41 +103,37 @@ build: configure servers
 test: test-main
 	@if [ "$(SANITIZERS)" != 0 ]; then $(MAKE) --no-print-directory test-asan test-tsan; fi
 
-test-main: build
+test-main: build-test
 	@start=$$(date +%s); \
-	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) $(MAIN_CTEST_ARGS); rc=$$?; \
-	echo "== phase tests ($(BUILD)): $$(( $$(date +%s) - start )) s"; exit $$rc
+	ctest --test-dir $(TEST_BUILD) --output-on-failure -j$(JOBS) $(MAIN_CTEST_ARGS); rc=$$?; \
+	echo "== phase tests ($(TEST_BUILD)): $$(( $$(date +%s) - start )) s"; exit $$rc
 
 # ASan+UBSan tree: configure, build, run labels unit, integration and fuzz, check the logs.
 test-asan: deps servers
-	@cmake/sanitizers/phase.sh build $(ASAN_BUILD) $(BUILD)/nats-servers $(JOBS) \
+	@cmake/sanitizers/phase.sh build $(ASAN_BUILD) $(SERVERS_DIR) $(JOBS) \
 	    $(ASAN_CMAKE) -DMQTTDOCTOR_FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
 	@cmake/sanitizers/phase.sh test $(ASAN_BUILD) $(SAN_TEST_JOBS) -L 'unit|integration|fuzz'
 
 # TSan tree: only the threaded tests and what they run (the CLI).
 test-tsan: deps servers
-	@cmake/sanitizers/phase.sh build $(TSAN_BUILD) $(BUILD)/nats-servers $(JOBS) \
+	@cmake/sanitizers/phase.sh build $(TSAN_BUILD) $(SERVERS_DIR) $(JOBS) \
 	    $(TSAN_CMAKE) -- $(TSAN_TESTS) nats-mqtt-doctor-cli
 	@MQTTDOCTOR_TEST_VERSIONS=newest cmake/sanitizers/phase.sh test $(TSAN_BUILD) $(SAN_TEST_JOBS) -R '^($(shell echo $(TSAN_TESTS) | tr ' ' '|'))$$'
 
 # Every fuzz target for FUZZ_SECONDS (new inputs stay in $(ASAN_BUILD)/fuzz/corpus, crashes in
 # $(ASAN_BUILD)/fuzz/artifacts: copy a crash into fuzz/crashes/<target>/ once it is fixed).
 fuzz: deps
-	@cmake/sanitizers/phase.sh build $(ASAN_BUILD) $(BUILD)/nats-servers $(JOBS) \
+	@cmake/sanitizers/phase.sh build $(ASAN_BUILD) $(SERVERS_DIR) $(JOBS) \
 	    $(ASAN_CMAKE) -DMQTTDOCTOR_FUZZ_SECONDS=$(FUZZ_SECONDS)
 	@cmake/sanitizers/phase.sh test $(ASAN_BUILD) $(JOBS) -L fuzz
 
 demo: build
 	scripts/demo.sh $(BUILD)
 
-# Benchmarks are measured on an optimised build of their own.
-bench: deps servers
-	@if [ ! -f $(BENCH_BUILD)/build.ninja ]; then \
-	  cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release; \
-	fi
-	cmake --build $(BENCH_BUILD) -j$(JOBS) --target benchmarks
-	@ln -sfn ../$(BUILD)/nats-servers $(BENCH_BUILD)/nats-servers 2>/dev/null || true
-	@scripts/run-benchmarks.sh $(BENCH_BUILD)
+# Benchmarks measure the binaries users run: the optimised tree.
+bench: configure servers
+	cmake --build $(BUILD) -j$(JOBS) --target benchmarks
+	@scripts/run-benchmarks.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BENCH_BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

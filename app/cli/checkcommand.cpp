@@ -127,7 +127,7 @@ int runCheck(CliContext &ctx)
         w.value(QStringLiteral("accounts"), QJsonArray::fromStringList(checked));
         w.beginArray(QStringLiteral("findings"));
         for (const Finding &f : findings)
-            w.value({}, f.toJson());
+            f.writeJson(w);
         w.endArray();
         // One layout per account: made as it is written (ten thousand accounts' layouts are tens of MiB).
         w.beginObject(QStringLiteral("layouts"));

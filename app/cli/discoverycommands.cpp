@@ -160,8 +160,16 @@ int runStreams(CliContext &ctx)
             missing << spec.name;
     }
     if (ctx.json) {
-        QJsonArray arr;
-        for (const StreamInfo &s : mqtt) {
+        // Written stream by stream (an account's legacy per-session streams and its consumers can be many).
+        JsonStreamWriter w(ctx.out);
+        w.beginObject();
+        w.string(QStringLiteral("account"), account->name);
+        w.boolean(QStringLiteral("jetstream"), account->jetstream);
+        w.value(QStringLiteral("layout"), account->jetstream ? QJsonValue(layout.toJson()) : QJsonValue(QJsonValue::Null));
+        w.strings(QStringLiteral("missing"), missing);
+        w.string(QStringLiteral("source"), account->source);
+        w.beginArray(QStringLiteral("streams"));
+        for (const StreamInfo &s : std::as_const(mqtt)) {
             QJsonObject o = ClusterJson::stream(s);
             if (const auto spec = layout.layout.stream(s.name)) {
                 o.insert(QStringLiteral("expected"), spec->expectedConfig());
@@ -174,14 +182,11 @@ int runStreams(CliContext &ctx)
                 o.insert(QStringLiteral("expected"), QJsonValue(QJsonValue::Null));
                 o.insert(QStringLiteral("differences"), QJsonArray());
             }
-            arr.append(o);
+            w.value({}, o);
         }
-        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), account->name},
-                                       {QStringLiteral("jetstream"), account->jetstream},
-                                       {QStringLiteral("source"), account->source},
-                                       {QStringLiteral("layout"), account->jetstream ? QJsonValue(layout.toJson()) : QJsonValue(QJsonValue::Null)},
-                                       {QStringLiteral("missing"), QJsonArray::fromStringList(missing)},
-                                       {QStringLiteral("streams"), arr}});
+        w.endArray();
+        w.endObject();
+        w.finish();
         return ExitOk;
     }
     ctx.out << "Account " << (account->name.isEmpty() ? QStringLiteral("(connected user's account)") : account->name)

@@ -9,7 +9,6 @@
 #include <QSet>
 #include <QTextStream>
 
-#include "common/mallochugepages.h"
 #include "backupcommands.h"
 #include "checkcommand.h"
 #include "clicontext.h"
@@ -74,7 +73,6 @@ void startWatchdog(int timeoutMs, bool longRunning)
 
 int main(int argc, char *argv[])
 {
-    MallocHugePages::applyAtStart(argv);  // first: may run the program again with glibc's huge-page tunable
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("nats-mqtt-doctor-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(MQTTDOCTOR_VERSION));

@@ -3,6 +3,9 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <optional>
+
+#include "common/jsonstreamwriter.h"
 #include "nats/connectionset.h"
 #include "records/recordsource.h"
 #include "records/retainedloader.h"
@@ -32,7 +35,7 @@ QString subscriptionsText(const SessionEntry &e)
 {
     QStringList parts;
     for (const SessionRecord::Subscription &s : e.subscriptions())
-        parts << QStringLiteral("%1:%2").arg(s.mqttFilter).arg(s.qos);
+        parts << s.mqttFilter + u':' + QString::number(s.qos);
     return parts.isEmpty() ? QStringLiteral("-") : parts.join(QLatin1Char(' '));
 }
 
@@ -46,9 +49,40 @@ QString consumersText(const SessionEntry &e, qint64 *pending)
             *pending += c.pending();
         }
     }
-    return QStringLiteral("%1/%2").arg(ok).arg(e.consumers.size());
+    return QString::number(ok) + u'/' + QString::number(e.consumers.size());
 }
 
+QStringList sessionRow(const SessionEntry &e)
+{
+    qint64 pending = 0;
+    const QString cons = consumersText(e, &pending);
+    return {e.record ? e.clientId : QStringLiteral("(undecodable)"), e.hash, e.clean ? QStringLiteral("yes") : QStringLiteral("no"),
+            subscriptionsText(e), cons, QString::number(pending), yesNoUnknown(e.connected),
+            e.problems.isEmpty() ? QStringLiteral("-") : e.problems.join(QStringLiteral("; "))};
+}
+
+/**
+ * A read that failed after part of its output was written: with --json the document gets an `error`
+ * member and is closed (still one valid object), in text the error follows on standard error. Exit 3.
+ */
+int failAfterOutput(CliContext &ctx, JsonStreamWriter *json, const Error &error)
+{
+    if (json) {
+        json->value(QStringLiteral("error"), errorJson(error));
+        json->finish();
+        return ExitCouldNotCheck;
+    }
+    ctx.out.flush();
+    return ctx.fail(error);
+}
+
+/** `$MQTT_sess` (or `$MQTT_rmsgs`) does not exist: nothing to list, not a failure. */
+bool isStreamMissing(const Error &error)
+{
+    return error.jsErrCode() == 10059;
+}
+
+// Records are written as they are decoded, batch by batch: a million sessions never exist at once.
 int runSessions(CliContext &ctx)
 {
     const QString accountName = ctx.parser.value(QStringLiteral("account"));
@@ -71,41 +105,49 @@ int runSessions(CliContext &ctx)
     options.filter = ctx.parser.value(QStringLiteral("filter"));
     options.limit = quint64(limit);
     options.includeLegacy = true;
-    QList<SessionEntry> entries;
     bool truncated = false;
+    qint64 written = 0;
+    std::optional<JsonStreamWriter> json;
+    TextTable table({QStringLiteral("CLIENT ID"), QStringLiteral("HASH"), QStringLiteral("CLEAN"), QStringLiteral("SUBSCRIPTIONS"),
+                     QStringLiteral("CONSUMERS"), QStringLiteral("PENDING"), QStringLiteral("CONNECTED"), QStringLiteral("PROBLEMS")});
+    if (ctx.json) {
+        json.emplace(ctx.out);
+        json->beginObject();
+        json->string(QStringLiteral("account"), src->account);
+        json->beginArray(QStringLiteral("sessions"));
+    }
     auto summary = SessionLoader::load(
         src->connection, options, *consumers, connected,
         [&](QList<SessionEntry> &&batch, const ReadProgress &) {
-            entries.append(std::move(batch));
+            for (const SessionEntry &e : std::as_const(batch)) {
+                if (json)
+                    SessionLoader::writeJson(*json, e);
+                else
+                    table.addRow(sessionRow(e));
+            }
+            written += batch.size();
+            if (json)
+                json->flush();
+            else
+                table.printAdded(ctx.out);
             return true;
         },
         &truncated);
-    if (!summary && summary.error().jsErrCode() != 10059)
-        return ctx.fail(summary.error());
-
-    if (ctx.json) {
-        QJsonArray arr;
-        for (const SessionEntry &e : entries)
-            arr.append(SessionLoader::toJson(e));
-        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account},
-                                       {QStringLiteral("truncated"), truncated},
-                                       {QStringLiteral("sessions"), arr}});
+    const bool failed = !summary && !isStreamMissing(summary.error());
+    if (json) {
+        json->endArray();
+        json->boolean(QStringLiteral("truncated"), truncated);
+        if (failed)
+            return failAfterOutput(ctx, &*json, summary.error());
+        json->finish();
         return ExitOk;
     }
-    if (entries.isEmpty()) {
+    if (failed)
+        return failAfterOutput(ctx, nullptr, summary.error());
+    if (written == 0) {
         ctx.out << "No MQTT sessions" << (options.filter.isEmpty() ? "" : " match the filter") << ".\n";
         return ExitOk;
     }
-    TextTable table({QStringLiteral("CLIENT ID"), QStringLiteral("HASH"), QStringLiteral("CLEAN"), QStringLiteral("SUBSCRIPTIONS"),
-                     QStringLiteral("CONSUMERS"), QStringLiteral("PENDING"), QStringLiteral("CONNECTED"), QStringLiteral("PROBLEMS")});
-    for (const SessionEntry &e : entries) {
-        qint64 pending = 0;
-        const QString cons = consumersText(e, &pending);
-        table.addRow({e.record ? e.clientId : QStringLiteral("(undecodable)"), e.hash, e.clean ? QStringLiteral("yes") : QStringLiteral("no"),
-                      subscriptionsText(e), cons, QString::number(pending), yesNoUnknown(e.connected),
-                      e.problems.isEmpty() ? QStringLiteral("-") : e.problems.join(QStringLiteral("; "))});
-    }
-    table.print(ctx.out);
     if (truncated)
         ctx.out << "\n(first " << limit << " sessions; --limit 0 shows all)\n";
     if (!connected)
@@ -201,6 +243,16 @@ int runSession(CliContext &ctx)
     return ExitOk;
 }
 
+QStringList retainedRow(const RetainedEntry &e)
+{
+    if (!e.record)
+        return {QStringLiteral("(undecodable)"), QStringLiteral("-"), QString::number(e.storedBytes), QStringLiteral("-"),
+                QString::number(e.seq), e.problem};
+    const RetainedRecord &r = *e.record;
+    return {r.topic, QString::number(r.qos()), QString::number(r.payload.size()), r.encodingName(), QString::number(e.seq),
+            r.isDeleteMarker ? QStringLiteral("(delete marker)") : r.payloadPreview(48)};
+}
+
 int runRetained(CliContext &ctx)
 {
     auto src = RecordSource::resolve(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
@@ -209,37 +261,42 @@ int runRetained(CliContext &ctx)
     RetainedLoadOptions options;
     options.domain = src->apiDomain;
     options.filter = ctx.parser.value(QStringLiteral("filter"));
-    QList<RetainedEntry> entries;
-    auto summary = RetainedLoader::load(src->connection, options, [&](QList<RetainedEntry> &&batch, const ReadProgress &) {
-        entries.append(std::move(batch));
-        return true;
-    });
-    if (!summary && summary.error().jsErrCode() != 10059)
-        return ctx.fail(summary.error());
-    if (ctx.json) {
-        QJsonArray arr;
-        for (const RetainedEntry &e : entries)
-            arr.append(RetainedLoader::toJson(e));
-        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("retained"), arr}});
-        return ExitOk;
-    }
-    if (entries.isEmpty()) {
-        ctx.out << "No retained messages" << (options.filter.isEmpty() ? "" : " match the filter") << ".\n";
-        return ExitOk;
-    }
+    std::optional<JsonStreamWriter> json;
     TextTable table({QStringLiteral("TOPIC"), QStringLiteral("QOS"), QStringLiteral("SIZE"), QStringLiteral("ENCODING"),
                      QStringLiteral("SEQ"), QStringLiteral("PAYLOAD")});
-    for (const RetainedEntry &e : entries) {
-        if (!e.record) {
-            table.addRow({QStringLiteral("(undecodable)"), QStringLiteral("-"), QString::number(e.storedBytes), QStringLiteral("-"),
-                          QString::number(e.seq), e.problem});
-            continue;
-        }
-        const RetainedRecord &r = *e.record;
-        table.addRow({r.topic, QString::number(r.qos()), QString::number(r.payload.size()), r.encodingName(), QString::number(e.seq),
-                      r.isDeleteMarker ? QStringLiteral("(delete marker)") : r.payloadPreview(48)});
+    if (ctx.json) {
+        json.emplace(ctx.out);
+        json->beginObject();
+        json->string(QStringLiteral("account"), src->account);
+        json->beginArray(QStringLiteral("retained"));
     }
-    table.print(ctx.out);
+    qint64 written = 0;
+    auto summary = RetainedLoader::load(src->connection, options, [&](QList<RetainedEntry> &&batch, const ReadProgress &) {
+        for (const RetainedEntry &e : std::as_const(batch)) {
+            if (json)
+                RetainedLoader::writeJson(*json, e);
+            else
+                table.addRow(retainedRow(e));
+        }
+        written += batch.size();
+        if (json)
+            json->flush();
+        else
+            table.printAdded(ctx.out);
+        return true;
+    });
+    const bool failed = !summary && !isStreamMissing(summary.error());
+    if (json) {
+        json->endArray();
+        if (failed)
+            return failAfterOutput(ctx, &*json, summary.error());
+        json->finish();
+        return ExitOk;
+    }
+    if (failed)
+        return failAfterOutput(ctx, nullptr, summary.error());
+    if (written == 0)
+        ctx.out << "No retained messages" << (options.filter.isEmpty() ? "" : " match the filter") << ".\n";
     return ExitOk;
 }
 

@@ -8,28 +8,58 @@
 
 namespace MqttDoctor::Cli {
 
+void TextTable::sizeColumns()
+{
+    m_widths.clear();
+    for (const QString &h : m_header)
+        m_widths.append(h.size());
+    for (const QStringList &row : m_rows)
+        for (qsizetype i = 0; i < row.size() && i < m_widths.size(); ++i)
+            m_widths[i] = std::max(m_widths[i], row[i].size());
+}
+
+void TextTable::printRow(QTextStream &out, const QStringList &row, const QString &pad) const
+{
+    // Cells padded to their column's width and two spaces, the last one as it is; no trailing blanks.
+    QString line = pad;
+    qsizetype length = pad.size();
+    for (qsizetype i = 0; i < row.size(); ++i)
+        length += std::max(row[i].size(), i < m_widths.size() ? m_widths[i] : 0) + 2;
+    line.reserve(length);
+    for (qsizetype i = 0; i < row.size(); ++i) {
+        line += row[i];
+        if (i + 1 < row.size())
+            line.resize(line.size() + std::max<qsizetype>(0, (i < m_widths.size() ? m_widths[i] : 0) - row[i].size()) + 2, u' ');
+    }
+    qsizetype end = line.size();
+    while (end > pad.size() && line.at(end - 1) == u' ')
+        --end;
+    line.truncate(end);
+    out << line << '\n';
+}
+
 void TextTable::print(QTextStream &out, int indent) const
 {
-    QList<qsizetype> widths;
-    for (const QString &h : m_header)
-        widths.append(h.size());
-    for (const QStringList &row : m_rows)
-        for (qsizetype i = 0; i < row.size() && i < widths.size(); ++i)
-            widths[i] = std::max(widths[i], row[i].size());
+    TextTable sized = *this;
+    sized.sizeColumns();
     const QString pad(indent, QLatin1Char(' '));
-    auto printRow = [&](const QStringList &row) {
-        QString line = pad;
-        for (qsizetype i = 0; i < row.size(); ++i) {
-            if (i + 1 == row.size())
-                line += row[i];
-            else
-                line += row[i].leftJustified(widths[i]) + QStringLiteral("  ");
-        }
-        out << line.trimmed().prepend(pad) << '\n';
-    };
-    printRow(m_header);
+    sized.printRow(out, m_header, pad);
     for (const QStringList &row : m_rows)
-        printRow(row);
+        sized.printRow(out, row, pad);
+}
+
+void TextTable::printAdded(QTextStream &out)
+{
+    if (m_rows.isEmpty())
+        return;
+    if (!m_headerPrinted) {
+        sizeColumns();
+        printRow(out, m_header, {});
+        m_headerPrinted = true;
+    }
+    for (const QStringList &row : std::as_const(m_rows))
+        printRow(out, row, {});
+    m_rows.clear();
 }
 
 void printJson(QTextStream &out, const QJsonObject &object)
@@ -37,15 +67,19 @@ void printJson(QTextStream &out, const QJsonObject &object)
     out << QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented));
 }
 
+QJsonObject errorJson(const Error &error)
+{
+    return QJsonObject{{QStringLiteral("kind"), Error::kindName(error.kind())},
+                       {QStringLiteral("message"), error.message()},
+                       {QStringLiteral("hint"), error.hint()},
+                       {QStringLiteral("nats_status"), error.natsStatus()},
+                       {QStringLiteral("js_err_code"), error.jsErrCode()}};
+}
+
 void printError(QTextStream &out, const Error &error, bool json)
 {
     if (json) {
-        QJsonObject e{{QStringLiteral("kind"), Error::kindName(error.kind())},
-                      {QStringLiteral("message"), error.message()},
-                      {QStringLiteral("hint"), error.hint()},
-                      {QStringLiteral("nats_status"), error.natsStatus()},
-                      {QStringLiteral("js_err_code"), error.jsErrCode()}};
-        printJson(out, QJsonObject{{QStringLiteral("error"), e}});
+        printJson(out, QJsonObject{{QStringLiteral("error"), errorJson(error)}});
         return;
     }
     out << "error: " << error.message() << '\n';

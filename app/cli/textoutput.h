@@ -19,14 +19,27 @@ class TextTable final
 public:
     explicit TextTable(QStringList header) : m_header(std::move(header)) {}
     void addRow(QStringList row) { m_rows.append(std::move(row)); }
-    bool isEmpty() const { return m_rows.isEmpty(); }
+    bool isEmpty() const { return m_rows.isEmpty() && !m_headerPrinted; }
     void print(QTextStream &out, int indent = 0) const;
+    /**
+     * For a table of a million rows: prints the rows added since the last call and forgets them. The
+     * first call sizes the columns from the header and its rows and prints the header; later rows keep
+     * those widths (a wider cell pushes the rest of its line to the right). Nothing when no row came.
+     */
+    void printAdded(QTextStream &out);
 
 private:
+    void printRow(QTextStream &out, const QStringList &row, const QString &pad) const;
+    void sizeColumns();
+
     QStringList m_header;
     QList<QStringList> m_rows;
+    QList<qsizetype> m_widths;
+    bool m_headerPrinted = false;
 };
 
+/** An error as the JSON object `{"kind", "message", "hint", "nats_status", "js_err_code"}`. */
+QJsonObject errorJson(const Error &error);
 /** Prints a JSON object, indented. */
 void printJson(QTextStream &out, const QJsonObject &object);
 /** An error, as text ("error: ..." plus hint) or as {"error": {...}} with --json. */

@@ -4,6 +4,11 @@
 #include <QJsonValue>
 #include <QList>
 #include <QString>
+#include <QStringList>
+#include <QStringView>
+
+#include <cstring>
+#include <memory>
 
 class QTextStream;
 
@@ -30,18 +35,49 @@ public:
     void endArray();
     /** A member of the current object (`key`), or an element of the current array (`key` empty). */
     void value(const QString &key, const QJsonValue &value);
+    /**
+     * The same for one scalar, written straight from the C++ value (no QJsonValue, no document): what a
+     * command writes per record of a stream of a million. Text as QJsonDocument writes it.
+     */
+    void string(const QString &key, QStringView text);
+    void number(const QString &key, qint64 n);
+    void boolean(const QString &key, bool b);
+    void null(const QString &key);
+    /** A string, or null when `text` is empty. */
+    void stringOrNull(const QString &key, QStringView text);
+    /** An array of strings. */
+    void strings(const QString &key, const QStringList &list);
+    /** Writes what is buffered (64 KiB at a time otherwise); finish() flushes too. */
+    void flush();
     /** Finishes the document (closes what is open, final newline) and flushes. */
     void finish();
 
 private:
     void separate();
-    QByteArray keyText(const QString &key) const;
     void open(const QString &key, bool array);
     void close();
-    void write(const QByteArray &bytes);
-    QByteArray indent() const { return QByteArray(4 * m_open.size(), ' '); }
+    void flushIfFull();
+    void scalar(const QString &key, const char *text, qsizetype size);
+    void writeKey(const QString &key);
+    void appendIndent();
+    void writeEscaped(QStringView text);
+    /** A value's text at the current depth, without key, straight into the buffer. */
+    void writeBare(const QJsonValue &value);
 
     QTextStream &m_out;
+    // The text not yet written: small appends to a QByteArray cost more than the rest of a record's
+    // writing, so a plain block that only grows (for one value longer than it).
+    struct Buffer
+    {
+        std::unique_ptr<char[]> data;
+        qsizetype size = 0;
+        qsizetype capacity = 0;
+        /** Room for `n` more bytes at data.get() + size (may move what is there). */
+        char *room(qsizetype n);
+        void append(const char *text, qsizetype n) { std::memcpy(room(n), text, size_t(n)), size += n; }
+        void append(char c) { *room(1) = c, ++size; }
+    };
+    Buffer m_buffer;
     struct Level
     {
         bool array = false;

@@ -3,6 +3,8 @@
 #include <QDateTime>
 #include <QtNumeric>
 
+#include <chrono>
+
 namespace MqttDoctor::Rfc3339Time {
 
 std::optional<qint64> parseNs(const QString &input)
@@ -36,6 +38,40 @@ std::optional<qint64> parseNs(const QString &input)
     if (qMulOverflow(secs, qint64(1000000000), &ns) || qAddOverflow(ns, fractionNs, &ns))
         return std::nullopt;
     return ns;
+}
+
+QString formatMs(const QDateTime &utc)
+{
+    using namespace std::chrono;
+    if (!utc.isValid() || utc.timeSpec() != Qt::UTC)
+        return utc.toString(Qt::ISODateWithMs);
+    const qint64 ms = utc.toMSecsSinceEpoch();
+    const sys_days day = floor<days>(sys_time<milliseconds>(milliseconds(ms)));
+    const year_month_day date(day);
+    const int year = int(date.year());
+    if (year < 1 || year > 9999)
+        return utc.toString(Qt::ISODateWithMs); // Qt's own form for years it writes otherwise
+    qint64 inDay = ms - duration_cast<milliseconds>(day.time_since_epoch()).count();
+    char16_t text[24];
+    auto put = [&text](int at, int value, int digits) {
+        for (int i = digits - 1; i >= 0; --i, value /= 10)
+            text[at + i] = char16_t(u'0' + value % 10);
+    };
+    put(0, year, 4);
+    text[4] = u'-';
+    put(5, int(unsigned(date.month())), 2);
+    text[7] = u'-';
+    put(8, int(unsigned(date.day())), 2);
+    text[10] = u'T';
+    put(11, int(inDay / 3600000), 2);
+    text[13] = u':';
+    put(14, int(inDay / 60000 % 60), 2);
+    text[16] = u':';
+    put(17, int(inDay / 1000 % 60), 2);
+    text[19] = u'.';
+    put(20, int(inDay % 1000), 3);
+    text[23] = u'Z';
+    return QString(reinterpret_cast<const QChar *>(text), 24);
 }
 
 } // namespace MqttDoctor::Rfc3339Time

@@ -4,6 +4,8 @@
 
 #include <QString>
 
+class QDateTime;
+
 namespace MqttDoctor::Rfc3339Time {
 
 /**
@@ -14,4 +16,10 @@ namespace MqttDoctor::Rfc3339Time {
  */
 std::optional<qint64> parseNs(const QString &text);
 
+/**
+ * `utc` as QDateTime::toString(Qt::ISODateWithMs) writes a UTC time ("2026-12-05T03:40:12.123Z"), made
+ * without QDateTime's general formatting (a listing writes a million of them); an invalid time gives "".
+ * Pure, any thread.
+ */
+QString formatMs(const QDateTime &utc);
 } // namespace MqttDoctor::Rfc3339Time

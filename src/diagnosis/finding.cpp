@@ -2,6 +2,8 @@
 
 #include <QJsonArray>
 
+#include "common/jsonstreamwriter.h"
+
 namespace MqttDoctor {
 
 QString Finding::severityName(Severity s)
@@ -37,6 +39,27 @@ QJsonObject Finding::toJson() const
                        {QStringLiteral("evidence"), QJsonObject{{QStringLiteral("expected"), expected}, {QStringLiteral("actual"), actual}}},
                        {QStringLiteral("explains"), QJsonArray::fromStringList(explains)},
                        {QStringLiteral("repair"), orNull(repair)}};
+}
+
+void Finding::writeJson(JsonStreamWriter &w) const
+{
+    // toJson()'s members in its order (sorted keys), written as they are made.
+    w.beginObject();
+    w.string(QStringLiteral("account"), account);
+    w.stringOrNull(QStringLiteral("client_id"), clientId);
+    w.string(QStringLiteral("code"), code);
+    w.string(QStringLiteral("detail"), detail);
+    w.beginObject(QStringLiteral("evidence"));
+    w.value(QStringLiteral("actual"), actual);
+    w.value(QStringLiteral("expected"), expected);
+    w.endObject();
+    w.strings(QStringLiteral("explains"), explains);
+    w.stringOrNull(QStringLiteral("repair"), repair);
+    w.string(QStringLiteral("severity"), severityName(severity));
+    w.stringOrNull(QStringLiteral("stream"), stream);
+    w.stringOrNull(QStringLiteral("subject"), subject);
+    w.string(QStringLiteral("title"), title);
+    w.endObject();
 }
 
 QString Finding::identity() const

@@ -11,6 +11,8 @@
 
 namespace MqttDoctor {
 
+class JsonStreamWriter;
+
 /**
  * One diagnosed problem (product.md §1 "Finding", §2 catalogue). Codes are stable strings such as
  * "STREAM_MISSING"; the catalogue of codes, titles and repairs is in findingcatalogue.h.
@@ -36,6 +38,8 @@ struct Finding
     static std::optional<Severity> severityFromName(const QString &name);
     /** The JSON shape of the CLI (docs/cli.md): code, severity, account, stream, subject, client_id, title, detail, evidence, explains, repair. */
     QJsonObject toJson() const;
+    /** The same JSON written straight to `w` as an element of its current array. */
+    void writeJson(JsonStreamWriter &w) const;
     /**
      * What the finding is about (code, account, stream, subject, client, title), not its evidence: equal for the same
      * problem found by two checks, before and after a repair, which is how both front ends tell fixed from remaining.

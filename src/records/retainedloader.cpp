@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+#include "common/jsonstreamwriter.h"
+#include "common/rfc3339time.h"
 #include "mqtt/storedmessage.h"
 #include "records/decodepipeline.h"
 
@@ -67,7 +69,7 @@ QJsonObject toJson(const RetainedEntry &e)
                            {QStringLiteral("size"), e.storedBytes}, {QStringLiteral("payload_preview"), null},
                            {QStringLiteral("encoding"), null}, {QStringLiteral("origin"), null}, {QStringLiteral("source"), null},
                            {QStringLiteral("seq"), qint64(e.seq)}, {QStringLiteral("stored_subject"), e.storedSubject},
-                           {QStringLiteral("time"), e.time.toString(Qt::ISODateWithMs)},
+                           {QStringLiteral("time"), Rfc3339Time::formatMs(e.time)},
                            {QStringLiteral("delete_marker"), false}, {QStringLiteral("problem"), e.problem}};
     const RetainedRecord &r = *e.record;
     const auto orNull = [&](const QString &s) { return s.isEmpty() ? null : QJsonValue(s); };
@@ -81,9 +83,33 @@ QJsonObject toJson(const RetainedEntry &e)
                        {QStringLiteral("source"), orNull(r.source)},
                        {QStringLiteral("seq"), qint64(e.seq)},
                        {QStringLiteral("stored_subject"), e.storedSubject},
-                       {QStringLiteral("time"), e.time.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("time"), Rfc3339Time::formatMs(e.time)},
                        {QStringLiteral("delete_marker"), r.isDeleteMarker},
                        {QStringLiteral("problem"), null}};
+}
+
+void writeJson(JsonStreamWriter &w, const RetainedEntry &e)
+{
+    // toJson(e)'s members in its order (sorted keys), written as they are made.
+    w.beginObject();
+    const RetainedRecord *r = e.record ? &*e.record : nullptr;
+    r ? w.boolean(QStringLiteral("delete_marker"), r->isDeleteMarker) : w.boolean(QStringLiteral("delete_marker"), false);
+    r ? w.string(QStringLiteral("encoding"), r->encodingName()) : w.null(QStringLiteral("encoding"));
+    r ? w.stringOrNull(QStringLiteral("origin"), r->origin) : w.null(QStringLiteral("origin"));
+    r ? w.string(QStringLiteral("payload_preview"), r->payloadPreview()) : w.null(QStringLiteral("payload_preview"));
+    r ? w.null(QStringLiteral("problem")) : w.string(QStringLiteral("problem"), e.problem);
+    r ? w.number(QStringLiteral("qos"), r->qos()) : w.null(QStringLiteral("qos"));
+    w.number(QStringLiteral("seq"), qint64(e.seq));
+    r ? w.number(QStringLiteral("size"), r->payload.size()) : w.number(QStringLiteral("size"), e.storedBytes);
+    r ? w.stringOrNull(QStringLiteral("source"), r->source) : w.null(QStringLiteral("source"));
+    w.string(QStringLiteral("stored_subject"), e.storedSubject);
+    if (r)
+        w.string(QStringLiteral("subject"), r->subject.isEmpty() ? r->subjectFromStoredSubject() : r->subject);
+    else
+        w.null(QStringLiteral("subject"));
+    w.string(QStringLiteral("time"), Rfc3339Time::formatMs(e.time));
+    r ? w.string(QStringLiteral("topic"), r->topic) : w.null(QStringLiteral("topic"));
+    w.endObject();
 }
 
 Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const RetainedLoadOptions &options,

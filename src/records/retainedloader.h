@@ -16,6 +16,7 @@
 
 namespace MqttDoctor {
 
+class JsonStreamWriter;
 class NatsConnection;
 
 /** One message of `$MQTT_rmsgs`, decoded (or the reason it could not be). */
@@ -60,6 +61,8 @@ bool matches(const RetainedEntry &entry, const QString &filter);
 bool topicMatches(const QString &filter, const QString &topic);
 /** {topic, subject, qos, size, payload_preview, encoding, origin, source, seq, stored_subject, time, delete_marker, problem}. */
 QJsonObject toJson(const RetainedEntry &entry);
+/** The same JSON written straight to `w` as an element of its current array. */
+void writeJson(JsonStreamWriter &w, const RetainedEntry &entry);
 
 /**
  * Reads `$MQTT_rmsgs`, batch by batch, filtered. Worker thread. A missing stream is a NotFound error.

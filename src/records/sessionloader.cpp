@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "common/jsonstreamwriter.h"
+#include "common/rfc3339time.h"
 #include "mqtt/clientidhash.h"
 #include "mqtt/mqttlayout.h"
 #include "mqtt/storedmessage.h"
@@ -114,12 +116,13 @@ void addConsumer(SessionEntry &entry, const QString &sid, const ConsumerConfigJs
         c.numAckPending = found->numAckPending;
         c.config = found->config;
         if (!found->unavailable.isEmpty()) {
-            c.config = config.toObject();  // its actual config could not be read
+            c.config = {};
+            c.recordConfig = config;  // its actual config could not be read
             entry.problems << QStringLiteral("consumer %1 exists but did not answer (%2); its pending counts are not known")
                                   .arg(c.name, found->unavailable);
         }
     } else {
-        c.config = config.toObject();  // parsed only here: a missing consumer is the exception
+        c.recordConfig = config;
         if (consumersKnown && !c.name.isEmpty())
             entry.problems << QStringLiteral("consumer %1 missing").arg(c.name);
     }
@@ -228,7 +231,7 @@ QJsonObject toJson(const SessionEntry &e, bool detail)
                       {QStringLiteral("num_pending"), c.exists ? QJsonValue(c.numPending) : QJsonValue(QJsonValue::Null)},
                       {QStringLiteral("num_ack_pending"), c.exists ? QJsonValue(c.numAckPending) : QJsonValue(QJsonValue::Null)}};
         if (detail)
-            o.insert(QStringLiteral("config"), c.config);
+            o.insert(QStringLiteral("config"), c.configOrRecorded());
         cons.append(o);
     }
     QJsonObject o{{QStringLiteral("client_id"), e.record ? QJsonValue(e.clientId) : QJsonValue(QJsonValue::Null)},
@@ -236,7 +239,7 @@ QJsonObject toJson(const SessionEntry &e, bool detail)
                   {QStringLiteral("stream"), e.isLegacy() ? e.legacyStream : sessStream},
                   {QStringLiteral("subject"), e.subject},
                   {QStringLiteral("seq"), QJsonValue(qint64(e.seq))},
-                  {QStringLiteral("time"), e.time.toString(Qt::ISODateWithMs)},
+                  {QStringLiteral("time"), Rfc3339Time::formatMs(e.time)},
                   {QStringLiteral("clean"), e.clean},
                   {QStringLiteral("subscriptions"), subs},
                   {QStringLiteral("consumers"), cons},
@@ -247,6 +250,50 @@ QJsonObject toJson(const SessionEntry &e, bool detail)
         o.insert(QStringLiteral("origin"), e.record ? QJsonValue(e.record->origin) : QJsonValue(QJsonValue::Null));
     }
     return o;
+}
+
+void writeJson(JsonStreamWriter &w, const SessionEntry &e)
+{
+    // toJson(e)'s members in its order (a JSON object's keys sorted), written as they are made.
+    w.beginObject();
+    w.boolean(QStringLiteral("clean"), e.clean);
+    e.record ? w.string(QStringLiteral("client_id"), e.clientId) : w.null(QStringLiteral("client_id"));
+    e.connected ? w.boolean(QStringLiteral("connected"), *e.connected) : w.null(QStringLiteral("connected"));
+    w.beginArray(QStringLiteral("consumers"));
+    for (const SessionConsumer &c : e.consumers) {
+        w.beginObject();
+        w.boolean(QStringLiteral("exists"), c.exists);
+        w.string(QStringLiteral("name"), c.name);
+        if (c.exists) {
+            w.number(QStringLiteral("num_ack_pending"), c.numAckPending);
+            w.number(QStringLiteral("num_pending"), c.numPending);
+            w.number(QStringLiteral("pending"), c.pending());
+        } else {
+            w.null(QStringLiteral("num_ack_pending"));
+            w.null(QStringLiteral("num_pending"));
+            w.null(QStringLiteral("pending"));
+        }
+        w.string(QStringLiteral("sid"), c.sid);
+        w.stringOrNull(QStringLiteral("stream"), c.stream);
+        w.endObject();
+    }
+    w.endArray();
+    w.string(QStringLiteral("hash"), e.hash);
+    w.strings(QStringLiteral("problems"), e.problems);
+    w.number(QStringLiteral("seq"), qint64(e.seq));
+    w.string(QStringLiteral("stream"), e.isLegacy() ? e.legacyStream : sessStream);
+    w.string(QStringLiteral("subject"), e.subject);
+    w.beginArray(QStringLiteral("subscriptions"));
+    for (const SessionRecord::Subscription &s : e.subscriptions()) {
+        w.beginObject();
+        w.string(QStringLiteral("filter"), s.natsSubject);
+        w.number(QStringLiteral("qos"), s.qos);
+        w.string(QStringLiteral("topic"), s.mqttFilter);
+        w.endObject();
+    }
+    w.endArray();
+    w.string(QStringLiteral("time"), Rfc3339Time::formatMs(e.time));
+    w.endObject();
 }
 
 QString sessionSubject(const QString &clientId, const QString &sessionDomain)

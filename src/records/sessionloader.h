@@ -14,6 +14,7 @@
 #include <QStringList>
 
 #include "common/result.h"
+#include "mqtt/consumerconfigjson.h"
 #include "mqtt/sessionrecord.h"
 #include "mqtt/topicmapping.h"
 #include "nats/streamreader.h"
@@ -22,6 +23,7 @@
 
 namespace MqttDoctor {
 
+class JsonStreamWriter;
 class NatsConnection;
 
 /** A durable consumer a session record references, joined with the consumer's info (if it exists). */
@@ -33,7 +35,11 @@ struct SessionConsumer
     bool exists = false;
     qint64 numPending = 0;       ///< consumer info `num_pending` (not yet delivered)
     qint64 numAckPending = 0;    ///< consumer info `num_ack_pending` (delivered, unacknowledged)
-    QJsonObject config;          ///< the consumer's actual config (exists), else the config from the record
+    QJsonObject config;          ///< the consumer's actual config (exists and answered), else empty
+    /** The config the record stores for it (parsed only when asked: with a million records, most are never shown). */
+    ConsumerConfigJson recordConfig;
+    /** The actual config, or the one the record stores when the consumer is missing or did not answer. */
+    QJsonObject configOrRecorded() const { return config.isEmpty() ? recordConfig.toObject() : config; }
     /** What `pending` means in the CLI: num_pending + num_ack_pending. */
     qint64 pending() const { return numPending + numAckPending; }
 };
@@ -123,6 +129,8 @@ ConnectedClients connectedFromConnz(const QList<SystemClient::Reply> &replies);
 bool matches(const SessionEntry &entry, const QString &filter);
 /** The JSON of an entry (docs/cli.md): client_id, hash, subject, seq, time, clean, subscriptions, consumers, connected, problems; `detail` adds server, origin and the consumer configs. */
 QJsonObject toJson(const SessionEntry &entry, bool detail = false);
+/** The same JSON (detail false) written straight to `w` as an element of its current array. */
+void writeJson(JsonStreamWriter &w, const SessionEntry &entry);
 /** Marks a decoded legacy record (`$MQTT_sess_<hash>`): where it is, and why no server reads it there. */
 void markLegacy(SessionEntry &entry, const QString &stream);
 /** `$MQTT.sess.<hash>` or `$MQTT.sess.<domain>.<hash>`. */

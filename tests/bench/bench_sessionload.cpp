@@ -31,7 +31,6 @@
 
 #include "benchdata.h"
 #include "processfigures.h"
-#include "common/mallochugepages.h"
 #include "natsserverfixture.h"
 #include "requestlatency.h"
 #include "mqtt/clientidhash.h"
@@ -255,23 +254,10 @@ int runReader(const QString &url, const Workload &w)
 
 // ---- parent ----
 
-// GLIBC_TUNABLES as the bench was started with (before MallocHugePages ran it again with the CLI's settings).
-constexpr const char *OriginalTunables = "MQTTDOCTOR_BENCH_ORIGINAL_TUNABLES";
-
 QJsonObject runChild(const QString &mode, const QString &url, const Workload &w, int records, qint64 serverPid)
 {
     const double serverStart = otherProcessCpuSeconds(serverPid);
     QProcess p;
-    // The baseline is a plain nats.c program: glibc's defaults, GLIBC_TUNABLES as the bench was started
-    // with (MQTTDOCTOR_BENCH_BASELINE_TUNED=1: with the CLI's settings too, to compare).
-    if (mode.startsWith(QLatin1String("baseline")) && qEnvironmentVariableIntValue("MQTTDOCTOR_BENCH_BASELINE_TUNED") == 0) {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (!qEnvironmentVariableIsEmpty(OriginalTunables))
-            env.insert(QStringLiteral("GLIBC_TUNABLES"), qEnvironmentVariable(OriginalTunables));
-        else
-            env.remove(QStringLiteral("GLIBC_TUNABLES"));
-        p.setProcessEnvironment(env);
-    }
     p.start(QCoreApplication::applicationFilePath(),
             {QStringLiteral("--child"), mode, QStringLiteral("--url"), url, QStringLiteral("--workload"),
              QString::fromLatin1(w.key), QStringLiteral("--records"), QString::number(records)});
@@ -419,9 +405,6 @@ int runParent(int records, int retained, int runs, const QString &version, const
     }
     std::printf("nats-server %s at %s (file store), %d runs per figure (median), each read in a fresh process\n",
                 qPrintable(server.binary().version()), qPrintable(server.url()), runs);
-    std::printf("GLIBC_TUNABLES: our reads \"%s\", the baseline's \"%s\"\n", qgetenv("GLIBC_TUNABLES").constData(),
-                qEnvironmentVariableIntValue("MQTTDOCTOR_BENCH_BASELINE_TUNED") != 0 ? qgetenv("GLIBC_TUNABLES").constData()
-                                                                                   : qgetenv(OriginalTunables).constData());
     if (!fill(server.url().toUtf8(), records, retained))
         return 1;
     decodeAlone(records);
@@ -496,16 +479,6 @@ int runParent(int records, int retained, int runs, const QString &version, const
 
 int main(int argc, char **argv)
 {
-    // Our reads run as the CLI runs (MallocHugePages: glibc's heap in huge pages, grown in large steps,
-    // where the kernel advises them on request): this process and, through the variable it sets, the
-    // children of our reads; the baseline's children get the variable as it was (runChild).
-    bool baselineChild = false;
-    for (int i = 1; i + 1 < argc; ++i)
-        baselineChild = baselineChild || (std::strcmp(argv[i], "--child") == 0 && std::strncmp(argv[i + 1], "baseline", 8) == 0);
-    if (!qEnvironmentVariableIsSet(OriginalTunables))
-        qputenv(OriginalTunables, qgetenv("GLIBC_TUNABLES"));
-    if (!baselineChild)
-        MallocHugePages::applyAtStart(argv);
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     auto option = [&](const char *name, const QString &fallback) {

@@ -1,6 +1,6 @@
 #pragma once
 
-// Test data of bench_sessionload (fill of a local server, expected consumer index). Not a test.
+// Test data of the benchmarks and of tst_streamedoutput (fill of a local server, expected consumer index).
 
 #include <nats/nats.h>
 

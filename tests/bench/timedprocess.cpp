@@ -163,6 +163,37 @@ QByteArray readAll(int fd)
     return out;
 }
 
+// Reads the output in blocks: its size, the marker's occurrences, and `keep` bytes of each end.
+void scanOutput(int fd, const TimedProcess::OutputLimit &limit, TimedProcess::Outcome &o)
+{
+    ::lseek(fd, 0, SEEK_SET);
+    QByteArray head;
+    QByteArray tail;
+    QByteArray carry; // the end of the previous block: a marker may straddle two blocks
+    std::vector<char> buffer(1 << 20);
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+        if (n <= 0)
+            break;
+        const QByteArray block(buffer.data(), n);
+        o.outputBytes += n;
+        if (head.size() < limit.keep)
+            head.append(block.left(limit.keep - head.size()));
+        tail = QByteArray(tail + block).right(limit.keep);
+        if (!limit.marker.isEmpty()) {
+            const QByteArray window = carry + block;
+            qsizetype at = 0;
+            while ((at = window.indexOf(limit.marker, at)) >= 0) {
+                ++o.markerCount;
+                at += limit.marker.size();
+            }
+            carry = window.right(limit.marker.size() - 1);
+        }
+    }
+    o.standardOutput = o.outputBytes <= 2 * limit.keep ? QByteArray(head + tail.right(o.outputBytes - head.size()))
+                                                       : QByteArray(head + "\n...\n" + tail);
+}
+
 qint64 vmHwmKiBOf(pid_t pid)
 {
     QFile f(QStringLiteral("/proc/%1/status").arg(pid));
@@ -193,6 +224,13 @@ QString TimedProcess::Outcome::describe() const
 
 TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringList &arguments,
                                         const QMap<QString, QString> &environment, int timeoutMs, const QString &launcher)
+{
+    return run(program, arguments, environment, timeoutMs, launcher, OutputLimit{-1, {}});
+}
+
+TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringList &arguments,
+                                        const QMap<QString, QString> &environment, int timeoutMs, const QString &launcher,
+                                        const OutputLimit &limit)
 {
     Outcome o;
     // In-memory files: a JSON of many MiB never waits for a reader, and nothing lands on disk.
@@ -227,7 +265,12 @@ TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringLis
     }
     o.wallMs = child.elapsedMs();
     child.reap(o);
-    o.standardOutput = readAll(out);
+    if (limit.keep < 0) {
+        o.standardOutput = readAll(out);
+        o.outputBytes = o.standardOutput.size();
+    } else {
+        scanOutput(out, limit, o);
+    }
     const QByteArray errors = readAll(err);
     o.standardErrorTail = errors.right(TailBytes);
     if (!launcher.isEmpty() && !o.timedOut && o.error.isEmpty()) {

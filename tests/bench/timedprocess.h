@@ -24,7 +24,9 @@ public:
         double wallMs = 0;      // spawn to exit (run) or spawn to the matching line (runUntilLine)
         qint64 peakRssKiB = 0;  // run: ru_maxrss (through the launcher); runUntilLine: VmHWM just before the kill
         double cpuSeconds = 0;  // user + system, every thread (until the kill for runUntilLine)
-        QByteArray standardOutput;
+        QByteArray standardOutput;   // all of it, or (OutputLimit) its first and last bytes
+        qint64 outputBytes = 0;      // how many bytes it wrote to standard output
+        qint64 markerCount = 0;      // OutputLimit: how often the marker occurs in the output
         QByteArray standardErrorTail; // the last 8 KiB
         QString line;           // runUntilLine: the matching line, empty when none came
 
@@ -38,6 +40,16 @@ public:
     // (large) process would carry this process's peak RSS in its ru_maxrss.
     static Outcome run(const QString &program, const QStringList &arguments, const QMap<QString, QString> &environment,
                        int timeoutMs, const QString &launcher = {});
+
+    // For outputs of a GiB: keeps `keep` bytes of each end of standard output (first, then last, in
+    // standardOutput with "\n...\n" between when cut) and counts `marker` over the whole of it.
+    struct OutputLimit
+    {
+        qint64 keep = 64 * 1024;
+        QByteArray marker;
+    };
+    static Outcome run(const QString &program, const QStringList &arguments, const QMap<QString, QString> &environment,
+                       int timeoutMs, const QString &launcher, const OutputLimit &limit);
 
     // Starts `program` and waits until a line of its standard error matches `pattern` (or it exits, or
     // timeoutMs pass), reads its VmHWM, then stops it (SIGTERM, SIGKILL after 5 s).

@@ -96,6 +96,51 @@ private slots:
         QCOMPARE(error.error, QJsonParseError::NoError);
         QCOMPARE(doc.object().value(QLatin1String("sessions")).toArray().size(), 1);
     }
+
+    // The typed members write what value() writes for the same QJsonValue, escapes and UTF-8 included,
+    // also across the writer's buffer (many members: more than one flush).
+    void typedScalarsAsDocument()
+    {
+        const QList<QString> texts{QString(), QStringLiteral("plain"), QStringLiteral("q\"b\\s/"), QStringLiteral("\b\f\n\r\t"),
+                                   QString(QChar(1)) + QChar(0x1f) + QChar(0x7f), QStringLiteral("caf\u00e9 \u20ac \u4e2d"),
+                                   QString::fromUtf8("\xf0\x9f\x98\x80 emoji"), QString(QChar(0xd800)) + QStringLiteral("lone"),
+                                   QString(70000, QLatin1Char('x'))};
+        QJsonObject expected;
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        {
+            QTextStream out(&buffer);
+            JsonStreamWriter w(out);
+            w.beginObject();
+            w.beginArray(QStringLiteral("a"));
+            QJsonArray list;
+            for (int round = 0; round < 300; ++round)
+                for (const QString &t : texts) {
+                    w.string({}, t);
+                    list.append(t);
+                }
+            w.endArray();
+            expected.insert(QStringLiteral("a"), list);
+            w.boolean(QStringLiteral("b"), true);
+            expected.insert(QStringLiteral("b"), true);
+            w.boolean(QStringLiteral("c"), false);
+            expected.insert(QStringLiteral("c"), false);
+            w.null(QStringLiteral("d"));
+            expected.insert(QStringLiteral("d"), QJsonValue::Null);
+            w.number(QStringLiteral("e"), -9007199254740993LL);
+            expected.insert(QStringLiteral("e"), -9007199254740993LL);
+            w.stringOrNull(QStringLiteral("f"), QString());
+            expected.insert(QStringLiteral("f"), QJsonValue::Null);
+            w.strings(QStringLiteral("g"), QStringList{QStringLiteral("x"), QStringLiteral("\u00fc")});
+            expected.insert(QStringLiteral("g"), QJsonArray{QStringLiteral("x"), QStringLiteral("\u00fc")});
+            w.string(QString::fromUtf8("h \xc3\xbc \"key\""), QStringLiteral("v"));
+            expected.insert(QString::fromUtf8("h \xc3\xbc \"key\""), QStringLiteral("v"));
+            w.endObject();
+            w.finish();
+        }
+        QCOMPARE(bytes, QJsonDocument(expected).toJson(QJsonDocument::Indented));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestJsonStreamWriter)

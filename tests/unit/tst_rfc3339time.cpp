@@ -1,5 +1,6 @@
 // RFC 3339 times with nanoseconds (Rfc3339Time::parseNs): the times of STREAM.MSG.GET replies (StreamReader::parseTimeNs)
 // and of backup files (BackupFormat::parseTime) are read by the same parser.
+#include <QDateTime>
 #include <QTest>
 
 #include <limits>
@@ -60,6 +61,25 @@ private slots:
         for (const qint64 ns : {qint64(0), qint64(1), qint64(-1), qint64(1764690637344798216LL), std::numeric_limits<qint64>::max(),
                                 std::numeric_limits<qint64>::min()})
             QCOMPARE(Rfc3339Time::parseNs(BackupFormat::formatTime(ns)), std::optional<qint64>(ns));
+    }
+
+    // The listings' own formatting of a time is QDateTime's ISODateWithMs, character for character.
+    void formatMsAsQt()
+    {
+        QList<qint64> times{0, 1, 999, 1000, 86399999, 951782400000 /* 2000-02-29 */, 1764906012123, 4102444799999,
+                            253402300799999 /* 9999-12-31T23:59:59.999 */, -1, -86400001, -62135596800000 /* year 1 */};
+        quint64 x = 88172645463325252ULL;
+        for (int i = 0; i < 20000; ++i) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17; // xorshift: times from 1970 to 2106, every millisecond digit
+            times << qint64(x % 4354819200000ULL);
+        }
+        for (const qint64 ms : std::as_const(times)) {
+            const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+            QCOMPARE(Rfc3339Time::formatMs(t), t.toString(Qt::ISODateWithMs));
+        }
+        QCOMPARE(Rfc3339Time::formatMs(QDateTime()), QString());
+        const QDateTime far = QDateTime::fromMSecsSinceEpoch(253402300800000, Qt::UTC); // year 10000: Qt's own form
+        QCOMPARE(Rfc3339Time::formatMs(far), far.toString(Qt::ISODateWithMs));
     }
 };
 

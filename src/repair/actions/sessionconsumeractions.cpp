@@ -54,7 +54,7 @@ public:
         if (entry)
             for (const SessionConsumer &c : entry->consumers)
                 if (c.name == durable && !c.exists) {
-                    config = c.config;
+                    config = c.configOrRecorded();
                     sid = c.sid;
                 }
         if (durable.isEmpty() || !entry || !entry->record || config.isEmpty()) {

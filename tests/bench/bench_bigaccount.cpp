@@ -1,0 +1,388 @@
+// Big accounts end to end (issue 16): one nats-server with one account holding N session records
+// (~300 B, one QoS 1 subscription each) and R retained messages, and whole processes of what a user
+// runs timed against it, several runs each, side by side with a raw nats.c read of the same stream:
+//   raw-sess        bigaccount_rawread: $MQTT_sess with an ordered consumer, last per subject, nothing kept
+//   sessions-json   nats-mqtt-doctor-cli --json sessions --limit 0
+//   sessions-text   nats-mqtt-doctor-cli sessions --limit 0
+//   sessions-first  nats-mqtt-doctor-cli --json sessions (the first 100)
+//   check           nats-mqtt-doctor-cli --json check (the account, its session records included)
+//   raw-rmsgs       bigaccount_rawread: $MQTT_rmsgs, every message (2.9 keeps them on one subject)
+//   retained-json   nats-mqtt-doctor-cli --json retained
+//   gui             nats-mqtt-doctor --account ACME (offscreen): process start to its first session rows
+//                   and to all of them (its `mqttdoctor.load` lines), peak RSS then
+// Every CLI run has a system connection (CONNZ: connected state) and the account's user. Prints each
+// command's median wall time, its ratio to the raw read of its stream (median of the runs' own
+// ratios), peak RSS and CPU, what its output held, and the targets. Asserts nothing.
+//
+//   bench_bigaccount [--server 2.9] [--sessions 100000,1000000] [--retained N (100000)] [--runs N (3)]
+//                    [--commands raw-sess,sessions-json,...] [--process-timeout S (900)]
+//                    [--serve: fill the first size, print the server's URL and keep it until standard input ends]
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QMap>
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "benchdata.h"
+#include "natsserverfixture.h"
+#include "timedprocess.h"
+
+using namespace MqttDoctor;
+using namespace MqttDoctor::BenchData;
+using namespace MqttDoctor::Test;
+
+namespace {
+
+const QStringList AllCommands{QStringLiteral("raw-sess"),      QStringLiteral("sessions-json"), QStringLiteral("sessions-text"),
+                              QStringLiteral("sessions-first"), QStringLiteral("check"),         QStringLiteral("raw-rmsgs"),
+                              QStringLiteral("retained-json"),  QStringLiteral("gui")};
+// What the GUI logs (category mqttdoctor.load, info) when the sessions view shows its first rows and all of them.
+const QRegularExpression FirstRows(QStringLiteral("sessions: first (\\d+) rows (\\d+) ms after connect"));
+const QRegularExpression AllRows(QStringLiteral("sessions complete: (\\d+) rows (\\d+) ms after connect"));
+
+struct Settings
+{
+    QStringList versions;
+    QList<int> sizes;
+    int retained = 100000;
+    int runs = 3;
+    QStringList commands;
+    int processTimeoutMs = 0;
+    bool serve = false; // fill the server, print its URL and keep it until standard input ends (to profile by hand)
+};
+
+QString number(qint64 n)
+{
+    return QLocale(QLocale::English).toString(n);
+}
+
+QString binary(const QString &relative)
+{
+    // The bench lives in <build>/bench; the programs it times are built in the same tree.
+    return QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/../") + relative);
+}
+
+QString launcher()
+{
+    return binary(QStringLiteral("bench/fleet_launch"));
+}
+
+// The raw read each command is compared with: the stream it reads.
+QString baselineOf(const QString &command)
+{
+    if (command == QLatin1String("retained-json"))
+        return QStringLiteral("raw-rmsgs");
+    if (command.startsWith(QLatin1String("raw-")))
+        return {};
+    return QStringLiteral("raw-sess");
+}
+
+struct Series
+{
+    QList<double> ms, rssMiB, cpuSeconds, ratios, firstMs;
+    QString failure;
+    QString content;
+};
+
+struct Target
+{
+    double ratio = -1;  // of the raw read's time
+    double ms = -1;
+    double rssMiB = -1;
+};
+
+Target targetFor(const QString &command, int size)
+{
+    Target t;
+    if (command == QLatin1String("sessions-first")) {
+        t.ms = 100;
+        return t;
+    }
+    if (command == QLatin1String("check")) {
+        if (size <= 100000) {
+            t.ratio = 2;
+            t.rssMiB = 300;
+        }
+        return t;
+    }
+    if (command == QLatin1String("gui")) {
+        if (size >= 1000000)
+            t.rssMiB = 1.2 * 1024;
+        return t;
+    }
+    if (command.startsWith(QLatin1String("raw-")))
+        return t;
+    t.ratio = 1.5;
+    if (size >= 1000000)
+        t.rssMiB = 150;
+    return t;
+}
+
+QString verdict(double value, double target, const QString &what)
+{
+    if (target < 0)
+        return {};
+    return QStringLiteral("  target <= %1 %2: %3").arg(target).arg(what, value <= target ? QStringLiteral("met") : QStringLiteral("NOT met"));
+}
+
+class BigAccountBench
+{
+public:
+    explicit BigAccountBench(const Settings &settings) : m_settings(settings) {}
+
+    bool runSize(const QString &version, int size)
+    {
+        NatsServerFixture server;
+        if (!server.start(version)) {
+            std::printf("\n== nats-server %s: cannot start: %s\n", qPrintable(version), qPrintable(server.errorString()));
+            return false;
+        }
+        std::printf("\n== nats-server %s, account ACME with %s session records and %s retained messages (2.9 layout, JSON), "
+                    "%d runs per figure\n",
+                    qPrintable(server.binary().version()), qPrintable(number(size)), qPrintable(number(m_settings.retained)),
+                    m_settings.runs);
+        std::fflush(stdout);
+        if (!fill(server.url().toUtf8(), size, m_settings.retained)) {
+            std::printf("  setup failed: cannot store the records\n");
+            return false;
+        }
+        std::fflush(stdout);
+        m_size = size;
+        if (m_settings.serve) {
+            std::printf("  serving at %s (user %s, password %s; system user sys, password syspass) until standard input ends\n",
+                        qPrintable(server.url()), User, Password);
+            std::fflush(stdout);
+            while (std::getchar() != EOF) {
+            }
+            return true;
+        }
+        QMap<QString, Series> series;
+        for (int run = 0; run < m_settings.runs; ++run) {
+            QStringList order = m_settings.commands;
+            if (run % 2 == 1)
+                std::reverse(order.begin(), order.end());
+            QMap<QString, double> thisRun;
+            for (const QString &command : std::as_const(order)) {
+                Series &s = series[command];
+                if (!s.failure.isEmpty())
+                    continue;
+                const TimedProcess::Outcome o = runCommand(command, server);
+                if (!completed(command, o)) {
+                    s.failure = QStringLiteral("run %1: %2").arg(run + 1).arg(o.describe());
+                    continue;
+                }
+                double ms = o.wallMs;
+                if (command == QLatin1String("gui")) {
+                    // The line's own figure (after connect) is not used: the wall time from process start is.
+                    const QRegularExpressionMatch first = FirstRows.match(QString::fromUtf8(o.standardErrorTail));
+                    s.firstMs << (first.hasMatch() ? first.captured(2).toDouble() : -1);
+                }
+                s.ms << ms;
+                s.rssMiB << double(o.peakRssKiB) / 1024;
+                s.cpuSeconds << o.cpuSeconds;
+                thisRun.insert(command, ms);
+                if (s.content.isEmpty())
+                    s.content = content(command, o);
+            }
+            for (auto it = thisRun.cbegin(); it != thisRun.cend(); ++it) {
+                const QString base = baselineOf(it.key());
+                if (!base.isEmpty() && thisRun.contains(base))
+                    series[it.key()].ratios << it.value() / thisRun.value(base);
+            }
+            std::fprintf(stderr, "  run %d of %d done\n", run + 1, m_settings.runs);
+        }
+        print(series);
+        return true;
+    }
+
+private:
+    static bool completed(const QString &command, const TimedProcess::Outcome &o)
+    {
+        if (!o.started || o.timedOut || !o.error.isEmpty() || o.signal != 0)
+            return false;
+        if (command == QLatin1String("check"))
+            return o.exitCode >= 0 && o.exitCode <= 2; // findings are not a failure of the command
+        return o.exitCode == 0;
+    }
+
+    QStringList connection(const NatsServerFixture &server) const
+    {
+        return {QStringLiteral("--server"),      server.url(),          QStringLiteral("--user"),
+                QString::fromLatin1(User),       QStringLiteral("--password"), QString::fromLatin1(Password),
+                QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
+                QStringLiteral("syspass"),       QStringLiteral("--timeout"), QStringLiteral("30s")};
+    }
+
+    TimedProcess::Outcome runCommand(const QString &command, const NatsServerFixture &server) const
+    {
+        const int timeout = m_settings.processTimeoutMs;
+        if (command == QLatin1String("raw-sess") || command == QLatin1String("raw-rmsgs")) {
+            const bool sessions = command == QLatin1String("raw-sess");
+            return TimedProcess::run(binary(QStringLiteral("bench/bigaccount_rawread")),
+                                     {server.url(), QString::fromLatin1(User), QString::fromLatin1(Password),
+                                      sessions ? QStringLiteral("$MQTT_sess") : QStringLiteral("$MQTT_rmsgs"),
+                                      sessions ? QStringLiteral("$MQTT.sess.>") : QStringLiteral("$MQTT.rmsgs"),
+                                      sessions ? QStringLiteral("last") : QStringLiteral("all")},
+                                     {}, timeout, launcher());
+        }
+        if (command == QLatin1String("gui")) {
+            const QString home = QDir(server.directory()).filePath(QStringLiteral("gui-home"));
+            QDir().mkpath(home);
+            const QMap<QString, QString> environment{
+                {QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")},
+                {QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("mqttdoctor.load.info=true")},
+                {QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config")},
+                {QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data")},
+                {QStringLiteral("XDG_CACHE_HOME"), home + QStringLiteral("/cache")},
+            };
+            return TimedProcess::runUntilLine(binary(QStringLiteral("bin/nats-mqtt-doctor")),
+                                              connection(server) + QStringList{QStringLiteral("--account"), QStringLiteral("ACME")},
+                                              environment, AllRows, timeout);
+        }
+        QStringList args = connection(server);
+        TimedProcess::OutputLimit limit;
+        if (command == QLatin1String("sessions-json"))
+            args << QStringLiteral("--json") << QStringLiteral("sessions") << QStringLiteral("--limit") << QStringLiteral("0");
+        else if (command == QLatin1String("sessions-text"))
+            args << QStringLiteral("sessions") << QStringLiteral("--limit") << QStringLiteral("0");
+        else if (command == QLatin1String("sessions-first"))
+            args << QStringLiteral("--json") << QStringLiteral("sessions");
+        else if (command == QLatin1String("check"))
+            args << QStringLiteral("--json") << QStringLiteral("check") << QStringLiteral("--account") << QStringLiteral("ACME");
+        else
+            args << QStringLiteral("--json") << QStringLiteral("retained");
+        limit.marker = command.startsWith(QLatin1String("sessions")) ? QByteArrayLiteral("\"client_id\": ")
+                       : command == QLatin1String("retained-json")   ? QByteArrayLiteral("\"topic\": ")
+                                                                     : QByteArrayLiteral("\"code\": ");
+        if (command == QLatin1String("sessions-text"))
+            limit.marker = QByteArrayLiteral("\n");
+        return TimedProcess::run(binary(QStringLiteral("bin/nats-mqtt-doctor-cli")), args, {}, timeout, launcher(), limit);
+    }
+
+    QString content(const QString &command, const TimedProcess::Outcome &o) const
+    {
+        const QString out = QString::fromUtf8(o.standardOutput);
+        const QString size = QStringLiteral("%1 MiB of output").arg(double(o.outputBytes) / (1024 * 1024), 0, 'f', 1);
+        if (command.startsWith(QLatin1String("raw-")))
+            return out.trimmed();
+        if (command == QLatin1String("gui")) {
+            const QRegularExpressionMatch all = AllRows.match(o.line);
+            return QStringLiteral("%1 rows%2").arg(all.captured(1), all.captured(1).toLongLong() == m_size ? QString() : QStringLiteral(" -- INCOMPLETE"));
+        }
+        if (command == QLatin1String("sessions-text")) {
+            const qint64 rows = o.markerCount - 1; // the header line
+            return QStringLiteral("%1 rows, %2%3").arg(number(rows), size, rows == m_size ? QString() : QStringLiteral(" -- INCOMPLETE"));
+        }
+        if (command == QLatin1String("check")) {
+            const QJsonObject summary = QJsonDocument::fromJson(o.standardOutput).object().value(QLatin1String("summary")).toObject();
+            return QStringLiteral("exit %1, %2 findings (%3), %4")
+                .arg(o.exitCode)
+                .arg(number(o.markerCount))
+                .arg(QString::fromUtf8(QJsonDocument(summary).toJson(QJsonDocument::Compact)), size);
+        }
+        const bool truncated = out.contains(QLatin1String("\"truncated\": true"));
+        const qint64 expected = command == QLatin1String("sessions-first") ? 100
+                                : command == QLatin1String("retained-json") ? m_settings.retained
+                                                                            : m_size;
+        return QStringLiteral("%1 records%2, %3%4")
+            .arg(number(o.markerCount), truncated ? QStringLiteral(" (truncated)") : QString(), size,
+                 o.markerCount == expected ? QString() : QStringLiteral(" -- INCOMPLETE"));
+    }
+
+    void print(const QMap<QString, Series> &series) const
+    {
+        const QMap<QString, QString> titles{
+            {QStringLiteral("raw-sess"), QStringLiteral("raw nats.c read of $MQTT_sess")},
+            {QStringLiteral("sessions-json"), QStringLiteral("sessions --json --limit 0")},
+            {QStringLiteral("sessions-text"), QStringLiteral("sessions --limit 0")},
+            {QStringLiteral("sessions-first"), QStringLiteral("sessions --json (first 100)")},
+            {QStringLiteral("check"), QStringLiteral("check --json")},
+            {QStringLiteral("raw-rmsgs"), QStringLiteral("raw nats.c read of $MQTT_rmsgs")},
+            {QStringLiteral("retained-json"), QStringLiteral("retained --json")},
+            {QStringLiteral("gui"), QStringLiteral("GUI: start to all session rows")},
+        };
+        for (const QString &command : m_settings.commands) {
+            const Series s = series.value(command);
+            const QString title = titles.value(command).leftJustified(34);
+            if (s.ms.isEmpty()) {
+                std::printf("  %s no figure: %s\n", qPrintable(title), qPrintable(s.failure));
+                continue;
+            }
+            const double ms = median(s.ms);
+            const double rss = median(s.rssMiB);
+            QStringList runs;
+            for (double v : s.ms)
+                runs << QString::number(v, 'f', 0);
+            QString line = QStringLiteral("  %1 %2 ms [runs: %3]").arg(title).arg(ms, 7, 'f', 0).arg(runs.join(QStringLiteral(", ")));
+            const Target target = targetFor(command, m_size);
+            if (!s.ratios.isEmpty())
+                line += QStringLiteral("  x%1 raw").arg(median(s.ratios), 0, 'f', 2) + verdict(median(s.ratios), target.ratio, QStringLiteral("x"));
+            line += verdict(ms, target.ms, QStringLiteral("ms"));
+            line += QStringLiteral("  peak RSS %1 MiB").arg(rss, 0, 'f', 1) + verdict(rss, target.rssMiB, QStringLiteral("MiB"));
+            line += QStringLiteral("  CPU %1 s").arg(median(s.cpuSeconds), 0, 'f', 2);
+            std::printf("%s\n", qPrintable(line));
+            if (!s.firstMs.isEmpty())
+                std::printf("  %s first rows %.0f ms after connect\n", qPrintable(QString().leftJustified(34)), median(s.firstMs));
+            if (!s.content.isEmpty())
+                std::printf("  %s %s\n", qPrintable(QString().leftJustified(34)), qPrintable(s.content));
+            if (!s.failure.isEmpty())
+                std::printf("  %s then failed: %s\n", qPrintable(QString().leftJustified(34)), qPrintable(s.failure));
+        }
+        std::fflush(stdout);
+    }
+
+    Settings m_settings;
+    int m_size = 0;
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    auto option = [&](const char *name, const QString &fallback) {
+        const qsizetype i = args.indexOf(QString::fromLatin1(name));
+        return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : fallback;
+    };
+    Settings settings;
+    settings.versions = option("--server", QStringLiteral("2.9")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString &n : option("--sessions", QStringLiteral("100000,1000000")).split(QLatin1Char(','), Qt::SkipEmptyParts))
+        settings.sizes << std::max(1, n.toInt());
+    settings.retained = std::max(0, option("--retained", QStringLiteral("100000")).toInt());
+    settings.runs = std::max(1, option("--runs", QStringLiteral("3")).toInt());
+    settings.commands = option("--commands", AllCommands.join(QLatin1Char(','))).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString &c : std::as_const(settings.commands))
+        if (!AllCommands.contains(c)) {
+            std::fprintf(stderr, "unknown command \"%s\" (known: %s)\n", qPrintable(c), qPrintable(AllCommands.join(QLatin1Char(','))));
+            return 64;
+        }
+    settings.serve = args.contains(QStringLiteral("--serve"));
+    settings.processTimeoutMs = std::max(1, option("--process-timeout", QStringLiteral("900")).toInt()) * 1000;
+    for (const QString &program : {QStringLiteral("bench/bigaccount_rawread"), QStringLiteral("bench/fleet_launch"),
+                                   QStringLiteral("bin/nats-mqtt-doctor-cli"), QStringLiteral("bin/nats-mqtt-doctor")})
+        if (!QFileInfo(binary(program)).isExecutable()) {
+            std::fprintf(stderr, "missing %s: build the benchmarks target of this tree\n", qPrintable(binary(program)));
+            return 1;
+        }
+    std::printf("bench_bigaccount: whole processes, wall time from spawn to exit (GUI: to its 'sessions complete' line), medians "
+                "of %d runs; peak RSS from wait4 in a small launcher (GUI: VmHWM when all rows are in)\n",
+                settings.runs);
+    std::printf("targets: every CLI command <= 1.5 x the raw read of its stream (the first 100 <= 100 ms); streaming commands <= "
+                "150 MiB at 1,000,000 records; check <= 2 x raw and <= 300 MiB at 100,000; GUI <= 1.2 GiB at 1,000,000\n");
+    std::fflush(stdout);
+    int rc = 0;
+    BigAccountBench bench(settings);
+    for (const QString &version : std::as_const(settings.versions))
+        for (const int size : std::as_const(settings.sizes))
+            if (!bench.runSize(version.trimmed(), size))
+                rc = 1;
+    return rc;
+}
