@@ -17,7 +17,8 @@ class ConnectionSet;
 /**
  * Gathers what the checks look at, through the best connection available for each account: the
  * account's own JetStream API when the profile has its credentials (or it is the connection's own
- * account), else the system account's JSZ view. Blocking: call on a worker thread.
+ * account), else the system account's JSZ view. Each account is read as one AccountSnapshot (each
+ * thing once; the servers as the connection set knows them). Blocking: call on a worker thread.
  */
 namespace DiagnosisGatherer {
 
@@ -41,14 +42,6 @@ struct Request
 
 /** The servers and the account(s) to check. */
 Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request);
-/**
- * The record-level check input of one account: every session record, the `$MQTT_msgs`/`$MQTT_out`
- * consumers, CONNZ (with a system connection) and, when `$MQTT_sess` may keep more than one message
- * per subject, its per-subject counts. Needs the account's credentials (RecordSource). `servers` are the
- * cluster's (Discovery::servers()): their versions tell how the records map topics.
- */
-Result<SessionCheckInput> gatherSessions(ConnectionSet &connections, const AccountInfo &account,
-                                         const QList<ServerInfo> &servers);
 /** gather() then Checks::diagnose(). */
 Result<QList<Finding>> check(ConnectionSet &connections, const Request &request);
 

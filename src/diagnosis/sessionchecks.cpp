@@ -12,6 +12,7 @@
 
 #include "common/duration.h"
 #include "diagnosis/checks.h"
+#include "diagnosis/consumerowner.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
 #include "mqtt/clientidhash.h"
@@ -152,51 +153,26 @@ void checkMissingConsumers(const SessionCheckInput &in, QList<Finding> &out)
 
 void checkOrphans(const SessionCheckInput &in, QList<Finding> &out)
 {
-    if (!in.consumersKnown)
-        return;
-    QSet<QString> referenced;
-    QSet<QString> brokenHashes;   // undecodable records: their own repair removes the consumers
-    for (const SessionEntry &e : in.sessions) {
-        if (!e.record) {
-            brokenHashes.insert(e.hash);
-            continue;
-        }
-        for (const SessionConsumer &c : e.consumers)
-            referenced.insert(c.name);
-    }
-    QSet<QString> connectedHashes;
-    if (in.connected)
-        for (auto it = in.connected->cbegin(); it != in.connected->cend(); ++it)
-            connectedHashes.insert(ClientIdHash::hash(it.key()));
-
-    QStringList names = in.consumers.names();
-    names.sort();
-    for (const QString &name : names) {
-        const QJsonObject info = in.consumers.find(name)->info;
-        const QString stream = info.value(QLatin1String("stream")).toString();
-        const QString hash = MqttLayout::durableOwnerHash(stream, name);
-        if (hash.isEmpty() || referenced.contains(name) || brokenHashes.contains(hash))
-            continue;
-        if (connectedHashes.contains(hash))
-            continue;  // a clean-session client's durables live only while it is connected
-        const qint64 pending = info.value(QLatin1String("num_pending")).toInteger();
-        const qint64 ackPending = info.value(QLatin1String("num_ack_pending")).toInteger();
-        const QJsonObject config = info.value(QLatin1String("config")).toObject();
-        Finding f = FindingCatalogue::make(FindingCodes::orphanConsumer(), in.account, stream, {{QStringLiteral("consumer"), name}});
-        f.subject = config.value(QLatin1String("filter_subject")).toString();
+    // The rule is ConsumerOwner's, shared with the consumers view.
+    QList<ConsumerOwner> orphans = ConsumerOwner::ofAccount(in);
+    orphans.removeIf([](const ConsumerOwner &o) { return !o.isOrphan(); });
+    std::sort(orphans.begin(), orphans.end(), [](const ConsumerOwner &a, const ConsumerOwner &b) { return a.name < b.name; });
+    for (const ConsumerOwner &o : std::as_const(orphans)) {
+        Finding f = FindingCatalogue::make(FindingCodes::orphanConsumer(), in.account, o.stream, {{QStringLiteral("consumer"), o.name}});
+        f.subject = o.filterSubject;
         f.detail = QStringLiteral("The durable %1 on %2 (filter %3) belongs to the session hash %4, but no session record references "
                                   "it. It holds %5 pending and %6 unacknowledged messages, and because %2 has interest retention "
                                   "every message matching its filter is kept until it is acknowledged, which no client will do.")
-                       .arg(name, stream, f.subject.isEmpty() ? QStringLiteral("-") : f.subject, hash)
-                       .arg(pending)
-                       .arg(ackPending);
-        if (!in.connected)
+                       .arg(o.name, o.stream, f.subject.isEmpty() ? QStringLiteral("-") : f.subject, o.hash)
+                       .arg(o.numPending)
+                       .arg(o.numAckPending);
+        if (o.connectedUnknown)
             f.detail += QStringLiteral(" (Connected clients unknown without a system connection: a connected clean-session "
                                        "client with this hash would own it; check before deleting.)");
         f.expected = QStringLiteral("referenced by a session record");
-        f.actual = QJsonObject{{QStringLiteral("hash"), hash},
-                               {QStringLiteral("num_pending"), pending},
-                               {QStringLiteral("num_ack_pending"), ackPending}};
+        f.actual = QJsonObject{{QStringLiteral("hash"), o.hash},
+                               {QStringLiteral("num_pending"), o.numPending},
+                               {QStringLiteral("num_ack_pending"), o.numAckPending}};
         out.append(f);
     }
 }

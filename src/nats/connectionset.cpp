@@ -34,6 +34,7 @@ Result<std::shared_ptr<NatsConnection>> ConnectionSet::connectCached(const QStri
     settings.tls = m_profile.tls;
     settings.timeoutMs = m_profile.timeoutMs;
     settings.role = role;
+    settings.counter = m_requests;
     auto conn = NatsConnection::connect(settings);
     if (!conn)
         return conn.error();
@@ -124,6 +125,21 @@ Result<QString> ConnectionSet::primaryAccountName()
     QMutexLocker lock(&m_mutex);
     m_primaryAccount = name;
     return name;
+}
+
+std::optional<QList<ServerInfo>> ConnectionSet::knownServers() const
+{
+    QMutexLocker lock(&m_mutex);
+    if (!m_servers || m_serversGeneration != m_roster->generation())
+        return std::nullopt;
+    return m_servers;
+}
+
+void ConnectionSet::setKnownServers(const QList<ServerInfo> &servers, quint64 rosterGeneration)
+{
+    QMutexLocker lock(&m_mutex);
+    m_servers = servers;
+    m_serversGeneration = rosterGeneration;
 }
 
 QList<std::shared_ptr<NatsConnection>> ConnectionSet::openConnections() const

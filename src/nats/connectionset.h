@@ -7,7 +7,9 @@
 #include <QString>
 
 #include "common/result.h"
+#include "nats/clusterinfo.h"
 #include "nats/profile.h"
+#include "nats/requestcounter.h"
 #include "nats/serverroster.h"
 #include "nats/systemclient.h"
 
@@ -64,6 +66,20 @@ public:
      */
     QList<std::shared_ptr<NatsConnection>> openConnections() const;
 
+    /** Every request the set's connections sent, those closed since included (RequestCounter). Any thread. */
+    RequestCounter &requests() const { return *m_requests; }
+
+    /**
+     * The servers as Discovery::servers() last found them, while the roster has not changed since
+     * (no server came, went silent, came back or went offline): nullopt when never found or changed.
+     * Any thread.
+     */
+    std::optional<QList<ServerInfo>> knownServers() const;
+    /** Keeps `servers` as found while the roster was at `rosterGeneration` (Discovery::servers()). */
+    void setKnownServers(const QList<ServerInfo> &servers, quint64 rosterGeneration);
+    /** Held while the servers are discovered, so that concurrent loads discover them once. */
+    QMutex &discoveryMutex() { return m_discovery; }
+
 private:
     Result<std::shared_ptr<NatsConnection>> connectCached(const QString &key, const Credentials &creds, const QString &role);
 
@@ -73,6 +89,10 @@ private:
     QStringList m_accountUse;  ///< keys of account connections, least recently used first
     std::optional<QString> m_primaryAccount;
     std::shared_ptr<ServerRoster> m_roster = std::make_shared<ServerRoster>();
+    std::shared_ptr<RequestCounter> m_requests = std::make_shared<RequestCounter>();
+    QMutex m_discovery;
+    std::optional<QList<ServerInfo>> m_servers;  ///< under m_mutex
+    quint64 m_serversGeneration = 0;
 };
 
 } // namespace MqttDoctor

@@ -160,7 +160,9 @@ Error malformedSys(const QString &subject, const QString &what)
 
 } // namespace
 
-Result<QList<ServerInfo>> servers(ConnectionSet &connections)
+namespace {
+
+Result<QList<ServerInfo>> discoverServers(ConnectionSet &connections)
 {
     if (connections.hasSystem()) {
         auto sys = connections.systemClient();
@@ -222,6 +224,33 @@ Result<QList<ServerInfo>> servers(ConnectionSet &connections)
     }
     std::sort(out.begin(), out.end(), [](const ServerInfo &a, const ServerInfo &b) { return a.name < b.name; });
     return out;
+}
+
+/** Asks the servers and keeps what they said in the set, under the set's discovery lock. */
+Result<QList<ServerInfo>> discoverAndKeep(ConnectionSet &connections)
+{
+    auto found = discoverServers(connections);
+    if (found)  // the roster as the requests left it: a change after this asks again
+        connections.setKnownServers(*found, connections.roster().generation());
+    return found;
+}
+
+} // namespace
+
+Result<QList<ServerInfo>> servers(ConnectionSet &connections)
+{
+    QMutexLocker lock(&connections.discoveryMutex());
+    return discoverAndKeep(connections);
+}
+
+Result<QList<ServerInfo>> knownServers(ConnectionSet &connections)
+{
+    if (auto known = connections.knownServers())
+        return *known;
+    QMutexLocker lock(&connections.discoveryMutex());
+    if (auto known = connections.knownServers())  // found by the load this one waited for
+        return *known;
+    return discoverAndKeep(connections);
 }
 
 Result<QList<AccountInfo>> accounts(ConnectionSet &connections, AccountLimits limits)

@@ -18,8 +18,17 @@ class ConnectionSet;
  */
 namespace Discovery {
 
-/** Servers: VARZ from every server with a system connection; else what the account can see. */
+/**
+ * Servers: VARZ from every server with a system connection; else what the account can see. Always
+ * asks (a refresh of the cluster), and keeps the answer in the set for knownServers().
+ */
 Result<QList<ServerInfo>> servers(ConnectionSet &connections);
+/**
+ * The servers as the set knows them (ConnectionSet::knownServers): found once and asked again only
+ * when the roster changed since; loads that run at once wait for one discovery. What a load of one
+ * account uses (AccountSnapshotLoader, RecordSource::resolve).
+ */
+Result<QList<ServerInfo>> knownServers(ConnectionSet &connections);
 
 /** Whether accounts() also reads each account's JetStream limits through the account's own connection. */
 enum class AccountLimits { Read, Skip };

@@ -308,6 +308,7 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
     p->nc = nc;
     std::shared_ptr<NatsConnection> conn(new NatsConnection(std::move(p)));
     conn->m_settings = settings;
+    conn->m_requests = std::make_unique<RequestCounter>(settings.counter);
     return conn;
 }
 
@@ -378,6 +379,7 @@ Result<NatsReply> NatsConnection::request(const QString &subject, const QByteArr
     const int timeout = timeoutMs < 0 ? m_settings.timeoutMs : timeoutMs;
     const quint64 mark = asyncErrorMark();
     ReplyInbox inbox;
+    m_requests->noteRequest(subject);
     natsStatus s = sendRequest(d->nc, subject, payload, inbox);
     natsSubscription *sub = inbox.sub;
     natsMsg *reply = nullptr;

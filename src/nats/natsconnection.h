@@ -10,6 +10,7 @@
 
 #include "common/result.h"
 #include "nats/profile.h"
+#include "nats/requestcounter.h"
 
 typedef struct __natsConnection natsConnection; // NOLINT: nats.c's own name, kept opaque here
 
@@ -23,6 +24,8 @@ struct ConnectionSettings
     TlsSettings tls;
     int timeoutMs = 5000;
     QString role;  ///< for messages: "system connection", "account ACME", ...
+    /** Also counts this connection's requests (the connection set's counter); may be null. */
+    std::shared_ptr<RequestCounter> counter;
 };
 
 /** A reply to a request, as Qt values. */
@@ -88,6 +91,11 @@ public:
     quint64 clientId() const;
     int timeoutMs() const { return m_settings.timeoutMs; }
     const ConnectionSettings &settings() const { return m_settings; }
+    /**
+     * The requests this connection sent (request(), gather(), ReplyGatherer, the stream readers);
+     * they count in settings().counter too. Any thread.
+     */
+    RequestCounter &requests() const { return *m_requests; }
     bool isConnected() const;
 
     /**
@@ -109,6 +117,7 @@ private:
     explicit NatsConnection(std::unique_ptr<Private> d);
     std::unique_ptr<Private> d;
     ConnectionSettings m_settings;
+    std::unique_ptr<RequestCounter> m_requests;
 };
 
 } // namespace MqttDoctor

@@ -83,6 +83,7 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
             const int i = nextToSend++;
             const Request &r = requests[i];
             const QByteArray reply = prefix + QByteArray::number(i);
+            m_connection.requests().noteRequest(r.subject);
             const natsStatus ps = natsConnection_PublishRequest(nc, r.subject.toUtf8().constData(), reply.constData(),
                                                                 r.payload.constData(), static_cast<int>(r.payload.size()));
             if (ps != NATS_OK)

@@ -37,6 +37,7 @@ void ServerRoster::learn(const QList<Server> &answered, int activeServers)
     m_atLeast = 0;
     m_learnt = true;
     m_learntAt.start();
+    publish();
 }
 
 void ServerRoster::learnCount(int servers)
@@ -47,6 +48,7 @@ void ServerRoster::learnCount(int servers)
     m_atLeast = std::max(0, servers);
     m_learnt = true;
     m_learntAt.start();
+    publish();
 }
 
 ServerRoster::Expectation ServerRoster::expectation() const
@@ -98,6 +100,7 @@ void ServerRoster::finish(const Expectation &expected, const QList<Server> &answ
         if (it != m_servers.end() && *it == State::Answering)
             *it = State::Silent;
     }
+    publish();
 }
 
 void ServerRoster::notePeers(const QList<QPair<QString, bool>> &peers)
@@ -119,6 +122,7 @@ void ServerRoster::notePeers(const QList<QPair<QString, bool>> &peers)
             *it = State::Silent;  // back in the meta group, but it has not answered a request yet
         }
     }
+    publish();
 }
 
 void ServerRoster::forget()
@@ -128,6 +132,22 @@ void ServerRoster::forget()
     m_servers.clear();
     m_unknownMissing = 0;
     m_atLeast = 0;
+}
+
+void ServerRoster::publish()
+{
+    if (m_servers == m_published && m_unknownMissing == m_publishedMissing && m_atLeast == m_publishedAtLeast)
+        return;
+    m_published = m_servers;
+    m_publishedMissing = m_unknownMissing;
+    m_publishedAtLeast = m_atLeast;
+    ++m_generation;
+}
+
+quint64 ServerRoster::generation() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_generation;
 }
 
 QList<ServerRoster::Unanswered> ServerRoster::unanswered() const

@@ -87,9 +87,17 @@ public:
     QList<Unanswered> unanswered() const;
     /** The servers that answer, sorted. */
     QStringList answering() const;
+    /**
+     * Bumped whenever who answers changes: a server came, went silent, came back or went offline (or
+     * the count without names changed). Learning the same servers again (after forget()) is no change.
+     * What was found about the servers (ConnectionSet::knownServers) holds while it stays the same.
+     */
+    quint64 generation() const;
 
 private:
     enum class State { Answering, Silent, Offline };
+    /** Under m_mutex, after a change: bumps the generation when the membership differs from the last one published. */
+    void publish();
     mutable QMutex m_mutex;
     QMutex m_learning;
     bool m_learnt = false;
@@ -97,6 +105,10 @@ private:
     int m_unknownMissing = 0;  ///< counted by active_servers, never answered, name unknown
     int m_atLeast = 0;         ///< learnCount()
     QElapsedTimer m_learntAt;
+    quint64 m_generation = 0;
+    QMap<QString, State> m_published;  ///< the membership at the last bump
+    int m_publishedMissing = 0;
+    int m_publishedAtLeast = 0;
 };
 
 } // namespace MqttDoctor

@@ -29,6 +29,12 @@ StreamReader::StreamReader(std::shared_ptr<NatsConnection> connection, QString d
 
 StreamReader::~StreamReader() = default;
 
+void StreamReader::setKnownInfo(const QString &stream, const QJsonObject &info)
+{
+    m_knownStream = stream;
+    m_knownInfo = info;
+}
+
 Result<ReadSummary> StreamReader::readLastPerSubject(const QString &stream, const QString &filterSubject,
                                                      const Options &options, const BatchHandler &onBatch)
 {
@@ -53,18 +59,22 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
         // that keeps one message per subject (`$MQTT_sess`, 2.10+ `$MQTT_rmsgs`) holds only last
         // messages, so "all" reads the same set without the server's per-subject start scan
         // (measured ~0.4 s before the first message with 100k subjects on 2.9.10; verified-environment §C).
-        JetStreamClient js(m_connection, m_domain);
-        auto info = js.streamInfo(stream);
-        if (!info)
-            return Error(info.error()).prefixed(what);
-        const QJsonObject config = info->value(QLatin1String("config")).toObject();
+        QJsonObject info = stream == m_knownStream ? m_knownInfo : QJsonObject();
+        if (info.isEmpty()) {
+            JetStreamClient js(m_connection, m_domain);
+            auto asked = js.streamInfo(stream);
+            if (!asked)
+                return Error(asked.error()).prefixed(what);
+            info = *asked;
+        }
+        const QJsonObject config = info.value(QLatin1String("config")).toObject();
         if (subject.isEmpty()) {
             const QJsonArray subjects = config.value(QLatin1String("subjects")).toArray();
             subject = subjects.size() == 1 ? subjects.first().toString() : QStringLiteral(">");
         }
         if (config.value(QLatin1String("max_msgs_per_subject")).toInteger() == 1)
             deliverLastPerSubject = false;
-        if (info->value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger() == 0)
+        if (info.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger() == 0)
             return ReadSummary{};
     }
 
@@ -92,6 +102,7 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
     so.Config.DeliverPolicy = deliverLastPerSubject ? js_DeliverLastPerSubject : js_DeliverAll;
     natsSubscription *sub = nullptr;
     jsErrCode jerr = static_cast<jsErrCode>(0);
+    m_connection->requests().noteOrderedConsumer(stream);
     s = js_SubscribeSync(&sub, js, subjectUtf8.constData(), &jo, &so, &jerr);
     if (s != NATS_OK) {
         // nats.c creates the consumer itself ($JS.API.CONSUMER.CREATE.<stream>): say that step failed.
@@ -125,6 +136,7 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
         jsConsumerInfo *ci = nullptr;
         jsErrCode cerr = static_cast<jsErrCode>(0);
         bool empty = false;
+        m_connection->requests().noteRequest(JetStreamClient(m_connection, m_domain).apiSubject(QStringLiteral("CONSUMER.INFO.") + stream));
         if (natsSubscription_GetConsumerInfo(&ci, sub, &jo, &cerr) == NATS_OK && ci) {
             empty = ci->NumPending == 0 && ci->Delivered.Consumer == 0;
             jsConsumerInfo_Destroy(ci);

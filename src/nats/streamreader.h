@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -115,6 +116,12 @@ public:
      */
     Result<ReadSummary> readLastPerSubject(const QString &stream, const QString &filterSubject,
                                            const Options &options, const BatchHandler &onBatch);
+    /**
+     * The info (`config` and `state`) of `stream` as the caller just read it (an account snapshot):
+     * readLastPerSubject()/readAll() of that stream use it instead of asking STREAM.INFO themselves.
+     */
+    void setKnownInfo(const QString &stream, const QJsonObject &info);
+
     /** Every message (e.g. 2.9's retained messages, all on `$MQTT.rmsgs`). Worker thread only. */
     Result<ReadSummary> readAll(const QString &stream, const QString &filterSubject, const Options &options,
                                 const BatchHandler &onBatch);
@@ -153,6 +160,8 @@ private:
 
     std::shared_ptr<NatsConnection> m_connection;
     QString m_domain;
+    QString m_knownStream;
+    QJsonObject m_knownInfo;
 };
 
 } // namespace MqttDoctor

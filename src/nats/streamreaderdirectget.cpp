@@ -44,9 +44,8 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
     auto destroySub = qScopeGuard([sub, nc] { closeSubscription(nc, sub); });
     natsSubscription_SetPendingLimits(sub, -1, -1);
 
-    const QByteArray api = JetStreamClient(m_connection, m_domain)
-                               .apiSubject(QStringLiteral("STREAM.MSG.GET.") + stream)
-                               .toUtf8();
+    const QString apiSubject = JetStreamClient(m_connection, m_domain).apiSubject(QStringLiteral("STREAM.MSG.GET.") + stream);
+    const QByteArray api = apiSubject.toUtf8();
     const qsizetype total = sequences.size();
     const int inFlightMax = std::max(1, options.inFlight);
     const int batchSize = std::max(1, options.batchSize);
@@ -81,6 +80,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
         while (sent < total && sent - received < inFlightMax) {
             const QByteArray reply = prefix + QByteArray::number(sent);
             const QByteArray body = "{\"seq\":" + QByteArray::number(sequences.at(sent)) + '}';
+            m_connection->requests().noteRequest(apiSubject);
             s = natsConnection_PublishRequest(nc, api.constData(), reply.constData(), body.constData(),
                                               static_cast<int>(body.size()));
             if (s != NATS_OK)

@@ -16,13 +16,21 @@ namespace {
  * layout): lab-observed, a consumer with a wildcard filter on such a store sends 2.9.10's file store
  * into an endless scan that wedges the account's JetStream API until restart. Non-empty: the reason.
  */
-QString downgradeHazard(const RecordSource &src)
+QString downgradeHazard(const RecordSource &src, const QList<StreamInfo> *knownStreams)
 {
-    JetStreamClient js(src.connection, src.apiDomain);
-    auto info = js.streamInfo(MqttLayout::retainedStream());
-    if (!info)
-        return {};  // no retained stream (or no answer): nothing points at a downgrade
-    const QJsonArray subjects = info->value(QLatin1String("config")).toObject().value(QLatin1String("subjects")).toArray();
+    QJsonObject config;
+    if (knownStreams) {
+        for (const StreamInfo &s : *knownStreams)
+            if (s.name == MqttLayout::retainedStream())
+                config = s.config;
+    } else {
+        JetStreamClient js(src.connection, src.apiDomain);
+        auto info = js.streamInfo(MqttLayout::retainedStream());
+        if (!info)
+            return {};  // no retained stream (or no answer): nothing points at a downgrade
+        config = info->value(QLatin1String("config")).toObject();
+    }
+    const QJsonArray subjects = config.value(QLatin1String("subjects")).toArray();
     if (subjects.size() != 1 || subjects.first().toString() != MqttLayout::retainedSubjects())
         return {};
     return QStringLiteral("a 2.9 server serves streams in the 2.10+ layout (a downgrade), and reading them with a consumer can "
@@ -38,11 +46,12 @@ bool RecordSource::canResolve(const ConnectionSet &connections, const QString &a
 
 Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QString &accountName)
 {
-    auto servers = Discovery::servers(connections);
+    auto servers = Discovery::knownServers(connections);
     return resolve(connections, accountName, servers ? *servers : QList<ServerInfo>());
 }
 
-Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers)
+Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers,
+                                          const QList<StreamInfo> *knownStreams)
 {
     RecordSource src;
     src.apiDomain = connections.profile().jsDomain;
@@ -74,7 +83,7 @@ Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QSt
         src.dialect = choice.layout.kind() == MqttLayout::Kind::V2_9 ? TopicMapping::Dialect::V2_9 : TopicMapping::Dialect::V2_10;
         src.sessionDomain = Layouts::domainFor(servers, {});
         if (choice.layout.kind() == MqttLayout::Kind::V2_9 || choice.mixed()) {
-            if (auto hazard = downgradeHazard(src); !hazard.isEmpty())
+            if (auto hazard = downgradeHazard(src, knownStreams); !hazard.isEmpty())
                 return Error(Error::Kind::InvalidInput,
                              QStringLiteral("not reading the MQTT records of account %1: %2").arg(src.account, hazard),
                              QStringLiteral("repair the downgrade first (run check: RETAINED_DOWNGRADE), or read the records "

@@ -34,8 +34,13 @@ struct RecordSource
      * InvalidInput error (with a hint) when there is none. Blocking (connects, asks the servers).
      */
     static Result<RecordSource> resolve(ConnectionSet &connections, const QString &accountName);
-    /** The same with the cluster's servers already discovered (their versions choose the topic dialect). */
-    static Result<RecordSource> resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers);
+    /**
+     * The same with the cluster's servers already discovered (their versions choose the topic dialect)
+     * and, when not null, the account's streams already read (the downgrade check looks at their
+     * `$MQTT_rmsgs` instead of asking for it).
+     */
+    static Result<RecordSource> resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers,
+                                        const QList<StreamInfo> *knownStreams = nullptr);
     /** True when resolve() can succeed without asking the network: credentials or a primary user. */
     static bool canResolve(const ConnectionSet &connections, const QString &accountName);
     /**

@@ -371,6 +371,8 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     StreamReader::Options ro;
     ro.batchSize = options.batchSize;
     ro.cancel = options.cancel;
+    if (options.knownStreams)
+        reader.setKnownInfo(sessStream, options.knownStreams->value(sessStream));
     const ConsumerIndex noConsumers;
     const ConsumerIndex &index = consumers ? *consumers : noConsumers;
 
@@ -421,7 +423,9 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     // What was read before the end (or an error) is handed over before run() returns; after a stop by
     // the limit or the handler, the summary describes the read up to that batch.
     DecodePipeline pipeline([&](const QList<StreamMessage> &batch, const ReadProgress &progress) { return deliver(decode(batch), progress); });
-    auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) {
+    auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) -> Result<ReadSummary> {
+        if (options.knownStreams && !options.knownStreams->contains(sessStream))
+            return Error(Error::Kind::NotFound, QStringLiteral("stream not found")).withJsErrCode(10059);
         return reader.readLastPerSubject(sessStream, options.subjectFilter, ro, onRead);
     });
     const bool noSessStream = !summary && summary.error().jsErrCode() == 10059;
@@ -465,7 +469,7 @@ Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &ac
                                        const std::optional<ConnectedClients> &connected)
 {
     JetStreamClient js(account, options.domain);
-    auto names = js.streamNames();
+    auto names = options.knownStreams ? Result<QStringList>(options.knownStreams->keys()) : js.streamNames();
     if (!names)
         return Error(names.error()).prefixed(QStringLiteral("listing the streams to find legacy session streams"));
     const ConsumerIndex noConsumers;
@@ -485,7 +489,7 @@ Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &ac
             if (matches(e, options.filter))
                 out.append(std::move(e));
         };
-        auto info = js.streamInfo(stream);
+        auto info = options.knownStreams ? Result<QJsonObject>(options.knownStreams->value(stream)) : js.streamInfo(stream);
         if (!info) {
             if (info.error().jsErrCode() != 10059)  // deleted meanwhile (e.g. migrated by a server): gone
                 unreadable(info.error().message());

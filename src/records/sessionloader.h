@@ -88,6 +88,12 @@ struct SessionLoadOptions
      * do not (LEGACY_SESSION_STREAMS covers those streams).
      */
     bool includeLegacy = false;
+    /**
+     * The account's streams as the caller just read them (name → an object with `config` and `state`;
+     * an account snapshot): when set, the `$MQTT_sess` read and the legacy streams are taken from it
+     * instead of asking STREAM.INFO and STREAM.NAMES again; a stream it lacks does not exist.
+     */
+    std::optional<QHash<QString, QJsonObject>> knownStreams;
 };
 
 /**

@@ -72,6 +72,32 @@ private slots:
         QCOMPARE(roster.expectation().servers, set({"n1", "n2", "n3"}));
     }
 
+    void generationChangesWithWhoAnswers()
+    {
+        ServerRoster roster;
+        const QList<Server> three{{QStringLiteral("n1"), {}}, {QStringLiteral("n2"), {}}, {QStringLiteral("n3"), {}}};
+        roster.learn(three, 3);
+        const quint64 learnt = roster.generation();
+        QVERIFY(learnt > 0);
+        // Every server answered again: no change (what was found about them still holds).
+        roster.finish(roster.expectation(), three);
+        QCOMPARE(roster.generation(), learnt);
+        // A refresh learns the same servers again: no change either.
+        roster.forget();
+        roster.learn(three, 3);
+        QCOMPARE(roster.generation(), learnt);
+        // n3 goes silent: changed; it answers again: changed again.
+        roster.finish(roster.expectation(), {three[0], three[1]});
+        const quint64 silent = roster.generation();
+        QVERIFY(silent > learnt);
+        roster.finish(roster.expectation(), three);
+        QVERIFY(roster.generation() > silent);
+        // A new server: changed.
+        const quint64 before = roster.generation();
+        roster.finish(roster.expectation(), {three[0], three[1], three[2], {QStringLiteral("n4"), {}}});
+        QVERIFY(roster.generation() > before);
+    }
+
     void newServerJoins()
     {
         ServerRoster roster;

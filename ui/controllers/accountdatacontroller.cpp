@@ -1,13 +1,9 @@
 #include "accountdatacontroller.h"
 
-#include <QHash>
-#include <QSet>
-
 #include <algorithm>
 
 #include "common/asyncrunner.h"
-#include "diagnosis/checks.h"
-#include "diagnosis/diagnosisgatherer.h"
+#include "diagnosis/accountsnapshotloader.h"
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
 #include "nats/streamreader.h"
@@ -18,39 +14,6 @@ namespace MqttDoctor {
 namespace {
 
 constexpr int kStreamNotFound = 10059;
-
-/** Consumer rows with their owners: the records that name a durable own it (ORPHAN_CONSUMER's rule). */
-QList<ConsumerRow> consumerRows(const SessionLoader::ConsumerIndex &index, const QHash<QString, QString> &referencedBy,
-                                const QHash<QString, QString> &clientOfHash)
-{
-    QList<ConsumerRow> rows;
-    rows.reserve(index.size());
-    for (const SessionLoader::ConsumerIndex::Entry &entry : index) {
-        ConsumerRow row;
-        row.name = entry.name;
-        row.stream = entry.consumer.stream;
-        row.numPending = entry.consumer.numPending;
-        row.numAckPending = entry.consumer.numAckPending;
-        row.hash = MqttLayout::durableOwnerHash(row.stream, row.name);
-        row.ownerClientId = referencedBy.value(row.name);
-        if (row.isOrphan()) {
-            if (row.hash.isEmpty())
-                row.orphanReason = AccountDataController::tr("Not a name the MQTT gateway gives its durables (<hash>_<id> or "
-                                                             "$MQTT_PUBREL_<hash>), and no session record names it");
-            else if (clientOfHash.contains(row.hash))
-                row.orphanReason = AccountDataController::tr("The session record on hash %1 (%2) does not name this consumer")
-                                       .arg(row.hash, clientOfHash.value(row.hash));
-            else
-                row.orphanReason = AccountDataController::tr("No session record on hash %1: its client's session is gone")
-                                       .arg(row.hash);
-        }
-        rows.append(row);
-    }
-    std::sort(rows.begin(), rows.end(), [](const ConsumerRow &a, const ConsumerRow &b) {
-        return a.stream != b.stream ? a.stream < b.stream : a.name < b.name;
-    });
-    return rows;
-}
 
 } // namespace
 
@@ -95,6 +58,8 @@ void AccountDataController::shutdown()
     if (m_shutDown)
         return;
     m_shutDown = true;
+    if (m_snapshot.cancel)
+        m_snapshot.cancel->store(true);
     for (Slot &s : m_slots) {
         ++s.generation;
         if (s.cancel)
@@ -107,6 +72,11 @@ void AccountDataController::shutdown()
 
 void AccountDataController::dropAll()
 {
+    if (m_snapshot.cancel)
+        m_snapshot.cancel->store(true);
+    const quint64 snapshotGeneration = m_snapshot.generation + 1;
+    m_snapshot = Snapshot();
+    m_snapshot.generation = snapshotGeneration;
     for (int i = 0; i < 5; ++i) {
         Slot &s = m_slots[i];
         ++s.generation;
@@ -171,7 +141,12 @@ void AccountDataController::fail(Load kind, quint64 generation, const QString &a
 void AccountDataController::cancel(Load kind)
 {
     Slot &s = slot(kind);
-    if (s.loading && s.cancel)
+    if (!s.loading)
+        return;
+    const bool fromSnapshot = kind == Load::Findings || kind == Load::Sessions || kind == Load::Consumers;
+    if (fromSnapshot && m_snapshot.cancel)
+        m_snapshot.cancel->store(true);  // the snapshot ends with what it read; every view of it is told
+    else if (s.cancel)
         s.cancel->store(true);
 }
 
@@ -182,88 +157,199 @@ bool AccountDataController::isLoading(Load kind) const
 
 bool AccountDataController::isBusy() const
 {
-    return std::any_of(std::begin(m_slots), std::end(m_slots), [](const Slot &s) { return s.loading; });
+    return (m_snapshot.started && !m_snapshot.done)
+           || std::any_of(std::begin(m_slots), std::end(m_slots), [](const Slot &s) { return s.loading; });
+}
+
+void AccountDataController::refresh(const QString &account)
+{
+    if (!m_connections || m_shutDown)
+        return;
+    startSnapshot(account, kDefaultBatchSize, std::nullopt);
+    emit refreshStarted(account);
 }
 
 void AccountDataController::loadFindings(const QString &account)
 {
-    if (!m_connections || m_shutDown)
-        return;
-    const quint64 gen = begin(Load::Findings);
-    static_cast<void>(m_runner->run([this, gen, account, connections = m_connections] {
-        DiagnosisGatherer::Request request;
-        request.account = account;
-        request.records = true;
-        auto input = DiagnosisGatherer::gather(*connections, request);
-        if (!input) {
-            fail(Load::Findings, gen, account, input.error());
-            return;
-        }
-        QList<Finding> findings = Checks::diagnose(*input);
-        findings.removeIf([&account](const Finding &f) { return !f.account.isEmpty() && f.account != account; });
-        const QStringList notes = input->notes;
-        post(Load::Findings, gen, [this, gen, account, findings, notes] {
-            finish(Load::Findings, gen);
-            emit findingsLoaded(account, findings, notes);
-        });
-    }));
+    attach(Load::Findings, account);
 }
 
 void AccountDataController::loadSessions(const QString &account, int batchSize)
 {
+    attach(Load::Sessions, account, batchSize);
+}
+
+void AccountDataController::loadConsumers(const QString &account)
+{
+    attach(Load::Consumers, account);
+}
+
+void AccountDataController::attach(Load kind, const QString &account, int batchSize)
+{
     if (!m_connections || m_shutDown)
         return;
-    const quint64 gen = begin(Load::Sessions);
-    static_cast<void>(m_runner->run([this, gen, account, batchSize, connections = m_connections,
-                                     cancel = slot(Load::Sessions).cancel] {
-        auto src = RecordSource::resolve(*connections, account);
-        if (!src) {
-            fail(Load::Sessions, gen, account, src.error());
-            return;
-        }
-        QStringList notes;
-        std::optional<SessionLoader::ConsumerIndex> consumers;
-        if (auto loaded = SessionLoader::loadConsumers(src->connection, src->apiDomain))
-            consumers = *loaded;
-        else
-            notes << tr("The consumers could not be listed (%1): the Consumers column is not checked.").arg(loaded.error().message());
-        QString why;
-        const auto connected = src->connectedClients(*connections, {}, &why);
-        if (!connected)
-            notes << (connections->hasSystem() ? tr("Connected state unknown: %1").arg(why)
-                                               : tr("Connected state unknown: the profile has no system account credentials."));
-        SessionLoadOptions options;
-        options.dialect = src->dialect;
-        options.domain = src->apiDomain;
-        options.batchSize = batchSize;
-        options.cancel = cancel.get();
-        options.includeLegacy = true;
-        qsizetype legacyRows = 0;
-        auto summary = SessionLoader::load(src->connection, options, consumers, connected,
-                                           [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
-                                               const QList<SessionEntry> rows = std::move(batch);
-                                               legacyRows += std::count_if(rows.cbegin(), rows.cend(),
-                                                                           [](const SessionEntry &e) { return e.isLegacy(); });
-                                               post(Load::Sessions, gen, [this, account, rows, progress] {
-                                                   emit sessionsBatch(account, rows, progress.done, progress.total);
-                                               });
-                                               return !cancel->load();
-                                           });
-        if (!summary && summary.error().jsErrCode() != kStreamNotFound) {
-            fail(Load::Sessions, gen, account, summary.error());
-            return;
-        }
-        if (!summary && legacyRows == 0)
-            notes.prepend(tr("The account has no $MQTT_sess stream: no MQTT client of it has connected yet."));
-        else if (!summary)
-            notes.prepend(tr("The account has no $MQTT_sess stream: the %n session(s) listed are left in legacy $MQTT_sess_<hash> "
-                             "streams, which servers since 2.5 do not read (LEGACY_SESSION_STREAMS).", nullptr, int(legacyRows)));
-        const bool cancelled = summary && summary->cancelled;
-        post(Load::Sessions, gen, [this, gen, account, cancelled, note = notes.join(QLatin1Char(' '))] {
-            finish(Load::Sessions, gen);
-            emit sessionsFinished(account, cancelled, note);
-        });
+    const quint64 gen = begin(kind);
+    if (kind == Load::Sessions)
+        m_sessionsDelivered = 0;
+    if (!m_snapshot.started || m_snapshot.account != account) {
+        startSnapshot(account, batchSize, kind);
+        return;
+    }
+    // What the snapshot has so far (or all of it), from the event loop: the view is set up by then.
+    QMetaObject::invokeMethod(
+        this,
+        [this, kind, gen] {
+            if (!m_shutDown && slot(kind).generation == gen)
+                deliver(kind);
+        },
+        Qt::QueuedConnection);
+}
+
+void AccountDataController::startSnapshot(const QString &account, int batchSize, std::optional<Load> keep)
+{
+    // The views attached to the previous snapshot attach again when they load (refreshStarted tells them).
+    for (Load kind : {Load::Findings, Load::Sessions, Load::Consumers}) {
+        Slot &s = slot(kind);
+        if (kind == keep || !s.loading)
+            continue;
+        ++s.generation;
+        s.loading = false;
+        emit loadingChanged(kind, false);
+    }
+    if (m_snapshot.cancel)
+        m_snapshot.cancel->store(true);  // the superseded read stops early; its results are dropped
+    const quint64 gen = m_snapshot.generation + 1;
+    m_snapshot = Snapshot();
+    m_snapshot.account = account;
+    m_snapshot.generation = gen;
+    m_snapshot.started = true;
+    m_snapshot.cancel = std::make_shared<std::atomic<bool>>(false);
+    m_sessionsDelivered = 0;
+    ++m_snapshotLoads;
+    static_cast<void>(m_runner->run([this, gen, account, batchSize, connections = m_connections, cancel = m_snapshot.cancel] {
+        const auto onBatch = [this, gen, &cancel](QList<SessionEntry> &&batch, const ReadProgress &progress) {
+            QMetaObject::invokeMethod(
+                this, [this, gen, rows = std::move(batch), progress] { snapshotBatch(gen, rows, progress); }, Qt::QueuedConnection);
+            return !cancel->load();
+        };
+        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch);
+        QMetaObject::invokeMethod(
+            this, [this, gen, outcome = std::move(outcome)] { snapshotDone(gen, outcome); }, Qt::QueuedConnection);
     }));
+}
+
+AccountDataController::Outcome AccountDataController::outcomeOf(
+    ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel, int batchSize,
+    const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch)
+{
+    Outcome out;
+    AccountSnapshotLoader loader(connections);
+    AccountSnapshotLoader::Options options;
+    options.includeLegacy = true;
+    options.batchSize = batchSize;
+    options.cancel = &cancel;
+    qsizetype legacyRows = 0;
+    options.onSessions = [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
+        legacyRows += std::count_if(batch.cbegin(), batch.cend(), [](const SessionEntry &e) { return e.isLegacy(); });
+        return onBatch(std::move(batch), progress);
+    };
+    auto snapshot = loader.load(account, options);
+    if (!snapshot) {
+        out.error = snapshot.error();
+        return out;
+    }
+    out.findings = snapshot->findings();
+    out.findingNotes = snapshot->notes;
+    out.recordsError = snapshot->recordsError;
+    out.sessionsComplete = snapshot->sessionsComplete;
+    out.sessionsCancelled = !snapshot->sessionsComplete && !snapshot->recordsError && snapshot->source;
+    if (snapshot->sessionsComplete)
+        out.consumers = ConsumerTableModel::rowsFor(snapshot->consumerOwners());
+    QStringList notes;
+    if (snapshot->source && !snapshot->records.connected)
+        notes << (connections.hasSystem() ? tr("Connected state unknown: %1").arg(snapshot->connectedWhy)
+                                          : tr("Connected state unknown: the profile has no system account credentials."));
+    if (snapshot->noSessionsStream && legacyRows == 0)
+        notes.prepend(tr("The account has no $MQTT_sess stream: no MQTT client of it has connected yet."));
+    else if (snapshot->noSessionsStream)
+        notes.prepend(tr("The account has no $MQTT_sess stream: the %n session(s) listed are left in legacy $MQTT_sess_<hash> "
+                         "streams, which servers since 2.5 do not read (LEGACY_SESSION_STREAMS).", nullptr, int(legacyRows)));
+    if (!snapshot->account.jetstream)
+        notes << tr("The account has no JetStream: it keeps no MQTT state.");
+    out.sessionsNote = notes.join(QLatin1Char(' '));
+    return out;
+}
+
+void AccountDataController::snapshotBatch(quint64 generation, const QList<SessionEntry> &batch, const ReadProgress &progress)
+{
+    if (m_shutDown || generation != m_snapshot.generation)
+        return;
+    m_snapshot.batches.append(batch);
+    m_snapshot.progress.append(progress);
+    if (slot(Load::Sessions).loading)
+        deliverSessions();
+}
+
+void AccountDataController::snapshotDone(quint64 generation, const Outcome &outcome)
+{
+    if (m_shutDown || generation != m_snapshot.generation)
+        return;
+    m_snapshot.done = true;
+    m_snapshot.outcome = outcome;
+    m_snapshot.cancel.reset();
+    for (Load kind : {Load::Findings, Load::Sessions, Load::Consumers})
+        if (slot(kind).loading)
+            deliver(kind);
+}
+
+void AccountDataController::deliverSessions()
+{
+    const QString account = m_snapshot.account;
+    while (m_sessionsDelivered < m_snapshot.batches.size()) {
+        const qsizetype i = m_sessionsDelivered++;
+        const ReadProgress &progress = m_snapshot.progress.at(i);
+        emit sessionsBatch(account, m_snapshot.batches.at(i), progress.done, progress.total);
+    }
+}
+
+void AccountDataController::deliver(Load kind)
+{
+    const QString account = m_snapshot.account;
+    const quint64 gen = slot(kind).generation;
+    if (kind == Load::Sessions)
+        deliverSessions();  // what was read so far, also before a failure
+    if (!m_snapshot.done)
+        return;
+    const Outcome &o = m_snapshot.outcome;
+    const auto failWith = [&](const Error &error) {
+        finish(kind, gen);
+        emit failed(kind, account, error);
+    };
+    switch (kind) {
+    case Load::Findings:
+        if (o.error)
+            return failWith(*o.error);
+        finish(kind, gen);
+        emit findingsLoaded(account, o.findings, o.findingNotes);
+        return;
+    case Load::Sessions:
+        if (o.error || o.recordsError)
+            return failWith(o.error ? *o.error : *o.recordsError);
+        finish(kind, gen);
+        emit sessionsFinished(account, o.sessionsCancelled, o.sessionsNote);
+        return;
+    case Load::Consumers:
+        if (o.error || o.recordsError)
+            return failWith(o.error ? *o.error : *o.recordsError);
+        if (!o.sessionsComplete && o.sessionsCancelled)
+            return failWith(Error(Error::Kind::Internal, tr("reading the sessions was cancelled, so the consumers' owners are unknown"),
+                                  tr("reload to read them again")));
+        finish(kind, gen);
+        emit consumersLoaded(account, o.consumers);
+        return;
+    default:
+        return;
+    }
 }
 
 void AccountDataController::loadRetained(const QString &account)
@@ -298,52 +384,6 @@ void AccountDataController::loadRetained(const QString &account)
         post(Load::Retained, gen, [this, gen, account, cancelled, note] {
             finish(Load::Retained, gen);
             emit retainedFinished(account, cancelled, note);
-        });
-    }));
-}
-
-void AccountDataController::loadConsumers(const QString &account)
-{
-    if (!m_connections || m_shutDown)
-        return;
-    const quint64 gen = begin(Load::Consumers);
-    static_cast<void>(m_runner->run([this, gen, account, connections = m_connections, cancel = slot(Load::Consumers).cancel] {
-        auto src = RecordSource::resolve(*connections, account);
-        if (!src) {
-            fail(Load::Consumers, gen, account, src.error());
-            return;
-        }
-        auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
-        if (!consumers) {
-            fail(Load::Consumers, gen, account, consumers.error());
-            return;
-        }
-        // The owners: which record names each durable, and which client sits on each hash.
-        QHash<QString, QString> referencedBy;
-        QHash<QString, QString> clientOfHash;
-        SessionLoadOptions options;
-        options.dialect = src->dialect;
-        options.domain = src->apiDomain;
-        options.cancel = cancel.get();
-        auto summary = SessionLoader::load(src->connection, options, *consumers, std::nullopt,
-                                           [&](QList<SessionEntry> &&batch, const ReadProgress &) {
-                                               for (const SessionEntry &e : batch) {
-                                                   if (!e.record)
-                                                       continue;
-                                                   clientOfHash.insert(e.hash, e.clientId);
-                                                   for (const SessionConsumer &c : e.consumers)
-                                                       referencedBy.insert(c.name, e.clientId);
-                                               }
-                                               return !cancel->load();
-                                           });
-        if (!summary && summary.error().jsErrCode() != kStreamNotFound) {
-            fail(Load::Consumers, gen, account, summary.error());
-            return;
-        }
-        const QList<ConsumerRow> rows = consumerRows(*consumers, referencedBy, clientOfHash);
-        post(Load::Consumers, gen, [this, gen, account, rows] {
-            finish(Load::Consumers, gen);
-            emit consumersLoaded(account, rows);
         });
     }));
 }

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
+#include <optional>
 #include <memory>
 
 #include <QList>
@@ -21,13 +23,20 @@ class AsyncRunner;
 class ConnectionSet;
 
 /**
- * The GUI's reads of one account's MQTT data: findings (DiagnosisGatherer + Checks), sessions
- * (SessionLoader, batch by batch), retained messages (RetainedLoader), the consumers of
- * `$MQTT_msgs`/`$MQTT_out` with their owner sessions, and one session record's raw bytes. Every read
- * runs on its own worker pool through the profile's own ConnectionSet; results arrive as signals on
- * the GUI thread. Each kind of load has a generation token: starting it again (a refresh, another
- * account) drops whatever the previous one still delivers. Records need the account's credentials
- * (RecordSource::resolve); without them the load fails with the core's InvalidInput error and hint.
+ * The GUI's reads of one account's MQTT data. The findings, the sessions and the consumers with their
+ * owners all come from one AccountSnapshot load (AccountSnapshotLoader): one refresh of an account
+ * reads its streams, CONSUMER.LIST, CONNZ and `$MQTT_sess` once, with the servers the connection set
+ * already knows, and the views agree (one orphan rule, ConsumerOwner). The sessions arrive batch by
+ * batch as the snapshot reads them; a view opened later gets the batches read so far at once and the
+ * rest as they come. loadFindings()/loadSessions()/loadConsumers() deliver from the current snapshot
+ * of the account (loading or loaded), starting one when there is none; refresh() starts a new one.
+ * Retained messages (RetainedLoader) and one session record's raw bytes are loads of their own.
+ *
+ * Every read runs on a worker pool through the profile's own ConnectionSet; results arrive as signals
+ * on the GUI thread. Each kind of delivery and the snapshot have a generation token: starting again (a
+ * refresh, another account) drops whatever the previous one still delivers. Records need the
+ * account's credentials (RecordSource::resolve); without them the sessions and consumers fail with the
+ * core's InvalidInput error and hint, and the findings say why the records were not checked.
  *
  * Threads: every member function is for the GUI thread. Shutdown (shutdown(), also from the
  * destructor): cancel the reads, drain the pool, drop the connections on a worker.
@@ -57,10 +66,17 @@ public:
     bool canReadRecords(const QString &account) const;
     void shutdown();
 
+    /** Reads the account again: a new snapshot (refreshStarted); the views attached to it get its results. */
+    void refresh(const QString &account);
+    /** The account's findings from its current snapshot (findingsLoaded). */
     void loadFindings(const QString &account);
-    /** Sessions in batches of `batchSize` (sessionsBatch per batch, then sessionsFinished). */
-    void loadSessions(const QString &account, int batchSize = 2048);
+    /**
+     * The account's sessions from its current snapshot, batch by batch (sessionsBatch per batch, then
+     * sessionsFinished). `batchSize`: the batches of a snapshot this call starts.
+     */
+    void loadSessions(const QString &account, int batchSize = kDefaultBatchSize);
     void loadRetained(const QString &account);
+    /** The account's consumers and their owners from its current snapshot (consumersLoaded). */
     void loadConsumers(const QString &account);
     /** The stored bytes of `$MQTT_sess` message `seq` (rawSessionLoaded). */
     void loadRawSession(const QString &account, quint64 seq);
@@ -69,8 +85,14 @@ public:
     bool isLoading(Load load) const;
     /** True while any load runs. */
     bool isBusy() const;
+    /** How many account snapshots were started (for tests: one per refresh). */
+    int snapshotLoads() const { return m_snapshotLoads; }
+
+    static constexpr int kDefaultBatchSize = 2048;
 
 Q_SIGNALS:
+    /** refresh() started reading `account` again: the views of it should attach to the new snapshot. */
+    void refreshStarted(const QString &account);
     void findingsLoaded(const QString &account, const QList<MqttDoctor::Finding> &findings, const QStringList &notes);
     void sessionsBatch(const QString &account, const QList<MqttDoctor::SessionEntry> &batch, quint64 done, quint64 total);
     /** `note`: what is unknown (connected state without a system connection, no `$MQTT_sess` yet). */
@@ -103,9 +125,48 @@ private:
     Slot &slot(Load kind) { return m_slots[int(kind)]; }
     void dropAll();
 
+    /** What a snapshot load gave, made on the worker (everything the views need, no connection). */
+    struct Outcome
+    {
+        std::optional<Error> error;         ///< the account could not be read at all
+        std::optional<Error> recordsError;  ///< its records could not be read
+        QList<Finding> findings;
+        QStringList findingNotes;
+        QList<ConsumerRow> consumers;
+        bool sessionsComplete = false;
+        bool sessionsCancelled = false;
+        QString sessionsNote;
+    };
+    /** The current snapshot as the GUI thread holds it: the session batches so far and, once done, the outcome. */
+    struct Snapshot
+    {
+        QString account;
+        quint64 generation = 0;
+        bool started = false;
+        bool done = false;
+        std::shared_ptr<std::atomic<bool>> cancel;
+        QList<QList<SessionEntry>> batches;  ///< shared with the sessions view's model
+        QList<ReadProgress> progress;        ///< per batch
+        Outcome outcome;
+    };
+
+    /** A new snapshot of `account`; the views attached to the previous one, but `keep`, are let go. */
+    void startSnapshot(const QString &account, int batchSize, std::optional<Load> keep);
+    /** Delivery of `kind` attaches to the account's snapshot (starting one when there is none). */
+    void attach(Load kind, const QString &account, int batchSize = kDefaultBatchSize);
+    void deliver(Load kind);
+    void deliverSessions();
+    void snapshotBatch(quint64 generation, const QList<SessionEntry> &batch, const ReadProgress &progress);
+    void snapshotDone(quint64 generation, const Outcome &outcome);
+    static Outcome outcomeOf(ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel,
+                             int batchSize, const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch);
+
     std::unique_ptr<AsyncRunner> m_runner;
     std::shared_ptr<ConnectionSet> m_connections;
     Slot m_slots[5];
+    Snapshot m_snapshot;
+    qsizetype m_sessionsDelivered = 0;  ///< batches of the snapshot emitted to the attached sessions view
+    int m_snapshotLoads = 0;
     bool m_shutDown = false;
 };
 

@@ -3,6 +3,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include <algorithm>
+
 #include "models/displayformat.h"
 
 namespace MqttDoctor {
@@ -10,6 +12,53 @@ namespace MqttDoctor {
 ConsumerTableModel::ConsumerTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 ConsumerTableModel::~ConsumerTableModel() = default;
+
+QList<ConsumerRow> ConsumerTableModel::rowsFor(const QList<ConsumerOwner> &owners)
+{
+    using Kind = ConsumerOwner::Kind;
+    QList<ConsumerRow> rows;
+    rows.reserve(owners.size());
+    for (const ConsumerOwner &o : owners) {
+        ConsumerRow row;
+        row.name = o.name;
+        row.stream = o.stream;
+        row.numPending = o.numPending;
+        row.numAckPending = o.numAckPending;
+        row.hash = o.hash;
+        row.owner = o.kind;
+        row.ownerClientId = o.clientId;
+        switch (o.kind) {
+        case Kind::Session:
+            row.note = tr("Session of %1 (hash %2)").arg(o.clientId, o.hash);
+            break;
+        case Kind::ConnectedClient:
+            row.note = tr("No record names it, but %1 (hash %2) is connected: a clean-session client's durables live only while "
+                          "it is connected").arg(o.clientId, o.hash);
+            break;
+        case Kind::UndecodableRecord:
+            row.note = tr("The record on hash %1 cannot be decoded: its repair (SESSION_UNDECODABLE) removes this durable too")
+                           .arg(o.hash);
+            break;
+        case Kind::NotMqtt:
+            row.note = tr("Not a name the MQTT gateway gives its durables (<hash>_<id> or $MQTT_PUBREL_<hash>): not the "
+                          "gateway's, so not an orphan of it");
+            break;
+        case Kind::Orphan:
+            row.note = o.recordOnHash.isEmpty()
+                           ? tr("No session record on hash %1: its client's session is gone").arg(o.hash)
+                           : tr("The session record on hash %1 (%2) does not name this consumer").arg(o.hash, o.recordOnHash);
+            if (o.connectedUnknown)
+                row.note += tr(" (connected clients unknown without a system connection: a connected clean-session client "
+                               "with this hash would own it)");
+            break;
+        }
+        rows.append(row);
+    }
+    std::sort(rows.begin(), rows.end(), [](const ConsumerRow &a, const ConsumerRow &b) {
+        return a.stream != b.stream ? a.stream < b.stream : a.name < b.name;
+    });
+    return rows;
+}
 
 void ConsumerTableModel::setConsumers(const QList<ConsumerRow> &rows)
 {
@@ -68,6 +117,18 @@ QVariant ConsumerTableModel::headerData(int section, Qt::Orientation orientation
     }
 }
 
+QString ConsumerTableModel::ownerText(const ConsumerRow &r)
+{
+    switch (r.owner) {
+    case ConsumerOwner::Kind::Session: return r.ownerClientId;
+    case ConsumerOwner::Kind::ConnectedClient: return tr("%1 (connected)").arg(r.ownerClientId);
+    case ConsumerOwner::Kind::UndecodableRecord: return tr("undecodable record");
+    case ConsumerOwner::Kind::NotMqtt: return tr("not the gateway's");
+    case ConsumerOwner::Kind::Orphan: return tr("orphan");
+    }
+    return {};
+}
+
 QVariant ConsumerTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -80,12 +141,12 @@ QVariant ConsumerTableModel::data(const QModelIndex &index, int role) const
         case StreamColumn: return r.stream;
         case PendingColumn: return DisplayFormat::count(r.numPending);
         case AckPendingColumn: return DisplayFormat::count(r.numAckPending);
-        case OwnerColumn: return r.isOrphan() ? tr("orphan") : r.ownerClientId;
+        case OwnerColumn: return ownerText(r);
         default: return {};
         }
     case Qt::ToolTipRole:
         if (index.column() == OwnerColumn)
-            return r.isOrphan() ? r.orphanReason : tr("Session of %1 (hash %2)").arg(r.ownerClientId, r.hash);
+            return r.note;
         return {};
     case Qt::ForegroundRole:
         return index.column() == OwnerColumn && r.isOrphan() ? QVariant(QBrush(QColor(0xb0, 0x20, 0x20))) : QVariant();

@@ -4,9 +4,11 @@
 #include <QList>
 #include <QString>
 
+#include "diagnosis/consumerowner.h"
+
 namespace MqttDoctor {
 
-/** One durable of `$MQTT_msgs` / `$MQTT_out` with the session that owns it (built on the worker). */
+/** One durable of `$MQTT_msgs` / `$MQTT_out` with its owner as the core's rule says (ConsumerOwner; built on the worker). */
 struct ConsumerRow
 {
     QString name;
@@ -14,10 +16,12 @@ struct ConsumerRow
     qint64 numPending = 0;
     qint64 numAckPending = 0;
     QString hash;          ///< the client-ID hash in the durable's name, empty when it has none
-    QString ownerClientId; ///< the client ID of the session record that references it; empty: orphan
-    /** Why it is an orphan when it is one ("no session record on hash X", "the record of Y does not name it"). */
-    QString orphanReason;
-    bool isOrphan() const { return ownerClientId.isEmpty(); }
+    ConsumerOwner::Kind owner = ConsumerOwner::Kind::Orphan;
+    /** Session: the client ID of the record that names it; ConnectedClient: the connected client with its hash. */
+    QString ownerClientId;
+    /** Who owns it and how, or why it is an orphan ("no session record on hash X", "the record of Y does not name it"). */
+    QString note;
+    bool isOrphan() const { return owner == ConsumerOwner::Kind::Orphan; }
 };
 
 /**
@@ -41,6 +45,9 @@ public:
     explicit ConsumerTableModel(QObject *parent = nullptr);
     ~ConsumerTableModel() override;
 
+    /** The rows of the core's owners (ConsumerOwner::ofAccount), sorted by stream and name. Pure; any thread. */
+    static QList<ConsumerRow> rowsFor(const QList<ConsumerOwner> &owners);
+
     void setConsumers(const QList<ConsumerRow> &rows);
     void clear();
     const QList<ConsumerRow> &consumers() const { return m_rows; }
@@ -55,6 +62,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    static QString ownerText(const ConsumerRow &row);
+
     QList<ConsumerRow> m_rows;
 };
 

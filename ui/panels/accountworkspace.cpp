@@ -31,6 +31,15 @@ AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController 
     addTab(m_consumers, tr("Consumers"));
     connect(this, &QTabWidget::currentChanged, this, &AccountWorkspace::loadCurrent);
     connect(&controller, &AccountDataController::findingsLoaded, this, &AccountWorkspace::updateFindingsTab);
+    // A refresh (here, from a view's Reload button or the auto refresh) is one snapshot: every view
+    // of the account shows it, the open one now, the others when opened.
+    connect(&controller, &AccountDataController::refreshStarted, this, [this](const QString &account) {
+        if (!m_hasAccount || account != m_account)
+            return;
+        m_findings->setAccount(m_account, true);
+        m_stale = {SessionsTab, RetainedTab, ConsumersTab};
+        loadCurrent();
+    });
     connect(&controller, &AccountDataController::loadingChanged, this, [this](AccountDataController::Load load, bool) {
         if (load == AccountDataController::Load::Findings)
             updateFindingsTab();
@@ -108,9 +117,7 @@ void AccountWorkspace::reload()
 {
     if (!m_hasAccount)
         return;
-    m_findings->setAccount(m_account, true);
-    m_stale = {SessionsTab, RetainedTab, ConsumersTab};
-    loadCurrent();
+    m_controller.refresh(m_account);  // refreshStarted: the views attach to the new snapshot
 }
 
 void AccountWorkspace::loadCurrent()

@@ -43,7 +43,8 @@ public:
     void setServers(const QList<ServerInfo> &servers);
     /**
      * Reads the account's data again: the findings and the open tab now, the other tabs when opened.
-     * Tables keep their selection and scroll position.
+     * Tables keep their selection and scroll position. One snapshot (AccountDataController::refresh)
+     * that every view of the account shows.
      */
     void reload();
     /** True while any of the account's loads runs. */

@@ -54,7 +54,10 @@ ConsumersPanel::ConsumersPanel(AccountDataController &controller, QWidget *paren
     layout->addWidget(m_progress);
     layout->addWidget(m_table, 1);
 
-    connect(reload, &QPushButton::clicked, this, &ConsumersPanel::reload);
+    connect(reload, &QPushButton::clicked, this, [this] {
+        m_controller.refresh(m_account);  // a new snapshot of the account, for every view of it
+        this->reload();
+    });
     connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Consumers); });
     connect(&controller, &AccountDataController::consumersLoaded, this, &ConsumersPanel::handleLoaded);
     connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {

@@ -97,7 +97,10 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
         updateStatus();
     });
     connect(m_proxy, &SessionFilterProxyModel::filterApplied, this, &SessionsPanel::updateStatus);
-    connect(m_reload, &QPushButton::clicked, this, &SessionsPanel::reload);
+    connect(m_reload, &QPushButton::clicked, this, [this] {
+        m_controller.refresh(m_account);  // a new snapshot of the account, for every view of it
+        reload();
+    });
     connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Sessions); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &SessionsPanel::showSelected);
     // The selection and scroll position as they are when the rows are swapped (the person may have

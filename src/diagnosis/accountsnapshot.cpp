@@ -1,0 +1,39 @@
+#include "accountsnapshot.h"
+
+#include "diagnosis/checks.h"
+#include "mqtt/mqttlayout.h"
+
+namespace MqttDoctor {
+
+bool AccountSnapshot::wantsRecordChecks() const
+{
+    if (!account.jetstream)
+        return false;
+    return std::any_of(account.streams.cbegin(), account.streams.cend(),
+                       [](const StreamInfo &s) { return s.name == MqttLayout::sessionsStream(); });
+}
+
+DiagnosisInput AccountSnapshot::diagnosisInput(const CheckOptions &options) const
+{
+    DiagnosisInput in;
+    in.options = options;
+    in.servers = servers;
+    in.accounts = {account};
+    if (account.limitsKnown)
+        in.limits.insert(account.name, account.limits);
+    in.mqttAccounts = {account.name};
+    in.includeSystemAccount = true;
+    if (wantsRecordChecks() && sessionsComplete && records.consumersKnown)
+        in.sessions.insert(account.name, records);  // shares the lists: no record is copied
+    in.notes = notes;
+    return in;
+}
+
+QList<Finding> AccountSnapshot::findings(const CheckOptions &options) const
+{
+    QList<Finding> out = Checks::diagnose(diagnosisInput(options));
+    out.removeIf([this](const Finding &f) { return !f.account.isEmpty() && f.account != account.name; });
+    return out;
+}
+
+} // namespace MqttDoctor

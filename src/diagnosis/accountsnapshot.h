@@ -1,0 +1,65 @@
+#pragma once
+
+#include <optional>
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include "common/error.h"
+#include "diagnosis/checkoptions.h"
+#include "diagnosis/consumerowner.h"
+#include "diagnosis/diagnosisinput.h"
+#include "diagnosis/finding.h"
+#include "diagnosis/sessionchecks.h"
+#include "nats/clusterinfo.h"
+#include "records/recordsource.h"
+
+namespace MqttDoctor {
+
+/**
+ * What one load of one account read (AccountSnapshotLoader), for every view of it to share: the
+ * servers (as the connection set knows them), the account with its streams and their consumers, CONNZ
+ * of its MQTT clients and the session records of `$MQTT_sess`. The findings (Checks), the consumers
+ * with their owners (ConsumerOwner) and the sessions all come from here, so one refresh asks the
+ * servers once and its views agree. A value; any thread (the connection in `source` is shared).
+ */
+struct AccountSnapshot
+{
+    QList<ServerInfo> servers;
+    /** The account with all its streams (the account's own view where the profile can read it). */
+    AccountInfo account;
+    /** Where its records are read; nullopt when they cannot be (no credentials: see recordsError). */
+    std::optional<RecordSource> source;
+    /**
+     * The records: `$MQTT_sess` (legacy streams' records are in legacySessions), the durables of
+     * `$MQTT_msgs`/`$MQTT_out` (consumersKnown), CONNZ (connected; nullopt: unknown, see connectedWhy)
+     * and, where the stream may keep several messages per subject, its subject counts.
+     */
+    SessionCheckInput records;
+    QList<SessionEntry> legacySessions;
+    /** Every record of `$MQTT_sess` was read (or the account has none); false: not asked, cancelled or failed. */
+    bool sessionsComplete = false;
+    /** The account has no `$MQTT_sess` stream. */
+    bool noSessionsStream = false;
+    /** Why the connected clients are unknown (records.connected is nullopt). */
+    QString connectedWhy;
+    /** Why the records (consumers, CONNZ, sessions) could not be read; nullopt when they were, or not asked for. */
+    std::optional<Error> recordsError;
+    /** What the findings could not check and why (DiagnosisInput::notes). */
+    QStringList notes;
+
+    /** The account has a `$MQTT_sess` stream and JetStream: its records are checked. */
+    bool wantsRecordChecks() const;
+    /**
+     * The check input of this one account (the operator asked about it: it is meant to serve MQTT; the
+     * system account included), with its records when every one was read.
+     */
+    DiagnosisInput diagnosisInput(const CheckOptions &options = {}) const;
+    /** Checks::diagnose(diagnosisInput()), only this account's findings and the cluster's. */
+    QList<Finding> findings(const CheckOptions &options = {}) const;
+    /** The durables and their owners (ConsumerOwner::ofAccount of the records); none unless consumersKnown. */
+    QList<ConsumerOwner> consumerOwners() const { return ConsumerOwner::ofAccount(records); }
+};
+
+} // namespace MqttDoctor

@@ -1,0 +1,201 @@
+#include "accountsnapshotloader.h"
+
+#include <QHash>
+#include <QJsonObject>
+
+#include "mqtt/mqttlayout.h"
+#include "nats/connectionset.h"
+#include "nats/discovery.h"
+#include "nats/streamreader.h"
+
+namespace MqttDoctor {
+
+namespace {
+
+QString credentialsNote(const QString &account)
+{
+    return QStringLiteral("Session records of account %1 not checked: reading them needs the account's credentials "
+                          "(add them to the profile, or check the account as one of its users).")
+        .arg(account);
+}
+
+/** The streams as the account's own API listed them (config and state): nullopt for the system view. */
+std::optional<QHash<QString, QJsonObject>> knownStreams(const AccountInfo &account)
+{
+    if (account.source != QLatin1String("api") || !account.streamsKnown)
+        return std::nullopt;
+    QHash<QString, QJsonObject> out;
+    for (const StreamInfo &s : account.streams)
+        out.insert(s.name, QJsonObject{{QStringLiteral("config"), s.config}, {QStringLiteral("state"), s.state}});
+    return out;
+}
+
+/**
+ * The durables of `$MQTT_msgs`/`$MQTT_out` from the account's own `CONSUMER.LIST` (Discovery::account
+ * through the API read them with the same connection); nullopt when it did not (the system view).
+ */
+std::optional<SessionLoader::ConsumerIndex> consumersOf(const AccountInfo &account)
+{
+    if (account.source != QLatin1String("api") || !account.streamsKnown)
+        return std::nullopt;
+    SessionLoader::ConsumerIndex index;
+    for (const StreamInfo &s : account.streams) {
+        if (s.name != MqttLayout::messagesStream() && s.name != MqttLayout::outStream())
+            continue;
+        if (!s.consumersKnown)
+            return std::nullopt;
+        SessionLoader::indexConsumers(index, s.name, s.consumers);
+    }
+    return index;
+}
+
+} // namespace
+
+AccountSnapshotLoader::AccountSnapshotLoader(ConnectionSet &connections) : m_connections(connections) {}
+
+Result<AccountSnapshot> AccountSnapshotLoader::load(const QString &account, const Options &options)
+{
+    auto servers = Discovery::knownServers(m_connections);
+    if (!servers)
+        return servers.error();
+    auto info = Discovery::account(m_connections, account);
+    if (!info)
+        return info.error();
+    AccountSnapshot snapshot;
+    snapshot.servers = std::move(servers).value();
+    snapshot.account = std::move(info).value();
+    const bool checked = snapshot.wantsRecordChecks();
+    if (options.records && snapshot.account.jetstream && (checked || !options.recordsOnlyWhenChecked))
+        readRecords(snapshot, options);
+    return snapshot;
+}
+
+AccountSnapshot AccountSnapshotLoader::load(const QList<ServerInfo> &servers, const AccountInfo &known, bool ownView,
+                                            const Options &options)
+{
+    AccountSnapshot snapshot;
+    snapshot.servers = servers;
+    snapshot.account = known;
+    if (ownView) {
+        if (auto detailed = Discovery::account(m_connections, known.name)) {
+            snapshot.account = std::move(detailed).value();
+            snapshot.account.isSystem = known.isSystem;
+        } else {
+            snapshot.notes << QStringLiteral("Account %1 was checked from the system account's view only: reading it through its "
+                                             "own connection failed: %2").arg(known.name, detailed.error().toString());
+        }
+    }
+    if (options.records && snapshot.wantsRecordChecks())
+        readRecords(snapshot, options);
+    return snapshot;
+}
+
+void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options &options)
+{
+    const QString name = snapshot.account.name;
+    const bool checked = snapshot.wantsRecordChecks();
+    const auto notChecked = [&](const Error &error) {
+        snapshot.recordsError = error;
+        if (checked)
+            snapshot.notes << QStringLiteral("Session records of account %1 not checked: %2").arg(name, error.toString());
+    };
+    if (!RecordSource::canResolve(m_connections, name)) {
+        snapshot.recordsError = RecordSource::resolve(m_connections, name, snapshot.servers, &snapshot.account.streams).error();
+        if (checked)
+            snapshot.notes << credentialsNote(name);
+        return;
+    }
+    const std::optional<QHash<QString, QJsonObject>> streams = knownStreams(snapshot.account);
+    auto src = RecordSource::resolve(m_connections, name, snapshot.servers, streams ? &snapshot.account.streams : nullptr);
+    if (!src) {
+        notChecked(src.error());
+        return;
+    }
+    snapshot.source = *src;
+    SessionCheckInput &records = snapshot.records;
+    records.account = name;
+    records.now = QDateTime::currentDateTimeUtc();
+
+    if (auto listed = consumersOf(snapshot.account)) {
+        records.consumers = std::move(*listed);
+    } else {
+        auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
+        if (!consumers) {
+            notChecked(consumers.error());
+            return;
+        }
+        records.consumers = std::move(consumers).value();
+    }
+    records.consumersKnown = true;
+    records.connected = src->connectedClients(m_connections, {}, &snapshot.connectedWhy);
+    if (checked && !records.connected)
+        snapshot.notes << QStringLiteral("Account %1: connected clients unknown without a system connection, so SESSION_STALE was "
+                                         "not checked and orphan consumers may belong to connected clean-session clients.")
+                              .arg(name);
+    if (!options.sessions)
+        return;
+
+    SessionLoadOptions load;
+    load.dialect = src->dialect;
+    load.domain = src->apiDomain;
+    load.batchSize = options.batchSize;
+    load.cancel = options.cancel;
+    load.includeLegacy = options.includeLegacy;
+    load.knownStreams = streams;
+    auto summary = SessionLoader::load(src->connection, load, records.consumers, records.connected,
+                                       [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
+                                           if (options.keepSessions) {
+                                               for (const SessionEntry &e : std::as_const(batch))
+                                                   (e.isLegacy() ? snapshot.legacySessions : records.sessions).append(e);
+                                           }
+                                           if (options.onSessions)
+                                               return options.onSessions(std::move(batch), progress);
+                                           return !(options.cancel && options.cancel->load());
+                                       });
+    if (!summary) {
+        if (summary.error().jsErrCode() != 10059) {
+            notChecked(summary.error());
+            return;
+        }
+        snapshot.noSessionsStream = true;
+        snapshot.sessionsComplete = !(options.cancel && options.cancel->load());
+    } else {
+        snapshot.sessionsComplete = !summary->cancelled;
+    }
+    if (!snapshot.sessionsComplete) {
+        if (checked)
+            snapshot.notes << QStringLiteral("Session records of account %1 not checked: reading them was cancelled.").arg(name);
+        return;
+    }
+
+    // Duplicates are possible only when the stream keeps more than one message per subject.
+    for (const StreamInfo &s : std::as_const(snapshot.account.streams)) {
+        if (s.name != MqttLayout::sessionsStream() || s.config.value(QLatin1String("max_msgs_per_subject")).toInteger(-1) == 1)
+            continue;
+        StreamReader reader(src->connection, src->apiDomain);
+        auto counts = reader.subjectCounts(MqttLayout::sessionsStream(), QStringLiteral("$MQTT.sess.>"));
+        if (!counts) {
+            snapshot.sessionsComplete = false;
+            notChecked(counts.error());
+            return;
+        }
+        records.subjectCounts = *counts;
+    }
+}
+
+Result<ReadSummary> AccountSnapshotLoader::streamSessions(const AccountSnapshot &snapshot, SessionLoadOptions options,
+                                                          const SessionLoader::BatchHandler &onBatch, bool *truncated)
+{
+    if (!snapshot.source)
+        return snapshot.recordsError.value_or(Error(Error::Kind::InvalidInput,
+                                                    QStringLiteral("the records of account %1 were not read").arg(snapshot.account.name)));
+    options.dialect = snapshot.source->dialect;
+    options.domain = snapshot.source->apiDomain;
+    options.knownStreams = knownStreams(snapshot.account);
+    std::optional<SessionLoader::ConsumerIndex> consumers;
+    if (snapshot.records.consumersKnown)
+        consumers = snapshot.records.consumers;
+    return SessionLoader::load(snapshot.source->connection, options, consumers, snapshot.records.connected, onBatch, truncated);
+}
+
+} // namespace MqttDoctor
