@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "common/jsonstreamwriter.h"
+#include "diagnosis/accountsnapshotloader.h"
 #include "nats/connectionset.h"
 #include "records/recordsource.h"
 #include "records/retainedloader.h"
@@ -91,17 +92,22 @@ int runSessions(CliContext &ctx)
     const qlonglong limit = limitText.isEmpty() ? 100 : limitText.toLongLong(&limitOk);
     if (!limitOk || limit < 0)
         return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--limit must be a number >= 0 (0: all), not \"%1\"").arg(limitText)));
-    auto src = RecordSource::resolve(*ctx.connections, accountName);
-    if (!src)
-        return ctx.fail(src.error());
-    auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
-    if (!consumers)
-        return ctx.fail(consumers.error());
-    const auto connected = connectedClients(ctx, *src);
+    // The account as one refresh reads it (servers as the connection set knows them, the account's
+    // streams with their consumers, CONNZ), its sessions not kept but streamed below.
+    AccountSnapshotLoader::Options load;
+    load.sessions = false;
+    auto snapshot = AccountSnapshotLoader(*ctx.connections).load(accountName, load);
+    if (!snapshot)
+        return ctx.fail(snapshot.error());
+    if (!snapshot->source || snapshot->recordsError)
+        return ctx.fail(snapshot->recordsError.value_or(
+            Error(Error::Kind::InvalidInput, QStringLiteral("the session records of account %1 cannot be read").arg(snapshot->account.name))));
+    const RecordSource &src = *snapshot->source;
+    const auto &connected = snapshot->records.connected;
+    if (!connected && ctx.connections->hasSystem())
+        ctx.err << "note: " << snapshot->connectedWhy << '\n';
 
     SessionLoadOptions options;
-    options.dialect = src->dialect;
-    options.domain = src->apiDomain;
     options.filter = ctx.parser.value(QStringLiteral("filter"));
     options.limit = quint64(limit);
     options.includeLegacy = true;
@@ -113,11 +119,11 @@ int runSessions(CliContext &ctx)
     if (ctx.json) {
         json.emplace(ctx.out);
         json->beginObject();
-        json->string(QStringLiteral("account"), src->account);
+        json->string(QStringLiteral("account"), src.account);
         json->beginArray(QStringLiteral("sessions"));
     }
-    auto summary = SessionLoader::load(
-        src->connection, options, *consumers, connected,
+    auto summary = AccountSnapshotLoader::streamSessions(
+        *snapshot, options,
         [&](QList<SessionEntry> &&batch, const ReadProgress &) {
             for (const SessionEntry &e : std::as_const(batch)) {
                 if (json)

@@ -37,9 +37,18 @@ private slots:
         QVERIFY2(controller.connectionDetail().contains(stopped), qPrintable(controller.connectionDetail()));
 
         // Everyone answering again: the detail no longer names anyone.
+        // A node that just came back may not have rejoined the system account's routes when the first
+        // refresh asks: as an operator would, refresh again until it is seen (or the time is up).
         QVERIFY2(cluster.startNode(2), qPrintable(cluster.errorString()));
         controller.refresh();
-        QTRY_VERIFY_WITH_TIMEOUT(!controller.isLoading() && controller.servers().size() == 3, 30000);
+        QDeadlineTimer deadline(30000);
+        while (!(!controller.isLoading() && controller.servers().size() == 3) && !deadline.hasExpired()) {
+            QTest::qWait(200);
+            if (!controller.isLoading() && controller.servers().size() != 3)
+                controller.refresh();
+        }
+        QCOMPARE(controller.servers().size(), 3);
+        QVERIFY(!controller.isLoading());
         QVERIFY2(!controller.connectionDetail().contains(stopped), qPrintable(controller.connectionDetail()));
         controller.shutdown();
     }
