@@ -3,6 +3,7 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <vector>
 
 #include "diagnosis/checkcontext.h"
 #include "diagnosis/findingcatalogue.h"
@@ -115,22 +116,40 @@ QList<Finding> diagnose(const DiagnosisInput &input)
 
 void sortFindings(QList<Finding> &findings)
 {
-    const QStringList order = FindingCatalogue::codes();
-    std::stable_sort(findings.begin(), findings.end(), [&order](const Finding &a, const Finding &b) {
+    // The catalogue's order of each finding's code, looked up once per finding, not per comparison.
+    static const QHash<QString, qsizetype> order = [] {
+        QHash<QString, qsizetype> rank;
+        const QStringList codes = FindingCatalogue::codes();
+        for (qsizetype i = 0; i < codes.size(); ++i)
+            rank.insert(codes.at(i), i);
+        return rank;
+    }();
+    std::vector<qsizetype> rank(size_t(findings.size()));
+    std::vector<qsizetype> index(size_t(findings.size()));
+    for (qsizetype i = 0; i < findings.size(); ++i) {
+        rank[size_t(i)] = order.value(findings.at(i).code, -1);
+        index[size_t(i)] = i;
+    }
+    std::stable_sort(index.begin(), index.end(), [&](qsizetype ia, qsizetype ib) {
+        const Finding &a = findings.at(ia);
+        const Finding &b = findings.at(ib);
         if (a.severity != b.severity)
             return int(a.severity) > int(b.severity);
         if (a.account != b.account)
             return a.account < b.account;
-        const qsizetype ca = order.indexOf(a.code);
-        const qsizetype cb = order.indexOf(b.code);
-        if (ca != cb)
-            return ca < cb;
+        if (rank[size_t(ia)] != rank[size_t(ib)])
+            return rank[size_t(ia)] < rank[size_t(ib)];
         if (a.stream != b.stream)
             return a.stream < b.stream;
         if (a.subject != b.subject)
             return a.subject < b.subject;
         return a.clientId < b.clientId;
     });
+    QList<Finding> sorted;
+    sorted.reserve(findings.size());
+    for (const qsizetype i : index)
+        sorted.append(std::move(findings[i]));
+    findings = std::move(sorted);
 }
 
 std::optional<Finding::Severity> highestSeverity(const QList<Finding> &findings)

@@ -12,8 +12,8 @@ namespace MqttDoctor {
 QList<ConsumerOwner> ConsumerOwner::ofAccount(const SessionCheckInput &input)
 {
     QList<ConsumerOwner> out;
-    if (!input.consumersKnown)
-        return out;
+    if (!input.consumersKnown || input.consumers.isEmpty())
+        return out;  // no durable to own: the indexes of a hundred thousand records are not needed
     QHash<QString, QString> referencedBy;  // durable -> client ID of the record naming it
     QHash<QString, QString> clientOfHash;  // hash -> client ID of the decodable record on it
     QSet<QString> brokenHashes;            // hashes with an undecodable record

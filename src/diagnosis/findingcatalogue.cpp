@@ -1,5 +1,7 @@
 #include "findingcatalogue.h"
 
+#include <optional>
+
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/mqttlogformats.h"
 
@@ -267,10 +269,14 @@ const QList<FindingCatalogue::Entry> &FindingCatalogue::entries()
 
 const FindingCatalogue::Entry *FindingCatalogue::entry(const QString &code)
 {
-    for (const Entry &e : entries())
-        if (e.code == code)
-            return &e;
-    return nullptr;
+    // A check of 100,000 sessions makes a finding per missing durable: looked up by hash, not by scan.
+    static const QHash<QString, const Entry *> byCode = [] {
+        QHash<QString, const Entry *> index;
+        for (const Entry &e : entries())
+            index.insert(e.code, &e);
+        return index;
+    }();
+    return byCode.value(code, nullptr);
 }
 
 QStringList FindingCatalogue::codes()
@@ -281,39 +287,102 @@ QStringList FindingCatalogue::codes()
     return out;
 }
 
+namespace {
+
+// `text` with each {key} that `lookup` knows replaced, in one pass (unknown keys stay as they are).
+template <typename Lookup>
+QString fillTemplate(const QString &text, const Lookup &lookup)
+{
+    QString out;
+    out.reserve(text.size() + 64);
+    qsizetype from = 0;
+    for (;;) {
+        const qsizetype open = text.indexOf(u'{', from);
+        const qsizetype close = open < 0 ? -1 : text.indexOf(u'}', open + 1);
+        if (close < 0) {
+            out += QStringView(text).sliced(from);
+            return out;
+        }
+        out += QStringView(text).sliced(from, open - from);
+        if (const std::optional<QString> value = lookup(QStringView(text).sliced(open + 1, close - open - 1)))
+            out += *value;
+        else
+            out += QStringView(text).sliced(open, close - open + 1);
+        from = close + 1;
+    }
+}
+
+} // namespace
+
 QString FindingCatalogue::title(const QString &code, const QHash<QString, QString> &values)
 {
     const Entry *e = entry(code);
     if (!e)
         return code;
-    QString out = e->titleTemplate;
-    for (auto it = values.cbegin(); it != values.cend(); ++it)
-        out.replace(QLatin1Char('{') + it.key() + QLatin1Char('}'), it.value());
-    return out;
+    return fillTemplate(e->titleTemplate, [&values](QStringView key) -> std::optional<QString> {
+        const auto it = values.constFind(key.toString());
+        return it == values.cend() ? std::nullopt : std::optional<QString>(*it);
+    });
 }
 
-Finding FindingCatalogue::make(const QString &code, const QString &account, const QString &stream,
-                               const QHash<QString, QString> &values)
+namespace {
+
+// make() with `value(key)` as the values' lookup (nullopt: not given).
+template <typename Lookup>
+Finding makeFinding(const QString &code, const QString &account, const QString &stream, const Lookup &value)
 {
     Finding f;
     f.code = code;
     f.account = account;
     f.stream = stream;
-    f.subject = values.value(QStringLiteral("subject"));
-    f.clientId = values.value(QStringLiteral("client_id"));
-    const Entry *e = entry(code);
+    f.subject = value(u"subject").value_or(QString());
+    f.clientId = value(u"client_id").value_or(QString());
+    const FindingCatalogue::Entry *e = FindingCatalogue::entry(code);
     if (!e)
         return f;
-    QHash<QString, QString> all = values;
-    all.insert(QStringLiteral("account"), account);
-    if (!stream.isEmpty() || !all.contains(QStringLiteral("stream")))
-        all.insert(QStringLiteral("stream"), stream);
+    // {account} is the account; {stream} the stream when one is given (else a "stream" value, if any).
+    f.title = fillTemplate(e->titleTemplate, [&](QStringView key) -> std::optional<QString> {
+        if (key == u"account")
+            return account;
+        if (key == u"stream") {
+            const std::optional<QString> given = value(key);
+            return !stream.isEmpty() || !given ? stream : *given;
+        }
+        return value(key);
+    });
     f.severity = e->severity;
-    f.title = title(code, all);
     f.detail = e->detects;
-    f.explains = e->explainTexts();
+    // Made once per code and shared by every finding of it.
+    static const QHash<const FindingCatalogue::Entry *, QStringList> explainTexts = [] {
+        QHash<const FindingCatalogue::Entry *, QStringList> texts;
+        for (const FindingCatalogue::Entry &entry : FindingCatalogue::entries())
+            texts.insert(&entry, entry.explainTexts());
+        return texts;
+    }();
+    f.explains = explainTexts.value(e);
     f.repair = e->repair;
     return f;
+}
+
+} // namespace
+
+Finding FindingCatalogue::make(const QString &code, const QString &account, const QString &stream,
+                               const QHash<QString, QString> &values)
+{
+    return makeFinding(code, account, stream, [&values](QStringView key) -> std::optional<QString> {
+        const auto it = values.constFind(key.toString());
+        return it == values.cend() ? std::nullopt : std::optional<QString>(*it);
+    });
+}
+
+Finding FindingCatalogue::make(const QString &code, const QString &account, const QString &stream, std::span<const Value> values)
+{
+    return makeFinding(code, account, stream, [values](QStringView key) -> std::optional<QString> {
+        for (const Value &v : values)
+            if (v.first == key)
+                return v.second;
+        return std::nullopt;
+    });
 }
 
 QString FindingCatalogue::scopeName(Scope scope)

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <span>
+#include <utility>
+
 #include <QHash>
 #include <QList>
 #include <QString>
@@ -78,6 +81,9 @@ public:
      */
     static Finding make(const QString &code, const QString &account, const QString &stream = {},
                         const QHash<QString, QString> &values = {});
+    /** The same with the values as key/value pairs: what a check making a finding per session calls (no hash per finding). */
+    using Value = std::pair<QString, QString>;
+    static Finding make(const QString &code, const QString &account, const QString &stream, std::span<const Value> values);
 
     static QString scopeName(Scope scope);
 };

@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QHash>
 #include <QMap>
 #include <QSet>
 
@@ -80,19 +81,48 @@ void checkIdMismatch(const SessionCheckInput &in, QList<Finding> &out)
 
 void checkCollisions(const SessionCheckInput &in, const CheckOptions &options, QList<Finding> &out)
 {
-    // hash -> client ID -> where it is known from
-    QMap<QString, QMap<QString, QStringList>> known;
+    // First only which hashes two client IDs share (a hundred thousand sessions, usually none), then
+    // where each ID of those hashes is known from.
+    QHash<QString, QString> firstId;
+    QSet<QString> colliding;
+    const auto note = [&](const QString &id) {
+        if (id.isEmpty())
+            return;
+        const QString hash = ClientIdHash::hash(id);
+        const auto it = firstId.constFind(hash);
+        if (it == firstId.cend())
+            firstId.insert(hash, id);
+        else if (*it != id)
+            colliding.insert(hash);
+    };
     for (const SessionEntry &e : in.sessions)
-        if (e.record && !e.clientId.isEmpty())
-            known[ClientIdHash::hash(e.clientId)][e.clientId] << QStringLiteral("record on %1").arg(e.subject);
+        if (e.record)
+            note(e.clientId);
     if (in.connected)
         for (auto it = in.connected->cbegin(); it != in.connected->cend(); ++it)
-            if (!it.key().isEmpty())
-                known[ClientIdHash::hash(it.key())][it.key()] << QStringLiteral("connected to %1").arg(it.value());
+            note(it.key());
     for (const QString &id : options.knownClientIds)
-        if (!id.isEmpty())
-            known[ClientIdHash::hash(id)][id] << QStringLiteral("given by the operator");
+        note(id);
+    if (colliding.isEmpty())
+        return;
 
+    // hash -> client ID -> where it is known from
+    QMap<QString, QMap<QString, QStringList>> known;
+    const auto add = [&](const QString &id, const auto &where) {
+        if (id.isEmpty())
+            return;
+        const QString hash = ClientIdHash::hash(id);
+        if (colliding.contains(hash))
+            known[hash][id] << where();
+    };
+    for (const SessionEntry &e : in.sessions)
+        if (e.record)
+            add(e.clientId, [&e] { return QStringLiteral("record on %1").arg(e.subject); });
+    if (in.connected)
+        for (auto it = in.connected->cbegin(); it != in.connected->cend(); ++it)
+            add(it.key(), [&it] { return QStringLiteral("connected to %1").arg(it.value()); });
+    for (const QString &id : options.knownClientIds)
+        add(id, [] { return QStringLiteral("given by the operator"); });
     for (auto it = known.cbegin(); it != known.cend(); ++it) {
         if (it->size() < 2)
             continue;
@@ -133,10 +163,9 @@ void checkMissingConsumers(const SessionCheckInput &in, QList<Finding> &out)
                 continue;
             const bool pubrel = c.sid == QLatin1String("pubrel");
             const QString stream = pubrel ? outStream : msgsStream;
-            Finding f = FindingCatalogue::make(FindingCodes::sessionMissingConsumer(), in.account, stream,
-                                               {{QStringLiteral("subject"), e.subject},
-                                                {QStringLiteral("client_id"), e.clientId},
-                                                {QStringLiteral("consumer"), c.name}});
+            const FindingCatalogue::Value values[] = {
+                {QStringLiteral("subject"), e.subject}, {QStringLiteral("client_id"), e.clientId}, {QStringLiteral("consumer"), c.name}};
+            Finding f = FindingCatalogue::make(FindingCodes::sessionMissingConsumer(), in.account, stream, values);
             f.detail = pubrel ? QStringLiteral("Session \"%1\" names the PUBREL durable %2 on %3, which does not exist: QoS 2 "
                                                "exchanges of this client cannot complete.")
                                     .arg(e.clientId, c.name, stream)
