@@ -22,9 +22,11 @@
 #include "models/displayformat.h"
 #include "models/healthmap.h"
 #include "models/iconfactory.h"
+#include "models/sessiontablemodel.h"
 #include "panels/accountworkspace.h"
 #include "panels/clustertreepanel.h"
 #include "panels/detailpanel.h"
+#include "panels/sessionspanel.h"
 #include "settings/recentprofiles.h"
 #include "widgets/connectionstatuswidget.h"
 #include "widgets/errorbanner.h"
@@ -76,6 +78,15 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     connect(&controller, &ClusterController::accountsLoaded, this, [this](const AccountRows &rows) {
         m_model->setAccounts(rows);
         handleLoaded();
+        openRequestedAccount(false);
+    });
+    connect(m_workspace->sessionsPanel(), &SessionsPanel::firstRowsShown, this, [this](qsizetype rows) {
+        qCInfo(lcLoad, "sessions: first %lld rows %lld ms after connect", static_cast<long long>(rows),
+               static_cast<long long>(m_controller.msSinceConnect()));
+    });
+    connect(m_workspace->sessionsPanel(), &SessionsPanel::loadFinished, this, [this] {
+        qCInfo(lcLoad, "sessions complete: %d rows %lld ms after connect", m_workspace->sessionsPanel()->model()->rowCount(),
+               static_cast<long long>(m_controller.msSinceConnect()));
     });
     connect(&controller, &ClusterController::healthLoaded, this, &MainWindow::handleHealthLoaded);
     connect(&controller, &ClusterController::failed, this, &MainWindow::handleFailed);
@@ -164,6 +175,28 @@ void MainWindow::handleHealthLoaded(const HealthMap &health)
     const qint64 ms = m_controller.msSinceConnect();
     qCInfo(lcLoad, "tree complete: %d accounts, %d servers, %lld ms after connect", accounts, servers, static_cast<long long>(ms));
     emit treeComplete(accounts, servers, ms);
+    openRequestedAccount(true);
+}
+
+void MainWindow::openAccountSessions(const QString &account)
+{
+    m_requestedAccount = account;
+    openRequestedAccount(false);
+}
+
+void MainWindow::openRequestedAccount(bool everyAccountListed)
+{
+    if (m_requestedAccount.isEmpty())
+        return;
+    const QModelIndex sessions = m_model->dataIndex(m_requestedAccount, ClusterTreeModel::NodeKind::Sessions);
+    if (sessions.isValid()) {
+        m_treePanel->setCurrentSourceIndex(sessions);
+        m_requestedAccount.clear();
+    } else if (everyAccountListed) {
+        m_banner->showError(Error(Error::Kind::NotFound, tr("No account \"%1\" with MQTT sessions to open.").arg(m_requestedAccount),
+                                  tr("The servers list no such account, or it has no sessions stream; pick one in the tree.")));
+        m_requestedAccount.clear();
+    }
 }
 
 void MainWindow::showConnectionDialog()

@@ -34,7 +34,8 @@ class HealthMap;
  * an account whose findings the workspace loaded keeps those (ClusterTreeModel::setFindings). Once
  * per connect, when every account row and its badge are in, the logging category `mqttdoctor.load`
  * (info, off by default) logs "tree complete: N accounts, M servers, T ms after connect" and
- * treeComplete() is emitted.
+ * treeComplete() is emitted; the same category logs "sessions: first N rows T ms after connect" and
+ * "sessions complete: N rows T ms after connect" for each load of the sessions table.
  */
 class MainWindow final : public QMainWindow
 {
@@ -67,6 +68,11 @@ public:
     void refreshAll();
     /** True while the cluster or the open account is loading. */
     bool isRefreshing() const;
+    /**
+     * Opens `account`'s sessions as soon as the tree lists it (`--account` on the command line); once
+     * every account is listed without it, the banner says so.
+     */
+    void openAccountSessions(const QString &account);
 
 Q_SIGNALS:
     /** Once per connect: every account row and its stream-level badge are in the tree. */
@@ -84,6 +90,8 @@ private:
     void showCurrentDetails();
     void showNotConnected();
     void handleHealthLoaded(const HealthMap &health);
+    /** Selects the account asked for by openAccountSessions() once it is listed. */
+    void openRequestedAccount(bool everyAccountListed);
 
     ClusterController &m_controller;
     ActionManager *m_actions;
@@ -97,6 +105,7 @@ private:
     ConnectionStatusWidget *m_status;
     AutoRefresh *m_autoRefresh;
     bool m_treeCompleteSeen = false; ///< since the last connect
+    QString m_requestedAccount;      ///< openAccountSessions(), until it is opened
 };
 
 } // namespace MqttDoctor

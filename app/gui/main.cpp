@@ -39,6 +39,10 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     ConnectionOptions::addTo(parser);
+    const QCommandLineOption accountOption(QStringLiteral("account"),
+                                           QStringLiteral("Open this account's sessions once it is listed (with connection options)."),
+                                           QStringLiteral("name"));
+    parser.addOption(accountOption);
     QTextStream err(stderr);
     if (!parser.parse(QApplication::arguments())) {
         err << "nats-mqtt-doctor: " << parser.errorText() << "\nRun with --help for the options.\n";
@@ -74,6 +78,8 @@ int main(int argc, char *argv[])
         ClusterController controller;
         MainWindow window(controller);
         window.show();
+        if (profile && parser.isSet(accountOption))
+            window.openAccountSessions(parser.value(accountOption));
         if (profile)
             controller.connectTo(*profile);
         else

@@ -145,8 +145,17 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
     auto summary = SessionLoader::load(src->connection, load, records.consumers, records.connected,
                                        [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
                                            if (options.keepSessions) {
-                                               for (const SessionEntry &e : std::as_const(batch))
-                                                   (e.isLegacy() ? snapshot.legacySessions : records.sessions).append(e);
+                                               // Room for the whole stream at once: a list that doubles as it grows
+                                               // holds two copies of its slots while it moves (100,000 sessions).
+                                               if (records.sessions.isEmpty() && progress.total > 0)
+                                                   records.sessions.reserve(qsizetype(progress.total));
+                                               for (SessionEntry &e : batch) {
+                                                   QList<SessionEntry> &into = e.isLegacy() ? snapshot.legacySessions : records.sessions;
+                                                   if (options.onSessions)
+                                                       into.append(e); // the handler gets the batch too
+                                                   else
+                                                       into.append(std::move(e));
+                                               }
                                            }
                                            if (options.onSessions)
                                                return options.onSessions(std::move(batch), progress);

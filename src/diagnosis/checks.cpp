@@ -145,11 +145,24 @@ void sortFindings(QList<Finding> &findings)
             return a.subject < b.subject;
         return a.clientId < b.clientId;
     });
-    QList<Finding> sorted;
-    sorted.reserve(findings.size());
-    for (const qsizetype i : index)
-        sorted.append(std::move(findings[i]));
-    findings = std::move(sorted);
+    // Into that order in place (following each cycle of the permutation): no second list of findings.
+    findings.detach();
+    for (qsizetype start = 0; start < findings.size(); ++start) {
+        if (index[size_t(start)] == start)
+            continue;
+        Finding held = std::move(findings[start]);
+        qsizetype at = start;
+        for (;;) {
+            const qsizetype from = index[size_t(at)];
+            index[size_t(at)] = at;
+            if (from == start) {
+                findings[at] = std::move(held);
+                break;
+            }
+            findings[at] = std::move(findings[from]);
+            at = from;
+        }
+    }
 }
 
 std::optional<Finding::Severity> highestSeverity(const QList<Finding> &findings)

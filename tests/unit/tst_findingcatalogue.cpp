@@ -1,6 +1,9 @@
 #include <QSet>
 #include <QTest>
 
+#include <tuple>
+
+#include "diagnosis/checks.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/mqttlogformats.h"
@@ -185,6 +188,43 @@ private slots:
         QCOMPARE(FindingCatalogue::entry(FindingCodes::streamMissing())->scope, FindingCatalogue::Scope::Stream);
         QCOMPARE(FindingCatalogue::entry(FindingCodes::sessionStale())->scope, FindingCatalogue::Scope::Session);
         QCOMPARE(FindingCatalogue::scopeName(FindingCatalogue::Scope::Cluster), QStringLiteral("cluster"));
+    }
+
+    // Most severe first, then account, the catalogue's order of codes, stream, subject, client; the
+    // findings themselves unchanged (sorted in place by following the permutation's cycles).
+    void sortFindingsOrdersEveryPair()
+    {
+        const QStringList codes = FindingCatalogue::codes();
+        QList<Finding> findings;
+        quint32 x = 2463534242u;
+        auto next = [&x](quint32 n) { x ^= x << 13, x ^= x >> 17, x ^= x << 5; return x % n; };
+        for (int i = 0; i < 3000; ++i) {
+            Finding f;
+            f.code = codes.at(qsizetype(next(quint32(codes.size()))));
+            f.severity = Finding::Severity(next(4));
+            f.account = QStringLiteral("A%1").arg(next(3));
+            f.stream = QStringLiteral("S%1").arg(next(2));
+            f.subject = QStringLiteral("s%1").arg(next(5));
+            f.clientId = QStringLiteral("c%1").arg(next(7));
+            f.title = QStringLiteral("#%1").arg(i); // tells the findings apart
+            findings.append(f);
+        }
+        QList<Finding> sorted = findings;
+        Checks::sortFindings(sorted);
+        QCOMPARE(sorted.size(), findings.size());
+        auto key = [&codes](const Finding &f) {
+            return std::make_tuple(-int(f.severity), f.account, codes.indexOf(f.code), f.stream, f.subject, f.clientId);
+        };
+        QSet<QString> titles;
+        for (qsizetype i = 0; i < sorted.size(); ++i) {
+            titles.insert(sorted.at(i).title);
+            if (i > 0) {
+                QVERIFY(!(key(sorted.at(i)) < key(sorted.at(i - 1))));
+                if (key(sorted.at(i)) == key(sorted.at(i - 1))) // stable: equal keys keep their order
+                    QVERIFY(sorted.at(i - 1).title.mid(1).toInt() < sorted.at(i).title.mid(1).toInt());
+            }
+        }
+        QCOMPARE(titles.size(), findings.size());
     }
 };
 

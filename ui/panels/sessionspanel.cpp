@@ -211,10 +211,13 @@ void SessionsPanel::showReceived()
             m_pendingRows += batch.size();
         m_pending.append(std::exchange(m_received, {}));
     } else {
+        const bool wasEmpty = m_model->rowCount() == 0;
         m_model->reserve(qsizetype(m_receivedTotal));
         for (QList<SessionEntry> &batch : m_received)
             m_model->appendBatch(std::move(batch)); // kept as its own batch: no entry is copied
         m_received.clear();
+        if (wasEmpty && m_model->rowCount() > 0)
+            emit firstRowsShown(m_model->rowCount());
     }
     m_progress->setProgress(m_receivedDone, m_receivedTotal);
     updateStatus();

@@ -69,6 +69,8 @@ public:
 Q_SIGNALS:
     /** A load ended (finished, canceled or failed). */
     void loadFinished();
+    /** The table got its first rows of a load that started empty (a refresh keeps the old rows instead). */
+    void firstRowsShown(qsizetype rows);
 
 private:
     void handleBatch(const QString &account, const QList<SessionEntry> &batch, quint64 done, quint64 total);
