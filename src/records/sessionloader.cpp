@@ -361,6 +361,82 @@ Result<ConnectedClients> loadConnected(SystemClient &sys, const QString &account
     return all;
 }
 
+namespace {
+
+// A listing's first page (`--limit N`, no filter) of a `$MQTT_sess` that keeps one message per
+// subject: its first messages by sequence are the ordered read's first records. Read with
+// STREAM.MSG.GET, no consumer: on 2.9 a consumer's start costs the server a scan of every subject
+// (~0.4 s with a million sessions) before the first record arrives.
+struct FirstPage
+{
+    quint64 firstSeq = 0;
+    quint64 lastSeq = 0;
+    quint64 messages = 0;
+    quint64 want = 0;  // the limit and one more: whether there is more
+};
+
+constexpr quint64 kFirstPageMax = 1000;
+
+std::optional<FirstPage> firstPage(const SessionLoadOptions &options)
+{
+    if (options.limit == 0 || options.limit > kFirstPageMax || !options.filter.isEmpty() || !options.subjectFilter.isEmpty()
+        || !options.knownStreams)
+        return std::nullopt;
+    const QJsonObject info = options.knownStreams->value(sessStream);
+    if (info.value(QLatin1String("config")).toObject().value(QLatin1String("max_msgs_per_subject")).toInteger() != 1)
+        return std::nullopt;
+    const QJsonObject state = info.value(QLatin1String("state")).toObject();
+    FirstPage page;
+    page.firstSeq = quint64(state.value(QLatin1String("first_seq")).toInteger());
+    page.lastSeq = quint64(state.value(QLatin1String("last_seq")).toInteger());
+    page.messages = quint64(state.value(QLatin1String("messages")).toInteger());
+    page.want = options.limit + 1;
+    if (page.firstSeq == 0 || page.lastSeq < page.firstSeq)
+        return std::nullopt;
+    return page;
+}
+
+// Asks for the first sequences (more where some turn out deleted) until `want` records or the stream's end.
+Result<ReadSummary> readFirstPage(StreamReader &reader, const FirstPage &page, const StreamReader::Options &options,
+                                  const StreamReader::BatchHandler &onRead)
+{
+    ReadSummary summary;
+    quint64 next = page.firstSeq;
+    quint64 got = 0;
+    while (got < page.want && next <= page.lastSeq) {
+        const quint64 count = std::min<quint64>(page.want - got + 16, page.lastSeq - next + 1);
+        QList<quint64> sequences;
+        sequences.reserve(qsizetype(count));
+        for (quint64 k = 0; k < count; ++k)
+            sequences.append(next + k);
+        next += count;
+        bool stop = false;
+        auto read = reader.getBySequences(sessStream, sequences, options, [&](QList<StreamMessage> &&batch, const ReadProgress &) {
+            batch.removeIf([](const StreamMessage &m) { return m.deleted; });
+            if (got + quint64(batch.size()) > page.want)
+                batch.resize(qsizetype(page.want - got));
+            got += quint64(batch.size());
+            summary.delivered += quint64(batch.size());
+            for (const StreamMessage &m : std::as_const(batch))
+                summary.lastSequence = std::max(summary.lastSequence, m.sequence);
+            if (batch.isEmpty())
+                return true;
+            if (!onRead(std::move(batch), ReadProgress{got, page.messages}))
+                stop = true;
+            return !stop && got < page.want;
+        });
+        if (!read)
+            return read.error();
+        if (stop || read->cancelled) {
+            summary.cancelled = true;
+            break;
+        }
+    }
+    return summary;
+}
+
+} // namespace
+
 Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const SessionLoadOptions &options,
                          const std::optional<ConsumerIndex> &consumers, const std::optional<ConnectedClients> &connected,
                          const BatchHandler &onBatch, bool *truncated)
@@ -426,6 +502,8 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) -> Result<ReadSummary> {
         if (options.knownStreams && !options.knownStreams->contains(sessStream))
             return Error(Error::Kind::NotFound, QStringLiteral("stream not found")).withJsErrCode(10059);
+        if (const auto first = firstPage(options))
+            return readFirstPage(reader, *first, ro, onRead);
         return reader.readLastPerSubject(sessStream, options.subjectFilter, ro, onRead);
     });
     const bool noSessStream = !summary && summary.error().jsErrCode() == 10059;

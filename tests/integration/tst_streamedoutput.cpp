@@ -151,9 +151,13 @@ private slots:
         ConnectionSet connections(bothProfile(url));
         auto src = RecordSource::resolve(connections, {});
         QVERIFY2(src, qPrintable(src ? QString() : src.error().toString()));
-        // An undecodable record next to the real ones.
-        auto stored = src->connection->request(u"$MQTT.sess.Garbage1"_s, "{\"id\":\"half", 5000);
-        QVERIFY2(stored && stored->data.contains("\"seq\""), "garbage session record stored");
+        // An undecodable record next to the real ones, stored twice: the stream keeps the second, and
+        // the first one's sequence is a gap that a first page read by sequence must step over.
+        for (int i = 0; i < 2; ++i) {
+            auto stored = src->connection->request(u"$MQTT.sess.Garbage1"_s, "{\"id\":\"half", 5000);
+            QVERIFY2(stored && stored->data.contains("\"seq\""), "garbage session record stored");
+        }
+        QVERIFY(acme.publish(u"sensors/late/temp"_s, "1", 1).acknowledged); // another message between
 
         // The documents the core builds for the same records (no client is connected: stable).
         auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
@@ -188,10 +192,16 @@ private slots:
         QCOMPARE(allJson, (QJsonObject{{u"account"_s, src->account}, {u"sessions"_s, sessions}, {u"truncated"_s, false}}));
         QVERIFY2(undocumentedKeys(u"sessions"_s, allJson).isEmpty(), qPrintable(undocumentedKeys(u"sessions"_s, allJson).join(u", "_s)));
 
-        const auto first = CliRunner::run(bothArgs(url) + QStringList{u"--json"_s, u"sessions"_s, u"--limit"_s, u"1"_s});
-        const QJsonObject firstJson = parsed(first, &problem);
-        QVERIFY2(problem.isEmpty() && first.exitCode() == 0, qPrintable(problem + first.describe()));
-        QCOMPARE(firstJson, (QJsonObject{{u"account"_s, src->account}, {u"sessions"_s, QJsonArray{sessions.first()}}, {u"truncated"_s, true}}));
+        // The first pages (read by sequence, no consumer) are the full list's first records.
+        for (int limit = 1; limit <= 4; ++limit) {
+            const auto first = CliRunner::run(bothArgs(url) + QStringList{u"--json"_s, u"sessions"_s, u"--limit"_s, QString::number(limit)});
+            const QJsonObject firstJson = parsed(first, &problem);
+            QVERIFY2(problem.isEmpty() && first.exitCode() == 0, qPrintable(problem + first.describe()));
+            QJsonArray page;
+            for (int i = 0; i < limit && i < sessions.size(); ++i)
+                page.append(sessions.at(i));
+            QCOMPARE(firstJson, (QJsonObject{{u"account"_s, src->account}, {u"sessions"_s, page}, {u"truncated"_s, limit < sessions.size()}}));
+        }
 
         const auto ret = CliRunner::run(bothArgs(url) + QStringList{u"--json"_s, u"retained"_s});
         const QJsonObject retJson = parsed(ret, &problem);
