@@ -30,6 +30,7 @@
 
 #include "benchdata.h"
 #include "natsserverfixture.h"
+#include "processrounds.h"
 #include "timedprocess.h"
 
 using namespace MqttDoctor;
@@ -58,13 +59,12 @@ struct Settings
 
 QString number(qint64 n)
 {
-    return QLocale(QLocale::English).toString(n);
+    return ProcessRounds::thousands(n);
 }
 
 QString binary(const QString &relative)
 {
-    // The bench lives in <build>/bench; the programs it times are built in the same tree.
-    return QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/../") + relative);
+    return ProcessRounds::treeProgram(relative);
 }
 
 QString launcher()
@@ -81,13 +81,6 @@ QString baselineOf(const QString &command)
         return {};
     return QStringLiteral("raw-sess");
 }
-
-struct Series
-{
-    QList<double> ms, rssMiB, cpuSeconds, ratios, firstMs;
-    QString failure;
-    QString content;
-};
 
 struct Target
 {
@@ -123,13 +116,6 @@ Target targetFor(const QString &command, int size)
     return t;
 }
 
-QString verdict(double value, double target, const QString &what)
-{
-    if (target < 0)
-        return {};
-    return QStringLiteral("  target <= %1 %2: %3").arg(target).arg(what, value <= target ? QStringLiteral("met") : QStringLiteral("NOT met"));
-}
-
 class BigAccountBench
 {
 public:
@@ -162,41 +148,16 @@ public:
             }
             return true;
         }
-        QMap<QString, Series> series;
-        for (int run = 0; run < m_settings.runs; ++run) {
-            QStringList order = m_settings.commands;
-            if (run % 2 == 1)
-                std::reverse(order.begin(), order.end());
-            QMap<QString, double> thisRun;
-            for (const QString &command : std::as_const(order)) {
-                Series &s = series[command];
-                if (!s.failure.isEmpty())
-                    continue;
-                const TimedProcess::Outcome o = runCommand(command, server);
-                if (!completed(command, o)) {
-                    s.failure = QStringLiteral("run %1: %2").arg(run + 1).arg(o.describe());
-                    continue;
-                }
-                double ms = o.wallMs;
-                if (command == QLatin1String("gui")) {
-                    // The line's own figure (after connect) is not used: the wall time from process start is.
-                    const QRegularExpressionMatch first = FirstRows.match(QString::fromUtf8(o.standardErrorTail));
-                    s.firstMs << (first.hasMatch() ? first.captured(2).toDouble() : -1);
-                }
-                s.ms << ms;
-                s.rssMiB << double(o.peakRssKiB) / 1024;
-                s.cpuSeconds << o.cpuSeconds;
-                thisRun.insert(command, ms);
-                if (s.content.isEmpty())
-                    s.content = content(command, o);
-            }
-            for (auto it = thisRun.cbegin(); it != thisRun.cend(); ++it) {
-                const QString base = baselineOf(it.key());
-                if (!base.isEmpty() && thisRun.contains(base))
-                    series[it.key()].ratios << it.value() / thisRun.value(base);
-            }
-            std::fprintf(stderr, "  run %d of %d done\n", run + 1, m_settings.runs);
-        }
+        ProcessRounds::Hooks hooks;
+        hooks.run = [&](const QString &command) { return runCommand(command, server); };
+        hooks.completed = &BigAccountBench::completed;
+        hooks.baselineOf = &baselineOf;
+        hooks.describe = [this](const QString &command, const TimedProcess::Outcome &o, ProcessSeries &s) {
+            s.content = content(command, o);
+            if (command == QLatin1String("gui")) // its own figure: the first rows, after connect
+                s.extra = QStringLiteral("first rows %1 ms after connect").arg(FirstRows.match(QString::fromUtf8(o.standardErrorTail)).captured(2));
+        };
+        const QMap<QString, ProcessSeries> series = ProcessRounds::run(m_settings.commands, m_settings.runs, hooks);
         print(series);
         return true;
     }
@@ -294,7 +255,7 @@ private:
                  o.markerCount == expected ? QString() : QStringLiteral(" -- INCOMPLETE"));
     }
 
-    void print(const QMap<QString, Series> &series) const
+    void print(const QMap<QString, ProcessSeries> &series) const
     {
         const QMap<QString, QString> titles{
             {QStringLiteral("raw-sess"), QStringLiteral("raw nats.c read of $MQTT_sess")},
@@ -307,7 +268,7 @@ private:
             {QStringLiteral("gui"), QStringLiteral("GUI: start to all session rows")},
         };
         for (const QString &command : m_settings.commands) {
-            const Series s = series.value(command);
+            const ProcessSeries s = series.value(command);
             const QString title = titles.value(command).leftJustified(34);
             if (s.ms.isEmpty()) {
                 std::printf("  %s no figure: %s\n", qPrintable(title), qPrintable(s.failure));
@@ -315,19 +276,17 @@ private:
             }
             const double ms = median(s.ms);
             const double rss = median(s.rssMiB);
-            QStringList runs;
-            for (double v : s.ms)
-                runs << QString::number(v, 'f', 0);
-            QString line = QStringLiteral("  %1 %2 ms [runs: %3]").arg(title).arg(ms, 7, 'f', 0).arg(runs.join(QStringLiteral(", ")));
+            QString line = QStringLiteral("  %1 %2 ms [runs: %3]").arg(title).arg(ms, 7, 'f', 0).arg(ProcessRounds::runsList(s.ms));
             const Target target = targetFor(command, m_size);
             if (!s.ratios.isEmpty())
-                line += QStringLiteral("  x%1 raw").arg(median(s.ratios), 0, 'f', 2) + verdict(median(s.ratios), target.ratio, QStringLiteral("x"));
-            line += verdict(ms, target.ms, QStringLiteral("ms"));
-            line += QStringLiteral("  peak RSS %1 MiB").arg(rss, 0, 'f', 1) + verdict(rss, target.rssMiB, QStringLiteral("MiB"));
+                line += QStringLiteral("  x%1 raw").arg(median(s.ratios), 0, 'f', 2)
+                        + ProcessRounds::verdict(median(s.ratios), target.ratio, QStringLiteral("x"));
+            line += ProcessRounds::verdict(ms, target.ms, QStringLiteral("ms"));
+            line += QStringLiteral("  peak RSS %1 MiB").arg(rss, 0, 'f', 1) + ProcessRounds::verdict(rss, target.rssMiB, QStringLiteral("MiB"));
             line += QStringLiteral("  CPU %1 s").arg(median(s.cpuSeconds), 0, 'f', 2);
             std::printf("%s\n", qPrintable(line));
-            if (!s.firstMs.isEmpty())
-                std::printf("  %s first rows %.0f ms after connect\n", qPrintable(QString().leftJustified(34)), median(s.firstMs));
+            if (!s.extra.isEmpty())
+                std::printf("  %s %s\n", qPrintable(QString().leftJustified(34)), qPrintable(s.extra));
             if (!s.content.isEmpty())
                 std::printf("  %s %s\n", qPrintable(QString().leftJustified(34)), qPrintable(s.content));
             if (!s.failure.isEmpty())

@@ -36,6 +36,7 @@
 
 #include "fleetsetup.h"
 #include "natsserverfixture.h"
+#include "processrounds.h"
 #include "timedprocess.h"
 
 using namespace MqttDoctor;
@@ -73,30 +74,12 @@ double median(QList<double> values)
 
 QString number(qint64 n)
 {
-    return QLocale(QLocale::English).toString(n);
+    return ProcessRounds::thousands(n);
 }
 
 QString binary(const QString &relative)
 {
-    // The bench lives in <build>/bench; the programs it times are built in the same tree.
-    return QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/../") + relative);
-}
-
-// Each command's runs and what its output said (from its first completed run).
-struct Series
-{
-    QList<double> ms, rssMiB, cpuSeconds, ratios;
-    QString failure;  // set when a run failed: the command is not run again at this size
-    QString content;  // what the output showed, checked against the fleet
-    QString extra;    // gui: the figures of its log line
-};
-
-QString runsList(const QList<double> &ms)
-{
-    QStringList s;
-    for (double v : ms)
-        s << QString::number(v, 'f', 0);
-    return s.join(QStringLiteral(", "));
+    return ProcessRounds::treeProgram(relative);
 }
 
 // Every timed run starts through it: a child of the bench would carry the bench's peak RSS (timedprocess.h).
@@ -185,14 +168,6 @@ Target targetFor(const QString &command, int size)
     return t;
 }
 
-QString verdict(double value, double target, const char *unit)
-{
-    if (target < 0)
-        return {};
-    return QStringLiteral("  target <= %1 %2: %3").arg(target).arg(QLatin1String(unit)).arg(value <= target ? QStringLiteral("met")
-                                                                                                            : QStringLiteral("NOT met"));
-}
-
 class FleetBench
 {
 public:
@@ -264,38 +239,18 @@ public:
                     qPrintable(warmUp.succeeded() ? QStringLiteral("not counted") : warmUp.describe()));
         std::fflush(stdout);
 
-        QMap<QString, Series> series;
-        for (int run = 0; run < m_settings.runs; ++run) {
-            QStringList order = m_settings.commands;
-            if (run % 2 == 1)
-                std::reverse(order.begin(), order.end());
-            QMap<QString, double> thisRun;
-            for (const QString &command : std::as_const(order)) {
-                Series &s = series[command];
-                if (!s.failure.isEmpty())
-                    continue;
-                const TimedProcess::Outcome o = runCommand(command, server, fleet, profile);
-                if (!completed(command, o)) {
-                    s.failure = QStringLiteral("run %1: %2").arg(run + 1).arg(o.describe());
-                    continue;
-                }
-                s.ms << o.wallMs;
-                s.rssMiB << double(o.peakRssKiB) / 1024;
-                s.cpuSeconds << o.cpuSeconds;
-                thisRun.insert(command, o.wallMs);
-                if (s.content.isEmpty())
-                    s.content = content(command, o, fleet);
-                if (command == QLatin1String("gui")) {
-                    const QRegularExpressionMatch m = TreeComplete.match(o.line);
-                    s.extra = QStringLiteral("its line: %1 accounts, %2 servers, %3 ms after connect").arg(m.captured(1), m.captured(2), m.captured(3));
-                }
+        ProcessRounds::Hooks hooks;
+        hooks.run = [&](const QString &command) { return runCommand(command, server, fleet, profile); };
+        hooks.completed = &FleetBench::completed;
+        hooks.baselineOf = [](const QString &) { return QStringLiteral("baseline"); };
+        hooks.describe = [&fleet](const QString &command, const TimedProcess::Outcome &o, ProcessSeries &s) {
+            s.content = content(command, o, fleet);
+            if (command == QLatin1String("gui")) {
+                const QRegularExpressionMatch m = TreeComplete.match(o.line);
+                s.extra = QStringLiteral("its line: %1 accounts, %2 servers, %3 ms after connect").arg(m.captured(1), m.captured(2), m.captured(3));
             }
-            if (thisRun.contains(QStringLiteral("baseline")))
-                for (auto it = thisRun.cbegin(); it != thisRun.cend(); ++it)
-                    if (it.key() != QLatin1String("baseline"))
-                        series[it.key()].ratios << it.value() / thisRun.value(QStringLiteral("baseline"));
-            std::fprintf(stderr, "  run %d of %d done\n", run + 1, m_settings.runs);
-        }
+        };
+        const QMap<QString, ProcessSeries> series = ProcessRounds::run(m_settings.commands, m_settings.runs, hooks);
         print(series, fleet);
         return true;
     }
@@ -371,7 +326,7 @@ private:
         return {};
     }
 
-    void print(const QMap<QString, Series> &series, const FleetSetup &fleet) const
+    void print(const QMap<QString, ProcessSeries> &series, const FleetSetup &fleet) const
     {
         const QMap<QString, QString> titles{
             {QStringLiteral("baseline"), QStringLiteral("baseline: raw nats.c, one PING.JSZ")},
@@ -381,7 +336,7 @@ private:
             {QStringLiteral("gui"), QStringLiteral("GUI: process start to tree complete")},
         };
         for (const QString &command : m_settings.commands) {
-            const Series s = series.value(command);
+            const ProcessSeries s = series.value(command);
             const QString title = titles.value(command).leftJustified(40);
             if (s.ms.isEmpty()) {
                 if (command == QLatin1String("gui") && s.failure.contains(QLatin1String("did not finish in time")))
@@ -392,12 +347,12 @@ private:
             }
             const double ms = median(s.ms);
             const double rss = median(s.rssMiB);
-            QString line = QStringLiteral("  %1 %2 ms [runs: %3]").arg(title).arg(ms, 8, 'f', 0).arg(runsList(s.ms));
+            QString line = QStringLiteral("  %1 %2 ms [runs: %3]").arg(title).arg(ms, 8, 'f', 0).arg(ProcessRounds::runsList(s.ms));
             if (!s.ratios.isEmpty())
                 line += QStringLiteral("  x%1 the baseline").arg(median(s.ratios), 0, 'f', 1);
             line += QStringLiteral("  peak RSS %1 MiB  CPU %2 s").arg(rss, 0, 'f', 1).arg(median(s.cpuSeconds), 0, 'f', 2);
             const Target target = targetFor(command, fleet.count());
-            line += verdict(ms, target.ms, "ms") + verdict(rss, target.rssMiB, "MiB");
+            line += ProcessRounds::verdict(ms, target.ms, QStringLiteral("ms")) + ProcessRounds::verdict(rss, target.rssMiB, QStringLiteral("MiB"));
             if (fleet.isPartial() && (target.ms >= 0 || target.rssMiB >= 0))
                 line += QStringLiteral(" (partial fleet: indicative only)");
             std::printf("%s\n", qPrintable(line));
