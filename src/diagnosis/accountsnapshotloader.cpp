@@ -3,6 +3,8 @@
 #include <QHash>
 #include <QJsonObject>
 
+#include <algorithm>
+
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
@@ -145,16 +147,15 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
     auto summary = SessionLoader::load(src->connection, load, records.consumers, records.connected,
                                        [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
                                            if (options.keepSessions) {
-                                               // Room for the whole stream at once: a list that doubles as it grows
-                                               // holds two copies of its slots while it moves (100,000 sessions).
-                                               if (records.sessions.isEmpty() && progress.total > 0)
-                                                   records.sessions.reserve(qsizetype(progress.total));
-                                               for (SessionEntry &e : batch) {
-                                                   QList<SessionEntry> &into = e.isLegacy() ? snapshot.legacySessions : records.sessions;
-                                                   if (options.onSessions)
-                                                       into.append(e); // the handler gets the batch too
-                                                   else
-                                                       into.append(std::move(e));
+                                               // Kept as the batch it is (shared with the handler's copy: a
+                                               // million sessions exist once); legacy records apart.
+                                               const bool anyLegacy = std::any_of(batch.cbegin(), batch.cend(),
+                                                                                  [](const SessionEntry &e) { return e.isLegacy(); });
+                                               if (!anyLegacy) {
+                                                   records.sessions.appendBatch(batch);
+                                               } else {
+                                                   for (const SessionEntry &e : std::as_const(batch))
+                                                       e.isLegacy() ? snapshot.legacySessions.append(e) : records.sessions.append(e);
                                                }
                                            }
                                            if (options.onSessions)

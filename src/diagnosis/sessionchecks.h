@@ -10,6 +10,7 @@
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/finding.h"
 #include "nats/streamreader.h"
+#include "records/sessionbatches.h"
 #include "records/sessionloader.h"
 
 namespace MqttDoctor {
@@ -22,8 +23,11 @@ namespace MqttDoctor {
 struct SessionCheckInput
 {
     QString account;
-    /** Every record, last per subject, joined (SessionLoader::load without filter or limit). */
-    QList<SessionEntry> sessions;
+    /**
+     * Every record, last per subject, joined (SessionLoader::load without filter or limit), in the
+     * batches they were read in (shared with the GUI's table: kept once).
+     */
+    SessionBatches sessions;
     /** Every consumer of `$MQTT_msgs` and `$MQTT_out`; only meaningful when consumersKnown. */
     SessionLoader::ConsumerIndex consumers;
     bool consumersKnown = false;

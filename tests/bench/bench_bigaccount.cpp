@@ -17,6 +17,8 @@
 //   bench_bigaccount [--server 2.9] [--sessions 100000,1000000] [--retained N (as many as sessions)] [--runs N (3)]
 //                    [--commands raw-sess,sessions-json,...] [--process-timeout S (900)]
 //                    [--serve: fill the first size, print the server's URL and keep it until standard input ends]
+//                    [--qos0: records with one QoS 0 subscription and no durable (~120 B), not one QoS 1
+//                     subscription whose durable does not exist on the server (~300 B, a finding each)]
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -54,6 +56,7 @@ struct Settings
     int runs = 3;
     QStringList commands;
     int processTimeoutMs = 0;
+    bool qos0 = false; // QoS 0 subscriptions: no durables, so no SESSION_MISSING_CONSUMER per session
     bool serve = false; // fill the server, print its URL and keep it until standard input ends (to profile by hand)
 };
 
@@ -129,12 +132,14 @@ public:
             std::printf("\n== nats-server %s: cannot start: %s\n", qPrintable(version), qPrintable(server.errorString()));
             return false;
         }
-        std::printf("\n== nats-server %s, account ACME with %s session records and %s retained messages (2.9 layout, JSON), "
+        std::printf("\n== nats-server %s, account ACME with %s session records (%s) and %s retained messages (2.9 layout, JSON), "
                     "%d runs per figure\n",
-                    qPrintable(server.binary().version()), qPrintable(number(size)), qPrintable(number(m_retained)),
-                    m_settings.runs);
+                    qPrintable(server.binary().version()), qPrintable(number(size)),
+                    m_settings.qos0 ? "one QoS 0 subscription each, no durable"
+                                    : "one QoS 1 subscription each, its durable missing on the server: a finding each",
+                    qPrintable(number(m_retained)), m_settings.runs);
         std::fflush(stdout);
-        if (!fill(server.url().toUtf8(), size, m_retained)) {
+        if (!fill(server.url().toUtf8(), size, m_retained, m_settings.qos0)) {
             std::printf("  setup failed: cannot store the records\n");
             return false;
         }
@@ -323,6 +328,7 @@ int main(int argc, char **argv)
             return 64;
         }
     settings.serve = args.contains(QStringLiteral("--serve"));
+    settings.qos0 = args.contains(QStringLiteral("--qos0"));
     settings.processTimeoutMs = std::max(1, option("--process-timeout", QStringLiteral("900")).toInt()) * 1000;
     for (const QString &program : {QStringLiteral("bench/bigaccount_rawread"), QStringLiteral("bench/fleet_launch"),
                                    QStringLiteral("bin/nats-mqtt-doctor-cli"), QStringLiteral("bin/nats-mqtt-doctor")})

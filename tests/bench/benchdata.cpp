@@ -26,6 +26,11 @@ QByteArray sessionRecord(const QByteArray &clientId, const QByteArray &hash, int
              "\"deliver_subject\":\"$MQTT.sub.VLQy5y60qFRsGvLlBvebjS\",\"num_replicas\":0}}}";
 }
 
+QByteArray sessionRecordQos0(const QByteArray &clientId)
+{
+    return "{\"origin\":\"DiAi4bSi\",\"id\":\"" + clientId + "\",\"subs\":{\"sensors.*.temp\":0}}";
+}
+
 bool check(natsStatus s, const char *what)
 {
     if (s == NATS_OK)
@@ -94,7 +99,7 @@ bool addStream(jsCtx *js, const char *name, const char *subject, int64_t maxPerS
 } // namespace
 
 // The sessions and 2.9's retained layout (JSON on the single subject `$MQTT.rmsgs`).
-bool fill(const QByteArray &url, int records, int retained)
+bool fill(const QByteArray &url, int records, int retained, bool qos0)
 {
     natsConnection *nc = rawConnect(url);
     if (!nc)
@@ -112,7 +117,7 @@ bool fill(const QByteArray &url, int records, int retained)
         const QByteArray id = "client-" + QByteArray::number(i).rightJustified(8, '0');
         const QByteArray hash = ClientIdHash::hash(QString::fromLatin1(id)).toLatin1();
         const QByteArray subject = "$MQTT.sess." + hash;
-        const QByteArray body = sessionRecord(id, hash, i);
+        const QByteArray body = qos0 ? sessionRecordQos0(id) : sessionRecord(id, hash, i);
         natsMsg *m = nullptr;
         ok = check(natsMsg_Create(&m, subject.constData(), nullptr, body.constData(), int(body.size())), "msg");
         // Saves after the first carry the optimistic lock header; 0 = "no message on the subject yet".

@@ -29,8 +29,13 @@ natsConnection *rawConnect(const QByteArray &url);
 std::shared_ptr<NatsConnection> ourConnection(const QString &url);
 /** The median (0 for none). */
 double median(QList<double> values);
-/** `$MQTT_sess` with `records` sessions and 2.9's retained layout (`$MQTT.rmsgs`, JSON) with `retained` messages. */
-bool fill(const QByteArray &url, int records, int retained);
+/** Session record `i` with one QoS 0 subscription: no durable (~120 bytes). */
+QByteArray sessionRecordQos0(const QByteArray &clientId);
+/**
+ * `$MQTT_sess` with `records` sessions (sessionRecord(), or with `qos0` sessionRecordQos0()) and 2.9's
+ * retained layout (`$MQTT.rmsgs`, JSON) with `retained` messages.
+ */
+bool fill(const QByteArray &url, int records, int retained, bool qos0 = false);
 /** `$MQTT_rmsgs` re-created per subject (2.11+) with `retained` messages in the header encoding. */
 bool fillRetainedHeaders(const QByteArray &url, int retained);
 /** What CONSUMER.LIST returns for the durables of the first `records` sessions, indexed. */
