@@ -60,21 +60,6 @@ struct Settings
     bool serve = false; // fill the server, print its URL and keep it until standard input ends (to profile by hand)
 };
 
-QString number(qint64 n)
-{
-    return ProcessRounds::thousands(n);
-}
-
-QString binary(const QString &relative)
-{
-    return ProcessRounds::treeProgram(relative);
-}
-
-QString launcher()
-{
-    return binary(QStringLiteral("bench/fleet_launch"));
-}
-
 // The raw read each command is compared with: the stream it reads.
 QString baselineOf(const QString &command)
 {

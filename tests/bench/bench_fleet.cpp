@@ -72,22 +72,6 @@ double median(QList<double> values)
     return values.size() % 2 == 1 ? values.at(mid) : (values.at(mid - 1) + values.at(mid)) / 2;
 }
 
-QString number(qint64 n)
-{
-    return ProcessRounds::thousands(n);
-}
-
-QString binary(const QString &relative)
-{
-    return ProcessRounds::treeProgram(relative);
-}
-
-// Every timed run starts through it: a child of the bench would carry the bench's peak RSS (timedprocess.h).
-QString launcher()
-{
-    return binary(QStringLiteral("bench/fleet_launch"));
-}
-
 QStringList systemConnection(const QString &url)
 {
     return {QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),

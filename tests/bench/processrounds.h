@@ -52,4 +52,24 @@ public:
     static QString treeProgram(const QString &relative);
 };
 
+/** The benches' short names for the helpers above. */
+inline QString number(qint64 n)
+{
+    return ProcessRounds::thousands(n);
+}
+
+inline QString binary(const QString &relative)
+{
+    return ProcessRounds::treeProgram(relative);
+}
+
+/**
+ * fleet_launch: every timed run starts through it, so that its peak RSS is its own (a child of the
+ * bench would carry the bench's; timedprocess.h).
+ */
+inline QString launcher()
+{
+    return binary(QStringLiteral("bench/fleet_launch"));
+}
+
 } // namespace MqttDoctor::BenchData
