@@ -169,7 +169,8 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
                 return summary;
             if (idleMs > options.idleTimeoutMs)
                 return StreamReaderSupport::deniedOr(*m_connection, mark, what,
-                                StreamReaderSupport::idleError(stream, options.idleTimeoutMs, summary.delivered + quint64(batch.size())));
+                                StreamReaderSupport::idleError(stream, options.idleTimeoutMs, summary.delivered + quint64(batch.size()),
+                                                               !m_connection->isConnected()));
             continue;
         }
         if (s != NATS_OK)

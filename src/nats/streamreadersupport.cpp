@@ -40,8 +40,14 @@ Error deniedOr(NatsConnection &connection, quint64 mark, const QString &what, Er
         .withNatsStatus(NATS_NOT_PERMITTED);
 }
 
-Error idleError(const QString &stream, int idleMs, quint64 done)
+Error idleError(const QString &stream, int idleMs, quint64 done, bool connectionLost)
 {
+    if (connectionLost)
+        return Error(Error::Kind::Timeout,
+                     QStringLiteral("reading stream %1: the connection to the server was lost after %2 messages and did not come "
+                                    "back within %3 ms")
+                         .arg(stream, QString::number(done), QString::number(idleMs)),
+                     QStringLiteral("the server stopped or the network failed; check that it runs and retry"));
     return Error(Error::Kind::Timeout,
                  QStringLiteral("reading stream %1: the server delivered nothing for %2 ms after %3 messages")
                      .arg(stream, QString::number(idleMs), QString::number(done)),

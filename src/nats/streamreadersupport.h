@@ -23,7 +23,7 @@ Error natsError(natsStatus s, const QString &what);
 Error jsError(natsStatus s, jsErrCode jerr, const QString &what);
 /** nats.c reports a refused publish or subscribe only to the error handler; the call itself times out. */
 Error deniedOr(NatsConnection &connection, quint64 mark, const QString &what, Error fallback);
-Error idleError(const QString &stream, int idleMs, quint64 done);
+Error idleError(const QString &stream, int idleMs, quint64 done, bool connectionLost = false);
 
 } // namespace StreamReaderSupport
 } // namespace MqttDoctor
