@@ -264,23 +264,17 @@ private:
                 std::printf("  %s no figure: %s\n", qPrintable(title), qPrintable(s.failure));
                 continue;
             }
-            const double ms = median(s.ms);
-            const double rss = median(s.rssMiB);
-            QString line = QStringLiteral("  %1 %2 ms [runs: %3]").arg(title).arg(ms, 7, 'f', 0).arg(ProcessRounds::runsList(s.ms));
+            const double ms = ProcessRounds::median(s.ms);
+            const double rss = ProcessRounds::median(s.rssMiB);
             const Target target = targetFor(command, m_size);
+            QString figures;
             if (!s.ratios.isEmpty())
-                line += QStringLiteral("  x%1 raw").arg(median(s.ratios), 0, 'f', 2)
-                        + ProcessRounds::verdict(median(s.ratios), target.ratio, QStringLiteral("x"));
-            line += ProcessRounds::verdict(ms, target.ms, QStringLiteral("ms"));
-            line += QStringLiteral("  peak RSS %1 MiB").arg(rss, 0, 'f', 1) + ProcessRounds::verdict(rss, target.rssMiB, QStringLiteral("MiB"));
-            line += QStringLiteral("  CPU %1 s").arg(median(s.cpuSeconds), 0, 'f', 2);
-            std::printf("%s\n", qPrintable(line));
-            if (!s.extra.isEmpty())
-                std::printf("  %s %s\n", qPrintable(QString().leftJustified(34)), qPrintable(s.extra));
-            if (!s.content.isEmpty())
-                std::printf("  %s %s\n", qPrintable(QString().leftJustified(34)), qPrintable(s.content));
-            if (!s.failure.isEmpty())
-                std::printf("  %s then failed: %s\n", qPrintable(QString().leftJustified(34)), qPrintable(s.failure));
+                figures += QStringLiteral("  x%1 raw").arg(ProcessRounds::median(s.ratios), 0, 'f', 2)
+                           + ProcessRounds::verdict(ProcessRounds::median(s.ratios), target.ratio, QStringLiteral("x"));
+            figures += ProcessRounds::verdict(ms, target.ms, QStringLiteral("ms"));
+            figures += QStringLiteral("  peak RSS %1 MiB").arg(rss, 0, 'f', 1) + ProcessRounds::verdict(rss, target.rssMiB, QStringLiteral("MiB"));
+            figures += QStringLiteral("  CPU %1 s").arg(ProcessRounds::median(s.cpuSeconds), 0, 'f', 2);
+            ProcessRounds::print(titles.value(command), 34, s, figures);
         }
         std::fflush(stdout);
     }

@@ -63,15 +63,6 @@ struct Settings
     bool partial = true; // a fleet the open-file limit cannot hold: measure a partial one instead of skipping
 };
 
-double median(QList<double> values)
-{
-    if (values.isEmpty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const qsizetype mid = values.size() / 2;
-    return values.size() % 2 == 1 ? values.at(mid) : (values.at(mid - 1) + values.at(mid)) / 2;
-}
-
 QStringList systemConnection(const QString &url)
 {
     return {QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
@@ -329,23 +320,17 @@ private:
                     std::printf("  %s no figure: %s\n", qPrintable(title), qPrintable(s.failure));
                 continue;
             }
-            const double ms = median(s.ms);
-            const double rss = median(s.rssMiB);
-            QString line = QStringLiteral("  %1 %2 ms [runs: %3]").arg(title).arg(ms, 8, 'f', 0).arg(ProcessRounds::runsList(s.ms));
+            const double ms = ProcessRounds::median(s.ms);
+            const double rss = ProcessRounds::median(s.rssMiB);
+            QString figures;
             if (!s.ratios.isEmpty())
-                line += QStringLiteral("  x%1 the baseline").arg(median(s.ratios), 0, 'f', 1);
-            line += QStringLiteral("  peak RSS %1 MiB  CPU %2 s").arg(rss, 0, 'f', 1).arg(median(s.cpuSeconds), 0, 'f', 2);
+                figures += QStringLiteral("  x%1 the baseline").arg(ProcessRounds::median(s.ratios), 0, 'f', 1);
+            figures += QStringLiteral("  peak RSS %1 MiB  CPU %2 s").arg(rss, 0, 'f', 1).arg(ProcessRounds::median(s.cpuSeconds), 0, 'f', 2);
             const Target target = targetFor(command, fleet.count());
-            line += ProcessRounds::verdict(ms, target.ms, QStringLiteral("ms")) + ProcessRounds::verdict(rss, target.rssMiB, QStringLiteral("MiB"));
+            figures += ProcessRounds::verdict(ms, target.ms, QStringLiteral("ms")) + ProcessRounds::verdict(rss, target.rssMiB, QStringLiteral("MiB"));
             if (fleet.isPartial() && (target.ms >= 0 || target.rssMiB >= 0))
-                line += QStringLiteral(" (partial fleet: indicative only)");
-            std::printf("%s\n", qPrintable(line));
-            if (!s.content.isEmpty())
-                std::printf("  %s %s\n", qPrintable(QString().leftJustified(40)), qPrintable(s.content));
-            if (!s.extra.isEmpty())
-                std::printf("  %s %s\n", qPrintable(QString().leftJustified(40)), qPrintable(s.extra));
-            if (!s.failure.isEmpty())
-                std::printf("  %s then failed: %s\n", qPrintable(QString().leftJustified(40)), qPrintable(s.failure));
+                figures += QStringLiteral(" (partial fleet: indicative only)");
+            ProcessRounds::print(titles.value(command), 40, s, figures);
         }
         std::fflush(stdout);
     }

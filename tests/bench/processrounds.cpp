@@ -45,6 +45,27 @@ QMap<QString, ProcessSeries> ProcessRounds::run(const QStringList &commands, int
     return series;
 }
 
+void ProcessRounds::print(const QString &title, int width, const ProcessSeries &series, const QString &figures)
+{
+    const QString pad = QString().leftJustified(width);
+    std::printf("  %s %7.0f ms [runs: %s]%s\n", qPrintable(title.leftJustified(width)), median(series.ms),
+                qPrintable(runsList(series.ms)), qPrintable(figures));
+    for (const QString &line : {series.content, series.extra})
+        if (!line.isEmpty())
+            std::printf("  %s %s\n", qPrintable(pad), qPrintable(line));
+    if (!series.failure.isEmpty())
+        std::printf("  %s then failed: %s\n", qPrintable(pad), qPrintable(series.failure));
+}
+
+double ProcessRounds::median(QList<double> values)
+{
+    if (values.isEmpty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const qsizetype mid = values.size() / 2;
+    return values.size() % 2 == 1 ? values.at(mid) : (values.at(mid - 1) + values.at(mid)) / 2;
+}
+
 QString ProcessRounds::thousands(qint64 n)
 {
     return QLocale(QLocale::English).toString(n);

@@ -42,6 +42,12 @@ public:
 
     static QMap<QString, ProcessSeries> run(const QStringList &commands, int rounds, const Hooks &hooks);
 
+    /**
+     * "  <title> <median> ms [runs: ...]" (the title padded to `width`); `figures` follows on the line
+     * (ratios, RSS, targets: each bench's own), then the series' content, extra and failure lines.
+     */
+    static void print(const QString &title, int width, const ProcessSeries &series, const QString &figures);
+    static double median(QList<double> values);
     /** "1,000,000" */
     static QString thousands(qint64 n);
     /** "120, 118, 131" */
