@@ -112,6 +112,10 @@ void SessionTableModel::discard(std::vector<Batch> &&batches)
 
 void SessionTableModel::sortAsync(int column, Qt::SortOrder order)
 {
+    // QTableView asks twice for one header click (the indicator's signal, then sortByColumn itself):
+    // the sort already running for the same column and order answers both.
+    if (m_sorting && column == m_sortColumn && order == m_sortOrder)
+        return;
     m_sortColumn = column;
     m_sortOrder = order;
     const quint64 generation = ++m_sortGeneration;
