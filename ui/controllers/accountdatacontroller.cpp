@@ -232,7 +232,11 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
                 this, [this, gen, rows = std::move(batch), progress] { snapshotBatch(gen, rows, progress); }, Qt::QueuedConnection);
             return !cancel->load();
         };
-        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch);
+        const auto onSessionsRead = [this, gen](const Outcome &sessionsRead) {
+            QMetaObject::invokeMethod(
+                this, [this, gen, sessionsRead] { snapshotSessionsRead(gen, sessionsRead); }, Qt::QueuedConnection);
+        };
+        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch, onSessionsRead);
         QMetaObject::invokeMethod(
             this, [this, gen, outcome = std::move(outcome)] { snapshotDone(gen, outcome); }, Qt::QueuedConnection);
     }));
@@ -240,7 +244,8 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
 
 AccountDataController::Outcome AccountDataController::outcomeOf(
     ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel, int batchSize,
-    const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch)
+    const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
+    const std::function<void(const Outcome &sessionsRead)> &onSessionsRead)
 {
     Outcome out;
     AccountSnapshotLoader loader(connections);
@@ -258,13 +263,9 @@ AccountDataController::Outcome AccountDataController::outcomeOf(
         out.error = snapshot.error();
         return out;
     }
-    out.findings = snapshot->findings();
-    out.findingNotes = snapshot->notes;
     out.recordsError = snapshot->recordsError;
     out.sessionsComplete = snapshot->sessionsComplete;
     out.sessionsCancelled = !snapshot->sessionsComplete && !snapshot->recordsError && snapshot->source;
-    if (snapshot->sessionsComplete)
-        out.consumers = ConsumerTableModel::rowsFor(snapshot->consumerOwners());
     QStringList notes;
     if (snapshot->source && !snapshot->records.connected)
         notes << (connections.hasSystem() ? tr("Connected state unknown: %1").arg(snapshot->connectedWhy)
@@ -277,6 +278,12 @@ AccountDataController::Outcome AccountDataController::outcomeOf(
     if (!snapshot->account.jetstream)
         notes << tr("The account has no JetStream: it keeps no MQTT state.");
     out.sessionsNote = notes.join(QLatin1Char(' '));
+    // Every session is read: the table is complete while the findings of a million records are made.
+    onSessionsRead(out);
+    out.findings = snapshot->findings();
+    out.findingNotes = snapshot->notes;
+    if (snapshot->sessionsComplete)
+        out.consumers = ConsumerTableModel::rowsFor(snapshot->consumerOwners());
     return out;
 }
 
@@ -288,6 +295,16 @@ void AccountDataController::snapshotBatch(quint64 generation, const QList<Sessio
     m_snapshot.progress.append(progress);
     if (slot(Load::Sessions).loading)
         deliverSessions();
+}
+
+void AccountDataController::snapshotSessionsRead(quint64 generation, const Outcome &sessionsRead)
+{
+    if (m_shutDown || generation != m_snapshot.generation || m_snapshot.done)
+        return;
+    m_snapshot.sessionsRead = true;
+    m_snapshot.outcome = sessionsRead;
+    if (slot(Load::Sessions).loading)
+        deliver(Load::Sessions);
 }
 
 void AccountDataController::snapshotDone(quint64 generation, const Outcome &outcome)
@@ -318,7 +335,7 @@ void AccountDataController::deliver(Load kind)
     const quint64 gen = slot(kind).generation;
     if (kind == Load::Sessions)
         deliverSessions();  // what was read so far, also before a failure
-    if (!m_snapshot.done)
+    if (!m_snapshot.done && !(kind == Load::Sessions && m_snapshot.sessionsRead))
         return;
     const Outcome &o = m_snapshot.outcome;
     const auto failWith = [&](const Error &error) {

@@ -144,6 +144,7 @@ private:
         quint64 generation = 0;
         bool started = false;
         bool done = false;
+        bool sessionsRead = false;  ///< the outcome's session part is in (before done: findings still to come)
         std::shared_ptr<std::atomic<bool>> cancel;
         QList<QList<SessionEntry>> batches;  ///< shared with the sessions view's model
         QList<ReadProgress> progress;        ///< per batch
@@ -157,9 +158,12 @@ private:
     void deliver(Load kind);
     void deliverSessions();
     void snapshotBatch(quint64 generation, const QList<SessionEntry> &batch, const ReadProgress &progress);
+    /** Every session is read (the findings and owners are still being made): the sessions view is done. */
+    void snapshotSessionsRead(quint64 generation, const Outcome &sessionsRead);
     void snapshotDone(quint64 generation, const Outcome &outcome);
     static Outcome outcomeOf(ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel,
-                             int batchSize, const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch);
+                             int batchSize, const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
+                             const std::function<void(const Outcome &sessionsRead)> &onSessionsRead);
 
     std::unique_ptr<AsyncRunner> m_runner;
     std::shared_ptr<ConnectionSet> m_connections;
