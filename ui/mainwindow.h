@@ -35,7 +35,8 @@ class HealthMap;
  * per connect, when every account row and its badge are in, the logging category `mqttdoctor.load`
  * (info, off by default) logs "tree complete: N accounts, M servers, T ms after connect" and
  * treeComplete() is emitted; the same category logs "sessions: first N rows T ms after connect" and
- * "sessions complete: N rows T ms after connect" for each load of the sessions table.
+ * "sessions complete: N rows T ms after connect" for each load of the sessions table, and "findings
+ * complete: N findings T ms after connect" for each load of an account's findings.
  */
 class MainWindow final : public QMainWindow
 {
