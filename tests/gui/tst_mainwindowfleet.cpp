@@ -62,14 +62,15 @@ QString tenantPassword(int i)
     return u"tpass%1"_s.arg(i);
 }
 
-// What the mqttdoctor.load category printed, in order.
+// What the mqttdoctor.load category printed about the tree, in order (it also logs the sessions and
+// findings loads of the account shown).
 QMutex g_loadLinesMutex;
 QStringList g_loadLines;
 QtMessageHandler g_previousHandler = nullptr;
 
 void captureLoadLines(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
-    if (context.category && QByteArrayView(context.category) == "mqttdoctor.load") {
+    if (context.category && QByteArrayView(context.category) == "mqttdoctor.load" && message.startsWith(QLatin1String("tree complete"))) {
         QMutexLocker lock(&g_loadLinesMutex);
         g_loadLines << message;
     }
