@@ -7,7 +7,7 @@
 
 namespace MqttDoctor::Cli {
 
-/** `backup --stream NAME --out FILE` and `restore FILE` (product.md §4; docs/cli.md). */
+/** `backup --stream NAME --out FILE` and `restore FILE` (docs/cli.md). */
 QList<Command> backupCommands();
 
 /** One line for the --help overview: where the audit log of applied changes is. */

@@ -6,7 +6,7 @@
 
 namespace MqttDoctor::Cli {
 
-/** `sessions`, `session CLIENT_ID` and `retained` (product.md §4; docs/cli.md). */
+/** `sessions`, `session CLIENT_ID` and `retained` (docs/cli.md). */
 QList<Command> recordCommands();
 
 } // namespace MqttDoctor::Cli

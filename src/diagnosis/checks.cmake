@@ -1,4 +1,4 @@
-# Finding catalogue and stream-level checks (product.md §2), added to mqttdoctor_core.
+# Finding catalogue and stream-level checks (docs/findings.md), added to mqttdoctor_core.
 target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/subjectoverlap.cpp ${CMAKE_CURRENT_SOURCE_DIR}/subjectoverlap.h
     ${CMAKE_CURRENT_SOURCE_DIR}/mqttlogformats.h

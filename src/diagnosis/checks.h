@@ -13,7 +13,7 @@
 namespace MqttDoctor {
 
 /**
- * The stream-level checks (product.md §2): pure functions over gathered state, no network; any thread.
+ * The stream-level checks (docs/findings.md): pure functions over gathered state, no network; any thread.
  *
  * Typical use (CLI `check`, GUI findings list):
  * @code

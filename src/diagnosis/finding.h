@@ -14,7 +14,7 @@ namespace MqttDoctor {
 class JsonStreamWriter;
 
 /**
- * One diagnosed problem (product.md §1 "Finding", §2 catalogue). Codes are stable strings such as
+ * One diagnosed problem (docs/findings.md). Codes are stable strings such as
  * "STREAM_MISSING"; the catalogue of codes, titles and repairs is in findingcatalogue.h.
  */
 struct Finding

@@ -13,7 +13,7 @@
 namespace MqttDoctor {
 
 /**
- * The catalogue of finding codes (product.md §2): for each code its default severity, title template,
+ * The catalogue of finding codes (docs/findings.md): for each code its default severity, title template,
  * the nats-server log lines it explains, and its repair action. Static data; any thread.
  *
  * Default severities answer "what does the operator at 3 a.m. need":
@@ -65,7 +65,7 @@ public:
         QStringList explainTexts() const;
     };
 
-    /** Every code of product.md §2, in the order of the table. */
+    /** Every code of docs/findings.md, in the order of the table. */
     static const QList<Entry> &entries();
     /** The entry of `code`, nullptr when unknown. */
     static const Entry *entry(const QString &code);

@@ -2,7 +2,7 @@
 
 #include <QString>
 
-/** The stable finding codes of product.md §2 and the repair action names. Header-only; any thread. */
+/** The stable finding codes (docs/findings.md) and the repair action names. Header-only; any thread. */
 namespace MqttDoctor::FindingCodes {
 
 inline QString jetStreamDisabled() { return QStringLiteral("JETSTREAM_DISABLED"); }

@@ -13,7 +13,7 @@ namespace MqttDoctor {
 
 /**
  * Maps nats-server log lines to the catalogue of MQTT stream, session-record, retained-message and setup templates of
- * every server version (internals §5; docs/findings.md lists them). Pure: no I/O, no network. The catalogue is built
+ * every server version (docs/findings.md lists them). Pure: no I/O, no network. The catalogue is built
  * and its matchers compiled once, on first use; after that every function may be called from any thread.
  *
  * A line matches when, after its prefix (LogLine) and an "unable to connect: " wrapper are removed, one template
@@ -36,7 +36,7 @@ public:
     /** The template with this id, if any. */
     static std::optional<LogCatalogueEntry> entry(const QString &id);
 
-    /** The finding codes of product.md §2, in catalogue order (all 20). */
+    /** The finding codes (docs/findings.md), in catalogue order (all 20). */
     static QStringList findingCodes();
 };
 

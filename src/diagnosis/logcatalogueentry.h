@@ -9,7 +9,7 @@ namespace MqttDoctor {
 
 /**
  * One message template nats-server logs about its MQTT streams, session records, retained messages or the setup of an
- * account's MQTT support (internals §5), in one wording of one range of versions. Old and new wordings of the same
+ * account's MQTT support, in one wording of one range of versions. Old and new wordings of the same
  * error are separate entries. The matcher is derived from `text` (the server's Go format string) and `fields`.
  *
  * Texts may use placeholders that LogCatalogue fills from the line: {account}, {stream}, {client}, {subject}, {kind},
@@ -29,7 +29,7 @@ struct LogCatalogueEntry
     QString level{};           ///< how the server logs it: "ERR", "WRN", "INF", "" (inner error or stderr at start-up)
     QString severity{};        ///< impact when it appears alone: info, warning, error, critical
     QString stream{};          ///< the stream the template is about when its wording fixes it ("$MQTT_sess"), else empty
-    QStringList codes{};       ///< related finding codes (product.md §2) when the error inside does not decide
+    QStringList codes{};       ///< related finding codes (docs/findings.md) when the error inside does not decide
     bool causeDecides = false; ///< a recognised error inside (JetStream code, timeout...) replaces codes, adds its meaning and advice
     bool connectPath = false;  ///< logged as "unable to connect: ..." (the CONNECT failed, no CONNACK)
     bool inner = false;        ///< also appears as the %v error inside other templates

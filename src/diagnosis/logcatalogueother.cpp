@@ -1,5 +1,5 @@
 // JS API timeouts (standalone or inside other templates), QoS2 limits and options, slow read loops of MQTT clients,
-// and the MQTT configuration errors a server prints at start-up (internals §5.3).
+// and the MQTT configuration errors a server prints at start-up.
 #include "logcataloguedata.h"
 
 namespace MqttDoctor::LogCatalogueData {

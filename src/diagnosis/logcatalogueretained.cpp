@@ -1,5 +1,5 @@
-// Templates about retained messages (store, load, the 2.10 per-subject migration; internals §3.3, §4.2) and the
-// transfer of legacy per-session streams into $MQTT_sess (internals §4.1).
+// Templates about retained messages (store, load, the 2.10 per-subject migration) and the
+// transfer of legacy per-session streams into $MQTT_sess.
 #include "logcataloguedata.h"
 
 namespace MqttDoctor::LogCatalogueData {
@@ -222,7 +222,7 @@ QList<LogCatalogueEntry> retainedEntries()
         .notes = u"Captured: a 2.9-layout $MQTT_rmsgs with 3 good records and 1 corrupt one."_s,
     });
 
-    // Legacy per-session streams ($MQTT_sess_<hash>, ≤2.4.x) moved into $MQTT_sess (internals §4.1).
+    // Legacy per-session streams ($MQTT_sess_<hash>, ≤2.4.x) moved into $MQTT_sess.
     e.append({
         .id = u"transfer.sessions_start"_s,
         .text = u"Transferring %v MQTT session streams..."_s,

@@ -1,5 +1,5 @@
-// Templates about session records and the connect path (createOrRestoreSession, save, clear, mqttProcessConnect;
-// internals §5.2), and about the JetStream consumers of MQTT subscriptions.
+// Templates about session records and the connect path (createOrRestoreSession, save, clear, mqttProcessConnect),
+// and about the JetStream consumers of MQTT subscriptions.
 #include "logcataloguedata.h"
 
 namespace MqttDoctor::LogCatalogueData {

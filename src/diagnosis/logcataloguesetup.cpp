@@ -1,4 +1,4 @@
-// Templates of the account session manager setup (mqttCreateAccountSessionManager, internals §5.1): what the server
+// Templates of the account session manager setup (mqttCreateAccountSessionManager): what the server
 // logs when it looks up or creates an account's MQTT streams and its retained-messages consumer.
 #include "logcataloguedata.h"
 

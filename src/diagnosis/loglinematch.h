@@ -9,7 +9,7 @@ namespace MqttDoctor {
 
 /**
  * What LogCatalogue::explain() made of one log line: the server template it matches, the values pulled out of it,
- * what it means, the finding codes of product.md §2 it relates to and what to do. An unmatched line has
+ * what it means, the finding codes (docs/findings.md) it relates to and what to do. An unmatched line has
  * matched == false and nothing else but `line` (nothing is guessed).
  */
 struct LogLineMatch
@@ -30,7 +30,7 @@ struct LogLineMatch
     qint64 sequence = 0;    ///< stream sequence named by the message, 0 when none
     int errorCode = 0;      ///< JetStream err_code, e.g. 10059; 0 when the line carries none
     QString errorText;      ///< the error part of the message (the server's %v), e.g. "stream not found (10059)"
-    QStringList codes;      ///< related finding codes (product.md §2); may be empty for a matched line
+    QStringList codes;      ///< related finding codes (docs/findings.md); may be empty for a matched line
     QString meaning;        ///< what happened, in operator terms
     QString advice;         ///< what to run and what the repair will do
 

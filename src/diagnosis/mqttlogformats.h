@@ -4,7 +4,7 @@
 
 /**
  * The exact format strings nats-server logs for MQTT stream, session and retained problems
- * (nats-mqtt-internals.md §4, §5; checked against the 2.9.10 source where it has them), and the
+ * (checked against the 2.9.10 source where it has them), and the
  * JetStream error texts that fill their "%v". Used by the finding catalogue to say which server log
  * lines a finding explains. Header-only constants; any thread.
  */

@@ -1,4 +1,4 @@
-// Retained-message layout checks (internals §4.2) and legacy per-session streams (§4.1).
+// Retained-message layout checks and legacy per-session streams.
 
 #include <QJsonArray>
 

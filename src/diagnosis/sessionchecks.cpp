@@ -1,4 +1,4 @@
-// Record-level checks (product.md §2): the session records of `$MQTT_sess` against their hashes, their
+// Record-level checks (docs/findings.md): the session records of `$MQTT_sess` against their hashes, their
 // durables on `$MQTT_msgs`/`$MQTT_out`, the connected clients and each other.
 
 #include "sessionchecks.h"

@@ -42,7 +42,7 @@ struct SessionCheckInput
 namespace Checks {
 
 /**
- * The record-level findings of one account (product.md §2): SESSION_UNDECODABLE, SESSION_ID_MISMATCH,
+ * The record-level findings of one account (docs/findings.md): SESSION_UNDECODABLE, SESSION_ID_MISMATCH,
  * SESSION_HASH_COLLISION, SESSION_MISSING_CONSUMER, ORPHAN_CONSUMER, SESSION_STALE,
  * DUPLICATE_SESSION_RECORDS. Pure; any thread. Sorted (sortFindings).
  *

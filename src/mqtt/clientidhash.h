@@ -9,7 +9,7 @@ namespace MqttDoctor {
 /**
  * The 8-character hash nats-server derives from an MQTT client ID (and from server names):
  * the first 8 bytes of SHA-256 over the UTF-8 bytes, each byte b mapped to
- * "0-9A-Za-z"[b % 62] (nats-mqtt-internals.md §3.1). Used in `$MQTT.sess.<hash>`, durable
+ * "0-9A-Za-z"[b % 62]. Used in `$MQTT.sess.<hash>`, durable
  * names `<hash>_<nuid>`, `$MQTT_PUBREL_<hash>` and the server's `origin` token.
  *
  * All functions are pure and thread-safe.

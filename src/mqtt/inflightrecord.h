@@ -12,7 +12,7 @@
 namespace MqttDoctor {
 
 /**
- * A QoS 1/2 message record of the MQTT gateway (nats-mqtt-internals.md §3.4), told apart by its subject:
+ * A QoS 1/2 message record of the MQTT gateway, told apart by its subject:
  * - **MessageCopy** `$MQTT_msgs` on `$MQTT.msgs.<natsSubject>`: `Nmqtt-Pub:<qos>` + payload;
  * - **Qos2Incoming** `$MQTT_qos2in` (2.10+) on `$MQTT.qos2.in.<raw client ID>.<packet id>`:
  *   `Nmqtt-Pub:2` (2.12.14+/2.14.4+: `2<flags hex>`, e.g. `25` = retained QoS 2), `Nmqtt-Subject`,

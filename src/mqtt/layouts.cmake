@@ -1,4 +1,4 @@
-# MQTT layouts per server version (nats-mqtt-internals.md §1.2, §1.3, §2).
+# MQTT layouts per server version.
 target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/serverversion.cpp ${CMAKE_CURRENT_SOURCE_DIR}/serverversion.h
     ${CMAKE_CURRENT_SOURCE_DIR}/mqttstreamspec.cpp ${CMAKE_CURRENT_SOURCE_DIR}/mqttstreamspec.h

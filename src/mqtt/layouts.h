@@ -42,7 +42,7 @@ QString domainFor(const QList<ServerInfo> &servers, const LayoutOptions &options
 QStringList jetStreamPeers(const QList<ServerInfo> &servers, const QString &cluster = {}, const QList<StreamInfo> &streams = {});
 
 /**
- * What the server uses (internals §2): a known `stream_replicas` (> 0) as is, not capped; else the
+ * What the server uses: a known `stream_replicas` (> 0) as is, not capped; else the
  * cluster size capped at 3 (nats-server counts the routes; one per peer here), 1 when not clustered.
  */
 int expectedReplicas(std::optional<int> streamReplicas, int peerCount);

@@ -13,8 +13,8 @@
 namespace MqttDoctor {
 
 /**
- * The MQTT streams the servers of a cluster expect in an account, with their exact configs
- * (nats-mqtt-internals.md §1.2, §1.3, §2). A value type; pure and thread-safe.
+ * The MQTT streams the servers of a cluster expect in an account, with their exact configs.
+ * A value type; pure and thread-safe.
  *
  * - **2.9 layout**: `$MQTT_sess` [`$MQTT.sess.<domainTk>>`] limits, max_msgs_per_subject 1;
  *   `$MQTT_msgs` [`$MQTT.msgs.>`] interest; `$MQTT_rmsgs` [`$MQTT.rmsgs`] limits, max_msgs_per_subject -1.

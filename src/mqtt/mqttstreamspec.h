@@ -9,7 +9,7 @@
 namespace MqttDoctor {
 
 /**
- * One MQTT stream exactly as nats-server creates it (nats-mqtt-internals.md §1.2): the fields the
+ * One MQTT stream exactly as nats-server creates it: the fields the
  * server sets, everything else left to JetStream's defaults. A value type; pure and thread-safe.
  */
 struct MqttStreamSpec

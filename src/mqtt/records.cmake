@@ -1,4 +1,4 @@
-# MQTT record codecs: client-ID hash, topic mapping, session/retained/QoS2/PUBREL records (nats-mqtt-internals.md §3).
+# MQTT record codecs: client-ID hash, topic mapping, session/retained/QoS2/PUBREL records.
 target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/decodeerror.h
     ${CMAKE_CURRENT_SOURCE_DIR}/clientidhash.cpp ${CMAKE_CURRENT_SOURCE_DIR}/clientidhash.h

@@ -10,7 +10,7 @@
 namespace MqttDoctor {
 
 /**
- * A retained MQTT message as stored in `$MQTT_rmsgs` (nats-mqtt-internals.md §3.3), in either encoding:
+ * A retained MQTT message as stored in `$MQTT_rmsgs`, in either encoding:
  * - **json** (2.9.10 on the single subject `$MQTT.rmsgs`; 2.10.x on `$MQTT.rmsgs.<natsSubject>`):
  *   body `{"origin","subject","topic","msg":<base64>,"flags","source"}`;
  * - **headers** (2.11+ on `$MQTT.rmsgs.<natsSubject>`): `Nmqtt-RTopic`, `Nmqtt-RFlags:<hex>`,

@@ -20,7 +20,7 @@ namespace MqttDoctor {
 
 /**
  * A persisted MQTT session (`mqttPersistedSession`) as stored on `$MQTT.sess.[<domain>.]<cidHash>`
- * in `$MQTT_sess` (nats-mqtt-internals.md §3.2): origin, id, clean, subs, cons and (2.10+) pubrel,
+ * in `$MQTT_sess`: origin, id, clean, subs, cons and (2.10+) pubrel,
  * plus what a diagnosis derives from them (subject hash token, whether the ID hashes to it, the
  * subscriptions in NATS and MQTT form, the durables referenced).
  *

@@ -7,8 +7,8 @@
 namespace MqttDoctor {
 
 /**
- * How nats-server maps MQTT topics and topic filters to NATS subjects and back
- * (nats-mqtt-internals.md §1.4 "Topic mapping"). All functions are pure and thread-safe.
+ * How nats-server maps MQTT topics and topic filters to NATS subjects and back.
+ * All functions are pure and thread-safe.
  *
  * MQTT → NATS, level by level (levels are split on `/`, tokens joined with `.`):
  * - a normal level is kept as is; `+` becomes `*`; `#` becomes `>`;

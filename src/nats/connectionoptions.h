@@ -11,7 +11,7 @@ namespace MqttDoctor {
 
 /**
  * The connection options shared by the CLI and the GUI's command line, named as natscli names them
- * (product.md §4): -s/--server, --user, --password, --token, --creds, --nkey, --tlscert, --tlskey,
+ * (docs/cli.md): -s/--server, --user, --password, --token, --creds, --nkey, --tlscert, --tlskey,
  * --tlsca, --context, --js-domain, --timeout, the system connection's --system-user,
  * --system-password, --system-creds, --system-context, and --profile FILE.
  * Precedence: the profile file, then --context, then the explicit options.

@@ -193,7 +193,7 @@ QJsonObject credentialsToJson(const Credentials &c, bool withSecrets)
         o.insert(QStringLiteral("token"), c.token);
     putFileOrData(o, QStringLiteral("nkey"), c.nkeySeed, withSecrets);
     putFileOrData(o, QStringLiteral("creds"), c.creds, withSecrets);
-    // A JWT is a bearer credential listed with passwords (product.md §3.9): secret too.
+    // A JWT is a bearer credential listed with passwords (docs/safety.md): secret too.
     if (withSecrets && !c.userJwt.isEmpty())
         o.insert(QStringLiteral("user_jwt"), looksLikeJwt(c.userJwt) ? c.userJwt : dataUri(c.userJwt.toUtf8()));
     if (withSecrets && !c.userSeed.isEmpty())

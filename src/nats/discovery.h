@@ -12,7 +12,7 @@ namespace MqttDoctor {
 class ConnectionSet;
 
 /**
- * Finds the servers and accounts of a cluster and the streams of an account (product.md §1).
+ * Finds the servers and accounts of a cluster and the streams of an account.
  * The network functions block: call them on a worker thread (AsyncRunner). The parsing and merging
  * functions are pure and unit-testable with captured replies.
  */

@@ -9,7 +9,7 @@
 namespace MqttDoctor {
 
 /**
- * natscli contexts (ecosystem.md §1.1): `$XDG_CONFIG_HOME/nats/context/<name>.json`, else
+ * natscli contexts: `$XDG_CONFIG_HOME/nats/context/<name>.json`, else
  * `~/.config/nats/context/<name>.json`; `context.txt` names the selected one. Credential
  * references may be bare paths, `~`, `$VAR`, `file://` or `data:`; `op://`, `env://` and `nsc://`
  * are reported as not supported. Thread-safe (pure file reading).

@@ -58,7 +58,7 @@ struct TlsSettings
 };
 
 /**
- * One cluster (product.md §1): its server URLs, TLS, JetStream domain, an optional system
+ * One cluster: its server URLs, TLS, JetStream domain, an optional system
  * connection for discovery across accounts, and per-account connections for reading records and
  * changing anything. `auth` is the default connection's credentials (a user of some account, or the
  * system user when it is the only one given).

@@ -58,7 +58,7 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
         // one subject is read through that subject, which every server version accepts. A stream
         // that keeps one message per subject (`$MQTT_sess`, 2.10+ `$MQTT_rmsgs`) holds only last
         // messages, so "all" reads the same set without the server's per-subject start scan
-        // (measured ~0.4 s before the first message with 100k subjects on 2.9.10; verified-environment §C).
+        // (measured ~0.4 s before the first message with 100k subjects on 2.9.10).
         QJsonObject info = stream == m_knownStream ? m_knownInfo : QJsonObject();
         if (info.isEmpty()) {
             JetStreamClient js(m_connection, m_domain);

@@ -80,7 +80,7 @@ struct SequenceMap
  * - Limits streams (`$MQTT_sess`, `$MQTT_rmsgs`) are drained with an ordered push consumer (an ephemeral,
  *   flow-controlled consumer that nats.c deletes on unsubscribe; never a durable): readLastPerSubject()
  *   or readAll() (2.9's single-subject retained layout).
- * - Interest streams (`$MQTT_msgs`, `$MQTT_out`) are never read with a consumer (product.md §3 rule 8):
+ * - Interest streams (`$MQTT_msgs`, `$MQTT_out`) are never read with a consumer (docs/safety.md):
  *   getBySequences() sends raw `STREAM.MSG.GET` `{"seq":N}` requests, many in flight at once;
  *   sequenceMap() and subjectCounts() enumerate what to ask for.
  *

@@ -100,7 +100,7 @@ struct SessionLoadOptions
  * Loading the MQTT sessions of an account: `$MQTT_sess` read last-per-subject with an ordered
  * consumer (StreamReader) in batches, each record decoded (SessionRecord) and joined with the durables
  * of `$MQTT_msgs`/`$MQTT_out` (from `CONSUMER.LIST`; no consumer is ever created on those interest
- * streams, product.md §3 rule 8) and with `$SYS` CONNZ `mqtt_client` (when there is a system
+ * streams, docs/safety.md) and with `$SYS` CONNZ `mqtt_client` (when there is a system
  * connection). The pure functions (decode, join, filter, CONNZ parsing) run on any thread; the
  * network functions block and belong on a worker thread.
  */
@@ -156,7 +156,7 @@ Result<ConnectedClients> loadConnected(SystemClient &system, const QString &acco
 Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &connection, const QString &account,
                                        const QString &clientId = {}, int pageSize = 5000);
 /**
- * The records of the legacy per-session streams `$MQTT_sess_<hash>` (internals §4.1): the last message
+ * The records of the legacy per-session streams `$MQTT_sess_<hash>`: the last message
  * of each non-empty one, read by sequence (`STREAM.MSG.GET`, never a consumer), decoded, filtered and
  * joined like `$MQTT_sess`'s, marked with markLegacy(). No legacy stream: an empty list.
  */

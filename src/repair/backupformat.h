@@ -39,7 +39,7 @@ struct BackupHeader
     /** Checks the shape; the error says which field is wrong. */
     static Result<BackupHeader> fromJson(const QJsonObject &json);
 
-    /** `retention` is "interest" (or "workqueue"): never read with a consumer (product.md §3 rule 8). */
+    /** `retention` is "interest" (or "workqueue"): never read with a consumer (docs/safety.md). */
     bool isInterestRetention() const;
     /** The config's `max_msgs_per_subject` (-1 or 0: unlimited). */
     qint64 maxMsgsPerSubject() const;

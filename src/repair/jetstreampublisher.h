@@ -19,7 +19,7 @@ class NatsHeaders;
  * server stores them in the order they were sent. Each message gets exactly one outcome through the
  * ack handler: its stored sequence, or an Error (JetStream error reply, stored in another stream, no
  * stream for the subject, or no ack within the idle timeout). Reply subjects are plain inboxes, never
- * `$MQTT.JSA.*` (product.md §3 rule 8). Blocking: one worker thread per publisher.
+ * `$MQTT.JSA.*` (docs/safety.md). Blocking: one worker thread per publisher.
  */
 class JetStreamPublisher final
 {

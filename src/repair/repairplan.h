@@ -10,7 +10,7 @@
 
 namespace MqttDoctor {
 
-/** One exact JetStream API request a step sends (product.md §1 "Repair plan"). */
+/** One exact JetStream API request a step sends (docs/cli.md, "repair"). */
 struct RepairRequest
 {
     QString subject;   ///< the full subject, e.g. "$JS.API.STREAM.CREATE.$MQTT_sess" (domain prefix included)

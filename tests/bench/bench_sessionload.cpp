@@ -1,15 +1,14 @@
 // Loading MQTT state at scale: 100,000 session records in `$MQTT_sess` and 10,000 retained messages
 // in `$MQTT_rmsgs` (2.9 JSON encoding on one subject, then the 2.11+ header encoding per subject),
-// each read (1) by a minimal raw nats.c ordered consumer that only counts (the physical baseline,
-// verified-environment.md §C) and (2) by our loader: SessionLoader::load (read, decode, join with a
+// each read (1) by a minimal raw nats.c ordered consumer that only counts (the physical
+// baseline) and (2) by our loader: SessionLoader::load (read, decode, join with a
 // consumer index naming every durable of the records) or RetainedLoader::load, keeping the list of
 // entries a model would hold. Every read runs in a fresh child process so its peak RSS (VmHWM) is its
 // own. Prints figures against the targets; asserts nothing.
 //
 //   bench_sessionload [--records N] [--retained N] [--runs R (5)] [--server 2.9|2.10|newest]
 //                     [--modes baseline,baseline-all,ours,reader]
-// baseline: DeliverLastPerSubject (DeliverAll for 2.9's single-subject retained stream), as
-// verified-environment.md §C, timed from js_SubscribeSync to the end of natsSubscription_Unsubscribe
+// baseline: DeliverLastPerSubject (DeliverAll for 2.9's single-subject retained stream), timed from js_SubscribeSync to the end of natsSubscription_Unsubscribe
 // (which deletes the consumer, as our loaders do before they return); baseline-all: DeliverAll on the
 // last-per-subject workloads (what StreamReader uses when the stream keeps one message per subject);
 // reader: StreamReader keeping the undecoded values (no decoding), to separate reading from decoding.

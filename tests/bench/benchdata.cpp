@@ -16,7 +16,7 @@ QByteArray durableOf(const QByteArray &hash, int i)
     return hash + "_VLQy5y60qFRsGvLlBv" + QByteArray::number(i).rightJustified(6, '0');
 }
 
-// ~300 bytes, like a real record with one QoS1 subscription (verified-environment.md A.2).
+// ~300 bytes, like a real record with one QoS1 subscription.
 QByteArray sessionRecord(const QByteArray &clientId, const QByteArray &hash, int i)
 {
     return "{\"origin\":\"DiAi4bSi\",\"id\":\"" + clientId + "\",\"subs\":{\"sensors.*.temp\":1},"

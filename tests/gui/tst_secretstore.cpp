@@ -1,7 +1,7 @@
-// Secrets never reach QSettings (product.md §3.9): a profile with passwords and a token is saved
+// Secrets never reach QSettings (docs/safety.md): a profile with passwords and a token is saved
 // through the connection dialog, then every file under the (test-mode) settings folders is searched
 // for them, QtKeychain's plain-text fallback file included. Whether the OS keychain answers depends
-// on the machine (headless: it does not, verified-environment.md §D); both outcomes are checked:
+// on the machine (headless: it does not); both outcomes are checked:
 // with a keychain the secrets come back on load, without one the dialog asks for them again.
 // Also: SecretStore::withSecretsFrom only fills secrets into the same login.
 #include <QDirIterator>

@@ -184,7 +184,7 @@ private slots:
     {
         const QString missing = MqttClient::missingTools();
         if (!missing.isEmpty())
-            QSKIP(qPrintable(missing));
+            QFAIL(qPrintable(missing));
         QVERIFY(m_data.isValid());
         qputenv("XDG_DATA_HOME", m_data.path().toUtf8());
     }

@@ -46,7 +46,7 @@ QStringList systemArgs(const QString &url)
         + CliTimeout;
 }
 
-// The MQTT streams every account gets from this server version (nats-mqtt-internals §1.2).
+// The MQTT streams every account gets from this server version.
 QStringList layoutStreams(const QString &version)
 {
     QStringList streams{QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_rmsgs"), QStringLiteral("$MQTT_sess")};

@@ -118,7 +118,7 @@ private slots:
     {
         const QString missing = MqttClient::missingTools();
         if (!missing.isEmpty())
-            QSKIP(qPrintable(missing));
+            QFAIL(qPrintable(missing));
     }
 
     // The pure parts (no server): filters, decoding failures, CONNZ parsing, the consumer join.
@@ -319,7 +319,7 @@ private slots:
 
     // Records left in legacy per-session streams `$MQTT_sess_<hash>` (servers up to 2.4): listed after
     // $MQTT_sess's, marked with their stream, also when the account has no $MQTT_sess; a server that
-    // creates $MQTT_sess moves the decodable ones (internals §4.1), after which they list as ordinary
+    // creates $MQTT_sess moves the decodable ones, after which they list as ordinary
     // sessions; a leftover made later is never moved and stays listed as legacy.
     void legacySessions_data() { records_data(); }
     void legacySessions()

@@ -83,7 +83,7 @@ private slots:
     void initTestCase()
     {
         if (!MqttClient::missingTools().isEmpty())
-            QSKIP(qPrintable(MqttClient::missingTools()));
+            QFAIL(qPrintable(MqttClient::missingTools()));
         QVERIFY(m_dir.isValid());
     }
 

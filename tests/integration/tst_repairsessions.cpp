@@ -177,7 +177,7 @@ struct Lab
         return false;
     }
 
-    /** A client may be refused once by a server that cached the purged session (wrong last sequence, internals §8.5). */
+    /** A client may be refused once by a server that cached the purged session (wrong last sequence). */
     MqttResult connect(const QString &id)
     {
         MqttResult r;

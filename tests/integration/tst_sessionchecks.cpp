@@ -1,4 +1,4 @@
-// The record-level findings of `check` (product.md §2) against real servers of every version: sessions
+// The record-level findings of `check` (docs/findings.md) against real servers of every version: sessions
 // made by real MQTT clients (mosquitto), then broken for real the way operators and careless tools break
 // them: a garbage record on a client's subject, a record with a foreign id, a consumer deleted from under
 // a session, a record purged while its durables remain, the colliding IDs cid-03579431 / cid-09191235,

@@ -65,7 +65,7 @@ StreamReader::BatchHandler collector(Collected &c)
 
 QByteArray sessionLikeRecord(int i)
 {
-    // ~300 bytes, shaped like a session record (verified-environment.md A.2).
+    // ~300 bytes, shaped like a session record.
     const QByteArray n = QByteArray::number(i).rightJustified(8, '0');
     return "{\"origin\":\"DiAi4bSi\",\"id\":\"client-" + n
            + "\",\"subs\":{\"sensors.*.temp\":1},\"cons\":{\"sensors.*.temp\":{\"durable_name\":\"h" + n

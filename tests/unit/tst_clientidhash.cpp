@@ -22,7 +22,7 @@ private slots:
     {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("hash");
-        // verified-environment.md A.2 and nats-mqtt-internals.md §3.1 (lab-confirmed against 2.9.10)
+        // (lab-confirmed against 2.9.10)
         QTest::newRow("sensor-sub-1") << QStringLiteral("sensor-sub-1") << QStringLiteral("kBmSuDPK");
         QTest::newRow("dashboard-2") << QStringLiteral("dashboard-2") << QStringLiteral("GGF5bYH2");
         QTest::newRow("g1") << QStringLiteral("g1") << QStringLiteral("pKmyMGN4");

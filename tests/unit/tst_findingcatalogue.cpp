@@ -23,7 +23,7 @@ private slots:
         QTest::addColumn<Finding::Severity>("severity");
         QTest::addColumn<QString>("repair");
         using S = Finding::Severity;
-        // product.md §2, in its order, with the repair column.
+        // docs/findings.md, in its order, with the repair column.
         QTest::newRow("JETSTREAM_DISABLED") << QStringLiteral("JETSTREAM_DISABLED") << S::Critical << QString();
         QTest::newRow("STREAM_MISSING") << QStringLiteral("STREAM_MISSING") << S::Error << QStringLiteral("create_stream");
         QTest::newRow("STREAM_SUBJECTS_WRONG") << QStringLiteral("STREAM_SUBJECTS_WRONG") << S::Error << QStringLiteral("update_stream");

@@ -118,7 +118,7 @@ private slots:
             QVERIFY(!capturedByTopic(QString::fromLatin1(v), QStringLiteral("gone/soon")));
     }
 
-    // 2.11.12+/2.12.3+/2.14+: "Nmqtt-RFlags:-<hex>" and an empty body (internals §3.3; the origin server
+    // 2.11.12+/2.12.3+/2.14+: "Nmqtt-RFlags:-<hex>" and an empty body (the origin server
     // deletes the marker at once, so the captures hold none: built by hand).
     void deleteMarker()
     {

@@ -1,5 +1,5 @@
-// The demo's seeded problems (product.md §2), each made the way it happens on a real server
-// (nats-mqtt-internals.md §5, §7 and §8): real mosquitto clients set up the MQTT state, then the
+// The demo's seeded problems (docs/findings.md), each made the way it happens on a real server:
+// real mosquitto clients set up the MQTT state, then the
 // account's own JetStream API breaks it as a careless operator or tool does. The JetStream requests
 // go through the integration tests' JetStreamAdmin (tests/integration/livecheck.h).
 #include "demoscenario.h"

@@ -160,7 +160,7 @@ QString DemoScenario::refusedConnect(Test::NatsServerFixture &server, const QStr
     const QRegularExpression pattern(u"\"%1\" - unable to connect: .*"_s.arg(QRegularExpression::escape(clientId)));
     QString line;
     // A server that still holds the client's session in memory fails its first connect differently (it
-    // expected the record it wrote; internals §5.2) and drops the session: the second connect reads the record.
+    // expected the record it wrote) and drops the session: the second connect reads the record.
     for (int attempt = 0; attempt < 2 && (line.isEmpty() || !line.contains(expectedError)); ++attempt) {
         const qsizetype from = server.logSize();
         const Test::MqttResult result = Test::MqttClient(server.mqttPort(), credentials.user, credentials.password)

@@ -24,7 +24,7 @@ struct DemoAccount
     QString description; // for the banner: what the account is and what is wrong with it
 };
 
-// A problem the demo seeds (product.md §2), made the way it happens for real.
+// A problem the demo seeds (docs/findings.md), made the way it happens for real.
 struct SeededProblem
 {
     QString account;

@@ -25,7 +25,7 @@ class RepairRunPage;
 struct RepairProgressRelay;
 
 /**
- * The repair wizard for one account (product.md §3, §5): pick findings from a fresh check, preview
+ * The repair wizard for one account (docs/safety.md): pick findings from a fresh check, preview
  * the plan (RepairPlanner: diff, exact requests, backups, preconditions, undo), choose the backup
  * folder, confirm destructive steps by typing the account name, run the plan (RepairExecutor, which
  * backs up, checks preconditions and writes the audit log) with per-step progress and Cancel, then

@@ -13,7 +13,7 @@ namespace MqttDoctor {
  * keeps everything else in QSettings, never a secret.
  *
  * When no keychain answers (a headless machine without a D-Bus session or without an unlocked
- * collection, verified-environment.md §D) nothing is stored: QtKeychain's plain-text fallback is
+ * collection) nothing is stored: QtKeychain's plain-text fallback is
  * switched off, so the user is asked for the secrets again. The failure reason is reported but never
  * contains a secret.
  *

@@ -1,4 +1,4 @@
-// The retained-message repair actions (product.md §2; internals §3.3, §4.2, §8 cautions 6 and 7):
+// The retained-message repair actions (docs/findings.md):
 //
 // - migrate_retained (RETAINED_LEGACY_LAYOUT): what a 2.10+ server's own transfer does, without its 10 s
 //   deadline and without losing a message. Order: (1) subjects → $MQTT.rmsgs.> (JetStream keeps stored

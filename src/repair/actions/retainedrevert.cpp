@@ -1,4 +1,4 @@
-// revert_retained (RETAINED_DOWNGRADE; internals §4.2 "Downgrade hazard", §8 caution 7): a $MQTT_rmsgs in
+// revert_retained (RETAINED_DOWNGRADE): a $MQTT_rmsgs in
 // the 2.10+ layout while only 2.9 servers serve the account, whose MQTT connects all fail with 10093.
 //
 // Where it can run, and where not (lab, 2.9.10 against 2.10.27 and 2.15.1; docs/findings.md):

@@ -72,7 +72,7 @@ Result<QJsonObject> updateConfig(const ExecContext &ctx, const QJsonObject &chan
 /**
  * The JSON body (the encoding every version reads: 2.9 and 2.10 natively, 2.11+ by fallback) of a
  * republished record, without `origin`: 2.9 and 2.10 servers ignore live records that carry their
- * own origin (internals §8 caution 6), and a republished record must reach every server at once.
+ * own origin, and a republished record must reach every server at once.
  */
 QByteArray republishBody(const RetainedRecord &record);
 

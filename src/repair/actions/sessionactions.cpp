@@ -1,4 +1,4 @@
-// The record-level repair actions (product.md §2 "Repair" column; internals §8 cautions 3, 4, 5, 9, 10):
+// The record-level repair actions (docs/findings.md, each code's repair):
 // purge_session and delete_session here; create_consumer and delete_consumer in
 // sessionconsumeractions.cpp; migrate_legacy_sessions in sessionmigrate.cpp.
 //
@@ -16,7 +16,7 @@
 // - delete_session: step 1 backs up and purges the record (up to its planned sequence), then one
 //   delete_consumer step per durable of the record. Record first: a client that reconnects in
 //   between gets a fresh session and the leftovers are orphans; consumers first would leave a record
-//   whose durables are missing (no delivery, internals §8.4).
+//   whose durables are missing (no delivery).
 #include "diagnosis/findingcodes.h"
 #include "mqtt/clientidhash.h"
 #include "mqtt/mqttlayout.h"

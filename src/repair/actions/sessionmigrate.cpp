@@ -1,4 +1,4 @@
-// migrate_legacy_sessions (LEGACY_SESSION_STREAMS; internals §4.1, §8.10): what a server does when it
+// migrate_legacy_sessions (LEGACY_SESSION_STREAMS): what a server does when it
 // creates $MQTT_sess, done by the tool for the streams it left behind. One step per `$MQTT_sess_<hash>`
 // stream: back it up, read its record, store the same bytes on `$MQTT.sess.<domainTk><hash(record id)>`
 // (JetStream publish with a plain inbox reply, never a `$MQTT.JSA.*` one), read the copy back and

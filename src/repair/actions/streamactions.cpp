@@ -1,4 +1,4 @@
-// The stream-level repair actions (product.md §2 "Repair" column): create_stream, update_stream and
+// The stream-level repair actions (docs/findings.md, each code's repair): create_stream, update_stream and
 // resolve_overlap here, recreate_stream in streamrecreate.cpp. Each step re-reads the stream right before it
 // runs (precondition) and again when it applies (read-modify-write of the raw config, safety rule 3), so a
 // rerun after a crash continues without harm.
