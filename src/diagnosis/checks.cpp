@@ -90,6 +90,21 @@ QList<Finding> checkCluster(const QList<ServerInfo> &servers, const CheckOptions
     return {f};
 }
 
+namespace {
+
+// `more` added to `out` in whatever order (diagnose sorts them all): the shorter list is moved into the
+// longer one, so a hundred thousand session findings are not copied for the account's three.
+void appendFindings(QList<Finding> &out, QList<Finding> &&more)
+{
+    if (more.size() > out.size())
+        out.swap(more);
+    out.reserve(out.size() + more.size());
+    for (Finding &f : more)
+        out.append(std::move(f));
+}
+
+} // namespace
+
 QList<Finding> diagnose(const DiagnosisInput &input)
 {
     QList<Finding> out = checkCluster(input.servers, input.options);
@@ -106,9 +121,9 @@ QList<Finding> diagnose(const DiagnosisInput &input)
         for (const StreamInfo &s : acc.streams)
             hasMqtt = hasMqtt || s.isMqtt();
         in.assumeMqtt = hasMqtt || input.mqttAccounts.contains(acc.name);
-        out.append(checkAccount(in));
-        if (input.sessions.contains(acc.name))
-            out.append(checkSessions(input.sessions.value(acc.name), input.options));
+        appendFindings(out, checkAccount(in));
+        if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend())
+            appendFindings(out, checkSessions(*sessions, input.options));
     }
     sortFindings(out);
     return out;
@@ -116,35 +131,89 @@ QList<Finding> diagnose(const DiagnosisInput &input)
 
 void sortFindings(QList<Finding> &findings)
 {
+    const qsizetype n = findings.size();
+    if (n < 2)
+        return;
     // The catalogue's order of each finding's code, looked up once per finding, not per comparison.
-    static const QHash<QString, qsizetype> order = [] {
-        QHash<QString, qsizetype> rank;
+    static const QHash<QString, int> order = [] {
+        QHash<QString, int> rank;
         const QStringList codes = FindingCatalogue::codes();
         for (qsizetype i = 0; i < codes.size(); ++i)
-            rank.insert(codes.at(i), i);
+            rank.insert(codes.at(i), int(i));
         return rank;
     }();
-    std::vector<qsizetype> rank(size_t(findings.size()));
-    std::vector<qsizetype> index(size_t(findings.size()));
-    for (qsizetype i = 0; i < findings.size(); ++i) {
-        rank[size_t(i)] = order.value(findings.at(i).code, -1);
-        index[size_t(i)] = i;
+    // The few distinct account and stream names of a list, each replaced by its place in their sorted order.
+    const auto placesOf = [&](QString Finding::*member) {
+        // Neighbours mostly share the name (often its very data): looked up only when it changes.
+        QHash<QString, int> place;
+        const QString *last = nullptr;
+        for (const Finding &f : std::as_const(findings))
+            if (!last || f.*member != *last)
+                place.insert(*(last = &(f.*member)), 0);
+        QStringList names = place.keys();
+        std::sort(names.begin(), names.end());
+        for (qsizetype i = 0; i < names.size(); ++i)
+            place[names.at(i)] = int(i);
+        std::vector<int> places(static_cast<size_t>(n));
+        last = nullptr;
+        int at = 0;
+        for (qsizetype i = 0; i < n; ++i) {
+            const QString &name = findings.at(i).*member;
+            if (!last || name != *last)
+                at = place.value(*(last = &name));
+            places[size_t(i)] = at;
+        }
+        return places;
+    };
+    const std::vector<int> account = placesOf(&Finding::account);
+    const std::vector<int> stream = placesOf(&Finding::stream);
+    // Everything but the subject and the client ID (distinct per session) compared as numbers.
+    struct Key
+    {
+        int severity;
+        int account;
+        int rank;
+        int stream;
+        qsizetype index;
+    };
+    std::vector<Key> keys(static_cast<size_t>(n));
+    for (qsizetype i = 0; i < n; ++i) {
+        const Finding &f = findings.at(i);
+        keys[size_t(i)] = Key{-int(f.severity), account[size_t(i)], order.value(f.code, -1), stream[size_t(i)], i};
     }
-    std::stable_sort(index.begin(), index.end(), [&](qsizetype ia, qsizetype ib) {
-        const Finding &a = findings.at(ia);
-        const Finding &b = findings.at(ib);
+    const auto less = [&](const Key &a, const Key &b) {
         if (a.severity != b.severity)
-            return int(a.severity) > int(b.severity);
+            return a.severity < b.severity;
         if (a.account != b.account)
             return a.account < b.account;
-        if (rank[size_t(ia)] != rank[size_t(ib)])
-            return rank[size_t(ia)] < rank[size_t(ib)];
+        if (a.rank != b.rank)
+            return a.rank < b.rank;
         if (a.stream != b.stream)
             return a.stream < b.stream;
-        if (a.subject != b.subject)
-            return a.subject < b.subject;
-        return a.clientId < b.clientId;
-    });
+        const Finding &fa = findings.at(a.index);
+        const Finding &fb = findings.at(b.index);
+        if (fa.subject != fb.subject)
+            return fa.subject < fb.subject;
+        return fa.clientId < fb.clientId;
+    };
+    // Lists that are already sorted pieces (an account's findings after another's, each sorted by its
+    // check) are merged, not sorted again.
+    std::vector<size_t> runEnds;
+    for (size_t i = 1; i < size_t(n) && runEnds.size() <= 8; ++i)
+        if (less(keys[i], keys[i - 1]))
+            runEnds.push_back(i);
+    if (runEnds.empty())
+        return;
+    if (runEnds.size() <= 8) {
+        runEnds.push_back(size_t(n));
+        for (size_t r = 1; r < runEnds.size(); ++r)
+            std::inplace_merge(keys.begin(), keys.begin() + qsizetype(runEnds[r - 1]), keys.begin() + qsizetype(runEnds[r]), less);
+    } else {
+        std::stable_sort(keys.begin(), keys.end(), less);
+    }
+    std::vector<qsizetype> index(static_cast<size_t>(n));
+    for (qsizetype i = 0; i < n; ++i)
+        index[size_t(i)] = keys[size_t(i)].index;
     // Into that order in place (following each cycle of the permutation): no second list of findings.
     findings.detach();
     for (qsizetype start = 0; start < findings.size(); ++start) {

@@ -49,4 +49,7 @@ struct Finding
 
 } // namespace MqttDoctor
 
+// Every member is relocatable (Qt's implicitly shared values, an enum): a list of a hundred thousand
+// findings grows by moving its memory, not each finding.
+Q_DECLARE_TYPEINFO(MqttDoctor::Finding, Q_RELOCATABLE_TYPE);
 Q_DECLARE_METATYPE(MqttDoctor::Finding)

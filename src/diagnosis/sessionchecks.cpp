@@ -35,6 +35,13 @@ QString sessStream()
     return MqttLayout::sessionsStream();
 }
 
+// Whether a decoded record's id hashes to its subject token: the loader's answer when it gave one (one
+// SHA-256 per record, made while decoding), else computed here.
+bool idMatchesHash(const SessionEntry &e)
+{
+    return e.idMatchesHash ? *e.idMatchesHash : ClientIdHash::hashEquals(e.clientId, e.hash);
+}
+
 void checkUndecodable(const SessionCheckInput &in, QList<Finding> &out)
 {
     for (const SessionEntry &e : in.sessions) {
@@ -53,18 +60,16 @@ void checkUndecodable(const SessionCheckInput &in, QList<Finding> &out)
                        .arg(e.subject, e.time.toString(Qt::ISODate), reason.isEmpty() ? QStringLiteral("unknown reason") : reason, e.hash);
         f.expected = QStringLiteral("a session record (JSON object with id, subs, cons)");
         f.actual = QJsonObject{{QStringLiteral("seq"), qint64(e.seq)}, {QStringLiteral("error"), reason}};
-        out.append(f);
+        out.append(std::move(f));
     }
 }
 
 void checkIdMismatch(const SessionCheckInput &in, QList<Finding> &out)
 {
     for (const SessionEntry &e : in.sessions) {
-        if (!e.record || e.clientId.isEmpty())
+        if (!e.record || e.clientId.isEmpty() || idMatchesHash(e))
             continue;
         const QString idHash = ClientIdHash::hash(e.clientId);
-        if (idHash == e.hash)
-            continue;
         Finding f = FindingCatalogue::make(FindingCodes::sessionIdMismatch(), in.account, sessStream(),
                                            {{QStringLiteral("subject"), e.subject}, {QStringLiteral("client_id"), e.clientId}});
         f.detail = QStringLiteral("The record on %1 (sequence %2) says it belongs to \"%3\", whose hash is %4, not %5. The client "
@@ -75,29 +80,43 @@ void checkIdMismatch(const SessionCheckInput &in, QList<Finding> &out)
                        .arg(e.clientId, idHash, e.hash);
         f.expected = QJsonObject{{QStringLiteral("hash"), e.hash}};
         f.actual = QJsonObject{{QStringLiteral("id"), e.clientId}, {QStringLiteral("hash"), idHash}};
-        out.append(f);
+        out.append(std::move(f));
     }
 }
 
 void checkCollisions(const SessionCheckInput &in, const CheckOptions &options, QList<Finding> &out)
 {
     // First only which hashes two client IDs share (a hundred thousand sessions, usually none), then
-    // where each ID of those hashes is known from.
+    // where each ID of those hashes is known from. A record whose id hashes to its subject is known under
+    // that subject's token without hashing again; records are one per subject, so those never collide
+    // with each other: only the other IDs (foreign records, connected clients, the operator's) are hashed.
+    const bool othersKnown = (in.connected && !in.connected->isEmpty()) || !options.knownClientIds.isEmpty()
+                             || std::any_of(in.sessions.begin(), in.sessions.end(),
+                                            [](const SessionEntry &e) { return e.record && !e.clientId.isEmpty() && !idMatchesHash(e); });
+    if (!othersKnown)
+        return;
     QHash<QString, QString> firstId;
+    firstId.reserve(in.sessions.size() + (in.connected ? in.connected->size() : 0) + options.knownClientIds.size());
     QSet<QString> colliding;
-    const auto note = [&](const QString &id) {
-        if (id.isEmpty())
-            return;
-        const QString hash = ClientIdHash::hash(id);
+    const auto noteAs = [&](const QString &hash, const QString &id) {
         const auto it = firstId.constFind(hash);
         if (it == firstId.cend())
             firstId.insert(hash, id);
         else if (*it != id)
             colliding.insert(hash);
     };
-    for (const SessionEntry &e : in.sessions)
-        if (e.record)
+    const auto note = [&](const QString &id) {
+        if (!id.isEmpty())
+            noteAs(ClientIdHash::hash(id), id);
+    };
+    for (const SessionEntry &e : in.sessions) {
+        if (!e.record || e.clientId.isEmpty())
+            continue;
+        if (idMatchesHash(e))
+            noteAs(e.hash, e.clientId);
+        else
             note(e.clientId);
+    }
     if (in.connected)
         for (auto it = in.connected->cbegin(); it != in.connected->cend(); ++it)
             note(it.key());
@@ -147,7 +166,7 @@ void checkCollisions(const SessionCheckInput &in, const CheckOptions &options, Q
                        .arg(ids.join(QStringLiteral(", ")), it.key());
         f.expected = QStringLiteral("one client ID per hash");
         f.actual = sources;
-        out.append(f);
+        out.append(std::move(f));
     }
 }
 
@@ -175,7 +194,7 @@ void checkMissingConsumers(const SessionCheckInput &in, QList<Finding> &out)
                                     .arg(e.clientId, c.sid, c.name, stream);
             f.expected = QJsonObject{{QStringLiteral("consumer"), c.name}, {QStringLiteral("stream"), stream}};
             f.actual = QStringLiteral("missing");
-            out.append(f);
+            out.append(std::move(f));
         }
     }
 }
@@ -202,7 +221,7 @@ void checkOrphans(const SessionCheckInput &in, QList<Finding> &out)
         f.actual = QJsonObject{{QStringLiteral("hash"), o.hash},
                                {QStringLiteral("num_pending"), o.numPending},
                                {QStringLiteral("num_ack_pending"), o.numAckPending}};
-        out.append(f);
+        out.append(std::move(f));
     }
 }
 
@@ -213,7 +232,7 @@ void checkStale(const SessionCheckInput &in, const CheckOptions &options, QList<
     for (const SessionEntry &e : in.sessions) {
         if (!e.record || e.clean || e.clientId.isEmpty() || in.connected->contains(e.clientId) || !e.time.isValid())
             continue;
-        if (ClientIdHash::hash(e.clientId) != e.hash)
+        if (!idMatchesHash(e))
             continue;  // a foreign record is SESSION_ID_MISMATCH, not a session of its own
         const qint64 age = e.time.secsTo(in.now);
         if (age <= options.staleAfterSecs)
@@ -238,7 +257,7 @@ void checkStale(const SessionCheckInput &in, const CheckOptions &options, QList<
         f.actual = QJsonObject{{QStringLiteral("age"), formatAge(age)},
                                {QStringLiteral("written"), e.time.toString(Qt::ISODate)},
                                {QStringLiteral("pending"), pending}};
-        out.append(f);
+        out.append(std::move(f));
     }
 }
 
@@ -270,7 +289,7 @@ void checkDuplicates(const SessionCheckInput &in, QList<Finding> &out)
                        .arg(c.messages);
         f.expected = QJsonObject{{QStringLiteral("messages"), 1}};
         f.actual = QJsonObject{{QStringLiteral("messages"), qint64(c.messages)}};
-        out.append(f);
+        out.append(std::move(f));
     }
     if (dups.size() > maxDuplicateFindings) {
         quint64 extra = 0;
@@ -287,7 +306,7 @@ void checkDuplicates(const SessionCheckInput &in, QList<Finding> &out)
                        .arg(dups.size() - maxDuplicateFindings)
                        .arg(sessStream());
         f.actual = QJsonObject{{QStringLiteral("subjects"), qint64(dups.size())}};
-        out.append(f);
+        out.append(std::move(f));
     }
 }
 

@@ -66,10 +66,12 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
     e.clean = rec->clean;
     // SessionRecord::idMatchesSubject(), without splitting the subject again. Not for a legacy stream's name:
     // its hash covers the domain since 2.3, and the server moves the record without checking it.
-    if (!subjectHash.isEmpty() && !MqttLayout::isLegacySessionStream(message.subject)
-        && !ClientIdHash::hashEquals(rec->id, subjectHash))
-        e.problems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
-                          .arg(rec->id, rec->idHash(), e.hash);
+    if (!subjectHash.isEmpty() && !MqttLayout::isLegacySessionStream(message.subject)) {
+        e.idMatchesHash = ClientIdHash::hashEquals(rec->id, subjectHash);
+        if (!*e.idMatchesHash)
+            e.problems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
+                              .arg(rec->id, rec->idHash(), e.hash);
+    }
     e.record = std::move(rec).value();
     return e;
 }

@@ -59,6 +59,11 @@ struct SessionEntry
     std::optional<bool> connected;  ///< nullopt: unknown (no system connection)
     QString server;              ///< the server the client is connected to (when connected)
     QStringList problems;        ///< "id does not hash to the subject", "consumer X missing", "undecodable: ..."
+    /**
+     * Whether the record's id hashes to `hash`, as the loader found while decoding (one SHA-256 per
+     * record, made once); nullopt: not looked at (undecodable, a legacy stream, an entry made by hand).
+     */
+    std::optional<bool> idMatchesHash;
     std::optional<SessionRecord> record;  ///< the decoded record (nullopt when undecodable)
     /** A legacy per-session stream `$MQTT_sess_<hash>` (≤2.4.x) the record is still in; empty: `$MQTT_sess`. */
     QString legacyStream;

@@ -194,11 +194,45 @@ private slots:
     // findings themselves unchanged (sorted in place by following the permutation's cycles).
     void sortFindingsOrdersEveryPair()
     {
+        const QList<Finding> findings = randomFindings(3000, 2463534242u);
+        QList<Finding> sorted = findings;
+        Checks::sortFindings(sorted);
+        verifySorted(findings, sorted);
+    }
+
+    // Lists that are sorted pieces one after the other (what diagnose sorts: each account's findings sorted
+    // by its check) are merged; many pieces are sorted as a whole. Same order either way, stable too.
+    void sortFindingsMergesSortedPieces_data()
+    {
+        QTest::addColumn<int>("pieces");
+        for (int pieces : {1, 2, 3, 9, 10, 40})
+            QTest::addRow("%d pieces", pieces) << pieces;
+    }
+
+    void sortFindingsMergesSortedPieces()
+    {
+        QFETCH(int, pieces);
+        QList<Finding> findings;
+        for (int p = 0; p < pieces; ++p) {
+            QList<Finding> piece = randomFindings(200, 88172645u + quint32(p));
+            Checks::sortFindings(piece);
+            findings.append(piece);
+        }
+        for (qsizetype i = 0; i < findings.size(); ++i)
+            findings[i].title = QStringLiteral("#%1").arg(i);
+        QList<Finding> sorted = findings;
+        Checks::sortFindings(sorted);
+        verifySorted(findings, sorted);
+    }
+
+private:
+    static QList<Finding> randomFindings(int count, quint32 seed)
+    {
         const QStringList codes = FindingCatalogue::codes();
         QList<Finding> findings;
-        quint32 x = 2463534242u;
+        quint32 x = seed;
         auto next = [&x](quint32 n) { x ^= x << 13, x ^= x >> 17, x ^= x << 5; return x % n; };
-        for (int i = 0; i < 3000; ++i) {
+        for (int i = 0; i < count; ++i) {
             Finding f;
             f.code = codes.at(qsizetype(next(quint32(codes.size()))));
             f.severity = Finding::Severity(next(4));
@@ -209,8 +243,14 @@ private slots:
             f.title = QStringLiteral("#%1").arg(i); // tells the findings apart
             findings.append(f);
         }
-        QList<Finding> sorted = findings;
-        Checks::sortFindings(sorted);
+        return findings;
+    }
+
+    // `sorted` holds every finding of `findings` (titles "#<index>"), ordered by the documented key, equal keys
+    // in their original order.
+    static void verifySorted(const QList<Finding> &findings, const QList<Finding> &sorted)
+    {
+        const QStringList codes = FindingCatalogue::codes();
         QCOMPARE(sorted.size(), findings.size());
         auto key = [&codes](const Finding &f) {
             return std::make_tuple(-int(f.severity), f.account, codes.indexOf(f.code), f.stream, f.subject, f.clientId);
