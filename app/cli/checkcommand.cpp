@@ -9,6 +9,7 @@
 
 #include "common/duration.h"
 #include "common/jsonstreamwriter.h"
+#include "diagnosis/accountcoverage.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
 #include "mqtt/layouts.h"
@@ -44,6 +45,12 @@ void printFinding(QTextStream &out, const Finding &f)
     for (const QString &e : f.explains)
         out << pad << "explains: " << e << '\n';
     out << pad << "repair:   " << (f.repair.isEmpty() ? QStringLiteral("none (see the detail)") : f.repair) << '\n';
+}
+
+// Ends with a full stop, once.
+QString sentence(const QString &text)
+{
+    return text.endsWith(QLatin1Char('.')) ? text : text + QLatin1Char('.');
 }
 
 QJsonObject summaryOf(const QList<Finding> &findings)
@@ -105,10 +112,13 @@ int runCheck(CliContext &ctx)
         return ctx.fail(input.error());
     const QList<Finding> findings = Checks::diagnose(*input);
     int rc = Checks::exitCodeFor(findings);
-    // A server that did not answer was not looked at: never "no problem" (or only warnings) then.
+    // A server that did not answer, or a level of an account that could not be read, was not looked
+    // at: never "no problem" (or only warnings) then.
     const QJsonArray unanswered = ctx.unansweredServersJson();
-    if (!unanswered.isEmpty() && rc != ExitErrors)
+    const bool verdictOpen = CoverageGap::anyLeavesVerdictOpen(input->gaps);
+    if ((!unanswered.isEmpty() || verdictOpen) && rc != ExitErrors)
         rc = ExitCouldNotCheck;
+    const QList<AccountCoverage> coverage = AccountCoverage::of(*input);
 
     QStringList checked;
     QMap<QString, const AccountInfo *> withJetStream;  // sorted, as the keys of a JSON object
@@ -125,6 +135,14 @@ int runCheck(CliContext &ctx)
         JsonStreamWriter w(ctx.out);
         w.beginObject();
         w.value(QStringLiteral("accounts"), QJsonArray::fromStringList(checked));
+        w.beginArray(QStringLiteral("coverage"));
+        for (const AccountCoverage &c : coverage) {
+            QJsonObject o = c.toJson();
+            o.insert(QStringLiteral("account"), c.account);
+            w.value({}, o);
+        }
+        w.endArray();
+        w.value(QStringLiteral("coverage_complete"), !verdictOpen && unanswered.isEmpty());
         w.beginArray(QStringLiteral("findings"));
         for (const Finding &f : findings)
             f.writeJson(w);
@@ -143,7 +161,11 @@ int runCheck(CliContext &ctx)
             w.value(it.key(), lastJson);
         }
         w.endObject();
-        w.value(QStringLiteral("notes"), QJsonArray::fromStringList(input->notes));
+        QJsonArray notChecked;
+        for (const CoverageGap &g : input->gaps)
+            notChecked.append(g.toJson());
+        w.value(QStringLiteral("not_checked"), notChecked);
+        w.value(QStringLiteral("notes"), QJsonArray::fromStringList(CoverageGap::texts(input->gaps)));
         w.value(QStringLiteral("records_checked"), QJsonArray::fromStringList(input->sessions.keys()));
         w.value(QStringLiteral("summary"), summaryOf(findings));
         w.value(QStringLiteral("unanswered_servers"), unanswered);
@@ -152,6 +174,14 @@ int runCheck(CliContext &ctx)
         return rc;
     }
 
+    // What was not looked at comes first: the findings below do not cover it.
+    if (CoverageGap::anyLeavesVerdictOpen(input->gaps)) {
+        ctx.out << "Not checked (the findings below do not cover it):\n";
+        for (const CoverageGap &g : input->gaps)
+            if (g.leavesVerdictOpen())
+                ctx.out << "  " << sentence(g.text()) << '\n';
+        ctx.out << '\n';
+    }
     // Grouped by account (cluster-wide findings first), most severe first within each group.
     QMap<QString, QList<Finding>> byAccount;
     for (const Finding &f : findings)
@@ -163,15 +193,25 @@ int runCheck(CliContext &ctx)
         ctx.out << '\n';
     }
     const QJsonObject summary = summaryOf(findings);
+    const auto count = [&summary](const char *severity, const char *one, const char *many) {
+        const int n = summary.value(QLatin1String(severity)).toInt();
+        return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+    };
     ctx.out << "Checked " << checked.size() << (checked.size() == 1 ? " account" : " accounts")
             << (checked.isEmpty() ? QString() : QStringLiteral(" (") + checked.join(QStringLiteral(", ")) + QLatin1Char(')')) << ": "
-            << summary.value(QLatin1String("critical")).toInt() << " critical, " << summary.value(QLatin1String("error")).toInt()
-            << " errors, " << summary.value(QLatin1String("warning")).toInt() << " warnings, "
-            << summary.value(QLatin1String("info")).toInt() << " info.\n";
-    if (findings.isEmpty())
-        ctx.out << (unanswered.isEmpty() ? "No problem found.\n" : "No problem found in what answered.\n");
-    for (const QString &note : input->notes)
-        ctx.out << "Note: " << note << '\n';
+            << count("critical", "critical", "critical") << ", " << count("error", "error", "errors") << ", "
+            << count("warning", "warning", "warnings") << ", " << count("info", "info", "info") << ".\n";
+    if (findings.isEmpty()) {
+        if (verdictOpen)
+            ctx.out << "No problem found in what could be checked; what could not is listed at the top.\n";
+        else if (!unanswered.isEmpty())
+            ctx.out << "No problem found in what answered.\n";
+        else
+            ctx.out << "No problem found.\n";
+    }
+    for (const CoverageGap &g : input->gaps)
+        if (!g.leavesVerdictOpen())
+            ctx.out << "Note: " << sentence(g.text()) << '\n';
     ctx.printUnansweredServers();
     return rc;
 }

@@ -5,6 +5,7 @@
 #include <QJsonObject>
 
 #include "common/jsonstreamwriter.h"
+#include "diagnosis/accountcoverage.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisinput.h"
 #include "mqtt/layouts.h"
@@ -76,7 +77,7 @@ QString findingText(const QJsonObject &counts)
     QStringList parts;
     for (const char *k : {"critical", "error", "warning"})
         if (const int n = counts.value(QLatin1String(k)).toInt())
-            parts << QStringLiteral("%1 %2").arg(n).arg(QLatin1String(k));
+            parts << QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(k), n > 1 && qstrcmp(k, "critical") != 0 ? QStringLiteral("s") : QString());
     return parts.isEmpty() ? QStringLiteral("ok") : parts.join(QStringLiteral(", "));
 }
 
@@ -87,13 +88,19 @@ int runAccounts(CliContext &ctx)
         return ctx.fail(accounts.error());
     // Finding counts per account, from the same stream-level checks as `check --all-accounts`.
     QHash<QString, QJsonObject> counts;
+    // What those checks covered: the streams (the system view), never the records (`check` reads them).
+    QHash<QString, QJsonObject> coverage;
     if (auto servers = Discovery::servers(*ctx.connections)) {
         DiagnosisInput input;
+        input.includeSystemAccount = true;
         input.servers = *servers;
         input.accounts = *accounts;
         for (const AccountInfo &a : *accounts)
             if (a.limitsKnown)
                 input.limits.insert(a.name, a.limits);
+        for (const AccountCoverage &c : AccountCoverage::of(input))
+            coverage.insert(c.account, c.toJson());
+        input.includeSystemAccount = false;
         for (const Finding &f : Checks::diagnose(input)) {
             QJsonObject &c = counts[f.account];
             const QString key = Finding::severityName(f.severity);
@@ -114,6 +121,7 @@ int runAccounts(CliContext &ctx)
         for (const AccountInfo &a : *accounts) {
             QJsonObject o = ClusterJson::account(a);
             o.insert(QStringLiteral("findings"), findingCounts(a.name));
+            o.insert(QStringLiteral("coverage"), coverage.value(a.name));
             w.value({}, o);
         }
         w.endArray();
@@ -123,7 +131,7 @@ int runAccounts(CliContext &ctx)
         return ExitOk;
     }
     TextTable table({QStringLiteral("ACCOUNT"), QStringLiteral("JETSTREAM"), QStringLiteral("STREAMS"),
-                     QStringLiteral("MQTT STREAMS"), QStringLiteral("STORAGE"), QStringLiteral("LIMITS"), QStringLiteral("FINDINGS")});
+                     QStringLiteral("MQTT STREAMS"), QStringLiteral("STORAGE"), QStringLiteral("LIMITS"), QStringLiteral("STREAM CHECKS")});
     for (const AccountInfo &a : *accounts) {
         QStringList mqtt;
         for (const StreamInfo &s : a.streams)
@@ -138,6 +146,8 @@ int runAccounts(CliContext &ctx)
                       a.jetstream ? humanBytes(a.storage) : QStringLiteral("-"), limitText(a), findingText(findingCounts(a.name))});
     }
     table.print(ctx.out);
+    ctx.out << "Stream checks: the MQTT streams' configuration and state only; session records, consumers and connected "
+               "clients are checked by \"check --all-accounts\".\n";
     ctx.printUnansweredServers();
     return ExitOk;
 }

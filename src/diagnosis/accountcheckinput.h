@@ -33,9 +33,9 @@ struct AccountCheckInput
      */
     std::optional<QJsonObject> limits;
     /**
-     * The account is meant to serve MQTT clients (the user asked for it, or it has MQTT streams). When
-     * false and the account has no MQTT stream yet, JETSTREAM_DISABLED is info and nothing is raised
-     * above warning: it would only matter once MQTT clients use the account.
+     * The account shows that it serves MQTT clients (Checks::showsMqttUse: diagnose() sets it so on every
+     * path). When false, JETSTREAM_DISABLED is info and nothing is raised above warning: it would only
+     * matter once MQTT clients use the account.
      */
     bool assumeMqtt = true;
 };

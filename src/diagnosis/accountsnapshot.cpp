@@ -21,11 +21,10 @@ DiagnosisInput AccountSnapshot::diagnosisInput(const CheckOptions &options) cons
     in.accounts = {account};
     if (account.limitsKnown)
         in.limits.insert(account.name, account.limits);
-    in.mqttAccounts = {account.name};
     in.includeSystemAccount = true;
     if (wantsRecordChecks() && sessionsComplete && records.consumersKnown)
         in.sessions.insert(account.name, records);  // shares the lists: no record is copied
-    in.notes = notes;
+    in.gaps = gaps;
     return in;
 }
 

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/consumerowner.h"
+#include "diagnosis/coveragegap.h"
 #include "diagnosis/diagnosisinput.h"
 #include "diagnosis/finding.h"
 #include "diagnosis/sessionchecks.h"
@@ -46,8 +47,8 @@ struct AccountSnapshot
     QString connectedWhy;
     /** Why the records (consumers, CONNZ, sessions) could not be read; nullopt when they were, or not asked for. */
     std::optional<Error> recordsError;
-    /** What the findings could not check and why (DiagnosisInput::notes). */
-    QStringList notes;
+    /** What the findings could not check and why (DiagnosisInput::gaps). */
+    QList<CoverageGap> gaps;
 
     /** The account has a `$MQTT_sess` stream and JetStream: its records are checked. */
     bool wantsRecordChecks() const;

@@ -14,12 +14,7 @@ namespace MqttDoctor {
 
 namespace {
 
-QString credentialsNote(const QString &account)
-{
-    return QStringLiteral("Session records of account %1 not checked: reading them needs the account's credentials "
-                          "(add them to the profile, or check the account as one of its users).")
-        .arg(account);
-}
+using Gap = CoverageGap;
 
 /** The streams as the account's own API listed them (config and state): nullopt for the system view. */
 std::optional<QHash<QString, QJsonObject>> knownStreams(const AccountInfo &account)
@@ -83,8 +78,8 @@ AccountSnapshot AccountSnapshotLoader::load(const QList<ServerInfo> &servers, co
             snapshot.account = std::move(detailed).value();
             snapshot.account.isSystem = known.isSystem;
         } else {
-            snapshot.notes << QStringLiteral("Account %1 was checked from the system account's view only: reading it through its "
-                                             "own connection failed: %2").arg(known.name, detailed.error().toString());
+            snapshot.gaps << Gap{known.name, Gap::Level::Streams, Gap::Cause::Failed,
+                                 QStringLiteral("reading the account through its own connection failed: %1").arg(detailed.error().toString())};
         }
     }
     if (options.records && snapshot.wantsRecordChecks())
@@ -99,12 +94,12 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
     const auto notChecked = [&](const Error &error) {
         snapshot.recordsError = error;
         if (checked)
-            snapshot.notes << QStringLiteral("Session records of account %1 not checked: %2").arg(name, error.toString());
+            snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Failed, error.toString()};
     };
     if (!RecordSource::canResolve(m_connections, name)) {
         snapshot.recordsError = RecordSource::resolve(m_connections, name, snapshot.servers, &snapshot.account.streams).error();
         if (checked)
-            snapshot.notes << credentialsNote(name);
+            snapshot.gaps << Gap::recordsNeedCredentials(name);
         return;
     }
     const std::optional<QHash<QString, QJsonObject>> streams = knownStreams(snapshot.account);
@@ -130,10 +125,13 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
     }
     records.consumersKnown = true;
     records.connected = src->connectedClients(m_connections, {}, &snapshot.connectedWhy);
-    if (checked && !records.connected)
-        snapshot.notes << QStringLiteral("Account %1: connected clients unknown without a system connection, so SESSION_STALE was "
-                                         "not checked and orphan consumers may belong to connected clean-session clients.")
-                              .arg(name);
+    if (checked && !records.connected) {
+        const bool noSystem = !m_connections.hasSystem();
+        snapshot.gaps << Gap{name, Gap::Level::Connections, noSystem ? Gap::Cause::NoSystemConnection : Gap::Cause::Failed,
+                             (noSystem ? QStringLiteral("there is no system connection") : snapshot.connectedWhy)
+                                 + QStringLiteral(", so SESSION_STALE was not checked and orphan consumers may belong to "
+                                                  "connected clean-session clients")};
+    }
     if (!options.sessions)
         return;
 
@@ -174,7 +172,7 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
     }
     if (!snapshot.sessionsComplete) {
         if (checked)
-            snapshot.notes << QStringLiteral("Session records of account %1 not checked: reading them was cancelled.").arg(name);
+            snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Cancelled, QStringLiteral("reading them was cancelled")};
         return;
     }
 

@@ -3,6 +3,7 @@
 // the blocked streams in CheckContext::blocked, which STREAM_MISSING then reports as critical.
 
 #include <QJsonArray>
+#include <QMap>
 
 #include <limits>
 
@@ -71,71 +72,106 @@ void CheckContext::checkOverlap(QList<Finding> &out)
         }
     }
 
+    // One finding per other stream and kind of harm, naming every MQTT stream it harms that way: one
+    // stream capturing $MQTT.> is one problem, not one per MQTT stream.
+    struct Hit
+    {
+        MqttStreamSpec spec;
+        QStringList overlapping;  // the other stream's subjects that overlap
+        QString mqttSubject;      // the first MQTT subject they overlap
+    };
+    enum class Harm { Create, Update, Existing, Upgrade };
+    const auto overlapFinding = [this](const StreamInfo &other, Harm harm, const QList<Hit> &group) {
+        const QStringList otherSubjects = MqttStreamSpec::subjectsOf(other.config);
+        QStringList names;
+        QStringList overlapping;
+        QStringList pairs;  // "$MQTT.msgs.> of $MQTT_msgs"
+        QJsonArray harmed;
+        for (const Hit &h : group) {
+            names << h.spec.name;
+            for (const QString &o : h.overlapping)
+                if (!overlapping.contains(o))
+                    overlapping << o;
+            pairs << QStringLiteral("%1 of %2").arg(h.mqttSubject, h.spec.name);
+            harmed.append(QJsonObject{{QStringLiteral("stream"), h.spec.name}, {QStringLiteral("subjects"), QJsonArray::fromStringList(h.spec.subjects)}});
+        }
+        const QString joined = names.join(QStringLiteral(", "));
+        Finding f = FindingCatalogue::make(FindingCodes::subjectsOverlap(), account, other.name,
+                                           {{QStringLiteral("subject"), group.first().mqttSubject}, {QStringLiteral("mqtt_stream"), joined}});
+        if (group.size() > 1)
+            f.title = QStringLiteral("Stream %1 captures the subjects of %2 MQTT streams (%3)").arg(other.name).arg(group.size()).arg(joined);
+        f.expected = QJsonObject{{QStringLiteral("mqtt_streams"), harmed}};
+        f.actual = QJsonObject{{QStringLiteral("stream"), other.name},
+                               {QStringLiteral("subjects"), QJsonArray::fromStringList(otherSubjects)},
+                               {QStringLiteral("overlapping"), QJsonArray::fromStringList(overlapping)}};
+        const QString updateLine = withCause(F::updateStreamConfig(), F::errSubjectsOverlap());
+        QStringList createLines;
+        for (const QString &name : names)
+            createLines << withCause(createFormatFor(name), F::errSubjectsOverlap());
+        const QString what = QStringLiteral("Stream \"%1\" captures %2, which overlaps %3.")
+                                 .arg(other.name, overlapping.join(QStringLiteral(", ")), pairs.join(QStringLiteral(", ")));
+        switch (harm) {
+        case Harm::Create:
+            f.severity = Sev::Critical;
+            f.explains = createLines;
+            f.detail = what + QStringLiteral(" JetStream refuses to create %1 (10065), so the servers fail every MQTT connect in "
+                                             "account \"%2\".").arg(joined, account);
+            for (const QString &name : names)
+                blocked.insert(name, {QStringLiteral("stream \"%1\" captures %2").arg(other.name, overlapping.join(QStringLiteral(", "))),
+                                      F::errSubjectsOverlap()});
+            break;
+        case Harm::Update:
+            f.severity = Sev::Critical;
+            f.explains = QStringList{updateLine};
+            f.detail = what + QStringLiteral(" A 2.10+ server changes the subjects of %1 to the 2.10+ ones when it sets up MQTT for "
+                                             "the account; JetStream refuses (10065) and the MQTT connect fails.").arg(joined);
+            break;
+        case Harm::Existing:
+            f.severity = Sev::Warning;
+            f.explains = createLines;
+            f.detail = what + QStringLiteral(" Both exist, so messages on the shared subjects go to one of them only, and %1 cannot "
+                                             "be recreated while \"%2\" exists.").arg(joined, other.name);
+            break;
+        case Harm::Upgrade:
+            f.severity = Sev::Warning;
+            f.explains.clear();
+            for (const Hit &h : group)
+                f.explains << (h.spec.name == MqttLayout::retainedStream() ? updateLine : withCause(createFormatFor(h.spec.name), F::errSubjectsOverlap()));
+            f.detail = what + QStringLiteral(" The 2.10+ servers need %1 with these subjects: after an upgrade (or on the 2.10+ "
+                                             "servers of a mixed cluster) every MQTT connect in account \"%2\" will fail (10065).")
+                                  .arg(joined, account);
+            break;
+        }
+        return f;
+    };
     for (const StreamInfo &other : input->account.streams) {
         if (MqttLayout::isMqttStreamName(other.name) || MqttLayout::isLegacySessionStream(other.name))
             continue;
         const QStringList otherSubjects = MqttStreamSpec::subjectsOf(other.config);
-        QStringList reported; // one finding per (other stream, MQTT stream): the current layout's target wins
+        QStringList reported; // one hit per MQTT stream: the current layout's target wins
+        QMap<Harm, QList<Hit>> hits;
         for (const Target &t : std::as_const(targets)) {
             if (reported.contains(t.spec.name))
                 continue;
-            QStringList overlapping;
-            QString mqttSubject;
+            Hit hit{t.spec, {}, {}};
             for (const QString &mine : t.spec.subjects)
                 for (const QString &theirs : otherSubjects)
                     if (subjectsOverlap(mine, theirs)) {
-                        if (!overlapping.contains(theirs))
-                            overlapping.append(theirs);
-                        if (mqttSubject.isEmpty())
-                            mqttSubject = mine;
+                        if (!hit.overlapping.contains(theirs))
+                            hit.overlapping.append(theirs);
+                        if (hit.mqttSubject.isEmpty())
+                            hit.mqttSubject = mine;
                     }
-            if (overlapping.isEmpty())
+            if (hit.overlapping.isEmpty())
                 continue;
             reported.append(t.spec.name);
-
-            Finding f = FindingCatalogue::make(FindingCodes::subjectsOverlap(), account, other.name,
-                                               {{QStringLiteral("subject"), mqttSubject}, {QStringLiteral("mqtt_stream"), t.spec.name}});
-            f.expected = QJsonObject{{QStringLiteral("stream"), t.spec.name}, {QStringLiteral("subjects"), QJsonArray::fromStringList(t.spec.subjects)}};
-            f.actual = QJsonObject{{QStringLiteral("stream"), other.name},
-                                   {QStringLiteral("subjects"), QJsonArray::fromStringList(otherSubjects)},
-                                   {QStringLiteral("overlapping"), QJsonArray::fromStringList(overlapping)}};
-            const QString createLine = withCause(createFormatFor(t.spec.name), F::errSubjectsOverlap());
-            const QString updateLine = withCause(F::updateStreamConfig(), F::errSubjectsOverlap());
-            const QString what = QStringLiteral("Stream \"%1\" captures %2, which overlaps %3 of %4.")
-                                     .arg(other.name, overlapping.join(QStringLiteral(", ")), mqttSubject, t.spec.name);
-            const StreamInfo *existing = stream(t.spec.name);
-            switch (t.kind) {
-            case Kind::Blocking:
-                f.severity = Sev::Critical;
-                if (!existing) {
-                    f.explains = QStringList{createLine};
-                    f.detail = what + QStringLiteral(" JetStream refuses to create %1 (10065), so the servers fail every MQTT "
-                                                     "connect in account \"%2\".").arg(t.spec.name, account);
-                    blocked.insert(t.spec.name, {QStringLiteral("stream \"%1\" captures %2").arg(other.name, overlapping.join(QStringLiteral(", "))),
-                                                 F::errSubjectsOverlap()});
-                } else {
-                    f.explains = QStringList{updateLine};
-                    f.detail = what + QStringLiteral(" A 2.10+ server changes the subjects of %1 to %2 when it sets up MQTT for "
-                                                     "the account; JetStream refuses (10065) and the MQTT connect fails.")
-                                          .arg(t.spec.name, t.spec.subjects.join(QStringLiteral(", ")));
-                }
-                break;
-            case Kind::Existing:
-                f.severity = Sev::Warning;
-                f.explains = QStringList{createLine};
-                f.detail = what + QStringLiteral(" Both streams exist, so messages on the shared subjects go to one of them only, "
-                                                 "and %1 cannot be recreated while \"%2\" exists.").arg(t.spec.name, other.name);
-                break;
-            case Kind::Upgrade:
-                f.severity = Sev::Warning;
-                f.explains = QStringList{t.spec.name == MqttLayout::retainedStream() ? updateLine : createLine};
-                f.detail = what + QStringLiteral(" The 2.10+ servers need %1 with %2: after an upgrade (or on the 2.10+ servers of "
-                                                 "a mixed cluster) every MQTT connect in account \"%3\" will fail (10065).")
-                                      .arg(t.spec.name, t.spec.subjects.join(QStringLiteral(", ")), account);
-                break;
-            }
-            out.append(f);
+            const Harm harm = t.kind == Kind::Blocking ? (stream(t.spec.name) ? Harm::Update : Harm::Create)
+                              : t.kind == Kind::Existing ? Harm::Existing
+                                                         : Harm::Upgrade;
+            hits[harm].append(hit);
         }
+        for (auto group = hits.cbegin(); group != hits.cend(); ++group)
+            out.append(overlapFinding(other, group.key(), group.value()));
     }
 }
 

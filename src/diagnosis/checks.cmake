@@ -7,6 +7,8 @@ target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/checkoptions.h
     ${CMAKE_CURRENT_SOURCE_DIR}/accountcheckinput.h
     ${CMAKE_CURRENT_SOURCE_DIR}/diagnosisinput.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/coveragegap.cpp ${CMAKE_CURRENT_SOURCE_DIR}/coveragegap.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/accountcoverage.cpp ${CMAKE_CURRENT_SOURCE_DIR}/accountcoverage.h
     ${CMAKE_CURRENT_SOURCE_DIR}/checks.cpp ${CMAKE_CURRENT_SOURCE_DIR}/checks.h
     ${CMAKE_CURRENT_SOURCE_DIR}/checkcontext.cpp ${CMAKE_CURRENT_SOURCE_DIR}/checkcontext.h
     ${CMAKE_CURRENT_SOURCE_DIR}/blockerchecks.cpp

@@ -61,6 +61,18 @@ QList<Finding> checkAccount(const AccountCheckInput &input)
     return out;
 }
 
+bool showsMqttUse(const AccountInfo &account)
+{
+    for (const StreamInfo &s : account.streams) {
+        if (s.isMqtt())
+            return true;
+        for (const QString &subject : MqttStreamSpec::subjectsOf(s.config))
+            if (subject.startsWith(QLatin1String("$MQTT.")))
+                return true;
+    }
+    return false;
+}
+
 QList<Finding> checkCluster(const QList<ServerInfo> &servers, const CheckOptions &options)
 {
     const LayoutChoice choice = Layouts::choose(servers, options.layout);
@@ -117,10 +129,7 @@ QList<Finding> diagnose(const DiagnosisInput &input)
         in.options = input.options;
         if (input.limits.contains(acc.name))
             in.limits = input.limits.value(acc.name);
-        bool hasMqtt = false;
-        for (const StreamInfo &s : acc.streams)
-            hasMqtt = hasMqtt || s.isMqtt();
-        in.assumeMqtt = hasMqtt || input.mqttAccounts.contains(acc.name);
+        in.assumeMqtt = showsMqttUse(acc);
         appendFindings(out, checkAccount(in));
         if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend())
             appendFindings(out, checkSessions(*sessions, input.options));

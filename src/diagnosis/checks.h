@@ -20,7 +20,6 @@ namespace MqttDoctor {
  *   DiagnosisInput in;
  *   in.servers = *Discovery::servers(connections);
  *   in.accounts = {*Discovery::account(connections, name)};
- *   in.mqttAccounts = {name};
  *   const QList<Finding> findings = Checks::diagnose(in);
  * @endcode
  *
@@ -48,9 +47,14 @@ QList<Finding> checkAccount(const AccountCheckInput &input);
 QList<Finding> checkCluster(const QList<ServerInfo> &servers, const CheckOptions &options = {});
 
 /**
- * checkCluster() plus checkAccount() of every account (the system account only when asked), sorted.
- * An account is checked with assumeMqtt when it has MQTT streams or is listed in mqttAccounts.
+ * Whether the account shows that it serves MQTT: it has an MQTT stream (`$MQTT_*`, legacy session
+ * streams included), or a stream of its captures `$MQTT.` subjects (made for MQTT state, or blocking
+ * it). The one rule for AccountCheckInput::assumeMqtt, whichever way an account is checked (alone,
+ * with every account, before a repair): the same state gets the same severities.
  */
+bool showsMqttUse(const AccountInfo &account);
+
+/** checkCluster() plus checkAccount() of every account (the system account only when asked), sorted. */
 QList<Finding> diagnose(const DiagnosisInput &input);
 
 /** Most severe first, then account, catalogue order of the code, stream, subject, client ID. */

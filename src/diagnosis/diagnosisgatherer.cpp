@@ -26,17 +26,10 @@ bool wantsRecords(const DiagnosisInput &input, const AccountInfo &a)
     return !(a.isSystem && !input.includeSystemAccount) && a.jetstream && hasSessionsStream(a);
 }
 
-QString credentialsNote(const QString &account)
-{
-    return QStringLiteral("Session records of account %1 not checked: reading them needs the account's credentials "
-                          "(add them to the profile, or check the account as one of its users).")
-        .arg(account);
-}
-
 /** The record-level check input and notes of one loaded account, kept in `input`. */
 void keep(DiagnosisInput &input, AccountSnapshot &&snapshot)
 {
-    input.notes << snapshot.notes;
+    input.gaps << snapshot.gaps;
     const DiagnosisInput own = snapshot.diagnosisInput(input.options);
     for (auto it = own.sessions.cbegin(); it != own.sessions.cend(); ++it)
         input.sessions.insert(it.key(), it.value());
@@ -60,7 +53,9 @@ void readAccounts(ConnectionSet &connections, const Request &request, DiagnosisI
         if (a.jetstream && (connections.hasAccountCredentials(a.name) || (!primaryAccount.isEmpty() && a.name == primaryAccount)))
             own.append(i);
         else if (request.records && wantsRecords(input, a))
-            input.notes << credentialsNote(a.name);
+            input.gaps << CoverageGap::recordsNeedCredentials(a.name);
+        else if (!request.records && wantsRecords(input, a))
+            input.gaps << CoverageGap::recordsNotAsked(a.name);
     }
     QList<AccountSnapshot> snapshots(own.size());
     std::atomic<int> done{0};
@@ -97,6 +92,8 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
         auto snapshot = loader.load(request.account, options);
         if (!snapshot)
             return snapshot.error();
+        if (!request.records && snapshot->wantsRecordChecks())
+            snapshot->gaps << CoverageGap::recordsNotAsked(snapshot->account.name);
         return snapshot->diagnosisInput(request.options);
     }
 

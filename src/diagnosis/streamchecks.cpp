@@ -118,18 +118,16 @@ void CheckContext::checkMissing(QList<Finding> &out) const
     const bool upgradePending = layout().kind() != MqttLayout::Kind::V2_9 && !present.isEmpty() && sortedMissing == QStringList{MqttLayout::outStream(), MqttLayout::qos2InStream()};
 
     for (const QString &name : missing) {
+        // A stream that something keeps from being created is part of that blocker's finding (one cause,
+        // one finding), whose repair also creates it.
+        if (blocked.contains(name))
+            continue;
         const MqttStreamSpec spec = *layout().stream(name);
         Finding f = FindingCatalogue::make(FindingCodes::streamMissing(), account, name);
         f.expected = spec.createConfig();
         f.actual = QJsonValue(QJsonValue::Null);
         f.explains = missingExplains(name);
-        if (blocked.contains(name)) {
-            const Blocker b = blocked.value(name);
-            f.severity = Sev::Critical;
-            f.explains = QStringList{withCause(createFormatFor(name), b.cause)};
-            f.detail = QStringLiteral("The servers cannot create %1: %2 (%3). Until that is fixed every MQTT connect in account \"%4\" "
-                                      "fails when the servers set up MQTT for it.").arg(name, b.reason, b.cause, account);
-        } else if (present.isEmpty()) {
+        if (present.isEmpty()) {
             // Nothing has failed yet, so no server line to explain.
             f.explains.clear();
             f.severity = Sev::Info;

@@ -168,8 +168,9 @@ private slots:
         QVERIFY2(findingsAbove(run, QStringLiteral("info")).isEmpty(), qPrintable(describe(run)));
         QCOMPARE(run.exitCode(), 0);
 
-        // The same through the system account's JSZ view.
-        const CliRunner::Run viaJsz = check(systemArgs(server.url()), {QStringLiteral("--account"), acme()});
+        // The same through the system account's JSZ view (stream-level checks: the records need the account's
+        // credentials, and a check that leaves them out on request does not hold that against the verdict).
+        const CliRunner::Run viaJsz = check(systemArgs(server.url()), {QStringLiteral("--account"), acme(), QStringLiteral("--no-records")});
         QVERIFY2(!findingWith(viaJsz, QStringLiteral("RETAINED_LEGACY_LAYOUT"), kRetained).isEmpty(), qPrintable(describe(viaJsz)));
         QVERIFY2(findingsAbove(viaJsz, QStringLiteral("info")).isEmpty(), qPrintable(describe(viaJsz)));
         QCOMPARE(viaJsz.exitCode(), 0);

@@ -283,8 +283,13 @@ private slots:
         QVERIFY2(noSys.jsonValid, qPrintable(describe(noSys)));
         QVERIFY(findingsWith(noSys, QStringLiteral("SESSION_STALE")).isEmpty());
         QVERIFY(!findingsWith(noSys, QStringLiteral("SESSION_UNDECODABLE")).isEmpty());
-        QVERIFY2(noSys.json.value(QLatin1String("notes")).toArray().first().toString().contains(QStringLiteral("connected clients unknown")),
+        QVERIFY2(noSys.json.value(QLatin1String("notes")).toArray().first().toString().contains(QStringLiteral("Connected clients of account")),
                  qPrintable(describe(noSys)));
+        const QJsonObject noSysGap = noSys.json.value(QLatin1String("not_checked")).toArray().first().toObject();
+        QCOMPARE(noSysGap.value(QLatin1String("level")).toString(), QStringLiteral("connections"));
+        QCOMPARE(noSysGap.value(QLatin1String("cause")).toString(), QStringLiteral("no_system_connection"));
+        QCOMPARE(noSysGap.value(QLatin1String("leaves_verdict_open")).toBool(true), false);
+        QCOMPARE(noSys.exitCode(), 2);  // the undecodable record is critical; unknown connected clients do not open the verdict
 
         // Only the system connection: stream-level checks only, and a note that records need credentials.
         const auto sysOnly = check(systemArgs(url), {QStringLiteral("--account"), LiveCheck::acme()});
@@ -292,6 +297,12 @@ private slots:
         QVERIFY2(!hasRecordFinding(sysOnly), qPrintable(describe(sysOnly)));
         QVERIFY2(sysOnly.json.value(QLatin1String("notes")).toArray().first().toString().contains(QStringLiteral("credentials")),
                  qPrintable(describe(sysOnly)));
+        // ... which leaves the verdict open: the undecodable record is there but could not be seen, so never
+        // "no problem" (exit 3, coverage says records not checked).
+        QCOMPARE(sysOnly.exitCode(), 3);
+        QCOMPARE(sysOnly.json.value(QLatin1String("coverage_complete")).toBool(true), false);
+        QCOMPARE(sysOnly.json.value(QLatin1String("coverage")).toArray().first().toObject().value(QLatin1String("records")).toString(),
+                 QStringLiteral("not_checked"));
         // --no-records skips them on request.
         QVERIFY(!hasRecordFinding(check(bothArgs(url), {QStringLiteral("--no-records")})));
 

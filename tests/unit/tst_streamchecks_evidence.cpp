@@ -7,6 +7,7 @@
 #include "streamcheckscenario.h"
 
 using namespace MqttDoctor;
+using namespace Qt::StringLiterals;
 using namespace MqttDoctor::Test::StreamCheckScenario;
 
 class TestStreamChecksEvidence : public QObject
@@ -35,11 +36,31 @@ private slots:
         QCOMPARE(f->stream, QStringLiteral("ORDERS"));
         QCOMPARE(f->subject, QStringLiteral("$MQTT.msgs.>"));
         QCOMPARE(f->repair, QStringLiteral("resolve_overlap"));
-        QCOMPARE(f->expected.toObject().value(QLatin1String("stream")).toString(), QStringLiteral("$MQTT_msgs"));
+        QCOMPARE(f->expected.toObject().value(QLatin1String("mqtt_streams")).toArray(),
+                 (QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("$MQTT_msgs")},
+                                         {QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.msgs.>")}}}}));
         QCOMPARE(f->actual.toObject().value(QLatin1String("overlapping")).toArray(), QJsonArray{QStringLiteral("$MQTT.msgs.foo.*")});
         QCOMPARE(f->explains, QStringList{QStringLiteral("create messages stream for account %q: subjects overlap with an existing stream (10065)")});
-        const Finding *m = first(findings, FindingCodes::streamMissing(), "$MQTT_msgs");
-        QVERIFY(m && m->detail.contains(QStringLiteral("ORDERS")));
+        QVERIFY2(f->detail.contains(QStringLiteral("refuses to create $MQTT_msgs")), qPrintable(f->detail));
+        // The blocked stream is part of this finding, not a STREAM_MISSING of its own.
+        QVERIFY(!first(findings, FindingCodes::streamMissing(), "$MQTT_msgs"));
+    }
+
+    // One stream that blocks every MQTT stream: one finding naming them all, with every refusal line.
+    void overlapOfEveryStreamIsOneFinding()
+    {
+        const auto findings = Checks::checkAccount(scenario(single210(), QStringLiteral("fresh + $MQTT.> stream")));
+        QCOMPARE(findings.size(), 1);
+        const Finding &f = findings.first();
+        QCOMPARE(f.code, FindingCodes::subjectsOverlap());
+        QCOMPARE(f.severity, Finding::Severity::Critical);
+        QStringList harmed;
+        for (const QJsonValue &v : f.expected.toObject().value(QLatin1String("mqtt_streams")).toArray())
+            harmed << v.toObject().value(QLatin1String("stream")).toString();
+        harmed.sort();
+        QCOMPARE(harmed, (QStringList{u"$MQTT_msgs"_s, u"$MQTT_out"_s, u"$MQTT_qos2in"_s, u"$MQTT_rmsgs"_s, u"$MQTT_sess"_s}));
+        QCOMPARE(f.explains.size(), 5);
+        QVERIFY2(f.title.contains(QStringLiteral("5 MQTT streams")), qPrintable(f.title));
     }
 
     void evidenceOfConfig()
@@ -182,10 +203,10 @@ private slots:
             QVERIFY(f.account != QLatin1String("SYS"));
         QCOMPARE(Checks::exitCodeFor(findings), 2);
 
-        // Asked about explicitly: PLAIN is meant for MQTT, so JetStream being off is critical.
-        in.mqttAccounts = {QStringLiteral("PLAIN")};
+        // Checked alone (as `check --account PLAIN` does): the same state, the same severity. Nothing shows
+        // that PLAIN serves MQTT, so JetStream being off is information, whichever way it is checked.
         in.accounts = {plain};
-        QCOMPARE(summary(Checks::diagnose(in)), (QStringList{QStringLiteral("JETSTREAM_DISABLED - critical"), QStringLiteral("MIXED_SERVER_VERSIONS - warning")}));
+        QCOMPARE(summary(Checks::diagnose(in)), (QStringList{QStringLiteral("JETSTREAM_DISABLED - info"), QStringLiteral("MIXED_SERVER_VERSIONS - warning")}));
     }
 
     void exitCodes()

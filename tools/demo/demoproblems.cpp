@@ -41,7 +41,7 @@ bool DemoScenario::seedOverlap(Test::NatsServerFixture &server)
         return false;
     m_problems << SeededProblem{
         account.name,
-        {u"STREAM_MISSING"_s, u"SUBJECTS_OVERLAP"_s},
+        {u"SUBJECTS_OVERLAP"_s},
         u"OVERLAP: stream MQTT_ARCHIVE (subjects $MQTT.>) was made before the first MQTT client, so the server "
         "cannot create $MQTT_sess and the other MQTT streams; every MQTT client is dropped without a CONNACK"_s,
         logLine};

@@ -281,7 +281,7 @@ AccountDataController::Outcome AccountDataController::outcomeOf(
     // Every session is read: the table is complete while the findings of a million records are made.
     onSessionsRead(out);
     out.findings = snapshot->findings();
-    out.findingNotes = snapshot->notes;
+    out.findingNotes = CoverageGap::texts(snapshot->gaps);
     if (snapshot->sessionsComplete)
         out.consumers = ConsumerTableModel::rowsFor(snapshot->consumerOwners());
     return out;

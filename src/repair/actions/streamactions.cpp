@@ -360,7 +360,12 @@ public:
         for (const QString &c : captured)
             keep.removeAll(c);
         const bool remove = keep.isEmpty();
-        const QString mqttStream = finding.expected.toObject().value(QLatin1String("stream")).toString();
+        // The MQTT streams the other one harms (SUBJECTS_OVERLAP evidence).
+        QStringList mqttStreams;
+        for (const QJsonValue &v : finding.expected.toObject().value(QLatin1String("mqtt_streams")).toArray())
+            mqttStreams << v.toObject().value(QLatin1String("stream")).toString();
+        mqttStreams.removeAll(QString());
+        const QString mqttStream = mqttStreams.join(QStringLiteral(", "));
 
         RepairStep s;
         s.id = QStringLiteral("1");
@@ -376,7 +381,7 @@ public:
             s.requests = {{ctx.apiSubject(QStringLiteral("STREAM.DELETE.") + other), {}}};
             s.diff = S::renderDiff(oldSubjects, {});
             s.undo = QStringLiteral("restore the backup of \"%1\" written before this step (recreates it with its config, "
-                                    "messages and consumers; delete %2 first if it was created meanwhile)").arg(other, mqttStream);
+                                    "messages and consumers; delete %2 first if created meanwhile)").arg(other, mqttStream);
             s.verification = QStringLiteral("\"%1\" no longer exists").arg(other);
         } else {
             const QJsonObject newSubjects{{sub("subjects"), QJsonArray::fromStringList(keep)}};
@@ -396,11 +401,13 @@ public:
                                {sub("delete"), remove},
                                {sub("mqtt_stream"), mqttStream}};
         QList<RepairStep> steps{s};
-        // The MQTT stream the overlap kept from being created, once the subjects are free.
-        if (!mqttStream.isEmpty() && !ctx.stream(mqttStream)) {
-            if (const auto spec = S::feasibleSpec(ctx, mqttStream)) {
+        // The MQTT streams the overlap kept from being created, once the subjects are free.
+        for (const QString &name : std::as_const(mqttStreams)) {
+            if (ctx.stream(name))
+                continue;
+            if (const auto spec = S::feasibleSpec(ctx, name)) {
                 RepairStep create = CreateStream::step(*spec, ctx);
-                create.id = QStringLiteral("2");
+                create.id = QString::number(steps.size() + 1);
                 create.findingCode = finding.code;
                 create.dependsOn = {s.id};
                 steps.append(create);
