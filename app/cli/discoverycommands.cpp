@@ -169,6 +169,23 @@ int runStreams(CliContext &ctx)
         if (!present && account->jetstream)
             missing << spec.name;
     }
+    // Why each missing stream is missing (the stream-level findings): absent is not "not created yet"
+    // when something keeps the servers from creating it.
+    QList<Finding> streamFindings;
+    if (!missing.isEmpty()) {
+        DiagnosisInput input;
+        input.servers = *servers;
+        input.accounts = {*account};
+        input.includeSystemAccount = true;
+        if (account->limitsKnown)
+            input.limits.insert(account->name, account->limits);
+        streamFindings = Checks::diagnose(input);
+    }
+    QMap<QString, Finding> why;  // missing stream -> the finding that explains it
+    for (const QString &name : std::as_const(missing))
+        if (auto f = Checks::whyMissing(streamFindings, account->name, name))
+            why.insert(name, *f);
+    const int rc = why.isEmpty() ? ExitOk : Checks::exitCodeFor(why.values());
     if (ctx.json) {
         // Written stream by stream (an account's legacy per-session streams and its consumers can be many).
         JsonStreamWriter w(ctx.out);
@@ -197,7 +214,7 @@ int runStreams(CliContext &ctx)
         w.endArray();
         w.endObject();
         w.finish();
-        return ExitOk;
+        return rc;
     }
     ctx.out << "Account " << (account->name.isEmpty() ? QStringLiteral("(connected user's account)") : account->name)
             << (account->source == QLatin1String("jsz") ? " (system view, read-only)" : "") << '\n';
@@ -205,9 +222,25 @@ int runStreams(CliContext &ctx)
         ctx.out << "JetStream is not enabled for this account: MQTT clients of this account cannot connect.\n";
         return ExitOk;
     }
+    const auto printWhy = [&ctx, &why, &account]() {
+        QStringList shown;
+        for (const Finding &f : std::as_const(why)) {
+            if (shown.contains(f.identity()) || f.severity == Finding::Severity::Info)
+                continue;
+            shown << f.identity();
+            ctx.out << "  " << Finding::severityName(f.severity).toUpper() << ' ' << f.code << "  " << f.title << '\n';
+        }
+        if (!shown.isEmpty())
+            ctx.out << "Run \"check --account " << account->name << "\" for the evidence and the repair.\n";
+    };
     if (mqtt.isEmpty()) {
-        ctx.out << "No MQTT streams. nats-server creates them on the first MQTT connection of the account.\n";
-        return ExitOk;
+        if (rc == ExitOk) {
+            ctx.out << "No MQTT streams. nats-server creates them on the first MQTT connection of the account.\n";
+        } else {
+            ctx.out << "No MQTT streams, and the servers cannot create them:\n";
+            printWhy();
+        }
+        return rc;
     }
 
     TextTable table({QStringLiteral("STREAM"), QStringLiteral("SUBJECTS"), QStringLiteral("RETENTION"),
@@ -232,8 +265,10 @@ int runStreams(CliContext &ctx)
     table.print(ctx.out);
     ctx.out << "\nExpected layout: " << MqttLayout::kindName(layout.layout.kind()) << " (" << layout.layout.streams().size()
             << " streams, replicas " << layout.layout.replicas() << ")\n";
-    if (!missing.isEmpty())
+    if (!missing.isEmpty()) {
         ctx.out << "Missing: " << missing.join(QStringLiteral(", ")) << '\n';
+        printWhy();
+    }
     for (const StreamInfo &s : mqtt) {
         const auto spec = layout.layout.stream(s.name);
         if (!spec)
@@ -246,7 +281,7 @@ int runStreams(CliContext &ctx)
             ctx.out << s.name << ' ' << d.field << ": -" << text(d.expected) << " +" << text(d.actual) << '\n';
         }
     }
-    return ExitOk;
+    return rc;
 }
 
 } // namespace

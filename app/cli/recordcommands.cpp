@@ -7,6 +7,10 @@
 
 #include "common/jsonstreamwriter.h"
 #include "diagnosis/accountsnapshotloader.h"
+#include "diagnosis/findingcodes.h"
+#include "missingstream.h"
+#include "mqtt/clientidhash.h"
+#include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
 #include "records/recordsource.h"
 #include "records/retainedloader.h"
@@ -57,7 +61,8 @@ QStringList sessionRow(const SessionEntry &e)
 {
     qint64 pending = 0;
     const QString cons = consumersText(e, &pending);
-    return {e.record ? e.clientId : QStringLiteral("(undecodable)"), e.hash, e.clean ? QStringLiteral("yes") : QStringLiteral("no"),
+    return {e.record ? e.clientId : QStringLiteral("(undecodable)"), e.hash,
+            !e.record ? QStringLiteral("?") : e.clean ? QStringLiteral("yes") : QStringLiteral("no"),
             subscriptionsText(e), cons, QString::number(pending), yesNoUnknown(e.connected),
             e.problems.isEmpty() ? QStringLiteral("-") : e.problems.join(QStringLiteral("; "))};
 }
@@ -77,10 +82,13 @@ int failAfterOutput(CliContext &ctx, JsonStreamWriter *json, const Error &error)
     return ctx.fail(error);
 }
 
-/** `$MQTT_sess` (or `$MQTT_rmsgs`) does not exist: nothing to list, not a failure. */
+/**
+ * `$MQTT_sess` (or `$MQTT_rmsgs`) does not exist, or the account has no JetStream at all: nothing to
+ * list, not a failure of the read (MissingStream says why).
+ */
 bool isStreamMissing(const Error &error)
 {
-    return error.jsErrCode() == 10059;
+    return error.jsErrCode() == 10059 || error.jsErrCode() == 10039;
 }
 
 // Records are written as they are decoded, batch by batch: a million sessions never exist at once.
@@ -99,6 +107,23 @@ int runSessions(CliContext &ctx)
     auto snapshot = AccountSnapshotLoader(*ctx.connections).load(accountName, load);
     if (!snapshot)
         return ctx.fail(snapshot.error());
+    if (snapshot->account.jetstreamKnown && !snapshot->account.jetstream) {
+        // No JetStream: no MQTT state at all (JETSTREAM_DISABLED), not an empty list.
+        std::optional<JsonStreamWriter> json;
+        if (ctx.json) {
+            json.emplace(ctx.out);
+            json->beginObject();
+            json->string(QStringLiteral("account"), snapshot->account.name);
+            json->beginArray(QStringLiteral("sessions"));
+            json->endArray();
+        }
+        const int rc = MissingStream::report(ctx, *snapshot, MqttLayout::sessionsStream(), QStringLiteral("session records"), json ? &*json : nullptr);
+        if (json) {
+            json->boolean(QStringLiteral("truncated"), false);
+            json->finish();
+        }
+        return rc;
+    }
     if (!snapshot->source || snapshot->recordsError)
         return ctx.fail(snapshot->recordsError.value_or(
             Error(Error::Kind::InvalidInput, QStringLiteral("the session records of account %1 cannot be read").arg(snapshot->account.name))));
@@ -139,17 +164,28 @@ int runSessions(CliContext &ctx)
             return true;
         },
         &truncated);
-    const bool failed = !summary && !isStreamMissing(summary.error());
+    const bool missing = !summary && isStreamMissing(summary.error());
+    const bool failed = !summary && !missing;
     if (json) {
         json->endArray();
-        json->boolean(QStringLiteral("truncated"), truncated);
-        if (failed)
+        if (failed) {
+            json->boolean(QStringLiteral("truncated"), truncated);
             return failAfterOutput(ctx, &*json, summary.error());
+        }
+        // Missing is not empty: the document says which finding explains it.
+        const int rc = missing ? MissingStream::report(ctx, *snapshot, MqttLayout::sessionsStream(), QStringLiteral("session records"), &*json)
+                               : ExitOk;
+        json->boolean(QStringLiteral("truncated"), truncated);
         json->finish();
-        return ExitOk;
+        return rc;
     }
     if (failed)
         return failAfterOutput(ctx, nullptr, summary.error());
+    if (missing) {
+        if (written > 0)
+            ctx.out << "\n(the sessions above are left in legacy $MQTT_sess_<hash> streams)\n";
+        return MissingStream::report(ctx, *snapshot, MqttLayout::sessionsStream(), QStringLiteral("session records"), nullptr);
+    }
     if (written == 0) {
         ctx.out << "No MQTT sessions" << (options.filter.isEmpty() ? "" : " match the filter") << ".\n";
         return ExitOk;
@@ -171,21 +207,23 @@ int runSession(CliContext &ctx)
     if (!src)
         return ctx.fail(src.error());
     auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
-    if (!consumers)
+    if (!consumers && !isStreamMissing(consumers.error()))
         return ctx.fail(consumers.error());
-    const auto connected = connectedClients(ctx, *src, clientId);
+    const auto connected = consumers ? connectedClients(ctx, *src, clientId) : std::nullopt;
     SessionLoadOptions options;
     options.dialect = src->dialect;
     options.domain = src->apiDomain;
     options.subjectFilter = SessionLoader::sessionSubject(clientId, src->sessionDomain);
     QList<SessionEntry> entries;
-    auto summary = SessionLoader::load(src->connection, options, *consumers, connected,
+    auto summary = !consumers ? Result<ReadSummary>(consumers.error())
+                              : SessionLoader::load(src->connection, options, *consumers, connected,
                                        [&](QList<SessionEntry> &&batch, const ReadProgress &) {
                                            entries.append(std::move(batch));
                                            return true;
                                        });
-    if (!summary && summary.error().jsErrCode() != 10059)
+    if (!summary && !isStreamMissing(summary.error()))
         return ctx.fail(summary.error());
+    const bool sessionsMissing = !summary;
     auto isClient = [&](const SessionEntry &e) { return e.record && e.clientId == clientId; };
     auto it = std::find_if(entries.cbegin(), entries.cend(), isClient);
     if (it == entries.cend()) {
@@ -193,25 +231,83 @@ int runSession(CliContext &ctx)
         SessionLoadOptions legacyOptions = options;
         legacyOptions.subjectFilter.clear();
         legacyOptions.filter = clientId;
-        auto legacy = SessionLoader::loadLegacy(src->connection, legacyOptions, *consumers, connected);
-        if (!legacy)
+        auto legacy = SessionLoader::loadLegacy(src->connection, legacyOptions,
+                                                consumers ? std::optional<SessionLoader::ConsumerIndex>(*consumers) : std::nullopt, connected);
+        if (!legacy && !isStreamMissing(legacy.error()))
             return ctx.fail(legacy.error());
         const qsizetype before = entries.size();
-        for (SessionEntry &e : *legacy)
+        for (SessionEntry &e : legacy ? *legacy : QList<SessionEntry>{})
             if (isClient(e))
                 entries.append(std::move(e));
         it = entries.size() > before ? entries.cbegin() + before : entries.cend();
     }
+    // $MQTT_sess does not exist only because no MQTT client has used the account yet: no session for this
+    // client, as for any other (below). Anything else explains the absence.
+    std::optional<Finding> whyNoSessions;
+    if (it == entries.cend() && sessionsMissing)
+        whyNoSessions = MissingStream::why(ctx, src->account, MqttLayout::sessionsStream());
+    const bool notUsedYet = whyNoSessions && whyNoSessions->severity == Finding::Severity::Info
+                            && whyNoSessions->code == FindingCodes::streamMissing();
+    if (it == entries.cend() && sessionsMissing && !notUsedYet) {
+        // Missing is not empty: $MQTT_sess itself does not exist.
+        std::optional<JsonStreamWriter> json;
+        if (ctx.json) {
+            json.emplace(ctx.out);
+            json->beginObject();
+            json->string(QStringLiteral("account"), src->account);
+            json->null(QStringLiteral("session"));
+        }
+        const int rc = MissingStream::print(ctx, src->account, MqttLayout::sessionsStream(), QStringLiteral("session records"),
+                                            whyNoSessions, json ? &*json : nullptr);
+        if (json)
+            json->finish();
+        return rc;
+    }
+    // The record on this client's subject cannot be decoded: almost surely its own record, corrupted
+    // (SESSION_UNDECODABLE), shown as such: the hash of the ID is the subject's, nothing else is known.
     if (it == entries.cend()) {
-        QString hint = QStringLiteral("the client has no persistent session (it never connected with clean session false, or the "
-                                      "session was cleared); see the sessions command");
-        if (!entries.isEmpty() && !entries.first().isLegacy())
-            hint = QStringLiteral("%1 holds a record of another client (%2): the client IDs share a hash")
-                       .arg(options.subjectFilter, entries.first().record ? entries.first().clientId : QStringLiteral("undecodable"));
+        const auto undecodable = std::find_if(entries.cbegin(), entries.cend(), [](const SessionEntry &e) { return !e.record && !e.isLegacy(); });
+        if (undecodable != entries.cend())
+            it = undecodable;
+    }
+    if (it == entries.cend()) {
+        QString hint = notUsedYet ? QStringLiteral("the account has no $MQTT_sess yet: no MQTT client of it has connected since "
+                                                   "it was set up (the servers create it at the first MQTT connect)")
+                                  : QStringLiteral("the client has no persistent session (it never connected with clean session false, or "
+                                                   "the session was cleared); see the sessions command");
+        if (!entries.isEmpty() && !entries.first().isLegacy() && entries.first().record) {
+            const SessionEntry &other = entries.first();
+            const bool collision = ClientIdHash::hashEquals(other.clientId, other.hash);
+            hint = collision ? QStringLiteral("%1 holds the session of client \"%2\", whose ID hashes to the same %3 "
+                                              "(SESSION_HASH_COLLISION): the two clients share one session record")
+                                   .arg(options.subjectFilter, other.clientId, other.hash)
+                             : QStringLiteral("%1 holds a record that says it belongs to \"%2\", whose ID does not hash to %3 "
+                                              "(SESSION_ID_MISMATCH): a foreign record where this client's session belongs")
+                                   .arg(options.subjectFilter, other.clientId, other.hash);
+        }
         return ctx.fail(Error(Error::Kind::NotFound,
                               QStringLiteral("no session for client ID \"%1\" (subject %2)").arg(clientId, options.subjectFilter), hint));
     }
     const SessionEntry &e = *it;
+    if (!e.record) {
+        const QString reason = e.problems.isEmpty() ? QStringLiteral("unknown reason") : e.problems.first();
+        if (ctx.json) {
+            const QJsonObject session = SessionLoader::toJson(e, true);
+            printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("session"), session},
+                                           {QStringLiteral("undecodable"), true}});
+            return ExitErrors;
+        }
+        ctx.out << "Client ID:  " << clientId << " (its record cannot be decoded)\n"
+                << "Subject:    " << e.subject << " (seq " << e.seq << ", " << e.time.toString(Qt::ISODateWithMs) << ")\n"
+                << "Hash:       " << e.hash << '\n'
+                << "Clean:      ?\n"
+                << "\nThe session record of \"" << clientId << "\" cannot be decoded (" << reason << "). It is on the subject of this "
+                << "client ID's hash, so it is this client's own record, corrupted: SESSION_UNDECODABLE (critical). The server fails "
+                << "every CONNECT of this client until the record is purged; other clients are not affected.\n"
+                << "Run \"check --account " << src->account << "\" for the evidence; \"repair --account " << src->account
+                << "\" backs the record up and purges it.\n";
+        return ExitErrors;
+    }
     if (ctx.json) {
         printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("session"), SessionLoader::toJson(e, true)}});
         return ExitOk;
@@ -259,6 +355,24 @@ QStringList retainedRow(const RetainedEntry &e)
             r.isDeleteMarker ? QStringLiteral("(delete marker)") : r.payloadPreview(48)};
 }
 
+// Why `filter` is not a valid MQTT topic filter (empty: it is, or there is none).
+QString mqttFilterProblem(const QString &filter)
+{
+    if (filter.isEmpty())
+        return {};
+    const QStringList levels = filter.split(QLatin1Char('/'));
+    for (qsizetype i = 0; i < levels.size(); ++i) {
+        const QString &level = levels.at(i);
+        if (level.contains(QLatin1Char('#')) && (level != QLatin1String("#") || i != levels.size() - 1))
+            return QStringLiteral("# must be a whole level and the last one");
+        if (level.contains(QLatin1Char('+')) && level != QLatin1String("+"))
+            return QStringLiteral("+ must be a whole level");
+    }
+    if (filter.contains(QChar(0)))
+        return QStringLiteral("it contains a NUL character");
+    return {};
+}
+
 int runRetained(CliContext &ctx)
 {
     auto src = RecordSource::resolve(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
@@ -267,6 +381,10 @@ int runRetained(CliContext &ctx)
     RetainedLoadOptions options;
     options.domain = src->apiDomain;
     options.filter = ctx.parser.value(QStringLiteral("filter"));
+    if (const QString why = mqttFilterProblem(options.filter); !why.isEmpty())
+        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--filter \"%1\" is not a valid MQTT topic filter: %2").arg(options.filter, why),
+                              QStringLiteral("levels are separated by /; + stands for one whole level, # for the rest and only at the end "
+                                             "(e.g. sensors/+/temp, alerts/#)")));
     std::optional<JsonStreamWriter> json;
     TextTable table({QStringLiteral("TOPIC"), QStringLiteral("QOS"), QStringLiteral("SIZE"), QStringLiteral("ENCODING"),
                      QStringLiteral("SEQ"), QStringLiteral("PAYLOAD")});
@@ -291,16 +409,21 @@ int runRetained(CliContext &ctx)
             table.printAdded(ctx.out);
         return true;
     });
-    const bool failed = !summary && !isStreamMissing(summary.error());
+    const bool missing = !summary && isStreamMissing(summary.error());
+    const bool failed = !summary && !missing;
     if (json) {
         json->endArray();
         if (failed)
             return failAfterOutput(ctx, &*json, summary.error());
+        const int rc = missing ? MissingStream::report(ctx, src->account, MqttLayout::retainedStream(), QStringLiteral("retained messages"), &*json)
+                               : ExitOk;
         json->finish();
-        return ExitOk;
+        return rc;
     }
     if (failed)
         return failAfterOutput(ctx, nullptr, summary.error());
+    if (missing)
+        return MissingStream::report(ctx, src->account, MqttLayout::retainedStream(), QStringLiteral("retained messages"), nullptr);
     if (written == 0)
         ctx.out << "No retained messages" << (options.filter.isEmpty() ? "" : " match the filter") << ".\n";
     return ExitOk;

@@ -138,6 +138,27 @@ QList<Finding> diagnose(const DiagnosisInput &input)
     return out;
 }
 
+std::optional<Finding> whyMissing(const QList<Finding> &findings, const QString &account, const QString &stream)
+{
+    for (const Finding &f : findings)
+        if (f.account == account
+            && ((f.code == FindingCodes::streamMissing() && f.stream == stream) || f.code == FindingCodes::jetStreamDisabled()))
+            return f;
+    for (const Finding &f : findings) {
+        if (f.account != account)
+            continue;
+        if (f.code == FindingCodes::subjectsOverlap()) {
+            for (const QJsonValue &v : f.expected.toObject().value(QLatin1String("mqtt_streams")).toArray())
+                if (v.toObject().value(QLatin1String("stream")).toString() == stream && f.severity == Sev::Critical)
+                    return f;
+        } else if ((f.code == FindingCodes::streamLimitHeadroom() || f.code == FindingCodes::replicasMismatch())
+                   && f.severity == Sev::Critical && f.detail.contains(stream)) {
+            return f;
+        }
+    }
+    return std::nullopt;
+}
+
 void sortFindings(QList<Finding> &findings)
 {
     const qsizetype n = findings.size();

@@ -57,6 +57,13 @@ bool showsMqttUse(const AccountInfo &account);
 /** checkCluster() plus checkAccount() of every account (the system account only when asked), sorted. */
 QList<Finding> diagnose(const DiagnosisInput &input);
 
+/**
+ * The finding that says why the MQTT stream `stream` of `account` does not exist: JETSTREAM_DISABLED,
+ * its STREAM_MISSING, or the blocker that keeps the servers from creating it (SUBJECTS_OVERLAP naming it,
+ * STREAM_LIMIT_HEADROOM, REPLICAS_MISMATCH). nullopt when no finding is about it.
+ */
+std::optional<Finding> whyMissing(const QList<Finding> &findings, const QString &account, const QString &stream);
+
 /** Most severe first, then account, catalogue order of the code, stream, subject, client ID. */
 void sortFindings(QList<Finding> &findings);
 

@@ -396,4 +396,39 @@ QString FindingCatalogue::scopeName(Scope scope)
     return QStringLiteral("account");
 }
 
+QString FindingCatalogue::severityRule(const QString &code)
+{
+    static const QHash<QString, QString> rules{
+        {FindingCodes::jetStreamDisabled(),
+         t("info when nothing shows that the account serves MQTT (no MQTT stream, no stream capturing $MQTT. subjects)")},
+        {FindingCodes::streamMissing(),
+         t("critical for $MQTT_sess; info when the account has no MQTT stream yet, or only the two streams a 2.10+ server adds "
+           "are missing (the servers create them); not reported for a stream that a blocker keeps from being created (the "
+           "blocker's finding names it)")},
+        {FindingCodes::streamSubjectsWrong(),
+         t("critical when no stream captures the session subjects; warning when the expected subjects are still captured")},
+        {FindingCodes::streamConfigWrong(), t("the most severe of its fields: retention, max_msgs_per_subject and QoS2 discard are "
+                                              "errors, memory storage and the other fields warnings")},
+        {FindingCodes::subjectsOverlap(),
+         t("warning when both streams exist, or when only an upgrade to 2.10+ would be blocked; one finding per other stream names "
+           "every MQTT stream it blocks")},
+        {FindingCodes::streamLimitHeadroom(), t("warning when only an upgrade to 2.10+ would hit the limit, or storage is nearly full")},
+        {FindingCodes::replicasMismatch(),
+         t("critical when mqtt.stream_replicas keeps missing streams from being created; error with more replicas than "
+           "JetStream servers; info with more replicas than expected")},
+        {FindingCodes::streamUnhealthy(), t("critical for $MQTT_sess without a leader, error for another stream without one")},
+        {FindingCodes::retainedLegacyLayout(),
+         t("warning with more retained messages than the migration can move in time, or on 2.10.0-2.10.5 servers")},
+        {FindingCodes::legacySessionStreams(), t("info when the server that creates $MQTT_sess will move the record")},
+        {FindingCodes::sessionStale(), t("warning when its durables hold queued messages")},
+        {FindingCodes::orphanConsumer(), t("stays a warning without a system connection, and says so")},
+    };
+    static const QString capped = t("In an account where nothing shows that it serves MQTT, nothing is above warning.");
+    const QString rule = rules.value(code);
+    const Entry *e = entry(code);
+    if (!e || e->scope == Scope::Session || e->scope == Scope::Cluster)
+        return rule;
+    return rule.isEmpty() ? capped : rule + QStringLiteral(". ") + capped;
+}
+
 } // namespace MqttDoctor

@@ -70,6 +70,12 @@ public:
     /** The entry of `code`, nullptr when unknown. */
     static const Entry *entry(const QString &code);
     static QStringList codes();
+    /**
+     * When a finding of `code` gets another severity than its default, and which (docs/findings.md,
+     * "Severities", renders this table; a test holds them equal). The same state gets the same severity
+     * on every path: one account, every account, the GUI, repair, explain. Empty: always the default.
+     */
+    static QString severityRule(const QString &code);
 
     /** The title template of `code` with {key} replaced by values[key] (unknown keys stay as they are). */
     static QString title(const QString &code, const QHash<QString, QString> &values);

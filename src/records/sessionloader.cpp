@@ -242,7 +242,7 @@ QJsonObject toJson(const SessionEntry &e, bool detail)
                   {QStringLiteral("subject"), e.subject},
                   {QStringLiteral("seq"), QJsonValue(qint64(e.seq))},
                   {QStringLiteral("time"), Rfc3339Time::formatMs(e.time)},
-                  {QStringLiteral("clean"), e.clean},
+                  {QStringLiteral("clean"), e.record ? QJsonValue(e.clean) : QJsonValue(QJsonValue::Null)},
                   {QStringLiteral("subscriptions"), subs},
                   {QStringLiteral("consumers"), cons},
                   {QStringLiteral("connected"), e.connected ? QJsonValue(*e.connected) : QJsonValue(QJsonValue::Null)},
@@ -258,7 +258,7 @@ void writeJson(JsonStreamWriter &w, const SessionEntry &e)
 {
     // toJson(e)'s members in its order (a JSON object's keys sorted), written as they are made.
     w.beginObject();
-    w.boolean(QStringLiteral("clean"), e.clean);
+    e.record ? w.boolean(QStringLiteral("clean"), e.clean) : w.null(QStringLiteral("clean"));
     e.record ? w.string(QStringLiteral("client_id"), e.clientId) : w.null(QStringLiteral("client_id"));
     e.connected ? w.boolean(QStringLiteral("connected"), *e.connected) : w.null(QStringLiteral("connected"));
     w.beginArray(QStringLiteral("consumers"));

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -156,6 +157,29 @@ private slots:
             QVERIFY2(codes.contains(it.key()) && codes.value(it.key()) == it.value(),
                      qPrintable(QStringLiteral("%1: %2\n%3").arg(it.key(), codes.value(it.key()).join(u','), describe(all))));
         QVERIFY2(findingsOf(all, QString()).isEmpty(), qPrintable(describe(all))); // nothing cluster-wide
+
+        // One severity per problem, whichever way an account is checked: alone (`check --account A`, the
+        // path of the GUI's account view and of `repair`), or with every account. Same findings, same
+        // severities, same exit code.
+        const auto keysOf = [](const QList<QJsonObject> &list) {
+            QStringList keys;
+            for (const QJsonObject &f : list)
+                keys << QStringList{str(f, "code"), str(f, "severity"), str(f, "stream"), str(f, "subject"), str(f, "title")}.join(u'|');
+            keys.sort();
+            return keys;
+        };
+        for (auto it = expected.constBegin(); it != expected.constEnd(); ++it) {
+            const CliRunner::Run alone = check(connection, {QStringLiteral("--account"), it.key()});
+            QVERIFY2(alone.jsonValid, qPrintable(describe(alone)));
+            QCOMPARE(keysOf(findingsOf(alone, it.key())), keysOf(findingsOf(all, it.key())));
+            const auto worst = [](const QList<QJsonObject> &list) {
+                int rc = 0;
+                for (const QJsonObject &f : list)
+                    rc = qMax(rc, str(f, "severity") == QLatin1String("warning") ? 1 : str(f, "severity") == QLatin1String("info") ? 0 : 2);
+                return rc;
+            };
+            QCOMPARE(alone.exitCode(), worst(findingsOf(all, it.key())));
+        }
         const QJsonArray recordsChecked = all.json.value(QLatin1String("records_checked")).toArray();
         for (const QString &account : {kGarbage, kOrphan})
             QVERIFY2(recordsChecked.contains(account), qPrintable(describe(all)));
@@ -200,6 +224,51 @@ private slots:
             QCOMPARE(str(o, "stream"), QStringLiteral("$MQTT_msgs"));
             QCOMPARE(str(o, "repair"), QStringLiteral("delete_consumer"));
         }
+
+        // Missing is not empty: the record commands name what explains an absent stream and exit as check does.
+        const auto run = [&connection](const QStringList &args) { return CliRunner::run(connection + args); };
+        const auto missingCode = [](const CliRunner::Run &r) {
+            return r.json.value(QLatin1String("stream_missing")).toObject().value(QLatin1String("finding")).toObject().value(QLatin1String("code")).toString();
+        };
+        const CliRunner::Run noSessText = run({QStringLiteral("sessions"), QStringLiteral("--account"), kNoSess});
+        QVERIFY2(noSessText.exitCode() == 2 && noSessText.out().contains(QStringLiteral("STREAM_MISSING"))
+                     && !noSessText.out().contains(QStringLiteral("No MQTT sessions")),
+                 qPrintable(noSessText.describe()));
+        const CliRunner::Run noSessJson = run({QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), kNoSess});
+        QVERIFY2(noSessJson.exitCode() == 2 && noSessJson.jsonValid, qPrintable(noSessJson.describe()));
+        QCOMPARE(missingCode(noSessJson), QStringLiteral("STREAM_MISSING"));
+        QCOMPARE(noSessJson.json.value(QLatin1String("sessions")).toArray().size(), 0);
+        for (const QString &command : {QStringLiteral("sessions"), QStringLiteral("retained")}) {
+            const CliRunner::Run blockedRun = run({QStringLiteral("--json"), command, QStringLiteral("--account"), kOverlap});
+            QVERIFY2(blockedRun.exitCode() == 2 && blockedRun.jsonValid, qPrintable(blockedRun.describe()));
+            QCOMPARE(missingCode(blockedRun), QStringLiteral("SUBJECTS_OVERLAP"));
+        }
+        const CliRunner::Run blockedSession = run({QStringLiteral("session"), QStringLiteral("overlap-device"), QStringLiteral("--account"), kOverlap});
+        QVERIFY2(blockedSession.exitCode() == 2 && blockedSession.out().contains(QStringLiteral("SUBJECTS_OVERLAP")), qPrintable(blockedSession.describe()));
+        const CliRunner::Run overlapStreams = run({QStringLiteral("streams"), QStringLiteral("--account"), kOverlap});
+        QVERIFY2(overlapStreams.exitCode() == 2 && overlapStreams.out().contains(QStringLiteral("SUBJECTS_OVERLAP"))
+                     && !overlapStreams.out().contains(QStringLiteral("creates them on the first")),
+                 qPrintable(overlapStreams.describe()));
+        const CliRunner::Run noJs = run({QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), QStringLiteral("NOJS")});
+        QVERIFY2(noJs.exitCode() == 0 && noJs.jsonValid, qPrintable(noJs.describe()));  // JETSTREAM_DISABLED is info here, as in check
+        QCOMPARE(missingCode(noJs), QStringLiteral("JETSTREAM_DISABLED"));
+
+        // meter-2's own record is corrupted: shown as SESSION_UNDECODABLE (exit 2), not as another client's record.
+        const CliRunner::Run meter = run({QStringLiteral("session"), QStringLiteral("meter-2"), QStringLiteral("--account"), kGarbage});
+        QVERIFY2(meter.exitCode() == 2 && meter.out().contains(QStringLiteral("SESSION_UNDECODABLE"))
+                     && !meter.out().contains(QStringLiteral("another client")) && meter.out().contains(QStringLiteral("Clean:      ?")),
+                 qPrintable(meter.describe()));
+        const CliRunner::Run meterJson = run({QStringLiteral("--json"), QStringLiteral("session"), QStringLiteral("meter-2"), QStringLiteral("--account"), kGarbage});
+        QVERIFY2(meterJson.exitCode() == 2 && meterJson.jsonValid, qPrintable(meterJson.describe()));
+        QCOMPARE(meterJson.json.value(QLatin1String("undecodable")).toBool(), true);
+        QCOMPARE(meterJson.json.value(QLatin1String("session")).toObject().value(QLatin1String("clean")), QJsonValue(QJsonValue::Null));
+        const CliRunner::Run garbageList = run({QStringLiteral("sessions"), QStringLiteral("--account"), kGarbage});
+        QVERIFY2(garbageList.out().contains(QRegularExpression(QStringLiteral("\\(undecodable\\)\\s+\\S+\\s+\\?\\s"))), qPrintable(garbageList.describe()));
+
+        // An invalid MQTT filter is refused, not matched against nothing.
+        const CliRunner::Run badFilter = run({QStringLiteral("retained"), QStringLiteral("--account"), QStringLiteral("ACME"),
+                                              QStringLiteral("--filter"), QStringLiteral("sensors/#/x")});
+        QVERIFY2(badFilter.exitCode() != 0 && badFilter.err().contains(QStringLiteral("not a valid MQTT topic filter")), qPrintable(badFilter.describe()));
 
         // Repair each broken account; afterwards its check is clean.
         for (const QString &account : {kOverlap, kNoSess, kGarbage, kOrphan}) {

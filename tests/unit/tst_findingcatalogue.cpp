@@ -1,3 +1,4 @@
+#include <QFile>
 #include <QSet>
 #include <QTest>
 
@@ -7,6 +8,8 @@
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/mqttlogformats.h"
+
+#include "capturedlogs.h"
 
 using namespace MqttDoctor;
 
@@ -192,6 +195,28 @@ private slots:
 
     // Most severe first, then account, the catalogue's order of codes, stream, subject, client; the
     // findings themselves unchanged (sorted in place by following the permutation's cycles).
+    // docs/findings.md renders the catalogue's severity table: each code's default severity and when it
+    // differs, row for row.
+    void severityTableIsDocumented()
+    {
+        QString expected;
+        for (const FindingCatalogue::Entry &e : FindingCatalogue::entries()) {
+            const QString rule = FindingCatalogue::severityRule(e.code);
+            expected += QStringLiteral("| %1 | %2 | %3 |\n").arg(e.code, Finding::severityName(e.severity), rule.isEmpty() ? QStringLiteral("-") : rule);
+        }
+        QFile f(Test::CapturedLogs::sourceDir() + QStringLiteral("/docs/findings.md"));
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
+        const QString doc = QString::fromUtf8(f.readAll());
+        const qsizetype header = doc.indexOf(QStringLiteral("| Code | Default | When it differs |\n|---|---|---|\n"));
+        QVERIFY2(header >= 0, "docs/findings.md has no severity table");
+        const qsizetype start = doc.indexOf(u'\n', doc.indexOf(u'\n', header) + 1) + 1;
+        const qsizetype end = doc.indexOf(QStringLiteral("\n\n"), start);
+        const QString table = doc.mid(start, end - start + 1);
+        if (table != expected)
+            qWarning().noquote() << "expected table:\n" << expected;
+        QCOMPARE(table, expected);
+    }
+
     void sortFindingsOrdersEveryPair()
     {
         const QList<Finding> findings = randomFindings(3000, 2463534242u);
