@@ -252,6 +252,16 @@ private slots:
         QVERIFY(str(collision.first(), "title").contains(QStringLiteral("1fbmU9bb")));
         // Without the operator's hint the second ID is unknown: no collision.
         QVERIFY(findingsWith(check(bothArgs(url)), QStringLiteral("SESSION_HASH_COLLISION")).isEmpty());
+        // `session` tells the cases apart: the colliding ID's subject holds the other client's session (a
+        // collision); mismatch-5's subject holds a record of a client whose ID does not hash there (a foreign record).
+        const CliRunner::Run other = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("cid-09191235")});
+        QVERIFY2(other.exitCode() == 3 && other.err().contains(QStringLiteral("SESSION_HASH_COLLISION"))
+                     && other.err().contains(QStringLiteral("cid-03579431")),
+                 qPrintable(other.describe()));
+        const CliRunner::Run foreignRecord = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("mismatch-5")});
+        QVERIFY2(foreignRecord.exitCode() == 3 && foreignRecord.err().contains(QStringLiteral("SESSION_ID_MISMATCH"))
+                     && foreignRecord.err().contains(QStringLiteral("someone-else")),
+                 qPrintable(foreignRecord.describe()));
 
         // Nothing stale at the default threshold; everything persistent and disconnected past 1s.
         QVERIFY(findingsWith(broken, QStringLiteral("SESSION_STALE")).isEmpty());
