@@ -288,6 +288,20 @@ private slots:
             QCOMPARE(after.exitCode(), 0);
         }
 
+        // The orphan that held a pending message was backed up with the message ("backed up first" is true): the
+        // backups of ORPHAN hold one message in all (the durable with nothing pending: its config only).
+        qint64 orphanMessages = 0;
+        const QDir orphanBackups(dir.filePath(kOrphan));
+        for (const QFileInfo &file : orphanBackups.entryInfoList(QDir::Files)) {
+            QFile f(file.filePath());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+            const QJsonObject trailer = QJsonDocument::fromJson(lines.last()).object();
+            QVERIFY2(trailer.value(QLatin1String("end")).toBool(), qPrintable(file.filePath()));
+            orphanMessages += trailer.value(QLatin1String("messages")).toInteger();
+        }
+        QVERIFY2(orphanMessages >= 1, qPrintable(orphanBackups.entryList().join(u' ')));
+
         // The server agrees: the clients it refused connect again, the orphans are gone and tracker-1 kept its durable.
         const MqttResult overlapDevice = mqttOf(server, kOverlap).connectOnce(QStringLiteral("overlap-device"));
         QVERIFY2(overlapDevice.connected(), qPrintable(overlapDevice.describe()));

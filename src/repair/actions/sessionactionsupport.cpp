@@ -145,13 +145,20 @@ RepairStep deleteConsumerStep(const PlanContext &ctx, const QString &stream, con
     s.action = RepairActions::deleteConsumer();
     s.stream = stream;
     s.consumer = name;
-    s.description = QStringLiteral("Delete the durable %1 on %2 (filter %3; %4 message(s), dropped with it) %5")
-                        .arg(name, stream, filter.isEmpty() ? QStringLiteral("-") : filter, pendingText(info), why);
+    // The messages it holds leave the stream with it (interest retention): they are backed up first, read
+    // by subject with STREAM.MSG.GET (never a consumer on an interest stream), so "backed up" is true.
+    const qint64 held = info.value(QLatin1String("num_pending")).toInteger() + info.value(QLatin1String("num_ack_pending")).toInteger();
+    s.description = QStringLiteral("Delete the durable %1 on %2 (filter %3; %4%5) %6")
+                        .arg(name, stream, filter.isEmpty() ? QStringLiteral("-") : filter, pendingText(info),
+                             held > 0 ? QStringLiteral(": the messages on its filter are backed up first, then dropped with it")
+                                      : QString(),
+                             why);
     s.requests = {RepairRequest{ctx.apiSubject(QStringLiteral("CONSUMER.DELETE.%1.%2").arg(stream, name)), {}}};
     s.destructive = true;
     RepairBackupSpec b;
     b.stream = stream;
-    b.includeMessages = false;
+    b.includeMessages = held > 0;
+    b.subject = held > 0 ? filter : QString();
     b.allConsumers = false;
     b.consumers = {name};
     s.backups = {b};
@@ -166,8 +173,9 @@ RepairStep deleteConsumerStep(const PlanContext &ctx, const QString &stream, con
                                     "where no server answers it, a reconnect still shows as a new record, because servers "
                                     "save the session at every CONNECT)")
                          .arg(name, subjects.join(QStringLiteral(", ")), hash.isEmpty() ? QStringLiteral("-") : hash);
-    s.undo = QStringLiteral("restore the step's backup file (recreates the durable with its config; the messages it held "
-                            "are not in the backup: interest retention drops them with the consumer)");
+    s.undo = held > 0 ? QStringLiteral("restore the step's backup file (recreates the durable with its config and republishes the "
+                                       "messages of its filter, which every durable on that filter then receives again)")
+                      : QStringLiteral("restore the step's backup file (recreates the durable with its config; it held no message)");
     s.verification = QStringLiteral("CONSUMER.INFO of %1 on %2 answers \"consumer not found\"").arg(name, stream);
     s.params = QJsonObject{{QStringLiteral("hash"), hash},
                            {QStringLiteral("watched"), watchedJson},
