@@ -2,6 +2,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 
@@ -54,3 +55,5 @@ struct CoverageGap
 };
 
 } // namespace MqttDoctor
+
+Q_DECLARE_METATYPE(MqttDoctor::CoverageGap)

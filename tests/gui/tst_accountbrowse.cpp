@@ -229,6 +229,10 @@ void TestAccountBrowse::withoutAccountCredentialsViewsSayWhy()
     // Stream-level checks still run; the record-level ones are skipped with a note that says why.
     QVERIFY2(!hasCode(*findings.model(), u"SESSION_MISSING_CONSUMER"_s), qPrintable(findings.summaryText()));
     QVERIFY2(findings.noticeText().contains(u"credentials"_s), qPrintable(findings.noticeText()));
+    // ... and the panel never calls that a clean bill: the unchecked records come first, as a warning.
+    QVERIFY2(findings.noticeText().startsWith(u"Not checked:"_s), qPrintable(findings.noticeText()));
+    QVERIFY2(findings.model()->rowCount() > 0 || findings.summaryText().contains(u"not everything could be"_s),
+             qPrintable(findings.summaryText()));
 
     QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Sessions));
     SessionsPanel &sessions = *workspace.sessionsPanel();

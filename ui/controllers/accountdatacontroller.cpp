@@ -281,7 +281,7 @@ AccountDataController::Outcome AccountDataController::outcomeOf(
     // Every session is read: the table is complete while the findings of a million records are made.
     onSessionsRead(out);
     out.findings = snapshot->findings();
-    out.findingNotes = CoverageGap::texts(snapshot->gaps);
+    out.findingGaps = snapshot->gaps;
     if (snapshot->sessionsComplete)
         out.consumers = ConsumerTableModel::rowsFor(snapshot->consumerOwners());
     return out;
@@ -347,7 +347,7 @@ void AccountDataController::deliver(Load kind)
         if (o.error)
             return failWith(*o.error);
         finish(kind, gen);
-        emit findingsLoaded(account, o.findings, o.findingNotes);
+        emit findingsLoaded(account, o.findings, o.findingGaps);
         return;
     case Load::Sessions:
         if (o.error || o.recordsError)

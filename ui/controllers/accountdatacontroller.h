@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include "common/error.h"
+#include "diagnosis/coveragegap.h"
 #include "diagnosis/finding.h"
 #include "models/consumertablemodel.h"
 #include "nats/profile.h"
@@ -93,7 +94,8 @@ public:
 Q_SIGNALS:
     /** refresh() started reading `account` again: the views of it should attach to the new snapshot. */
     void refreshStarted(const QString &account);
-    void findingsLoaded(const QString &account, const QList<MqttDoctor::Finding> &findings, const QStringList &notes);
+    /** `gaps`: what the findings do not cover and why (CoverageGap). */
+    void findingsLoaded(const QString &account, const QList<MqttDoctor::Finding> &findings, const QList<MqttDoctor::CoverageGap> &gaps);
     void sessionsBatch(const QString &account, const QList<MqttDoctor::SessionEntry> &batch, quint64 done, quint64 total);
     /** `note`: what is unknown (connected state without a system connection, no `$MQTT_sess` yet). */
     void sessionsFinished(const QString &account, bool cancelled, const QString &note);
@@ -131,7 +133,7 @@ private:
         std::optional<Error> error;         ///< the account could not be read at all
         std::optional<Error> recordsError;  ///< its records could not be read
         QList<Finding> findings;
-        QStringList findingNotes;
+        QList<CoverageGap> findingGaps;
         QList<ConsumerRow> consumers;
         bool sessionsComplete = false;
         bool sessionsCancelled = false;

@@ -112,16 +112,29 @@ void FindingsPanel::setAccount(const QString &account, bool reload)
     m_controller.loadFindings(account);
 }
 
-void FindingsPanel::handleLoaded(const QString &account, const QList<Finding> &findings, const QStringList &notes)
+void FindingsPanel::handleLoaded(const QString &account, const QList<Finding> &findings, const QList<CoverageGap> &gaps)
 {
     if (account != m_account)
         return;
     m_progress->finish();
     m_loaded = true;
     m_model->setFindings(findings);
-    m_summary->setText(findings.isEmpty() ? tr("Account %1: no problems found").arg(account)
-                                          : tr("Account %1: %2").arg(account, m_model->summary()));
-    m_notice->showNotice(notes.join(QLatin1Char('\n')), NoticeLabel::Kind::Info);
+    // Never "no problems" about what could not be looked at: the gaps that may hide problems come first,
+    // as a warning; the others (no system connection) as information.
+    const bool verdictOpen = CoverageGap::anyLeavesVerdictOpen(gaps);
+    if (findings.isEmpty())
+        m_summary->setText(verdictOpen ? tr("Account %1: no problems found in what could be checked; not everything could be").arg(account)
+                                       : tr("Account %1: no problems found").arg(account));
+    else
+        m_summary->setText(tr("Account %1: %2").arg(account, m_model->summary()));
+    QStringList open;
+    QStringList other;
+    for (const CoverageGap &g : gaps)
+        (g.leavesVerdictOpen() ? open : other) << g.text();
+    if (!open.isEmpty())
+        m_notice->showNotice(tr("Not checked:\n%1").arg((open + other).join(QLatin1Char('\n'))), NoticeLabel::Kind::Warning);
+    else
+        m_notice->showNotice(other.join(QLatin1Char('\n')), NoticeLabel::Kind::Info);
     m_table->resizeColumnToContents(FindingListModel::SeverityColumn);
     if (!findings.isEmpty())
         m_table->selectRow(0);

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+#include "diagnosis/coveragegap.h"
 #include "diagnosis/finding.h"
 
 class QLabel;
@@ -47,7 +48,7 @@ public:
     static QString detailsHtml(const Finding &finding);
 
 private:
-    void handleLoaded(const QString &account, const QList<Finding> &findings, const QStringList &notes);
+    void handleLoaded(const QString &account, const QList<Finding> &findings, const QList<CoverageGap> &gaps);
     void handleFailed(const QString &account, const Error &error);
     void showSelected();
 
