@@ -47,6 +47,9 @@ void printFinding(QTextStream &out, const Finding &f)
     out << pad << "repair:   " << (f.repair.isEmpty() ? QStringLiteral("none (see the detail)") : f.repair) << '\n';
 }
 
+/** Text output: how many findings of one code and severity an account shows before counting the rest. */
+constexpr int kMaxShownPerCode = 10;
+
 // Ends with a full stop, once.
 QString sentence(const QString &text)
 {
@@ -182,14 +185,33 @@ int runCheck(CliContext &ctx)
                 ctx.out << "  " << sentence(g.text()) << '\n';
         ctx.out << '\n';
     }
-    // Grouped by account (cluster-wide findings first), most severe first within each group.
-    QMap<QString, QList<Finding>> byAccount;
-    for (const Finding &f : findings)
-        byAccount[f.account].append(f);
+    // Grouped by account (cluster-wide findings first), most severe first within each group. A code found
+    // many times in one account (a finding per session) is shown kMaxShownPerCode times, then counted:
+    // a hundred thousand alike findings are one line to read, --all-findings (or --json) lists them all.
+    const bool everyFinding = ctx.parser.isSet(QStringLiteral("all-findings"));
+    QMap<QString, QList<qsizetype>> byAccount;
+    for (qsizetype i = 0; i < findings.size(); ++i)
+        byAccount[findings.at(i).account].append(i);
     for (auto it = byAccount.cbegin(); it != byAccount.cend(); ++it) {
         ctx.out << (it.key().isEmpty() ? QStringLiteral("Cluster") : QStringLiteral("Account ") + it.key()) << '\n';
-        for (const Finding &f : it.value())
-            printFinding(ctx.out, f);
+        qsizetype run = 0;  // findings of the current code and severity so far
+        const auto flush = [&](const Finding *last) {
+            if (!everyFinding && last && run > kMaxShownPerCode)
+                ctx.out << "  ... and " << (run - kMaxShownPerCode) << " more " << last->code << " findings like these ("
+                        << Finding::severityName(last->severity) << "; --all-findings prints every one, --json lists them all)\n";
+            run = 0;
+        };
+        const Finding *previous = nullptr;
+        for (const qsizetype i : it.value()) {
+            const Finding &f = findings.at(i);
+            if (previous && (previous->code != f.code || previous->severity != f.severity))
+                flush(previous);
+            previous = &f;
+            if (++run <= kMaxShownPerCode || everyFinding)
+                printFinding(ctx.out, f);
+        }
+        if (!everyFinding)
+            flush(previous);
         ctx.out << '\n';
     }
     const QJsonObject summary = summaryOf(findings);
@@ -237,6 +259,9 @@ QList<Command> checkCommands()
               QCommandLineOption(QStringLiteral("client-id"),
                                  QStringLiteral("A client ID to check for hash collisions with the sessions (repeatable)."),
                                  QStringLiteral("id")),
+              QCommandLineOption(QStringLiteral("all-findings"),
+                                 QStringLiteral("Text output: print every finding (by default a code found more than %1 times in "
+                                                "an account is shown %1 times, then counted).").arg(kMaxShownPerCode)),
               QCommandLineOption(QStringLiteral("no-records"),
                                  QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts).")),
               QCommandLineOption(QStringLiteral("parallel"),

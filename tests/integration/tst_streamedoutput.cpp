@@ -285,6 +285,36 @@ private slots:
             QVERIFY2(err.contains(u"error: "_s) && err.contains(u"connection to the server was lost"_s), qPrintable(err));
         }
     }
+
+    // A finding per session (every durable missing): text shows each code ten times per account, then counts
+    // the rest; --all-findings prints every one; JSON always lists them all. The summary counts them all.
+    void manyAlikeFindingsAreCounted()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(u"newest"_s, ServerConfig::standard()), qPrintable(server.errorString()));
+        constexpr int kRecords = 40;
+        QVERIFY(BenchData::fill(server.url().toUtf8(), kRecords, 0));
+        const QStringList args = bothArgs(server.url()) + QStringList{u"check"_s};
+        const auto text = CliRunner::run(args);
+        QCOMPARE(text.exitCode(), 2);
+        QCOMPARE(text.out().count(u"ERROR    SESSION_MISSING_CONSUMER"_s), 10);
+        QVERIFY2(text.out().contains(u"... and %1 more SESSION_MISSING_CONSUMER findings like these"_s.arg(kRecords - 10)), qPrintable(text.out()));
+        const QString summaryLine = text.out().mid(text.out().indexOf(u"Checked 1 account"_s));
+        const QRegularExpressionMatch errors = QRegularExpression(u" (\\d+) errors"_s).match(summaryLine);
+        QVERIFY2(errors.hasMatch() && errors.captured(1).toInt() > kRecords, qPrintable(summaryLine));  // the missing streams too
+        const auto all = CliRunner::run(args + QStringList{u"--all-findings"_s});
+        QCOMPARE(all.exitCode(), 2);
+        QCOMPARE(all.out().count(u"ERROR    SESSION_MISSING_CONSUMER"_s), kRecords);
+        QVERIFY(!all.out().contains(u"more SESSION_MISSING_CONSUMER findings"_s));
+        const auto json = CliRunner::run(QStringList{u"--json"_s} + args);
+        QString problem;
+        const QJsonObject doc = parsed(json, &problem);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        qsizetype missing = 0;
+        for (const QJsonValue &f : doc.value(u"findings"_s).toArray())
+            missing += f.toObject().value(u"code"_s).toString() == u"SESSION_MISSING_CONSUMER"_s ? 1 : 0;
+        QCOMPARE(missing, qsizetype(kRecords));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStreamedOutput)
