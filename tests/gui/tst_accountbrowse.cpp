@@ -233,6 +233,8 @@ void TestAccountBrowse::withoutAccountCredentialsViewsSayWhy()
     QVERIFY2(findings.noticeText().startsWith(u"Not checked:"_s), qPrintable(findings.noticeText()));
     QVERIFY2(findings.model()->rowCount() > 0 || findings.summaryText().contains(u"not everything could be"_s),
              qPrintable(findings.summaryText()));
+    workspace.setCurrentIndex(AccountWorkspace::FindingsTab);
+    QVERIFY(!saveScreenshot(window, m_shots.path(), u"findings-not-checked.png"_s).isEmpty());
 
     QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Sessions));
     SessionsPanel &sessions = *workspace.sessionsPanel();

@@ -143,7 +143,9 @@ void AccountWorkspace::updateFindingsTab()
     }
     const QList<Finding> &findings = m_findings->model()->findings();
     setTabText(FindingsTab, tr("Findings (%1)").arg(findings.size()));
-    setTabIcon(FindingsTab, HealthBadge::icon(HealthBadge::worst(findings, [](const Finding &) { return true; })));
+    // Nothing found is green only when everything could be looked at.
+    const HealthBadge::Health worst = HealthBadge::worst(findings, [](const Finding &) { return true; });
+    setTabIcon(FindingsTab, HealthBadge::icon(worst == HealthBadge::Health::Ok && m_findings->verdictOpen() ? HealthBadge::Health::Unknown : worst));
 }
 
 } // namespace MqttDoctor

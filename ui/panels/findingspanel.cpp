@@ -122,6 +122,7 @@ void FindingsPanel::handleLoaded(const QString &account, const QList<Finding> &f
     // Never "no problems" about what could not be looked at: the gaps that may hide problems come first,
     // as a warning; the others (no system connection) as information.
     const bool verdictOpen = CoverageGap::anyLeavesVerdictOpen(gaps);
+    m_verdictOpen = verdictOpen;
     if (findings.isEmpty())
         m_summary->setText(verdictOpen ? tr("Account %1: no problems found in what could be checked; not everything could be").arg(account)
                                        : tr("Account %1: no problems found").arg(account));
@@ -147,6 +148,7 @@ void FindingsPanel::handleFailed(const QString &account, const Error &error)
         return;
     m_progress->finish();
     m_loaded = true;
+    m_verdictOpen = true;
     m_summary->setText(tr("Account %1 could not be checked").arg(account));
     m_notice->showNotice(error.hint().isEmpty() ? error.message() : tr("%1\n%2").arg(error.message(), error.hint()),
                          NoticeLabel::Kind::Error);

@@ -42,6 +42,8 @@ public:
     QString summaryText() const;
     QString noticeText() const;
     bool isLoaded() const { return m_loaded; }
+    /** Something the findings do not cover may hide a problem (CoverageGap::leavesVerdictOpen). */
+    bool verdictOpen() const { return m_verdictOpen; }
     /** Selects the first finding with this code; false when none. */
     bool selectCode(const QString &code);
     /** HTML of a finding's details (also used for tooltips elsewhere). */
@@ -55,6 +57,7 @@ private:
     AccountDataController &m_controller;
     QString m_account;
     bool m_loaded = false;
+    bool m_verdictOpen = false;
     QLabel *m_summary;
     NoticeLabel *m_notice;
     LoadProgressWidget *m_progress;
