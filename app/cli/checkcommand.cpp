@@ -1,5 +1,6 @@
 #include "checkcommand.h"
 
+#include <algorithm>
 #include <optional>
 
 #include <QJsonArray>
@@ -54,6 +55,101 @@ constexpr int kMaxShownPerCode = 10;
 QString sentence(const QString &text)
 {
     return text.endsWith(QLatin1Char('.')) ? text : text + QLatin1Char('.');
+}
+
+// "1 critical", "2 errors", "1 warning", "3 info".
+QString severityCount(int n, Finding::Severity severity)
+{
+    const bool plural = n != 1 && (severity == Finding::Severity::Error || severity == Finding::Severity::Warning);
+    return QStringLiteral("%1 %2%3").arg(n).arg(Finding::severityName(severity), plural ? QStringLiteral("s") : QString());
+}
+
+// At most this many account names in one line of the fleet summary.
+constexpr int kNamesPerLine = 12;
+
+QString namesText(QStringList names)
+{
+    const qsizetype more = names.size() - kNamesPerLine;
+    if (more > 0) {
+        names = names.mid(0, kNamesPerLine);
+        names << QStringLiteral("and %1 more").arg(more);
+    }
+    return names.join(QStringLiteral(", "));
+}
+
+/**
+ * Several accounts: the findings by severity and code with where they are, the accounts with problems
+ * (most severe first), and how far each account was checked.
+ */
+void printFleetSummary(QTextStream &out, const QList<Finding> &findings, const QList<AccountCoverage> &coverage)
+{
+    struct CodeRow
+    {
+        Finding::Severity severity;
+        QString code;
+        int count = 0;
+        QStringList accounts;
+    };
+    QList<CodeRow> codes;  // in the findings' order: most severe first
+    QMap<QString, QMap<Finding::Severity, int>> perAccount;
+    for (const Finding &f : findings) {
+        auto row = std::find_if(codes.begin(), codes.end(), [&f](const CodeRow &r) { return r.code == f.code && r.severity == f.severity; });
+        if (row == codes.end())
+            row = codes.insert(codes.end(), CodeRow{f.severity, f.code, 0, {}});
+        ++row->count;
+        const QString account = f.account.isEmpty() ? QStringLiteral("(cluster)") : f.account;
+        if (!row->accounts.contains(account))
+            row->accounts << account;
+        ++perAccount[account][f.severity];
+    }
+    if (!codes.isEmpty()) {
+        out << "Findings by code:\n";
+        for (const CodeRow &r : std::as_const(codes))
+            out << "  " << Finding::severityName(r.severity).toUpper().leftJustified(9) << r.code.leftJustified(27) << ' '
+                << QString::number(r.count).rightJustified(7) << "  in " << namesText(r.accounts) << '\n';
+        // Accounts with problems, the most severe first (then the most findings).
+        QStringList accounts = perAccount.keys();
+        const auto worst = [&perAccount](const QString &a) { return int(perAccount.value(a).lastKey()); };
+        const auto total = [&perAccount](const QString &a) {
+            int n = 0;
+            for (int c : perAccount.value(a))
+                n += c;
+            return n;
+        };
+        std::stable_sort(accounts.begin(), accounts.end(), [&](const QString &a, const QString &b) {
+            return worst(a) != worst(b) ? worst(a) > worst(b) : total(a) > total(b);
+        });
+        out << "Accounts with findings (most severe first):\n";
+        for (const QString &a : std::as_const(accounts)) {
+            QStringList parts;
+            const QMap<Finding::Severity, int> counts = perAccount.value(a);
+            for (auto it = counts.cend(); it != counts.cbegin();) {
+                --it;
+                parts << severityCount(it.value(), it.key());
+            }
+            out << "  " << a.leftJustified(20) << ' ' << parts.join(QStringLiteral(", ")) << '\n';
+        }
+    }
+    // How far each account was looked at.
+    QStringList full;
+    QStringList streamsOnly;
+    QStringList noMqttState;
+    for (const AccountCoverage &c : coverage) {
+        if (c.records == QLatin1String("checked"))
+            full << c.account;
+        else if (c.records == QLatin1String("not_checked"))
+            streamsOnly << c.account;
+        else
+            noMqttState << c.account;
+    }
+    out << "Checked at which level:\n";
+    if (!full.isEmpty())
+        out << "  streams and session records: " << namesText(full) << '\n';
+    if (!streamsOnly.isEmpty())
+        out << "  streams only (session records not read: see the top): " << namesText(streamsOnly) << '\n';
+    if (!noMqttState.isEmpty())
+        out << "  streams only (no $MQTT_sess or no JetStream: no records to read): " << namesText(noMqttState) << '\n';
+    out << '\n';
 }
 
 QJsonObject summaryOf(const QList<Finding> &findings)
@@ -214,13 +310,15 @@ int runCheck(CliContext &ctx)
             flush(previous);
         ctx.out << '\n';
     }
+    if (checked.size() > 1)
+        printFleetSummary(ctx.out, findings, coverage);
     const QJsonObject summary = summaryOf(findings);
     const auto count = [&summary](const char *severity, const char *one, const char *many) {
         const int n = summary.value(QLatin1String(severity)).toInt();
         return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
     };
     ctx.out << "Checked " << checked.size() << (checked.size() == 1 ? " account" : " accounts")
-            << (checked.isEmpty() ? QString() : QStringLiteral(" (") + checked.join(QStringLiteral(", ")) + QLatin1Char(')')) << ": "
+            << (checked.isEmpty() ? QString() : QStringLiteral(" (") + namesText(checked) + QLatin1Char(')')) << ": "
             << count("critical", "critical", "critical") << ", " << count("error", "error", "errors") << ", "
             << count("warning", "warning", "warnings") << ", " << count("info", "info", "info") << ".\n";
     if (findings.isEmpty()) {

@@ -225,6 +225,17 @@ private slots:
             QCOMPARE(str(o, "repair"), QStringLiteral("delete_consumer"));
         }
 
+        // The text of every account ends with the fleet summary: by code, the accounts with problems (most severe
+        // first), and which accounts were checked at which level.
+        const CliRunner::Run allText = CliRunner::run(connection + QStringList{QStringLiteral("check"), QStringLiteral("--all-accounts")});
+        QCOMPARE(allText.exitCode(), 2);
+        const QString fleet = allText.out().mid(allText.out().indexOf(QStringLiteral("Findings by code:")));
+        QVERIFY2(fleet.contains(QRegularExpression(QStringLiteral("CRITICAL SESSION_UNDECODABLE\\s+1  in GARBAGE"))), qPrintable(fleet));
+        const qsizetype garbageAt = fleet.indexOf(QStringLiteral("\n  GARBAGE "));
+        const qsizetype orphanAt = fleet.indexOf(QStringLiteral("\n  ORPHAN "));
+        QVERIFY2(garbageAt > 0 && orphanAt > garbageAt && fleet.contains(QStringLiteral("2 warnings")), qPrintable(fleet));
+        QVERIFY2(fleet.contains(QStringLiteral("streams and session records: ACME, BETA, GARBAGE, ORPHAN")), qPrintable(fleet));
+
         // Missing is not empty: the record commands name what explains an absent stream and exit as check does.
         const auto run = [&connection](const QStringList &args) { return CliRunner::run(connection + args); };
         const auto missingCode = [](const CliRunner::Run &r) {
