@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QLabel>
 #include <QLoggingCategory>
 #include <QMenuBar>
 #include <QSplitter>
@@ -14,6 +15,7 @@
 #include "controllers/accountdatacontroller.h"
 #include "controllers/autorefresh.h"
 #include "controllers/clustercontroller.h"
+#include "controllers/recordsweep.h"
 #include "dialogs/connectiondialog.h"
 #include "dialogs/logexplainerdialog.h"
 #include "dialogs/repairwizard.h"
@@ -46,7 +48,8 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
       m_treePanel(new ClusterTreePanel(this)), m_model(m_treePanel->model()), m_details(new DetailPanel(this)),
       m_accountData(new AccountDataController(this)), m_workspace(new AccountWorkspace(m_details, *m_accountData, this)),
       m_banner(new ErrorBanner(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
-      m_status(new ConnectionStatusWidget(controller, this)), m_autoRefresh(new AutoRefresh(this))
+      m_status(new ConnectionStatusWidget(controller, this)), m_autoRefresh(new AutoRefresh(this)), m_sweep(new RecordSweep(this)),
+      m_sweepLabel(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("NATS MQTT Doctor"));
@@ -66,6 +69,10 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
     statusBar()->addPermanentWidget(m_status, 1);
+    m_sweepLabel->setObjectName(QStringLiteral("recordSweepLabel"));
+    m_sweepLabel->hide();
+    statusBar()->addPermanentWidget(m_sweepLabel);
+    connectRecordSweep();
 
     createMenusAndToolBar();
 
@@ -168,9 +175,39 @@ void MainWindow::refreshAll()
     m_workspace->reload();
 }
 
+void MainWindow::connectRecordSweep()
+{
+    // The record-level checks of every account the profile can read, in the background: the badges turn
+    // from rings (streams only) to filled dots (everything checked) without a click.
+    connect(m_sweep, &RecordSweep::accountStarted, this,
+            [this](const QString &account) { m_model->setCoverage(account, HealthBadge::Coverage::Checking); });
+    connect(m_sweep, &RecordSweep::accountChecked, m_model, &ClusterTreeModel::setFindings);
+    connect(m_sweep, &RecordSweep::accountSkipped, this, [this](const QString &account, bool couldNotCheck, const QString &why) {
+        m_model->setCoverage(account, couldNotCheck ? HealthBadge::Coverage::CouldNotCheck : HealthBadge::Coverage::StreamsOnly, why);
+    });
+    connect(m_sweep, &RecordSweep::progress, this, [this](int done, int total) {
+        m_sweepLabel->setText(tr("Checking session records: %1 of %2 accounts").arg(done).arg(total));
+        m_sweepLabel->setVisible(total > 0 && done < total);
+    });
+    connect(m_sweep, &RecordSweep::finished, this, [this](int accounts, qint64 ms) {
+        m_sweepLabel->hide();
+        qCInfo(lcLoad, "records sweep complete: %d accounts %lld ms after connect (%lld ms)", accounts,
+               static_cast<long long>(m_controller.msSinceConnect()), static_cast<long long>(ms));
+    });
+    connect(m_actions->cancelAction(), &QAction::triggered, m_sweep, [this] {
+        m_sweep->cancel();
+        m_sweepLabel->hide();
+    });
+}
+
 void MainWindow::handleHealthLoaded(const HealthMap &health)
 {
     m_model->applyHealth(health);
+    // The account open in the window (or about to be) reads its records itself.
+    QStringList open{m_requestedAccount};
+    if (!m_workspace->accountName().isEmpty())
+        open << m_workspace->accountName();
+    m_sweep->start(m_controller.connectionSet(), m_controller.servers(), m_controller.accounts(), open);
     if (m_treeCompleteSeen)
         return;
     m_treeCompleteSeen = true;
@@ -247,6 +284,8 @@ void MainWindow::showLogExplainer()
 void MainWindow::handleProfileChanged()
 {
     m_treeCompleteSeen = false;
+    m_sweep->cancel();
+    m_sweepLabel->hide();
     m_banner->dismiss();
     m_workspace->showOverviewOnly();
     if (!m_controller.hasProfile()) {

@@ -2,6 +2,7 @@
 
 #include <QMainWindow>
 
+class QLabel;
 class QSplitter;
 class QTreeView;
 
@@ -11,6 +12,7 @@ class AccountDataController;
 class AccountWorkspace;
 class ActionManager;
 class AutoRefresh;
+class RecordSweep;
 class ClusterController;
 class ClusterTreeModel;
 class ClusterTreePanel;
@@ -61,6 +63,7 @@ public:
     ConnectionStatusWidget *statusWidget() const { return m_status; }
     ActionManager *actions() const { return m_actions; }
     AutoRefresh *autoRefresh() const { return m_autoRefresh; }
+    RecordSweep *recordSweep() const { return m_sweep; }
 
     /**
      * F5 and auto refresh: the servers and accounts, then the open account's findings and open tab;
@@ -91,6 +94,7 @@ private:
     void showCurrentDetails();
     void showNotConnected();
     void handleHealthLoaded(const HealthMap &health);
+    void connectRecordSweep();
     /** Selects the account asked for by openAccountSessions() once it is listed. */
     void openRequestedAccount(bool everyAccountListed);
 
@@ -105,6 +109,8 @@ private:
     QSplitter *m_splitter;
     ConnectionStatusWidget *m_status;
     AutoRefresh *m_autoRefresh;
+    RecordSweep *m_sweep;
+    QLabel *m_sweepLabel;
     bool m_treeCompleteSeen = false; ///< since the last connect
     QString m_requestedAccount;      ///< openAccountSessions(), until it is opened
 };

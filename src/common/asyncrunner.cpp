@@ -2,9 +2,11 @@
 
 namespace MqttDoctor {
 
-AsyncRunner::AsyncRunner(int maxThreads)
+AsyncRunner::AsyncRunner(int maxThreads, QThread::Priority priority)
 {
     m_pool.setMaxThreadCount(maxThreads);
+    if (priority != QThread::InheritPriority)
+        m_pool.setThreadPriority(priority);
 }
 
 AsyncRunner::~AsyncRunner()

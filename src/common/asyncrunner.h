@@ -14,7 +14,8 @@ namespace MqttDoctor {
 class AsyncRunner final
 {
 public:
-    explicit AsyncRunner(int maxThreads = 4);
+    /** `priority`: of the pool's threads (background work that must never compete with the GUI: lowest). */
+    explicit AsyncRunner(int maxThreads = 4, QThread::Priority priority = QThread::InheritPriority);
     ~AsyncRunner();
     AsyncRunner(const AsyncRunner &) = delete;
     AsyncRunner &operator=(const AsyncRunner &) = delete;

@@ -22,7 +22,7 @@ QString serverKey(const ServerInfo &s)
 
 const QList<int> &healthRoles()
 {
-    static const QList<int> roles{ClusterTreeModel::HealthRole, Qt::DecorationRole, Qt::ToolTipRole};
+    static const QList<int> roles{ClusterTreeModel::HealthRole, ClusterTreeModel::CoverageRole, Qt::DecorationRole, Qt::ToolTipRole};
     return roles;
 }
 
@@ -248,7 +248,7 @@ void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account,
         });
 }
 
-void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> &findings)
+void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> &findings, const QList<CoverageGap> &gaps)
 {
     Node *node = m_accountNodes.value(account);
     if (!node)
@@ -256,12 +256,43 @@ void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> 
     node->fullFindings = true;
     node->findings = findings;
     node->badgeFromFindings();
+    node->coverage = HealthBadge::Coverage::Full;
+    node->coverageWhy.clear();
+    for (const CoverageGap &g : gaps)
+        if (g.leavesVerdictOpen() && g.account == account) {
+            node->coverage = HealthBadge::Coverage::CouldNotCheck;
+            node->coverageWhy = g.reason;
+            break;
+        }
     emitRowChanged(node);
     if (!node->children.empty()) {
         const QModelIndex parent = indexOf(node);
         emit dataChanged(index(0, 0, parent), index(node->childCount() - 1, ColumnCount - 1, parent), healthRoles());
     }
 }
+
+void ClusterTreeModel::setCoverage(const QString &account, HealthBadge::Coverage coverage, const QString &why)
+{
+    Node *node = m_accountNodes.value(account);
+    if (!node || node->fullFindings || (node->coverage == coverage && node->coverageWhy == why))
+        return;
+    node->coverage = coverage;
+    node->coverageWhy = why;
+    emitRowChanged(node);
+}
+
+namespace {
+
+// What a stream-level badge of the account covers: everything, unless it has session records to read.
+HealthBadge::Coverage systemViewCoverage(const AccountInfo &account)
+{
+    const bool records = account.jetstream && std::any_of(account.streams.cbegin(), account.streams.cend(), [](const StreamInfo &s) {
+                             return s.name == QLatin1String("$MQTT_sess");
+                         });
+    return records ? HealthBadge::Coverage::StreamsOnly : HealthBadge::Coverage::Full;
+}
+
+} // namespace
 
 void ClusterTreeModel::applyHealth(const HealthMap &health)
 {
@@ -280,7 +311,13 @@ void ClusterTreeModel::applyHealth(const HealthMap &health)
         const HealthMap::Account *entry = health.find(account->key);
         const HealthBadge::Health a = entry ? entry->health : HealthBadge::Health::Unknown;
         next.push_back(a);
-        if (a != account->health) {
+        const HealthBadge::Coverage coverage = entry && account->account ? systemViewCoverage(*account->account) : HealthBadge::Coverage::Full;
+        // A sweep's answer (being read, not readable) stands until that account's findings arrive.
+        const bool sweepSaid = !account->coverageWhy.isEmpty() || account->coverage == HealthBadge::Coverage::Checking;
+        const bool coverageChanges = coverage != account->coverage && !sweepSaid;
+        if (coverageChanges)
+            account->coverage = coverage;
+        if (a != account->health || coverageChanges) {
             if (firstAccount < 0)
                 firstAccount = account->row;
             lastAccount = account->row;

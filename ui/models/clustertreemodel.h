@@ -9,6 +9,7 @@
 #include <QIcon>
 #include <QList>
 
+#include "diagnosis/coveragegap.h"
 #include "diagnosis/finding.h"
 #include "models/healthbadge.h"
 #include "nats/clusterinfo.h"
@@ -63,6 +64,7 @@ public:
         ServerRole,                      ///< servers: ServerInfo
         AccountRole,                     ///< accounts: AccountInfo
         HealthRole,                      ///< accounts and streams: HealthBadge::Health (Unknown before setFindings)
+        CoverageRole,                    ///< accounts: HealthBadge::Coverage, how far the badge reaches
     };
 
     /** Beyond this many separate row runs or parents with changed children, a change is one layout change. */
@@ -86,14 +88,21 @@ public:
     void setAccounts(const QList<AccountInfo> &accounts);
     /**
      * An account's full findings (e.g. with the record-level checks of its loaded records): badges for
-     * its streams (worst severity of each) and for the account. These win over applyHealth() for this
+     * its streams (worst severity of each) and for the account, whose coverage is Full, or CouldNotCheck
+     * when a gap may hide a problem (its text in the tooltip). These win over applyHealth() for this
      * account until the account leaves the tree (also for streams that appear later).
      */
-    void setFindings(const QString &account, const QList<Finding> &findings);
+    void setFindings(const QString &account, const QList<Finding> &findings, const QList<CoverageGap> &gaps = {});
+    /**
+     * How far the account's stream-level badge reaches while it has no full findings: its records being
+     * read (Checking), or not readable and why (CouldNotCheck, StreamsOnly). Ignored after setFindings().
+     */
+    void setCoverage(const QString &account, HealthBadge::Coverage coverage, const QString &why = {});
     /**
      * The badges of every account and stream at once (the stream-level diagnosis of the whole
      * cluster), except accounts given full findings with setFindings(). An account the map does not
-     * cover shows "unknown". One pass over the accounts; few signals (see the class comment).
+     * cover shows "unknown"; an account with session records to check gets coverage StreamsOnly (a
+     * ring), the others Full. One pass over the accounts; few signals (see the class comment).
      */
     void applyHealth(const HealthMap &health);
 

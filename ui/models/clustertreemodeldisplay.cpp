@@ -35,16 +35,21 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole:
         if (index.column() == NameColumn)
             return icon(node);
-        if (index.column() == SummaryColumn && node->health != HealthBadge::Health::Unknown) {
-            auto it = m_icons.find(1000 + int(node->health));
+        if (index.column() == SummaryColumn && (node->health != HealthBadge::Health::Unknown || node->coverage != HealthBadge::Coverage::Full)) {
+            const int key = 1000 + int(node->health) + 100 * int(node->coverage);
+            auto it = m_icons.find(key);
             if (it == m_icons.end())
-                it = m_icons.emplace(1000 + int(node->health), HealthBadge::icon(node->health)).first;
+                it = m_icons.emplace(key, HealthBadge::icon(node->health, node->coverage)).first;
             return it->second;
         }
         return {};
     case HealthRole:
         if (node->kind == NodeKind::Account || node->kind == NodeKind::Stream)
             return QVariant::fromValue(node->health);
+        return {};
+    case CoverageRole:
+        if (node->kind == NodeKind::Account)
+            return QVariant::fromValue(node->coverage);
         return {};
     case Qt::FontRole:
         if (node->kind == NodeKind::Profile || node->kind == NodeKind::ServerGroup || node->kind == NodeKind::AccountGroup) {
@@ -172,7 +177,14 @@ QVariant ClusterTreeModel::toolTip(const Node *node) const
         if (a.jetstreamKnown && !a.jetstream)
             return tr("JetStream is disabled for %1: MQTT clients of this account cannot connect, because "
                       "nats-server keeps MQTT state in JetStream.").arg(node->key);
-        return tr("Account %1: JetStream %2").arg(node->key, DisplayFormat::jetStreamState(a));
+        QString tip = tr("Account %1: JetStream %2").arg(node->key, DisplayFormat::jetStreamState(a));
+        if (node->health != HealthBadge::Health::Unknown) {
+            tip += QLatin1Char('\n') + tr("Health: %1").arg(HealthBadge::name(node->health)) + QLatin1Char('\n')
+                   + HealthBadge::coverageText(node->coverage);
+            if (!node->coverageWhy.isEmpty())
+                tip += QStringLiteral(": ") + node->coverageWhy;
+        }
+        return tip;
     }
     case NodeKind::Stream: {
         const StreamInfo &s = *node->as<StreamInfo>();

@@ -90,6 +90,8 @@ struct ClusterTreeNode final
     int streamIndex = -1;                    ///< streams: that entry's index
     bool loaded = false;                     ///< groups: a list arrived at least once
     HealthBadge::Health health = HealthBadge::Health::Unknown; ///< accounts and streams
+    HealthBadge::Coverage coverage = HealthBadge::Coverage::Full; ///< accounts: how far `health` reaches
+    QString coverageWhy;                     ///< accounts with CouldNotCheck: why
     size_t childrenDigest = 0;               ///< accounts: AccountRows::childrenDigest of the account
     bool fullFindings = false;               ///< accounts: badged from `findings` (setFindings), not from a HealthMap
     QList<Finding> findings;                 ///< accounts with fullFindings: what their badges come from

@@ -21,17 +21,30 @@ QColor colourOf(Health health)
     return {};
 }
 
-QPixmap paint(Health health, int size)
+QPixmap paint(Health health, Coverage coverage, int size)
 {
     QPixmap pixmap(size, size);
     pixmap.fill(Qt::transparent);
     QPainter painter(&pixmap);
     painter.setRenderHint(QPainter::Antialiasing);
-    const QColor colour = colourOf(health);
+    const QColor colour = health == Health::Unknown ? QColor(0x80, 0x80, 0x80) : colourOf(health);
+    const qreal margin = size * 0.2;
+    const QRectF dot(margin, margin, size - 2 * margin, size - 2 * margin);
+    if (coverage != Coverage::Full) {
+        // Not the whole account yet: a ring, so it never reads as a verdict on the account.
+        const qreal width = size / 7.0;
+        painter.setPen(QPen(colour, width));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(dot.adjusted(width / 2, width / 2, -width / 2, -width / 2));
+        if (coverage == Coverage::CouldNotCheck) {
+            painter.setPen(QPen(QColor(0x60, 0x60, 0x60), width, Qt::SolidLine, Qt::RoundCap));
+            painter.drawLine(dot.bottomLeft() + QPointF(width, -width), dot.topRight() + QPointF(-width, width));
+        }
+        return pixmap;
+    }
     painter.setPen(QPen(colour.darker(130), 1));
     painter.setBrush(colour);
-    const qreal margin = size * 0.2;
-    painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin));
+    painter.drawEllipse(dot);
     if (health == Health::Critical || health == Health::Error) {
         // An exclamation mark, so the two reds and the colour-blind can tell.
         painter.setPen(QPen(Qt::white, size / 10.0, Qt::SolidLine, Qt::RoundCap));
@@ -54,14 +67,29 @@ Health fromSeverity(Finding::Severity severity)
     return Health::Unknown;
 }
 
-QIcon icon(Health health)
+QIcon icon(Health health, Coverage coverage)
 {
-    if (health == Health::Unknown)
+    if (health == Health::Unknown && coverage == Coverage::Full)
         return {};
     QIcon made;
     for (int size : {16, 24, 32})
-        made.addPixmap(paint(health, size));
+        made.addPixmap(paint(health, coverage, size));
     return made;
+}
+
+QString coverageText(Coverage coverage)
+{
+    switch (coverage) {
+    case Coverage::StreamsOnly:
+        return QCoreApplication::translate("HealthBadge", "Checked: the streams only; the session records not yet");
+    case Coverage::Checking:
+        return QCoreApplication::translate("HealthBadge", "Checked: the streams; the session records are being read");
+    case Coverage::Full:
+        return QCoreApplication::translate("HealthBadge", "Checked: the streams and the session records");
+    case Coverage::CouldNotCheck:
+        return QCoreApplication::translate("HealthBadge", "Checked: the streams; the session records could not be checked");
+    }
+    return {};
 }
 
 QString name(Health health)

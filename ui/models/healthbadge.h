@@ -30,10 +30,23 @@ Health worst(const QList<Finding> &findings, Accept accept)
             top = f.severity;
     return top ? fromSeverity(*top) : Health::Ok;
 }
-/** A filled dot in the level's colour (a null icon for Unknown). Painted on each call: callers cache it. */
-QIcon icon(Health health);
+/**
+ * How far an account's badge reaches: its streams only (the system view: "records not yet"), its
+ * records being read, everything (streams and session records, or there are no records), or its records
+ * could not be read (no credentials, a failure). Streams carry no depth of their own (Full).
+ */
+enum class Coverage { StreamsOnly, Checking, Full, CouldNotCheck };
+
+/**
+ * A dot in the level's colour (a null icon for Unknown with Full coverage): filled when the coverage
+ * is Full; a ring when only the streams were checked (or the records are being read); a ring crossed
+ * out when the records could not be checked. Painted on each call: callers cache it.
+ */
+QIcon icon(Health health, Coverage coverage = Coverage::Full);
 /** "critical", "error", "warning", "info", "healthy", "not checked". */
 QString name(Health health);
+/** What an account's badge covers, one line for its tooltip. */
+QString coverageText(Coverage coverage);
 
 } // namespace HealthBadge
 } // namespace MqttDoctor

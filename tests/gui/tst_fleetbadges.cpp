@@ -1,0 +1,99 @@
+// The fleet at a glance (the tree's badges): on the demo's accounts, with a profile that holds every
+// account's credentials, the badges of GARBAGE (an undecodable session record: critical) and ORPHAN
+// (durables without a record: warning) end as what their records say, without selecting them: the
+// record checks run in the background. Until then an account's badge is a ring ("streams only"); an
+// account whose credentials the profile lacks ends crossed out ("could not check"), never as a
+// healthy dot. Real nats-server, real MQTT clients (the demo's scenario).
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "controllers/clustercontroller.h"
+#include "controllers/recordsweep.h"
+#include "demoscenario.h"
+#include "mainwindow.h"
+#include "models/clustertreemodel.h"
+#include "natsserverfixture.h"
+#include "windowsteps.h"
+
+using namespace MqttDoctor;
+using namespace MqttDoctor::Demo;
+using namespace MqttDoctor::Test;
+using namespace MqttDoctor::Test::WindowSteps;
+using namespace Qt::StringLiterals;
+
+using Health = HealthBadge::Health;
+using Coverage = HealthBadge::Coverage;
+
+class TestFleetBadges : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(m_server.start(u"newest"_s, DemoScenario::serverConfig()), qPrintable(m_server.errorString()));
+        QVERIFY2(m_scenario.populate(m_server, [] { return false; }), qPrintable(m_scenario.errorString()));
+    }
+
+    void badgesConvergeWithoutClicks()
+    {
+        auto profile = Profile::fromJson(DemoScenario::profile(m_server.url()));
+        QVERIFY2(profile, qPrintable(profile ? QString() : profile.error().toString()));
+        ClusterController controller;
+        MainWindow window(controller);
+        window.resize(1400, 860);
+        window.show();
+        QSignalSpy sweepDone(window.recordSweep(), &RecordSweep::finished);
+        controller.connectTo(*profile);
+        ClusterTreeModel &tree = *window.treeModel();
+        QTRY_VERIFY_WITH_TIMEOUT(tree.accountIndex(u"GARBAGE"_s).isValid(), kLoadTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(sweepDone.count() == 1, 60000);
+
+        const auto health = [&tree](const QString &a) { return tree.accountIndex(a).data(ClusterTreeModel::HealthRole).value<Health>(); };
+        const auto coverage = [&tree](const QString &a) { return tree.accountIndex(a).data(ClusterTreeModel::CoverageRole).value<Coverage>(); };
+        // Nothing was selected: the records were read in the background.
+        QCOMPARE(health(u"GARBAGE"_s), Health::Critical);
+        QCOMPARE(coverage(u"GARBAGE"_s), Coverage::Full);
+        QCOMPARE(health(u"ORPHAN"_s), Health::Warning);
+        QCOMPARE(coverage(u"ORPHAN"_s), Coverage::Full);
+        QCOMPARE(health(u"ACME"_s), Health::Ok);
+        QCOMPARE(coverage(u"ACME"_s), Coverage::Full);
+        // No records to read: the stream-level badge is the whole truth.
+        QCOMPARE(health(u"NOSESS"_s), Health::Critical);
+        QCOMPARE(coverage(u"NOSESS"_s), Coverage::Full);
+        QVERIFY2(tree.accountIndex(u"GARBAGE"_s).data(Qt::ToolTipRole).toString().contains(u"session records"_s),
+                 qPrintable(tree.accountIndex(u"GARBAGE"_s).data(Qt::ToolTipRole).toString()));
+        QVERIFY(!window.findChild<QLabel *>(u"recordSweepLabel"_s)->isVisible());
+        QVERIFY(!saveScreenshot(window, m_shots.path(), u"fleet-badges.png"_s).isEmpty());
+    }
+
+    // The system user alone: every account with session records ends "could not check", not healthy.
+    void withoutAccountCredentialsBadgesSaySo()
+    {
+        Profile profile = standardProfile(m_server.url(), false, u"system-only"_s);
+        ClusterController controller;
+        MainWindow window(controller);
+        window.show();
+        QSignalSpy sweepDone(window.recordSweep(), &RecordSweep::finished);
+        controller.connectTo(profile);
+        ClusterTreeModel &tree = *window.treeModel();
+        QTRY_VERIFY_WITH_TIMEOUT(sweepDone.count() == 1, kLoadTimeoutMs);
+        for (const QString &account : {u"GARBAGE"_s, u"ORPHAN"_s, u"ACME"_s}) {
+            const QModelIndex index = tree.accountIndex(account);
+            QCOMPARE(index.data(ClusterTreeModel::CoverageRole).value<Coverage>(), Coverage::CouldNotCheck);
+            QVERIFY2(index.data(Qt::ToolTipRole).toString().contains(u"no credentials"_s), qPrintable(index.data(Qt::ToolTipRole).toString()));
+        }
+    }
+
+private:
+    NatsServerFixture m_server;
+    DemoScenario m_scenario;
+    QTemporaryDir m_shots;
+};
+
+QTEST_MAIN(TestFleetBadges)
+#include "tst_fleetbadges.moc"

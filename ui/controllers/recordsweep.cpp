@@ -1,0 +1,132 @@
+#include "recordsweep.h"
+
+#include "common/asyncrunner.h"
+#include "diagnosis/accountsnapshotloader.h"
+#include "mqtt/mqttlayout.h"
+#include "nats/connectionset.h"
+
+namespace MqttDoctor {
+
+namespace {
+
+struct Outcome
+{
+    QString account;
+    QList<Finding> findings;
+    QList<CoverageGap> gaps;
+    bool cancelled = false;
+};
+
+const StreamInfo *sessionsStreamOf(const AccountInfo &account)
+{
+    for (const StreamInfo &s : account.streams)
+        if (s.name == MqttLayout::sessionsStream())
+            return &s;
+    return nullptr;
+}
+
+} // namespace
+
+RecordSweep::RecordSweep(QObject *parent)
+    : QObject(parent), m_runner(std::make_unique<AsyncRunner>(kParallel, QThread::LowestPriority))
+{
+}
+
+RecordSweep::~RecordSweep()
+{
+    shutdown();
+}
+
+void RecordSweep::start(std::shared_ptr<ConnectionSet> connections, const QList<ServerInfo> &servers, const QList<AccountInfo> &accounts,
+                        const QStringList &skip)
+{
+    cancel();
+    m_connections = std::move(connections);
+    m_servers = servers;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_done = 0;
+    m_total = 0;
+    m_elapsed.start();
+    if (!m_connections)
+        return;
+    for (const AccountInfo &a : accounts) {
+        const StreamInfo *sessions = sessionsStreamOf(a);
+        if (a.isSystem || !a.jetstream || !sessions || skip.contains(a.name))
+            continue;
+        if (!m_connections->hasAccountCredentials(a.name)) {
+            emit accountSkipped(a.name, true, tr("the profile has no credentials for account %1, so its session records cannot be read").arg(a.name));
+            continue;
+        }
+        const qint64 records = sessions->state.value(QLatin1String("messages")).toInteger();
+        if (records > kMaxRecords) {
+            emit accountSkipped(a.name, false, tr("%1 session records are read when the account is opened, not in the background").arg(records));
+            continue;
+        }
+        m_queue.append(a);
+    }
+    m_total = int(m_queue.size());
+    emit progress(0, m_total);
+    if (m_queue.isEmpty()) {
+        emit finished(0, m_elapsed.elapsed());
+        return;
+    }
+    for (int i = 0; i < kParallel; ++i)
+        startNext();
+}
+
+void RecordSweep::startNext()
+{
+    if (m_queue.isEmpty() || !m_cancel || m_cancel->load())
+        return;
+    const AccountInfo account = m_queue.takeFirst();
+    ++m_running;
+    emit accountStarted(account.name);
+    const quint64 generation = m_generation;
+    m_runner
+        ->run([connections = m_connections, servers = m_servers, account, cancel = m_cancel] {
+            Outcome out;
+            out.account = account.name;
+            AccountSnapshotLoader::Options options;
+            options.records = true;
+            options.recordsOnlyWhenChecked = true;
+            options.cancel = cancel.get();
+            const AccountSnapshot snapshot = AccountSnapshotLoader(*connections).load(servers, account, true, options);
+            out.cancelled = cancel->load();
+            if (!out.cancelled) {
+                out.findings = snapshot.findings();
+                out.gaps = snapshot.gaps;
+            }
+            return out;
+        })
+        .then(this, [this, generation](const Outcome &out) {
+            if (generation != m_generation)
+                return;
+            --m_running;
+            ++m_done;
+            if (!out.cancelled)
+                emit accountChecked(out.account, out.findings, out.gaps);
+            emit progress(m_done, m_total);
+            if (m_queue.isEmpty() && m_running == 0)
+                emit finished(m_total, m_elapsed.elapsed());
+            else
+                startNext();
+        });
+}
+
+void RecordSweep::cancel()
+{
+    ++m_generation;
+    if (m_cancel)
+        m_cancel->store(true);
+    m_queue.clear();
+    m_running = 0;
+}
+
+void RecordSweep::shutdown()
+{
+    cancel();
+    m_runner->shutdown();
+    m_connections.reset();
+}
+
+} // namespace MqttDoctor
