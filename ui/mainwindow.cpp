@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QLabel>
+#include <QTimer>
 #include <QLoggingCategory>
 #include <QMenuBar>
 #include <QSplitter>
@@ -26,6 +27,7 @@
 #include "models/iconfactory.h"
 #include "models/sessiontablemodel.h"
 #include "panels/accountworkspace.h"
+#include "panels/clusteroverviewpanel.h"
 #include "panels/clustertreepanel.h"
 #include "panels/detailpanel.h"
 #include "panels/sessionspanel.h"
@@ -49,7 +51,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
       m_accountData(new AccountDataController(this)), m_workspace(new AccountWorkspace(m_details, *m_accountData, this)),
       m_banner(new ErrorBanner(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_status(new ConnectionStatusWidget(controller, this)), m_autoRefresh(new AutoRefresh(this)), m_sweep(new RecordSweep(this)),
-      m_sweepLabel(new QLabel(this))
+      m_sweepLabel(new QLabel(this)), m_overviewTimer(new QTimer(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("NATS MQTT Doctor"));
@@ -182,6 +184,20 @@ void MainWindow::connectRecordSweep()
     connect(m_sweep, &RecordSweep::accountStarted, this,
             [this](const QString &account) { m_model->setCoverage(account, HealthBadge::Coverage::Checking); });
     connect(m_sweep, &RecordSweep::accountChecked, m_model, &ClusterTreeModel::setFindings);
+    // The overview follows the sweep (at most every half second).
+    m_overviewTimer->setSingleShot(true);
+    m_overviewTimer->setInterval(500);
+    connect(m_overviewTimer, &QTimer::timeout, this, [this] {
+        if (clusterOverviewShown())
+            updateClusterOverview();
+    });
+    connect(m_sweep, &RecordSweep::accountChecked, m_overviewTimer, qOverload<>(&QTimer::start));
+    connect(m_sweep, &RecordSweep::finished, m_overviewTimer, qOverload<>(&QTimer::start));
+    connect(m_details->clusterPanel(), &ClusterOverviewPanel::accountActivated, this, [this](const QString &account) {
+        const QModelIndex index = m_model->accountIndex(account);
+        if (index.isValid())
+            m_treePanel->setCurrentSourceIndex(index);
+    });
     connect(m_sweep, &RecordSweep::accountSkipped, this, [this](const QString &account, bool couldNotCheck, const QString &why) {
         m_model->setCoverage(account, couldNotCheck ? HealthBadge::Coverage::CouldNotCheck : HealthBadge::Coverage::StreamsOnly, why);
     });
@@ -203,6 +219,9 @@ void MainWindow::connectRecordSweep()
 void MainWindow::handleHealthLoaded(const HealthMap &health)
 {
     m_model->applyHealth(health);
+    m_lastRead = QDateTime::currentDateTime();
+    if (clusterOverviewShown())
+        updateClusterOverview();
     // The account open in the window (or about to be) reads its records itself.
     QStringList open{m_requestedAccount};
     if (!m_workspace->accountName().isEmpty())
@@ -361,11 +380,22 @@ void MainWindow::showCurrentDetails()
                                    .arg(DisplayFormat::serverCount(m_model->servers().size()),
                                         DisplayFormat::serverVersions(m_model->servers())));
     } else {
-        m_details->showMessage(tr("%1, %2 of them with JetStream.\n\nSelect an account to see its JetStream state, "
-                                  "limits and MQTT streams.")
-                                   .arg(DisplayFormat::accountCount(m_model->accountCount()),
-                                        DisplayFormat::count(m_model->jetStreamAccountCount())));
+        // The cluster or its Accounts node: what is wrong in this cluster, and where.
+        updateClusterOverview();
+        m_details->showCluster();
     }
+}
+
+void MainWindow::updateClusterOverview()
+{
+    const QString name = m_controller.hasProfile() ? m_controller.profile().name : QString();
+    m_details->clusterPanel()->setState(name.isEmpty() ? m_controller.connectionDetail() : name, m_model->servers(), m_model->accountCount(),
+                                        m_model->allFindings(), m_model->coverageCounts(), m_lastRead);
+}
+
+bool MainWindow::clusterOverviewShown() const
+{
+    return m_details->currentWidget() == m_details->clusterPanel();
 }
 
 } // namespace MqttDoctor

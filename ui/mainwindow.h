@@ -1,8 +1,10 @@
 #pragma once
 
+#include <QDateTime>
 #include <QMainWindow>
 
 class QLabel;
+class QTimer;
 class QSplitter;
 class QTreeView;
 
@@ -95,6 +97,8 @@ private:
     void showNotConnected();
     void handleHealthLoaded(const HealthMap &health);
     void connectRecordSweep();
+    void updateClusterOverview();
+    bool clusterOverviewShown() const;
     /** Selects the account asked for by openAccountSessions() once it is listed. */
     void openRequestedAccount(bool everyAccountListed);
 
@@ -111,6 +115,8 @@ private:
     AutoRefresh *m_autoRefresh;
     RecordSweep *m_sweep;
     QLabel *m_sweepLabel;
+    QTimer *m_overviewTimer;
+    QDateTime m_lastRead;  ///< when the last load's badges arrived
     bool m_treeCompleteSeen = false; ///< since the last connect
     QString m_requestedAccount;      ///< openAccountSessions(), until it is opened
 };

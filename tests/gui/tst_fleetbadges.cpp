@@ -6,6 +6,8 @@
 // healthy dot. Real nats-server, real MQTT clients (the demo's scenario).
 #include <QLabel>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -14,6 +16,11 @@
 #include "controllers/recordsweep.h"
 #include "demoscenario.h"
 #include "mainwindow.h"
+#include "models/clusterfindingsmodel.h"
+#include "panels/clusteroverviewpanel.h"
+#include "panels/clustertreepanel.h"
+#include "panels/detailpanel.h"
+#include "widgets/severitybars.h"
 #include "models/clustertreemodel.h"
 #include "natsserverfixture.h"
 #include "windowsteps.h"
@@ -68,6 +75,35 @@ private slots:
         QVERIFY2(tree.accountIndex(u"GARBAGE"_s).data(Qt::ToolTipRole).toString().contains(u"session records"_s),
                  qPrintable(tree.accountIndex(u"GARBAGE"_s).data(Qt::ToolTipRole).toString()));
         QVERIFY(!window.findChild<QLabel *>(u"recordSweepLabel"_s)->isVisible());
+
+        // The cluster itself: what is wrong and where, every finding in one list.
+        window.treePanel()->setCurrentSourceIndex(tree.profileIndex());
+        ClusterOverviewPanel &overview = *window.detailPanel()->clusterPanel();
+        QTRY_COMPARE(window.detailPanel()->currentWidget(), &overview);
+        // (It follows the background checks within half a second.)
+        QTRY_VERIFY2(overview.summaryText().contains(u"GARBAGE"_s) && overview.summaryText().contains(u"ORPHAN"_s), qPrintable(overview.summaryText()));
+        QVERIFY2(overview.summaryText().indexOf(u"GARBAGE"_s) < overview.summaryText().indexOf(u"ORPHAN"_s), qPrintable(overview.summaryText()));
+        QCOMPARE(overview.bars()->count(Finding::Severity::Critical), 3);  // GARBAGE, NOSESS, OVERLAP
+        QCOMPARE(overview.bars()->count(Finding::Severity::Warning), 2);   // ORPHAN's two durables
+        QStringList codes;
+        for (int row = 0; row < overview.model()->rowCount(); ++row)
+            codes << overview.model()->index(row, ClusterFindingsModel::CodeColumn).data().toString();
+        QVERIFY2(codes.contains(u"SESSION_UNDECODABLE"_s) && codes.contains(u"ORPHAN_CONSUMER"_s) && codes.contains(u"SUBJECTS_OVERLAP"_s),
+                 qPrintable(codes.join(u' ')));
+        overview.filterEdit()->setText(u"orphan"_s);
+        QTRY_COMPARE(overview.proxy()->rowCount(), 2);
+        QVERIFY(!saveScreenshot(window, m_shots.path(), u"cluster-overview.png"_s).isEmpty());
+        // A row opens its account.
+        QSignalSpy activated(&overview, &ClusterOverviewPanel::accountActivated);
+        QTableView *table = overview.findChild<QTableView *>(u"clusterFindings"_s);
+        QVERIFY(table);
+        const QModelIndex first = overview.proxy()->index(0, 0);
+        emit table->doubleClicked(first);
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.first().first().toString(), u"ORPHAN"_s);
+        QTRY_COMPARE(window.treePanel()->currentSourceIndex(), tree.accountIndex(u"ORPHAN"_s));
+        overview.filterEdit()->clear();
+        window.treePanel()->setCurrentSourceIndex(tree.profileIndex());
         QVERIFY(!saveScreenshot(window, m_shots.path(), u"fleet-badges.png"_s).isEmpty());
     }
 

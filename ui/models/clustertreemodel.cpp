@@ -2,6 +2,7 @@
 
 #include <QSet>
 
+#include "diagnosis/checks.h"
 #include "models/accountmergeplan.h"
 #include "models/accountrows.h"
 #include "models/clustertreenode.h"
@@ -59,6 +60,7 @@ void ClusterTreeModel::clear()
     m_accountNodes.clear();
     m_accounts.clear();
     m_profileDetail.clear();
+    m_streamFindings.clear();
     endResetModel();
 }
 
@@ -271,6 +273,32 @@ void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> 
     }
 }
 
+QList<Finding> ClusterTreeModel::allFindings() const
+{
+    QList<Finding> out;
+    for (const Finding &f : m_streamFindings) {
+        const Node *node = m_accountNodes.value(f.account);
+        if (f.account.isEmpty() || (node && !node->fullFindings))
+            out.append(f);
+    }
+    for (const Node *node : m_accountNodes)
+        if (node->fullFindings)
+            for (const Finding &f : node->findings)
+                if (f.account == node->key)
+                    out.append(f);
+    Checks::sortFindings(out);
+    return out;
+}
+
+QHash<HealthBadge::Coverage, int> ClusterTreeModel::coverageCounts() const
+{
+    QHash<HealthBadge::Coverage, int> counts;
+    for (const Node *node : m_accountNodes)
+        if (node->health != HealthBadge::Health::Unknown)
+            ++counts[node->coverage];
+    return counts;
+}
+
 void ClusterTreeModel::setCoverage(const QString &account, HealthBadge::Coverage coverage, const QString &why)
 {
     Node *node = m_accountNodes.value(account);
@@ -296,6 +324,7 @@ HealthBadge::Coverage systemViewCoverage(const AccountInfo &account)
 
 void ClusterTreeModel::applyHealth(const HealthMap &health)
 {
+    m_streamFindings = health.findings();
     Node *group = groupNode(NodeKind::AccountGroup);
     if (!group || group->children.empty())
         return;

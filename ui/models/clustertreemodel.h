@@ -106,6 +106,14 @@ public:
      */
     void applyHealth(const HealthMap &health);
 
+    /**
+     * Every finding the tree's badges come from: each account's full findings where it has them, its
+     * stream-level ones (the last applyHealth()) otherwise, and the cluster-wide ones. Sorted.
+     */
+    QList<Finding> allFindings() const;
+    /** How many accounts have each coverage (HealthBadge::Coverage), over the accounts with a badge. */
+    QHash<HealthBadge::Coverage, int> coverageCounts() const;
+
     QModelIndex profileIndex() const;
     QModelIndex serverGroupIndex() const;
     QModelIndex accountGroupIndex() const;
@@ -161,6 +169,7 @@ private:
     QHash<QString, Node *> m_accountNodes; ///< the account rows by name
     QList<AccountInfo> m_accounts;         ///< what the account nodes point into (only read: never detached)
     QString m_profileDetail;
+    QList<Finding> m_streamFindings;       ///< the last applyHealth()'s findings
     mutable std::map<int, QIcon> m_icons; ///< painted on first use (needs the GUI application)
 };
 

@@ -15,6 +15,7 @@ HealthMap HealthMap::fromFindings(const QList<Finding> &findings, const QList<Ac
         if (map.m_accounts.contains(f.account))
             map.raise(f.account, f.stream, HealthBadge::fromSeverity(f.severity));
     }
+    map.m_findings = findings;
     return map;
 }
 

@@ -58,11 +58,15 @@ public:
     /** The account's badges (one lookup for the account and all its streams); nullptr when not covered. */
     const Account *find(const QString &account) const;
 
+    /** The findings the map was made from (fromFindings, diagnose); empty for a map built with raise(). */
+    const QList<Finding> &findings() const { return m_findings; }
+
     /** Raises the badge of `account` (and its `stream`, when given) to at least `health`; adds the account. */
     void raise(const QString &account, const QString &stream, Health health);
 
 private:
     QHash<QString, Account> m_accounts;
+    QList<Finding> m_findings;
 };
 
 } // namespace MqttDoctor

@@ -3,13 +3,14 @@
 #include <QLabel>
 
 #include "panels/accountdetailpanel.h"
+#include "panels/clusteroverviewpanel.h"
 #include "panels/serverdetailpanel.h"
 
 namespace MqttDoctor {
 
 DetailPanel::DetailPanel(QWidget *parent)
     : QStackedWidget(parent), m_message(new QLabel(this)), m_server(new ServerDetailPanel(this)),
-      m_account(new AccountDetailPanel(this))
+      m_account(new AccountDetailPanel(this)), m_cluster(new ClusterOverviewPanel(this))
 {
     setObjectName(QStringLiteral("detailPanel"));
     m_message->setObjectName(QStringLiteral("detailMessage"));
@@ -22,6 +23,12 @@ DetailPanel::DetailPanel(QWidget *parent)
     addWidget(m_message);
     addWidget(m_server);
     addWidget(m_account);
+    addWidget(m_cluster);
+}
+
+void DetailPanel::showCluster()
+{
+    setCurrentWidget(m_cluster);
 }
 
 DetailPanel::~DetailPanel() = default;

@@ -1,0 +1,116 @@
+#include "clusteroverviewpanel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMap>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "models/clusterfindingsmodel.h"
+#include "models/displayformat.h"
+#include "widgets/severitybars.h"
+
+namespace MqttDoctor {
+
+ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
+    : QWidget(parent), m_summary(new QLabel(this)), m_bars(new SeverityBars(this)), m_codes(new QLabel(this)),
+      m_filter(new QLineEdit(this)), m_model(new ClusterFindingsModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_table(new QTableView(this))
+{
+    setObjectName(QStringLiteral("clusterOverview"));
+    m_summary->setObjectName(QStringLiteral("clusterSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_codes->setObjectName(QStringLiteral("clusterCodes"));
+    m_codes->setTextFormat(Qt::RichText);
+    m_codes->setWordWrap(true);
+    m_filter->setObjectName(QStringLiteral("clusterFindingsFilter"));
+    m_filter->setPlaceholderText(tr("Filter findings (account, code, stream, client ID, text)"));
+    m_filter->setClearButtonEnabled(true);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(ClusterFindingsModel::SortRole);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_table->setObjectName(QStringLiteral("clusterFindings"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(ClusterFindingsModel::SeverityColumn, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_bars);
+    layout->addWidget(m_codes);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_table, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        const QString account = index.data(ClusterFindingsModel::AccountRole).toString();
+        if (!account.isEmpty())
+            emit accountActivated(account);
+    });
+}
+
+ClusterOverviewPanel::~ClusterOverviewPanel() = default;
+
+void ClusterOverviewPanel::setState(const QString &cluster, const QList<ServerInfo> &servers, int accounts,
+                                    const QList<Finding> &findings, const QHash<HealthBadge::Coverage, int> &coverage,
+                                    const QDateTime &refreshed)
+{
+    QMap<Finding::Severity, int> bySeverity;
+    QMap<QString, int> byCode;
+    QHash<QString, Finding::Severity> codeSeverity;
+    QStringList withProblems;
+    for (const Finding &f : findings) {
+        ++bySeverity[f.severity];
+        ++byCode[f.code];
+        if (!codeSeverity.contains(f.code) || int(f.severity) > int(codeSeverity.value(f.code)))
+            codeSeverity.insert(f.code, f.severity);
+        if (f.severity != Finding::Severity::Info && !f.account.isEmpty() && !withProblems.contains(f.account))
+            withProblems << f.account;  // in the findings' order: the most severe first
+    }
+    m_bars->setCounts(bySeverity);
+
+    const int full = coverage.value(HealthBadge::Coverage::Full);
+    const int streamsOnly = coverage.value(HealthBadge::Coverage::StreamsOnly);
+    const int checking = coverage.value(HealthBadge::Coverage::Checking);
+    const int couldNot = coverage.value(HealthBadge::Coverage::CouldNotCheck);
+    QString covered = tr("Checked fully (streams and session records, or nothing more to read): %1 of %2 accounts").arg(full).arg(accounts);
+    if (checking > 0)
+        covered += tr("; %1 being checked").arg(checking);
+    if (streamsOnly > 0)
+        covered += tr("; %1 streams only").arg(streamsOnly);
+    if (couldNot > 0)
+        covered += tr("; <b>%1 could not be checked</b> (their badges are crossed out; the tooltip says why)").arg(couldNot);
+    const QString verdict = findings.isEmpty() && couldNot == 0 && streamsOnly == 0 && checking == 0
+                                ? tr("No problem found.")
+                            : findings.isEmpty() ? tr("No problem found in what was checked.")
+                                                 : tr("%n account(s) with problems: %1", nullptr, int(withProblems.size()))
+                                                       .arg(withProblems.mid(0, 12).join(QStringLiteral(", "))
+                                                            + (withProblems.size() > 12 ? tr(", …") : QString()));
+    m_summary->setText(tr("<h3>Cluster %1</h3>%2, nats-server %3. %4, last read %5.<br>%6<br><b>%7</b>")
+                           .arg(cluster.toHtmlEscaped(), DisplayFormat::serverCount(int(servers.size())),
+                                DisplayFormat::serverVersions(servers).toHtmlEscaped(), DisplayFormat::accountCount(accounts),
+                                refreshed.isValid() ? refreshed.toLocalTime().toString(QStringLiteral("HH:mm:ss")) : tr("never"), covered,
+                                verdict.toHtmlEscaped()));
+    QStringList codes;
+    for (auto it = byCode.cbegin(); it != byCode.cend(); ++it)
+        codes << QStringLiteral("%1&nbsp;×&nbsp;%2 (%3)").arg(it.value()).arg(it.key(), Finding::severityName(codeSeverity.value(it.key())));
+    m_codes->setText(codes.isEmpty() ? QString() : tr("By code: %1").arg(codes.join(QStringLiteral(", "))));
+    m_model->setFindings(findings);
+    m_table->resizeColumnsToContents();
+}
+
+QString ClusterOverviewPanel::summaryText() const
+{
+    return m_summary->text();
+}
+
+} // namespace MqttDoctor

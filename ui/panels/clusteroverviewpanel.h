@@ -1,0 +1,64 @@
+#pragma once
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QWidget>
+
+#include "diagnosis/finding.h"
+#include "models/healthbadge.h"
+#include "nats/clusterinfo.h"
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace MqttDoctor {
+
+class ClusterFindingsModel;
+class SeverityBars;
+
+/**
+ * What is wrong in this cluster, and where: the page shown when the cluster (or its Accounts node) is
+ * selected. The findings by severity (a small chart) and by code, how far the accounts were checked
+ * (streams only, records, could not), the servers and versions, the last refresh; then every finding
+ * of every account in one sortable, filterable table, the most severe first. Double-clicking a row
+ * opens its account (accountActivated). GUI thread.
+ */
+class ClusterOverviewPanel final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ClusterOverviewPanel)
+
+public:
+    explicit ClusterOverviewPanel(QWidget *parent = nullptr);
+    ~ClusterOverviewPanel() override;
+
+    /**
+     * `findings`: every finding (ClusterTreeModel::allFindings); `coverage`: how many accounts have each
+     * coverage; `accounts`: how many there are; `refreshed`: when the cluster was last read.
+     */
+    void setState(const QString &cluster, const QList<ServerInfo> &servers, int accounts, const QList<Finding> &findings,
+                  const QHash<HealthBadge::Coverage, int> &coverage, const QDateTime &refreshed);
+
+    QString summaryText() const;
+    ClusterFindingsModel *model() const { return m_model; }
+    QSortFilterProxyModel *proxy() const { return m_proxy; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    SeverityBars *bars() const { return m_bars; }
+
+Q_SIGNALS:
+    void accountActivated(const QString &account);
+
+private:
+    QLabel *m_summary;
+    SeverityBars *m_bars;
+    QLabel *m_codes;
+    QLineEdit *m_filter;
+    ClusterFindingsModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_table;
+};
+
+} // namespace MqttDoctor
