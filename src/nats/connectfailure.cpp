@@ -14,20 +14,20 @@ namespace {
 const QString kGiveClientPort = QStringLiteral("Give the NATS client port, 4222 by default");
 const QString kClientPortHint = QStringLiteral("give the NATS client port, 4222 by default");
 
-QString server(const ServerProbeFacts &f)
+QString serverAt(const ServerProbeFacts &f)
 {
     return f.serverName.isEmpty() ? QStringLiteral("the NATS server at ") + f.hostPort()
                                   : QStringLiteral("the NATS server %1 at %2").arg(f.serverName, f.hostPort());
 }
 
 // nats.c's text as a detail after an explanation: "(nats.c: ...)".
-QString natsDetail(int status, const QString &natsText)
+QString withNatsText(int status, const QString &natsText)
 {
     return QStringLiteral(" (nats.c: ") + NatsErrors::detail(status, natsText) + QLatin1Char(')');
 }
 
 // The printable start of what a port sent, for a message.
-QString excerpt(const QByteArray &bytes)
+QString printableStart(const QByteArray &bytes)
 {
     QString out;
     for (const char c : bytes.left(40)) {
@@ -42,7 +42,7 @@ QString excerpt(const QByteArray &bytes)
     return out;
 }
 
-QString whyTls(const ConnectAttempt &a)
+QString tlsReasons(const ConnectAttempt &a)
 {
     QStringList why;
     if (a.tlsUrl)
@@ -54,7 +54,7 @@ QString whyTls(const ConnectAttempt &a)
     return why.join(QStringLiteral(", "));
 }
 
-QString credentialsHint(Credentials::Kind kind)
+QString credentialsHintFor(Credentials::Kind kind)
 {
     switch (kind) {
     case Credentials::Kind::None:
@@ -155,10 +155,10 @@ ConnectFailure::Cause ConnectFailure::fromStatus(int status, const QString &nats
                      ? QStringLiteral("authorization violation: the server requires credentials and none were given")
                      : QStringLiteral("authorization violation: the server refused the credentials"))
                     + QStringLiteral(" (the server said: ") + NatsErrors::detail(status, natsText) + QLatin1Char(')'),
-                credentialsHint(attempt.credentials)};
+                credentialsHintFor(attempt.credentials)};
     case NATS_SECURE_CONNECTION_WANTED:
         return {Error::Kind::Tls,
-                QStringLiteral("the connection is set up for TLS (%1), but the server does not offer TLS").arg(whyTls(attempt)),
+                QStringLiteral("the connection is set up for TLS (%1), but the server does not offer TLS").arg(tlsReasons(attempt)),
                 QStringLiteral("connect without TLS (a nats:// URL, no CA certificate and no client certificate), or turn TLS "
                                "on in the server's configuration (a tls block)")};
     case NATS_SECURE_CONNECTION_REQUIRED:
@@ -170,11 +170,11 @@ ConnectFailure::Cause ConnectFailure::fromStatus(int status, const QString &nats
                 QStringLiteral("the server's log says why (for example its connection limit); retry once that is fixed")};
     case NATS_NOT_PERMITTED:
         return {Error::Kind::PermissionDenied,
-                QStringLiteral("the server does not permit this connection") + natsDetail(status, natsText),
+                QStringLiteral("the server does not permit this connection") + withNatsText(status, natsText),
                 QStringLiteral("check the user's permissions in the server's configuration")};
     case NATS_ADDRESS_MISSING:
     case NATS_INVALID_ARG:
-        return {Error::Kind::InvalidInput, QStringLiteral("the server URL or a connection setting is not valid") + natsDetail(status, natsText),
+        return {Error::Kind::InvalidInput, QStringLiteral("the server URL or a connection setting is not valid") + withNatsText(status, natsText),
                 QStringLiteral("check the server URL (nats://host:4222 or tls://host:4222)")};
     case NATS_NO_SERVER:
         return {Error::Kind::ConnectionRefused, QStringLiteral("no server could be reached"),
@@ -183,12 +183,12 @@ ConnectFailure::Cause ConnectFailure::fromStatus(int status, const QString &nats
         return {Error::Kind::Timeout, QStringLiteral("the server did not complete the connection within %1 ms").arg(ms),
                 QStringLiteral("check the server URL and that the server is healthy; on a slow network raise the timeout")};
     case NATS_SSL_ERROR:
-        return {Error::Kind::Tls, QStringLiteral("the TLS handshake failed") + natsDetail(status, natsText),
+        return {Error::Kind::Tls, QStringLiteral("the TLS handshake failed") + withNatsText(status, natsText),
                 QStringLiteral("check the CA certificate and the client certificate")};
     default:
         return {Error::Kind::Internal,
                 QStringLiteral("nats.c could not set up the connection: %1").arg(NatsErrors::statusText(status))
-                    + natsDetail(status, natsText),
+                    + withNatsText(status, natsText),
                 QStringLiteral("retry; if it persists, report it with this message")};
     }
 }
@@ -251,7 +251,7 @@ ConnectFailure::Cause ConnectFailure::fromFacts(int status, const QString &natsT
                 QStringLiteral("is it the HTTP monitoring port (8222 by default) or a WebSocket port? ") + kGiveClientPort};
     case G::OtherProtocol:
         return {Error::Kind::NotNatsServer,
-                QStringLiteral("%1 is not a NATS server (it sent \"%2\" instead of the NATS greeting)").arg(f.hostPort(), excerpt(f.firstBytes)),
+                QStringLiteral("%1 is not a NATS server (it sent \"%2\" instead of the NATS greeting)").arg(f.hostPort(), printableStart(f.firstBytes)),
                 QStringLiteral("the port belongs to another service: ") + kClientPortHint};
     case G::Silent:
         return {Error::Kind::Timeout,
@@ -274,12 +274,12 @@ ConnectFailure::Cause ConnectFailure::fromNatsServer(int status, const QString &
     case NATS_TIMEOUT:
         return {Error::Kind::Timeout,
                 QStringLiteral("%1 sent its greeting but did not complete the %2handshake within %3 ms")
-                    .arg(server(f), f.tlsRequired || attempt.tlsWanted() ? QStringLiteral("TLS and connect ") : QStringLiteral("connect "))
+                    .arg(serverAt(f), f.tlsRequired || attempt.tlsWanted() ? QStringLiteral("TLS and connect ") : QStringLiteral("connect "))
                     .arg(attempt.timeoutMs),
                 QStringLiteral("the server may be overloaded: retry, or on a slow network raise the timeout")};
     case NATS_NO_SERVER:
         return {Error::Kind::ConnectionRefused,
-                QStringLiteral("the connection failed, although %1 answers now (it may have just started)").arg(server(f)),
+                QStringLiteral("the connection failed, although %1 answers now (it may have just started)").arg(serverAt(f)),
                 QStringLiteral("retry")};
     case NATS_PROTOCOL_ERROR:
     case NATS_CONNECTION_CLOSED:
@@ -290,16 +290,16 @@ ConnectFailure::Cause ConnectFailure::fromNatsServer(int status, const QString &
         if (f.tlsVerify && !attempt.clientCertGiven)
             return {Error::Kind::Tls,
                     QStringLiteral("%1 requires a client certificate (its greeting says so) and closed the connection, as none "
-                                   "was given").arg(server(f)),
+                                   "was given").arg(serverAt(f)),
                     QStringLiteral("give a client certificate and its key, signed by a CA the server trusts")};
         if (f.tlsVerify)
             return {Error::Kind::Tls,
                     QStringLiteral("%1 requires a client certificate (its greeting says so) and closed the connection during the "
-                                   "handshake: it did not accept the one given").arg(server(f)),
+                                   "handshake: it did not accept the one given").arg(serverAt(f)),
                     QStringLiteral("check that the client certificate is signed by a CA the server trusts (its tls ca_file) and "
                                    "has not expired")};
         return {Error::Kind::ConnectionRefused,
-                QStringLiteral("%1 closed the connection during the connect handshake").arg(server(f)) + natsDetail(status, natsText),
+                QStringLiteral("%1 closed the connection during the connect handshake").arg(serverAt(f)) + withNatsText(status, natsText),
                 QStringLiteral("the server's log says why (for example its connection limit, or an authentication timeout); "
                                "retry once that is fixed")};
     default:
@@ -314,10 +314,10 @@ ConnectFailure::Cause ConnectFailure::tlsHandshake(const QString &natsText, cons
     if (f.tlsRequired && !attempt.tlsWanted()) {
         // nats.c switches to TLS by itself when the server requires it; without a CA it cannot verify the server.
         sentence = QStringLiteral("%1 requires TLS (its greeting says so), and the TLS handshake failed: no CA certificate "
-                                  "was given to verify the server's certificate").arg(server(f));
+                                  "was given to verify the server's certificate").arg(serverAt(f));
         todo << QStringLiteral("connect with TLS and give the CA certificate that signed the server's certificate");
     } else {
-        sentence = QStringLiteral("the TLS handshake with %1 failed").arg(server(f));
+        sentence = QStringLiteral("the TLS handshake with %1 failed").arg(serverAt(f));
         if (!attempt.caGiven)
             todo << QStringLiteral("give the CA certificate that signed the server's certificate (without one, only CAs this "
                                    "machine trusts are accepted)");
@@ -328,7 +328,7 @@ ConnectFailure::Cause ConnectFailure::tlsHandshake(const QString &natsText, cons
     if (f.tlsVerify)
         todo << (attempt.clientCertGiven ? QStringLiteral("check that the client certificate is signed by a CA the server trusts")
                                          : QStringLiteral("the server also requires a client certificate: give one with its key"));
-    return {Error::Kind::Tls, sentence + natsDetail(NATS_SSL_ERROR, natsText), todo.join(QStringLiteral("; "))};
+    return {Error::Kind::Tls, sentence + withNatsText(NATS_SSL_ERROR, natsText), todo.join(QStringLiteral("; "))};
 }
 
 } // namespace MqttDoctor

@@ -31,7 +31,7 @@ constexpr int kMaxProbed = 8;
 
 // getaddrinfo() cannot be given a deadline: it runs on a thread of its own, and a lookup that does not
 // end in time is left to finish there (it frees its own result).
-struct Lookup
+struct DnsLookup
 {
     std::mutex mutex;
     std::condition_variable done;
@@ -44,7 +44,7 @@ struct Lookup
 struct AddrInfoDeleter { void operator()(addrinfo *a) const { if (a) freeaddrinfo(a); } };
 using AddrInfoPtr = std::unique_ptr<addrinfo, AddrInfoDeleter>;
 
-struct Resolved
+struct ProbeResolution
 {
     ServerProbeFacts::Resolution resolution = ServerProbeFacts::Resolution::Resolved;
     QString detail;
@@ -52,9 +52,9 @@ struct Resolved
     AddrInfoPtr addresses;
 };
 
-Resolved resolve(const QString &host, quint16 port, int timeoutMs)
+ProbeResolution resolveWithin(const QString &host, quint16 port, int timeoutMs)
 {
-    auto lookup = std::make_shared<Lookup>();
+    auto lookup = std::make_shared<DnsLookup>();
     const std::string name = host.toStdString();
     const std::string service = std::to_string(port);
     std::thread([lookup, name, service] {
@@ -75,7 +75,7 @@ Resolved resolve(const QString &host, quint16 port, int timeoutMs)
         lookup->done.notify_all();
     }).detach();
 
-    Resolved out;
+    ProbeResolution out;
     const int wait = std::clamp(timeoutMs, 1, kMaxResolveMs);
     std::unique_lock lock(lookup->mutex);
     if (!lookup->done.wait_for(lock, std::chrono::milliseconds(wait), [&] { return lookup->finished; })) {
@@ -126,7 +126,7 @@ ServerProbeFacts::Reach reachOf(int error)
 }
 
 // The better-known outcome of two addresses: connected, then refused (a definite answer), timed out, unreachable.
-int rank(ServerProbeFacts::Reach r)
+int reachRank(ServerProbeFacts::Reach r)
 {
     switch (r) {
     case ServerProbeFacts::Reach::Connected: return 5;
@@ -139,14 +139,14 @@ int rank(ServerProbeFacts::Reach r)
     return 0;
 }
 
-struct Socket
+struct ProbeSocket
 {
     int fd = -1;
-    ~Socket() { if (fd >= 0) ::close(fd); }
+    ~ProbeSocket() { if (fd >= 0) ::close(fd); }
 };
 
 // Non-blocking connect to one address within `deadline`; returns 0 or the errno.
-int connectOne(const addrinfo *a, const QDeadlineTimer &deadline, Socket &sock)
+int connectOne(const addrinfo *a, const QDeadlineTimer &deadline, ProbeSocket &sock)
 {
     sock.fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
     if (sock.fd < 0)
@@ -196,7 +196,7 @@ ReadEnd readGreeting(int fd, QByteArray &buffer, int waitMs)
     }
 }
 
-void readInfo(ServerProbeFacts &facts, const QByteArray &line)
+void readInfoLine(ServerProbeFacts &facts, const QByteArray &line)
 {
     const QByteArray json = line.mid(4).trimmed();
     const QJsonDocument doc = QJsonDocument::fromJson(json);
@@ -233,7 +233,7 @@ void greet(ServerProbeFacts &facts, int fd, int timeoutMs)
     facts.firstBytes = buffer.left(64);
     if (buffer.startsWith("INFO ") || buffer.startsWith("INFO\t")) {
         facts.greeting = ServerProbeFacts::Greeting::Info;
-        readInfo(facts, buffer.left(buffer.indexOf('\n') < 0 ? buffer.size() : buffer.indexOf('\n')));
+        readInfoLine(facts, buffer.left(buffer.indexOf('\n') < 0 ? buffer.size() : buffer.indexOf('\n')));
     } else if (buffer.startsWith("HTTP/")) {
         facts.greeting = ServerProbeFacts::Greeting::Http;
     } else {
@@ -281,7 +281,7 @@ ServerProbeFacts ServerProbe::probe(const QString &url, int timeoutMs)
         facts.detail = QStringLiteral("no host and port in the URL");
         return facts;
     }
-    Resolved resolved = resolve(facts.host, facts.port, timeoutMs);
+    ProbeResolution resolved = resolveWithin(facts.host, facts.port, timeoutMs);
     facts.resolution = resolved.resolution;
     facts.detail = resolved.detail;
     facts.waitedMs = resolved.waitedMs;
@@ -290,15 +290,15 @@ ServerProbeFacts ServerProbe::probe(const QString &url, int timeoutMs)
 
     const int connectWait = std::clamp(timeoutMs, 1, kMaxConnectMs);
     const QDeadlineTimer deadline(connectWait);
-    Socket connected;
+    ProbeSocket connected;
     int best = 0;
     int bestError = 0;
-    for (const addrinfo *a = resolved.addresses.get(); a && rank(facts.reach) < 5; a = a->ai_next) {
-        Socket sock;
+    for (const addrinfo *a = resolved.addresses.get(); a && reachRank(facts.reach) < 5; a = a->ai_next) {
+        ProbeSocket sock;
         const int error = connectOne(a, deadline, sock);
         const ServerProbeFacts::Reach reach = reachOf(error);
-        if (rank(reach) > best) {
-            best = rank(reach);
+        if (reachRank(reach) > best) {
+            best = reachRank(reach);
             bestError = error;
             facts.reach = reach;
         }
