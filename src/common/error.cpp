@@ -8,6 +8,8 @@ QString Error::kindName(Kind kind)
     case Kind::None: return QStringLiteral("none");
     case Kind::InvalidInput: return QStringLiteral("invalid_input");
     case Kind::ConnectionRefused: return QStringLiteral("connection_refused");
+    case Kind::Dns: return QStringLiteral("dns");
+    case Kind::NotNatsServer: return QStringLiteral("not_nats_server");
     case Kind::AuthFailed: return QStringLiteral("auth_failed");
     case Kind::Tls: return QStringLiteral("tls");
     case Kind::Timeout: return QStringLiteral("timeout");

@@ -15,10 +15,12 @@ public:
     enum class Kind {
         None,
         InvalidInput,       ///< bad option, bad profile file, bad URL
-        ConnectionRefused,  ///< nothing listens at the URL(s)
+        ConnectionRefused,  ///< nothing listens at the URL(s), the host cannot be reached, or the server closed the connection
+        Dns,                ///< the URL's host name does not resolve
+        NotNatsServer,      ///< something answers at the URL, but not a NATS client port (MQTT, HTTP monitoring, ...)
         AuthFailed,         ///< wrong user, password, token, NKey or creds
-        Tls,                ///< TLS handshake or certificate problem
-        Timeout,            ///< the server did not answer in time
+        Tls,                ///< TLS: handshake or certificate problem, the server requires TLS, or does not offer it
+        Timeout,            ///< the server did not answer in time (connect, handshake or request)
         NoSystemAccess,     ///< the connection has no system-account privileges
         NoResponders,       ///< nobody serves the subject (e.g. JetStream off for the account)
         PermissionDenied,   ///< the server refused a publish or subscribe

@@ -18,6 +18,7 @@ Result<std::shared_ptr<NatsConnection>> ConnectionSet::connectCached(const QStri
                                                                      const QString &role)
 {
     QList<std::shared_ptr<NatsConnection>> evicted;  // closed after the lock is let go (closing waits for nats.c's threads)
+    const auto arrived = std::chrono::steady_clock::now();
     // Connecting under the lock keeps two workers from opening the same connection twice.
     QMutexLocker lock(&m_mutex);
     const bool isAccount = key.startsWith(QLatin1String("account:"));
@@ -28,6 +29,10 @@ Result<std::shared_ptr<NatsConnection>> ConnectionSet::connectCached(const QStri
         }
         return *it;
     }
+    // An attempt at the same connection that failed while this caller waited for the lock failed for it
+    // too: concurrent loads do not try (and explain) a failing connection once each. A later call tries again.
+    if (auto f = m_failures.constFind(key); f != m_failures.constEnd() && f->ended >= arrived)
+        return f->error;
     ConnectionSettings settings;
     settings.servers = m_profile.servers;
     settings.credentials = creds;
@@ -36,8 +41,11 @@ Result<std::shared_ptr<NatsConnection>> ConnectionSet::connectCached(const QStri
     settings.role = role;
     settings.counter = m_requests;
     auto conn = NatsConnection::connect(settings);
-    if (!conn)
+    if (!conn) {
+        m_failures.insert(key, {conn.error(), std::chrono::steady_clock::now()});
         return conn.error();
+    }
+    m_failures.remove(key);
     m_connections.insert(key, *conn);
     if (isAccount) {
         m_accountUse.append(key);
@@ -60,8 +68,8 @@ Result<std::shared_ptr<NatsConnection>> ConnectionSet::system()
 {
     if (!m_profile.hasSystem())
         return Error(Error::Kind::NoSystemAccess, QStringLiteral("no system connection is configured"),
-                     QStringLiteral("give system-account credentials with --system-user/--system-password, "
-                                    "--system-creds or --system-context"));
+                     QStringLiteral("give the credentials of a system-account user for the system connection (a user and "
+                                    "password, a credentials file or a natscli context)"));
     return connectCached(QStringLiteral("system"), m_profile.system, QStringLiteral("system connection"));
 }
 

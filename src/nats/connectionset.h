@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include <QMap>
@@ -20,7 +21,9 @@ class NatsConnection;
 /**
  * The connections of one profile, made on first use and shared: the primary connection (the
  * profile's own credentials), the system connection, and one per account with credentials.
- * Thread-safe; connecting blocks, so call from a worker thread.
+ * Thread-safe; connecting blocks, so call from a worker thread. Callers that wait while another
+ * thread's attempt at the same connection fails get that failure instead of trying again; a call
+ * made after it tries again.
  */
 class ConnectionSet final
 {
@@ -37,7 +40,7 @@ public:
 
     /** The profile's own connection; the system connection when only system credentials exist. */
     Result<std::shared_ptr<NatsConnection>> primary();
-    /** The system-account connection; an InvalidInput error when the profile has none. */
+    /** The system-account connection; a NoSystemAccess error when the profile has none. */
     Result<std::shared_ptr<NatsConnection>> system();
     /**
      * A client for system requests on the system connection, sharing the set's ServerRoster (so the
@@ -86,6 +89,12 @@ private:
     Profile m_profile;
     mutable QMutex m_mutex;
     QMap<QString, std::shared_ptr<NatsConnection>> m_connections;
+    struct Failure
+    {
+        Error error;
+        std::chrono::steady_clock::time_point ended;
+    };
+    QMap<QString, Failure> m_failures;  ///< the last failed attempt per key, for the callers that waited for it
     QStringList m_accountUse;  ///< keys of account connections, least recently used first
     std::optional<QString> m_primaryAccount;
     std::shared_ptr<ServerRoster> m_roster = std::make_shared<ServerRoster>();

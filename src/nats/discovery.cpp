@@ -355,6 +355,8 @@ Result<AccountInfo> account(ConnectionSet &connections, const QString &name)
     const bool primaryIsAccountUser = connections.profile().auth.isSet();
     if (primaryIsAccountUser) {
         auto primaryName = connections.primaryAccountName();
+        if (!primaryName && name.isEmpty())
+            return primaryName.error();  // the connection failed: connecting again below would only fail again
         if (name.isEmpty() || (primaryName && *primaryName == name)) {
             auto conn = connections.primary();
             if (!conn)
@@ -365,10 +367,11 @@ Result<AccountInfo> account(ConnectionSet &connections, const QString &name)
     if (!connections.hasSystem())
         return Error(Error::Kind::InvalidInput,
                      QStringLiteral("cannot read account %1: no credentials for it and no system connection").arg(name),
-                     QStringLiteral("connect as a user of the account (--user/--password, --creds, ...) or give a system connection"));
+                     QStringLiteral("connect as a user of the account (its user and password, credentials file, ...) or give a "
+                                    "system connection"));
     if (name.isEmpty())
         return Error(Error::Kind::InvalidInput, QStringLiteral("which account? the system connection sees them all"),
-                     QStringLiteral("give --account NAME (see the accounts command)"));
+                     QStringLiteral("name the account (the accounts listing shows them)"));
     auto sys = connections.systemClient();
     if (!sys)
         return sys.error();

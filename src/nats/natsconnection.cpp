@@ -12,6 +12,7 @@
 #include <QScopeGuard>
 #include <QSemaphore>
 
+#include "nats/connectfailure.h"
 #include "nats/natsconnectionhandle.h"
 #include "nats/natserrors.h"
 #include "nats/nkeys.h"
@@ -127,9 +128,16 @@ natsStatus provideJwt(char **userJWT, char **, void *closure)
 struct OptionsDeleter { void operator()(natsOptions *o) const { natsOptions_Destroy(o); } };
 using OptionsPtr = std::unique_ptr<natsOptions, OptionsDeleter>;
 
+// nats.c's text of the last failure on this thread, as a detail after an explanation.
+QString natsDetail(natsStatus s)
+{
+    return QStringLiteral(" (nats.c: ") + NatsErrors::detail(s, lastErrorText()) + QLatin1Char(')');
+}
+
 Error optionError(natsStatus s, const QString &what)
 {
-    return Error(Error::Kind::InvalidInput, what + QStringLiteral(": ") + lastErrorText()).withNatsStatus(s);
+    return Error(Error::Kind::InvalidInput, what + natsDetail(s),
+                 QStringLiteral("check the connection settings")).withNatsStatus(s);
 }
 
 Result<void> applyCredentials(natsOptions *opts, const Credentials &c, EventSink *sink)
@@ -191,13 +199,13 @@ Result<void> applyTls(natsOptions *opts, const TlsSettings &tls)
         else
             s = natsOptions_LoadCATrustedCertificates(opts, tls.ca.path.toUtf8().constData());
         if (s != NATS_OK)
-            return Error(Error::Kind::Tls, QStringLiteral("cannot load the CA certificate: ") + lastErrorText(),
-                         QStringLiteral("check the file given with --tlsca")).withNatsStatus(s);
+            return Error(Error::Kind::Tls, QStringLiteral("cannot load the CA certificate") + natsDetail(s),
+                         QStringLiteral("check the CA certificate file: it must hold PEM certificates")).withNatsStatus(s);
     }
     if (s == NATS_OK && (!tls.cert.isEmpty() || !tls.key.isEmpty())) {
         if (tls.cert.isEmpty() || tls.key.isEmpty())
             return Error(Error::Kind::InvalidInput, QStringLiteral("a TLS client certificate needs both a certificate and a key"),
-                         QStringLiteral("give both --tlscert and --tlskey"));
+                         QStringLiteral("give both the client certificate and its key"));
         if (tls.cert.isInline() || tls.key.isInline()) {
             auto cert = tls.cert.load();
             auto key = tls.key.load();
@@ -210,8 +218,9 @@ Result<void> applyTls(natsOptions *opts, const TlsSettings &tls)
             s = natsOptions_LoadCertificatesChain(opts, tls.cert.path.toUtf8().constData(), tls.key.path.toUtf8().constData());
         }
         if (s != NATS_OK)
-            return Error(Error::Kind::Tls, QStringLiteral("cannot load the client certificate or key: ") + lastErrorText(),
-                         QStringLiteral("check the files given with --tlscert and --tlskey")).withNatsStatus(s);
+            return Error(Error::Kind::Tls, QStringLiteral("cannot load the client certificate or key") + natsDetail(s),
+                         QStringLiteral("check the client certificate and key files: PEM, and the key must match the "
+                                        "certificate")).withNatsStatus(s);
     }
     if (s != NATS_OK)
         return optionError(s, QStringLiteral("cannot set up TLS"));
@@ -248,7 +257,13 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
 {
     if (settings.servers.isEmpty())
         return Error(Error::Kind::InvalidInput, QStringLiteral("no server URL given"),
-                     QStringLiteral("give one with --server nats://host:4222"));
+                     QStringLiteral("give the server URL, such as nats://host:4222"));
+    ConnectAttempt attempt;
+    attempt.role = settings.role;
+    attempt.timeoutMs = settings.timeoutMs;
+    attempt.caGiven = !settings.tls.ca.isEmpty();
+    attempt.clientCertGiven = !settings.tls.cert.isEmpty();
+    attempt.credentials = settings.credentials.kind;
     QList<QByteArray> urls;
     for (const QString &raw : settings.servers) {
         auto url = normalizeServerUrl(raw);
@@ -259,6 +274,8 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
                          QStringLiteral("server URL \"%1\" is a WebSocket URL, which nats.c cannot use").arg(raw),
                          QStringLiteral("use the server's client port with nats:// or tls://"));
         urls.append(url->toUtf8());
+        attempt.urls.append(*url);
+        attempt.tlsUrl = attempt.tlsUrl || url->startsWith(QLatin1String("tls://"));
     }
     std::vector<const char *> urlPointers;
     for (const QByteArray &u : urls)
@@ -267,7 +284,8 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
     natsOptions *raw = nullptr;
     natsStatus s = natsOptions_Create(&raw);
     if (s != NATS_OK)
-        return Error(Error::Kind::Internal, QStringLiteral("cannot initialise nats.c: ") + lastErrorText());
+        return Error(Error::Kind::Internal, QStringLiteral("cannot initialise nats.c") + natsDetail(s),
+                     QStringLiteral("retry; if it persists, report it with this message"));
     OptionsPtr opts(raw);
 
     auto p = std::make_unique<Private>();
@@ -276,8 +294,9 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
 
     s = natsOptions_SetServers(opts.get(), urlPointers.data(), static_cast<int>(urlPointers.size()));
     if (s != NATS_OK)
-        return Error(Error::Kind::InvalidInput, QStringLiteral("invalid server URL in ") + settings.servers.join(QLatin1Char(','))
-                                                    + QStringLiteral(": ") + lastErrorText()).withNatsStatus(s);
+        return Error(Error::Kind::InvalidInput, QStringLiteral("invalid server URL in ") + attempt.urls.join(QStringLiteral(", "))
+                                                    + natsDetail(s),
+                     QStringLiteral("check the server URL (nats://host:4222 or tls://host:4222)")).withNatsStatus(s);
     natsOptions_SetTimeout(opts.get(), settings.timeoutMs);
     natsOptions_SetName(opts.get(), "nats-mqtt-doctor");
     natsOptions_SetMaxReconnect(opts.get(), -1);
@@ -296,15 +315,17 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
         return r.error();
     if (auto r = applyTls(opts.get(), settings.tls); !r)
         return r.error();
+    // nats.c 3.4 does not read the scheme: a tls:// URL asks for TLS, and without this the connection
+    // would go on in plain text to a server that does not offer TLS.
+    if (attempt.tlsUrl && !settings.tls.isSet()) {
+        if (s = natsOptions_SetSecure(opts.get(), true); s != NATS_OK)
+            return optionError(s, QStringLiteral("cannot set up TLS"));
+    }
 
     natsConnection *nc = nullptr;
     s = natsConnection_Connect(&nc, opts.get());
-    if (s != NATS_OK) {
-        const QString text = lastErrorText();
-        return NatsErrors::fromConnect(s, text, settings.servers.join(QLatin1Char(',')),
-                                       settings.tls.isSet() || settings.servers.join(QString()).contains(QLatin1String("tls://")),
-                                       settings.role);
-    }
+    if (s != NATS_OK)
+        return ConnectFailure::explain(s, lastErrorText(), attempt);
     p->nc = nc;
     std::shared_ptr<NatsConnection> conn(new NatsConnection(std::move(p)));
     conn->m_settings = settings;

@@ -9,87 +9,73 @@ QString statusText(int natsStatus)
     return QString::fromUtf8(natsStatus_GetText(static_cast<::natsStatus>(natsStatus)));
 }
 
-namespace {
-
 QString detail(int natsStatus, const QString &lastErrorText)
 {
-    const QString text = lastErrorText.trimmed();
+    QString text = lastErrorText.trimmed();
+    // nats.c puts the source location in front: "(conn.c:1905): Authorization Violation".
+    if (text.startsWith(QLatin1Char('('))) {
+        const qsizetype close = text.indexOf(QLatin1String("): "));
+        if (close > 0 && close < 64 && text.left(close).contains(QLatin1String(".c:")))
+            text = text.mid(close + 3).trimmed();
+    }
     return text.isEmpty() ? statusText(natsStatus) : text;
+}
+
+namespace {
+
+// What a failed call means, by its status; `what` is the call ("no reply on X" needs the subject).
+Error classify(int status, const QString &lastErrorText, const QString &what, const QString &subject, int timeoutMs)
+{
+    const QString nats = QStringLiteral(" (nats.c: ") + detail(status, lastErrorText) + QLatin1Char(')');
+    switch (status) {
+    case NATS_TIMEOUT:
+        if (!subject.isEmpty())
+            return Error(Error::Kind::Timeout, QStringLiteral("no reply on %1 within %2 ms").arg(subject).arg(timeoutMs),
+                         QStringLiteral("the server did not answer in time: it may be overloaded, or what serves this subject "
+                                        "is not answering; retry, or raise the timeout"));
+        return Error(Error::Kind::Timeout, what + QStringLiteral(": the server did not answer in time"),
+                     QStringLiteral("the server may be overloaded; retry, or raise the timeout"));
+    case NATS_NO_RESPONDERS:
+        return Error(Error::Kind::NoResponders,
+                     subject.isEmpty() ? what + QStringLiteral(": nobody answers (no responders)")
+                                       : QStringLiteral("nobody answers on %1 (no responders)").arg(subject),
+                     QStringLiteral("nothing in the user's account serves this subject"));
+    case NATS_CONNECTION_CLOSED:
+    case NATS_CONNECTION_DISCONNECTED:
+    case NATS_STALE_CONNECTION:
+    case NATS_IO_ERROR:
+        return Error(Error::Kind::ConnectionRefused, what + QStringLiteral(": the connection to the server was lost"),
+                     QStringLiteral("check that the server is running; the connection reconnects by itself, then retry"));
+    case NATS_NOT_PERMITTED:
+        return Error(Error::Kind::PermissionDenied, what + QStringLiteral(": the server does not permit it") + nats,
+                     QStringLiteral("the user's permissions in the server's configuration must allow it"));
+    case NATS_MAX_PAYLOAD:
+        return Error(Error::Kind::InvalidInput, what + QStringLiteral(": the message is larger than the server accepts (its max_payload)"),
+                     QStringLiteral("raise max_payload in the server's configuration, or send less"));
+    case NATS_SLOW_CONSUMER:
+        return Error(Error::Kind::Io, what + QStringLiteral(": messages arrived faster than they were read, and some were dropped"),
+                     QStringLiteral("retry; if it persists, the machine is too busy to keep up"));
+    case NATS_CONNECTION_AUTH_FAILED:
+        return Error(Error::Kind::AuthFailed, what + QStringLiteral(": the server no longer accepts the credentials") + nats,
+                     QStringLiteral("check the credentials (expired or revoked?) and connect again"));
+    case NATS_NO_MEMORY:
+        return Error(Error::Kind::Internal, what + QStringLiteral(": out of memory"), QStringLiteral("free memory, then retry"));
+    default:
+        return Error(Error::Kind::Protocol, what + QStringLiteral(": nats.c reported \"%1\"").arg(statusText(status)) + nats,
+                     QStringLiteral("retry; if it persists, the server's log may say why"));
+    }
 }
 
 } // namespace
 
-Error fromConnect(int status, const QString &lastErrorText, const QString &urls, bool tlsConfigured,
-                  const QString &role)
-{
-    const QString who = role.isEmpty() ? QString() : QStringLiteral(" (") + role + QLatin1Char(')');
-    const QString what = QStringLiteral("cannot connect to ") + urls + who;
-    const QString why = detail(status, lastErrorText);
-    Error e;
-    switch (status) {
-    case NATS_NO_SERVER:
-        if (why.contains(QLatin1String("SSL"), Qt::CaseInsensitive) || why.contains(QLatin1String("TLS")))
-            e = Error(Error::Kind::Tls, what + QStringLiteral(": TLS handshake failed: ") + why,
-                      QStringLiteral("check the CA (--tlsca) and the client certificate (--tlscert/--tlskey)"));
-        else
-            e = Error(Error::Kind::ConnectionRefused, what + QStringLiteral(": no server is reachable (connection refused)"),
-                      QStringLiteral("check the URL and port, and that nats-server is running"));
-        break;
-    case NATS_CONNECTION_AUTH_FAILED:
-        e = Error(Error::Kind::AuthFailed, what + QStringLiteral(": authorization violation (wrong user, password, token, NKey or credentials)"),
-                  QStringLiteral("check the credentials given for this connection"));
-        break;
-    case NATS_SSL_ERROR:
-    case NATS_SECURE_CONNECTION_WANTED:
-    case NATS_SECURE_CONNECTION_REQUIRED:
-        e = Error(Error::Kind::Tls, what + QStringLiteral(": TLS failure: ") + why,
-                  status == NATS_SECURE_CONNECTION_REQUIRED
-                      ? QStringLiteral("the server requires TLS: use a tls:// URL and give its CA with --tlsca")
-                      : QStringLiteral("check the CA (--tlsca) and the client certificate (--tlscert/--tlskey)"));
-        break;
-    case NATS_PROTOCOL_ERROR:
-        // nats.c reports a TLS server that rejects a missing client certificate as "Expected 'PONG'".
-        if (tlsConfigured)
-            e = Error(Error::Kind::Tls, what + QStringLiteral(": the server closed the TLS connection during the handshake (") + why + QLatin1Char(')'),
-                      QStringLiteral("the server probably requires a client certificate: give --tlscert and --tlskey"));
-        else
-            e = Error(Error::Kind::Protocol, what + QStringLiteral(": protocol error: ") + why);
-        break;
-    case NATS_TIMEOUT:
-        e = Error(Error::Kind::Timeout, what + QStringLiteral(": timed out"),
-                  QStringLiteral("the server did not answer in time; check the address or raise --timeout"));
-        break;
-    case NATS_ADDRESS_MISSING:
-    case NATS_INVALID_ARG:
-        e = Error(Error::Kind::InvalidInput, what + QStringLiteral(": invalid server URL or option: ") + why);
-        break;
-    default:
-        e = Error(Error::Kind::ConnectionRefused, what + QStringLiteral(": ") + why);
-        break;
-    }
-    e.withNatsStatus(status);
-    return e;
-}
-
 Error fromRequest(int status, const QString &lastErrorText, const QString &subject, int timeoutMs)
 {
-    Error e;
-    if (status == NATS_TIMEOUT) {
-        e = Error(Error::Kind::Timeout,
-                  QStringLiteral("no reply on %1 within %2 ms").arg(subject).arg(timeoutMs),
-                  QStringLiteral("the server may be overloaded or the user may lack permission for this subject"));
-    } else if (status == NATS_NO_RESPONDERS) {
-        e = Error(Error::Kind::NoResponders, QStringLiteral("nobody answers on %1 (no responders)").arg(subject));
-    } else if (status == NATS_CONNECTION_CLOSED || status == NATS_CONNECTION_DISCONNECTED) {
-        e = Error(Error::Kind::ConnectionRefused, QStringLiteral("the connection was lost while requesting %1").arg(subject),
-                  QStringLiteral("check that the server is running; the connection reconnects by itself"));
-    } else if (status == NATS_NOT_PERMITTED) {
-        e = Error(Error::Kind::PermissionDenied, QStringLiteral("not permitted to request %1: %2").arg(subject, detail(status, lastErrorText)));
-    } else {
-        e = Error(Error::Kind::Protocol, QStringLiteral("request on %1 failed: %2").arg(subject, detail(status, lastErrorText)));
-    }
-    e.withNatsStatus(status);
-    return e;
+    return classify(status, lastErrorText, QStringLiteral("request on %1").arg(subject), subject, timeoutMs).withNatsStatus(status);
+}
+
+Error fromStatus(int status, const QString &lastErrorText, const QString &what)
+{
+    return classify(status, lastErrorText, what, {}, 0).withNatsStatus(status);
 }
 
 bool violationNames(const QString &violation, const QString &subject)

@@ -115,8 +115,7 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
         else if (jerr == 0) {
             natsStatus ignored = NATS_OK;
             const char *text = nats_GetLastError(&ignored);
-            e = Error(Error::Kind::Protocol, step + QStringLiteral(": ") + (text && *text ? QString::fromUtf8(text) : NatsErrors::statusText(s)))
-                    .withNatsStatus(s);
+            e = NatsErrors::fromStatus(s, text ? QString::fromUtf8(text) : QString(), step);
         }
         return StreamReaderSupport::deniedOr(*m_connection, mark, what, e);
     }

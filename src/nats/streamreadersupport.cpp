@@ -12,11 +12,7 @@ bool isCancelled(const StreamReader::Options &options)
 
 Error natsError(natsStatus s, const QString &what)
 {
-    Error e(s == NATS_TIMEOUT ? Error::Kind::Timeout
-                              : (s == NATS_NO_RESPONDERS ? Error::Kind::NoResponders : Error::Kind::Internal),
-            what + QStringLiteral(": ") + NatsErrors::statusText(s));
-    e.withNatsStatus(s);
-    return e;
+    return NatsErrors::fromStatus(s, {}, what);
 }
 
 Error jsError(natsStatus s, jsErrCode jerr, const QString &what)

@@ -81,16 +81,22 @@ QString SystemClient::describeError(const QJsonObject &error)
 
 Error SystemClient::mapNoAnswer(const Error &e, const QString &subject) const
 {
-    if (e.kind() != Error::Kind::NoResponders && e.kind() != Error::Kind::Timeout && e.kind() != Error::Kind::PermissionDenied)
+    // Every server answers $SYS.REQ.SERVER.PING.* in the system account: "nobody answers" (no responders)
+    // means the user is not in it. A timeout is not that: the servers were slow or hung, or something else
+    // took the request and kept silent; and a permission denial is the user's permissions. Both keep
+    // their own kind.
+    const QString role = m_connection->settings().role.isEmpty() ? QStringLiteral("connection") : m_connection->settings().role;
+    if (e.kind() == Error::Kind::Timeout)
+        return Error(e).withHint(QStringLiteral("no server answered the system request in time: the servers may be overloaded "
+                                                "or hung; retry, or raise the timeout. Check also that the %1's user is a "
+                                                "user of the system account").arg(role));
+    if (e.kind() != Error::Kind::NoResponders)
         return e;
-    const QString role = m_connection->settings().role;
-    const bool denied = e.kind() == Error::Kind::PermissionDenied;
-    return Error(denied ? Error::Kind::PermissionDenied : Error::Kind::NoSystemAccess,
-                 denied ? QStringLiteral("no system-account access: %1").arg(e.message())
-                        : QStringLiteral("no system-account access: %1 was not answered (%2)").arg(subject, e.message()),
-                 QStringLiteral("the %1 must be a user of the system account (system_account in the server "
-                                "config) allowed to publish to $SYS.REQ.>; give it with --system-user/--system-password, "
-                                "--system-creds or --system-context").arg(role.isEmpty() ? QStringLiteral("connection") : role))
+    return Error(Error::Kind::NoSystemAccess,
+                 QStringLiteral("no system-account access: nobody answers %1 for the %2 (no responders), so its user is not a "
+                                "user of the system account").arg(subject, role),
+                 QStringLiteral("the %1 needs a user of the system account (system_account in the server's configuration) "
+                                "allowed to publish to $SYS.REQ.>: give that user's credentials").arg(role))
         .withNatsStatus(e.natsStatus());
 }
 

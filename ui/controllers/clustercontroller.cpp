@@ -24,6 +24,8 @@ bool isConnectError(Error::Kind kind)
 {
     switch (kind) {
     case Error::Kind::ConnectionRefused:
+    case Error::Kind::Dns:
+    case Error::Kind::NotNatsServer:
     case Error::Kind::AuthFailed:
     case Error::Kind::Tls:
     case Error::Kind::InvalidInput:

@@ -71,6 +71,8 @@ QString ErrorBanner::titleFor(const Error &error)
 {
     switch (error.kind()) {
     case Error::Kind::ConnectionRefused: return tr("Cannot reach the server");
+    case Error::Kind::Dns: return tr("The server's host name does not resolve");
+    case Error::Kind::NotNatsServer: return tr("Not a NATS server");
     case Error::Kind::AuthFailed: return tr("Authentication failed");
     case Error::Kind::Tls: return tr("TLS problem");
     case Error::Kind::Timeout: return tr("The server did not answer in time");
