@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include "diagnosis/logcatalogueentry.h"
+#include "diagnosis/logline.h"
 #include "diagnosis/loglinematch.h"
 
 namespace MqttDoctor {
@@ -18,6 +19,10 @@ namespace MqttDoctor {
  *
  * A line matches when, after its prefix (LogLine) and an "unable to connect: " wrapper are removed, one template
  * matches the whole message. Lines that match nothing come back with matched == false; nothing is guessed.
+ *
+ * Severity: a line that points to finding codes (LogLineMatch::codes) is as severe as the most severe of those
+ * findings (findingSeverity()); only a line that points to none keeps a severity of its own (the template's, or its
+ * cause's, e.g. "wrong last sequence (10071)": warning).
  */
 class LogCatalogue final
 {
@@ -26,6 +31,8 @@ public:
 
     /** Explains one log line. */
     static LogLineMatch explain(const QString &line);
+    /** The same for a line already split into prefix and message (LogLine::parse). */
+    static LogLineMatch explain(const LogLine &parsed);
 
     /** Explains each line that is not blank, in order (blank or whitespace-only lines are skipped). */
     static QList<LogLineMatch> explainAll(const QStringList &lines);
@@ -38,6 +45,14 @@ public:
 
     /** The finding codes (docs/findings.md), in catalogue order (all 20). */
     static QStringList findingCodes();
+
+    /**
+     * How severe a line is that points to `codes` about `stream`: the most severe of those findings' severities in
+     * the finding catalogue (FindingCatalogue), as `check` rates the finding the line is a symptom of. A missing or
+     * leaderless $MQTT_sess fails every CONNECT of the account, so STREAM_MISSING and STREAM_UNHEALTHY about
+     * $MQTT_sess are critical, as `check` reports them. Empty when no code is known.
+     */
+    static QString findingSeverity(const QStringList &codes, const QString &stream);
 };
 
 } // namespace MqttDoctor
