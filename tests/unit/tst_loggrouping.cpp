@@ -3,6 +3,7 @@
 // not recognised or skipped; groups, their counts, times and bounded values; the message cache and the cap of
 // unrecognised shapes). The CLI on real server logs: tests/integration/tst_explainlog.cpp.
 #include <QBuffer>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -231,6 +232,54 @@ private slots:
         QCOMPARE(l.message, r.rest);
         if (l.isMqttClient() && !r.quoted.isEmpty())
             QCOMPARE(l.clientId, *LogLine::unquoteGo(r.quoted));
+    }
+
+    // The same for lines made at random from the pieces of a prefix (brackets, digits, dates, levels, kinds, quotes,
+    // escapes, blanks): where the hand-read prefix and the expressions could part, they must not.
+    void prefixAsTheExpressionsReadAtRandom()
+    {
+        const QStringList pieces{u"["_s, u"]"_s, u"1234"_s, u"7"_s, u" "_s, u"  "_s, u"\t"_s, u"2026/12/02"_s,
+                                 u"15:50:37"_s, u".344798"_s, u"Z"_s, u"[ERR]"_s, u"[INF]"_s, u"[DBG]"_s, u"[XYZ]"_s,
+                                 u"127.0.0.1:45696"_s, u"[::1]:5"_s, u" - "_s, u"-"_s, u"mid:"_s, u"mid_ws:"_s,
+                                 u"cid:"_s, u"lid_ws:"_s, u"30"_s, u"\""_s, u"\\"_s, u"\\\""_s, u"c1"_s,
+                                 u"\u00fc"_s, u"nats-server: "_s, u"unable to connect: "_s, u"x"_s, u"\n"_s};
+        // Half of the lines: a whole prefix with a few pieces dropped, changed or added; the others: pieces at random.
+        const QStringList whole{u"["_s, u"1234"_s, u"]"_s, u" "_s, u"2026/12/02"_s, u" "_s, u"15:50:37"_s, u".344798"_s,
+                                u" "_s, u"[ERR]"_s, u" "_s, u"127.0.0.1:45696"_s, u" - "_s, u"mid:"_s, u"30"_s, u" - "_s,
+                                u"\""_s, u"c1"_s, u"\""_s, u" - "_s, u"unable to connect: "_s, u"x"_s};
+        QRandomGenerator random(20261205);
+        for (int n = 0; n < 40000; ++n) {
+            QStringList chosen;
+            if (n % 2 == 0) {
+                chosen = whole;
+                for (int edits = random.bounded(1, 4); edits > 0; --edits) {
+                    const int at = random.bounded(int(chosen.size()));
+                    switch (random.bounded(3)) {
+                    case 0: chosen.removeAt(at); break;
+                    case 1: chosen[at] = pieces.at(random.bounded(int(pieces.size()))); break;
+                    default: chosen.insert(at, pieces.at(random.bounded(int(pieces.size())))); break;
+                    }
+                }
+            } else {
+                for (int i = random.bounded(1, 16); i > 0; --i)
+                    chosen.append(pieces.at(random.bounded(int(pieces.size()))));
+            }
+            const QString line = chosen.join(QString());
+            const LogLine l = LogLine::parse(line);
+            const ReferencePrefix r = referencePrefix(line);
+            const QString referenceId = l.isMqttClient() && !r.quoted.isEmpty() ? LogLine::unquoteGo(r.quoted).value_or(QString())
+                                                                                : QString();
+            const bool same = l.pid == r.pid && l.timestamp == r.timestamp && l.level == r.level
+                              && l.clientAddress == r.address && l.clientKind == r.kind
+                              && l.clientNumber == r.number.toLongLong() && l.message == r.rest && l.clientId == referenceId;
+            if (!same) {
+                const QString parsed =
+                    QStringList{l.pid, l.timestamp, l.level, l.clientAddress, l.clientKind, l.clientId, l.message}.join(u'|');
+                const QString reference =
+                    QStringList{r.pid, r.timestamp, r.level, r.address, r.kind, referenceId, r.rest}.join(u'|');
+                QFAIL(qPrintable(u"line: "_s + line + u"\nparsed:    "_s + parsed + u"\nreference: "_s + reference));
+            }
+        }
     }
 
     void timestamps_data()
