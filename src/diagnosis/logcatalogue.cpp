@@ -114,7 +114,8 @@ struct Catalogue
         for (LogCatalogueEntry &e : entries) {
             const QString ownSeverity = e.severity;
             // A template that points to findings is as severe as they are (LogCatalogue::findingSeverity).
-            if (const QString severity = LogCatalogue::findingSeverity(e.codes, e.stream); !severity.isEmpty())
+            if (const QString severity = LogCatalogue::findingSeverity(e.codes, e.stream, LogCatalogue::refusesStreamCreation(e));
+                !severity.isEmpty())
                 e.severity = severity;
             compiled.append(compile(e));
             compiled.last().ownSeverity = ownSeverity;
@@ -444,7 +445,7 @@ LogLineMatch LogCatalogue::explain(const LogLine &parsed)
         meaning += u" The error the server got: \""_s + out.errorText + u"\"."_s;
     }
     // A symptom of findings is as severe as they are; only a line that points to none keeps its own severity.
-    if (const QString severity = findingSeverity(out.codes, out.stream); !severity.isEmpty())
+    if (const QString severity = findingSeverity(out.codes, out.stream, refusesStreamCreation(e)); !severity.isEmpty())
         out.severity = severity;
     out.meaning = fill(meaning, ctx);
     out.advice = fill(advice, ctx);
@@ -474,7 +475,12 @@ std::optional<LogCatalogueEntry> LogCatalogue::entry(const QString &id)
     return std::nullopt;
 }
 
-QString LogCatalogue::findingSeverity(const QStringList &codes, const QString &stream)
+bool LogCatalogue::refusesStreamCreation(const LogCatalogueEntry &entry)
+{
+    return entry.text.startsWith(u"create "_s) && entry.text.contains(u" stream for account "_s);
+}
+
+QString LogCatalogue::findingSeverity(const QStringList &codes, const QString &stream, bool streamCreationRefused)
 {
     std::optional<Finding::Severity> worst;
     for (const QString &code : codes) {
@@ -482,8 +488,11 @@ QString LogCatalogue::findingSeverity(const QStringList &codes, const QString &s
         if (!finding)
             continue;
         Finding::Severity severity = finding->severity;
+        // The situations of FindingCatalogue::severityRule() a line shows by itself.
         if (stream == u"$MQTT_sess"
             && (code == FindingCodes::streamMissing() || code == FindingCodes::streamUnhealthy()))
+            severity = Finding::Severity::Critical;
+        if (streamCreationRefused && code == FindingCodes::replicasMismatch())
             severity = Finding::Severity::Critical;
         if (!worst || int(severity) > int(*worst))
             worst = severity;

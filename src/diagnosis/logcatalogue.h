@@ -47,12 +47,17 @@ public:
     static QStringList findingCodes();
 
     /**
-     * How severe a line is that points to `codes` about `stream`: the most severe of those findings' severities in
-     * the finding catalogue (FindingCatalogue), as `check` rates the finding the line is a symptom of. A missing or
-     * leaderless $MQTT_sess fails every CONNECT of the account, so STREAM_MISSING and STREAM_UNHEALTHY about
-     * $MQTT_sess are critical, as `check` reports them. Empty when no code is known.
+     * How severe a line is that points to `codes` about `stream`: the most severe of those findings, each with its
+     * default severity in the finding catalogue, or with the one FindingCatalogue::severityRule() gives it in the
+     * situation the line shows, as `check` rates the same state: STREAM_MISSING and STREAM_UNHEALTHY of $MQTT_sess
+     * are critical (no session can be read or saved), and REPLICAS_MISMATCH is critical on a line where the servers
+     * could not create an MQTT stream (`streamCreationRefused`: mqtt.stream_replicas keeps it from being created).
+     * Empty when no code is known.
      */
-    static QString findingSeverity(const QStringList &codes, const QString &stream);
+    static QString findingSeverity(const QStringList &codes, const QString &stream, bool streamCreationRefused = false);
+
+    /** Whether a line of `entry` says the servers could not create an MQTT stream ("create %s stream ...: %v"). */
+    static bool refusesStreamCreation(const LogCatalogueEntry &entry);
 };
 
 } // namespace MqttDoctor

@@ -66,11 +66,14 @@ QString render(const LogCatalogueEntry &e, const QHash<QString, QString> &overri
 }
 
 /**
- * The severity a line pointing to `codes` about `stream` must have, from the finding catalogue itself: the most
- * severe of the findings, and critical for a missing or leaderless $MQTT_sess (check's STREAM_MISSING and
- * STREAM_UNHEALTHY of the sessions stream). Empty without codes.
+ * The severity a line of `templateText` pointing to `codes` about `stream` must have, from the finding catalogue
+ * itself: the most severe of the findings, each with its default severity, or the one FindingCatalogue::severityRule
+ * names for what the line shows: "critical for $MQTT_sess" (STREAM_MISSING, STREAM_UNHEALTHY) and "critical when
+ * mqtt.stream_replicas keeps missing streams from being created" (REPLICAS_MISMATCH on "create %s stream for account"
+ * lines; not on the retained consumer's).
+ * Empty without codes.
  */
-QString findingSeverityOf(const QStringList &codes, const QString &stream)
+QString findingSeverityOf(const QStringList &codes, const QString &stream, const QString &templateText)
 {
     int worst = -1;
     for (const QString &code : codes) {
@@ -78,7 +81,11 @@ QString findingSeverityOf(const QStringList &codes, const QString &stream)
         if (!finding)
             qFatal("unknown finding code %s", qPrintable(code));
         int rank = int(finding->severity);
-        if (stream == u"$MQTT_sess"_s && (code == u"STREAM_MISSING"_s || code == u"STREAM_UNHEALTHY"_s))
+        const QString rule = FindingCatalogue::severityRule(code);
+        if (stream == u"$MQTT_sess"_s && rule.contains(u"critical for $MQTT_sess"_s))
+            rank = int(Finding::Severity::Critical);
+        const bool creatingStream = templateText.startsWith(u"create "_s) && templateText.contains(u" stream for account "_s);
+        if (creatingStream && rule.contains(u"critical when mqtt.stream_replicas keeps missing streams"_s))
             rank = int(Finding::Severity::Critical);
         worst = qMax(worst, rank);
     }
@@ -211,11 +218,11 @@ private slots:
         QCOMPARE(m.templateId, id);
         QVERIFY2(QStringList({u"info"_s, u"warning"_s, u"error"_s, u"critical"_s}).contains(m.severity), qPrintable(m.severity));
         if (!m.codes.isEmpty())
-            QCOMPARE(m.severity, findingSeverityOf(m.codes, m.stream));
+            QCOMPARE(m.severity, findingSeverityOf(m.codes, m.stream, m.templateText));
         // The listing (--templates) rates the template by its own codes.
         const LogCatalogueEntry e = *LogCatalogue::entry(id);
         if (!e.codes.isEmpty())
-            QCOMPARE(e.severity, findingSeverityOf(e.codes, e.stream));
+            QCOMPARE(e.severity, findingSeverityOf(e.codes, e.stream, e.text));
     }
 
     // The two lines of the issue: a record the server cannot decode is as severe as SESSION_UNDECODABLE, a stream
@@ -237,6 +244,12 @@ private slots:
         // $MQTT_sess (no session can be read or saved), as `check` rates the missing stream.
         QCOMPARE(LogCatalogue::explain(u"create messages stream for account \"A\": brand new (10999)"_s).severity, u"error"_s);
         QCOMPARE(LogCatalogue::explain(u"create sessions stream for account \"A\": brand new (10999)"_s).severity, u"critical"_s);
+        // Replicas the servers cannot place keep the stream from being created: critical, as check rates it then.
+        const LogLineMatch peers = LogCatalogue::explain(
+            u"unable to connect: create sessions stream for account \"A\": no suitable peers for placement (10005)"_s);
+        QCOMPARE(peers.codes, QStringList{u"REPLICAS_MISMATCH"_s});
+        QCOMPARE(peers.severity, u"critical"_s);
+        QVERIFY(FindingCatalogue::severityRule(u"REPLICAS_MISMATCH"_s).contains(u"critical when mqtt.stream_replicas"_s));
         // A line that points to no finding keeps its own: a one-off conditional write, a shutdown.
         const LogLineMatch oneOff = LogCatalogue::explain(
             u"unable to persist session \"g1\" (seq=2): wrong last sequence: 3 (10071)"_s);
@@ -320,7 +333,7 @@ private slots:
         QVERIFY(!m.advice.isEmpty());
         QVERIFY(!m.level.isEmpty() || file == u"config-errors.log");
         if (!m.codes.isEmpty())
-            QCOMPARE(m.severity, findingSeverityOf(m.codes, m.stream));
+            QCOMPARE(m.severity, findingSeverityOf(m.codes, m.stream, m.templateText));
     }
 
     // A template marked as verified on a version really has a captured line of that version.
