@@ -274,7 +274,7 @@ QString countsText(const LogGrouper::Counts &c)
     text += u", "_s + thousands(c.notRecognised) + u" not recognised"_s;
     if (c.notRecognised > 0)
         text += u" ("_s + plural(c.unrecognisedGroups, "group", "groups") + u')';
-    text += u", "_s + thousands(c.skipped) + u" not about MQTT (skipped)"_s;
+    text += u", "_s + thousands(c.skipped) + u" skipped (not about MQTT state)"_s;
     if (c.blank > 0)
         text += u", "_s + thousands(c.blank) + u" blank"_s;
     text += u".\n"_s;

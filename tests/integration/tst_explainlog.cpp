@@ -319,7 +319,7 @@ private slots:
         const QString smallOut = QString::fromUtf8(small.standardOutput);
         QVERIFY2(smallOut.startsWith(u"[1] 2 lines, 2026/12/02 15:50:38.001002 (lines 1 to 2 of standard input)\n"_s), qPrintable(smallOut));
         QVERIFY2(smallOut.contains(u"client IDs a (1), b (1)"_s) && smallOut.contains(u"advice"_s), qPrintable(smallOut));
-        QVERIFY2(smallOut.endsWith(u"2 lines read: 2 explained (1 group), 0 not recognised, 0 not about MQTT (skipped).\n"_s), qPrintable(smallOut));
+        QVERIFY2(smallOut.endsWith(u"2 lines read: 2 explained (1 group), 0 not recognised, 0 skipped (not about MQTT state).\n"_s), qPrintable(smallOut));
 
         QByteArray many;
         for (int i = 0; i < 30; ++i)
@@ -332,7 +332,7 @@ private slots:
         QVERIFY2(rows.first().startsWith(u"COUNT"_s) && rows.first().contains(u"MEANING"_s), qPrintable(rows.first()));
         QVERIFY2(rows.at(1).contains(u"critical  SUBJECTS_OVERLAP  ACC0"_s), qPrintable(rows.at(1)));
         QVERIFY2(rows.at(31).contains(u"NOT RECOGNISED: unable to connect: something nobody"_s), qPrintable(rows.at(31)));
-        QVERIFY2(rows.contains(u"32 lines read: 30 explained (30 groups), 1 not recognised (1 group), 1 not about MQTT (skipped)."_s),
+        QVERIFY2(rows.contains(u"32 lines read: 30 explained (30 groups), 1 not recognised (1 group), 1 skipped (not about MQTT state)."_s),
                  qPrintable(rows.join(u'\n')));
         QVERIFY2(rows.at(rows.size() - 2).startsWith(u"One line per group: the full explanation of every group takes"_s),
                  qPrintable(rows.join(u'\n')));
