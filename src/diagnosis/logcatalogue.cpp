@@ -114,8 +114,8 @@ struct Catalogue
         for (LogCatalogueEntry &e : entries) {
             const QString ownSeverity = e.severity;
             // A template that points to findings is as severe as they are (LogCatalogue::findingSeverity).
-            if (const QString severity = LogCatalogue::findingSeverity(e.codes, e.stream, LogCatalogue::refusesStreamCreation(e));
-                !severity.isEmpty())
+            const QString severity = LogCatalogue::findingSeverity(e.codes, e.stream, LogCatalogue::refusesStreamCreation(e));
+            if (!severity.isEmpty())
                 e.severity = severity;
             compiled.append(compile(e));
             compiled.last().ownSeverity = ownSeverity;
