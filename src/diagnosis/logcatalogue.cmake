@@ -12,3 +12,10 @@ target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/logcataloguecauses.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/logcatalogue.cpp ${CMAKE_CURRENT_SOURCE_DIR}/logcatalogue.h
 )
+# Whole logs: read line by line, repeated lines grouped (explain --file, standard input).
+target_sources(mqttdoctor_core PRIVATE
+    ${CMAKE_CURRENT_SOURCE_DIR}/logreader.cpp ${CMAKE_CURRENT_SOURCE_DIR}/logreader.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/logvaluetally.cpp ${CMAKE_CURRENT_SOURCE_DIR}/logvaluetally.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/loggroup.cpp ${CMAKE_CURRENT_SOURCE_DIR}/loggroup.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/loggrouper.cpp ${CMAKE_CURRENT_SOURCE_DIR}/loggrouper.h
+)

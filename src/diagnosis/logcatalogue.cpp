@@ -4,6 +4,8 @@
 #include <QRegularExpression>
 #include <QtGlobal>
 
+#include "diagnosis/findingcatalogue.h"
+#include "diagnosis/findingcodes.h"
 #include "logcataloguedata.h"
 #include "logline.h"
 
@@ -17,6 +19,7 @@ namespace {
 struct CompiledEntry
 {
     LogCatalogueEntry entry;
+    QString ownSeverity;  ///< the entry's severity as written: for a line that points to no finding
     QRegularExpression re;
     QStringList roles;  ///< role of capture group i+1
     QString needle;     ///< the longest literal piece of the template: a cheap test before the regular expression
@@ -108,8 +111,14 @@ struct Catalogue
         entries += LogCatalogueData::sessionEntries();
         entries += LogCatalogueData::retainedEntries();
         entries += LogCatalogueData::otherEntries();
-        for (const LogCatalogueEntry &e : std::as_const(entries)) {
+        for (LogCatalogueEntry &e : entries) {
+            const QString ownSeverity = e.severity;
+            // A template that points to findings is as severe as they are (LogCatalogue::findingSeverity).
+            const QString severity = LogCatalogue::findingSeverity(e.codes, e.stream, LogCatalogue::refusesStreamCreation(e));
+            if (!severity.isEmpty())
+                e.severity = severity;
             compiled.append(compile(e));
+            compiled.last().ownSeverity = ownSeverity;
             if (e.inner)
                 innerIndexes.append(compiled.size() - 1);
         }
@@ -323,8 +332,12 @@ void takeValues(const CompiledEntry &c, const QRegularExpressionMatch &m, LogLin
 
 LogLineMatch LogCatalogue::explain(const QString &line)
 {
+    return explain(LogLine::parse(line));
+}
+
+LogLineMatch LogCatalogue::explain(const LogLine &parsed)
+{
     const Catalogue &cat = catalogue();
-    const LogLine parsed = LogLine::parse(line);
     LogLineMatch out;
     out.line = parsed.raw;
 
@@ -358,7 +371,7 @@ LogLineMatch LogCatalogue::explain(const QString &line)
     out.templateText = e.text;
     out.versions = e.versions;
     out.level = parsed.level;
-    out.severity = e.severity;
+    out.severity = hit->ownSeverity;
     out.connectRefused = wrapped || e.connectPath;
 
     Context ctx;
@@ -431,6 +444,9 @@ LogLineMatch LogCatalogue::explain(const QString &line)
     } else if (!out.errorText.isEmpty() && e.causeDecides) {
         meaning += u" The error the server got: \""_s + out.errorText + u"\"."_s;
     }
+    // A symptom of findings is as severe as they are; only a line that points to none keeps its own severity.
+    if (const QString severity = findingSeverity(out.codes, out.stream, refusesStreamCreation(e)); !severity.isEmpty())
+        out.severity = severity;
     out.meaning = fill(meaning, ctx);
     out.advice = fill(advice, ctx);
     return out;
@@ -457,6 +473,31 @@ std::optional<LogCatalogueEntry> LogCatalogue::entry(const QString &id)
         if (e.id == id)
             return e;
     return std::nullopt;
+}
+
+bool LogCatalogue::refusesStreamCreation(const LogCatalogueEntry &entry)
+{
+    return entry.text.startsWith(u"create "_s) && entry.text.contains(u" stream for account "_s);
+}
+
+QString LogCatalogue::findingSeverity(const QStringList &codes, const QString &stream, bool streamCreationRefused)
+{
+    std::optional<Finding::Severity> worst;
+    for (const QString &code : codes) {
+        const FindingCatalogue::Entry *finding = FindingCatalogue::entry(code);
+        if (!finding)
+            continue;
+        Finding::Severity severity = finding->severity;
+        // The situations of FindingCatalogue::severityRule() a line shows by itself.
+        if (stream == u"$MQTT_sess"
+            && (code == FindingCodes::streamMissing() || code == FindingCodes::streamUnhealthy()))
+            severity = Finding::Severity::Critical;
+        if (streamCreationRefused && code == FindingCodes::replicasMismatch())
+            severity = Finding::Severity::Critical;
+        if (!worst || int(severity) > int(*worst))
+            worst = severity;
+    }
+    return worst ? Finding::severityName(*worst) : QString();
 }
 
 QStringList LogCatalogue::findingCodes()

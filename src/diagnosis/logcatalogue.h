@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include "diagnosis/logcatalogueentry.h"
+#include "diagnosis/logline.h"
 #include "diagnosis/loglinematch.h"
 
 namespace MqttDoctor {
@@ -18,6 +19,10 @@ namespace MqttDoctor {
  *
  * A line matches when, after its prefix (LogLine) and an "unable to connect: " wrapper are removed, one template
  * matches the whole message. Lines that match nothing come back with matched == false; nothing is guessed.
+ *
+ * Severity: a line that points to finding codes (LogLineMatch::codes) is as severe as the most severe of those
+ * findings (findingSeverity()); only a line that points to none keeps a severity of its own (the template's, or its
+ * cause's, e.g. "wrong last sequence (10071)": warning).
  */
 class LogCatalogue final
 {
@@ -26,6 +31,8 @@ public:
 
     /** Explains one log line. */
     static LogLineMatch explain(const QString &line);
+    /** The same for a line already split into prefix and message (LogLine::parse). */
+    static LogLineMatch explain(const LogLine &parsed);
 
     /** Explains each line that is not blank, in order (blank or whitespace-only lines are skipped). */
     static QList<LogLineMatch> explainAll(const QStringList &lines);
@@ -38,6 +45,19 @@ public:
 
     /** The finding codes (docs/findings.md), in catalogue order (all 20). */
     static QStringList findingCodes();
+
+    /**
+     * How severe a line is that points to `codes` about `stream`: the most severe of those findings, each with its
+     * default severity in the finding catalogue, or with the one FindingCatalogue::severityRule() gives it in the
+     * situation the line shows, as `check` rates the same state: STREAM_MISSING and STREAM_UNHEALTHY of $MQTT_sess
+     * are critical (no session can be read or saved), and REPLICAS_MISMATCH is critical on a line where the servers
+     * could not create an MQTT stream (`streamCreationRefused`: mqtt.stream_replicas keeps it from being created).
+     * Empty when no code is known.
+     */
+    static QString findingSeverity(const QStringList &codes, const QString &stream, bool streamCreationRefused = false);
+
+    /** Whether a line of `entry` says the servers could not create an MQTT stream ("create %s stream ...: %v"). */
+    static bool refusesStreamCreation(const LogCatalogueEntry &entry);
 };
 
 } // namespace MqttDoctor

@@ -27,7 +27,12 @@ struct LogCatalogueEntry
     QStringList versions{};    ///< e.g. {"2.9.0+"}, {"2.11.15 to 2.11.17", "2.12.6+"}; "+" means up to 2.15.1 at least
     QStringList verifiedOn{};  ///< server versions a real log line of this template was captured from (tests/unit/data/logs)
     QString level{};           ///< how the server logs it: "ERR", "WRN", "INF", "" (inner error or stderr at start-up)
-    QString severity{};        ///< impact when it appears alone: info, warning, error, critical
+    /**
+     * Impact: info, warning, error, critical. A template with finding codes is as severe as the most severe of them
+     * (LogCatalogue::findingSeverity fills it in; a line is rated by the codes its cause gives it); what is written
+     * here only rates a line that points to no finding (a template without codes, or a cause without any).
+     */
+    QString severity{};
     QString stream{};          ///< the stream the template is about when its wording fixes it ("$MQTT_sess"), else empty
     QStringList codes{};       ///< related finding codes (docs/findings.md) when the error inside does not decide
     bool causeDecides = false; ///< a recognised error inside (JetStream code, timeout...) replaces codes, adds its meaning and advice

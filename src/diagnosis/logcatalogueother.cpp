@@ -92,7 +92,6 @@ QList<LogCatalogueEntry> otherEntries()
         .fields = {u"duration"_s},
         .versions = {u"2.15.1"_s},
         .verifiedOn = {v2151},
-        .severity = u"error"_s,
         .codes = {u"STREAM_MISSING"_s, u"STREAM_SUBJECTS_WRONG"_s, u"STREAM_UNHEALTHY"_s},
         .inner = true,
         .causeKey = u"no_ack"_s,
@@ -105,7 +104,6 @@ QList<LogCatalogueEntry> otherEntries()
         .text = u"in-flight window full (%d packets), no JetStream ack for the oldest within %v"_s,
         .fields = {u"count"_s, u"duration"_s},
         .versions = {u"2.15.1"_s},
-        .severity = u"error"_s,
         .codes = {u"STREAM_MISSING"_s, u"STREAM_SUBJECTS_WRONG"_s, u"STREAM_UNHEALTHY"_s},
         .inner = true,
         .causeKey = u"no_ack"_s,
@@ -185,7 +183,6 @@ QList<LogCatalogueEntry> otherEntries()
         .fields = {u"subject"_s, u"duration"_s},
         .versions = {u"2.10.6+"_s},
         .level = u"WRN"_s,
-        .severity = u"warning"_s,
         .codes = {u"STREAM_UNHEALTHY"_s},
         .meaning = u"Setting up the subscription of {clientref} on {subject} (its JetStream consumer and retained "
                    u"messages) took unusually long: JetStream is slow or unavailable."_s,
@@ -253,7 +250,6 @@ QList<LogCatalogueEntry> otherEntries()
         .text = u"mqtt requires JetStream to be enabled if running in standalone mode"_s,
         .versions = all,
         .verifiedOn = everywhere,
-        .severity = u"critical"_s,
         .codes = {u"JETSTREAM_DISABLED"_s},
         .meaning = u"The server refuses to start: MQTT keeps its state in JetStream, and this standalone server has no "
                    u"jetstream block."_s,
@@ -333,7 +329,6 @@ QList<LogCatalogueEntry> otherEntries()
         .versions = {u"2.9.0 to 2.11.17"_s},
         .verifiedOn = {v2910, v21027},
         .level = u"WRN"_s,
-        .severity = u"error"_s,
         .codes = {u"STREAM_LIMIT_HEADROOM"_s},
         .meaning = u"A message for a stream of {acct} was refused because the account reached its JetStream storage "
                    u"limit (max_file or max_mem). While it lasts, MQTT session saves, QoS1/QoS2 messages and retained "
@@ -351,7 +346,6 @@ QList<LogCatalogueEntry> otherEntries()
         .versions = {u"2.12.0+"_s},
         .verifiedOn = {v2151},
         .level = u"WRN"_s,
-        .severity = u"error"_s,
         .codes = {u"STREAM_LIMIT_HEADROOM"_s},
         .meaning = u"A message for a stream of {acct} was refused because the account reached its JetStream storage "
                    u"limit (the word before \"resource\" says which: file or memory). While it lasts, MQTT session "

@@ -112,7 +112,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .fields = {u"count"_s, u"duration"_s},
         .versions = {u"2.10.0 to 2.10.5"_s},
         .level = u"WRN"_s,
-        .severity = u"error"_s,
         .stream = u"$MQTT_rmsgs"_s,
         .codes = {u"RETAINED_LEGACY_LAYOUT"_s, u"RETAINED_ORPHANED"_s},
         .meaning = u"Moving retained messages from the 2.9 single subject $MQTT.rmsgs to $MQTT.rmsgs.<subject> failed "
@@ -128,7 +127,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .fields = {u"error"_s},
         .versions = {u"2.10.6+"_s},
         .level = u"WRN"_s,
-        .severity = u"error"_s,
         .stream = u"$MQTT_rmsgs"_s,
         .codes = {u"RETAINED_LEGACY_LAYOUT"_s, u"RETAINED_ORPHANED"_s},
         .meaning = u"During the move of retained messages to the per-subject layout, the next message on $MQTT.rmsgs "
@@ -144,7 +142,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .fields = {u"seq"_s, u"error"_s},
         .versions = since210,
         .level = u"ERR"_s,
-        .severity = u"error"_s,
         .stream = u"$MQTT_rmsgs"_s,
         .codes = {u"RETAINED_LEGACY_LAYOUT"_s},
         .meaning = u"A retained message could not be stored under its per-subject subject during the migration. From "
@@ -175,7 +172,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .fields = {u"seq"_s, u"error"_s},
         .versions = since210,
         .level = u"ERR"_s,
-        .severity = u"error"_s,
         .stream = u"$MQTT_rmsgs"_s,
         .codes = {u"RETAINED_ORPHANED"_s},
         .meaning = u"After copying a retained message to its per-subject subject, the server could not delete the "
@@ -191,7 +187,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .fields = {u"duration"_s, u"count"_s, u"count"_s},
         .versions = {u"2.10.6+"_s},
         .level = u"INF"_s,
-        .severity = u"critical"_s,
         .stream = u"$MQTT_rmsgs"_s,
         .codes = {u"RETAINED_ORPHANED"_s, u"RETAINED_LEGACY_LAYOUT"_s},
         .meaning = u"The migration of retained messages to the per-subject layout hit its 10 s deadline. The server "
@@ -211,7 +206,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .versions = {u"2.10.6+"_s},
         .verifiedOn = newOnes,
         .level = u"INF"_s,
-        .severity = u"info"_s,
         .stream = u"$MQTT_rmsgs"_s,
         .codes = {u"RETAINED_LEGACY_LAYOUT"_s},
         .meaning = u"A 2.10+ server moved the account's 2.9-era retained messages from $MQTT.rmsgs to "
@@ -230,7 +224,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .versions = all,
         .verifiedOn = everywhere,
         .level = u"INF"_s,
-        .severity = u"info"_s,
         .codes = {u"LEGACY_SESSION_STREAMS"_s},
         .meaning = u"The server just created $MQTT_sess and found per-session streams of servers older than 2.5 "
                    u"($MQTT_sess_<hash>); it moves their records into $MQTT_sess and deletes them."_s,
@@ -244,7 +237,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .versions = all,
         .verifiedOn = everywhere,
         .level = u"INF"_s,
-        .severity = u"info"_s,
         .codes = {u"LEGACY_SESSION_STREAMS"_s},
         .meaning = u"One legacy per-session stream ({stream}) is being moved into $MQTT_sess."_s,
         .advice = legacyAdvice,
@@ -257,7 +249,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .versions = all,
         .verifiedOn = everywhere,
         .level = u"INF"_s,
-        .severity = u"info"_s,
         .codes = {u"LEGACY_SESSION_STREAMS"_s},
         .meaning = u"The legacy session streams were processed. Streams whose content could not be read were skipped "
                    u"and are still there."_s,
@@ -269,7 +260,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .fields = {u"error"_s},
         .versions = all,
         .level = u"ERR"_s,
-        .severity = u"error"_s,
         .codes = {u"LEGACY_SESSION_STREAMS"_s},
         .meaning = u"The server could not list the account's streams to find legacy session streams; it retries "
                    u"every 5 s. MQTT connections still work."_s,
@@ -305,7 +295,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .versions = all,
         .verifiedOn = everywhere,
         .level = u"WRN"_s,
-        .severity = u"warning"_s,
         .codes = {u"LEGACY_SESSION_STREAMS"_s},
         .meaning = u"A stream named like a legacy session stream ($MQTT_sess_<hash>) does not hold a session record; "
                    u"the server leaves it in place and never retries it."_s,
@@ -318,7 +307,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .fields = {u"error"_s},
         .versions = all,
         .level = u"ERR"_s,
-        .severity = u"warning"_s,
         .codes = {u"LEGACY_SESSION_STREAMS"_s},
         .meaning = u"A legacy session record could not be stored in $MQTT_sess; the transfer stops and is retried "
                    u"every 5 seconds."_s,
@@ -332,7 +320,6 @@ QList<LogCatalogueEntry> retainedEntries()
         .versions = all,
         .verifiedOn = everywhere,
         .level = u"WRN"_s,
-        .severity = u"warning"_s,
         .codes = {u"LEGACY_SESSION_STREAMS"_s},
         .meaning = u"The transfer of legacy session streams into $MQTT_sess stopped on an error (logged just before) and "
                    u"will run again; it retries forever. Streams already transferred are gone, the failing one and "

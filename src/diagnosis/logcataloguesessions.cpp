@@ -73,7 +73,6 @@ QList<LogCatalogueEntry> sessionEntries()
         .versions = oldWording,
         .verifiedOn = oldCaptured,
         .level = u"ERR"_s,
-        .severity = u"error"_s,
         .stream = u"$MQTT_sess"_s,
         .codes = {u"SESSION_UNDECODABLE"_s},
         .connectPath = true,
@@ -88,7 +87,6 @@ QList<LogCatalogueEntry> sessionEntries()
         .versions = newWording,
         .verifiedOn = newCaptured,
         .level = u"ERR"_s,
-        .severity = u"error"_s,
         .stream = u"$MQTT_sess"_s,
         .codes = {u"SESSION_UNDECODABLE"_s},
         .connectPath = true,
@@ -103,7 +101,6 @@ QList<LogCatalogueEntry> sessionEntries()
         .versions = newWording,
         .verifiedOn = newCaptured,
         .level = u"ERR"_s,
-        .severity = u"error"_s,
         .stream = u"$MQTT_sess"_s,
         .codes = {u"SESSION_ID_MISMATCH"_s, u"SESSION_HASH_COLLISION"_s},
         .connectPath = true,
@@ -122,7 +119,6 @@ QList<LogCatalogueEntry> sessionEntries()
         .fields = {u"client"_s, u"seq"_s},
         .versions = {u"2.12.14 to 2.12.15"_s, u"2.14.4+"_s},
         .level = u"ERR"_s,
-        .severity = u"error"_s,
         .stream = u"$MQTT_sess"_s,
         .codes = {u"STREAM_UNHEALTHY"_s},
         .meaning = u"The server saved the session record of {clientref} and got a reply that is not a JetStream "
@@ -174,7 +170,6 @@ QList<LogCatalogueEntry> sessionEntries()
         .fields = {u"client"_s, u"seq"_s},
         .versions = {u"2.9.0 to 2.10.4"_s},
         .level = u"ERR"_s,
-        .severity = u"warning"_s,
         .stream = u"$MQTT_sess"_s,
         .codes = {u"SESSION_STALE"_s},
         .meaning = u"Clearing the session of {clientref}, the server could not delete its record from $MQTT_sess; the "
@@ -234,7 +229,6 @@ QList<LogCatalogueEntry> sessionEntries()
         .versions = all,
         .verifiedOn = everywhere,
         .level = u"WRN"_s,
-        .severity = u"warning"_s,
         .codes = {u"SESSION_HASH_COLLISION"_s},
         .meaning = u"Another server of the cluster saved the session of {clientref}, so this server closes its own "
                    u"connection of that client (MQTT allows one connection per client ID). Expected when a client "

@@ -104,7 +104,6 @@ QList<LogCatalogueEntry> setupEntries()
         .versions = all,
         .verifiedOn = everywhere,
         .level = u"WRN"_s,
-        .severity = u"warning"_s,
         .codes = {u"REPLICAS_MISMATCH"_s},
         .meaning = u"{stream} of {acct} exists with a replica count other than mqtt stream_replicas. The server only "
                    u"warns: it never changes the replicas of an existing stream, so the stream keeps the resilience "
@@ -137,7 +136,6 @@ QList<LogCatalogueEntry> setupEntries()
         .fields = {u"account"_s},
         .versions = since21214,
         .level = u"ERR"_s,
-        .severity = u"critical"_s,
         .stream = u"$MQTT_rmsgs"_s,
         .codes = {u"STREAM_UNHEALTHY"_s, u"STREAM_MISSING"_s},
         .connectPath = true,
@@ -157,7 +155,6 @@ QList<LogCatalogueEntry> setupEntries()
         .fields = {u"account"_s},
         .versions = since21214,
         .level = u"ERR"_s,
-        .severity = u"critical"_s,
         .stream = u"$MQTT_rmsgs"_s,
         .codes = {u"STREAM_UNHEALTHY"_s, u"STREAM_MISSING"_s},
         .connectPath = true,
@@ -199,7 +196,6 @@ QList<LogCatalogueEntry> setupEntries()
         .id = u"asm.invalid_stream_create_response"_s,
         .text = u"invalid stream create response: missing stream info"_s,
         .versions = since21214,
-        .severity = u"error"_s,
         .codes = {u"STREAM_UNHEALTHY"_s},
         .inner = true,
         .causeKey = u"missing_stream_info"_s,
@@ -212,7 +208,6 @@ QList<LogCatalogueEntry> setupEntries()
         .id = u"asm.invalid_stream_update_response"_s,
         .text = u"invalid stream update response: missing stream info"_s,
         .versions = since21214,
-        .severity = u"error"_s,
         .codes = {u"STREAM_UNHEALTHY"_s},
         .inner = true,
         .causeKey = u"missing_stream_info"_s,
@@ -244,7 +239,6 @@ QList<LogCatalogueEntry> setupEntries()
         .fields = {u"count"_s},
         .versions = {u"2.9.0 to 2.11.11"_s, u"2.12.0 to 2.12.2"_s},
         .level = u"WRN"_s,
-        .severity = u"warning"_s,
         .stream = u"$MQTT_rmsgs"_s,
         .codes = {u"STREAM_UNHEALTHY"_s},
         .meaning = u"While setting up MQTT for an account, the server did not receive all retained messages of "

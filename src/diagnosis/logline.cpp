@@ -1,6 +1,7 @@
 #include "logline.h"
 
 #include <QByteArray>
+#include <QDate>
 #include <QRegularExpression>
 
 namespace MqttDoctor {
@@ -32,12 +33,159 @@ const QRegularExpression &bareTimePrefix()
     return re;
 }
 
-// "127.0.0.1:45696 - mid:30 - "fresh1" - ". Only MQTT clients carry the quoted client ID in this position.
-const QRegularExpression &clientPrefix()
+bool isAsciiSpace(QChar c)
 {
-    static const QRegularExpression re = compiled(
-        QStringLiteral("^(\\S+) - (mid_ws|mid|cid|wid|lid_ws|lid|rid|gid):(\\d+)(?: - (\"(?:[^\"\\\\]|\\\\.)*\"))? - "));
-    return re;
+    const char16_t u = c.unicode();
+    return u == u' ' || (u >= u'\t' && u <= u'\r');  // \s of the expressions: space, \t, \n, \v, \f, \r
+}
+
+bool isAsciiDigit(QChar c)
+{
+    return c.unicode() >= u'0' && c.unicode() <= u'9';
+}
+
+/** The number of ASCII digits at `from`. */
+qsizetype digitsAt(QStringView s, qsizetype from)
+{
+    qsizetype i = from;
+    while (i < s.size() && isAsciiDigit(s[i]))
+        ++i;
+    return i - from;
+}
+
+qsizetype skipSpaces(QStringView s, qsizetype from)
+{
+    while (from < s.size() && isAsciiSpace(s[from]))
+        ++from;
+    return from;
+}
+
+/** "dddd/dd/dd" + blanks + "dd:dd:dd" + optional ".d+" + optional "Z" at `from`: its end, or -1. */
+qsizetype dateTimeEnd(QStringView s, qsizetype from)
+{
+    auto digitsExactly = [&](qsizetype at, qsizetype n) { return digitsAt(s, at) >= n && at + n <= s.size(); };
+    auto charAt = [&](qsizetype at, char16_t c) { return at < s.size() && s[at] == c; };
+    qsizetype i = from;
+    if (!digitsExactly(i, 4) || !charAt(i + 4, u'/') || !digitsExactly(i + 5, 2) || !charAt(i + 7, u'/')
+        || !digitsExactly(i + 8, 2))
+        return -1;
+    i += 10;
+    const qsizetype blanks = skipSpaces(s, i);
+    if (blanks == i)
+        return -1;
+    i = blanks;
+    if (!digitsExactly(i, 2) || !charAt(i + 2, u':') || !digitsExactly(i + 3, 2) || !charAt(i + 5, u':')
+        || !digitsExactly(i + 6, 2))
+        return -1;
+    i += 8;
+    if (charAt(i, u'.') && digitsAt(s, i + 1) > 0)
+        i += 1 + digitsAt(s, i + 1);
+    if (charAt(i, u'Z'))
+        ++i;
+    return i;
+}
+
+/**
+ * The usual prefix, read by hand: `[pid] date time [LVL] ` with the pid and the date optional, at the start of the
+ * line. Gives what levelPrefix() gives for such lines (its lazy `^.*?` first tries the start); false for any other
+ * shape, which the expression then handles.
+ */
+bool standardPrefix(QStringView s, LogLine &l, qsizetype &end)
+{
+    qsizetype i = 0;
+    if (s.startsWith(u'[')) {
+        const qsizetype n = digitsAt(s, 1);
+        if (n > 0 && 1 + n < s.size() && s[1 + n] == u']' && 2 + n < s.size() && isAsciiSpace(s[2 + n])) {
+            l.pid = s.mid(1, n).toString();
+            i = skipSpaces(s, 2 + n);
+        }
+    }
+    if (const qsizetype t = dateTimeEnd(s, i); t > 0 && t < s.size() && isAsciiSpace(s[t])) {
+        l.timestamp = s.mid(i, t - i).toString();
+        i = skipSpaces(s, t);
+    }
+    static const char16_t *const levels[] = {u"ERR", u"WRN", u"INF", u"DBG", u"TRC", u"FTL"};
+    if (i + 5 > s.size() || s[i] != u'[' || s[i + 4] != u']' || (i + 5 < s.size() && !isAsciiSpace(s[i + 5]))) {
+        l.pid.clear();
+        l.timestamp.clear();
+        return false;
+    }
+    const QStringView token = s.mid(i + 1, 3);
+    for (const char16_t *level : levels) {
+        if (token == QStringView(level, 3)) {
+            l.level = token.toString();
+            end = skipSpaces(s, i + 5);
+            return true;
+        }
+    }
+    l.pid.clear();
+    l.timestamp.clear();
+    return false;
+}
+
+/**
+ * The client part `127.0.0.1:45696 - mid:30 - "fresh1" - `, read by hand: an address without blanks, " - ", the
+ * kind and number, optionally " - " and a Go-quoted name, then " - ". Returns the length of the part (0: none) and
+ * the capture positions. Only MQTT clients carry the quoted client ID in this position.
+ */
+struct ClientPart
+{
+    qsizetype length = 0;
+    QStringView address, kind, number, quoted;
+};
+
+ClientPart clientPart(QStringView s)
+{
+    static const char16_t *const kinds[] = {u"mid_ws", u"mid", u"cid", u"wid", u"lid_ws", u"lid", u"rid", u"gid"};
+    ClientPart c;
+    qsizetype i = 0;
+    while (i < s.size() && !isAsciiSpace(s[i]))
+        ++i;
+    if (i == 0 || !s.mid(i).startsWith(u" - "))
+        return c;
+    const QStringView address = s.first(i);
+    i += 3;
+    QStringView kind;
+    for (const char16_t *k : kinds) {
+        const QStringView candidate(k);
+        if (s.mid(i).startsWith(candidate) && i + candidate.size() < s.size() && s[i + candidate.size()] == u':') {
+            kind = candidate;
+            break;
+        }
+    }
+    if (kind.isEmpty())
+        return c;
+    i += kind.size() + 1;
+    const qsizetype n = digitsAt(s, i);
+    if (n == 0)
+        return c;
+    const QStringView number = s.mid(i, n);
+    i += n;
+    if (s.mid(i).startsWith(u" - \"")) {
+        // A quoted name runs to the first quote no backslash escapes (a backslash never escapes a line end).
+        qsizetype q = i + 4;
+        while (q < s.size() && s[q] != u'"') {
+            if (s[q] == u'\\') {
+                if (q + 1 >= s.size() || s[q + 1] == u'\n')
+                    break;
+                ++q;
+            }
+            ++q;
+        }
+        if (q < s.size() && s[q] == u'"' && s.mid(q + 1).startsWith(u" - ")) {
+            c.quoted = s.mid(i + 3, q + 1 - (i + 3));
+            c.length = q + 4;
+        }
+    }
+    if (c.length == 0) {
+        if (!s.mid(i).startsWith(u" - "))
+            return c;
+        c.length = i + 3;
+    }
+    c.address = address;
+    c.kind = kind;
+    c.number = number;
+    return c;
 }
 
 int hexValue(QChar c)
@@ -141,6 +289,31 @@ std::optional<QString> LogLine::unquoteGo(QStringView quoted)
     return QString::fromUtf8(bytes);
 }
 
+std::optional<qint64> LogLine::timeMicros(QStringView timestamp)
+{
+    const qsizetype end = dateTimeEnd(timestamp, 0);
+    if (end < 0 || end != timestamp.size())
+        return std::nullopt;
+    auto number = [&](qsizetype at, qsizetype n) { return timestamp.mid(at, n).toInt(); };
+    const int year = number(0, 4), month = number(5, 2), day = number(8, 2);
+    const qsizetype t = skipSpaces(timestamp, 10);
+    const int hour = number(t, 2), minute = number(t + 3, 2), second = number(t + 6, 2);
+    if (hour > 23 || minute > 59 || second > 60)
+        return std::nullopt;
+    qint64 micros = 0;
+    if (t + 8 < timestamp.size() && timestamp[t + 8] == u'.') {
+        // The fraction's first six digits are microseconds; fewer are padded, more are cut.
+        const QStringView fraction = timestamp.mid(t + 9, digitsAt(timestamp, t + 9));
+        for (qsizetype i = 0; i < 6; ++i)
+            micros = micros * 10 + (i < fraction.size() ? fraction[i].unicode() - u'0' : 0);
+    }
+    const QDate date(year, month, day);
+    if (!date.isValid())
+        return std::nullopt;
+    const qint64 days = date.toJulianDay() - QDate(1970, 1, 1).toJulianDay();
+    return ((days * 24 + hour) * 60 + minute) * 60 * 1000000LL + qint64(second) * 1000000LL + micros;
+}
+
 LogLine LogLine::parse(const QString &line)
 {
     LogLine l;
@@ -152,7 +325,9 @@ LogLine LogLine::parse(const QString &line)
     if (rest.startsWith(u'\xFEFF'))
         rest = rest.mid(1).trimmed();
 
-    if (const auto m = levelPrefix().match(rest); m.hasMatch()) {
+    if (qsizetype prefixEnd = 0; standardPrefix(rest, l, prefixEnd)) {
+        rest = rest.mid(prefixEnd);
+    } else if (const auto m = levelPrefix().match(rest); m.hasMatch()) {
         l.pid = m.captured(1);
         l.timestamp = m.captured(2);
         l.level = m.captured(3);
@@ -165,17 +340,17 @@ LogLine LogLine::parse(const QString &line)
     if (rest.startsWith(QLatin1String("nats-server: ")))
         rest = rest.mid(13);
 
-    if (const auto c = clientPrefix().match(rest); c.hasMatch()) {
-        l.clientAddress = c.captured(1);
-        l.clientKind = c.captured(2);
-        l.clientNumber = c.captured(3).toLongLong();
-        if (c.hasCaptured(4) && l.isMqttClient()) {
-            if (const auto id = unquoteGo(c.capturedView(4))) {
+    if (const ClientPart c = clientPart(rest); c.length > 0) {
+        l.clientAddress = c.address.toString();
+        l.clientKind = c.kind.toString();
+        l.clientNumber = c.number.toLongLong();
+        if (!c.quoted.isEmpty() && l.isMqttClient()) {
+            if (const auto id = unquoteGo(c.quoted)) {
                 l.clientId = *id;
                 l.hasClientId = true;
             }
         }
-        rest = rest.mid(c.capturedEnd(0));
+        rest = rest.mid(c.length);
     }
     l.message = rest.trimmed().toString();
     return l;

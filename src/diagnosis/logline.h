@@ -31,6 +31,13 @@ struct LogLine
     static LogLine parse(const QString &line);
 
     /**
+     * The time of a nats-server timestamp ("2026/12/02 15:50:37.344798", optionally ending in "Z") as microseconds
+     * since 1970-01-01 00:00 of the log's own clock (nats-server writes local time, or UTC with logtime_utc; the
+     * zone is not in the line, so none is applied). nullopt when `timestamp` is empty or not such a time.
+     */
+    static std::optional<qint64> timeMicros(QStringView timestamp);
+
+    /**
      * Undoes Go's %q (strconv.Quote): `"a\"b\\c\u00e9\x01"`. The argument includes the surrounding quotes.
      * Returns nullopt when it is not a well-formed Go quoted string.
      */

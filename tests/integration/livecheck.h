@@ -164,10 +164,10 @@ inline LogLineMatch explain(const QString &line)
     return m;
 }
 
-/** The same through the CLI (`explain LINE --json`): the first match object. */
+/** The same through the CLI (`explain LINE --per-line --json`): the first match object. */
 inline QJsonObject explainCli(const QString &line)
 {
-    const CliRunner::Run run = CliRunner::run({QStringLiteral("explain"), line, QStringLiteral("--json")});
+    const CliRunner::Run run = CliRunner::run({QStringLiteral("explain"), line, QStringLiteral("--per-line"), QStringLiteral("--json")});
     return run.json.value(QLatin1String("matches")).toArray().first().toObject();
 }
 

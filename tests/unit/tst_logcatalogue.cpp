@@ -10,6 +10,7 @@
 #include <QSet>
 #include <QTest>
 
+#include "diagnosis/findingcatalogue.h"
 #include "diagnosis/logcatalogue.h"
 #include "diagnosis/logline.h"
 
@@ -43,24 +44,77 @@ QString sampleValue(const QString &role, QChar verb)
     return u'"' + escaped + u'"';
 }
 
-/** Formats a template like Go would, with sample values. */
-QString render(const LogCatalogueEntry &e)
+/** Formats a template like Go would, with sample values; `overrides` replaces the sample of a role. */
+QString render(const LogCatalogueEntry &e, const QHash<QString, QString> &overrides = {})
 {
     QString out;
     qsizetype field = 0;
     for (qsizetype i = 0; i < e.text.size(); ++i) {
         if (e.text.at(i) == u'%' && i + 1 < e.text.size()) {
             const QChar verb = e.text.at(++i);
-            if (verb == u'%')
+            if (verb == u'%') {
                 out += u'%';
-            else
-                out += sampleValue(e.fields.value(field++), verb);
+                continue;
+            }
+            const QString role = e.fields.value(field++);
+            out += overrides.contains(role) && verb != u'q' ? overrides.value(role) : sampleValue(role, verb);
         } else {
             out += e.text.at(i);
         }
     }
     return out;
 }
+
+/**
+ * The severity a line of `templateText` pointing to `codes` about `stream` must have, from the finding catalogue
+ * itself: the most severe of the findings, each with its default severity, or the one FindingCatalogue::severityRule
+ * names for what the line shows: "critical for $MQTT_sess" (STREAM_MISSING, STREAM_UNHEALTHY) and "critical when
+ * mqtt.stream_replicas keeps missing streams from being created" (REPLICAS_MISMATCH on "create %s stream for account"
+ * lines; not on the retained consumer's).
+ * Empty without codes.
+ */
+QString findingSeverityOf(const QStringList &codes, const QString &stream, const QString &templateText)
+{
+    int worst = -1;
+    for (const QString &code : codes) {
+        const FindingCatalogue::Entry *finding = FindingCatalogue::entry(code);
+        if (!finding)
+            qFatal("unknown finding code %s", qPrintable(code));
+        int rank = int(finding->severity);
+        const QString rule = FindingCatalogue::severityRule(code);
+        if (stream == u"$MQTT_sess"_s && rule.contains(u"critical for $MQTT_sess"_s))
+            rank = int(Finding::Severity::Critical);
+        const bool creatingStream = templateText.startsWith(u"create "_s) && templateText.contains(u" stream for account "_s);
+        if (creatingStream && rule.contains(u"critical when mqtt.stream_replicas keeps missing streams"_s))
+            rank = int(Finding::Severity::Critical);
+        worst = qMax(worst, rank);
+    }
+    return worst < 0 ? QString() : Finding::severityName(Finding::Severity(worst));
+}
+
+/** The errors a template's %v may carry: the JetStream errors, timeouts and others the catalogue tells apart. */
+const QStringList kErrors{
+    u"stream not found (10059)"_s,
+    u"subjects overlap with an existing stream (10065)"_s,
+    u"maximum number of streams reached (10027)"_s,
+    u"insufficient resources (10023)"_s,
+    u"JetStream not enabled for account (10039)"_s,
+    u"replicas > 1 not supported in non-clustered mode (10074)"_s,
+    u"no suitable peers for placement (10005)"_s,
+    u"consumer filter subject is not a valid subset of the interest subjects (10093)"_s,
+    u"wrong last sequence: 3 (10071)"_s,
+    u"maximum consumers limit reached (10026)"_s,
+    u"no message found (10037)"_s,
+    u"JetStream system temporarily unavailable (10008)"_s,
+    u"stream name already in use with a different configuration (10058)"_s,
+    u"sequence not found (10043)"_s,
+    u"timeout for request type \"SP\" on \"$MQTT.sess.k2My6qdB\" (reply=\"$MQTT.JSA.x.SP.y\")"_s,
+    u"timeout after 5.0s: request type \"SL\" on \"$JS.API.STREAM.INFO.$MQTT_sess\" (reply=\"$MQTT.JSA.x.SL.y\")"_s,
+    u"invalid stream create response: missing stream info"_s,
+    u"server is not running"_s,
+    u"something nobody has seen (10999)"_s,
+    u"something else entirely"_s,
+};
 
 } // namespace
 
@@ -119,6 +173,91 @@ private slots:
         QVERIFY(!m.advice.isEmpty());
         static const QRegularExpression placeholder(u"\\{[a-z_]+(:[A-Z_]+)?\\}"_s);
         QVERIFY2(!m.meaning.contains(placeholder) && !m.advice.contains(placeholder), qPrintable(m.meaning + u' ' + m.advice));
+    }
+
+    // --- severity: a line is as severe as the finding it is a symptom of -----------------------------------------
+
+    // Every template linked to a finding, with each error its %v may carry and each stream its wording may name: a
+    // line that points to findings is exactly as severe as the most severe of them in the finding catalogue
+    // (FindingCatalogue), not a severity of its own; the catalogue's listing says the same for the template.
+    void severityAgreesWithFindings_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("line");
+        int linked = 0;
+        for (const LogCatalogueEntry &e : LogCatalogue::entries()) {
+            if (e.codes.isEmpty() && e.codesByCause.isEmpty())
+                continue;
+            ++linked;
+            const QString prefix = e.mqttClientOnly ? u"[77] 2026/12/02 15:50:37.344798 [ERR] 127.0.0.1:45696 - mid:30 - \"sensor-7\" - "_s
+                                                    : u"[77] 2026/12/02 15:50:37.344798 [ERR] "_s;
+            const QStringList labels = e.fields.contains(u"stream_label"_s)
+                                           ? QStringList{u"sessions"_s, u"messages"_s, u"retained messages"_s}
+                                           : QStringList{QString()};
+            const QStringList errors = e.fields.contains(u"error"_s) ? kErrors : QStringList{QString()};
+            for (const QString &label : labels) {
+                for (const QString &error : errors) {
+                    QHash<QString, QString> overrides;
+                    if (!label.isEmpty())
+                        overrides.insert(u"stream_label"_s, label);
+                    if (!error.isEmpty())
+                        overrides.insert(u"error"_s, error);
+                    QTest::addRow("%s %s %s", qPrintable(e.id), qPrintable(label), qPrintable(error.left(40)))
+                        << e.id << prefix + render(e, overrides);
+                }
+            }
+        }
+        QVERIFY(linked >= 50);
+    }
+    void severityAgreesWithFindings()
+    {
+        QFETCH(QString, id);
+        QFETCH(QString, line);
+        const LogLineMatch m = LogCatalogue::explain(line);
+        QVERIFY2(m.matched, qPrintable(line));
+        QCOMPARE(m.templateId, id);
+        QVERIFY2(QStringList({u"info"_s, u"warning"_s, u"error"_s, u"critical"_s}).contains(m.severity), qPrintable(m.severity));
+        if (!m.codes.isEmpty())
+            QCOMPARE(m.severity, findingSeverityOf(m.codes, m.stream, m.templateText));
+        // The listing (--templates) rates the template by its own codes.
+        const LogCatalogueEntry e = *LogCatalogue::entry(id);
+        if (!e.codes.isEmpty())
+            QCOMPARE(e.severity, findingSeverityOf(e.codes, e.stream, e.text));
+    }
+
+    // The two lines of the issue: a record the server cannot decode is as severe as SESSION_UNDECODABLE, a stream
+    // creation refused for an overlap as SUBJECTS_OVERLAP (both critical: the client is refused every time).
+    void severityOfTheIssuesLines()
+    {
+        const LogLineMatch undecodable = LogCatalogue::explain(
+            u"[1] 2026/12/02 17:27:20.840592 [ERR] 127.0.0.1:1 - mid:2 - \"g1\" - unable to connect: unmarshal of session "
+            u"record at sequence 2 for account \"GARB\", session \"g1\": invalid character 'o' in literal null (expecting 'u')"_s);
+        QCOMPARE(undecodable.codes, QStringList{u"SESSION_UNDECODABLE"_s});
+        QCOMPARE(undecodable.severity, u"critical"_s);
+        QCOMPARE(FindingCatalogue::entry(u"SESSION_UNDECODABLE"_s)->severity, Finding::Severity::Critical);
+        const LogLineMatch overlap = LogCatalogue::explain(
+            u"[1] 2026/12/02 17:25:17.739323 [ERR] 127.0.0.1:1 - mid:2 - \"c\" - unable to connect: create messages "
+            u"stream for account \"OVL\": subjects overlap with an existing stream (10065)"_s);
+        QCOMPARE(overlap.codes, QStringList{u"SUBJECTS_OVERLAP"_s});
+        QCOMPARE(overlap.severity, u"critical"_s);
+        // Without a known cause the same template points to STREAM_MISSING: an error for $MQTT_msgs, critical for
+        // $MQTT_sess (no session can be read or saved), as `check` rates the missing stream.
+        QCOMPARE(LogCatalogue::explain(u"create messages stream for account \"A\": brand new (10999)"_s).severity, u"error"_s);
+        QCOMPARE(LogCatalogue::explain(u"create sessions stream for account \"A\": brand new (10999)"_s).severity, u"critical"_s);
+        // Replicas the servers cannot place keep the stream from being created: critical, as check rates it then.
+        const LogLineMatch peers = LogCatalogue::explain(
+            u"unable to connect: create sessions stream for account \"A\": no suitable peers for placement (10005)"_s);
+        QCOMPARE(peers.codes, QStringList{u"REPLICAS_MISMATCH"_s});
+        QCOMPARE(peers.severity, u"critical"_s);
+        QVERIFY(FindingCatalogue::severityRule(u"REPLICAS_MISMATCH"_s).contains(u"critical when mqtt.stream_replicas"_s));
+        // A line that points to no finding keeps its own: a one-off conditional write, a shutdown.
+        const LogLineMatch oneOff = LogCatalogue::explain(
+            u"unable to persist session \"g1\" (seq=2): wrong last sequence: 3 (10071)"_s);
+        QVERIFY(oneOff.codes.isEmpty());
+        QCOMPARE(oneOff.severity, u"warning"_s);
+        QCOMPARE(LogCatalogue::findingSeverity({}, u"$MQTT_sess"_s), QString());
+        QCOMPARE(LogCatalogue::findingSeverity({u"SESSION_STALE"_s, u"ORPHAN_CONSUMER"_s}, {}), u"warning"_s);
+        QCOMPARE(LogCatalogue::findingSeverity({u"NO_SUCH_CODE"_s}, {}), QString());
     }
 
     // --- real lines -----------------------------------------------------------------------------------------------
@@ -193,6 +332,8 @@ private slots:
         QVERIFY(!m.meaning.isEmpty());
         QVERIFY(!m.advice.isEmpty());
         QVERIFY(!m.level.isEmpty() || file == u"config-errors.log");
+        if (!m.codes.isEmpty())
+            QCOMPARE(m.severity, findingSeverityOf(m.codes, m.stream, m.templateText));
     }
 
     // A template marked as verified on a version really has a captured line of that version.

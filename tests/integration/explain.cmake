@@ -1,0 +1,1 @@
+mqttdoctor_add_test(tst_explainlog SOURCES tst_explainlog.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 300)
