@@ -26,12 +26,6 @@ struct InputLine
     QString text;
 };
 
-int usageError(CliContext &ctx, const QString &message, const QString &hint)
-{
-    printError(ctx.json ? ctx.out : ctx.err, Error(Error::Kind::InvalidInput, message, hint), ctx.json);
-    return ExitUsage;
-}
-
 /** Reads standard input up to the cap (plus one, to notice it was exceeded). Blank lines are skipped. */
 QList<InputLine> readStdin(bool &tooMany)
 {
@@ -160,23 +154,22 @@ int runExplain(CliContext &ctx)
             }
         }
         if (lines.size() > kMaxLines)
-            return usageError(ctx, u"too many log lines: explain takes at most %1"_s.arg(kMaxLines),
-                              u"pass them on standard input after filtering the log, e.g. "
-                              u"grep -E '\\[(ERR|WRN)\\]' nats.log | tail -n 1000 | nats-mqtt-doctor-cli explain"_s);
+            return ctx.usage(u"too many log lines: explain takes at most %1"_s.arg(kMaxLines),
+                             u"pass them on standard input after filtering the log, e.g. "
+                             u"grep -E '\\[(ERR|WRN)\\]' nats.log | tail -n 1000 | nats-mqtt-doctor-cli explain"_s);
     } else {
         if (isatty(STDIN_FILENO))
             ctx.err << "Reading nats-server log lines from standard input (end with Ctrl-D)...\n" << Qt::flush;
         bool tooMany = false;
         lines = readStdin(tooMany);
         if (tooMany)
-            return usageError(ctx,
-                              u"more than %1 log lines on standard input: explain reads at most %1"_s.arg(kMaxLines),
-                              u"filter the log first, e.g. grep -E '\\[(ERR|WRN)\\]' nats.log | tail -n 1000 | "
-                              u"nats-mqtt-doctor-cli explain"_s);
+            return ctx.usage(u"more than %1 log lines on standard input: explain reads at most %1"_s.arg(kMaxLines),
+                             u"filter the log first, e.g. grep -E '\\[(ERR|WRN)\\]' nats.log | tail -n 1000 | "
+                             u"nats-mqtt-doctor-cli explain"_s);
     }
     if (lines.isEmpty())
-        return usageError(ctx, u"no log lines to explain"_s,
-                          u"give lines as arguments (quoted) or on standard input, one per line"_s);
+        return ctx.usage(u"no log lines to explain"_s,
+                         u"give lines as arguments (quoted) or on standard input, one per line"_s);
 
     qsizetype unmatched = 0;
     QJsonArray matches;
@@ -209,13 +202,14 @@ int runExplain(CliContext &ctx)
 
 QList<Command> explainCommands()
 {
-    return {
-        {u"explain"_s,
-         u"Explain nats-server log lines: explain [LINE ...], or one line each on standard input."_s,
-         {QCommandLineOption(u"templates"_s, u"explain: list every log template the explainer knows."_s)},
-         runExplain,
-         /*needsConnection=*/false},
-    };
+    Command explain{u"explain"_s,
+                    u"Explain nats-server log lines: the arguments, or one line each on standard input."_s,
+                    {QCommandLineOption(u"templates"_s, u"List every log template the explainer knows."_s)},
+                    runExplain,
+                    /*needsConnection=*/false};
+    explain.arguments = {{u"LINE"_s, u"A nats-server log line (quote it); without any, lines are read from standard input."_s,
+                          /*optional=*/true, /*repeated=*/true}};
+    return {explain};
 }
 
 } // namespace MqttDoctor::Cli
