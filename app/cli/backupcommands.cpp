@@ -4,9 +4,11 @@
 #include <csignal>
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include "accountchoice.h"
 #include "nats/connectionset.h"
 #include "repair/auditlog.h"
 #include "repair/repairtarget.h"
@@ -58,15 +60,26 @@ int runBackup(CliContext &ctx)
     BackupRequest request;
     request.stream = ctx.parser.value(QStringLiteral("stream"));
     request.outputPath = ctx.parser.value(QStringLiteral("out"));
-    if (request.stream.isEmpty() || request.outputPath.isEmpty())
-        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("backup needs --stream NAME and --out FILE")));
+    if (request.stream.isEmpty() || request.outputPath.isEmpty()) {
+        QStringList missing;
+        if (request.stream.isEmpty())
+            missing << QStringLiteral("--stream NAME");
+        if (request.outputPath.isEmpty())
+            missing << QStringLiteral("--out FILE");
+        return ctx.usage(QStringLiteral("backup needs %1").arg(missing.join(QStringLiteral(" and "))),
+                         QStringLiteral("for example: backup --stream '$MQTT_sess' --out sessions.jsonl"));
+    }
     request.subject = ctx.parser.value(QStringLiteral("subject"));
     request.consumers = ctx.parser.values(QStringLiteral("consumer"));
     request.allConsumers = request.consumers.isEmpty();
     request.includeMessages = !ctx.parser.isSet(QStringLiteral("configs-only"));
     request.overwrite = ctx.parser.isSet(QStringLiteral("overwrite"));
+    // Said before anything is read, with the option that allows it (the writer refuses it again, race-free).
+    if (!request.overwrite && QFileInfo::exists(request.outputPath) && !QFileInfo(request.outputPath).isDir())
+        return ctx.fail(Error(Error::Kind::Io, QStringLiteral("%1 already exists").arg(QFileInfo(request.outputPath).absoluteFilePath()),
+                              QStringLiteral("choose another file name, or give --overwrite to replace it")));
 
-    auto target = RepairTarget::resolve(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    auto target = AccountChoice::repairTarget(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
     if (!target)
         return ctx.fail(target.error());
     InterruptGuard interrupt;
@@ -127,10 +140,8 @@ QJsonObject restoreJson(const RestoreResult &r)
 
 int runRestore(CliContext &ctx)
 {
-    const QStringList args = ctx.parser.positionalArguments().mid(1);
-    if (args.size() != 1)
-        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("usage: restore FILE [--account A] [--merge] [--dry-run]")));
-    auto target = RepairTarget::resolve(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    const QString file = ctx.parser.positionalArguments().value(1);  // [0] is the command; exactly one (Command::arguments)
+    auto target = AccountChoice::repairTarget(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
     if (!target)
         return ctx.fail(target.error());
     InterruptGuard interrupt;
@@ -139,7 +150,7 @@ int runRestore(CliContext &ctx)
     options.dryRun = ctx.parser.isSet(QStringLiteral("dry-run"));
     options.cancel = &g_cancel;
     options.progress = progressPrinter(ctx.err, QStringLiteral("restore"));
-    auto result = StreamRestore::run(*target, args.first(), options);
+    auto result = StreamRestore::run(*target, file, options);
     if (!result)
         return ctx.fail(result.error());
     const RestoreResult &r = *result;
@@ -192,25 +203,32 @@ QString auditLogHelpLine()
 
 QList<Command> backupCommands()
 {
-    return {
-        {QStringLiteral("backup"), QStringLiteral("Back up a stream (messages, config, consumer configs) to a JSON Lines file."),
-         {accountOption(), QCommandLineOption(QStringLiteral("stream"), QStringLiteral("The stream to back up."), QStringLiteral("name")),
-          QCommandLineOption(QStringLiteral("out"), QStringLiteral("The backup file to write (refused if it exists, see --overwrite)."),
-                             QStringLiteral("file")),
-          QCommandLineOption(QStringLiteral("subject"), QStringLiteral("Only messages on this subject (wildcards allowed)."),
-                             QStringLiteral("subject")),
-          QCommandLineOption(QStringLiteral("consumer"), QStringLiteral("Only this consumer's config (repeatable; default: all)."),
-                             QStringLiteral("name")),
-          QCommandLineOption(QStringLiteral("configs-only"), QStringLiteral("The stream and consumer configs, no messages.")),
-          QCommandLineOption(QStringLiteral("overwrite"), QStringLiteral("Replace an existing file."))},
-         runBackup},
-        {QStringLiteral("restore"), QStringLiteral("Restore a backup file: recreate the stream and consumers, republish messages."),
-         {accountOption(),
-          QCommandLineOption(QStringLiteral("merge"),
-                             QStringLiteral("Also when the stream holds messages the backup lacks (they are kept).")),
-          QCommandLineOption(QStringLiteral("dry-run"), QStringLiteral("Check the file and the stream; change nothing."))},
-         runRestore},
-    };
+    Command backup{QStringLiteral("backup"), QStringLiteral("Back up a stream (messages, config, consumer configs) to a JSON Lines file."),
+                   {accountOption(), QCommandLineOption(QStringLiteral("stream"), QStringLiteral("The stream to back up (required)."),
+                                                        QStringLiteral("name")),
+                    QCommandLineOption(QStringLiteral("out"),
+                                       QStringLiteral("The backup file to write (required; refused if it exists, see --overwrite)."),
+                                       QStringLiteral("file")),
+                    QCommandLineOption(QStringLiteral("subject"), QStringLiteral("Only messages on this subject (wildcards allowed)."),
+                                       QStringLiteral("subject")),
+                    QCommandLineOption(QStringLiteral("consumer"), QStringLiteral("Only this consumer's config (repeatable; default: all)."),
+                                       QStringLiteral("name")),
+                    QCommandLineOption(QStringLiteral("configs-only"), QStringLiteral("The stream and consumer configs, no messages.")),
+                    QCommandLineOption(QStringLiteral("overwrite"), QStringLiteral("Replace an existing file."))},
+                   runBackup};
+    Command restore{QStringLiteral("restore"), QStringLiteral("Restore a backup file: recreate the stream and consumers, republish messages."),
+                    {accountOption(),
+                     QCommandLineOption(QStringLiteral("merge"),
+                                        QStringLiteral("Also when the stream holds messages the backup lacks (they are kept).")),
+                     QCommandLineOption(QStringLiteral("dry-run"), QStringLiteral("Check the file and the stream; change nothing."))},
+                    runRestore};
+    restore.arguments = {{QStringLiteral("FILE"), QStringLiteral("The backup file (JSON Lines, as backup writes it).")}};
+    QList<Command> commands{backup, restore};
+    for (Command &c : commands) {
+        c.account = AccountUse::One;
+        c.needsAccountCredentials = true;  // messages are read and written through the account's own connection
+    }
+    return commands;
 }
 
 } // namespace MqttDoctor::Cli

@@ -169,14 +169,14 @@ int runCheck(CliContext &ctx)
     request.account = ctx.parser.value(QStringLiteral("account"));
     request.allAccounts = ctx.parser.isSet(QStringLiteral("all-accounts"));
     if (request.allAccounts && !request.account.isEmpty())
-        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("give either --account or --all-accounts, not both")));
+        return ctx.usage(QStringLiteral("give either --account or --all-accounts, not both"));
     request.options.upgradePlanned = ctx.parser.isSet(QStringLiteral("upgrade-planned"));
     if (ctx.parser.isSet(QStringLiteral("stream-replicas"))) {
         bool ok = false;
         const int replicas = ctx.parser.value(QStringLiteral("stream-replicas")).toInt(&ok);
         if (!ok || replicas < 1 || replicas > 5)
-            return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--stream-replicas must be a number from 1 to 5"),
-                                  QStringLiteral("give the servers' mqtt { stream_replicas } value")));
+            return ctx.usage(QStringLiteral("--stream-replicas must be a number from 1 to 5"),
+                             QStringLiteral("give the servers' mqtt { stream_replicas } value"));
         request.options.layout.streamReplicas = replicas;
     }
 
@@ -184,8 +184,8 @@ int runCheck(CliContext &ctx)
         const QString text = ctx.parser.value(QStringLiteral("stale-after"));
         const auto ms = parseAgeMs(text);
         if (!ms || *ms < 1000)
-            return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--stale-after must be a duration of at least 1s, not \"%1\"").arg(text),
-                                  QStringLiteral("for example 30d, 12h or 90m")));
+            return ctx.usage(QStringLiteral("--stale-after must be a duration of at least 1s, not \"%1\"").arg(text),
+                             QStringLiteral("for example 30d, 12h or 90m"));
         request.options.staleAfterSecs = qint64(*ms / 1000);
     }
     request.options.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
@@ -194,9 +194,9 @@ int runCheck(CliContext &ctx)
         bool ok = false;
         const int parallel = ctx.parser.value(QStringLiteral("parallel")).toInt(&ok);
         if (!ok || parallel < 1 || parallel > 64)
-            return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--parallel must be a number from 1 to 64"),
-                                  QStringLiteral("how many accounts are read through their own connections at once (default %1)")
-                                      .arg(DiagnosisGatherer::Request::kDefaultParallelAccounts)));
+            return ctx.usage(QStringLiteral("--parallel must be a number from 1 to 64"),
+                             QStringLiteral("how many accounts are read through their own connections at once (default %1)")
+                                 .arg(DiagnosisGatherer::Request::kDefaultParallelAccounts));
         request.parallelAccounts = parallel;
     }
     TerminalProgress progress(ctx.err);
@@ -340,33 +340,35 @@ int runCheck(CliContext &ctx)
 
 QList<Command> checkCommands()
 {
-    return {{QStringLiteral("check"),
-             QStringLiteral("Diagnose the MQTT streams: findings with evidence, the server errors they explain, and the repair."),
-             {QCommandLineOption(QStringLiteral("account"), QStringLiteral("Check one account (default: the connected user's account)."),
-                                 QStringLiteral("name")),
-              QCommandLineOption(QStringLiteral("all-accounts"), QStringLiteral("Check every account (needs a system connection).")),
-              QCommandLineOption(QStringLiteral("stream-replicas"),
-                                 QStringLiteral("The servers' mqtt { stream_replicas } (default: derived from the cluster size)."),
-                                 QStringLiteral("n")),
-              QCommandLineOption(QStringLiteral("upgrade-planned"),
-                                 QStringLiteral("Also report what an upgrade of 2.9 servers to 2.10+ will do.")),
-              QCommandLineOption(QStringLiteral("stale-after"),
-                                 QStringLiteral("SESSION_STALE: persistent sessions not connected and not written for longer than this "
-                                                "(default 30d; e.g. 12h, 7d)."),
-                                 QStringLiteral("duration")),
-              QCommandLineOption(QStringLiteral("client-id"),
-                                 QStringLiteral("A client ID to check for hash collisions with the sessions (repeatable)."),
-                                 QStringLiteral("id")),
-              QCommandLineOption(QStringLiteral("all-findings"),
-                                 QStringLiteral("Text output: print every finding (by default a code found more than %1 times in "
-                                                "an account is shown %1 times, then counted).").arg(kMaxShownPerCode)),
-              QCommandLineOption(QStringLiteral("no-records"),
-                                 QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts).")),
-              QCommandLineOption(QStringLiteral("parallel"),
-                                 QStringLiteral("With --all-accounts: how many accounts are read through their own connections "
-                                                "at once (default %1).").arg(DiagnosisGatherer::Request::kDefaultParallelAccounts),
-                                 QStringLiteral("n"))},
-             runCheck, true, true}};
+    Command check{QStringLiteral("check"),
+                  QStringLiteral("Diagnose the MQTT streams: findings with evidence, the server errors they explain, and the repair."),
+                  {QCommandLineOption(QStringLiteral("account"), QStringLiteral("Check one account (default: the connected user's account)."),
+                                      QStringLiteral("name")),
+                   QCommandLineOption(QStringLiteral("all-accounts"), QStringLiteral("Check every account (needs a system connection).")),
+                   QCommandLineOption(QStringLiteral("stream-replicas"),
+                                      QStringLiteral("The servers' mqtt { stream_replicas } (default: derived from the cluster size)."),
+                                      QStringLiteral("n")),
+                   QCommandLineOption(QStringLiteral("upgrade-planned"),
+                                      QStringLiteral("Also report what an upgrade of 2.9 servers to 2.10+ will do.")),
+                   QCommandLineOption(QStringLiteral("stale-after"),
+                                      QStringLiteral("SESSION_STALE: persistent sessions not connected and not written for longer than this, "
+                                                     "e.g. 12h or 7d."),
+                                      QStringLiteral("duration"), QStringLiteral("30d")),
+                   QCommandLineOption(QStringLiteral("client-id"),
+                                      QStringLiteral("A client ID to check for hash collisions with the sessions (repeatable)."),
+                                      QStringLiteral("id")),
+                   QCommandLineOption(QStringLiteral("all-findings"),
+                                      QStringLiteral("Text output: print every finding (by default a code found more than %1 times in "
+                                                     "an account is shown %1 times, then counted).").arg(kMaxShownPerCode)),
+                   QCommandLineOption(QStringLiteral("no-records"),
+                                      QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts).")),
+                   QCommandLineOption(QStringLiteral("parallel"),
+                                      QStringLiteral("With --all-accounts: how many accounts are read through their own connections "
+                                                     "at once, 1 to 64."),
+                                      QStringLiteral("n"), QString::number(DiagnosisGatherer::Request::kDefaultParallelAccounts))},
+                  runCheck, true, true};
+    check.account = AccountUse::Optional;  // none: the connected user's account, or every account
+    return {check};
 }
 
 } // namespace MqttDoctor::Cli

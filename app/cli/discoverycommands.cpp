@@ -288,15 +288,17 @@ int runStreams(CliContext &ctx)
 
 QList<Command> discoveryCommands()
 {
+    Command streams{QStringLiteral("streams"), QStringLiteral("Show an account's MQTT streams ($MQTT_*) with config, state and consumers."),
+                    {QCommandLineOption(QStringLiteral("account"), QStringLiteral("The account (default: the connected user's account)."),
+                                        QStringLiteral("name"))},
+                    runStreams};
+    streams.account = AccountUse::One;  // with only a system connection: its JSZ view
     return {
         {QStringLiteral("servers"), QStringLiteral("List the servers: name, id, version, cluster, JetStream, MQTT listener."),
          {}, runServers},
         {QStringLiteral("accounts"), QStringLiteral("List the accounts with their JetStream state, limits and MQTT streams."),
          {}, runAccounts},
-        {QStringLiteral("streams"), QStringLiteral("Show an account's MQTT streams ($MQTT_*) with config, state and consumers."),
-         {QCommandLineOption(QStringLiteral("account"), QStringLiteral("The account (default: the connected user's account)."),
-                             QStringLiteral("name"))},
-         runStreams},
+        streams,
     };
 }
 

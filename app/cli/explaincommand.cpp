@@ -42,8 +42,7 @@ struct Input
 
 int usageError(CliContext &ctx, const QString &message, const QString &hint)
 {
-    printError(ctx.json ? ctx.out : ctx.err, Error(Error::Kind::InvalidInput, message, hint), ctx.json);
-    return ExitUsage;
+    return ctx.usage(message, hint);
 }
 
 QString thousands(qint64 n)
@@ -532,21 +531,22 @@ int runExplain(CliContext &ctx)
 
 QList<Command> explainCommands()
 {
-    return {
-        {u"explain"_s,
-         u"Explain nats-server log lines: a whole log (--file PATH, or standard input), or lines as arguments; "
-         u"repeated lines are counted once."_s,
-         {QCommandLineOption(u"file"_s,
-                             u"explain: read the nats-server log PATH (repeat for several; - is standard input)."_s,
-                             u"PATH"_s),
-          QCommandLineOption(u"summary"_s, u"explain: one line per group of lines (the default when the full text "
-                                           u"would not fit on the screen)."_s),
-          QCommandLineOption(u"details"_s, u"explain: the full explanation of every group, however long."_s),
-          QCommandLineOption(u"per-line"_s, u"explain: every MQTT line on its own, in input order, not grouped."_s),
-          QCommandLineOption(u"templates"_s, u"explain: list every log template the explainer knows."_s)},
-         runExplain,
-         /*needsConnection=*/false},
-    };
+    Command explain{u"explain"_s,
+                    u"Explain nats-server log lines: a whole log (--file PATH, or standard input), or lines as arguments; "
+                    u"repeated lines are counted once."_s,
+                    {QCommandLineOption(u"file"_s, u"Read the nats-server log PATH (repeat for several; - is standard input)."_s,
+                                        u"PATH"_s),
+                     QCommandLineOption(u"summary"_s, u"One line per group of lines (the default when the full text would not "
+                                                      u"fit on the screen)."_s),
+                     QCommandLineOption(u"details"_s, u"The full explanation of every group, however long."_s),
+                     QCommandLineOption(u"per-line"_s, u"Every MQTT line on its own, in input order, not grouped."_s),
+                     QCommandLineOption(u"templates"_s, u"List every log template the explainer knows."_s)},
+                    runExplain,
+                    /*needsConnection=*/false};
+    explain.arguments = {{u"LINE"_s, u"A nats-server log line (quote it); without lines or --file, the log is read from "
+                                     u"standard input."_s,
+                          /*optional=*/true, /*repeated=*/true}};
+    return {explain};
 }
 
 } // namespace MqttDoctor::Cli

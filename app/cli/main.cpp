@@ -9,10 +9,12 @@
 #include <QSet>
 #include <QTextStream>
 
+#include "accountchoice.h"
 #include "backupcommands.h"
 #include "checkcommand.h"
 #include "clicontext.h"
 #include "explaincommand.h"
+#include "helptext.h"
 #include "recordcommands.h"
 #include "repaircommand.h"
 #include "nats/connectionoptions.h"
@@ -36,31 +38,46 @@ QList<Command> allCommands()
     return all;
 }
 
-void addCommonOptions(QCommandLineParser &parser)
+/** The options every command takes: --help, --version, --json and the connection options. */
+QList<QCommandLineOption> globalOptions()
 {
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addOption(QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print one JSON object (docs/cli.md).")));
-    ConnectionOptions::addTo(parser);
+    QList<QCommandLineOption> list{
+        QCommandLineOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help; after a command, the command's.")),
+        QCommandLineOption({QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version.")),
+        QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print one JSON object on standard output, errors included (docs/cli.md).")),
+    };
+    list += ConnectionOptions::options();
+    return list;
 }
 
-QString overview(const QList<Command> &commands)
+QString overviewFooter()
 {
-    QString text = QStringLiteral("Diagnose and repair the JetStream streams that nats-server keeps MQTT state in.\n\nCommands:\n");
-    for (const Command &c : commands)
-        text += QStringLiteral("  %1  %2\n").arg(c.name.leftJustified(10), c.summary);
-    text += QStringLiteral("\nRun \"nats-mqtt-doctor-cli COMMAND --help\" for a command's options.\n"
-                           "Exit codes: 0 ok, 1 warnings, 2 errors, 3 could not connect or check, 64 usage.\n")
-            + auditLogHelpLine();
-    return text;
+    return QStringLiteral("Run \"%1 COMMAND --help\" for a command's arguments and options.\n"
+                          "Exit codes: 0 ok, 1 warnings, 2 errors, 3 could not connect or check, 64 usage.\n")
+               .arg(programName())
+           + auditLogHelpLine() + QLatin1Char('\n');
+}
+
+const QString kDescription = QStringLiteral("Diagnose and repair the JetStream streams that nats-server keeps MQTT state in.");
+
+/** An error before the command ran: text on standard error, or the JSON error object on standard output; its exit code. */
+int reportError(QTextStream &out, QTextStream &err, bool json, const Error &error)
+{
+    printError(json ? out : err, error, json);
+    return exitCodeFor(error);
+}
+
+Error usage(const QString &message, const QString &hint)
+{
+    return Error(Error::Kind::InvalidInput, message, hint).asUsage();
 }
 
 // A last line of defence: no command may hang past its time budget, whatever nats.c does. Commands
 // that read or write whole streams get hours; their requests and reads have their own timeouts.
 void startWatchdog(int timeoutMs, bool longRunning)
 {
-    const auto budget = longRunning ? std::chrono::milliseconds(6LL * 3600 * 1000)
-                                    : std::chrono::milliseconds(std::max(30000, timeoutMs * 12));
+    const qint64 perRequest = 12LL * timeoutMs;
+    const auto budget = std::chrono::milliseconds(std::max<qint64>(longRunning ? 6LL * 3600 * 1000 : 30000, perRequest));
     std::thread([budget] {
         std::this_thread::sleep_for(budget);
         const char msg[] = "error: the command did not finish in time and was stopped\n";
@@ -80,9 +97,15 @@ int main(int argc, char *argv[])
     QTextStream err(stderr);
 
     const QList<Command> commands = allCommands();
+    const QList<QCommandLineOption> global = globalOptions();
+    const HelpText help(global);
+    QStringList names;
+    for (const Command &c : commands)
+        names << c.name;
+
     // First pass: every option of every command is known, so the command name is the first positional.
     QCommandLineParser all;
-    addCommonOptions(all);
+    all.addOptions(global);
     QSet<QString> seen;
     for (const Command &c : commands) {
         for (const QCommandLineOption &o : c.options) {
@@ -91,46 +114,53 @@ int main(int argc, char *argv[])
             seen.insert(o.names().first());
         }
     }
-    all.setApplicationDescription(overview(commands));
-    all.addPositionalArgument(QStringLiteral("command"), QStringLiteral("The command to run."));
-    if (!all.parse(app.arguments())) {
-        err << "error: " << all.errorText() << "\nRun with --help for usage.\n";
-        return ExitUsage;
-    }
-    if (all.isSet(QStringLiteral("version"))) {
-        out << "nats-mqtt-doctor-cli " << QCoreApplication::applicationVersion() << '\n';
-        return ExitOk;
-    }
+    const bool parsed = all.parse(app.arguments());
+    // Known even when the parse failed: the options before and after an unknown one are still read.
+    const bool json = all.isSet(QStringLiteral("json"));
     const QStringList positional = all.positionalArguments();
     const Command *command = nullptr;
     if (!positional.isEmpty())
         for (const Command &c : commands)
             if (c.name == positional.first())
                 command = &c;
+    const QString commandsHint =
+        QStringLiteral("the commands are %1; \"%2 --help\" describes them").arg(names.join(QStringLiteral(", ")), programName());
+    if (!parsed) {
+        const QString hint = command ? QStringLiteral("see \"%1 %2 --help\" for its options").arg(programName(), command->name)
+                                     : QStringLiteral("see \"%1 --help\" for the options").arg(programName());
+        return reportError(out, err, json, usage(all.errorText(), hint));
+    }
+    if (all.isSet(QStringLiteral("version"))) {
+        out << "nats-mqtt-doctor-cli " << QCoreApplication::applicationVersion() << '\n';
+        return ExitOk;
+    }
     if (!command) {
-        if (positional.isEmpty() || all.isSet(QStringLiteral("help"))) {
-            out << all.helpText();
-            return positional.isEmpty() && !all.isSet(QStringLiteral("help")) ? ExitUsage : ExitOk;
+        if (!positional.isEmpty())
+            return reportError(out, err, json, usage(QStringLiteral("unknown command \"%1\"").arg(positional.first()), commandsHint));
+        if (all.isSet(QStringLiteral("help"))) {
+            out << help.overview(commands, kDescription, overviewFooter());
+            return ExitOk;
         }
-        err << "error: unknown command \"" << positional.first() << "\"\n\n" << overview(commands) << '\n';
-        return ExitUsage;
+        const int rc = reportError(out, err, json, usage(QStringLiteral("no command given"), commandsHint));
+        if (!json)
+            err << '\n' << help.overview(commands, kDescription, overviewFooter());
+        return rc;
     }
 
     // Second pass: only the options this command knows.
     QCommandLineParser parser;
-    parser.setApplicationDescription(command->summary);
-    addCommonOptions(parser);
+    parser.addOptions(global);
     parser.addOptions(command->options);
-    parser.addPositionalArgument(command->name, command->summary);
-    if (!parser.parse(app.arguments())) {
-        err << "error: " << parser.errorText() << "\nRun \"nats-mqtt-doctor-cli " << command->name << " --help\".\n";
-        return ExitUsage;
-    }
+    if (!parser.parse(app.arguments()))
+        return reportError(out, err, json,
+                           usage(parser.errorText(),
+                                 QStringLiteral("%1 takes the options that \"%2 %1 --help\" lists").arg(command->name, programName())));
     if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
+        out << help.command(*command);
         return ExitOk;
     }
-    const bool json = parser.isSet(QStringLiteral("json"));
+    if (auto wrong = command->checkArguments(parser.positionalArguments().mid(1)))
+        return reportError(out, err, json, *wrong);
 
     int rc = ExitOk;
     if (!command->needsConnection) {
@@ -138,10 +168,11 @@ int main(int argc, char *argv[])
         rc = command->run(ctx);
     } else {
         auto profile = ConnectionOptions::fromParser(parser).toProfile();
-        if (!profile) {
-            printError(json ? out : err, profile.error(), json);
-            return ExitCouldNotCheck;
-        }
+        if (!profile)
+            return reportError(out, err, json, profile.error());
+        if (command->account != AccountUse::None)
+            if (auto missing = AccountChoice::missing(*command, *profile, parser.value(QStringLiteral("account"))))
+                return reportError(out, err, json, *missing);
         startWatchdog(profile->timeoutMs, command->longRunning);
         ConnectionSet connections(*profile);
         CliContext ctx{&connections, parser, json, out, err};

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "accountchoice.h"
 #include "common/jsonstreamwriter.h"
 #include "diagnosis/accountsnapshotloader.h"
 #include "diagnosis/findingcodes.h"
@@ -99,14 +100,14 @@ int runSessions(CliContext &ctx)
     const QString limitText = ctx.parser.value(QStringLiteral("limit"));
     const qlonglong limit = limitText.isEmpty() ? 100 : limitText.toLongLong(&limitOk);
     if (!limitOk || limit < 0)
-        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--limit must be a number >= 0 (0: all), not \"%1\"").arg(limitText)));
+        return ctx.usage(QStringLiteral("--limit must be a number >= 0 (0: all), not \"%1\"").arg(limitText));
     // The account as one refresh reads it (servers as the connection set knows them, the account's
     // streams with their consumers, CONNZ), its sessions not kept but streamed below.
     AccountSnapshotLoader::Options load;
     load.sessions = false;
     auto snapshot = AccountSnapshotLoader(*ctx.connections).load(accountName, load);
     if (!snapshot)
-        return ctx.fail(snapshot.error());
+        return ctx.fail(AccountChoice::explained(*ctx.connections, accountName, snapshot.error()));
     if (snapshot->account.jetstreamKnown && !snapshot->account.jetstream) {
         // No JetStream: no MQTT state at all (JETSTREAM_DISABLED), not an empty list.
         std::optional<JsonStreamWriter> json;
@@ -125,8 +126,10 @@ int runSessions(CliContext &ctx)
         return rc;
     }
     if (!snapshot->source || snapshot->recordsError)
-        return ctx.fail(snapshot->recordsError.value_or(
-            Error(Error::Kind::InvalidInput, QStringLiteral("the session records of account %1 cannot be read").arg(snapshot->account.name))));
+        return ctx.fail(AccountChoice::explained(
+            *ctx.connections, accountName,
+            snapshot->recordsError.value_or(
+                Error(Error::Kind::InvalidInput, QStringLiteral("the session records of account %1 cannot be read").arg(snapshot->account.name)))));
     const RecordSource &src = *snapshot->source;
     const auto &connected = snapshot->records.connected;
     if (!connected && ctx.connections->hasSystem())
@@ -199,11 +202,8 @@ int runSessions(CliContext &ctx)
 
 int runSession(CliContext &ctx)
 {
-    const QStringList args = ctx.parser.positionalArguments().mid(1);
-    if (args.size() != 1)
-        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("usage: session CLIENT_ID [--account A]")));
-    const QString clientId = args.first();
-    auto src = RecordSource::resolve(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    const QString clientId = ctx.parser.positionalArguments().value(1);  // [0] is the command; exactly one (Command::arguments)
+    auto src = AccountChoice::recordSource(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
     if (!src)
         return ctx.fail(src.error());
     auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
@@ -375,16 +375,16 @@ QString mqttFilterProblem(const QString &filter)
 
 int runRetained(CliContext &ctx)
 {
-    auto src = RecordSource::resolve(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
-    if (!src)
-        return ctx.fail(src.error());
     RetainedLoadOptions options;
-    options.domain = src->apiDomain;
     options.filter = ctx.parser.value(QStringLiteral("filter"));
     if (const QString why = mqttFilterProblem(options.filter); !why.isEmpty())
-        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--filter \"%1\" is not a valid MQTT topic filter: %2").arg(options.filter, why),
-                              QStringLiteral("levels are separated by /; + stands for one whole level, # for the rest and only at the end "
-                                             "(e.g. sensors/+/temp, alerts/#)")));
+        return ctx.usage(QStringLiteral("--filter \"%1\" is not a valid MQTT topic filter: %2").arg(options.filter, why),
+                         QStringLiteral("levels are separated by /; + stands for one whole level, # for the rest and only at the end "
+                                        "(e.g. sensors/+/temp, alerts/#)"));
+    auto src = AccountChoice::recordSource(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    if (!src)
+        return ctx.fail(src.error());
+    options.domain = src->apiDomain;
     std::optional<JsonStreamWriter> json;
     TextTable table({QStringLiteral("TOPIC"), QStringLiteral("QOS"), QStringLiteral("SIZE"), QStringLiteral("ENCODING"),
                      QStringLiteral("SEQ"), QStringLiteral("PAYLOAD")});
@@ -439,21 +439,28 @@ QCommandLineOption accountOption()
 
 QList<Command> recordCommands()
 {
-    return {
-        {QStringLiteral("sessions"), QStringLiteral("List the MQTT sessions: client ID, subscriptions, consumers, connected."),
-         {accountOption(),
-          QCommandLineOption(QStringLiteral("filter"), QStringLiteral("Only sessions whose client ID, hash, subject or a subscription contains TEXT."),
-                             QStringLiteral("text")),
-          QCommandLineOption(QStringLiteral("limit"), QStringLiteral("At most N sessions (0: all; default 100)."), QStringLiteral("n"))},
-         runSessions},
-        {QStringLiteral("session"), QStringLiteral("Show one client's session record, its consumers and whether it is connected."),
-         {accountOption()}, runSession},
-        {QStringLiteral("retained"), QStringLiteral("List the retained MQTT messages (both encodings)."),
-         {accountOption(),
-          QCommandLineOption(QStringLiteral("filter"), QStringLiteral("Only topics matching TOPIC (an MQTT topic or filter with + and #)."),
-                             QStringLiteral("topic"))},
-         runRetained},
-    };
+    Command sessions{QStringLiteral("sessions"), QStringLiteral("List the MQTT sessions: client ID, subscriptions, consumers, connected."),
+                     {accountOption(),
+                      QCommandLineOption(QStringLiteral("filter"),
+                                         QStringLiteral("Only sessions whose client ID, hash, subject or a subscription contains TEXT."),
+                                         QStringLiteral("text")),
+                      QCommandLineOption(QStringLiteral("limit"), QStringLiteral("At most N sessions (0: all)."), QStringLiteral("n"),
+                                         QStringLiteral("100"))},
+                     runSessions};
+    Command session{QStringLiteral("session"), QStringLiteral("Show one client's session record, its consumers and whether it is connected."),
+                    {accountOption()}, runSession};
+    session.arguments = {{QStringLiteral("CLIENT_ID"), QStringLiteral("The MQTT client ID whose session record to show.")}};
+    Command retained{QStringLiteral("retained"), QStringLiteral("List the retained MQTT messages (both encodings)."),
+                     {accountOption(),
+                      QCommandLineOption(QStringLiteral("filter"), QStringLiteral("Only topics matching TOPIC (an MQTT topic or filter with + and #)."),
+                                         QStringLiteral("topic"))},
+                     runRetained};
+    QList<Command> commands{sessions, session, retained};
+    for (Command &c : commands) {
+        c.account = AccountUse::One;
+        c.needsAccountCredentials = true;  // records are read through the account's own connection
+    }
+    return commands;
 }
 
 } // namespace MqttDoctor::Cli

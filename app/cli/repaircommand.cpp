@@ -12,6 +12,7 @@
 
 #include <cstdio>
 
+#include "accountchoice.h"
 #include "common/duration.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
@@ -88,13 +89,14 @@ int runRepair(CliContext &ctx)
     const QStringList codes = ctx.parser.values(QStringLiteral("finding"));
     for (const QString &c : codes)
         if (!FindingCatalogue::entry(c))
-            return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("unknown finding code \"%1\"").arg(c),
-                                  QStringLiteral("codes: ") + FindingCatalogue::codes().join(QStringLiteral(", "))));
+            return ctx.usage(QStringLiteral("unknown finding code \"%1\"").arg(c),
+                             QStringLiteral("codes: ") + FindingCatalogue::codes().join(QStringLiteral(", ")));
     if (ctx.parser.isSet(QStringLiteral("stale-after"))) {
-        const auto ms = parseAgeMs(ctx.parser.value(QStringLiteral("stale-after")));
+        const QString text = ctx.parser.value(QStringLiteral("stale-after"));
+        const auto ms = parseAgeMs(text);
         if (!ms || *ms < 1000)
-            return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("--stale-after must be a duration of at least 1s"),
-                                  QStringLiteral("for example 30d, 12h or 90m")));
+            return ctx.usage(QStringLiteral("--stale-after must be a duration of at least 1s, not \"%1\"").arg(text),
+                             QStringLiteral("for example 30d, 12h or 90m"));
         request.options.staleAfterSecs = qint64(*ms / 1000);
     }
     request.options.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
@@ -103,7 +105,7 @@ int runRepair(CliContext &ctx)
     const QString backupDir = ctx.parser.isSet(QStringLiteral("backup-dir")) ? ctx.parser.value(QStringLiteral("backup-dir")) : defaultBackupDir();
 
     // Where changes go: the account's own connection (only it may change streams).
-    auto target = RepairTarget::resolve(*ctx.connections, request.account);
+    auto target = AccountChoice::repairTarget(*ctx.connections, request.account);
     if (!target)
         return ctx.fail(target.error());
     if (request.account.isEmpty())
@@ -238,15 +240,16 @@ QList<Command> repairCommands()
                                        QStringLiteral("Show the plan and check each step's precondition; change nothing (exit 1 when "
                                                       "something would change).")),
                     QCommandLineOption(QStringLiteral("yes"), QStringLiteral("Apply without asking (required without a terminal).")),
-                    QCommandLineOption(QStringLiteral("backup-dir"),
-                                       QStringLiteral("Where backups go before destructive steps (default: %1).").arg(defaultBackupDir()),
-                                       QStringLiteral("dir")),
+                    QCommandLineOption(QStringLiteral("backup-dir"), QStringLiteral("Where backups go before destructive steps."),
+                                       QStringLiteral("dir"), defaultBackupDir()),
                     QCommandLineOption(QStringLiteral("stale-after"), QStringLiteral("SESSION_STALE threshold, as for check."),
-                                       QStringLiteral("duration")),
+                                       QStringLiteral("duration"), QStringLiteral("30d")),
                     QCommandLineOption(QStringLiteral("client-id"), QStringLiteral("A known client ID, as for check (repeatable)."),
                                        QStringLiteral("id"))},
                    runRepair};
     repair.longRunning = true;
+    repair.account = AccountUse::One;
+    repair.needsAccountCredentials = true;  // only the account's own connection may change its streams
     return {repair};
 }
 

@@ -49,6 +49,12 @@ public:
     Error &withNatsStatus(int s) { m_natsStatus = s; return *this; }
     Error &withJsErrCode(int c) { m_jsErrCode = c; return *this; }
     Error &withHint(QString h) { m_hint = std::move(h); return *this; }
+    /**
+     * A usage error: the request itself is wrong (an option or argument that is missing, unknown or out
+     * of range), not a server, file or profile. Its kind stays what it is (InvalidInput); the CLI exits 64.
+     */
+    bool isUsage() const { return m_usage; }
+    Error &asUsage() { m_usage = true; return *this; }
     /** Prefixes the message with what was being done ("listing streams: ..."). */
     Error &prefixed(const QString &context)
     {
@@ -70,6 +76,7 @@ private:
     QString m_hint;
     int m_natsStatus = 0;
     int m_jsErrCode = 0;
+    bool m_usage = false;
 };
 
 } // namespace MqttDoctor

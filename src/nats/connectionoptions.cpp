@@ -31,7 +31,7 @@ const QList<OptionSpec> &specs()
         {{QStringLiteral("tlskey")}, "TLS client key file.", "file"},
         {{QStringLiteral("tlsca")}, "TLS CA certificate file to verify the server.", "file"},
         {{QStringLiteral("js-domain")}, "JetStream domain.", "domain"},
-        {{QStringLiteral("timeout")}, "Time to wait for connecting and for each request (default 5s).", "duration"},
+        {{QStringLiteral("timeout")}, "Time to wait for connecting and for each request: 1ms to 24h (default 5s).", "duration"},
         {{QStringLiteral("system-user")}, "System-account user (for discovery across accounts).", "user"},
         {{QStringLiteral("system-password")}, "System-account password.", "password"},
         {{QStringLiteral("system-creds")}, "System-account credentials (.creds) file.", "file"},
@@ -47,12 +47,18 @@ QString value(const QCommandLineParser &p, const char *name)
 
 } // namespace
 
+QList<QCommandLineOption> ConnectionOptions::options()
+{
+    QList<QCommandLineOption> list;
+    for (const OptionSpec &s : specs())
+        list.append(QCommandLineOption(s.names, QString::fromLatin1(s.description), QString::fromLatin1(s.valueName)));
+    list.append(QCommandLineOption(QStringLiteral("allow-changes"), QStringLiteral("Allow changes to the servers (read-only otherwise).")));
+    return list;
+}
+
 void ConnectionOptions::addTo(QCommandLineParser &parser)
 {
-    for (const OptionSpec &s : specs())
-        parser.addOption(QCommandLineOption(s.names, QString::fromLatin1(s.description), QString::fromLatin1(s.valueName)));
-    parser.addOption(QCommandLineOption(QStringLiteral("allow-changes"),
-                                        QStringLiteral("Allow changes to the servers (read-only otherwise).")));
+    parser.addOptions(options());
 }
 
 ConnectionOptions ConnectionOptions::fromParser(const QCommandLineParser &p)
@@ -92,12 +98,12 @@ Result<int> parseDurationMs(const QString &text)
     // natscli takes a bare number as seconds.
     const std::optional<double> ms = isNumber ? std::optional<double>(seconds * 1000) : parseGoDurationMs(t);
     if (!ms)
-        return Error(Error::Kind::InvalidInput, QStringLiteral("\"%1\" is not a duration").arg(text),
-                     QStringLiteral("write it like 5s, 500ms, 1m30s or 2h"));
-    if (*ms < 1 || *ms > 3600000)
-        return Error(Error::Kind::InvalidInput, QStringLiteral("timeout \"%1\" is out of range").arg(text),
-                     QStringLiteral("use a value between 1ms and 1h, e.g. 5s"));
-    return static_cast<int>(*ms);
+        return Error(Error::Kind::InvalidInput, QStringLiteral("--timeout \"%1\" is not a duration").arg(text),
+                     QStringLiteral("write it like 5s, 500ms, 1m30s or 2h")).asUsage();
+    auto inRange = timeoutInRange(*ms, QStringLiteral("--timeout"), QStringLiteral("\"%1\"").arg(text));
+    if (!inRange)
+        return Error(inRange.error()).asUsage();
+    return inRange;
 }
 
 namespace {
@@ -137,9 +143,9 @@ Result<Profile> ConnectionOptions::toProfile() const
 
     const int authGiven = int(!user.isEmpty()) + int(!token.isEmpty()) + int(!creds.isEmpty()) + int(!nkey.isEmpty());
     if (authGiven > 1)
-        return Error(Error::Kind::InvalidInput, QStringLiteral("give only one of --user, --token, --creds and --nkey"));
+        return Error(Error::Kind::InvalidInput, QStringLiteral("give only one of --user, --token, --creds and --nkey")).asUsage();
     if (!password.isEmpty() && user.isEmpty())
-        return Error(Error::Kind::InvalidInput, QStringLiteral("--password needs --user"));
+        return Error(Error::Kind::InvalidInput, QStringLiteral("--password needs --user")).asUsage();
     if (!user.isEmpty()) {
         profile.auth = Credentials{};
         profile.auth.kind = Credentials::Kind::UserPassword;
@@ -180,7 +186,7 @@ Result<Profile> ConnectionOptions::toProfile() const
     if (!timeout.isEmpty()) {
         auto ms = parseDurationMs(timeout);
         if (!ms)
-            return ms.error().prefixed(QStringLiteral("--timeout"));
+            return ms.error();
         profile.timeoutMs = *ms;
     }
 
@@ -195,9 +201,9 @@ Result<Profile> ConnectionOptions::toProfile() const
             profile.tls = ctx->tls;
     }
     if (!systemPassword.isEmpty() && systemUser.isEmpty())
-        return Error(Error::Kind::InvalidInput, QStringLiteral("--system-password needs --system-user"));
+        return Error(Error::Kind::InvalidInput, QStringLiteral("--system-password needs --system-user")).asUsage();
     if (!systemUser.isEmpty() && !systemCreds.isEmpty())
-        return Error(Error::Kind::InvalidInput, QStringLiteral("give either --system-user or --system-creds, not both"));
+        return Error(Error::Kind::InvalidInput, QStringLiteral("give either --system-user or --system-creds, not both")).asUsage();
     if (!systemUser.isEmpty()) {
         profile.system = Credentials{};
         profile.system.kind = Credentials::Kind::UserPassword;
@@ -215,7 +221,8 @@ Result<Profile> ConnectionOptions::toProfile() const
         profile.allowChanges = true;
     if (profile.servers.isEmpty())
         return Error(Error::Kind::InvalidInput, QStringLiteral("no server given"),
-                     QStringLiteral("use --server nats://host:4222, --context NAME or --profile FILE"));
+                     QStringLiteral("use --server nats://host:4222, --context NAME or --profile FILE"))
+            .asUsage();
     if (auto valid = profile.validate(); !valid)
         return valid.error();
     return profile;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QCommandLineOption>
+#include <QList>
 #include <QString>
 
 #include "common/result.h"
@@ -37,6 +39,8 @@ struct ConnectionOptions
     QString systemContext;
     bool allowChanges = false;
 
+    /** The options with their help texts, in the order of addTo(). */
+    static QList<QCommandLineOption> options();
     /** Adds the options to a parser (help texts included). */
     static void addTo(QCommandLineParser &parser);
     /** Reads them back after parsing. */
@@ -47,7 +51,10 @@ struct ConnectionOptions
     Result<Profile> toProfile() const;
 };
 
-/** Parses a natscli-style duration ("5s", "500ms", "1m30s", "2h", or plain seconds "5") into ms. */
+/**
+ * Parses --timeout: a natscli-style duration ("5s", "500ms", "1m30s", "2h", or plain seconds "5") into ms,
+ * within timeoutInRange() (1ms to 24h). Its errors are usage errors naming --timeout.
+ */
 Result<int> parseDurationMs(const QString &text);
 
 } // namespace MqttDoctor

@@ -29,6 +29,7 @@ namespace {
 using Kind = Credentials::Kind;
 
 constexpr int kDefaultTimeoutMs = 5000;
+constexpr int kMinTimeoutMs = 1;
 constexpr int kMaxTimeoutMs = 24 * 60 * 60 * 1000;
 
 const QString kDefaultServer = QStringLiteral("nats://127.0.0.1:4222");
@@ -75,12 +76,13 @@ Result<int> parseTimeout(const QJsonValue &value)
     const QString hint = QStringLiteral("give milliseconds (5000) or a duration such as \"5s\", \"500ms\" or \"2m\"");
     if (value.isUndefined() || value.isNull())
         return kDefaultTimeoutMs;
-    double ms = 0;
     if (value.isDouble()) {
-        ms = value.toDouble();
+        const double ms = value.toDouble();
         if (!std::isfinite(ms) || ms != std::floor(ms))
             return invalid(QStringLiteral("\"timeout\" must be a whole number of milliseconds"), hint);
-    } else if (value.isString()) {
+        return timeoutInRange(ms, QStringLiteral("\"timeout\""), QString::number(ms, 'g', 15));
+    }
+    if (value.isString()) {
         const auto parsed = parseGoDurationMs(value.toString());
         if (!parsed) {
             bool isNumber = false;
@@ -89,17 +91,9 @@ Result<int> parseTimeout(const QJsonValue &value)
                                + (isNumber ? QStringLiteral(", a duration without a unit") : QStringLiteral(", not a duration")),
                            hint);
         }
-        ms = std::round(*parsed);
-        if (*parsed > 0 && ms < 1)
-            return invalid(QStringLiteral("\"timeout\" must be at least 1ms"), hint);
-    } else {
-        return invalid(QStringLiteral("\"timeout\" must be a number of milliseconds or a duration string"), hint);
+        return timeoutInRange(*parsed, QStringLiteral("\"timeout\""), quoted(value.toString()));
     }
-    if (ms <= 0)
-        return invalid(QStringLiteral("\"timeout\" must be greater than zero"), hint);
-    if (ms > kMaxTimeoutMs)
-        return invalid(QStringLiteral("\"timeout\" must be at most 24h"), hint);
-    return static_cast<int>(ms);
+    return invalid(QStringLiteral("\"timeout\" must be a number of milliseconds or a duration string"), hint);
 }
 
 /** A JetStream domain is one subject token. */
@@ -129,6 +123,14 @@ QString offsetToLineColumn(const QByteArray &text, int offset)
 
 } // namespace
 
+Result<int> timeoutInRange(double ms, const QString &field, const QString &given)
+{
+    const double rounded = std::round(ms);
+    if (!std::isfinite(ms) || rounded < kMinTimeoutMs || rounded > kMaxTimeoutMs)
+        return invalid(field + QStringLiteral(" must be between 1ms and 24h, not ") + given,
+                       QStringLiteral("for example 5s, 500ms or 1m30s"));
+    return static_cast<int>(rounded);
+}
 
 Result<QByteArray> FileOrData::load() const
 {
@@ -341,8 +343,8 @@ Result<void> Profile::validate() const
         if (!url)
             return Error(url.error()).prefixed(quoted(QStringLiteral("servers[%1]").arg(i)));
     }
-    if (timeoutMs <= 0 || timeoutMs > kMaxTimeoutMs)
-        return invalid(QStringLiteral("\"timeout\" must be between 1ms and 24h"));
+    if (auto timeout = timeoutInRange(timeoutMs, QStringLiteral("\"timeout\""), QStringLiteral("%1ms").arg(timeoutMs)); !timeout)
+        return timeout.error();
     if (!isValidDomain(jsDomain))
         return invalid(QStringLiteral("\"js_domain\" must be one subject token, without spaces, '.', '*' or '>'"));
 

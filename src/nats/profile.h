@@ -89,6 +89,13 @@ struct Profile
 };
 
 /**
+ * The one range of a timeout, wherever it is given (the command line's --timeout, a profile's
+ * "timeout"): 1 ms to 24 h. `ms` rounded to whole milliseconds when it is in the range, else the one
+ * error for both: `<field> must be between 1ms and 24h, not <given>` (InvalidInput).
+ */
+Result<int> timeoutInRange(double ms, const QString &field, const QString &given);
+
+/**
  * Parses and checks one server URL (scheme nats, tls, ws, wss or none; host; port 1..65535).
  * Returns the normalized URL ("nats://host:4222" when no scheme/port was given).
  */

@@ -223,10 +223,10 @@ private slots:
             QVERIFY2(str(f, "account") == name(3), qPrintable(describe(run)));
         QCOMPARE(run.exitCode(), 2);
 
-        // The option's range is checked.
+        // The option's range is checked: a usage error.
         const CliRunner::Run bad = check({QStringLiteral("--profile"), file.fileName()},
                                          {QStringLiteral("--all-accounts"), QStringLiteral("--parallel"), QStringLiteral("0")});
-        QVERIFY2(bad.exitCode() == 3 && bad.json.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(
+        QVERIFY2(bad.exitCode() == 64 && bad.json.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(
                      QLatin1String("--parallel")),
                  qPrintable(bad.describe()));
     }

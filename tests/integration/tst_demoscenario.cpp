@@ -141,11 +141,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString profilePath = dir.filePath(QStringLiteral("demo-profile.json"));
-        {
-            QFile file(profilePath);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write(QJsonDocument(DemoScenario::profile(server.url())).toJson());
-        }
+        QString writeError;
+        QVERIFY2(DemoScenario::writeProfile(profilePath, server.url(), &writeError), qPrintable(writeError));  // as the demo writes it
         const QStringList connection{QStringLiteral("--profile"), profilePath};
 
         // Every account, through the demo's profile: exactly the intended codes.

@@ -31,6 +31,11 @@ private slots:
         QTest::newRow("compound") << QStringLiteral("1m30s") << 90000;
         QTest::newRow("plain number is seconds") << QStringLiteral("3") << 3000;
         QTest::newRow("fraction") << QStringLiteral("1.5s") << 1500;
+        QTest::newRow("hours") << QStringLiteral("2h") << 7200000;
+        QTest::newRow("the most: 24h") << QStringLiteral("24h") << 86400000;
+        QTest::newRow("the most in seconds") << QStringLiteral("86400") << 86400000;
+        QTest::newRow("the least: 1ms") << QStringLiteral("1ms") << 1;
+        QTest::newRow("rounded to ms") << QStringLiteral("1500us") << 2;
     }
 
     void durations()
@@ -45,19 +50,40 @@ private slots:
     void badDurations_data()
     {
         QTest::addColumn<QString>("text");
-        QTest::newRow("unit") << QStringLiteral("5x");
-        QTest::newRow("negative") << QStringLiteral("-1");
-        QTest::newRow("zero") << QStringLiteral("0");
-        QTest::newRow("too long") << QStringLiteral("2h1s");
-        QTest::newRow("empty") << QString();
+        QTest::addColumn<QString>("message");
+        const QString notDuration = QStringLiteral("--timeout \"%1\" is not a duration");
+        const QString range = QStringLiteral("--timeout must be between 1ms and 24h, not \"%1\"");
+        QTest::newRow("unit") << QStringLiteral("5x") << notDuration.arg(QStringLiteral("5x"));
+        QTest::newRow("negative") << QStringLiteral("-1") << range.arg(QStringLiteral("-1"));
+        QTest::newRow("zero") << QStringLiteral("0") << range.arg(QStringLiteral("0"));
+        QTest::newRow("below 1ms") << QStringLiteral("400us") << range.arg(QStringLiteral("400us"));
+        QTest::newRow("too long") << QStringLiteral("24h1s") << range.arg(QStringLiteral("24h1s"));
+        QTest::newRow("too long in seconds") << QStringLiteral("86401") << range.arg(QStringLiteral("86401"));
+        QTest::newRow("empty") << QString() << notDuration.arg(QString());
     }
 
+    // The range and its message are a profile's (Profile: "timeout"), named --timeout; a usage error.
     void badDurations()
     {
         QFETCH(QString, text);
+        QFETCH(QString, message);
         const auto r = parseDurationMs(text);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind(), Error::Kind::InvalidInput);
+        QVERIFY(r.error().isUsage());
+        QCOMPARE(r.error().message(), message);
+        QVERIFY(!r.error().hint().isEmpty());
+    }
+
+    void sameRangeAsProfiles()
+    {
+        const auto cli = parseDurationMs(QStringLiteral("25h"));
+        const auto profile = timeoutInRange(25.0 * 3600 * 1000, QStringLiteral("\"timeout\""), QStringLiteral("\"25h\""));
+        QVERIFY(!cli.ok() && !profile.ok());
+        QCOMPARE(cli.error().message().mid(int(qstrlen("--timeout"))), profile.error().message().mid(int(qstrlen("\"timeout\""))));
+        QCOMPARE(cli.error().hint(), profile.error().hint());
+        QVERIFY2(!profile.error().isUsage(), "a profile's value is not the command line's");
+        QCOMPARE(*timeoutInRange(86400000, QStringLiteral("x"), QString()), 86400000);
     }
 
     void userAndSystem()
@@ -97,26 +123,29 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("no server") << QStringList{QStringLiteral("--user"), QStringLiteral("u")} << QStringLiteral("no server");
+        QTest::addColumn<bool>("usage");  // the command line itself is wrong (the CLI exits 64), not a file or URL
+        QTest::newRow("no server") << QStringList{QStringLiteral("--user"), QStringLiteral("u")} << QStringLiteral("no server") << true;
         QTest::newRow("two auth kinds") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--user"), QStringLiteral("u"),
-                                                       QStringLiteral("--token"), QStringLiteral("t")} << QStringLiteral("only one");
+                                                       QStringLiteral("--token"), QStringLiteral("t")} << QStringLiteral("only one") << true;
         QTest::newRow("password alone") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--password"), QStringLiteral("p")}
-                                        << QStringLiteral("--password needs --user");
-        QTest::newRow("bad url") << QStringList{QStringLiteral("-s"), QStringLiteral("nats://host:0")} << QStringLiteral("nats://host:0");
+                                        << QStringLiteral("--password needs --user") << true;
+        QTest::newRow("bad url") << QStringList{QStringLiteral("-s"), QStringLiteral("nats://host:0")} << QStringLiteral("nats://host:0") << false;
         QTest::newRow("bad timeout") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--timeout"), QStringLiteral("soon")}
-                                     << QStringLiteral("--timeout");
+                                     << QStringLiteral("--timeout") << true;
         QTest::newRow("missing creds file") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--creds"),
-                                                           QStringLiteral("/nonexistent/x.creds")} << QStringLiteral("x.creds");
+                                                           QStringLiteral("/nonexistent/x.creds")} << QStringLiteral("x.creds") << false;
         QTest::newRow("system user and creds") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--system-user"), QStringLiteral("s"),
-                                                              QStringLiteral("--system-creds"), QStringLiteral("/tmp")} << QStringLiteral("not both");
+                                                              QStringLiteral("--system-creds"), QStringLiteral("/tmp")} << QStringLiteral("not both") << true;
     }
 
     void errors()
     {
         QFETCH(QStringList, args);
         QFETCH(QString, mentions);
+        QFETCH(bool, usage);
         const auto p = parse(args);
         QVERIFY(!p.ok());
+        QCOMPARE(p.error().isUsage(), usage);
         QVERIFY2(p.error().toString().contains(mentions), qPrintable(p.error().toString()));
     }
 };

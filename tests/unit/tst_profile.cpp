@@ -139,7 +139,38 @@ private slots:
             QCOMPARE(p.error().kind(), Error::Kind::InvalidInput);
             QVERIFY2(p.error().message().contains(QLatin1String("\"timeout\"")), qPrintable(p.error().message()));
             QVERIFY(!p.error().hint().isEmpty());
+            QVERIFY2(!p.error().isUsage(), "a profile's timeout is not the command line's");
         }
+    }
+
+    // The range (1ms to 24h) and its message are the command line's --timeout's (timeoutInRange).
+    void timeoutRangeMessage_data()
+    {
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("25h") << QByteArray("\"25h\"") << QStringLiteral("\"timeout\" must be between 1ms and 24h, not \"25h\"");
+        QTest::newRow("0s") << QByteArray("\"0s\"") << QStringLiteral("\"timeout\" must be between 1ms and 24h, not \"0s\"");
+        QTest::newRow("100us") << QByteArray("\"100us\"") << QStringLiteral("\"timeout\" must be between 1ms and 24h, not \"100us\"");
+        QTest::newRow("zero ms") << QByteArray("0") << QStringLiteral("\"timeout\" must be between 1ms and 24h, not 0");
+        QTest::newRow("too many ms") << QByteArray("86400001") << QStringLiteral("\"timeout\" must be between 1ms and 24h, not 86400001");
+    }
+
+    void timeoutRangeMessage()
+    {
+        QFETCH(QByteArray, value);
+        QFETCH(QString, message);
+        const auto p = Profile::fromJson(parse("{\"timeout\": " + value + "}"));
+        QVERIFY(!p.ok());
+        QCOMPARE(p.error().message(), message);
+        QCOMPARE(p.error().hint(), timeoutInRange(0, QString(), QString()).error().hint());
+        // A profile built in code (the GUI's) is held to the same range.
+        Profile built;
+        built.servers = {QStringLiteral("nats://127.0.0.1:4222")};
+        built.timeoutMs = 86400001;
+        QVERIFY(!built.validate().ok());
+        QCOMPARE(built.validate().error().message(), QStringLiteral("\"timeout\" must be between 1ms and 24h, not 86400001ms"));
+        built.timeoutMs = 86400000;
+        QVERIFY(built.validate().ok());
     }
 
     void auth_data()

@@ -9,8 +9,6 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QFile>
-#include <QJsonDocument>
 #include <QProcessEnvironment>
 #include <QTextStream>
 
@@ -120,8 +118,7 @@ bool DemoRunner::startServer()
     for (const QString &line : scenario.summary())
         out() << u"  "_s << line << u"\n"_s;
     m_problems = scenario.problems();
-    writeProfile();
-    return true;
+    return writeProfile();
 }
 
 void DemoRunner::printBanner() const
@@ -165,11 +162,13 @@ QString DemoRunner::profilePath() const
 
 // A profile with every demo user, so the application reads each account through its own API
 // (limits, records, retained subject counts) and not only through the system view. Demo passwords only.
-void DemoRunner::writeProfile() const
+bool DemoRunner::writeProfile() const
 {
-    QFile file(profilePath());
-    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        file.write(QJsonDocument(DemoScenario::profile(m_server.url())).toJson());
+    QString error;
+    if (DemoScenario::writeProfile(profilePath(), m_server.url(), &error))
+        return true;
+    err() << u"Writing the demo profile failed: "_s << error << u"\n"_s;
+    return false;
 }
 
 QStringList DemoRunner::substituted(const QStringList &arguments) const

@@ -32,7 +32,7 @@ private:
     bool startCommand();
     QStringList substituted(const QStringList &arguments) const;
     QString profilePath() const;
-    void writeProfile() const;
+    bool writeProfile() const; // 0600 (DemoScenario::writeProfile); false: said on stderr
     void onCommandFinished(int exitCode, QProcess::ExitStatus status);
     void onTerminationRequested(int signalNumber);
     void shutDown();

@@ -3,7 +3,9 @@
 #include "mqttclient.h"
 #include "natsserverfixture.h"
 
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 using namespace Qt::Literals::StringLiterals;
@@ -75,6 +77,29 @@ QJsonObject DemoScenario::profile(const QString &url)
                        {u"accounts"_s, perAccount},
                        {u"allow_changes"_s, true},
                        {u"_comment"_s, u"Demo passwords only; changes allowed so that the repair wizard works on the demo server"_s}};
+}
+
+bool DemoScenario::writeProfile(const QString &path, const QString &url, QString *error)
+{
+    constexpr QFileDevice::Permissions ownerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+    constexpr QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
+                                                | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+    QFile file(path);
+    const auto failed = [&](const QString &what) {
+        if (error)
+            *error = u"%1 %2 (%3)"_s.arg(what, path, file.errorString());
+        return false;
+    };
+    // A new file is created 0600; an existing one is truncated and narrowed before anything is written.
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate, ownerOnly))
+        return failed(u"cannot write"_s);
+    if (!file.setPermissions(ownerOnly) || (file.permissions() & others))
+        return failed(u"cannot make readable by its owner only (0600)"_s);
+    const QByteArray json = QJsonDocument(profile(url)).toJson();
+    if (file.write(json) != json.size() || !file.flush())
+        return failed(u"cannot write"_s);
+    file.close();
+    return true;
 }
 
 bool DemoScenario::populate(Test::NatsServerFixture &server, const std::function<bool()> &cancelled)

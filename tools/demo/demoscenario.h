@@ -51,6 +51,10 @@ public:
     // A profile (docs/profile.md) with the system user and every account's user; changes allowed
     // (a throwaway local server: the repair wizard works on it without further settings).
     static QJsonObject profile(const QString &url);
+    // Writes profile(url) to `path`, readable and writable by its owner only (0600: it holds every
+    // password), also over a file that exists with wider permissions (they are narrowed before the
+    // passwords are written). False with `error` set when the file cannot be written or restricted.
+    static bool writeProfile(const QString &path, const QString &url, QString *error);
 
     // Runs the mosquitto clients and the JetStream requests. `cancelled` is checked between steps.
     // False: see errorString().
