@@ -142,7 +142,13 @@ private slots:
                 QCOMPARE(unanswered.size(), 1);
                 QCOMPARE(unanswered.first().toObject().value(QLatin1String("name")).toString(), stopped);
             } else {
-                QVERIFY2(run.exitCode() == 1 && unanswered.isEmpty(), qPrintable(describe(run)));
+                // The records may not be readable with a node down (a read times out): then the check says
+                // so and cannot call it a warning only (3); otherwise the unhealthy streams are warnings (1).
+                bool verdictOpen = false;
+                for (const QJsonValue &g : run.json.value(QLatin1String("not_checked")).toArray())
+                    verdictOpen = verdictOpen || g.toObject().value(QLatin1String("leaves_verdict_open")).toBool();
+                QVERIFY2((run.exitCode() == 1 && !verdictOpen) || (run.exitCode() == 3 && verdictOpen), qPrintable(describe(run)));
+                QVERIFY2(unanswered.isEmpty(), qPrintable(describe(run)));
             }
         }
     }
