@@ -21,6 +21,8 @@ struct ServerInfo
     QString mqttHost;     ///< empty when the server has no MQTT listener or does not say
     int mqttPort = 0;     ///< 0 when unknown or none
     bool mqttKnown = false; ///< false when the reply could not tell (no system connection)
+    /** VARZ's `mqtt` block as the server reports it (host, port, ack_wait in ns, max_ack_pending, tls_timeout...). */
+    QJsonObject mqtt;
 };
 
 /** A stream as JSZ or the JetStream API shows it: raw JSON kept so unknown fields survive. */

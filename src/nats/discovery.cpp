@@ -67,6 +67,7 @@ ServerInfo serverFromVarz(const SystemClient::Reply &reply)
     if (!domain.isEmpty())
         s.jsDomain = domain;
     const QJsonObject mqtt = v.value(QLatin1String("mqtt")).toObject();
+    s.mqtt = mqtt;
     s.mqttKnown = true;
     s.mqttPort = mqtt.value(QLatin1String("port")).toInt();
     s.mqttHost = s.mqttPort > 0 ? str(mqtt, "host") : QString();

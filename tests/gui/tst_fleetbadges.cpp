@@ -83,6 +83,7 @@ private slots:
         // (It follows the background checks within half a second.)
         QTRY_VERIFY2(overview.summaryText().contains(u"GARBAGE"_s) && overview.summaryText().contains(u"ORPHAN"_s), qPrintable(overview.summaryText()));
         QVERIFY2(overview.summaryText().indexOf(u"GARBAGE"_s) < overview.summaryText().indexOf(u"ORPHAN"_s), qPrintable(overview.summaryText()));
+        QVERIFY2(overview.serversText().contains(u"MQTT 127.0.0.1:%1"_s.arg(m_server.mqttPort())), qPrintable(overview.serversText()));
         QCOMPARE(overview.bars()->count(Finding::Severity::Critical), 3);  // GARBAGE, NOSESS, OVERLAP
         QCOMPARE(overview.bars()->count(Finding::Severity::Warning), 2);   // ORPHAN's two durables
         QStringList codes;

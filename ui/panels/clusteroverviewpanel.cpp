@@ -16,7 +16,7 @@ namespace MqttDoctor {
 
 ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     : QWidget(parent), m_summary(new QLabel(this)), m_bars(new SeverityBars(this)), m_codes(new QLabel(this)),
-      m_filter(new QLineEdit(this)), m_model(new ClusterFindingsModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_servers(new QLabel(this)), m_filter(new QLineEdit(this)), m_model(new ClusterFindingsModel(this)), m_proxy(new QSortFilterProxyModel(this)),
       m_table(new QTableView(this))
 {
     setObjectName(QStringLiteral("clusterOverview"));
@@ -26,6 +26,9 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     m_codes->setObjectName(QStringLiteral("clusterCodes"));
     m_codes->setTextFormat(Qt::RichText);
     m_codes->setWordWrap(true);
+    m_servers->setObjectName(QStringLiteral("clusterServers"));
+    m_servers->setTextFormat(Qt::RichText);
+    m_servers->setWordWrap(true);
     m_filter->setObjectName(QStringLiteral("clusterFindingsFilter"));
     m_filter->setPlaceholderText(tr("Filter findings (account, code, stream, client ID, text)"));
     m_filter->setClearButtonEnabled(true);
@@ -47,6 +50,7 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_bars);
     layout->addWidget(m_codes);
+    layout->addWidget(m_servers);
     layout->addWidget(m_filter);
     layout->addWidget(m_table, 1);
 
@@ -100,6 +104,30 @@ void ClusterOverviewPanel::setState(const QString &cluster, const QList<ServerIn
                                 DisplayFormat::serverVersions(servers).toHtmlEscaped(), DisplayFormat::accountCount(accounts),
                                 refreshed.isValid() ? refreshed.toLocalTime().toString(QStringLiteral("HH:mm:ss")) : tr("never"), covered,
                                 verdict.toHtmlEscaped()));
+    // The servers with their MQTT settings from VARZ: what decides redeliveries and what a client may hold.
+    QStringList serverLines;
+    for (const ServerInfo &s : servers) {
+        QString line = QStringLiteral("<b>%1</b> %2").arg((s.name.isEmpty() ? s.id : s.name).toHtmlEscaped(), s.version.toHtmlEscaped());
+        if (!s.mqttKnown) {
+            line += tr(": MQTT settings unknown (no system connection)");
+        } else if (s.mqttPort <= 0) {
+            line += tr(": no MQTT listener");
+        } else {
+            QStringList settings{tr("MQTT %1:%2").arg(s.mqttHost.isEmpty() ? QStringLiteral("0.0.0.0") : s.mqttHost).arg(s.mqttPort)};
+            if (const qint64 ackWait = s.mqtt.value(QLatin1String("ack_wait")).toInteger(); ackWait > 0)
+                settings << tr("ack_wait %1 s").arg(double(ackWait) / 1e9, 0, 'g', 4);
+            if (const qint64 pending = s.mqtt.value(QLatin1String("max_ack_pending")).toInteger(); pending > 0)
+                settings << tr("max_ack_pending %1").arg(pending);
+            if (const double tls = s.mqtt.value(QLatin1String("tls_timeout")).toDouble(); tls > 0)
+                settings << tr("TLS timeout %1 s").arg(tls);
+            if (!s.jsDomain.isEmpty())
+                settings << tr("JetStream domain %1").arg(s.jsDomain.toHtmlEscaped());
+            line += QStringLiteral(": ") + settings.join(QStringLiteral(", "));
+        }
+        serverLines << line;
+    }
+    m_servers->setText(serverLines.join(QStringLiteral("<br>")));
+
     QStringList codes;
     for (auto it = byCode.cbegin(); it != byCode.cend(); ++it)
         codes << QStringLiteral("%1&nbsp;×&nbsp;%2 (%3)").arg(it.value()).arg(it.key(), Finding::severityName(codeSeverity.value(it.key())));
@@ -111,6 +139,11 @@ void ClusterOverviewPanel::setState(const QString &cluster, const QList<ServerIn
 QString ClusterOverviewPanel::summaryText() const
 {
     return m_summary->text();
+}
+
+QString ClusterOverviewPanel::serversText() const
+{
+    return m_servers->text();
 }
 
 } // namespace MqttDoctor

@@ -43,6 +43,8 @@ public:
                   const QHash<HealthBadge::Coverage, int> &coverage, const QDateTime &refreshed);
 
     QString summaryText() const;
+    /** The servers with their MQTT settings (VARZ). */
+    QString serversText() const;
     ClusterFindingsModel *model() const { return m_model; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }
     QLineEdit *filterEdit() const { return m_filter; }
@@ -55,6 +57,7 @@ private:
     QLabel *m_summary;
     SeverityBars *m_bars;
     QLabel *m_codes;
+    QLabel *m_servers;
     QLineEdit *m_filter;
     ClusterFindingsModel *m_model;
     QSortFilterProxyModel *m_proxy;
