@@ -15,7 +15,7 @@
 namespace MqttDoctor {
 
 /**
- * Runs a plan step by step (issue 5 item 3), on the calling (worker) thread. Read-only profiles are
+ * Runs a plan step by step (docs/safety.md), on the calling (worker) thread. Read-only profiles are
  * refused before anything runs. Per step: the action's precondition (AlreadyDone skips it, Changed
  * stops the plan), the backups of a destructive step (a failed backup stops the plan before anything
  * is destroyed), apply, verify, and an audit-log entry. Stops at the first failure; the report says

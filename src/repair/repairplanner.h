@@ -11,7 +11,7 @@
 namespace MqttDoctor {
 
 /**
- * From findings to an ordered plan for one account (issue 5 item 2). Pure; any thread.
+ * From findings to an ordered plan for one account (docs/findings.md, each code's repair). Pure; any thread.
  *
  * Each finding with a repair action is handed to that action (RepairActionRegistry), which returns
  * its steps; findings without one go to RepairPlan::unrepairable. Steps are ordered by phase so

@@ -3,6 +3,7 @@
 #include <QSet>
 
 #include "diagnosis/checks.h"
+#include "mqtt/mqttlayout.h"
 #include "models/accountmergeplan.h"
 #include "models/accountrows.h"
 #include "models/clustertreenode.h"
@@ -315,7 +316,7 @@ namespace {
 HealthBadge::Coverage systemViewCoverage(const AccountInfo &account)
 {
     const bool records = account.jetstream && std::any_of(account.streams.cbegin(), account.streams.cend(), [](const StreamInfo &s) {
-                             return s.name == QLatin1String("$MQTT_sess");
+                             return s.name == MqttLayout::sessionsStream();
                          });
     return records ? HealthBadge::Coverage::StreamsOnly : HealthBadge::Coverage::Full;
 }

@@ -6,9 +6,7 @@
 
 namespace MqttDoctor::HealthBadge {
 
-namespace {
-
-QColor colourOf(Health health)
+QColor colour(Health health)
 {
     switch (health) {
     case Health::Critical: return QColor(0xb0, 0x00, 0x20);
@@ -21,13 +19,15 @@ QColor colourOf(Health health)
     return {};
 }
 
+namespace {
+
 QPixmap paint(Health health, Coverage coverage, int size)
 {
     QPixmap pixmap(size, size);
     pixmap.fill(Qt::transparent);
     QPainter painter(&pixmap);
     painter.setRenderHint(QPainter::Antialiasing);
-    const QColor colour = health == Health::Unknown ? QColor(0x80, 0x80, 0x80) : colourOf(health);
+    const QColor colour = health == Health::Unknown ? QColor(0x80, 0x80, 0x80) : HealthBadge::colour(health);
     const qreal margin = size * 0.2;
     const QRectF dot(margin, margin, size - 2 * margin, size - 2 * margin);
     if (coverage != Coverage::Full) {

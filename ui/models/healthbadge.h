@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include <QColor>
 #include <QIcon>
 #include <QList>
 #include <QString>
@@ -43,6 +44,8 @@ enum class Coverage { StreamsOnly, Checking, Full, CouldNotCheck };
  * out when the records could not be checked. Painted on each call: callers cache it.
  */
 QIcon icon(Health health, Coverage coverage = Coverage::Full);
+/** The level's colour (invalid for Unknown): the dots, and the overview's bars. */
+QColor colour(Health health);
 /** "critical", "error", "warning", "info", "healthy", "not checked". */
 QString name(Health health);
 /** What an account's badge covers, one line for its tooltip. */

@@ -4,20 +4,11 @@
 
 #include <algorithm>
 
+#include "models/healthbadge.h"
+
 namespace MqttDoctor {
 
 namespace {
-
-QColor colourOf(Finding::Severity severity)
-{
-    switch (severity) {
-    case Finding::Severity::Critical: return QColor(0xb0, 0x00, 0x20);
-    case Finding::Severity::Error: return QColor(0xe0, 0x40, 0x30);
-    case Finding::Severity::Warning: return QColor(0xe8, 0xa0, 0x00);
-    case Finding::Severity::Info: return QColor(0x3a, 0x7b, 0xd5);
-    }
-    return {};
-}
 
 const Finding::Severity kOrder[] = {Finding::Severity::Critical, Finding::Severity::Error, Finding::Severity::Warning,
                                     Finding::Severity::Info};
@@ -61,7 +52,7 @@ void SeverityBars::paintEvent(QPaintEvent *)
         p.drawText(QRect(0, y, labelWidth, row), Qt::AlignVCenter | Qt::AlignLeft, Finding::severityName(s));
         const int w = top > 0 ? std::max(n > 0 ? 2 : 0, int(qint64(barSpace) * n / top)) : 0;
         p.setPen(Qt::NoPen);
-        p.setBrush(colourOf(s));
+        p.setBrush(HealthBadge::colour(HealthBadge::fromSeverity(s)));
         p.drawRoundedRect(QRectF(labelWidth, y + 3, w, row - 6), 2, 2);
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRect(labelWidth + w + 4, y, numberWidth, row), Qt::AlignVCenter | Qt::AlignLeft, QString::number(n));
