@@ -14,13 +14,10 @@
 
 #include "accountchoice.h"
 #include "common/duration.h"
-#include "diagnosis/checks.h"
-#include "diagnosis/diagnosisgatherer.h"
 #include "diagnosis/findingcatalogue.h"
 #include "nats/connectionset.h"
 #include "repair/auditlog.h"
-#include "repair/repairexecutor.h"
-#include "repair/repairplanner.h"
+#include "repair/repairsession.h"
 #include "repair/repairtarget.h"
 #include "textoutput.h"
 
@@ -82,12 +79,69 @@ bool confirm(QTextStream &out, const RepairPlan &plan)
     return answer == QLatin1String("y") || answer == QLatin1String("yes");
 }
 
+/** Per-step progress on standard error: "step N: ..." as each step starts and ends, "round N: ..." between rounds. */
+RepairSession::EventHandler progressPrinter(QTextStream &err)
+{
+    return [&err](const RepairEvent &e) {
+        switch (e.kind) {
+        case RepairEvent::Kind::RoundStarted:
+            if (e.round > 1)
+                err << "round " << e.round << ": " << e.steps << (e.steps == 1 ? " step" : " steps") << '\n';
+            break;
+        case RepairEvent::Kind::StepStarted: err << "step " << e.step.id << ": " << e.step.description << " ...\n"; break;
+        case RepairEvent::Kind::BackupWritten: err << "step " << e.step.id << ": backup written: " << e.backupFile << '\n'; break;
+        case RepairEvent::Kind::StepFinished:
+            err << "step " << e.step.id << ": " << StepOutcome::stateName(e.outcome.state)
+                << (e.outcome.message.isEmpty() ? QString() : QStringLiteral(" (") + e.outcome.message + u')') << '\n';
+            break;
+        case RepairEvent::Kind::RoundFinished: err << e.text << '\n'; break;
+        case RepairEvent::Kind::Done: break;
+        }
+        err.flush();
+    };
+}
+
+void printRoundResult(QTextStream &out, const RepairRound &round)
+{
+    out << '\n' << "Round " << round.number << (round.report.complete ? ": every step done." : ": stopped: ")
+        << (round.report.complete ? QString() : round.report.stoppedBecause) << '\n';
+    for (const Finding &f : round.fixed)
+        out << "  fixed:     " << f.code << "  " << f.title << '\n';
+}
+
+void printSummary(QTextStream &out, const RepairSession &session)
+{
+    const QList<RepairRound> &rounds = session.rounds();
+    const bool complete = !rounds.isEmpty() && session.wholeReport().complete;
+    out << '\n' << (complete ? "Repair complete" : "Repair stopped") << " after " << rounds.size() << (rounds.size() == 1 ? " round: " : " rounds: ")
+        << session.stopText() << ".\n";
+    for (const QString &b : session.wholeReport().backups)
+        out << "  backup: " << b << '\n';
+    if (!session.lastCheckSucceeded())
+        out << "Could not check again: " << (rounds.last().recheckError ? rounds.last().recheckError->toString() : QString()) << '\n';
+    for (const Finding &f : session.fixed())
+        out << "  fixed:     " << f.code << "  " << f.title << '\n';
+    const QList<Finding> remaining = session.remaining();
+    for (const Finding &f : remaining)
+        out << "  remaining: " << Finding::severityName(f.severity) << ' ' << f.code << "  " << f.title << '\n';
+    const QList<Finding> notSelected = session.notSelected();
+    for (const Finding &f : notSelected)
+        out << "  not selected: " << Finding::severityName(f.severity) << ' ' << f.code << "  " << f.title << '\n';
+    if (!notSelected.isEmpty())
+        out << "  (outside --finding: left alone; run repair without --finding to include them)\n";
+    const QList<CoverageGap> gaps = session.remainingGaps();
+    for (const CoverageGap &g : gaps)
+        out << "  not checked: " << g.text() << '\n';
+    if (session.lastCheckSucceeded() && remaining.isEmpty() && notSelected.isEmpty())
+        out << (CoverageGap::anyLeavesVerdictOpen(gaps) ? "No finding in what the check could look at (see above).\n" : "Check is clean.\n");
+}
+
 int runRepair(CliContext &ctx)
 {
-    DiagnosisGatherer::Request request;
-    request.account = ctx.parser.value(QStringLiteral("account"));
-    const QStringList codes = ctx.parser.values(QStringLiteral("finding"));
-    for (const QString &c : codes)
+    RepairSession::Options options;
+    options.account = ctx.parser.value(QStringLiteral("account"));
+    options.onlyCodes = ctx.parser.values(QStringLiteral("finding"));
+    for (const QString &c : std::as_const(options.onlyCodes))
         if (!FindingCatalogue::entry(c))
             return ctx.usage(QStringLiteral("unknown finding code \"%1\"").arg(c),
                              QStringLiteral("codes: ") + FindingCatalogue::codes().join(QStringLiteral(", ")));
@@ -97,133 +151,85 @@ int runRepair(CliContext &ctx)
         if (!ms || *ms < 1000)
             return ctx.usage(QStringLiteral("--stale-after must be a duration of at least 1s, not \"%1\"").arg(text),
                              QStringLiteral("for example 30d, 12h or 90m"));
-        request.options.staleAfterSecs = qint64(*ms / 1000);
+        options.checkOptions.staleAfterSecs = qint64(*ms / 1000);
     }
-    request.options.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
+    options.checkOptions.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
+    options.backupDir = ctx.parser.isSet(QStringLiteral("backup-dir")) ? ctx.parser.value(QStringLiteral("backup-dir")) : defaultBackupDir();
     const bool dryRun = ctx.parser.isSet(QStringLiteral("dry-run"));
     const bool yes = ctx.parser.isSet(QStringLiteral("yes"));
-    const QString backupDir = ctx.parser.isSet(QStringLiteral("backup-dir")) ? ctx.parser.value(QStringLiteral("backup-dir")) : defaultBackupDir();
 
-    // Where changes go: the account's own connection (only it may change streams).
-    auto target = AccountChoice::repairTarget(*ctx.connections, request.account);
+    // Where changes go: the account's own connection (only it may change streams). Refused before anything is read.
+    auto target = AccountChoice::repairTarget(*ctx.connections, options.account);
     if (!target)
         return ctx.fail(target.error());
-    if (request.account.isEmpty())
-        request.account = target->account;
+    if (options.account.isEmpty())
+        options.account = target->account;
     if (!dryRun)
         if (auto writable = target->checkWritable(QStringLiteral("repair")); !writable)
             return ctx.fail(writable.error());
 
-    auto input = DiagnosisGatherer::gather(*ctx.connections, request);
-    if (!input)
-        return ctx.fail(input.error());
-    const QList<Finding> before = Checks::diagnose(*input);
-    RepairPlanner::Options po;
-    po.account = request.account.isEmpty() && !input->accounts.isEmpty() ? input->accounts.first().name : request.account;
-    po.onlyCodes = codes;
-    po.apiDomain = target->apiDomain;
-    const RepairPlan plan = RepairPlanner::plan(*input, before, po);
-
+    RepairSession session(*ctx.connections, options);
+    if (auto checked = session.check(); !checked)
+        return ctx.fail(checked.error());
+    session.planFirstRound();
     if (!ctx.json)
-        printPlan(ctx.out, plan);
-    const auto jsonResult = [&](const QJsonValue &applied, const QJsonArray &backups, const QList<Finding> &remaining,
-                                const QJsonArray &fixed) {
-        QJsonArray rem;
-        for (const Finding &f : remaining)
-            rem.append(f.toJson());
-        printJson(ctx.out, QJsonObject{{QStringLiteral("plan"), plan.toJson()},
-                                       {QStringLiteral("applied"), applied},
-                                       {QStringLiteral("backups"), backups},
-                                       {QStringLiteral("fixed"), fixed},
-                                       {QStringLiteral("remaining"), rem},
-                                       {QStringLiteral("dry_run"), dryRun}});
-    };
-    if (plan.steps.isEmpty()) {
-        // Nothing to apply is not "clean": what the plan was made from still stands (exit as check would).
+        printPlan(ctx.out, session.pendingPlan());
+    const auto finish = [&]() {
         if (ctx.json)
-            jsonResult(QJsonValue(QJsonValue::Null), {}, plan.findings, {});
-        return Checks::exitCodeFor(plan.findings);
-    }
+            printJson(ctx.out, session.toJson());
+        else if (!session.rounds().isEmpty())
+            printSummary(ctx.out, session);
+        return session.exitCode();
+    };
+    // Nothing to apply is not "clean": what the plan was made from still stands (exit as check would).
+    if (!session.hasPendingRound())
+        return finish();
 
-    RepairExecutor::Options eo;
-    eo.backupDir = backupDir;
-    eo.dryRun = dryRun;
     if (dryRun) {
-        auto report = RepairExecutor::run(*target, plan, eo);
+        auto report = session.dryRun();
         if (!report)
             return ctx.fail(report.error());
-        int wouldRun = 0;
-        for (const StepOutcome &o : report->outcomes)
-            wouldRun += o.state == StepOutcome::State::NotRun ? 1 : 0;
+        if (!ctx.json) {
+            int wouldRun = 0;
+            for (const StepOutcome &o : report->outcomes)
+                wouldRun += o.state == StepOutcome::State::NotRun ? 1 : 0;
+            ctx.out << "\nDry run: " << wouldRun << " of " << session.pendingPlan().steps.size()
+                    << " steps would change something; nothing was changed.\n";
+        }
+        return finish();
+    }
+
+    const bool ask = !yes;
+    if (ask && (!isatty(STDIN_FILENO) || ctx.json))
+        return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("not applying the plan without confirmation"),
+                              QStringLiteral("review it (--dry-run), then run again with --yes")));
+    if (ask && !confirm(ctx.out, session.pendingPlan())) {
+        session.decline();
+        ctx.out << "Nothing was changed.\n";
+        return session.exitCode();
+    }
+
+    const RepairSession::EventHandler progress = progressPrinter(ctx.err);
+    while (session.hasPendingRound()) {
+        if (auto ran = session.runRound(progress); !ran)
+            return ctx.fail(ran.error());
         if (ctx.json)
-            jsonResult(report->toJson(), {}, plan.findings, {});
-        else
-            ctx.out << "\nDry run: " << wouldRun << " of " << plan.steps.size() << " steps would change something; nothing was changed.\n";
-        return wouldRun > 0 ? ExitWarnings : ExitOk;
-    }
-
-    if (!yes) {
-        if (!isatty(STDIN_FILENO) || ctx.json)
-            return ctx.fail(Error(Error::Kind::InvalidInput, QStringLiteral("not applying the plan without confirmation"),
-                                  QStringLiteral("review it (--dry-run), then run again with --yes")));
-        if (!confirm(ctx.out, plan)) {
-            ctx.out << "Nothing was changed.\n";
-            return ExitWarnings;
+            continue;
+        printRoundResult(ctx.out, session.rounds().last());
+        if (!session.hasPendingRound())
+            break;
+        // The round made new findings visible (e.g. durables whose session records went with a deleted stream).
+        ctx.out << "\nThe check after round " << session.rounds().last().number
+                << " found problems the repair uncovered. Round " << session.pendingRound() << ":\n";
+        printPlan(ctx.out, session.pendingPlan());
+        if (ask && !confirm(ctx.out, session.pendingPlan())) {
+            session.decline();
+            break;
         }
+        if (!ask)
+            ctx.out << "\nApplying round " << session.pendingRound() << " (--yes covers every round of this run).\n";
     }
-
-    eo.progress = [&ctx](const RepairStep &step, const StepOutcome &o) {
-        if (o.message == QLatin1String("starting"))
-            ctx.err << "step " << step.id << ": " << step.description << " ...\n";
-        else
-            ctx.err << "step " << step.id << ": " << StepOutcome::stateName(o.state) << (o.message.isEmpty() ? QString() : QStringLiteral(" (") + o.message + u')')
-                    << '\n';
-        ctx.err.flush();
-    };
-    auto report = RepairExecutor::run(*target, plan, eo);
-    if (!report)
-        return ctx.fail(report.error());
-
-    // Safety rule 6: check again and say what is fixed and what remains.
-    QList<Finding> remaining;
-    QJsonArray fixed;
-    QStringList fixedText;
-    auto after = DiagnosisGatherer::gather(*ctx.connections, request);
-    QSet<QString> afterKeys;
-    if (after) {
-        for (const Finding &f : Checks::diagnose(*after)) {
-            if (f.account != po.account && !f.account.isEmpty())
-                continue;
-            if (!codes.isEmpty() && !codes.contains(f.code))
-                continue;
-            remaining.append(f);
-            afterKeys.insert(f.identity());
-        }
-        for (const Finding &f : plan.findings)
-            if (!afterKeys.contains(f.identity())) {
-                fixed.append(f.toJson());
-                fixedText << QStringLiteral("%1 %2").arg(f.code, f.title);
-            }
-    }
-
-    if (ctx.json) {
-        jsonResult(report->toJson(), QJsonArray::fromStringList(report->backups), remaining, fixed);
-    } else {
-        ctx.out << '\n' << (report->complete ? "Repair complete." : "Repair stopped: ") << (report->complete ? QString() : report->stoppedBecause) << '\n';
-        for (const QString &b : report->backups)
-            ctx.out << "  backup: " << b << '\n';
-        if (!after)
-            ctx.out << "Could not check again: " << after.error().toString() << '\n';
-        for (const QString &f : fixedText)
-            ctx.out << "  fixed:     " << f << '\n';
-        for (const Finding &f : remaining)
-            ctx.out << "  remaining: " << Finding::severityName(f.severity) << ' ' << f.code << "  " << f.title << '\n';
-        if (after && remaining.isEmpty())
-            ctx.out << "Check is clean.\n";
-    }
-    if (!report->complete || !after)
-        return ExitErrors;
-    return Checks::exitCodeFor(remaining);
+    return finish();
 }
 
 } // namespace

@@ -48,6 +48,8 @@ void audit(const Options &options, const RepairTarget &target, const RepairStep 
                             {QStringLiteral("finding"), step.findingCode},
                             {QStringLiteral("description"), step.description},
                             {QStringLiteral("backups"), QJsonArray::fromStringList(result.backupFiles)}};
+    if (options.round > 0)
+        e.details.insert(QStringLiteral("round"), options.round);
     const AuditLog log(options.auditPath.isEmpty() ? AuditLog::defaultPath() : options.auditPath);
     (void)log.append(e, target.profile);  // an audit failure must not hide the step's own outcome
 }
@@ -60,6 +62,21 @@ QString restoreHint(const QStringList &files)
     for (const QString &f : files)
         cmds << QStringLiteral("nats-mqtt-doctor-cli restore %1 --allow-changes").arg(f);
     return QStringLiteral(" To put back what this step changed: %1.").arg(cmds.join(QStringLiteral("; ")));
+}
+
+void emitEvent(const Options &options, RepairEvent::Kind kind, const RepairStep &step, const StepOutcome *outcome = nullptr,
+               const QString &backupFile = {})
+{
+    if (!options.events)
+        return;
+    RepairEvent e;
+    e.kind = kind;
+    e.round = options.round;
+    e.step = step;
+    if (outcome)
+        e.outcome = *outcome;
+    e.backupFile = backupFile;
+    options.events(e);
 }
 
 } // namespace
@@ -114,8 +131,7 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
             o.state = state;
             o.message = message;
             report.outcomes.append(o);
-            if (options.progress)
-                options.progress(step, o);
+            emitEvent(options, RepairEvent::Kind::StepFinished, step, &o);
         };
         if (stopped) {
             finish(State::NotRun, QStringLiteral("not run: an earlier step stopped the plan"));
@@ -142,11 +158,7 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
             finish(State::Failed, report.stoppedBecause);
             continue;
         }
-        if (options.progress) {
-            StepOutcome starting = o;
-            starting.message = QStringLiteral("starting");
-            options.progress(step, starting);
-        }
+        emitEvent(options, RepairEvent::Kind::StepStarted, step);
 
         auto pre = action->precondition(step, ctx);
         if (!pre) {
@@ -212,6 +224,7 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
             }
             o.backupFiles << written->path;
             report.backups << written->path;
+            emitEvent(options, RepairEvent::Kind::BackupWritten, step, nullptr, written->path);
         }
         if (backupFailed)
             continue;
@@ -239,6 +252,7 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
             if (!file.isEmpty() && !o.backupFiles.contains(file)) {
                 o.backupFiles << file;
                 report.backups << file;
+                emitEvent(options, RepairEvent::Kind::BackupWritten, step, nullptr, file);
             }
         }
         auto verified = action->verify(step, ctx);

@@ -9,6 +9,7 @@
 
 #include "common/result.h"
 #include "diagnosis/finding.h"
+#include "repair/repairevent.h"
 #include "repair/repairplan.h"
 #include "repair/repairtarget.h"
 
@@ -30,8 +31,10 @@ struct Options
     bool dryRun = false;                        ///< run preconditions only; change nothing, write no backups
     const std::atomic<bool> *cancel = nullptr;  ///< checked between steps
     QString auditPath;                          ///< empty: AuditLog::defaultPath()
-    /** Called as steps start and end (calling thread). */
-    std::function<void(const RepairStep &step, const StepOutcome &outcome)> progress;
+    /** StepStarted, BackupWritten and StepFinished of every step, as they happen (calling thread). */
+    std::function<void(const RepairEvent &event)> events;
+    /** The round of a RepairSession the plan is (in the events and the audit log); 0: not part of one. */
+    int round = 0;
     /** Called after a step's backups are written and right before it changes anything (UIs, fault tests). */
     std::function<void(const RepairStep &step, const QStringList &backupFiles)> beforeApply;
 };

@@ -18,6 +18,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QPushButton>
 #include <QTextBrowser>
 
 #include "actions/actionmanager.h"
@@ -66,6 +67,7 @@ private Q_SLOTS:
     void actionsFollowTheProfile();
     void readOnlyProfileCannotRepair();
     void repairsOrphanConsumersEndToEnd();
+    void secondRoundAfterDeletedSessions();
 
 private:
     Profile profile(bool allowChanges) const;
@@ -185,7 +187,10 @@ void TestRepairWizard::readOnlyProfileCannotRepair()
     QVERIFY2(countCode(wizard.findings(), u"ORPHAN_CONSUMER"_s) >= 1, qPrintable(describe(wizard.findings())));
 
     // The reason is shown on the findings page and again on the confirm page.
-    QVERIFY2(wizard.blockedReason().contains(u"Read-only"_s), qPrintable(wizard.blockedReason()));
+    // It says that changes are off and how to turn them on, in the GUI's terms and the CLI's.
+    QVERIFY2(wizard.blockedReason().contains(u"read-only"_s) && wizard.blockedReason().contains(u"\"Allow changes\""_s)
+                 && wizard.blockedReason().contains(u"--allow-changes"_s),
+             qPrintable(wizard.blockedReason()));
     auto *notice = wizard.findChild<QLabel *>(u"readOnlyNotice"_s);
     QVERIFY(notice && notice->isVisible());
 
@@ -296,6 +301,76 @@ void TestRepairWizard::repairsOrphanConsumersEndToEnd()
     for (const QString &name : orphans)
         QVERIFY2(entries.contains(name.toUtf8()), qPrintable(name));
     QVERIFY(!entries.contains("acmepass") && !entries.contains("syspass"));
+}
+
+// $MQTT_sess deleted while keeper-1's session exists: round 1 recreates it; the check after it finds
+// keeper-1's durables without a record, and the run page offers round 2, which goes through the plan and
+// the typed confirmation again and leaves the account clean.
+void TestRepairWizard::secondRoundAfterDeletedSessions()
+{
+    // keeper-1's durables, and orphan-3's when this runs alone (the test before removes them): without
+    // $MQTT_sess no check can tell whose they are, so all of them appear after round 1.
+    const QStringList keeper = durables(m_keeperHash) + durables(m_orphanHash);
+    QVERIFY(!keeper.isEmpty());
+    auto deleted = JetStreamClient(m_admin).call(u"STREAM.DELETE.$MQTT_sess"_s, QJsonObject());
+    QVERIFY2(deleted, qPrintable(deleted ? QString() : deleted.error().toString()));
+    ClusterController controller;
+    connectController(controller, true);
+    QTemporaryDir backups;
+
+    RepairWizard wizard(controller, u"ACME"_s);
+    QSignalSpy finished(&wizard, &RepairWizard::repairFinished);
+    wizard.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&wizard));
+    QTRY_VERIFY_WITH_TIMEOUT(!wizard.isChecking(), kCheckTimeoutMs);
+    QVERIFY2(countCode(wizard.findings(), u"STREAM_MISSING"_s) == 1, qPrintable(describe(wizard.findings())));
+    wizard.selectCodes({u"STREAM_MISSING"_s});
+    wizard.next();
+    QCOMPARE(wizard.round(), 1);
+    QCOMPARE(wizard.plan().steps.size(), 1);
+    QCOMPARE(wizard.plan().steps.first().action, u"create_stream"_s);
+    wizard.next();
+    wizard.setBackupDir(backups.path());
+    QAbstractButton *repair = wizard.button(QWizard::CommitButton);
+    QVERIFY(repair->isEnabled());  // nothing destructive: no typed name
+    QTest::mouseClick(repair, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(wizard.hasRun() && !wizard.isRunning(), kRunTimeoutMs);
+    QCOMPARE(finished.size(), 1);
+
+    // The run page offers the round the check after round 1 planned.
+    QVERIFY2(wizard.hasNextRound(), qPrintable(wizard.stopText()));
+    auto *next = wizard.findChild<QPushButton *>(u"nextRoundButton"_s);
+    QVERIFY(next && next->isVisible());
+    QVERIFY2(wizard.findChild<QTextBrowser *>(u"resultView"_s)->toPlainText().contains(u"Round 2 is planned"_s),
+             qPrintable(wizard.findChild<QTextBrowser *>(u"resultView"_s)->toPlainText()));
+    QTest::mouseClick(next, Qt::LeftButton);
+    QCOMPARE(wizard.currentId(), int(RepairWizard::PlanPageId));
+    QCOMPARE(wizard.round(), 2);
+    QCOMPARE(int(wizard.plan().steps.size()), int(keeper.size()));
+    for (const RepairStep &s : wizard.plan().steps) {
+        QCOMPARE(s.action, u"delete_consumer"_s);
+        QVERIFY(keeper.contains(s.consumer));
+        QCOMPARE(s.id.toInt() > 1, true);  // step ids run on across the rounds
+    }
+    QVERIFY(wizard.findChild<QLabel *>(u"planSummary"_s)->text().contains(u"Round 2"_s));
+    QVERIFY(!saveScreenshot(wizard, m_shots.path(), u"repair-wizard-round2.png"_s).isEmpty());
+    wizard.next();
+    QCOMPARE(wizard.currentId(), int(RepairWizard::ConfirmPageId));
+    QVERIFY(!repair->isEnabled());  // destructive: the account name again
+    QTest::keyClicks(wizard.findChild<QLineEdit *>(u"confirmEdit"_s), u"ACME"_s);
+    QVERIFY(repair->isEnabled());
+    QTest::mouseClick(repair, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(wizard.hasRun() && !wizard.isRunning(), kRunTimeoutMs);
+    QCOMPARE(finished.size(), 2);
+    QVERIFY2(!wizard.hasNextRound(), "no third round");
+    QVERIFY2(wizard.report()->complete, qPrintable(wizard.report()->stoppedBecause));
+    QVERIFY2(countCode(wizard.remainingFindings(), u"ORPHAN_CONSUMER"_s) == 0 && countCode(wizard.remainingFindings(), u"STREAM_MISSING"_s) == 0,
+             qPrintable(describe(wizard.remainingFindings())));
+    QVERIFY(countCode(wizard.fixedFindings(), u"STREAM_MISSING"_s) == 1);
+    QCOMPARE(durables(m_keeperHash) + durables(m_orphanHash), QStringList());
+    const QString result = wizard.findChild<QTextBrowser *>(u"resultView"_s)->toPlainText();
+    QVERIFY2(result.contains(u"Repair complete: 2 rounds."_s), qPrintable(result));
+    QVERIFY(!next->isVisible());
 }
 
 QTEST_MAIN(TestRepairWizard)

@@ -4,3 +4,4 @@ mqttdoctor_add_test(tst_repairstreams_cluster SOURCES tst_repairstreams_cluster.
 mqttdoctor_add_test(tst_repairsessions SOURCES tst_repairsessions.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 900 COST 42)
 mqttdoctor_add_test(tst_repairretained SOURCES tst_repairretained.cpp retainedrepaircase.h livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600 COST 79)
 mqttdoctor_add_test(tst_repairretained_revert SOURCES tst_repairretained_revert.cpp retainedrepaircase.h livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 600 COST 49)
+mqttdoctor_add_test(tst_repairrounds SOURCES tst_repairrounds.cpp streamrepaircase.h livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport LABELS integration TIMEOUT 900 COST 50)

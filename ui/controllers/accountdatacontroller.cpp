@@ -35,6 +35,11 @@ void AccountDataController::setProfile(const Profile &profile)
     m_connections = std::make_shared<ConnectionSet>(profile);
 }
 
+bool AccountDataController::changesAllowed() const
+{
+    return m_connections && m_connections->profile().allowChanges;
+}
+
 void AccountDataController::setConnections(std::shared_ptr<ConnectionSet> connections)
 {
     if (m_shutDown)

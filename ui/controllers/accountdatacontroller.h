@@ -63,6 +63,8 @@ public:
     void setConnections(std::shared_ptr<ConnectionSet> connections);
     void clearProfile();
     bool hasProfile() const { return m_connections != nullptr; }
+    /** The profile allows changes (repairs); false without a profile. */
+    bool changesAllowed() const;
     /** Whether records of the account can be read (credentials, or the primary user's own account). */
     bool canReadRecords(const QString &account) const;
     void shutdown();

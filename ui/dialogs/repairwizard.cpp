@@ -6,28 +6,24 @@
 #include <QFuture>
 #include <QMutex>
 #include <QMutexLocker>
-#include <QSet>
-#include <QTreeWidget>
 
 #include "common/asyncrunner.h"
 #include "controllers/clustercontroller.h"
-#include "diagnosis/checks.h"
-#include "diagnosis/diagnosisgatherer.h"
-#include "dialogs/repairwizardformat.h"
 #include "dialogs/repairwizardpages.h"
 #include "models/iconfactory.h"
+#include "models/repairfindingsmodel.h"
 #include "nats/connectionset.h"
 #include "repair/auditlog.h"
-#include "repair/repairplanner.h"
+#include "repair/repairsession.h"
 
 namespace MqttDoctor {
 
 /**
- * Carries RepairExecutor's progress from the worker to the wizard. The worker posts under the mutex
- * while the wizard is attached; the wizard's destructor detaches under the same mutex, so a post
- * never targets a destroyed wizard (Qt drops events posted to an object that is then deleted).
+ * Carries the session's events from the worker to the wizard. The worker posts under the mutex while
+ * the wizard is attached; the wizard's destructor detaches under the same mutex, so a post never
+ * targets a destroyed wizard (Qt drops events posted to an object that is then deleted).
  */
-struct RepairProgressRelay
+struct RepairEventRelay
 {
     QMutex mutex;
     RepairWizard *wizard = nullptr;
@@ -36,31 +32,26 @@ struct RepairProgressRelay
 struct RepairWizard::CheckOutcome
 {
     std::optional<Error> error;
-    std::optional<RepairTarget> target;
-    std::optional<Error> targetError;
-    QString account;
-    DiagnosisInput input;
-    QList<Finding> findings;
 };
 
 struct RepairWizard::RunOutcome
 {
-    std::optional<Error> error;
-    RepairExecutor::Report report;
-    std::optional<Error> recheckError;
-    QList<Finding> after;
+    std::optional<Error> error;  ///< the round could not start
 };
 
 namespace {
 
-/** The findings of `account` (and the cluster-level ones), as the check lists them. */
-QList<Finding> accountFindings(const DiagnosisInput &input, const QString &account)
+/** Why the session may not change anything, and how to turn changes on, in the GUI's terms. */
+QString blockedText(const std::optional<Error> &blocked)
 {
-    QList<Finding> out;
-    for (const Finding &f : Checks::diagnose(input))
-        if (f.account.isEmpty() || f.account == account)
-            out << f;
-    return out;
+    if (!blocked)
+        return {};
+    if (blocked->kind() == Error::Kind::ReadOnly)
+        return RepairWizard::tr("Changes are off: this connection is read-only. To repair, turn on \"Allow changes\" in "
+                                "the connection settings (Connect…), or run the command-line tool with --allow-changes.");
+    return RepairWizard::tr("Changes are not possible: %1. Add the account's own credentials to the connection profile "
+                            "(Connect…, Accounts): only they may change the account's streams.")
+        .arg(blocked->message());
 }
 
 } // namespace
@@ -68,10 +59,14 @@ QList<Finding> accountFindings(const DiagnosisInput &input, const QString &accou
 RepairWizard::RepairWizard(ClusterController &controller, const QString &account, QWidget *parent)
     : QWizard(parent), m_controller(controller), m_account(account),
       m_connections(std::make_shared<ConnectionSet>(controller.profile())),
-      m_relay(std::make_shared<RepairProgressRelay>()), m_cancel(std::make_shared<std::atomic<bool>>(false)),
-      m_findingsPage(new RepairFindingsPage(*this)), m_planPage(new RepairPlanPage(*this)),
+      m_cancel(std::make_shared<std::atomic<bool>>(false)), m_relay(std::make_shared<RepairEventRelay>()),
+      m_model(new RepairFindingsModel(this)), m_findingsPage(new RepairFindingsPage(*this)), m_planPage(new RepairPlanPage(*this)),
       m_confirmPage(new RepairConfirmPage(*this)), m_runPage(new RepairRunPage(*this))
 {
+    RepairSession::Options options;
+    options.account = account;
+    options.cancel = m_cancel.get();
+    m_session = std::make_shared<RepairSession>(*m_connections, options);
     m_relay->wizard = this;
     setObjectName(QStringLiteral("repairWizard"));
     setWindowTitle(account.isEmpty() ? tr("Repair") : tr("Repair %1").arg(account));
@@ -85,6 +80,7 @@ RepairWizard::RepairWizard(ClusterController &controller, const QString &account
     setPage(RunPageId, m_runPage);
     setStartId(FindingsPageId);
     resize(900, 640);
+    connect(m_model, &RepairFindingsModel::selectionChanged, m_findingsPage, &QWizardPage::completeChanged);
     recheck();
 }
 
@@ -95,10 +91,11 @@ RepairWizard::~RepairWizard()
         m_relay->wizard = nullptr;
     }
     m_cancel->store(true);
-    // Closing nats.c connections waits for their threads: never on the GUI thread.
+    // Closing nats.c connections waits for their threads: never on the GUI thread. The session goes
+    // first: it holds the repair target's connection and refers to the connection set.
     static_cast<void>(m_controller.runner().run(
-        [connections = std::move(m_connections), target = std::move(m_target)]() mutable {
-            target.reset();
+        [session = std::move(m_session), connections = std::move(m_connections), cancel = m_cancel]() mutable {
+            session.reset();
             connections.reset();
         }));
 }
@@ -119,27 +116,19 @@ void RepairWizard::setBackupDir(const QString &dir)
     m_confirmPage->setBackupDir(dir);
 }
 
+QList<Finding> RepairWizard::findings() const
+{
+    return m_model->findings();
+}
+
 QList<Finding> RepairWizard::selectedFindings() const
 {
-    QList<Finding> out;
-    const QTreeWidget *list = m_findingsPage->list();
-    for (int i = 0; i < list->topLevelItemCount(); ++i) {
-        const QTreeWidgetItem *item = list->topLevelItem(i);
-        const int index = item->data(0, Qt::UserRole + 1).toInt();
-        if (item->checkState(0) == Qt::Checked && index >= 0 && index < m_findings.size())
-            out << m_findings.at(index);
-    }
-    return out;
+    return m_model->selected();
 }
 
 void RepairWizard::selectCodes(const QStringList &codes)
 {
-    QTreeWidget *list = m_findingsPage->list();
-    for (int i = 0; i < list->topLevelItemCount(); ++i) {
-        QTreeWidgetItem *item = list->topLevelItem(i);
-        if (item->flags() & Qt::ItemIsUserCheckable)
-            item->setCheckState(0, codes.contains(item->text(1)) ? Qt::Checked : Qt::Unchecked);
-    }
+    m_model->selectCodes(codes);
 }
 
 void RepairWizard::recheck()
@@ -149,26 +138,11 @@ void RepairWizard::recheck()
     const quint64 generation = ++m_generation;
     m_checking = true;
     m_findingsPage->showChecking();
-    std::shared_ptr<ConnectionSet> connections = m_connections;
-    const QString requested = m_account;
     m_controller.runner()
-        .run([connections, requested]() -> CheckOutcome {
+        .run([session = m_session, connections = m_connections]() -> CheckOutcome {
             CheckOutcome out;
-            // The repair target says where changes would go and whether they are allowed.
-            if (auto target = RepairTarget::resolve(*connections, requested))
-                out.target = *target;
-            else
-                out.targetError = target.error();
-            DiagnosisGatherer::Request request;
-            request.account = requested.isEmpty() && out.target ? out.target->account : requested;
-            auto input = DiagnosisGatherer::gather(*connections, request);
-            if (!input) {
-                out.error = input.error();
-                return out;
-            }
-            out.account = request.account.isEmpty() && !input->accounts.isEmpty() ? input->accounts.first().name : request.account;
-            out.findings = accountFindings(*input, out.account);
-            out.input = std::move(*input);
+            if (auto checked = session->check(); !checked)
+                out.error = checked.error();
             return out;
         })
         .then(this, [this, generation](const CheckOutcome &out) {
@@ -181,87 +155,69 @@ void RepairWizard::deliverCheck(const CheckOutcome &out)
 {
     m_checking = false;
     m_checkError = out.error;
-    m_target = out.target;
-    if (!out.account.isEmpty() && m_account.isEmpty()) {
-        m_account = out.account;
+    if (!m_session->account().isEmpty() && m_account.isEmpty()) {
+        m_account = m_session->account();
         setWindowTitle(tr("Repair %1").arg(m_account));
     }
-    m_input = out.input;
-    m_findings = out.findings;
-    if (out.targetError)
-        m_blockedReason = tr("Changes are not possible: %1 %2").arg(out.targetError->message(), out.targetError->hint()).trimmed();
-    else if (auto writable = m_target->checkWritable(QStringLiteral("repair")); !writable)
-        m_blockedReason = tr("Read-only profile: %1 Turn on \"Allow changes\" in the connection settings to repair.")
-                              .arg(writable.error().message());
-    else
-        m_blockedReason.clear();
+    // A fresh check starts the run afresh: a later round is planned by the run, never from an old check.
+    m_round = 1;
+    m_nextRound = false;
+    m_report.reset();
+    m_fixed.clear();
+    m_remaining.clear();
+    m_recheckError.clear();
+    m_stopText.clear();
+    m_blockedReason = blockedText(m_session->blocked());
+    m_model->setFindings(out.error ? QList<Finding>() : m_session->findings());
     m_findingsPage->showFindings();
     emit checkFinished();
 }
 
 void RepairWizard::makePlan()
 {
-    RepairPlanner::Options options;
-    options.account = m_account;
-    options.apiDomain = m_target ? m_target->apiDomain : m_controller.profile().jsDomain;
-    m_plan = RepairPlanner::plan(m_input, selectedFindings(), options);
+    if (m_session->rounds().isEmpty()) {
+        m_session->planFirstRound(selectedFindings());
+        m_round = 1;
+    }
+    m_plan = m_session->pendingPlan();
 }
 
 bool RepairWizard::startRun()
 {
-    if (m_running || !m_target || !m_blockedReason.isEmpty() || m_plan.steps.isEmpty())
+    if (m_running || m_checking || !m_blockedReason.isEmpty() || m_plan.steps.isEmpty() || !m_session->hasPendingRound())
         return false;
     m_running = true;
-    m_report.reset();
-    m_fixed.clear();
-    m_remaining.clear();
-    m_recheckError.clear();
+    m_nextRound = false;
     m_cancel->store(false);
+    m_session->setBackupDir(backupDir());
     button(QWizard::CancelButton)->setEnabled(true);
 
-    RepairExecutor::Options options;
-    options.backupDir = backupDir();
-    std::shared_ptr<RepairProgressRelay> relay = m_relay;
-    options.progress = [relay](const RepairStep &step, const StepOutcome &outcome) {
+    RepairSession::EventHandler events = [relay = m_relay](const RepairEvent &event) {
         const QMutexLocker lock(&relay->mutex);
         if (RepairWizard *wizard = relay->wizard)
-            QMetaObject::invokeMethod(
-                wizard, [wizard, step, outcome] { wizard->handleProgress(step, outcome); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(wizard, [wizard, event] { wizard->handleEvent(event); }, Qt::QueuedConnection);
     };
-    std::shared_ptr<ConnectionSet> connections = m_connections;
-    std::shared_ptr<std::atomic<bool>> cancel = m_cancel;
-    const RepairTarget target = *m_target;
-    const RepairPlan plan = m_plan;
-    const QString account = m_account;
     m_controller.runner()
-        .run([connections, cancel, target, plan, account, options]() mutable -> RunOutcome {
+        .run([session = m_session, connections = m_connections, cancel = m_cancel, events]() -> RunOutcome {
             RunOutcome out;
-            options.cancel = cancel.get();
-            auto report = RepairExecutor::run(target, plan, options);
-            if (!report) {
-                out.error = report.error();
-                return out;
-            }
-            out.report = *report;
-            // Safety rule 6: check again and say what is fixed and what remains.
-            DiagnosisGatherer::Request request;
-            request.account = account;
-            if (auto input = DiagnosisGatherer::gather(*connections, request))
-                out.after = accountFindings(*input, account);
-            else
-                out.recheckError = input.error();
+            if (auto ran = session->runRound(events); !ran)
+                out.error = ran.error();
             return out;
         })
         .then(this, [this](const RunOutcome &out) { deliverRun(out); });
     return true;
 }
 
-void RepairWizard::handleProgress(const RepairStep &step, const StepOutcome &outcome)
+void RepairWizard::handleEvent(const RepairEvent &event)
 {
-    if (outcome.message == QLatin1String("starting") && outcome.state == StepOutcome::State::NotRun)
-        m_runPage->stepStarted(step);
-    else
-        m_runPage->stepEnded(step, outcome);
+    switch (event.kind) {
+    case RepairEvent::Kind::StepStarted: m_runPage->stepStarted(event.step); break;
+    case RepairEvent::Kind::BackupWritten: m_runPage->backupWritten(event.step, event.backupFile); break;
+    case RepairEvent::Kind::StepFinished: m_runPage->stepEnded(event.step, event.outcome); break;
+    case RepairEvent::Kind::RoundStarted:
+    case RepairEvent::Kind::RoundFinished:
+    case RepairEvent::Kind::Done: break;  // the outcome page reads the session when the round is delivered
+    }
 }
 
 void RepairWizard::deliverRun(const RunOutcome &out)
@@ -271,22 +227,36 @@ void RepairWizard::deliverRun(const RunOutcome &out)
         RepairExecutor::Report failed;
         failed.stoppedBecause = out.error->message() + (out.error->hint().isEmpty() ? QString() : QStringLiteral(" — ") + out.error->hint());
         m_report = failed;
+        m_stopText = failed.stoppedBecause;
     } else {
-        m_report = out.report;
-    }
-    if (out.recheckError) {
-        m_recheckError = out.recheckError->message();
-    } else if (!out.error) {
-        m_remaining = out.after;
-        QSet<QString> after;
-        for (const Finding &f : out.after)
-            after.insert(RepairWizardFormat::findingKey(f));
-        for (const Finding &f : m_plan.findings)
-            if (!after.contains(RepairWizardFormat::findingKey(f)))
-                m_fixed << f;
+        m_report = m_session->wholeReport();
+        m_fixed = m_session->fixed();
+        m_remaining = m_session->remaining();
+        const RepairRound &last = m_session->rounds().last();
+        m_recheckError = last.recheckError ? last.recheckError->message() : QString();
+        m_nextRound = m_session->hasPendingRound();
+        m_stopText = m_session->stopText();
     }
     m_runPage->showOutcome();
     emit repairFinished(m_account, m_report->complete);
+}
+
+void RepairWizard::reviewNextRound()
+{
+    if (!m_nextRound || m_running)
+        return;
+    m_round = m_session->pendingRound();
+    m_nextRound = false;
+    // The round is confirmed as the first was: its plan, then the confirm page (typed name for destructive steps).
+    setStartId(PlanPageId);
+    restart();
+}
+
+void RepairWizard::accept()
+{
+    if (m_nextRound)
+        m_session->decline();  // finishing leaves the planned round unapplied
+    QWizard::accept();
 }
 
 void RepairWizard::reject()
@@ -298,6 +268,8 @@ void RepairWizard::reject()
         button(QWizard::CancelButton)->setEnabled(false);
         return;
     }
+    if (m_nextRound)
+        m_session->decline();
     QWizard::reject();
 }
 

@@ -8,33 +8,35 @@
 #include <QWizard>
 
 #include "common/error.h"
-#include "diagnosis/diagnosisinput.h"
 #include "diagnosis/finding.h"
+#include "repair/repairevent.h"
 #include "repair/repairexecutor.h"
 #include "repair/repairplan.h"
-#include "repair/repairtarget.h"
 
 namespace MqttDoctor {
 
 class ClusterController;
 class ConnectionSet;
+class RepairFindingsModel;
 class RepairFindingsPage;
 class RepairPlanPage;
 class RepairConfirmPage;
 class RepairRunPage;
-struct RepairProgressRelay;
+class RepairSession;
+struct RepairEventRelay;
 
 /**
- * The repair wizard for one account (docs/safety.md): pick findings from a fresh check, preview
- * the plan (RepairPlanner: diff, exact requests, backups, preconditions, undo), choose the backup
- * folder, confirm destructive steps by typing the account name, run the plan (RepairExecutor, which
- * backs up, checks preconditions and writes the audit log) with per-step progress and Cancel, then
- * show each step's outcome, the backups and the verification (a re-check: fixed and remaining).
+ * The repair wizard for one account (docs/safety.md), a front end of RepairSession as the CLI's
+ * `repair` is: pick findings from a fresh check, preview the plan (diff, exact requests, backups,
+ * preconditions, undo), choose the backup folder, confirm destructive steps by typing the account
+ * name, run the round with per-step progress and Cancel, then show each step's outcome, the backups
+ * and the verification (a re-check: fixed and remaining). When the round uncovered new repairable
+ * findings, the run page offers the next round, which goes through the plan and confirm pages again.
  *
  * Everything that touches the network runs on the controller's pool, on a ConnectionSet of the
- * wizard's own made from the controller's profile; results come back on the GUI thread. A
- * read-only profile (Profile::allowChanges false) can look at findings and the plan, but the
- * Repair button stays disabled with the reason (the core refuses as well).
+ * wizard's own made from the controller's profile; results and the session's events come back on the
+ * GUI thread. A read-only profile (Profile::allowChanges false) can look at findings and the plan,
+ * but the Repair button stays disabled with the reason and how to turn changes on.
  *
  * Threads: GUI thread. The controller must outlive the wizard (its pool closes the connections).
  */
@@ -54,73 +56,86 @@ public:
     QString account() const { return m_account; }
     bool isChecking() const { return m_checking; }
     bool isRunning() const { return m_running; }
+    /** A round ran (its outcome is shown). */
     bool hasRun() const { return m_report.has_value(); }
-    /** Why changes are impossible (read-only profile, no credentials for the account); empty when allowed. */
+    /** Why changes are impossible and how to turn them on; empty when allowed. */
     QString blockedReason() const { return m_blockedReason; }
     /** The error of the last check, if it failed. */
     std::optional<Error> checkError() const { return m_checkError; }
 
-    QList<Finding> findings() const { return m_findings; }
-    /** The findings checked in the list. */
+    QList<Finding> findings() const;
+    /** The findings ticked in the list. */
     QList<Finding> selectedFindings() const;
-    /** Checks exactly the repairable findings with these codes (all others unchecked). */
+    /** Ticks exactly the repairable findings with these codes (all others unticked). */
     void selectCodes(const QStringList &codes);
+    RepairFindingsModel *findingsModel() const { return m_model; }
+
+    /** The plan of the round the plan, confirm and run pages show. */
     const RepairPlan &plan() const { return m_plan; }
+    /** That round's number (1 for the first). */
+    int round() const { return m_round; }
+    /** Plans the round the plan page shows: the first from the ticked findings, later ones as the session planned them. */
+    void makePlan();
 
     QString backupDir() const;
     void setBackupDir(const QString &dir);
     static QString defaultBackupDir();
 
+    /** Every round's outcomes so far, in one report. */
     const std::optional<RepairExecutor::Report> &report() const { return m_report; }
     QList<Finding> fixedFindings() const { return m_fixed; }
     QList<Finding> remainingFindings() const { return m_remaining; }
+    /** Why the check after the last round failed; empty when it did not. */
+    QString recheckError() const { return m_recheckError; }
+    /** After a round: the next round the session planned, waiting for the operator (reviewNextRound()). */
+    bool hasNextRound() const { return m_nextRound; }
+    /** Why the run stopped (empty while a round is pending or none ran). */
+    QString stopText() const { return m_stopText; }
 
     /** Check the account again (the findings page's "Check Again"). */
     void recheck();
+    /** The confirm page's commit: runs the round on the pool. */
+    bool startRun();
+    /** Shows the next round's plan on the plan page, to be confirmed again. */
+    void reviewNextRound();
     void reject() override;
+    void accept() override;
 
 Q_SIGNALS:
     void checkFinished();
-    /** A run ended (complete or stopped); the main window may refresh the account. */
+    /** A round ended (complete or stopped); the main window may refresh the account. */
     void repairFinished(const QString &account, bool complete);
 
 private:
-    friend class RepairFindingsPage;
-    friend class RepairPlanPage;
-    friend class RepairConfirmPage;
-    friend class RepairRunPage;
-
     struct CheckOutcome;
     struct RunOutcome;
 
     void deliverCheck(const CheckOutcome &outcome);
-    /** RepairPlanner::plan over the selected findings (pure, so on the GUI thread). */
-    void makePlan();
-    /** The confirm page's commit: starts RepairExecutor on the pool. */
-    bool startRun();
-    void handleProgress(const RepairStep &step, const StepOutcome &outcome);
+    void handleEvent(const RepairEvent &event);
     void deliverRun(const RunOutcome &outcome);
 
     ClusterController &m_controller;
     QString m_account;
     std::shared_ptr<ConnectionSet> m_connections;
-    std::shared_ptr<RepairProgressRelay> m_relay;
     std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::shared_ptr<RepairSession> m_session;
+    std::shared_ptr<RepairEventRelay> m_relay;
     quint64 m_generation = 0;
     bool m_checking = false;
     bool m_running = false;
 
-    std::optional<RepairTarget> m_target;
     std::optional<Error> m_checkError;
     QString m_blockedReason;
-    DiagnosisInput m_input;
-    QList<Finding> m_findings;
     RepairPlan m_plan;
+    int m_round = 1;
+    bool m_nextRound = false;
     std::optional<RepairExecutor::Report> m_report;
     QList<Finding> m_fixed;
     QList<Finding> m_remaining;
     QString m_recheckError;
+    QString m_stopText;
 
+    RepairFindingsModel *m_model;
     RepairFindingsPage *m_findingsPage;
     RepairPlanPage *m_planPage;
     RepairConfirmPage *m_confirmPage;

@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 
 #include "diagnosis/findingcatalogue.h"
+#include "models/displayformat.h"
 
 namespace MqttDoctor::RepairWizardFormat {
 
@@ -47,24 +48,12 @@ QString row(const QString &label, const QString &valueHtml)
 
 QString findingLine(const Finding &f)
 {
-    const QString object = findingObject(f);
+    const QString object = DisplayFormat::findingWhere(f);
     return QStringLiteral("<b>%1</b> %2%3")
         .arg(esc(f.code), esc(f.title), object.isEmpty() ? QString() : QStringLiteral(" <span style=\"color:#555;\">(%1)</span>").arg(esc(object)));
 }
 
 } // namespace
-
-QString findingObject(const Finding &f)
-{
-    QStringList parts;
-    if (!f.stream.isEmpty())
-        parts << f.stream;
-    if (!f.subject.isEmpty())
-        parts << f.subject;
-    if (!f.clientId.isEmpty())
-        parts << tr("client %1").arg(f.clientId);
-    return parts.join(QStringLiteral(" · "));
-}
 
 QString stateText(StepOutcome::State state)
 {
@@ -128,13 +117,21 @@ QString planHtml(const RepairPlan &plan)
 }
 
 QString outcomeHtml(const RepairPlan &plan, const RepairExecutor::Report &report, const QList<Finding> &fixed,
-                    const QList<Finding> &remaining, const QString &recheckError)
+                    const QList<Finding> &remaining, const QString &recheckError, const RoundState &rounds)
 {
     QString html;
     if (report.complete)
-        html += QStringLiteral("<p><b style=\"color:#1b6e3a;\">%1</b></p>").arg(esc(tr("Repair complete.")));
+        html += QStringLiteral("<p><b style=\"color:#1b6e3a;\">%1</b></p>")
+                    .arg(esc(rounds.ran > 1 ? tr("Repair complete: %1 rounds.").arg(rounds.ran) : tr("Repair complete.")));
     else
         html += QStringLiteral("<p><b style=\"color:#a31f1f;\">%1</b> %2</p>").arg(esc(tr("Repair stopped:")), esc(report.stoppedBecause));
+    if (rounds.next > 0)
+        html += QStringLiteral("<p><b>%1</b></p>")
+                    .arg(esc(tr("The check after this round found problems the repair uncovered. Round %1 is planned: review it "
+                                "(Review Round %1…) to apply it, or Finish to leave them.")
+                                 .arg(rounds.next)));
+    else if (!rounds.stopText.isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(tr("The run ended: %1.").arg(rounds.stopText)));
 
     html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("Backups written")));
     if (report.backups.isEmpty()) {
@@ -166,11 +163,6 @@ QString outcomeHtml(const RepairPlan &plan, const RepairExecutor::Report &report
         html += QStringLiteral("</ul>");
     }
     return html;
-}
-
-QString findingKey(const Finding &f)
-{
-    return f.identity();
 }
 
 } // namespace MqttDoctor::RepairWizardFormat

@@ -17,17 +17,20 @@ namespace MqttDoctor {
  */
 namespace RepairWizardFormat {
 
-/** "$MQTT_msgs · consumer X · client c1": what a finding is about, empty when only the account. */
-QString findingObject(const Finding &finding);
 /** "Applied", "Already done", ... */
 QString stateText(StepOutcome::State state);
 /** The whole plan, step by step, then the findings it leaves to the operator and its notes. */
 QString planHtml(const RepairPlan &plan);
-/** What the run did: why it stopped (if it did), the backups written, fixed and remaining findings. */
+/** Where a repair run stands after a round. */
+struct RoundState
+{
+    int ran = 1;       ///< rounds run so far
+    int next = 0;      ///< the number of the round planned next, 0 when none
+    QString stopText;  ///< why the run stopped, when it did
+};
+/** What the run did: why it stopped (if it did), the next round, the backups written, fixed and remaining findings. */
 QString outcomeHtml(const RepairPlan &plan, const RepairExecutor::Report &report, const QList<Finding> &fixed,
-                    const QList<Finding> &remaining, const QString &recheckError);
-/** A finding's identity across two checks (before and after a repair): Finding::identity(), as the CLI compares them. */
-QString findingKey(const Finding &finding);
+                    const QList<Finding> &remaining, const QString &recheckError, const RoundState &rounds);
 
 } // namespace RepairWizardFormat
 } // namespace MqttDoctor

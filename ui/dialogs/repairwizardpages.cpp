@@ -10,33 +10,21 @@
 #include <QPushButton>
 #include <QStyle>
 #include <QTextBrowser>
+#include <QTreeView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "dialogs/repairwizard.h"
 #include "dialogs/repairwizardformat.h"
 #include "models/iconfactory.h"
+#include "models/repairfindingsmodel.h"
 #include "widgets/errorbanner.h"
 
 namespace MqttDoctor {
 
 namespace {
 
-enum FindingColumn { SeverityColumn, CodeColumn, ObjectColumn, TitleColumn, RepairColumn };
 enum StepColumn { StepIdColumn, StepDescriptionColumn, StepStateColumn, StepMessageColumn };
-
-constexpr int kFindingIndexRole = Qt::UserRole + 1;
-
-QIcon severityIcon(Finding::Severity severity, const QStyle *style)
-{
-    switch (severity) {
-    case Finding::Severity::Critical:
-    case Finding::Severity::Error: return IconFactory::icon(IconFactory::Kind::Error);
-    case Finding::Severity::Warning: return IconFactory::icon(IconFactory::Kind::Warning);
-    case Finding::Severity::Info: break;
-    }
-    return style->standardIcon(QStyle::SP_MessageBoxInformation);
-}
 
 QLabel *noticeLabel(const QString &objectName, QWidget *parent)
 {
@@ -65,7 +53,7 @@ QTextBrowser *richView(const QString &objectName, QWidget *parent)
 
 RepairFindingsPage::RepairFindingsPage(RepairWizard &wizard)
     : m_wizard(wizard), m_status(new QLabel(this)), m_readOnly(noticeLabel(QStringLiteral("readOnlyNotice"), this)),
-      m_banner(new ErrorBanner(this)), m_list(new QTreeWidget(this)), m_recheck(new QPushButton(tr("Check &Again"), this))
+      m_banner(new ErrorBanner(this)), m_list(new QTreeView(this)), m_recheck(new QPushButton(tr("Check &Again"), this))
 {
     setTitle(tr("Findings"));
     setSubTitle(tr("A fresh check of the account. Tick the findings to repair; the others are left alone."));
@@ -73,11 +61,11 @@ RepairFindingsPage::RepairFindingsPage(RepairWizard &wizard)
     m_status->setWordWrap(true);
     m_banner->hide();
     m_list->setObjectName(QStringLiteral("findingsList"));
+    m_list->setModel(m_wizard.findingsModel());
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
-    m_list->setHeaderLabels({tr("Severity"), tr("Code"), tr("Where"), tr("Finding"), tr("Repair")});
     m_list->header()->setStretchLastSection(false);
-    m_list->header()->setSectionResizeMode(TitleColumn, QHeaderView::Stretch);
+    m_list->header()->setSectionResizeMode(RepairFindingsModel::TitleColumn, QHeaderView::Stretch);
     m_recheck->setObjectName(QStringLiteral("recheckButton"));
 
     auto *top = new QHBoxLayout;
@@ -91,7 +79,6 @@ RepairFindingsPage::RepairFindingsPage(RepairWizard &wizard)
 
     connect(m_recheck, &QPushButton::clicked, &m_wizard, &RepairWizard::recheck);
     connect(m_banner, &ErrorBanner::retryRequested, &m_wizard, &RepairWizard::recheck);
-    connect(m_list, &QTreeWidget::itemChanged, this, [this] { emit completeChanged(); });
 }
 
 RepairFindingsPage::~RepairFindingsPage() = default;
@@ -100,7 +87,6 @@ void RepairFindingsPage::showChecking()
 {
     m_banner->hide();
     m_recheck->setEnabled(false);
-    m_list->clear();
     m_status->setText(m_wizard.account().isEmpty() ? tr("Checking the account of the profile's user…")
                                                    : tr("Checking account %1…").arg(m_wizard.account()));
     emit completeChanged();
@@ -109,8 +95,6 @@ void RepairFindingsPage::showChecking()
 void RepairFindingsPage::showFindings()
 {
     m_recheck->setEnabled(true);
-    const QSignalBlocker block(m_list);
-    m_list->clear();
     if (const auto error = m_wizard.checkError()) {
         m_banner->showError(*error);
         m_banner->show();
@@ -122,38 +106,21 @@ void RepairFindingsPage::showFindings()
     m_readOnly->setText(m_wizard.blockedReason());
     m_readOnly->setVisible(!m_wizard.blockedReason().isEmpty());
 
-    int repairable = 0;
-    const QList<Finding> findings = m_wizard.findings();
-    for (qsizetype i = 0; i < findings.size(); ++i) {
-        const Finding &f = findings.at(i);
-        auto *item = new QTreeWidgetItem(m_list);
-        item->setData(SeverityColumn, kFindingIndexRole, int(i));
-        item->setIcon(SeverityColumn, severityIcon(f.severity, style()));
-        item->setText(SeverityColumn, Finding::severityName(f.severity));
-        item->setText(CodeColumn, f.code);
-        item->setText(ObjectColumn, RepairWizardFormat::findingObject(f));
-        item->setText(TitleColumn, f.title);
-        item->setToolTip(TitleColumn, f.detail);
-        if (f.repair.isEmpty()) {
-            item->setText(RepairColumn, tr("guidance only"));
-            item->setFlags(item->flags() & ~(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled));
-            continue;
-        }
-        ++repairable;
-        item->setText(RepairColumn, f.repair);
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        // Info findings (a stale session, a layout the server migrates itself) are opt-in.
-        item->setCheckState(SeverityColumn, f.severity >= Finding::Severity::Warning ? Qt::Checked : Qt::Unchecked);
-    }
-    for (int c = SeverityColumn; c <= RepairColumn; ++c)
-        if (c != TitleColumn)
+    const RepairFindingsModel *model = m_wizard.findingsModel();
+    for (int c = RepairFindingsModel::SeverityColumn; c < RepairFindingsModel::ColumnCount; ++c)
+        if (c != RepairFindingsModel::TitleColumn)
             m_list->resizeColumnToContents(c);
-    if (findings.isEmpty())
+    const int count = int(model->findings().size());
+    const int repairable = model->repairableCount();
+    if (count == 0)
         m_status->setText(tr("Account %1 has no findings: nothing to repair.").arg(m_wizard.account()));
-    else
-        m_status->setText(tr("Account %1: %n finding(s), %2 with an automatic repair.", nullptr, int(findings.size()))
+    else if (repairable < count)
+        m_status->setText(tr("Account %1: %n finding(s), %2 with an automatic repair. The others are greyed: their "
+                             "tooltip and the plan say what to do instead.", nullptr, count)
                               .arg(m_wizard.account())
                               .arg(repairable));
+    else
+        m_status->setText(tr("Account %1: %n finding(s), each with an automatic repair.", nullptr, count).arg(m_wizard.account()));
     emit completeChanged();
 }
 
@@ -186,10 +153,14 @@ void RepairPlanPage::initializePage()
     int destructive = 0;
     for (const RepairStep &s : plan.steps)
         destructive += s.destructive ? 1 : 0;
+    const QString round = m_wizard.round() > 1
+                              ? tr("Round %1: the check after the last round found these problems, which the repair "
+                                   "uncovered. ").arg(m_wizard.round())
+                              : QString();
     if (plan.steps.isEmpty())
-        m_summary->setText(tr("The selected findings have no automatic repair."));
+        m_summary->setText(round + tr("The selected findings have no automatic repair."));
     else
-        m_summary->setText(tr("%n step(s) for account %1", nullptr, int(plan.steps.size())).arg(plan.account)
+        m_summary->setText(round + tr("%n step(s) for account %1", nullptr, int(plan.steps.size())).arg(plan.account)
                            + (destructive > 0 ? tr("; %n destructive, each backed up first.", nullptr, destructive)
                                               : tr("; nothing is deleted.")));
     m_view->setHtml(RepairWizardFormat::planHtml(plan));
@@ -291,7 +262,7 @@ void RepairConfirmPage::setBackupDir(const QString &dir)
 
 RepairRunPage::RepairRunPage(RepairWizard &wizard)
     : m_wizard(wizard), m_status(new QLabel(this)), m_progress(new QProgressBar(this)), m_steps(new QTreeWidget(this)),
-      m_result(richView(QStringLiteral("resultView"), this))
+      m_result(richView(QStringLiteral("resultView"), this)), m_nextRound(new QPushButton(this))
 {
     setTitle(tr("Repair"));
     setSubTitle(tr("Each step checks its precondition right before it runs. Cancel stops after the current step."));
@@ -308,6 +279,13 @@ RepairRunPage::RepairRunPage(RepairWizard &wizard)
     layout->addWidget(m_progress);
     layout->addWidget(m_steps, 1);
     layout->addWidget(m_result, 2);
+    m_nextRound->setObjectName(QStringLiteral("nextRoundButton"));
+    m_nextRound->hide();
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(m_nextRound);
+    layout->addLayout(buttons);
+    connect(m_nextRound, &QPushButton::clicked, &m_wizard, &RepairWizard::reviewNextRound);
 }
 
 RepairRunPage::~RepairRunPage() = default;
@@ -324,8 +302,10 @@ void RepairRunPage::initializePage()
     m_steps->resizeColumnToContents(StepIdColumn);
     m_progress->setRange(0, int(plan.steps.size()));
     m_progress->setValue(0);
-    m_status->setText(tr("Repairing account %1…").arg(plan.account));
+    m_status->setText(m_wizard.round() > 1 ? tr("Repairing account %1, round %2…").arg(plan.account).arg(m_wizard.round())
+                                           : tr("Repairing account %1…").arg(plan.account));
     m_result->clear();
+    m_nextRound->hide();
 }
 
 bool RepairRunPage::isComplete() const
@@ -348,6 +328,14 @@ void RepairRunPage::stepStarted(const RepairStep &step)
         m_steps->scrollToItem(item);
     }
     m_status->setText(tr("Step %1 of %2: %3").arg(step.id).arg(m_progress->maximum()).arg(step.description));
+}
+
+void RepairRunPage::backupWritten(const RepairStep &step, const QString &file)
+{
+    if (QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(step.id))) {
+        item->setText(StepStateColumn, tr("Backed up…"));
+        item->setToolTip(StepStateColumn, tr("Backup written: %1").arg(file));
+    }
 }
 
 void RepairRunPage::stepEnded(const RepairStep &step, const StepOutcome &outcome)
@@ -386,9 +374,17 @@ void RepairRunPage::showOutcome()
             item->setText(StepStateColumn, RepairWizardFormat::stateText(o.state));
     for (int c = StepStateColumn; c <= StepMessageColumn; ++c)
         m_steps->resizeColumnToContents(c);
-    m_status->setText(report->complete ? tr("Done. The account was checked again.") : tr("The repair stopped."));
+    m_status->setText(!report->complete        ? tr("The repair stopped.")
+                      : m_wizard.hasNextRound() ? tr("Round %1 done. The account was checked again: another round is planned.").arg(m_wizard.round())
+                                                : tr("Done. The account was checked again."));
+    RepairWizardFormat::RoundState rounds;
+    rounds.ran = m_wizard.round();
+    rounds.next = m_wizard.hasNextRound() ? m_wizard.round() + 1 : 0;
+    rounds.stopText = m_wizard.stopText();
     m_result->setHtml(RepairWizardFormat::outcomeHtml(m_wizard.plan(), *report, m_wizard.fixedFindings(),
-                                                       m_wizard.remainingFindings(), m_wizard.m_recheckError));
+                                                       m_wizard.remainingFindings(), m_wizard.recheckError(), rounds));
+    m_nextRound->setText(tr("Review Round %1…").arg(rounds.next));
+    m_nextRound->setVisible(rounds.next > 0);
     emit completeChanged();
 }
 

@@ -10,6 +10,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QTextBrowser;
+class QTreeView;
 class QTreeWidget;
 
 namespace MqttDoctor {
@@ -18,8 +19,9 @@ class ErrorBanner;
 class RepairWizard;
 
 /**
- * The pages of RepairWizard. They show the wizard's state and ask it to act; the wizard owns the
- * data (findings, plan, report) and the work on the pool. GUI thread.
+ * The pages of RepairWizard. They show the wizard's state through its public interface and ask it to
+ * act; the wizard owns the data (the findings model, the plan, the report) and the work on the pool.
+ * GUI thread.
  */
 
 /** Page 1: the account's findings from a fresh check, the repairable ones checkable. */
@@ -36,14 +38,12 @@ public:
     void showFindings();
     bool isComplete() const override;
 
-    QTreeWidget *list() const { return m_list; }
-
 private:
     RepairWizard &m_wizard;
     QLabel *m_status;
     QLabel *m_readOnly;
     ErrorBanner *m_banner;
-    QTreeWidget *m_list;
+    QTreeView *m_list;
     QPushButton *m_recheck;
 };
 
@@ -108,6 +108,7 @@ public:
     bool isComplete() const override;
 
     void stepStarted(const RepairStep &step);
+    void backupWritten(const RepairStep &step, const QString &file);
     void stepEnded(const RepairStep &step, const StepOutcome &outcome);
     void showCanceling();
     void showOutcome();
@@ -120,6 +121,7 @@ private:
     QProgressBar *m_progress;
     QTreeWidget *m_steps;
     QTextBrowser *m_result;
+    QPushButton *m_nextRound;
     int m_done = 0;
 };
 

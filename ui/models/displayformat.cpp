@@ -135,4 +135,16 @@ QString legacySessionStreamNote()
               "session in the single $MQTT_sess stream.");
 }
 
+QString findingWhere(const Finding &f)
+{
+    QStringList parts;
+    if (!f.stream.isEmpty())
+        parts << f.stream;
+    if (!f.subject.isEmpty())
+        parts << f.subject;
+    if (!f.clientId.isEmpty())
+        parts << tr("client %1").arg(f.clientId);
+    return parts.join(QStringLiteral(" · "));
+}
+
 } // namespace MqttDoctor::DisplayFormat

@@ -3,6 +3,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "diagnosis/finding.h"
 #include "nats/clusterinfo.h"
 
 namespace MqttDoctor {
@@ -43,6 +44,8 @@ QString accountCount(qint64 n);
 QString mqttStreamCount(qint64 n);
 /** A one-line explanation of a legacy per-session stream. */
 QString legacySessionStreamNote();
+/** "$MQTT_msgs · $MQTT.sess.X · client c1": what a finding is about, empty when only the account. */
+QString findingWhere(const Finding &finding);
 
 } // namespace DisplayFormat
 } // namespace MqttDoctor

@@ -169,10 +169,10 @@ void FindingsPanel::showSelected()
 {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     const Finding *finding = rows.isEmpty() ? nullptr : m_model->findingAt(m_proxy->mapToSource(rows.first()).row());
-    m_details->setHtml(finding ? detailsHtml(*finding) : QString());
+    m_details->setHtml(finding ? detailsHtml(*finding, m_controller.changesAllowed()) : QString());
 }
 
-QString FindingsPanel::detailsHtml(const Finding &f)
+QString FindingsPanel::detailsHtml(const Finding &f, bool changesAllowed)
 {
     const auto esc = [](const QString &s) { return s.toHtmlEscaped(); };
     QString html = QStringLiteral("<h3>%1</h3><p><b>%2</b> · %3</p><p>%4</p>")
@@ -190,12 +190,20 @@ QString FindingsPanel::detailsHtml(const Finding &f)
     }
     const FindingCatalogue::Entry *entry = FindingCatalogue::entry(f.code);
     html += QStringLiteral("<h4>%1</h4>").arg(tr("Repair"));
-    if (!f.repair.isEmpty())
+    if (!f.repair.isEmpty()) {
         html += QStringLiteral("<p>%1 <code>%2</code></p>").arg(tr("Repair action:"), esc(f.repair));
-    else
-        html += QStringLiteral("<p>%1</p>").arg(tr("No automatic repair."));
+        if (!changesAllowed)
+            html += QStringLiteral("<p><b>%1</b> %2</p>")
+                        .arg(esc(tr("Changes are off:")),
+                             esc(tr("this connection is read-only. To repair from here, turn on \"Allow changes\" in the "
+                                    "connection settings (Connect…); the command-line tool needs --allow-changes.")));
+    } else {
+        html += QStringLiteral("<p>%1</p>").arg(tr("No automatic repair: what to do instead is below."));
+    }
     if (entry && !entry->guidance.isEmpty())
         html += QStringLiteral("<p>%1</p>").arg(esc(entry->guidance));
+    else if (f.repair.isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(f.detail));
     return html;
 }
 

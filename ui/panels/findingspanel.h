@@ -46,8 +46,11 @@ public:
     bool verdictOpen() const { return m_verdictOpen; }
     /** Selects the first finding with this code; false when none. */
     bool selectCode(const QString &code);
-    /** HTML of a finding's details (also used for tooltips elsewhere). */
-    static QString detailsHtml(const Finding &finding);
+    /**
+     * HTML of a finding's details. Its repair line says when the connection is read-only (changesAllowed
+     * false) and how to turn changes on; a finding without a repair gives what to do instead.
+     */
+    static QString detailsHtml(const Finding &finding, bool changesAllowed = true);
 
 private:
     void handleLoaded(const QString &account, const QList<Finding> &findings, const QList<CoverageGap> &gaps);

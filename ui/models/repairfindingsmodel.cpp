@@ -1,0 +1,141 @@
+#include "repairfindingsmodel.h"
+
+#include "models/displayformat.h"
+#include "models/healthbadge.h"
+
+namespace MqttDoctor {
+
+RepairFindingsModel::RepairFindingsModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+RepairFindingsModel::~RepairFindingsModel() = default;
+
+void RepairFindingsModel::setFindings(const QList<Finding> &findings)
+{
+    beginResetModel();
+    m_findings = findings;
+    QSet<QString> ticked;
+    for (const Finding &f : findings) {
+        if (f.repair.isEmpty())
+            continue;
+        const QString id = f.identity();
+        const bool tick = m_known.contains(id) ? m_ticked.contains(id) : f.severity >= Finding::Severity::Warning;
+        if (tick)
+            ticked.insert(id);
+        m_known.insert(id);
+    }
+    m_ticked = ticked;
+    endResetModel();
+    emit selectionChanged();
+}
+
+QList<Finding> RepairFindingsModel::selected() const
+{
+    QList<Finding> out;
+    for (const Finding &f : m_findings)
+        if (!f.repair.isEmpty() && m_ticked.contains(f.identity()))
+            out << f;
+    return out;
+}
+
+void RepairFindingsModel::selectCodes(const QStringList &codes)
+{
+    m_ticked.clear();
+    for (const Finding &f : m_findings)
+        if (!f.repair.isEmpty() && codes.contains(f.code))
+            m_ticked.insert(f.identity());
+    if (!m_findings.isEmpty())
+        emit dataChanged(index(0, SeverityColumn), index(int(m_findings.size()) - 1, SeverityColumn), {Qt::CheckStateRole});
+    emit selectionChanged();
+}
+
+int RepairFindingsModel::repairableCount() const
+{
+    int n = 0;
+    for (const Finding &f : m_findings)
+        n += f.repair.isEmpty() ? 0 : 1;
+    return n;
+}
+
+int RepairFindingsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_findings.size());
+}
+
+int RepairFindingsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RepairFindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case SeverityColumn: return tr("Severity");
+    case CodeColumn: return tr("Code");
+    case ObjectColumn: return tr("Where");
+    case TitleColumn: return tr("Finding");
+    case RepairColumn: return tr("Repair");
+    default: return {};
+    }
+}
+
+Qt::ItemFlags RepairFindingsModel::flags(const QModelIndex &index) const
+{
+    if (!index.isValid() || index.row() >= m_findings.size())
+        return Qt::NoItemFlags;
+    const Finding &f = m_findings.at(index.row());
+    if (f.repair.isEmpty())
+        return Qt::ItemIsSelectable;  // shown, greyed: guidance only
+    Qt::ItemFlags flags = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (index.column() == SeverityColumn)
+        flags |= Qt::ItemIsUserCheckable;
+    return flags;
+}
+
+QVariant RepairFindingsModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_findings.size())
+        return {};
+    const Finding &f = m_findings.at(index.row());
+    if (role == Qt::CheckStateRole && index.column() == SeverityColumn && !f.repair.isEmpty())
+        return m_ticked.contains(f.identity()) ? Qt::Checked : Qt::Unchecked;
+    if (role == Qt::DecorationRole && index.column() == SeverityColumn) {
+        if (m_icons.isEmpty())
+            for (Finding::Severity s : {Finding::Severity::Info, Finding::Severity::Warning, Finding::Severity::Error, Finding::Severity::Critical})
+                m_icons.append(HealthBadge::icon(HealthBadge::fromSeverity(s)));
+        return m_icons.value(int(f.severity));
+    }
+    if (role == Qt::ToolTipRole)
+        return index.column() == RepairColumn && f.repair.isEmpty()
+                   ? tr("No automatic repair: the finding's guidance (in its details) says what to do instead.")
+                   : f.detail;
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case SeverityColumn: return Finding::severityName(f.severity);
+    case CodeColumn: return f.code;
+    case ObjectColumn: return DisplayFormat::findingWhere(f);
+    case TitleColumn: return f.title;
+    case RepairColumn: return f.repair.isEmpty() ? tr("guidance only") : f.repair;
+    default: return {};
+    }
+}
+
+bool RepairFindingsModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (role != Qt::CheckStateRole || !index.isValid() || index.column() != SeverityColumn || index.row() >= m_findings.size())
+        return false;
+    const Finding &f = m_findings.at(index.row());
+    if (f.repair.isEmpty())
+        return false;
+    if (value.value<Qt::CheckState>() == Qt::Checked)
+        m_ticked.insert(f.identity());
+    else
+        m_ticked.remove(f.identity());
+    emit dataChanged(index, index, {Qt::CheckStateRole});
+    emit selectionChanged();
+    return true;
+}
+
+} // namespace MqttDoctor
