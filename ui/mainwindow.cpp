@@ -391,6 +391,7 @@ void MainWindow::updateClusterOverview()
     const QString name = m_controller.hasProfile() ? m_controller.profile().name : QString();
     m_details->clusterPanel()->setState(name.isEmpty() ? m_controller.connectionDetail() : name, m_model->servers(), m_model->accountCount(),
                                         m_model->allFindings(), m_model->coverageCounts(), m_lastRead);
+    m_details->clusterPanel()->setAccounts(m_model->accounts(), m_controller.hasProfile() && m_controller.profile().hasSystem());
 }
 
 bool MainWindow::clusterOverviewShown() const
