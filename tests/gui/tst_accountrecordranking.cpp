@@ -100,6 +100,10 @@ private slots:
         QCOMPARE(byRetained.key(), Key::Retained);
         QCOMPARE(namesOf(byRetained), (QStringList{u"alpha"_s, u"bravo"_s, u"echo"_s, u"Charlie"_s, u"delta"_s}));
         QCOMPARE(byRetained.rankedCount(byRetained.top().first()), 100);
+        // One pass ranks both ways.
+        QCOMPARE(bySessions.withKey(Key::Retained).top(), byRetained.top());
+        QCOMPARE(bySessions.top(Key::Retained), byRetained.top());
+        QCOMPARE(byRetained.withKey(Key::Sessions).top(), bySessions.top());
         // The input's order does not matter.
         QList<AccountInfo> reversed = accounts;
         std::reverse(reversed.begin(), reversed.end());

@@ -56,6 +56,13 @@ qint64 AccountRecordRanking::rankedCount(const Entry &entry) const
     return m_key == Key::Sessions ? entry.sessions : entry.retained;
 }
 
+AccountRecordRanking AccountRecordRanking::withKey(Key key) const
+{
+    AccountRecordRanking r = *this;
+    r.m_key = key;
+    return r;
+}
+
 AccountRecordRanking AccountRecordRanking::rank(const QList<AccountInfo> &accounts, Key key, int top, bool wholeCluster)
 {
     AccountRecordRanking r;
@@ -83,20 +90,22 @@ AccountRecordRanking AccountRecordRanking::rank(const QList<AccountInfo> &accoun
                 r.m_unknownSample << a.name;
         }
     }
-    const auto before = [key](const Entry &a, const Entry &b) {
-        const bool bySessions = key == Key::Sessions;
-        if (const int c = compareCounts(bySessions ? a.sessions : a.retained, bySessions ? b.sessions : b.retained))
-            return c < 0;
-        if (const int c = compareCounts(bySessions ? a.retained : a.sessions, bySessions ? b.retained : b.sessions))
-            return c < 0;
-        return AccountSort::nameLess(a.account, b.account);
-    };
     const size_t keep = std::min(ranked.size(), size_t(std::max(0, top)));
-    std::partial_sort(ranked.begin(), ranked.begin() + qsizetype(keep), ranked.end(), before);
-    r.m_top.reserve(qsizetype(keep));
-    for (size_t i = 0; i < keep; ++i)
-        r.m_top.append(std::move(ranked[i]));
     r.m_more = int(ranked.size() - keep);
+    for (const Key by : {Key::Sessions, Key::Retained}) {
+        const bool bySessions = by == Key::Sessions;
+        const auto before = [bySessions](const Entry &a, const Entry &b) {
+            if (const int c = compareCounts(bySessions ? a.sessions : a.retained, bySessions ? b.sessions : b.retained))
+                return c < 0;
+            if (const int c = compareCounts(bySessions ? a.retained : a.sessions, bySessions ? b.retained : b.sessions))
+                return c < 0;
+            return AccountSort::nameLess(a.account, b.account);
+        };
+        // Only the kept entries end sorted (n log top comparisons).
+        std::partial_sort(ranked.begin(), ranked.begin() + qsizetype(keep), ranked.end(), before);
+        QList<Entry> &out = r.m_top[bySessions ? 0 : 1];
+        out = QList<Entry>(ranked.begin(), ranked.begin() + qsizetype(keep));
+    }
     return r;
 }
 

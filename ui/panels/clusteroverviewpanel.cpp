@@ -18,8 +18,8 @@ namespace MqttDoctor {
 
 ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     : QWidget(parent), m_summary(new QLabel(this)), m_bars(new SeverityBars(this)), m_records(new AccountRecordsChart(this)),
-      m_codes(new QLabel(this)), m_servers(new QLabel(this)), m_filter(new QLineEdit(this)), m_model(new ClusterFindingsModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_table(new QTableView(this))
+      m_codes(new QLabel(this)), m_servers(new QLabel(this)), m_filter(new QLineEdit(this)), m_model(new ClusterFindingsModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this))
 {
     setObjectName(QStringLiteral("clusterOverview"));
     m_summary->setObjectName(QStringLiteral("clusterSummary"));
@@ -79,7 +79,7 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     connect(m_records, &AccountRecordsChart::accountActivated, this, &ClusterOverviewPanel::accountActivated);
     connect(m_records, &AccountRecordsChart::keyRequested, this, [this](AccountRecordRanking::Key key) {
         m_recordsKey = key;
-        m_records->setRanking(m_rankings[int(key)]);
+        m_records->setRanking(m_records->ranking().withKey(key));
     });
 }
 
@@ -159,10 +159,8 @@ void ClusterOverviewPanel::setState(const QString &cluster, const QList<ServerIn
 
 void ClusterOverviewPanel::setAccounts(const QList<AccountInfo> &accounts, bool wholeCluster)
 {
-    using Key = AccountRecordRanking::Key;
-    for (const Key key : {Key::Sessions, Key::Retained})
-        m_rankings[int(key)] = AccountRecordRanking::rank(accounts, key, AccountRecordRanking::kDefaultTop, wholeCluster);
-    m_records->setRanking(m_rankings[int(m_recordsKey)]);
+    // Both orders in one pass; no copy of the accounts is kept.
+    m_records->setRanking(AccountRecordRanking::rank(accounts, m_recordsKey, AccountRecordRanking::kDefaultTop, wholeCluster));
 }
 
 QString ClusterOverviewPanel::summaryText() const

@@ -67,9 +67,7 @@ private:
     QLabel *m_summary;
     SeverityBars *m_bars;
     AccountRecordsChart *m_records;
-    /** By session records and by retained messages (both ranked at once: no copy of the accounts is kept). */
-    AccountRecordRanking m_rankings[2];
-    AccountRecordRanking::Key m_recordsKey = AccountRecordRanking::Key::Sessions;
+    AccountRecordRanking::Key m_recordsKey = AccountRecordRanking::Key::Sessions; ///< the order the user chose
     QLabel *m_codes;
     QLabel *m_servers;
     QLineEdit *m_filter;
