@@ -12,6 +12,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <utility>
+
 #include "actions/actionmanager.h"
 #include "controllers/accountdatacontroller.h"
 #include "controllers/autorefresh.h"
@@ -86,6 +88,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     });
     connect(&controller, &ClusterController::accountsLoaded, this, [this](const AccountRows &rows) {
         m_model->setAccounts(rows);
+        m_overviewAccountsStale = true;
         handleLoaded();
         openRequestedAccount(false);
     });
@@ -303,6 +306,7 @@ void MainWindow::showLogExplainer()
 void MainWindow::handleProfileChanged()
 {
     m_treeCompleteSeen = false;
+    m_overviewAccountsStale = true;
     m_sweep->cancel();
     m_sweepLabel->hide();
     m_banner->dismiss();
@@ -391,6 +395,10 @@ void MainWindow::updateClusterOverview()
     const QString name = m_controller.hasProfile() ? m_controller.profile().name : QString();
     m_details->clusterPanel()->setState(name.isEmpty() ? m_controller.connectionDetail() : name, m_model->servers(), m_model->accountCount(),
                                         m_model->allFindings(), m_model->coverageCounts(), m_lastRead);
+    // The chart of session records and retained messages ranks the accounts only when they changed (not
+    // on each of the record sweep's updates).
+    if (std::exchange(m_overviewAccountsStale, false))
+        m_details->clusterPanel()->setAccounts(m_model->accounts(), m_controller.hasProfile() && m_controller.profile().hasSystem());
 }
 
 bool MainWindow::clusterOverviewShown() const

@@ -3,7 +3,9 @@
 // (durables without a record: warning) end as what their records say, without selecting them: the
 // record checks run in the background. Until then an account's badge is a ring ("streams only"); an
 // account whose credentials the profile lacks ends crossed out ("could not check"), never as a
-// healthy dot. Real nats-server, real MQTT clients (the demo's scenario).
+// healthy dot. The cluster overview lists both, and charts the accounts' session records and retained
+// messages as the system view's stream infos count them (a bar opens its account). Real nats-server,
+// real MQTT clients (the demo's scenario).
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -20,6 +22,7 @@
 #include "panels/clusteroverviewpanel.h"
 #include "panels/clustertreepanel.h"
 #include "panels/detailpanel.h"
+#include "widgets/accountrecordschart.h"
 #include "widgets/severitybars.h"
 #include "models/clustertreemodel.h"
 #include "natsserverfixture.h"
@@ -33,6 +36,7 @@ using namespace Qt::StringLiterals;
 
 using Health = HealthBadge::Health;
 using Coverage = HealthBadge::Coverage;
+using RecordCounts = AccountRecordRanking::Entry;
 
 class TestFleetBadges : public QObject
 {
@@ -86,6 +90,21 @@ private slots:
         QVERIFY2(overview.serversText().contains(u"MQTT 127.0.0.1:%1"_s.arg(m_server.mqttPort())), qPrintable(overview.serversText()));
         QCOMPARE(overview.bars()->count(Finding::Severity::Critical), 3);  // GARBAGE, NOSESS, OVERLAP
         QCOMPARE(overview.bars()->count(Finding::Severity::Warning), 2);   // ORPHAN's two durables
+        // Session records and retained messages per account, as the system view's stream infos count them:
+        // ACME's three persistent sessions and three retained topics, BETA's two and one, GARBAGE's two
+        // records (one of them the undecodable one), ORPHAN's one left after the purge, NOSESS's retained
+        // message without a $MQTT_sess; BETA before GARBAGE (equal records) by its retained message.
+        // OVERLAP has no MQTT streams, NOJS no JetStream.
+        const AccountRecordRanking &records = overview.recordsChart()->ranking();
+        QCOMPARE(records.top(), (QList<RecordCounts>{{u"ACME"_s, 3, 3}, {u"BETA"_s, 2, 1}, {u"GARBAGE"_s, 2, 0},
+                                                     {u"ORPHAN"_s, 1, 0}, {u"NOSESS"_s, 0, 1}}));
+        QCOMPARE(records.moreAccounts(), 0);
+        QCOMPARE(records.unknownAccounts(), 0);
+        QCOMPARE(records.totalSessions(), 8);
+        QCOMPARE(records.totalRetained(), 5);
+        QVERIFY(records.wholeCluster());
+        QVERIFY2(overview.recordsChart()->accessibleDescription().contains(u"ACME: 3 session records, 3 retained messages"_s),
+                 qPrintable(overview.recordsChart()->accessibleDescription()));
         QStringList codes;
         for (int row = 0; row < overview.model()->rowCount(); ++row)
             codes << overview.model()->index(row, ClusterFindingsModel::CodeColumn).data().toString();
@@ -105,7 +124,23 @@ private slots:
         QTRY_COMPARE(window.treePanel()->currentSourceIndex(), tree.accountIndex(u"ORPHAN"_s));
         overview.filterEdit()->clear();
         window.treePanel()->setCurrentSourceIndex(tree.profileIndex());
+        QTRY_COMPARE(window.detailPanel()->currentWidget(), &overview);
         QVERIFY(!saveScreenshot(window, m_shots.path(), u"fleet-badges.png"_s).isEmpty());
+        // A bar opens its account; the retained header ranks by retained messages.
+        AccountRecordsChart &chart = *overview.recordsChart();
+        QTest::mouseClick(&chart, Qt::LeftButton, {}, chart.rowRect(1).center());
+        QCOMPARE(activated.count(), 2);
+        QCOMPARE(activated.last().first().toString(), u"BETA"_s);
+        QTRY_COMPARE(window.treePanel()->currentSourceIndex(), tree.accountIndex(u"BETA"_s));
+        window.treePanel()->setCurrentSourceIndex(tree.profileIndex());
+        QTRY_COMPARE(window.detailPanel()->currentWidget(), &overview);
+        const QRect header = chart.rowRect(-1);
+        QTest::mouseClick(&chart, Qt::LeftButton, {}, QPoint(header.right() - 4, header.center().y()));
+        QCOMPARE(chart.ranking().key(), AccountRecordRanking::Key::Retained);
+        QStringList byRetained;
+        for (const RecordCounts &e : chart.ranking().top())
+            byRetained << e.account;
+        QCOMPARE(byRetained, (QStringList{u"ACME"_s, u"BETA"_s, u"NOSESS"_s, u"GARBAGE"_s, u"ORPHAN"_s}));
     }
 
     // The system user alone: every account with session records ends "could not check", not healthy.
@@ -124,6 +159,15 @@ private slots:
             QCOMPARE(index.data(ClusterTreeModel::CoverageRole).value<Coverage>(), Coverage::CouldNotCheck);
             QVERIFY2(index.data(Qt::ToolTipRole).toString().contains(u"no credentials"_s), qPrintable(index.data(Qt::ToolTipRole).toString()));
         }
+        // The overview's counts come from the system view's stream infos: no account credentials needed.
+        window.treePanel()->setCurrentSourceIndex(tree.profileIndex());
+        ClusterOverviewPanel &overview = *window.detailPanel()->clusterPanel();
+        QTRY_COMPARE(window.detailPanel()->currentWidget(), &overview);
+        const AccountRecordRanking &records = overview.recordsChart()->ranking();
+        QCOMPARE(records.top().value(0), (RecordCounts{u"ACME"_s, 3, 3}));
+        QCOMPARE(records.top().size(), 5);
+        QCOMPARE(records.unknownAccounts(), 0);
+        QVERIFY(records.wholeCluster());
     }
 
 private:

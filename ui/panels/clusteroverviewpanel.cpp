@@ -1,5 +1,6 @@
 #include "clusteroverviewpanel.h"
 
+#include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -10,14 +11,15 @@
 
 #include "models/clusterfindingsmodel.h"
 #include "models/displayformat.h"
+#include "widgets/accountrecordschart.h"
 #include "widgets/severitybars.h"
 
 namespace MqttDoctor {
 
 ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
-    : QWidget(parent), m_summary(new QLabel(this)), m_bars(new SeverityBars(this)), m_codes(new QLabel(this)),
-      m_servers(new QLabel(this)), m_filter(new QLineEdit(this)), m_model(new ClusterFindingsModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_table(new QTableView(this))
+    : QWidget(parent), m_summary(new QLabel(this)), m_bars(new SeverityBars(this)), m_records(new AccountRecordsChart(this)),
+      m_codes(new QLabel(this)), m_servers(new QLabel(this)), m_filter(new QLineEdit(this)), m_model(new ClusterFindingsModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this))
 {
     setObjectName(QStringLiteral("clusterOverview"));
     m_summary->setObjectName(QStringLiteral("clusterSummary"));
@@ -46,9 +48,23 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
 
+    // The two charts side by side, each under its title: findings by severity, MQTT state per account.
+    auto *charts = new QGridLayout;
+    auto *barsTitle = new QLabel(tr("<b>Findings by severity</b>"), this);
+    auto *recordsTitle = new QLabel(tr("<b>Session records and retained messages per account</b>"), this);
+    recordsTitle->setToolTip(tr("Messages in each account's $MQTT_sess (one per session record) and $MQTT_rmsgs (one per "
+                                "retained message) streams, as the last refresh read them"));
+    charts->addWidget(barsTitle, 0, 0);
+    charts->addWidget(recordsTitle, 0, 1);
+    charts->addWidget(m_bars, 1, 0, Qt::AlignTop);
+    charts->addWidget(m_records, 1, 1, Qt::AlignTop);
+    charts->setColumnStretch(0, 2);
+    charts->setColumnStretch(1, 3);
+    charts->setHorizontalSpacing(24);
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
-    layout->addWidget(m_bars);
+    layout->addLayout(charts);
     layout->addWidget(m_codes);
     layout->addWidget(m_servers);
     layout->addWidget(m_filter);
@@ -59,6 +75,11 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
         const QString account = index.data(ClusterFindingsModel::AccountRole).toString();
         if (!account.isEmpty())
             emit accountActivated(account);
+    });
+    connect(m_records, &AccountRecordsChart::accountActivated, this, &ClusterOverviewPanel::accountActivated);
+    connect(m_records, &AccountRecordsChart::keyRequested, this, [this](AccountRecordRanking::Key key) {
+        m_recordsKey = key;
+        m_records->setRanking(m_records->ranking().withKey(key));
     });
 }
 
@@ -134,6 +155,12 @@ void ClusterOverviewPanel::setState(const QString &cluster, const QList<ServerIn
     m_codes->setText(codes.isEmpty() ? QString() : tr("By code: %1").arg(codes.join(QStringLiteral(", "))));
     m_model->setFindings(findings);
     m_table->resizeColumnsToContents();
+}
+
+void ClusterOverviewPanel::setAccounts(const QList<AccountInfo> &accounts, bool wholeCluster)
+{
+    // Both orders in one pass; no copy of the accounts is kept.
+    m_records->setRanking(AccountRecordRanking::rank(accounts, m_recordsKey, AccountRecordRanking::kDefaultTop, wholeCluster));
 }
 
 QString ClusterOverviewPanel::summaryText() const

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "diagnosis/finding.h"
+#include "models/accountrecordranking.h"
 #include "models/healthbadge.h"
 #include "nats/clusterinfo.h"
 
@@ -16,13 +17,15 @@ class QTableView;
 
 namespace MqttDoctor {
 
+class AccountRecordsChart;
 class ClusterFindingsModel;
 class SeverityBars;
 
 /**
  * What is wrong in this cluster, and where: the page shown when the cluster (or its Accounts node) is
  * selected. The findings by severity (a small chart) and by code, how far the accounts were checked
- * (streams only, records, could not), the servers and versions, the last refresh; then every finding
+ * (streams only, records, could not), the accounts with the most session records and retained messages (a
+ * small chart whose rows open their account), the servers and versions, the last refresh; then every finding
  * of every account in one sortable, filterable table, the most severe first. Double-clicking a row
  * opens its account (accountActivated). GUI thread.
  */
@@ -42,6 +45,12 @@ public:
     void setState(const QString &cluster, const QList<ServerInfo> &servers, int accounts, const QList<Finding> &findings,
                   const QHash<HealthBadge::Coverage, int> &coverage, const QDateTime &refreshed);
 
+    /**
+     * The accounts as discovery lists them, with their stream infos: the chart of session records and
+     * retained messages per account. `wholeCluster`: a system connection listed every account.
+     */
+    void setAccounts(const QList<AccountInfo> &accounts, bool wholeCluster);
+
     QString summaryText() const;
     /** The servers with their MQTT settings (VARZ). */
     QString serversText() const;
@@ -49,6 +58,7 @@ public:
     QSortFilterProxyModel *proxy() const { return m_proxy; }
     QLineEdit *filterEdit() const { return m_filter; }
     SeverityBars *bars() const { return m_bars; }
+    AccountRecordsChart *recordsChart() const { return m_records; }
 
 Q_SIGNALS:
     void accountActivated(const QString &account);
@@ -56,6 +66,8 @@ Q_SIGNALS:
 private:
     QLabel *m_summary;
     SeverityBars *m_bars;
+    AccountRecordsChart *m_records;
+    AccountRecordRanking::Key m_recordsKey = AccountRecordRanking::Key::Sessions; ///< the order the user chose
     QLabel *m_codes;
     QLabel *m_servers;
     QLineEdit *m_filter;
