@@ -201,6 +201,7 @@ void MainWindow::connectRecordSweep()
         if (index.isValid())
             m_treePanel->setCurrentSourceIndex(index);
     });
+    connect(m_details->clusterPanel(), &ClusterOverviewPanel::repairRequested, this, &MainWindow::showRepairWizardFor);
     connect(m_sweep, &RecordSweep::accountSkipped, this, [this](const QString &account, bool couldNotCheck, const QString &why) {
         m_model->setCoverage(account, couldNotCheck ? HealthBadge::Coverage::CouldNotCheck : HealthBadge::Coverage::StreamsOnly, why);
     });
@@ -289,6 +290,14 @@ void MainWindow::showRepairWizard()
     auto *wizard = new RepairWizard(m_controller, currentAccountName(), this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
     // The tree (streams, badges) and the workspace both show what the repair changed.
+    connect(wizard, &RepairWizard::repairFinished, this, &MainWindow::refreshAll);
+    wizard->open();
+}
+
+void MainWindow::showRepairWizardFor(const QList<Finding> &findings)
+{
+    auto *wizard = new RepairWizard(m_controller, findings, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
     connect(wizard, &RepairWizard::repairFinished, this, &MainWindow::refreshAll);
     wizard->open();
 }
@@ -395,6 +404,10 @@ void MainWindow::updateClusterOverview()
     const QString name = m_controller.hasProfile() ? m_controller.profile().name : QString();
     m_details->clusterPanel()->setState(name.isEmpty() ? m_controller.connectionDetail() : name, m_model->servers(), m_model->accountCount(),
                                         m_model->allFindings(), m_model->coverageCounts(), m_lastRead);
+    // Safety rule 1: the same rule as the Repair… action, with how to turn changes on.
+    const bool allowed = m_controller.hasProfile() && m_controller.profile().allowChanges;
+    m_details->clusterPanel()->setChangesAllowed(
+        allowed, tr("Changes are off: this connection is read-only. Turn on \"Allow changes\" in the connection settings (Connect…) to repair."));
     // The chart of session records and retained messages ranks the accounts only when they changed (not
     // on each of the record sweep's updates).
     if (std::exchange(m_overviewAccountsStale, false))

@@ -1,7 +1,10 @@
 #pragma once
 
 #include <QDateTime>
+#include <QList>
 #include <QMainWindow>
+
+#include "diagnosis/finding.h"
 
 class QLabel;
 class QTimer;
@@ -89,6 +92,8 @@ private:
     /** The account of the tree's current node (the account, or the one its stream/data node belongs to). */
     QString currentAccountName() const;
     void showRepairWizard();
+    /** The repair wizard for findings across accounts (the cluster overview's "Repair These…"). */
+    void showRepairWizardFor(const QList<Finding> &findings);
     void showLogExplainer();
     void handleProfileChanged();
     void handleLoaded();

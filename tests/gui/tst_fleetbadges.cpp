@@ -4,18 +4,23 @@
 // record checks run in the background. Until then an account's badge is a ring ("streams only"); an
 // account whose credentials the profile lacks ends crossed out ("could not check"), never as a
 // healthy dot. The cluster overview lists both, and charts the accounts' session records and retained
-// messages as the system view's stream infos count them (a bar opens its account). Real nats-server,
-// real MQTT clients (the demo's scenario).
+// messages as the system view's stream infos count them (a bar opens its account); findings selected in
+// its list are repaired across accounts. Real nats-server, real MQTT clients (the demo's scenario).
+#include <QAbstractButton>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 #include "controllers/clustercontroller.h"
 #include "controllers/recordsweep.h"
+#include "dialogs/repairwizard.h"
 #include "demoscenario.h"
 #include "mainwindow.h"
 #include "models/clusterfindingsmodel.h"
@@ -168,6 +173,91 @@ private slots:
         QCOMPARE(records.top().size(), 5);
         QCOMPARE(records.unknownAccounts(), 0);
         QVERIFY(records.wholeCluster());
+        // A read-only connection: "Repair These…" stays off and says how to turn changes on.
+        overview.findingsView()->selectAll();
+        QVERIFY(!overview.repairButton()->isEnabled());
+        QVERIFY2(overview.repairButton()->toolTip().contains(u"\"Allow changes\""_s), qPrintable(overview.repairButton()->toolTip()));
+    }
+
+    // Every finding in one list, repaired across accounts: GARBAGE's undecodable record and ORPHAN's
+    // durables selected in the overview, "Repair These…" checks both accounts afresh with those findings
+    // ticked, plans them together, asks for both names typed, and leaves both clean. Changes the demo's
+    // state: the last test.
+    void repairTheseAcrossAccounts()
+    {
+        auto profile = Profile::fromJson(DemoScenario::profile(m_server.url()));
+        QVERIFY2(profile && profile->allowChanges, "the demo profile allows changes");
+        ClusterController controller;
+        MainWindow window(controller);
+        window.resize(1400, 860);
+        window.show();
+        QSignalSpy sweepDone(window.recordSweep(), &RecordSweep::finished);
+        controller.connectTo(*profile);
+        ClusterTreeModel &tree = *window.treeModel();
+        QTRY_VERIFY_WITH_TIMEOUT(sweepDone.count() == 1, 60000);
+        window.treePanel()->setCurrentSourceIndex(tree.profileIndex());
+        ClusterOverviewPanel &overview = *window.detailPanel()->clusterPanel();
+        QTRY_COMPARE(window.detailPanel()->currentWidget(), &overview);
+        QTRY_VERIFY(overview.summaryText().contains(u"ORPHAN"_s));
+
+        QVERIFY(!overview.repairButton()->isEnabled());  // nothing selected yet
+        QItemSelectionModel *selection = overview.findingsView()->selectionModel();
+        int picked = 0;
+        for (int row = 0; row < overview.proxy()->rowCount(); ++row) {
+            const QString code = overview.proxy()->index(row, ClusterFindingsModel::CodeColumn).data().toString();
+            if (code == u"SESSION_UNDECODABLE"_s || code == u"ORPHAN_CONSUMER"_s) {
+                selection->select(overview.proxy()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+                ++picked;
+            }
+        }
+        QCOMPARE(picked, 3);
+        QVERIFY(overview.repairButton()->isEnabled());
+        QVERIFY2(overview.repairButton()->toolTip().contains(u"GARBAGE, ORPHAN"_s), qPrintable(overview.repairButton()->toolTip()));
+        QTest::mouseClick(overview.repairButton(), Qt::LeftButton);
+
+        RepairWizard *wizard = window.findChild<RepairWizard *>();
+        QVERIFY(wizard);
+        QCOMPARE(wizard->accounts(), (QStringList{u"GARBAGE"_s, u"ORPHAN"_s}));
+        QTRY_VERIFY_WITH_TIMEOUT(!wizard->isChecking(), kLoadTimeoutMs);
+        QVERIFY2(!wizard->checkError() && wizard->partialCheckErrors().isEmpty(), qPrintable(wizard->partialCheckErrors().join(u'\n')));
+        QStringList ticked;
+        for (const Finding &f : wizard->selectedFindings())
+            ticked << f.account + u' ' + f.code;
+        ticked.sort();
+        QCOMPARE(ticked, (QStringList{u"GARBAGE SESSION_UNDECODABLE"_s, u"ORPHAN ORPHAN_CONSUMER"_s, u"ORPHAN ORPHAN_CONSUMER"_s}));
+
+        wizard->next();
+        QCOMPARE(wizard->currentId(), int(RepairWizard::PlanPageId));
+        QCOMPARE(wizard->plans().size(), 2);
+        QCOMPARE(wizard->plans().at(0).account, u"GARBAGE"_s);
+        QCOMPARE(wizard->plans().at(1).account, u"ORPHAN"_s);
+        const QString planText = wizard->findChild<QTextBrowser *>(u"planView"_s)->toPlainText();
+        QVERIFY2(planText.contains(u"Account GARBAGE"_s) && planText.contains(u"Account ORPHAN"_s), qPrintable(planText.left(400)));
+        QVERIFY(!saveScreenshot(*wizard, m_shots.path(), u"repair-across-accounts.png"_s).isEmpty());
+        wizard->next();
+        QCOMPARE(wizard->currentId(), int(RepairWizard::ConfirmPageId));
+        QCOMPARE(wizard->destructiveAccounts(), (QStringList{u"GARBAGE"_s, u"ORPHAN"_s}));
+        QTemporaryDir backups;
+        wizard->setBackupDir(backups.path());
+        auto *confirm = wizard->findChild<QLineEdit *>(u"confirmEdit"_s);
+        QAbstractButton *repair = wizard->button(QWizard::CommitButton);
+        for (const QString &wrong : {u"GARBAGE"_s, u"ORPHAN"_s, u"GARBAGE ORPHAN ORPHAN"_s, u"garbage orphan"_s}) {
+            confirm->setText(wrong);
+            QVERIFY2(!repair->isEnabled(), qPrintable(wrong));
+        }
+        confirm->setText(u"ORPHAN GARBAGE"_s);  // each name once, in any order
+        QVERIFY(repair->isEnabled());
+        QTest::mouseClick(repair, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(wizard->hasRun() && !wizard->isRunning(), 90000);
+        QVERIFY2(wizard->report()->complete, qPrintable(wizard->report()->stoppedBecause));
+        QStringList left;
+        for (const Finding &f : wizard->remainingFindings())
+            if (f.code == u"SESSION_UNDECODABLE"_s || f.code == u"ORPHAN_CONSUMER"_s)
+                left << f.account + u' ' + f.code;
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(u", "_s)));
+        QCOMPARE(wizard->fixedFindings().size(), 3);
+        QVERIFY(!saveScreenshot(*wizard, m_shots.path(), u"repair-across-accounts-result.png"_s, false).isEmpty());
+        wizard->accept();
     }
 
 private:

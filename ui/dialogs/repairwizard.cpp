@@ -31,12 +31,12 @@ struct RepairEventRelay
 
 struct RepairWizard::CheckOutcome
 {
-    std::optional<Error> error;
+    QList<std::optional<Error>> errors;  ///< per account, in m_runs order
 };
 
 struct RepairWizard::RunOutcome
 {
-    std::optional<Error> error;  ///< the round could not start
+    std::optional<Error> error;  ///< a round could not start (the first such account's reason)
 };
 
 namespace {
@@ -57,19 +57,50 @@ QString blockedText(const std::optional<Error> &blocked)
 } // namespace
 
 RepairWizard::RepairWizard(ClusterController &controller, const QString &account, QWidget *parent)
-    : QWizard(parent), m_controller(controller), m_account(account),
-      m_connections(std::make_shared<ConnectionSet>(controller.profile())),
+    : QWizard(parent), m_controller(controller), m_connections(std::make_shared<ConnectionSet>(controller.profile())),
       m_cancel(std::make_shared<std::atomic<bool>>(false)), m_relay(std::make_shared<RepairEventRelay>()),
       m_model(new RepairFindingsModel(this)), m_findingsPage(new RepairFindingsPage(*this)), m_planPage(new RepairPlanPage(*this)),
       m_confirmPage(new RepairConfirmPage(*this)), m_runPage(new RepairRunPage(*this))
 {
+    addRun(account);
+    setUp();
+}
+
+RepairWizard::RepairWizard(ClusterController &controller, const QList<Finding> &findings, QWidget *parent)
+    : QWizard(parent), m_controller(controller), m_connections(std::make_shared<ConnectionSet>(controller.profile())),
+      m_cancel(std::make_shared<std::atomic<bool>>(false)), m_relay(std::make_shared<RepairEventRelay>()),
+      m_model(new RepairFindingsModel(this)), m_findingsPage(new RepairFindingsPage(*this)), m_planPage(new RepairPlanPage(*this)),
+      m_confirmPage(new RepairConfirmPage(*this)), m_runPage(new RepairRunPage(*this))
+{
+    QStringList accounts;
+    for (const Finding &f : findings) {
+        m_preselected.insert(f.identity());
+        if (!f.account.isEmpty() && !accounts.contains(f.account))
+            accounts << f.account;
+    }
+    for (const QString &a : std::as_const(accounts))
+        addRun(a);
+    if (m_runs.isEmpty())
+        addRun({});
+    setUp();
+}
+
+void RepairWizard::addRun(const QString &account)
+{
     RepairSession::Options options;
     options.account = account;
     options.cancel = m_cancel.get();
-    m_session = std::make_shared<RepairSession>(*m_connections, options);
+    m_runs.append({account, std::make_shared<RepairSession>(*m_connections, options)});
+}
+
+void RepairWizard::setUp()
+{
     m_relay->wizard = this;
     setObjectName(QStringLiteral("repairWizard"));
-    setWindowTitle(account.isEmpty() ? tr("Repair") : tr("Repair %1").arg(account));
+    const QStringList names = accounts();
+    setWindowTitle(names.size() > 1 ? tr("Repair %n account(s)", nullptr, int(names.size()))
+                   : names.value(0).isEmpty() ? tr("Repair")
+                                              : tr("Repair %1").arg(names.value(0)));
     setWindowIcon(IconFactory::appIcon());
     setWizardStyle(QWizard::ClassicStyle);
     setOption(QWizard::NoBackButtonOnLastPage, true);
@@ -91,13 +122,24 @@ RepairWizard::~RepairWizard()
         m_relay->wizard = nullptr;
     }
     m_cancel->store(true);
-    // Closing nats.c connections waits for their threads: never on the GUI thread. The session goes
-    // first: it holds the repair target's connection and refers to the connection set.
+    // Closing nats.c connections waits for their threads: never on the GUI thread. The sessions go
+    // first: they hold the repair targets' connections and refer to the connection set.
+    QList<std::shared_ptr<RepairSession>> sessions;
+    for (AccountRun &run : m_runs)
+        sessions << std::move(run.session);
     static_cast<void>(m_controller.runner().run(
-        [session = std::move(m_session), connections = std::move(m_connections), cancel = m_cancel]() mutable {
-            session.reset();
+        [sessions = std::move(sessions), connections = std::move(m_connections), cancel = m_cancel]() mutable {
+            sessions.clear();
             connections.reset();
         }));
+}
+
+QStringList RepairWizard::accounts() const
+{
+    QStringList out;
+    for (const AccountRun &run : m_runs)
+        out << run.account;
+    return out;
 }
 
 QString RepairWizard::defaultBackupDir()
@@ -131,6 +173,21 @@ void RepairWizard::selectCodes(const QStringList &codes)
     m_model->selectCodes(codes);
 }
 
+const RepairPlan &RepairWizard::plan() const
+{
+    static const RepairPlan empty;
+    return m_plans.isEmpty() ? empty : m_plans.first();
+}
+
+QStringList RepairWizard::destructiveAccounts() const
+{
+    QStringList out;
+    for (const RepairPlan &p : m_plans)
+        if (p.hasDestructiveSteps())
+            out << p.account;
+    return out;
+}
+
 void RepairWizard::recheck()
 {
     if (m_running)
@@ -138,11 +195,16 @@ void RepairWizard::recheck()
     const quint64 generation = ++m_generation;
     m_checking = true;
     m_findingsPage->showChecking();
+    QList<std::shared_ptr<RepairSession>> sessions;
+    for (const AccountRun &run : std::as_const(m_runs))
+        sessions << run.session;
     m_controller.runner()
-        .run([session = m_session, connections = m_connections]() -> CheckOutcome {
+        .run([sessions, connections = m_connections]() -> CheckOutcome {
             CheckOutcome out;
-            if (auto checked = session->check(); !checked)
-                out.error = checked.error();
+            for (const std::shared_ptr<RepairSession> &session : sessions) {
+                auto checked = session->check();
+                out.errors << (checked ? std::nullopt : std::optional<Error>(checked.error()));
+            }
             return out;
         })
         .then(this, [this, generation](const CheckOutcome &out) {
@@ -154,42 +216,89 @@ void RepairWizard::recheck()
 void RepairWizard::deliverCheck(const CheckOutcome &out)
 {
     m_checking = false;
-    m_checkError = out.error;
-    if (!m_session->account().isEmpty() && m_account.isEmpty()) {
-        m_account = m_session->account();
-        setWindowTitle(tr("Repair %1").arg(m_account));
+    m_checkError.reset();
+    m_partialErrors.clear();
+    QList<Finding> findings;
+    QStringList blocked;
+    int failed = 0;
+    for (qsizetype i = 0; i < m_runs.size(); ++i) {
+        AccountRun &run = m_runs[i];
+        if (!run.session->account().isEmpty() && run.account.isEmpty()) {
+            run.account = run.session->account();
+            setWindowTitle(tr("Repair %1").arg(run.account));
+        }
+        const std::optional<Error> error = out.errors.value(i);
+        if (error) {
+            ++failed;
+            m_checkError = m_checkError.value_or(*error);
+            m_partialErrors << tr("Account %1 could not be checked: %2").arg(run.account, error->toString());
+            continue;
+        }
+        findings += run.session->findings();
+        if (const auto &reason = run.session->blocked())
+            blocked << (m_runs.size() > 1 ? tr("Account %1: %2").arg(run.account, blockedText(reason)) : blockedText(reason));
     }
+    if (failed < m_runs.size())
+        m_checkError.reset();  // some accounts were checked: their findings are shown, the others named
+    else
+        m_partialErrors.clear();
     // A fresh check starts the run afresh: a later round is planned by the run, never from an old check.
     m_round = 1;
     m_nextRound = false;
+    m_plans.clear();
     m_report.reset();
     m_fixed.clear();
     m_remaining.clear();
     m_recheckError.clear();
     m_stopText.clear();
-    m_blockedReason = blockedText(m_session->blocked());
-    m_model->setFindings(out.error ? QList<Finding>() : m_session->findings());
+    blocked.removeDuplicates();
+    m_blockedReason = blocked.join(u'\n');
+    m_model->setShowAccount(m_runs.size() > 1);
+    m_model->setFindings(findings);
+    if (!m_preselected.isEmpty()) {
+        m_model->selectIdentities(m_preselected);
+        m_preselected.clear();  // the operator's ticks from now on
+    }
     m_findingsPage->showFindings();
     emit checkFinished();
 }
 
 void RepairWizard::makePlan()
 {
-    if (m_session->rounds().isEmpty()) {
-        m_session->planFirstRound(selectedFindings());
-        m_round = 1;
+    m_plans.clear();
+    const QList<Finding> selected = selectedFindings();
+    bool anyRan = false;
+    for (const AccountRun &run : std::as_const(m_runs))
+        anyRan = anyRan || !run.session->rounds().isEmpty();
+    for (const AccountRun &run : std::as_const(m_runs)) {
+        RepairSession &session = *run.session;
+        if (!anyRan) {
+            QList<Finding> mine;
+            for (const Finding &f : selected)
+                if (f.account == run.account || (f.account.isEmpty() && m_runs.size() == 1))
+                    mine << f;
+            session.planFirstRound(mine);
+        }
+        if (session.hasPendingRound())
+            m_plans << session.pendingPlan();
     }
-    m_plan = m_session->pendingPlan();
+    if (!anyRan)
+        m_round = 1;
 }
 
 bool RepairWizard::startRun()
 {
-    if (m_running || m_checking || !m_blockedReason.isEmpty() || m_plan.steps.isEmpty() || !m_session->hasPendingRound())
+    if (m_running || m_checking || !m_blockedReason.isEmpty() || m_plans.isEmpty())
         return false;
     m_running = true;
     m_nextRound = false;
     m_cancel->store(false);
-    m_session->setBackupDir(backupDir());
+    QList<std::shared_ptr<RepairSession>> sessions;
+    for (const AccountRun &run : std::as_const(m_runs)) {
+        run.session->setBackupDir(backupDir());
+        if (run.session->hasPendingRound())
+            sessions << run.session;
+    }
     button(QWizard::CancelButton)->setEnabled(true);
 
     RepairSession::EventHandler events = [relay = m_relay](const RepairEvent &event) {
@@ -198,10 +307,15 @@ bool RepairWizard::startRun()
             QMetaObject::invokeMethod(wizard, [wizard, event] { wizard->handleEvent(event); }, Qt::QueuedConnection);
     };
     m_controller.runner()
-        .run([session = m_session, connections = m_connections, cancel = m_cancel, events]() -> RunOutcome {
+        .run([sessions, connections = m_connections, cancel = m_cancel, events]() -> RunOutcome {
             RunOutcome out;
-            if (auto ran = session->runRound(events); !ran)
-                out.error = ran.error();
+            // One account after the other; Cancel stops between steps and before the next account.
+            for (const std::shared_ptr<RepairSession> &session : sessions) {
+                if (cancel->load())
+                    break;
+                if (auto ran = session->runRound(events); !ran && !out.error)
+                    out.error = ran.error();
+            }
             return out;
         })
         .then(this, [this](const RunOutcome &out) { deliverRun(out); });
@@ -216,38 +330,74 @@ void RepairWizard::handleEvent(const RepairEvent &event)
     case RepairEvent::Kind::StepFinished: m_runPage->stepEnded(event.step, event.outcome); break;
     case RepairEvent::Kind::RoundStarted:
     case RepairEvent::Kind::RoundFinished:
-    case RepairEvent::Kind::Done: break;  // the outcome page reads the session when the round is delivered
+    case RepairEvent::Kind::Done: break;  // the outcome page reads the sessions when the round is delivered
     }
 }
 
 void RepairWizard::deliverRun(const RunOutcome &out)
 {
     m_running = false;
-    if (out.error) {
-        RepairExecutor::Report failed;
-        failed.stoppedBecause = out.error->message() + (out.error->hint().isEmpty() ? QString() : QStringLiteral(" — ") + out.error->hint());
-        m_report = failed;
-        m_stopText = failed.stoppedBecause;
-    } else {
-        m_report = m_session->wholeReport();
-        m_fixed = m_session->fixed();
-        m_remaining = m_session->remaining();
-        const RepairRound &last = m_session->rounds().last();
-        m_recheckError = last.recheckError ? last.recheckError->message() : QString();
-        m_nextRound = m_session->hasPendingRound();
-        m_stopText = m_session->stopText();
+    RepairExecutor::Report whole;
+    whole.complete = true;
+    QStringList stops;
+    QStringList recheckErrors;
+    bool anyRound = false;
+    m_fixed.clear();
+    m_remaining.clear();
+    m_roundOutcomes.clear();
+    m_nextRound = false;
+    for (const AccountRun &run : std::as_const(m_runs)) {
+        const RepairSession &session = *run.session;
+        if (session.rounds().isEmpty())
+            continue;
+        if (session.rounds().last().number == m_round)
+            for (const StepOutcome &o : session.rounds().last().report.outcomes)
+                m_roundOutcomes.append({run.account, o});
+        anyRound = true;
+        const RepairExecutor::Report report = session.wholeReport();
+        whole.outcomes += report.outcomes;
+        whole.backups += report.backups;
+        whole.complete = whole.complete && report.complete;
+        if (!report.stoppedBecause.isEmpty())
+            whole.stoppedBecause += (whole.stoppedBecause.isEmpty() ? QString() : QStringLiteral(" ")) +
+                                    (m_runs.size() > 1 ? tr("Account %1: %2").arg(run.account, report.stoppedBecause) : report.stoppedBecause);
+        m_fixed += session.fixed();
+        m_remaining += session.remaining();
+        if (const RepairRound &last = session.rounds().last(); last.recheckError)
+            recheckErrors << (m_runs.size() > 1 ? tr("account %1: %2").arg(run.account, last.recheckError->message()) : last.recheckError->message());
+        m_nextRound = m_nextRound || session.hasPendingRound();
+        if (!session.stopText().isEmpty())
+            stops << (m_runs.size() > 1 ? tr("account %1: %2").arg(run.account, session.stopText()) : session.stopText());
     }
+    if (out.error) {
+        whole.complete = false;
+        const QString reason = out.error->message() + (out.error->hint().isEmpty() ? QString() : QStringLiteral(" — ") + out.error->hint());
+        whole.stoppedBecause = whole.stoppedBecause.isEmpty() ? reason : whole.stoppedBecause + u' ' + reason;
+    }
+    if (!anyRound && !out.error) {
+        whole.complete = false;
+        whole.stoppedBecause = tr("Cancelled before any step ran; nothing was changed.");
+    }
+    m_report = whole;
+    m_recheckError = recheckErrors.join(QStringLiteral("; "));
+    m_stopText = stops.join(QStringLiteral("; "));
     m_runPage->showOutcome();
-    emit repairFinished(m_account, m_report->complete);
+    for (const AccountRun &run : std::as_const(m_runs))
+        if (!run.session->rounds().isEmpty())
+            emit repairFinished(run.account, run.session->wholeReport().complete);
 }
 
 void RepairWizard::reviewNextRound()
 {
     if (!m_nextRound || m_running)
         return;
-    m_round = m_session->pendingRound();
+    int round = 0;
+    for (const AccountRun &run : std::as_const(m_runs))
+        if (run.session->hasPendingRound())
+            round = std::max(round, run.session->pendingRound());
+    m_round = round;
     m_nextRound = false;
-    // The round is confirmed as the first was: its plan, then the confirm page (typed name for destructive steps).
+    // The round is confirmed as the first was: its plan, then the confirm page (typed names for destructive steps).
     setStartId(PlanPageId);
     restart();
 }
@@ -255,7 +405,8 @@ void RepairWizard::reviewNextRound()
 void RepairWizard::accept()
 {
     if (m_nextRound)
-        m_session->decline();  // finishing leaves the planned round unapplied
+        for (const AccountRun &run : std::as_const(m_runs))
+            run.session->decline();  // finishing leaves the planned round unapplied
     QWizard::accept();
 }
 
@@ -269,7 +420,8 @@ void RepairWizard::reject()
         return;
     }
     if (m_nextRound)
-        m_session->decline();
+        for (const AccountRun &run : std::as_const(m_runs))
+            run.session->decline();
     QWizard::reject();
 }
 

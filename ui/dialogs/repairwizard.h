@@ -5,6 +5,8 @@
 #include <optional>
 
 #include <QList>
+#include <QSet>
+#include <QStringList>
 #include <QWizard>
 
 #include "common/error.h"
@@ -26,10 +28,11 @@ class RepairSession;
 struct RepairEventRelay;
 
 /**
- * The repair wizard for one account (docs/safety.md), a front end of RepairSession as the CLI's
- * `repair` is: pick findings from a fresh check, preview the plan (diff, exact requests, backups,
+ * The repair wizard (docs/safety.md), a front end of RepairSession as the CLI's `repair` is, for one
+ * account or for a selection of findings across accounts (the cluster overview's "Repair these…": one
+ * session per account, their plans shown together): pick findings from a fresh check, preview the plan (diff, exact requests, backups,
  * preconditions, undo), choose the backup folder, confirm destructive steps by typing the account
- * name, run the round with per-step progress and Cancel, then show each step's outcome, the backups
+ * name (each account's, across accounts), run the round with per-step progress and Cancel, then show each step's outcome, the backups
  * and the verification (a re-check: fixed and remaining). When the round uncovered new repairable
  * findings, the run page offers the next round, which goes through the plan and confirm pages again.
  *
@@ -50,18 +53,27 @@ public:
 
     /** account empty: the account of the profile's own user. Starts the check at once. */
     RepairWizard(ClusterController &controller, const QString &account, QWidget *parent = nullptr);
+    /**
+     * The accounts of `findings`, each checked afresh; the findings the fresh checks still show are
+     * ticked, the others not. Starts the checks at once.
+     */
+    RepairWizard(ClusterController &controller, const QList<Finding> &findings, QWidget *parent = nullptr);
     ~RepairWizard() override;
 
-    /** The account being repaired (known once the check resolved it when none was given). */
-    QString account() const { return m_account; }
+    /** The account being repaired (known once the check resolved it when none was given); the first of several. */
+    QString account() const { return m_runs.isEmpty() ? QString() : m_runs.first().account; }
+    /** Every account the wizard repairs. */
+    QStringList accounts() const;
     bool isChecking() const { return m_checking; }
     bool isRunning() const { return m_running; }
     /** A round ran (its outcome is shown). */
     bool hasRun() const { return m_report.has_value(); }
     /** Why changes are impossible and how to turn them on; empty when allowed. */
     QString blockedReason() const { return m_blockedReason; }
-    /** The error of the last check, if it failed. */
+    /** The error of the last check when it failed for every account. */
     std::optional<Error> checkError() const { return m_checkError; }
+    /** The accounts whose check failed while others' did not, one line each. */
+    QStringList partialCheckErrors() const { return m_partialErrors; }
 
     QList<Finding> findings() const;
     /** The findings ticked in the list. */
@@ -70,8 +82,12 @@ public:
     void selectCodes(const QStringList &codes);
     RepairFindingsModel *findingsModel() const { return m_model; }
 
-    /** The plan of the round the plan, confirm and run pages show. */
-    const RepairPlan &plan() const { return m_plan; }
+    /** The plan of the round the plan, confirm and run pages show (the first account's when several have one). */
+    const RepairPlan &plan() const;
+    /** Every account's plan of that round (accounts without a step left out). */
+    const QList<RepairPlan> &plans() const { return m_plans; }
+    /** The accounts whose plan has a destructive step: their names are typed to confirm. */
+    QStringList destructiveAccounts() const;
     /** That round's number (1 for the first). */
     int round() const { return m_round; }
     /** Plans the round the plan page shows: the first from the ticked findings, later ones as the session planned them. */
@@ -89,6 +105,8 @@ public:
     QString recheckError() const { return m_recheckError; }
     /** After a round: the next round the session planned, waiting for the operator (reviewNextRound()). */
     bool hasNextRound() const { return m_nextRound; }
+    /** How each step of the round that ran last ended, with its account. */
+    const QList<std::pair<QString, StepOutcome>> &roundOutcomes() const { return m_roundOutcomes; }
     /** Why the run stopped (empty while a round is pending or none ran). */
     QString stopText() const { return m_stopText; }
 
@@ -109,27 +127,37 @@ Q_SIGNALS:
 private:
     struct CheckOutcome;
     struct RunOutcome;
+    /** One account's repair. */
+    struct AccountRun
+    {
+        QString account;
+        std::shared_ptr<RepairSession> session;
+    };
 
+    void setUp();
+    void addRun(const QString &account);
     void deliverCheck(const CheckOutcome &outcome);
     void handleEvent(const RepairEvent &event);
     void deliverRun(const RunOutcome &outcome);
 
     ClusterController &m_controller;
-    QString m_account;
     std::shared_ptr<ConnectionSet> m_connections;
     std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::shared_ptr<RepairSession> m_session;
+    QList<AccountRun> m_runs;
+    QSet<QString> m_preselected;  ///< Finding::identity() of the findings to tick after the first check
     std::shared_ptr<RepairEventRelay> m_relay;
     quint64 m_generation = 0;
     bool m_checking = false;
     bool m_running = false;
 
     std::optional<Error> m_checkError;
+    QStringList m_partialErrors;
     QString m_blockedReason;
-    RepairPlan m_plan;
+    QList<RepairPlan> m_plans;
     int m_round = 1;
     bool m_nextRound = false;
     std::optional<RepairExecutor::Report> m_report;
+    QList<std::pair<QString, StepOutcome>> m_roundOutcomes;
     QList<Finding> m_fixed;
     QList<Finding> m_remaining;
     QString m_recheckError;

@@ -116,7 +116,7 @@ QString planHtml(const RepairPlan &plan)
     return html;
 }
 
-QString outcomeHtml(const RepairPlan &plan, const RepairExecutor::Report &report, const QList<Finding> &fixed,
+QString outcomeHtml(const QStringList &accounts, const RepairExecutor::Report &report, const QList<Finding> &fixed,
                     const QList<Finding> &remaining, const QString &recheckError, const RoundState &rounds)
 {
     QString html;
@@ -143,7 +143,7 @@ QString outcomeHtml(const RepairPlan &plan, const RepairExecutor::Report &report
         html += QStringLiteral("</ul><p>%1</p>").arg(esc(tr("Restore one with: nats-mqtt-doctor-cli restore FILE")));
     }
 
-    html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("Verification: a fresh check of account %1").arg(plan.account)));
+    html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("Verification: a fresh check of account(s) %1").arg(accounts.join(QStringLiteral(", ")))));
     if (!recheckError.isEmpty()) {
         html += QStringLiteral("<p style=\"color:#a31f1f;\">%1</p>").arg(esc(tr("Could not check again: %1").arg(recheckError)));
         return html;

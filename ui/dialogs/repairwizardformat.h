@@ -29,7 +29,7 @@ struct RoundState
     QString stopText;  ///< why the run stopped, when it did
 };
 /** What the run did: why it stopped (if it did), the next round, the backups written, fixed and remaining findings. */
-QString outcomeHtml(const RepairPlan &plan, const RepairExecutor::Report &report, const QList<Finding> &fixed,
+QString outcomeHtml(const QStringList &accounts, const RepairExecutor::Report &report, const QList<Finding> &fixed,
                     const QList<Finding> &remaining, const QString &recheckError, const RoundState &rounds);
 
 } // namespace RepairWizardFormat

@@ -87,8 +87,10 @@ void RepairFindingsPage::showChecking()
 {
     m_banner->hide();
     m_recheck->setEnabled(false);
-    m_status->setText(m_wizard.account().isEmpty() ? tr("Checking the account of the profile's user…")
-                                                   : tr("Checking account %1…").arg(m_wizard.account()));
+    const QStringList accounts = m_wizard.accounts();
+    m_status->setText(accounts.size() > 1           ? tr("Checking accounts %1…").arg(accounts.join(QStringLiteral(", ")))
+                      : m_wizard.account().isEmpty() ? tr("Checking the account of the profile's user…")
+                                                     : tr("Checking account %1…").arg(m_wizard.account()));
     emit completeChanged();
 }
 
@@ -103,8 +105,9 @@ void RepairFindingsPage::showFindings()
         return;
     }
     m_banner->hide();
-    m_readOnly->setText(m_wizard.blockedReason());
-    m_readOnly->setVisible(!m_wizard.blockedReason().isEmpty());
+    const QString notice = (m_wizard.partialCheckErrors() + QStringList{m_wizard.blockedReason()}).join(u'\n').trimmed();
+    m_readOnly->setText(notice);
+    m_readOnly->setVisible(!notice.isEmpty());
 
     const RepairFindingsModel *model = m_wizard.findingsModel();
     for (int c = RepairFindingsModel::SeverityColumn; c < RepairFindingsModel::ColumnCount; ++c)
@@ -112,7 +115,13 @@ void RepairFindingsPage::showFindings()
             m_list->resizeColumnToContents(c);
     const int count = int(model->findings().size());
     const int repairable = model->repairableCount();
-    if (count == 0)
+    const QStringList accounts = m_wizard.accounts();
+    if (accounts.size() > 1)
+        m_status->setText(tr("Accounts %1: %n finding(s), %2 with an automatic repair. The findings you chose are ticked "
+                             "where the fresh checks still show them.", nullptr, count)
+                              .arg(accounts.join(QStringLiteral(", ")))
+                              .arg(repairable));
+    else if (count == 0)
         m_status->setText(tr("Account %1 has no findings: nothing to repair.").arg(m_wizard.account()));
     else if (repairable < count)
         m_status->setText(tr("Account %1: %n finding(s), %2 with an automatic repair. The others are greyed: their "
@@ -149,27 +158,37 @@ RepairPlanPage::~RepairPlanPage() = default;
 void RepairPlanPage::initializePage()
 {
     m_wizard.makePlan();
-    const RepairPlan &plan = m_wizard.plan();
+    const QList<RepairPlan> &plans = m_wizard.plans();
+    int steps = 0;
     int destructive = 0;
-    for (const RepairStep &s : plan.steps)
-        destructive += s.destructive ? 1 : 0;
+    QStringList accounts;
+    QString html;
+    for (const RepairPlan &plan : plans) {
+        steps += int(plan.steps.size());
+        for (const RepairStep &s : plan.steps)
+            destructive += s.destructive ? 1 : 0;
+        accounts << plan.account;
+        if (plans.size() > 1)
+            html += QStringLiteral("<h2>%1</h2>").arg(tr("Account %1").arg(plan.account).toHtmlEscaped());
+        html += RepairWizardFormat::planHtml(plan);
+    }
     const QString round = m_wizard.round() > 1
                               ? tr("Round %1: the check after the last round found these problems, which the repair "
                                    "uncovered. ").arg(m_wizard.round())
                               : QString();
-    if (plan.steps.isEmpty())
+    if (plans.isEmpty())
         m_summary->setText(round + tr("The selected findings have no automatic repair."));
     else
-        m_summary->setText(round + tr("%n step(s) for account %1", nullptr, int(plan.steps.size())).arg(plan.account)
+        m_summary->setText(round + tr("%n step(s) for account(s) %1", nullptr, steps).arg(accounts.join(QStringLiteral(", ")))
                            + (destructive > 0 ? tr("; %n destructive, each backed up first.", nullptr, destructive)
                                               : tr("; nothing is deleted.")));
-    m_view->setHtml(RepairWizardFormat::planHtml(plan));
+    m_view->setHtml(html);
     emit completeChanged();
 }
 
 bool RepairPlanPage::isComplete() const
 {
-    return !m_wizard.plan().steps.isEmpty();
+    return !m_wizard.plans().isEmpty();
 }
 
 // ---- confirm --------------------------------------------------------------------------------
@@ -218,15 +237,24 @@ RepairConfirmPage::~RepairConfirmPage() = default;
 
 void RepairConfirmPage::initializePage()
 {
-    const RepairPlan &plan = m_wizard.plan();
-    const bool destructive = plan.hasDestructiveSteps();
-    m_summary->setText(destructive
-                           ? tr("The plan has %n step(s). Some delete or overwrite data in account %1: they are "
-                                "backed up to the folder below first.", nullptr, int(plan.steps.size())).arg(plan.account)
-                           : tr("The plan has %n step(s); none deletes anything.", nullptr, int(plan.steps.size())));
-    m_confirmLabel->setText(tr("To apply the destructive steps, type the account name <b>%1</b>:").arg(plan.account.toHtmlEscaped()));
-    m_form->setRowVisible(m_confirmLabel, destructive);
-    m_form->setRowVisible(m_confirmEdit, destructive);
+    int steps = 0;
+    QStringList accounts;
+    for (const RepairPlan &plan : m_wizard.plans()) {
+        steps += int(plan.steps.size());
+        accounts << plan.account;
+    }
+    const QStringList destructive = m_wizard.destructiveAccounts();
+    m_summary->setText(!destructive.isEmpty()
+                           ? tr("The plan has %n step(s). Some delete or overwrite data in account(s) %1: they are "
+                                "backed up to the folder below first.", nullptr, steps).arg(destructive.join(QStringLiteral(", ")))
+                           : tr("The plan has %n step(s) for account(s) %1; none deletes anything.", nullptr, steps)
+                                 .arg(accounts.join(QStringLiteral(", "))));
+    m_confirmLabel->setText(destructive.size() > 1
+                                ? tr("To apply the destructive steps, type the names of these accounts, separated by spaces: <b>%1</b>")
+                                      .arg(destructive.join(u' ').toHtmlEscaped())
+                                : tr("To apply the destructive steps, type the account name <b>%1</b>:").arg(destructive.value(0).toHtmlEscaped()));
+    m_form->setRowVisible(m_confirmLabel, !destructive.isEmpty());
+    m_form->setRowVisible(m_confirmEdit, !destructive.isEmpty());
     m_confirmEdit->clear();
     m_blocked->setText(m_wizard.blockedReason());
     m_blocked->setVisible(!m_wizard.blockedReason().isEmpty());
@@ -235,12 +263,21 @@ void RepairConfirmPage::initializePage()
 
 bool RepairConfirmPage::isComplete() const
 {
-    const RepairPlan &plan = m_wizard.plan();
-    if (!m_wizard.blockedReason().isEmpty() || plan.steps.isEmpty() || m_wizard.isRunning())
+    if (!m_wizard.blockedReason().isEmpty() || m_wizard.plans().isEmpty() || m_wizard.isRunning())
         return false;
-    if (!plan.hasDestructiveSteps())
+    const QStringList destructive = m_wizard.destructiveAccounts();
+    if (destructive.isEmpty())
         return true;
-    return !m_backupEdit->text().trimmed().isEmpty() && m_confirmEdit->text() == plan.account;
+    if (m_backupEdit->text().trimmed().isEmpty())
+        return false;
+    if (destructive.size() == 1)
+        return m_confirmEdit->text() == destructive.first();  // exactly, as typed
+    // Several accounts: each name once, in any order.
+    QStringList typed = m_confirmEdit->text().split(u' ', Qt::SkipEmptyParts);
+    QStringList wanted = destructive;
+    typed.sort();
+    wanted.sort();
+    return typed == wanted;
 }
 
 bool RepairConfirmPage::validatePage()
@@ -292,18 +329,27 @@ RepairRunPage::~RepairRunPage() = default;
 
 void RepairRunPage::initializePage()
 {
-    const RepairPlan &plan = m_wizard.plan();
+    const QList<RepairPlan> &plans = m_wizard.plans();
     m_done = 0;
     m_steps->clear();
-    for (const RepairStep &s : plan.steps) {
-        auto *item = new QTreeWidgetItem(m_steps, {s.id, s.description, tr("Waiting"), {}});
-        item->setToolTip(StepDescriptionColumn, s.description);
+    int steps = 0;
+    QStringList accounts;
+    for (const RepairPlan &plan : plans) {
+        accounts << plan.account;
+        for (const RepairStep &s : plan.steps) {
+            const QString id = plans.size() > 1 ? QStringLiteral("%1 %2").arg(plan.account, s.id) : s.id;
+            auto *item = new QTreeWidgetItem(m_steps, {id, s.description, tr("Waiting"), {}});
+            item->setData(StepIdColumn, Qt::UserRole, stepKey(s));
+            item->setToolTip(StepDescriptionColumn, s.description);
+            ++steps;
+        }
     }
     m_steps->resizeColumnToContents(StepIdColumn);
-    m_progress->setRange(0, int(plan.steps.size()));
+    m_progress->setRange(0, steps);
     m_progress->setValue(0);
-    m_status->setText(m_wizard.round() > 1 ? tr("Repairing account %1, round %2…").arg(plan.account).arg(m_wizard.round())
-                                           : tr("Repairing account %1…").arg(plan.account));
+    const QString names = accounts.join(QStringLiteral(", "));
+    m_status->setText(m_wizard.round() > 1 ? tr("Repairing %1, round %2…").arg(names).arg(m_wizard.round())
+                                           : tr("Repairing %1…").arg(names));
     m_result->clear();
     m_nextRound->hide();
 }
@@ -313,17 +359,22 @@ bool RepairRunPage::isComplete() const
     return m_wizard.hasRun() && !m_wizard.isRunning();
 }
 
-int RepairRunPage::rowOf(const QString &stepId) const
+QString RepairRunPage::stepKey(const RepairStep &step)
+{
+    return step.account + u'\n' + step.id;
+}
+
+int RepairRunPage::rowOf(const QString &key) const
 {
     for (int i = 0; i < m_steps->topLevelItemCount(); ++i)
-        if (m_steps->topLevelItem(i)->text(StepIdColumn) == stepId)
+        if (m_steps->topLevelItem(i)->data(StepIdColumn, Qt::UserRole).toString() == key)
             return i;
     return -1;
 }
 
 void RepairRunPage::stepStarted(const RepairStep &step)
 {
-    if (QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(step.id))) {
+    if (QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(stepKey(step)))) {
         item->setText(StepStateColumn, tr("Running…"));
         m_steps->scrollToItem(item);
     }
@@ -332,7 +383,7 @@ void RepairRunPage::stepStarted(const RepairStep &step)
 
 void RepairRunPage::backupWritten(const RepairStep &step, const QString &file)
 {
-    if (QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(step.id))) {
+    if (QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(stepKey(step)))) {
         item->setText(StepStateColumn, tr("Backed up…"));
         item->setToolTip(StepStateColumn, tr("Backup written: %1").arg(file));
     }
@@ -340,7 +391,7 @@ void RepairRunPage::backupWritten(const RepairStep &step, const QString &file)
 
 void RepairRunPage::stepEnded(const RepairStep &step, const StepOutcome &outcome)
 {
-    QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(step.id));
+    QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(stepKey(step)));
     if (!item)
         return;
     item->setText(StepStateColumn, RepairWizardFormat::stateText(outcome.state));
@@ -369,8 +420,8 @@ void RepairRunPage::showOutcome()
         return;
     }
     // Steps the executor did not reach never got a progress call: show their final state too.
-    for (const StepOutcome &o : report->outcomes)
-        if (QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(o.stepId)))
+    for (const auto &[account, o] : m_wizard.roundOutcomes())
+        if (QTreeWidgetItem *item = m_steps->topLevelItem(rowOf(account + u'\n' + o.stepId)))
             item->setText(StepStateColumn, RepairWizardFormat::stateText(o.state));
     for (int c = StepStateColumn; c <= StepMessageColumn; ++c)
         m_steps->resizeColumnToContents(c);
@@ -381,7 +432,10 @@ void RepairRunPage::showOutcome()
     rounds.ran = m_wizard.round();
     rounds.next = m_wizard.hasNextRound() ? m_wizard.round() + 1 : 0;
     rounds.stopText = m_wizard.stopText();
-    m_result->setHtml(RepairWizardFormat::outcomeHtml(m_wizard.plan(), *report, m_wizard.fixedFindings(),
+    QStringList accounts;
+    for (const RepairPlan &plan : m_wizard.plans())
+        accounts << plan.account;
+    m_result->setHtml(RepairWizardFormat::outcomeHtml(accounts, *report, m_wizard.fixedFindings(),
                                                        m_wizard.remainingFindings(), m_wizard.recheckError(), rounds));
     m_nextRound->setText(tr("Review Round %1…").arg(rounds.next));
     m_nextRound->setVisible(rounds.next > 0);

@@ -114,7 +114,9 @@ public:
     void showOutcome();
 
 private:
-    int rowOf(const QString &stepId) const;
+    /** A step's row key: its account and id (ids repeat across accounts). */
+    static QString stepKey(const RepairStep &step);
+    int rowOf(const QString &key) const;
 
     RepairWizard &m_wizard;
     QLabel *m_status;

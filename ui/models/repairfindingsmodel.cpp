@@ -48,6 +48,17 @@ void RepairFindingsModel::selectCodes(const QStringList &codes)
     emit selectionChanged();
 }
 
+void RepairFindingsModel::selectIdentities(const QSet<QString> &identities)
+{
+    m_ticked.clear();
+    for (const Finding &f : m_findings)
+        if (!f.repair.isEmpty() && identities.contains(f.identity()))
+            m_ticked.insert(f.identity());
+    if (!m_findings.isEmpty())
+        emit dataChanged(index(0, SeverityColumn), index(int(m_findings.size()) - 1, SeverityColumn), {Qt::CheckStateRole});
+    emit selectionChanged();
+}
+
 int RepairFindingsModel::repairableCount() const
 {
     int n = 0;
@@ -115,7 +126,12 @@ QVariant RepairFindingsModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case SeverityColumn: return Finding::severityName(f.severity);
     case CodeColumn: return f.code;
-    case ObjectColumn: return DisplayFormat::findingWhere(f);
+    case ObjectColumn: {
+        const QString where = DisplayFormat::findingWhere(f);
+        if (!m_showAccount || f.account.isEmpty())
+            return where;
+        return where.isEmpty() ? f.account : tr("%1 · %2").arg(f.account, where);
+    }
     case TitleColumn: return f.title;
     case RepairColumn: return f.repair.isEmpty() ? tr("guidance only") : f.repair;
     default: return {};

@@ -34,6 +34,10 @@ public:
     QList<Finding> selected() const;
     /** Ticks exactly the repairable findings with these codes. */
     void selectCodes(const QStringList &codes);
+    /** Ticks exactly the repairable findings with these identities (Finding::identity()). */
+    void selectIdentities(const QSet<QString> &identities);
+    /** "Where" starts with the account (findings of several accounts). */
+    void setShowAccount(bool show) { m_showAccount = show; }
     int repairableCount() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -50,6 +54,7 @@ private:
     QList<Finding> m_findings;
     QSet<QString> m_ticked;  ///< identities
     QSet<QString> m_known;   ///< identities shown before (their tick is the operator's)
+    bool m_showAccount = false;
     mutable QList<QIcon> m_icons;  ///< by severity, painted on first use
 };
 

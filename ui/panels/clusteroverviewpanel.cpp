@@ -1,10 +1,12 @@
 #include "clusteroverviewpanel.h"
 
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMap>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -19,7 +21,7 @@ namespace MqttDoctor {
 ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     : QWidget(parent), m_summary(new QLabel(this)), m_bars(new SeverityBars(this)), m_records(new AccountRecordsChart(this)),
       m_codes(new QLabel(this)), m_servers(new QLabel(this)), m_filter(new QLineEdit(this)), m_model(new ClusterFindingsModel(this)),
-      m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this))
+      m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this)), m_repair(new QPushButton(tr("&Repair These…"), this))
 {
     setObjectName(QStringLiteral("clusterOverview"));
     m_summary->setObjectName(QStringLiteral("clusterSummary"));
@@ -43,6 +45,8 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(ClusterFindingsModel::SeverityColumn, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_repair->setObjectName(QStringLiteral("repairTheseButton"));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -67,7 +71,10 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     layout->addLayout(charts);
     layout->addWidget(m_codes);
     layout->addWidget(m_servers);
-    layout->addWidget(m_filter);
+    auto *filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_filter, 1);
+    filterRow->addWidget(m_repair);
+    layout->addLayout(filterRow);
     layout->addWidget(m_table, 1);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
@@ -77,6 +84,17 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
             emit accountActivated(account);
     });
     connect(m_records, &AccountRecordsChart::accountActivated, this, &ClusterOverviewPanel::accountActivated);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ClusterOverviewPanel::updateRepairButton);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &ClusterOverviewPanel::updateRepairButton);
+    connect(m_repair, &QPushButton::clicked, this, [this] {
+        QList<Finding> repairable;
+        for (const Finding &f : selectedFindings())
+            if (!f.repair.isEmpty())
+                repairable << f;
+        if (!repairable.isEmpty())
+            emit repairRequested(repairable);
+    });
+    updateRepairButton();
     connect(m_records, &AccountRecordsChart::keyRequested, this, [this](AccountRecordRanking::Key key) {
         m_recordsKey = key;
         m_records->setRanking(m_records->ranking().withKey(key));
@@ -161,6 +179,48 @@ void ClusterOverviewPanel::setAccounts(const QList<AccountInfo> &accounts, bool 
 {
     // Both orders in one pass; no copy of the accounts is kept.
     m_records->setRanking(AccountRecordRanking::rank(accounts, m_recordsKey, AccountRecordRanking::kDefaultTop, wholeCluster));
+}
+
+void ClusterOverviewPanel::setChangesAllowed(bool allowed, const QString &why)
+{
+    m_changesAllowed = allowed;
+    m_whyNoChanges = why;
+    updateRepairButton();
+}
+
+QList<Finding> ClusterOverviewPanel::selectedFindings() const
+{
+    QList<Finding> out;
+    QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    for (const QModelIndex &row : std::as_const(rows)) {
+        const int source = m_proxy->mapToSource(row).row();
+        if (source >= 0 && source < m_model->findings().size())
+            out << m_model->findings().at(source);
+    }
+    return out;
+}
+
+void ClusterOverviewPanel::updateRepairButton()
+{
+    int repairable = 0;
+    QStringList accounts;
+    for (const Finding &f : selectedFindings())
+        if (!f.repair.isEmpty()) {
+            ++repairable;
+            if (!accounts.contains(f.account))
+                accounts << f.account;
+        }
+    m_repair->setEnabled(m_changesAllowed && repairable > 0);
+    if (!m_changesAllowed)
+        m_repair->setToolTip(tr("Repair is unavailable. %1").arg(m_whyNoChanges));
+    else if (repairable == 0)
+        m_repair->setToolTip(tr("Select findings with an automatic repair in the list (Ctrl+A selects every row shown)."));
+    else
+        m_repair->setToolTip(tr("Check %n account(s) afresh and plan the repair of the %1 selected finding(s) with a repair: %2",
+                                nullptr, int(accounts.size()))
+                                 .arg(repairable)
+                                 .arg(accounts.join(QStringLiteral(", "))));
 }
 
 QString ClusterOverviewPanel::summaryText() const

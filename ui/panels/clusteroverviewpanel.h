@@ -12,6 +12,7 @@
 
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -27,7 +28,8 @@ class SeverityBars;
  * (streams only, records, could not), the accounts with the most session records and retained messages (a
  * small chart whose rows open their account), the servers and versions, the last refresh; then every finding
  * of every account in one sortable, filterable table, the most severe first. Double-clicking a row
- * opens its account (accountActivated). GUI thread.
+ * opens its account (accountActivated); "Repair These…" asks for the repair of the selected rows
+ * across their accounts (repairRequested). GUI thread.
  */
 class ClusterOverviewPanel final : public QWidget
 {
@@ -59,9 +61,18 @@ public:
     QLineEdit *filterEdit() const { return m_filter; }
     SeverityBars *bars() const { return m_bars; }
     AccountRecordsChart *recordsChart() const { return m_records; }
+    QTableView *findingsView() const { return m_table; }
+    QPushButton *repairButton() const { return m_repair; }
+
+    /** Whether repairs are possible (the profile allows changes); `why` says how to turn them on when not. */
+    void setChangesAllowed(bool allowed, const QString &why);
+    /** The findings of the selected rows (in the table's order). */
+    QList<Finding> selectedFindings() const;
 
 Q_SIGNALS:
     void accountActivated(const QString &account);
+    /** "Repair These…": the selected findings, with an automatic repair, across their accounts. */
+    void repairRequested(const QList<Finding> &findings);
 
 private:
     QLabel *m_summary;
@@ -74,6 +85,11 @@ private:
     ClusterFindingsModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
+    QPushButton *m_repair;
+    bool m_changesAllowed = false;
+    QString m_whyNoChanges;
+
+    void updateRepairButton();
 };
 
 } // namespace MqttDoctor
