@@ -9,7 +9,8 @@
 //     session record names (SESSION_MISSING_CONSUMER), created from the records.
 // Each case asserts: exit 0, the rounds with the expected actions, nothing repairable left, a fresh `check`
 // clean, MQTT clients connect; the audit log names each step's round and the backups hold what round 2
-// removed. `--finding` keeps every round to its codes and the rest is listed as not selected.
+// removed. `--finding` keeps every round to its codes and the rest is listed as not selected. In-process:
+// the round limit, a declined round and the session's events.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -17,12 +18,14 @@
 #include <QTest>
 
 #include "nats/connectionset.h"
+#include "repair/repairsession.h"
 #include "streamrepaircase.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
 using namespace MqttDoctor::Test::LiveCheck;
 using namespace MqttDoctor::Test::StreamRepair;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -228,6 +231,74 @@ private slots:
         QVERIFY2(notSelected.size() >= kClients.size(), qPrintable(again.describe()));
         for (const QJsonValue &f : notSelected)
             QCOMPARE(f.toObject().value(QLatin1String("code")).toString(), QStringLiteral("ORPHAN_CONSUMER"));
+    }
+
+    // The session in-process: the round limit, a declined round and the events, as a front end sees them.
+    void sessionStopsAndEvents()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(QStringLiteral("newest")), qPrintable(server.errorString()));
+        makeSessions(server);
+        if (QTest::currentTestFailed())
+            return;
+        JetStreamAdmin admin;
+        QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
+        QVERIFY2(admin.deleteStream(kSess), qPrintable(admin.error()));
+        QTemporaryDir dir;
+        ConnectionSet connections(acmeProfile(server.url(), true));
+        RepairSession::Options options;
+        options.account = acme();
+        options.backupDir = dir.filePath(QStringLiteral("backups"));
+        options.auditPath = dir.filePath(QStringLiteral("audit.jsonl"));
+
+        // One round allowed: the orphans it uncovers stay, and the run says so.
+        options.maxRounds = 1;
+        RepairSession limited(connections, options);
+        QVERIFY2(limited.check(), "check");
+        QVERIFY(!limited.blocked());
+        limited.planFirstRound();
+        QVERIFY(limited.hasPendingRound());
+        QStringList events;
+        QVERIFY2(limited.runRound([&events](const RepairEvent &e) {
+            static const QStringList names{u"round_started"_s, u"step_started"_s, u"backup_written"_s, u"step_finished"_s, u"round_finished"_s, u"done"_s};
+            events << names.value(int(e.kind)) + (e.kind == RepairEvent::Kind::StepFinished ? u':' + StepOutcome::stateName(e.outcome.state) : QString());
+        }),
+                 "round 1");
+        QCOMPARE(events, (QStringList{u"round_started"_s, u"step_started"_s, u"step_finished:applied"_s, u"round_finished"_s, u"done"_s}));
+        QCOMPARE(limited.stopReason(), RepairSession::Stop::RoundLimit);
+        QVERIFY2(limited.stopText().contains(u"ORPHAN_CONSUMER"_s) && limited.stopText().contains(u"run repair again"_s), qPrintable(limited.stopText()));
+        QVERIFY(!limited.hasPendingRound());
+        QCOMPARE(limited.exitCode(), 1);  // warnings remain
+        QCOMPARE(limited.fixed().size(), 1);
+        QCOMPARE(limited.fixed().first().code, u"STREAM_MISSING"_s);
+
+        // The orphans planned, and the operator says no: nothing changes, the run says why.
+        options.maxRounds = 3;
+        RepairSession declined(connections, options);
+        QVERIFY2(declined.check(), "check");
+        declined.planFirstRound();
+        QVERIFY(declined.hasPendingRound());
+        declined.decline();
+        QCOMPARE(declined.stopReason(), RepairSession::Stop::Declined);
+        QVERIFY(!declined.hasPendingRound());
+        QVERIFY(!declined.runRound());  // nothing pending: refused, nothing ran
+        QCOMPARE(declined.exitCode(), 1);
+        QCOMPARE(declined.toJson().value(u"stop"_s).toObject().value(u"reason"_s).toString(), u"declined"_s);
+        QVERIFY(declined.toJson().value(u"applied"_s).isNull());
+
+        // Approved: clean, and a dry run afterwards has nothing to do.
+        RepairSession approved(connections, options);
+        QVERIFY2(approved.check(), "check");
+        approved.planFirstRound();
+        QVERIFY2(approved.runRound(), "round 1");
+        QCOMPARE(approved.stopReason(), RepairSession::Stop::NothingRepairable);
+        QCOMPARE(approved.rounds().size(), 1);
+        QCOMPARE(approved.exitCode(), 0);
+        RepairSession after(connections, options);
+        QVERIFY2(after.check(), "check");
+        after.planFirstRound();
+        QCOMPARE(after.stopReason(), RepairSession::Stop::NothingToDo);
+        QCOMPARE(after.exitCode(), 0);
     }
 };
 

@@ -1,5 +1,6 @@
 #include "repairfindingsmodel.h"
 
+#include "diagnosis/findingcatalogue.h"
 #include "models/displayformat.h"
 #include "models/healthbadge.h"
 
@@ -117,10 +118,14 @@ QVariant RepairFindingsModel::data(const QModelIndex &index, int role) const
                 m_icons.append(HealthBadge::icon(HealthBadge::fromSeverity(s)));
         return m_icons.value(int(f.severity));
     }
-    if (role == Qt::ToolTipRole)
-        return index.column() == RepairColumn && f.repair.isEmpty()
-                   ? tr("No automatic repair: the finding's guidance (in its details) says what to do instead.")
-                   : f.detail;
+    if (role == Qt::ToolTipRole) {
+        if (!f.repair.isEmpty() || index.column() != RepairColumn)
+            return f.detail;
+        // What the operator can do instead, from the catalogue.
+        const FindingCatalogue::Entry *entry = FindingCatalogue::entry(f.code);
+        return entry && !entry->guidance.isEmpty() ? tr("No automatic repair. What to do instead: %1").arg(entry->guidance)
+                                                   : tr("No automatic repair: %1").arg(f.detail);
+    }
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
