@@ -86,6 +86,8 @@ struct Command
      * seconds; every request still has its own timeout and stream reads stop when the server goes quiet.
      */
     bool longRunning = false;
+    /** Runs until Ctrl-C or its own --duration (events): no watchdog. */
+    bool followsUntilStopped = false;
     QList<CommandArgument> arguments = {};  ///< positional arguments; none unless listed
     AccountUse account = AccountUse::None;
     /** With AccountUse::One: the account is read through its own credentials (records, changes), not the system view. */

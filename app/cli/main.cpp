@@ -13,6 +13,7 @@
 #include "backupcommands.h"
 #include "checkcommand.h"
 #include "clicontext.h"
+#include "eventscommand.h"
 #include "explaincommand.h"
 #include "helptext.h"
 #include "recordcommands.h"
@@ -29,7 +30,8 @@ namespace {
 
 QList<Command> allCommands()
 {
-    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + backupCommands() + repairCommands();
+    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + backupCommands() + repairCommands()
+                         + eventsCommands();
     // These read whole streams (100,000s of session records) or write them back.
     const QStringList longRunning{QStringLiteral("check"), QStringLiteral("sessions"), QStringLiteral("retained"),
                                   QStringLiteral("backup"), QStringLiteral("restore"), QStringLiteral("repair")};
@@ -188,7 +190,9 @@ int main(int argc, char *argv[])
         if (command->account != AccountUse::None)
             if (auto missing = AccountChoice::missing(*command, *profile, parser.value(QStringLiteral("account"))))
                 return reportError(out, err, json, *missing);
-        startWatchdog(profile->timeoutMs, command->longRunning);
+        // `events` runs until Ctrl-C or its --duration: every request it makes has its own timeout.
+        if (!command->followsUntilStopped)
+            startWatchdog(profile->timeoutMs, command->longRunning);
         ConnectionSet connections(*profile);
         CliContext ctx{&connections, parser, json, out, err};
         rc = command->run(ctx);

@@ -267,6 +267,9 @@ QString fill(const QString &text, const Context &ctx)
             out += program + u"repair "_s + accountOpt + u" --finding "_s + m.captured(2);
         else if (name == u"streams")
             out += program + u"streams "_s + accountOpt;
+        else if (name == u"events")
+            out += program + u"events "_s + (ctx.account.isEmpty() ? QString() : accountOpt + u' ')
+                   + (ctx.clientId.isEmpty() ? QString() : u"--client "_s + shellWord(ctx.clientId));
         else if (name == u"sessions")
             out += program + u"sessions "_s + accountOpt
                    + (ctx.clientId.isEmpty() ? QString() : u" --filter "_s + shellWord(ctx.clientId));

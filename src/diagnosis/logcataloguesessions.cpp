@@ -235,7 +235,8 @@ QList<LogCatalogueEntry> sessionEntries()
                    u"moves between servers; on 2.9 servers a different client ID with the same hash causes it too, "
                    u"and so does a tool that writes session records with the server's internal reply subject."_s,
         .advice = u"If two devices keep kicking each other off, they share a client ID (or its hash: `{check}` reports "
-                  u"SESSION_HASH_COLLISION; give one a new client ID)."_s,
+                  u"SESSION_HASH_COLLISION; give one a new client ID). `{events}` shows the takeovers as they happen, "
+                  u"with the addresses involved."_s,
         .notes = u"Captured by publishing a session record with a $MQTT.JSA.<other server>.SP reply subject."_s,
     });
     e.append({
@@ -250,7 +251,8 @@ QList<LogCatalogueEntry> sessionEntries()
                    u"closed and the session continues on the new one. Harmless once; a steady stream of these lines "
                    u"means two clients share a client ID and keep kicking each other off (the server then delays "
                    u"them as \"flappers\")."_s,
-        .advice = u"Give each device its own client ID. Nothing to repair in the streams."_s,
+        .advice = u"Give each device its own client ID. Nothing to repair in the streams. `{events}` shows the takeovers "
+                  u"as they happen (a storm: more than 3 in 5 minutes) with the addresses the client ID connects from."_s,
         .notes = u"Captured with two mosquitto_sub using one client ID."_s,
     });
     e.append({

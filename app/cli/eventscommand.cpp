@@ -1,0 +1,217 @@
+#include "eventscommand.h"
+
+#include <atomic>
+#include <csignal>
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMap>
+
+#include "activity/clienteventfeed.h"
+#include "activity/takeoverwatch.h"
+#include "common/duration.h"
+#include "textoutput.h"
+
+namespace MqttDoctor::Cli {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void onEventsInterrupt(int)
+{
+    g_stop.store(true);
+}
+
+/** Ctrl-C ends the run cleanly (with its summary), not the process. */
+struct InterruptGuard
+{
+    using Handler = void (*)(int);
+    Handler previous;
+    InterruptGuard() : previous(std::signal(SIGINT, onEventsInterrupt)) { g_stop.store(false); }
+    ~InterruptGuard() { std::signal(SIGINT, previous); }
+};
+
+constexpr int kPollMs = 200;  // how quickly Ctrl-C and the end of --duration are noticed
+
+void writeLine(QTextStream &out, const QJsonObject &object)
+{
+    out << QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) << '\n';
+    out.flush();
+}
+
+QJsonObject stormJson(const TakeoverWatch::Storm &s, const TakeoverWatch::Options &o)
+{
+    return QJsonObject{{QStringLiteral("account"), s.account},
+                       {QStringLiteral("client_id"), s.clientId},
+                       {QStringLiteral("takeovers"), s.takeovers},
+                       {QStringLiteral("window_seconds"), double(o.windowMs) / 1000.0},
+                       {QStringLiteral("addresses"), QJsonArray::fromStringList(s.addresses)},
+                       {QStringLiteral("first"), s.first.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("last"), s.last.toString(Qt::ISODateWithMs)}};
+}
+
+QString stormText(const TakeoverWatch::Storm &s, const TakeoverWatch::Options &o)
+{
+    return QStringLiteral("TAKEOVER: client ID \"%1\" of account %2 was replaced by a new connection with the same ID %3 times within %4 "
+                          "(from %5): two devices (or two instances of one app) share this client ID and close each other's "
+                          "connection at every CONNECT. Give each device its own client ID.")
+        .arg(s.clientId, s.account)
+        .arg(s.takeovers)
+        .arg(formatAge(o.windowMs / 1000), s.addresses.isEmpty() ? QStringLiteral("unknown addresses") : s.addresses.join(QStringLiteral(", ")));
+}
+
+int runEvents(CliContext &ctx)
+{
+    ClientEventFeed::Filter filter;
+    filter.account = ctx.parser.value(QStringLiteral("account"));
+    filter.clientId = ctx.parser.value(QStringLiteral("client"));
+    qint64 durationMs = 0;
+    if (ctx.parser.isSet(QStringLiteral("duration"))) {
+        const QString text = ctx.parser.value(QStringLiteral("duration"));
+        const auto ms = parseAgeMs(text);
+        if (!ms || *ms < 1)
+            return ctx.usage(QStringLiteral("--duration must be a duration such as 30s, 10m or 2h, not \"%1\"").arg(text),
+                             QStringLiteral("leave it out to follow until Ctrl-C"));
+        durationMs = qint64(*ms);
+    }
+    TakeoverWatch::Options watchOptions;
+    if (ctx.parser.isSet(QStringLiteral("takeover-threshold"))) {
+        bool ok = false;
+        watchOptions.threshold = ctx.parser.value(QStringLiteral("takeover-threshold")).toInt(&ok);
+        if (!ok || watchOptions.threshold < 1)
+            return ctx.usage(QStringLiteral("--takeover-threshold must be a whole number of at least 1"), {});
+    }
+    if (ctx.parser.isSet(QStringLiteral("takeover-window"))) {
+        const auto ms = parseAgeMs(ctx.parser.value(QStringLiteral("takeover-window")));
+        if (!ms || *ms < 1000)
+            return ctx.usage(QStringLiteral("--takeover-window must be a duration of at least 1s"), QStringLiteral("for example 60s or 5m"));
+        watchOptions.windowMs = qint64(*ms);
+    }
+
+    auto feed = ClientEventFeed::open(*ctx.connections, filter);
+    if (!feed)
+        return ctx.fail(feed.error());
+    const InterruptGuard interrupt;
+    if (!ctx.json) {
+        ctx.err << "Following MQTT client connects and disconnects"
+                << (filter.account.isEmpty() ? QString() : QStringLiteral(" of account ") + filter.account)
+                << (filter.clientId.isEmpty() ? QString() : QStringLiteral(" with client ID ") + filter.clientId)
+                << (durationMs > 0 ? QStringLiteral(" for %1").arg(formatAge(std::max<qint64>(1, durationMs / 1000))) : QStringLiteral("; Ctrl-C ends"))
+                << ".\n";
+        ctx.err.flush();
+    }
+
+    TakeoverWatch watch(watchOptions);
+    int connects = 0;
+    int disconnects = 0;
+    qint64 dropped = 0;
+    QMap<QString, int> reasons;
+    std::optional<Error> failure;
+    QElapsedTimer elapsed;
+    elapsed.start();
+    while (!g_stop.load() && (durationMs == 0 || elapsed.elapsed() < durationMs)) {
+        const int wait = durationMs > 0 ? int(std::clamp<qint64>(durationMs - elapsed.elapsed(), 1, kPollMs)) : kPollMs;
+        auto event = feed->next(wait);
+        if (!event) {
+            failure = event.error();
+            break;
+        }
+        if (const qint64 lost = feed->dropped(); lost > 0) {
+            dropped += lost;
+            if (ctx.json)
+                writeLine(ctx.out, QJsonObject{{QStringLiteral("dropped"), lost}});
+            else
+                ctx.err << "warning: " << lost << " events were lost (they came faster than they could be read)\n";
+        }
+        if (!*event)
+            continue;
+        const MqttClientEvent &e = **event;
+        if (e.kind == MqttClientEvent::Kind::Connect)
+            ++connects;
+        else {
+            ++disconnects;
+            ++reasons[e.reason.isEmpty() ? QStringLiteral("(none given)") : e.reason];
+        }
+        if (ctx.json)
+            writeLine(ctx.out, e.toJson());
+        else {
+            ctx.out << e.text() << '\n';
+            ctx.out.flush();
+        }
+        if (const auto storm = watch.add(e)) {
+            if (ctx.json)
+                writeLine(ctx.out, QJsonObject{{QStringLiteral("takeover"), stormJson(*storm, watchOptions)}});
+            else {
+                ctx.out << stormText(*storm, watchOptions) << '\n';
+                ctx.out.flush();
+            }
+        }
+    }
+
+    // The summary: what the run saw, and whether it ended by itself.
+    const QList<TakeoverWatch::Storm> storms = watch.storms();
+    QJsonObject byReason;
+    for (auto it = reasons.cbegin(); it != reasons.cend(); ++it)
+        byReason.insert(it.key(), it.value());
+    QJsonArray stormList;
+    for (const TakeoverWatch::Storm &s : storms)
+        stormList.append(stormJson(s, watchOptions));
+    const double seconds = double(elapsed.elapsed()) / 1000.0;
+    if (ctx.json) {
+        QJsonObject summary{{QStringLiteral("seconds"), seconds},
+                            {QStringLiteral("connects"), connects},
+                            {QStringLiteral("disconnects"), disconnects},
+                            {QStringLiteral("disconnect_reasons"), byReason},
+                            {QStringLiteral("takeovers"), watch.takeovers()},
+                            {QStringLiteral("takeover_storms"), stormList},
+                            {QStringLiteral("dropped"), dropped},
+                            {QStringLiteral("ended"), failure ? QStringLiteral("error") : g_stop.load() ? QStringLiteral("interrupted")
+                                                                                                         : QStringLiteral("duration")}};
+        if (failure)
+            summary.insert(QStringLiteral("error"), failure->toString());
+        writeLine(ctx.out, QJsonObject{{QStringLiteral("summary"), summary}});
+    } else {
+        ctx.out << "\nFollowed for " << QString::number(seconds, 'f', 1) << " s: " << connects << (connects == 1 ? " connect, " : " connects, ")
+                << disconnects << (disconnects == 1 ? " disconnect" : " disconnects");
+        QStringList parts;
+        for (auto it = reasons.cbegin(); it != reasons.cend(); ++it)
+            parts << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
+        if (!parts.isEmpty())
+            ctx.out << " (" << parts.join(QStringLiteral(", ")) << ')';
+        ctx.out << ", " << watch.takeovers() << (watch.takeovers() == 1 ? " takeover" : " takeovers") << ".\n";
+        for (const TakeoverWatch::Storm &s : storms)
+            ctx.out << stormText(s, watchOptions) << '\n';
+        if (dropped > 0)
+            ctx.out << dropped << " events were lost: the counts are lower bounds.\n";
+        ctx.out.flush();
+        if (failure)
+            printError(ctx.err, *failure, false);
+    }
+    if (failure)
+        return exitCodeFor(*failure);
+    return storms.isEmpty() ? ExitOk : ExitWarnings;
+}
+
+} // namespace
+
+QList<Command> eventsCommands()
+{
+    Command events{QStringLiteral("events"),
+                   QStringLiteral("Follow MQTT clients connecting and disconnecting (system connection), with takeovers of one client ID."),
+                   {QCommandLineOption(QStringLiteral("account"), QStringLiteral("Only this account's clients."), QStringLiteral("name")),
+                    QCommandLineOption(QStringLiteral("client"), QStringLiteral("Only this MQTT client ID."), QStringLiteral("id")),
+                    QCommandLineOption(QStringLiteral("duration"), QStringLiteral("Stop after this long (default: until Ctrl-C)."),
+                                       QStringLiteral("duration")),
+                    QCommandLineOption(QStringLiteral("takeover-threshold"),
+                                       QStringLiteral("A client ID replaced more than N times in the window is a takeover storm (default 3)."),
+                                       QStringLiteral("n"), QStringLiteral("3")),
+                    QCommandLineOption(QStringLiteral("takeover-window"), QStringLiteral("The takeover window (default 5m)."),
+                                       QStringLiteral("duration"), QStringLiteral("5m"))},
+                   runEvents};
+    events.followsUntilStopped = true;
+    return {events};
+}
+
+} // namespace MqttDoctor::Cli
