@@ -1,5 +1,7 @@
 #include "checkcommand.h"
 
+#include "checkwatch.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -14,6 +16,7 @@
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
 #include "mqtt/layouts.h"
+#include "checkwatch.h"
 #include "terminalprogress.h"
 #include "textoutput.h"
 
@@ -199,6 +202,14 @@ int runCheck(CliContext &ctx)
                                  .arg(DiagnosisGatherer::Request::kDefaultParallelAccounts));
         request.parallelAccounts = parallel;
     }
+    if (ctx.parser.isSet(QStringLiteral("watch"))) {
+        const QString text = ctx.parser.value(QStringLiteral("watch"));
+        const auto ms = parseAgeMs(text);
+        if (!ms || *ms < 1000)
+            return ctx.usage(QStringLiteral("--watch must be an interval of at least 1s, not \"%1\"").arg(text),
+                             QStringLiteral("for example 30s or 5m"));
+        return runCheckWatch(ctx, request, qint64(*ms));
+    }
     TerminalProgress progress(ctx.err);
     if (progress.isShown())
         request.progress = [&progress](int done, int total, const QString &account) {
@@ -360,6 +371,10 @@ QList<Command> checkCommands()
                    QCommandLineOption(QStringLiteral("all-findings"),
                                       QStringLiteral("Text output: print every finding (by default a code found more than %1 times in "
                                                      "an account is shown %1 times, then counted).").arg(kMaxShownPerCode)),
+                   QCommandLineOption(QStringLiteral("watch"),
+                                      QStringLiteral("Check again every interval and print only what changed (new and resolved "
+                                                     "findings); Ctrl-C ends with the last check's exit code."),
+                                      QStringLiteral("interval")),
                    QCommandLineOption(QStringLiteral("no-records"),
                                       QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts).")),
                    QCommandLineOption(QStringLiteral("parallel"),

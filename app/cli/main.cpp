@@ -190,8 +190,8 @@ int main(int argc, char *argv[])
         if (command->account != AccountUse::None)
             if (auto missing = AccountChoice::missing(*command, *profile, parser.value(QStringLiteral("account"))))
                 return reportError(out, err, json, *missing);
-        // `events` runs until Ctrl-C or its --duration: every request it makes has its own timeout.
-        if (!command->followsUntilStopped)
+        // `events` and `check --watch` run until Ctrl-C: every request they make has its own timeout.
+        if (!command->followsUntilStopped && !(command->name == QLatin1String("check") && parser.isSet(QStringLiteral("watch"))))
             startWatchdog(profile->timeoutMs, command->longRunning);
         ConnectionSet connections(*profile);
         CliContext ctx{&connections, parser, json, out, err};

@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 
@@ -28,14 +29,15 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-/** `events --json` running in the background; its JSON Lines read as they come. */
+/** A streaming CLI command (`events --json`, `check --watch --json`) in the background; its JSON Lines read as they come. */
 class EventsProcess
 {
 public:
-    EventsProcess(const QString &url, const QStringList &extra)
+    EventsProcess(const QString &url, const QStringList &extra) : EventsProcess(systemArgs(url) + QStringList{u"events"_s, u"--json"_s} + extra) {}
+    explicit EventsProcess(const QStringList &arguments)
     {
         m_process.setProgram(CliRunner::path());
-        m_process.setArguments(systemArgs(url) + QStringList{u"events"_s, u"--json"_s} + extra);
+        m_process.setArguments(arguments);
         m_process.start();
     }
     ~EventsProcess()
@@ -271,6 +273,44 @@ private slots:
         QCOMPARE(events.interrupt(), 0);
     }
 
+    // `check --watch`: the first check in full, then only what changed: a deleted $MQTT_sess appears as
+    // new, its re-creation as resolved; Ctrl-C ends with the last check's exit code.
+    void checkWatchPrintsChanges()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(u"newest"_s), qPrintable(server.errorString()));
+        const MqttResult session = MqttClient(server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"watched-1"_s, {u"w/#"_s}, 1);
+        QVERIFY2(session.subscribed(), qPrintable(session.describe()));
+        EventsProcess watch(acmeArgs(server.url()) + QStringList{u"check"_s, u"--watch"_s, u"1s"_s, u"--json"_s});
+        QVERIFY2(watch.waitFor([](const QJsonObject &o) { return o.contains(u"exit_code"_s); }, 20000), qPrintable(watch.describe()));
+        QCOMPARE(watch.lines().size(), 1);
+        QCOMPARE(watch.lines().first().value(u"exit_code"_s).toInt(), 0);
+
+        JetStreamAdmin admin;
+        QVERIFY2(admin.connect({server.url()}, u"acme"_s, u"acmepass"_s), qPrintable(admin.error()));
+        QVERIFY2(admin.deleteStream(u"$MQTT_sess"_s), qPrintable(admin.error()));
+        const auto hasNew = [](const QJsonObject &o, const QString &key) {
+            for (const QJsonValue &f : o.value(key).toArray())
+                if (f.toObject().value(u"code"_s) == u"STREAM_MISSING"_s)
+                    return true;
+            return false;
+        };
+        QVERIFY2(watch.waitFor([&](const QJsonObject &o) { return hasNew(o, u"new"_s); }, 20000), qPrintable(watch.describe()));
+        // Repaired meanwhile (another terminal's `repair`): the watch sees it resolved.
+        QTemporaryDir backups;
+        const CliRunner::Run repaired = CliRunner::run(acmeArgs(server.url()) + QStringList{u"--allow-changes"_s, u"repair"_s, u"--yes"_s,
+                                                                                            u"--finding"_s, u"STREAM_MISSING"_s, u"--backup-dir"_s,
+                                                                                            backups.path()});
+        QVERIFY2(repaired.exitCode() == 0, qPrintable(repaired.describe()));
+        QVERIFY2(watch.waitFor([&](const QJsonObject &o) { return hasNew(o, u"resolved"_s); }, 20000), qPrintable(watch.describe()));
+        // Only changes: no line without one.
+        for (const QJsonObject &o : watch.lines())
+            QVERIFY2(o.value(u"new"_s).toArray().size() + o.value(u"resolved"_s).toArray().size() > 0 || &o == &watch.lines().first(),
+                     qPrintable(watch.describe()));
+        const int rc = watch.interrupt();
+        QCOMPARE(rc, watch.lines().last().value(u"exit_code"_s).toInt());
+    }
+
     void needsSystemConnectionAndValidOptions()
     {
         NatsServerFixture server;
@@ -280,6 +320,8 @@ private slots:
         QVERIFY2(run.json.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"system connection"_s), qPrintable(run.describe()));
         const CliRunner::Run bad = CliRunner::run(systemArgs(server.url()) + QStringList{u"events"_s, u"--duration"_s, u"soon"_s});
         QCOMPARE(bad.exitCode(), 64);
+        const CliRunner::Run badWatch = CliRunner::run(acmeArgs(server.url()) + QStringList{u"check"_s, u"--watch"_s, u"100ms"_s});
+        QVERIFY2(badWatch.exitCode() == 64 && badWatch.err().contains(u"--watch"_s), qPrintable(badWatch.describe()));
         // A bounded run in text: the header, then the summary.
         const CliRunner::Run text = CliRunner::run(systemArgs(server.url()) + QStringList{u"events"_s, u"--duration"_s, u"1s"_s});
         QVERIFY2(text.exitCode() == 0 && text.out().contains(u"Followed for"_s) && text.err().contains(u"Following MQTT client"_s),
