@@ -55,7 +55,7 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
     qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev \
     libnats-dev libssl-dev openssl \
     clang libclang-rt-dev llvm lld \
-    nats-server mosquitto-clients \
+    nats-server mosquitto-clients python3-prometheus-client \
     xvfb xauth ca-certificates
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -1,6 +1,7 @@
 #include "checkcommand.h"
 
 #include "checkwatch.h"
+#include "openmetricswriter.h"
 
 #include <algorithm>
 #include <optional>
@@ -202,6 +203,18 @@ int runCheck(CliContext &ctx)
                                  .arg(DiagnosisGatherer::Request::kDefaultParallelAccounts));
         request.parallelAccounts = parallel;
     }
+    bool openMetrics = false;
+    if (ctx.parser.isSet(QStringLiteral("format"))) {
+        const QString format = ctx.parser.value(QStringLiteral("format"));
+        if (format == QLatin1String("openmetrics"))
+            openMetrics = true;
+        else if (format != QLatin1String("text"))
+            return ctx.usage(QStringLiteral("--format must be text or openmetrics, not \"%1\"").arg(format),
+                             QStringLiteral("--json gives the JSON object"));
+        if (openMetrics && (ctx.json || ctx.parser.isSet(QStringLiteral("watch"))))
+            return ctx.usage(QStringLiteral("--format openmetrics goes with neither --json nor --watch"),
+                             QStringLiteral("run it from a timer (cron, systemd) into node_exporter's textfile directory"));
+    }
     if (ctx.parser.isSet(QStringLiteral("watch"))) {
         const QString text = ctx.parser.value(QStringLiteral("watch"));
         const auto ms = parseAgeMs(text);
@@ -228,6 +241,10 @@ int runCheck(CliContext &ctx)
     const bool verdictOpen = CoverageGap::anyLeavesVerdictOpen(input->gaps);
     if ((!unanswered.isEmpty() || verdictOpen) && rc != ExitErrors)
         rc = ExitCouldNotCheck;
+    if (openMetrics) {
+        OpenMetricsWriter::write(ctx.out, *input, findings, rc);
+        return rc;
+    }
     const QList<AccountCoverage> coverage = AccountCoverage::of(*input);
 
     QStringList checked;
@@ -371,6 +388,10 @@ QList<Command> checkCommands()
                    QCommandLineOption(QStringLiteral("all-findings"),
                                       QStringLiteral("Text output: print every finding (by default a code found more than %1 times in "
                                                      "an account is shown %1 times, then counted).").arg(kMaxShownPerCode)),
+                   QCommandLineOption(QStringLiteral("format"),
+                                      QStringLiteral("text (default) or openmetrics: OpenMetrics text for node_exporter's textfile "
+                                                     "collector (findings, session records, retained messages, connected clients)."),
+                                      QStringLiteral("format")),
                    QCommandLineOption(QStringLiteral("watch"),
                                       QStringLiteral("Check again every interval and print only what changed (new and resolved "
                                                      "findings); Ctrl-C ends with the last check's exit code."),

@@ -311,6 +311,46 @@ private slots:
         QCOMPARE(rc, watch.lines().last().value(u"exit_code"_s).toInt());
     }
 
+    // `check --format openmetrics`: valid OpenMetrics (Debian's prometheus_client parser reads it), with
+    // the account's findings, session records, retained messages and connected clients.
+    void checkAsOpenMetrics()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(u"2.10"_s), qPrintable(server.errorString()));
+        const MqttClient acme(server.mqttPort(), u"acme"_s, u"acmepass"_s);
+        QVERIFY(acme.createPersistentSession(u"metric-1"_s, {u"m/#"_s}, 1).subscribed());
+        QVERIFY(acme.publish(u"m/retained"_s, "r", 1, true).acknowledged);
+        JetStreamAdmin admin;
+        QVERIFY2(admin.connect({server.url()}, u"acme"_s, u"acmepass"_s), qPrintable(admin.error()));
+        QVERIFY2(admin.deleteStream(u"$MQTT_qos2in"_s), qPrintable(admin.error()));  // a finding to count
+        const CliRunner::Run run = CliRunner::run(acmeArgs(server.url()) + QStringList{u"--system-user"_s, u"sys"_s, u"--system-password"_s,
+                                                                                      u"syspass"_s, u"check"_s, u"--format"_s, u"openmetrics"_s});
+        QVERIFY2(run.exitCode() == 2 && run.out().endsWith(u"# EOF\n"_s), qPrintable(run.describe()));
+
+        // Parsed by the reference parser, printed back as one "name{labels} value" line per sample.
+        QProcess parser;
+        parser.start(u"/usr/bin/python3"_s,
+                     {u"-c"_s, u"import sys\nfrom prometheus_client.openmetrics.parser import text_string_to_metric_families\n"
+                               u"for f in text_string_to_metric_families(sys.stdin.read()):\n"
+                               u"    for s in f.samples:\n"
+                               u"        print(s.name + ' ' + ','.join(k + '=' + v for k, v in sorted(s.labels.items())) + ' ' + repr(s.value))\n"_s});
+        QVERIFY2(parser.waitForStarted(10000), "python3 with prometheus_client (Debian package python3-prometheus-client) is needed");
+        parser.write(run.out().toUtf8());
+        parser.closeWriteChannel();
+        QVERIFY(parser.waitForFinished(30000));
+        const QString parsed = QString::fromUtf8(parser.readAllStandardOutput());
+        QVERIFY2(parser.exitCode() == 0, qPrintable(QString::fromUtf8(parser.readAllStandardError()) + u'\n' + run.out()));
+        const QStringList samples = parsed.split(u'\n', Qt::SkipEmptyParts);
+        for (const QString &expected : {u"mqttdoctor_findings account=ACME,severity=error 1"_s, u"mqttdoctor_findings account=ACME,severity=warning 0"_s,
+                                        u"mqttdoctor_findings_by_code account=ACME,code=STREAM_MISSING,severity=error 1"_s,
+                                        u"mqttdoctor_session_records account=ACME 1"_s, u"mqttdoctor_retained_messages account=ACME 1"_s,
+                                        u"mqttdoctor_connected_mqtt_clients account=ACME 0"_s,
+                                        u"mqttdoctor_checked account=ACME,level=records 1"_s, u"mqttdoctor_check_exit_code  2"_s})
+            QVERIFY2(samples.contains(expected), qPrintable(expected + u"\nin:\n"_s + parsed));
+        const CliRunner::Run both = CliRunner::run(acmeArgs(server.url()) + QStringList{u"check"_s, u"--format"_s, u"openmetrics"_s, u"--json"_s});
+        QCOMPARE(both.exitCode(), 64);
+    }
+
     void needsSystemConnectionAndValidOptions()
     {
         NatsServerFixture server;
