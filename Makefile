@@ -52,7 +52,7 @@ ASAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQTTDOCTOR_SANITIZE=thread
 
 DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
-    qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev \
+    qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev qt6-charts-dev libqt6opengl6-dev \
     libnats-dev libssl-dev openssl \
     clang libclang-rt-dev llvm lld \
     nats-server mosquitto-clients python3-prometheus-client \

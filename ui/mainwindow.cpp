@@ -16,6 +16,7 @@
 
 #include "actions/actionmanager.h"
 #include "controllers/accountdatacontroller.h"
+#include "controllers/activityfeed.h"
 #include "controllers/autorefresh.h"
 #include "controllers/clustercontroller.h"
 #include "controllers/recordsweep.h"
@@ -23,12 +24,14 @@
 #include "dialogs/logexplainerdialog.h"
 #include "dialogs/repairwizard.h"
 #include "models/accountrows.h"
+#include "models/clienteventmodel.h"
 #include "models/clustertreemodel.h"
 #include "models/displayformat.h"
 #include "models/healthmap.h"
 #include "models/iconfactory.h"
 #include "models/sessiontablemodel.h"
 #include "panels/accountworkspace.h"
+#include "panels/activitypanel.h"
 #include "panels/clusteroverviewpanel.h"
 #include "panels/clustertreepanel.h"
 #include "panels/detailpanel.h"
@@ -53,6 +56,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
       m_accountData(new AccountDataController(this)), m_workspace(new AccountWorkspace(m_details, *m_accountData, this)),
       m_banner(new ErrorBanner(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_status(new ConnectionStatusWidget(controller, this)), m_autoRefresh(new AutoRefresh(this)), m_sweep(new RecordSweep(this)),
+      m_activity(new ActivityFeed(this)), m_clientEvents(new ClientEventModel(this)),
       m_sweepLabel(new QLabel(this)), m_overviewTimer(new QTimer(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -77,6 +81,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     m_sweepLabel->hide();
     statusBar()->addPermanentWidget(m_sweepLabel);
     connectRecordSweep();
+    connectActivity();
 
     createMenusAndToolBar();
 
@@ -220,6 +225,21 @@ void MainWindow::connectRecordSweep()
     });
 }
 
+void MainWindow::connectActivity()
+{
+    // Live client events: the Activity tab, and the sessions table's Connected column without a reload.
+    m_workspace->activityPanel()->setSources(m_activity, m_clientEvents);
+    connect(m_activity, &ActivityFeed::eventsArrived, this, [this](const QList<MqttClientEvent> &events) {
+        m_clientEvents->append(events);
+        QHash<QString, std::optional<QString>> live;
+        const QString account = m_workspace->accountName();
+        for (const MqttClientEvent &e : events)
+            if (e.account == account && !e.clientId.isEmpty())
+                live.insert(e.clientId, e.kind == MqttClientEvent::Kind::Connect ? std::optional<QString>(e.server) : std::nullopt);
+        m_workspace->sessionsPanel()->model()->setLiveConnected(live);
+    });
+}
+
 void MainWindow::handleHealthLoaded(const HealthMap &health)
 {
     m_model->applyHealth(health);
@@ -320,6 +340,8 @@ void MainWindow::handleProfileChanged()
     m_sweepLabel->hide();
     m_banner->dismiss();
     m_workspace->showOverviewOnly();
+    m_activity->stop();
+    m_clientEvents->clear();
     if (!m_controller.hasProfile()) {
         m_accountData->clearProfile();
         m_model->clear();
@@ -329,6 +351,7 @@ void MainWindow::handleProfileChanged()
     }
     const Profile &profile = m_controller.profile();
     m_accountData->setConnections(m_controller.connectionSet());
+    m_activity->start(m_controller.connectionSet());
     m_model->clear();
     m_model->setProfile(profile.name, profile.servers.join(QStringLiteral(", ")));
     m_treePanel->expandSource(m_model->profileIndex());

@@ -13,6 +13,9 @@ class QTreeView;
 
 namespace MqttDoctor {
 
+class ActivityFeed;
+class ClientEventModel;
+
 class AccountDataController;
 class AccountWorkspace;
 class ActionManager;
@@ -102,6 +105,8 @@ private:
     void showNotConnected();
     void handleHealthLoaded(const HealthMap &health);
     void connectRecordSweep();
+    /** Live client events: the Activity tab and the sessions table's Connected column. */
+    void connectActivity();
     void updateClusterOverview();
     bool clusterOverviewShown() const;
     /** Selects the account asked for by openAccountSessions() once it is listed. */
@@ -119,6 +124,8 @@ private:
     ConnectionStatusWidget *m_status;
     AutoRefresh *m_autoRefresh;
     RecordSweep *m_sweep;
+    ActivityFeed *m_activity;
+    ClientEventModel *m_clientEvents;
     QLabel *m_sweepLabel;
     QTimer *m_overviewTimer;
     QDateTime m_lastRead;  ///< when the last load's badges arrived

@@ -43,6 +43,7 @@ void SessionTableModel::reserve(qsizetype rows)
 
 void SessionTableModel::clear()
 {
+    m_live.clear();
     ++m_sortGeneration;
     ++m_filterGeneration;
     m_sorting = false;
@@ -167,6 +168,7 @@ void SessionTableModel::applySorted(const Sorted &result)
 
 void SessionTableModel::replaceAllAsync(QList<QList<SessionEntry>> batches)
 {
+    m_live.clear();  // the refresh read the connected clients again
     const quint64 generation = ++m_sortGeneration;
     m_sorting = true;
     QtConcurrent::run([batches = std::move(batches), column = m_sortColumn, order = m_sortOrder, filter = m_filter]() mutable {
@@ -219,6 +221,45 @@ void SessionTableModel::replaceAllAsync(QList<QList<SessionEntry>> batches)
 const SessionEntry *SessionTableModel::entryAt(int row) const
 {
     return row >= 0 && size_t(row) < m_rows.size() ? m_rows[size_t(row)] : nullptr;
+}
+
+QString SessionTableModel::connectedOf(const SessionEntry &e) const
+{
+    if (!m_live.isEmpty() && e.record)
+        if (const auto it = m_live.constFind(e.clientId); it != m_live.cend())
+            return it->has_value() ? tr("yes") : tr("no");
+    return connectedText(e);
+}
+
+int SessionTableModel::connectedRank(const SessionEntry &e) const
+{
+    if (!m_live.isEmpty() && e.record)
+        if (const auto it = m_live.constFind(e.clientId); it != m_live.cend())
+            return it->has_value() ? 2 : 1;
+    return e.connected ? (*e.connected ? 2 : 1) : 0;
+}
+
+QString SessionTableModel::connectedTextAt(int row) const
+{
+    const SessionEntry *e = entryAt(row);
+    return e ? connectedOf(*e) : QString();
+}
+
+void SessionTableModel::setLiveConnected(const QHash<QString, std::optional<QString>> &updates)
+{
+    if (updates.isEmpty())
+        return;
+    for (auto it = updates.cbegin(); it != updates.cend(); ++it)
+        m_live.insert(it.key(), it.value());
+    // One pass over the rows for the whole batch; one dataChanged over the rows it touched.
+    int first = -1, last = -1;
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i]->record && updates.contains(m_rows[i]->clientId)) {
+            first = first < 0 ? int(i) : first;
+            last = int(i);
+        }
+    if (first >= 0)
+        emit dataChanged(index(first, ConnectedColumn), index(last, ConnectedColumn), {Qt::DisplayRole});
 }
 
 int SessionTableModel::rowOf(const QString &clientId) const
@@ -278,7 +319,7 @@ QVariant SessionTableModel::displayData(const SessionEntry &e, int column) const
     switch (column) {
     case ClientIdColumn: return e.record ? e.clientId : tr("(undecodable)");
     case HashColumn: return e.hash;
-    case ConnectedColumn: return connectedText(e);
+    case ConnectedColumn: return connectedOf(e);
     case CleanColumn: return e.clean ? tr("yes") : tr("no");
     case SubscriptionsColumn: {
         QStringList filters;
@@ -296,7 +337,7 @@ QVariant SessionTableModel::displayData(const SessionEntry &e, int column) const
 QVariant SessionTableModel::sortData(const SessionEntry &e, int column) const
 {
     switch (column) {
-    case ConnectedColumn: return e.connected ? (*e.connected ? 2 : 1) : 0;
+    case ConnectedColumn: return connectedRank(e);
     case CleanColumn: return e.clean;
     case SubscriptionsColumn: return qint64(e.subscriptionCount());
     case ConsumersColumn: {

@@ -1,6 +1,9 @@
 #pragma once
 
+#include <optional>
+
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QList>
 
 #include <memory>
@@ -84,6 +87,15 @@ public:
     bool rowMatches(int row) const;
     static constexpr int kSyncFilterRows = 4096;
 
+    /**
+     * Live connection state from the client events (ActivityFeed) over what the load read: client ID →
+     * the server it connected to, or nullopt when it disconnected. Kept until the next clear() or
+     * refresh (which reads the connected clients again). Updates the Connected column of those rows.
+     */
+    void setLiveConnected(const QHash<QString, std::optional<QString>> &updates);
+    /** Whether the row's client is connected, live state first ("yes", "no", "?"). */
+    QString connectedTextAt(int row) const;
+
     const SessionEntry *entryAt(int row) const;
     /** The row of the record with this client ID, -1 when absent. */
     int rowOf(const QString &clientId) const;
@@ -130,6 +142,11 @@ private:
     QVariant displayData(const SessionEntry &entry, int column) const;
     QVariant sortData(const SessionEntry &entry, int column) const;
 
+    /** The Connected text and sort value of an entry, live state first. */
+    QString connectedOf(const SessionEntry &entry) const;
+    int connectedRank(const SessionEntry &entry) const;
+
+    QHash<QString, std::optional<QString>> m_live;  ///< client ID → server (connected) or nullopt (gone), from events
     std::vector<Batch> m_batches;
     std::vector<const SessionEntry *> m_rows; ///< into m_batches, in display order
     qsizetype m_problemRows = 0;

@@ -6,6 +6,7 @@
 #include "models/findinglistmodel.h"
 #include "models/healthbadge.h"
 #include "models/streamdiffmodel.h"
+#include "panels/activitypanel.h"
 #include "panels/consumerspanel.h"
 #include "panels/detailpanel.h"
 #include "panels/findingspanel.h"
@@ -19,7 +20,7 @@ AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController 
     : QTabWidget(parent), m_controller(controller), m_findings(new FindingsPanel(controller, this)),
       m_diff(new StreamDiffPanel(this)),
       m_sessions(new SessionsPanel(controller, this)), m_retained(new RetainedPanel(controller, this)),
-      m_consumers(new ConsumersPanel(controller, this))
+      m_consumers(new ConsumersPanel(controller, this)), m_activity(new ActivityPanel(this))
 {
     setObjectName(QStringLiteral("accountWorkspace"));
     setDocumentMode(true);
@@ -29,6 +30,7 @@ AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController 
     addTab(m_sessions, tr("Sessions"));
     addTab(m_retained, tr("Retained"));
     addTab(m_consumers, tr("Consumers"));
+    addTab(m_activity, tr("Activity"));
     connect(this, &QTabWidget::currentChanged, this, &AccountWorkspace::loadCurrent);
     connect(&controller, &AccountDataController::findingsLoaded, this, &AccountWorkspace::updateFindingsTab);
     // A refresh (here, from a view's Reload button or the auto refresh) is one snapshot: every view
@@ -53,7 +55,7 @@ void AccountWorkspace::showOverviewOnly()
 {
     m_hasAccount = false;
     setCurrentIndex(OverviewTab);
-    for (int tab = FindingsTab; tab <= ConsumersTab; ++tab)
+    for (int tab = FindingsTab; tab <= ActivityTab; ++tab)
         setTabVisible(tab, false);
     tabBar()->setVisible(false);
 }
@@ -69,6 +71,7 @@ void AccountWorkspace::showAccount(const AccountInfo &account, Tab tab)
     setTabVisible(StreamDiffTab, records);
     for (int t = SessionsTab; t <= ConsumersTab; ++t)
         setTabVisible(t, records);
+    setTabVisible(ActivityTab, !account.isSystem);
     m_accountInfo = account;
     m_diff->setAccount(account, m_servers);
     updateDiffTab();
@@ -78,6 +81,7 @@ void AccountWorkspace::showAccount(const AccountInfo &account, Tab tab)
         m_sessions->setAccount(account.name);
         m_retained->setAccount(account.name);
         m_consumers->setAccount(account.name);
+        m_activity->setAccount(account.name);
         updateFindingsTab();
     }
     if (tab != OverviewTab && isTabVisible(tab))

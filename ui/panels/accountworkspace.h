@@ -8,6 +8,7 @@
 namespace MqttDoctor {
 
 class AccountDataController;
+class ActivityPanel;
 class ConsumersPanel;
 class DetailPanel;
 class FindingsPanel;
@@ -27,7 +28,7 @@ class AccountWorkspace final : public QTabWidget
     Q_DISABLE_COPY_MOVE(AccountWorkspace)
 
 public:
-    enum Tab { OverviewTab, FindingsTab, StreamDiffTab, SessionsTab, RetainedTab, ConsumersTab };
+    enum Tab { OverviewTab, FindingsTab, StreamDiffTab, SessionsTab, RetainedTab, ConsumersTab, ActivityTab };
     Q_ENUM(Tab)
 
     AccountWorkspace(DetailPanel *overview, AccountDataController &controller, QWidget *parent = nullptr);
@@ -56,6 +57,7 @@ public:
     SessionsPanel *sessionsPanel() const { return m_sessions; }
     RetainedPanel *retainedPanel() const { return m_retained; }
     ConsumersPanel *consumersPanel() const { return m_consumers; }
+    ActivityPanel *activityPanel() const { return m_activity; }
     StreamDiffPanel *streamDiffPanel() const { return m_diff; }
 
 private:
@@ -69,6 +71,7 @@ private:
     SessionsPanel *m_sessions;
     RetainedPanel *m_retained;
     ConsumersPanel *m_consumers;
+    ActivityPanel *m_activity;
     QString m_account;
     AccountInfo m_accountInfo;
     QList<ServerInfo> m_servers;
