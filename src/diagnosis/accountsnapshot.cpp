@@ -25,6 +25,8 @@ DiagnosisInput AccountSnapshot::diagnosisInput(const CheckOptions &options) cons
     if (wantsRecordChecks() && sessionsComplete && records.consumersKnown)
         in.sessions.insert(account.name, records);  // shares the lists: no record is copied
     in.gaps = gaps;
+    if (closed)
+        in.closedConnections.insert(account.name, *closed);
     return in;
 }
 

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "activity/mqttclientevent.h"
 #include "common/error.h"
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/consumerowner.h"
@@ -49,6 +50,8 @@ struct AccountSnapshot
     std::optional<Error> recordsError;
     /** What the findings could not check and why (DiagnosisInput::gaps). */
     QList<CoverageGap> gaps;
+    /** The account's recently closed MQTT connections (CONNZ state=closed); nullopt: not read (no system connection). */
+    std::optional<QList<MqttClientEvent>> closed;
 
     /** The account has a `$MQTT_sess` stream and JetStream: its records are checked. */
     bool wantsRecordChecks() const;

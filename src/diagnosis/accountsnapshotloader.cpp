@@ -124,7 +124,11 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
         records.consumers = std::move(consumers).value();
     }
     records.consumersKnown = true;
-    records.connected = src->connectedClients(m_connections, {}, &snapshot.connectedWhy);
+    // One CONNZ walk: the MQTT clients connected now and those closed lately (takeovers of one client ID).
+    QList<MqttClientEvent> closed;
+    records.connected = src->connectedClients(m_connections, {}, &snapshot.connectedWhy, &closed);
+    if (records.connected)
+        snapshot.closed = std::move(closed);
     if (checked && !records.connected) {
         const bool noSystem = !m_connections.hasSystem();
         snapshot.gaps << Gap{name, Gap::Level::Connections, noSystem ? Gap::Cause::NoSystemConnection : Gap::Cause::Failed,

@@ -80,6 +80,7 @@ public:
 private:
     void readRecords(AccountSnapshot &snapshot, const Options &options);
 
+
     ConnectionSet &m_connections;
 };
 

@@ -10,6 +10,7 @@
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/mqttlogformats.h"
 #include "diagnosis/sessionchecks.h"
+#include "diagnosis/takeoverchecks.h"
 #include "mqtt/layouts.h"
 
 namespace MqttDoctor::Checks {
@@ -133,6 +134,8 @@ QList<Finding> diagnose(const DiagnosisInput &input)
         appendFindings(out, checkAccount(in));
         if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend())
             appendFindings(out, checkSessions(*sessions, input.options));
+        if (const auto closed = input.closedConnections.constFind(acc.name); closed != input.closedConnections.cend())
+            appendFindings(out, checkTakeovers(acc.name, *closed));
     }
     sortFindings(out);
     return out;

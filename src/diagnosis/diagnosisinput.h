@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "activity/mqttclientevent.h"
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/sessionchecks.h"
@@ -25,6 +26,8 @@ struct DiagnosisInput
     QHash<QString, SessionCheckInput> sessions;
     /** What could not be checked and why (CoverageGap::texts for one sentence each). */
     QList<CoverageGap> gaps;
+    /** Recently closed MQTT connections by account name (CONNZ state=closed): CLIENT_ID_TAKEOVER. */
+    QHash<QString, QList<MqttClientEvent>> closedConnections;
 };
 
 } // namespace MqttDoctor

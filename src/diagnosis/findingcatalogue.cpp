@@ -234,6 +234,17 @@ QList<FindingCatalogue::Entry> buildEntries()
               R::updateStream(), {},
               t("Part of the STREAM_CONFIG_WRONG repair: setting max_msgs_per_subject to 1 keeps only the newest record.")});
 
+    e.append({FindingCodes::clientIdTakeover(), Sev::Warning, Scope::Session,
+              t("Client ID {client_id} was replaced {count} times within {window}"),
+              t("an MQTT client ID whose connections the servers closed with \"Duplicate Client ID\" more than 3 times within 5 "
+                "minutes (their recently closed connections)"),
+              {lt(F::replacingOldClient()), lt(F::remoteTakeover())},
+              t("two devices with one client ID close each other's connection at every CONNECT: both reconnect in a loop, "
+                "the session record is rewritten at each CONNECT, messages go to whichever is connected"),
+              {}, {},
+              t("Give each device its own client ID (the addresses say which devices share it); `events --client ID` "
+                "follows the takeovers live.")});
+
     return e;
 }
 

@@ -25,6 +25,7 @@ inline QString sessionMissingConsumer() { return QStringLiteral("SESSION_MISSING
 inline QString orphanConsumer() { return QStringLiteral("ORPHAN_CONSUMER"); }
 inline QString sessionStale() { return QStringLiteral("SESSION_STALE"); }
 inline QString duplicateSessionRecords() { return QStringLiteral("DUPLICATE_SESSION_RECORDS"); }
+inline QString clientIdTakeover() { return QStringLiteral("CLIENT_ID_TAKEOVER"); }
 
 } // namespace MqttDoctor::FindingCodes
 

@@ -229,7 +229,7 @@ QList<LogCatalogueEntry> sessionEntries()
         .versions = all,
         .verifiedOn = everywhere,
         .level = u"WRN"_s,
-        .codes = {u"SESSION_HASH_COLLISION"_s},
+        .codes = {u"CLIENT_ID_TAKEOVER"_s, u"SESSION_HASH_COLLISION"_s},
         .meaning = u"Another server of the cluster saved the session of {clientref}, so this server closes its own "
                    u"connection of that client (MQTT allows one connection per client ID). Expected when a client "
                    u"moves between servers; on 2.9 servers a different client ID with the same hash causes it too, "
@@ -247,6 +247,7 @@ QList<LogCatalogueEntry> sessionEntries()
         .verifiedOn = everywhere,
         .level = u"WRN"_s,
         .severity = u"warning"_s,
+        .codes = {u"CLIENT_ID_TAKEOVER"_s},
         .meaning = u"A new connection with {clientref} arrived on the same server; the old connection (first value) is "
                    u"closed and the session continues on the new one. Harmless once; a steady stream of these lines "
                    u"means two clients share a client ID and keep kicking each other off (the server then delays "

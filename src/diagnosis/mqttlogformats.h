@@ -32,6 +32,8 @@ inline QString loadSession() { return QStringLiteral("loading session record: %w
 inline QString unmarshalSessionOld() { return QStringLiteral("unmarshal of session record at sequence %v for account %q, session %q: %v"); }
 inline QString unmarshalSession() { return QStringLiteral("unmarshal of session record at sequence %v: %w"); }
 inline QString sessionCollision() { return QStringLiteral("stored session does not match client ID"); }                 // 2.11.15+, 2.12.6+, 2.14.0+
+inline QString replacingOldClient() { return QStringLiteral("Replacing old client %q since both have the same client ID %q"); }
+inline QString remoteTakeover() { return QStringLiteral("Closing because a remote connection has started with the same client ID: %q"); }
 inline QString persistSession() { return QStringLiteral("unable to persist session %q (seq=%v): %v"); }
 inline QString deleteSessionConsumer() { return QStringLiteral("unable to delete consumer %q for session %q: %v"); }
 inline QString addSubscriptionConsumer() { return QStringLiteral("Unable to add JetStream consumer for subscription on %q: err=%v"); }

@@ -94,7 +94,7 @@ Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QSt
 }
 
 std::optional<SessionLoader::ConnectedClients> RecordSource::connectedClients(ConnectionSet &connections, const QString &clientId,
-                                                                             QString *why) const
+                                                                             QString *why, QList<MqttClientEvent> *closed) const
 {
     const auto note = [why](const QString &text) {
         if (why)
@@ -113,7 +113,7 @@ std::optional<SessionLoader::ConnectedClients> RecordSource::connectedClients(Co
         note(QStringLiteral("connected state unknown: ") + sys.error().toString());
         return std::nullopt;
     }
-    auto connected = SessionLoader::loadConnected(*sys, account, clientId);
+    auto connected = SessionLoader::loadConnected(*sys, account, clientId, 5000, closed);
     if (!connected) {
         note(QStringLiteral("connected state unknown: ") + connected.error().toString());
         return std::nullopt;

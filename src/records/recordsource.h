@@ -48,7 +48,7 @@ struct RecordSource
      * (connected state unknown) without a system connection or when CONNZ fails; then `why` says so.
      */
     std::optional<SessionLoader::ConnectedClients> connectedClients(ConnectionSet &connections, const QString &clientId = {},
-                                                                   QString *why = nullptr) const;
+                                                                   QString *why = nullptr, QList<MqttClientEvent> *closed = nullptr) const;
 };
 
 } // namespace MqttDoctor

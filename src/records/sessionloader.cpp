@@ -1,9 +1,11 @@
 #include "records/sessionloader.h"
 
 #include <QJsonArray>
+#include <QSet>
 
 #include <algorithm>
 
+#include "activity/closedconnections.h"
 #include "common/jsonstreamwriter.h"
 #include "common/rfc3339time.h"
 #include "mqtt/clientidhash.h"
@@ -194,8 +196,11 @@ ConnectedClients connectedFromConnz(const QList<SystemClient::Reply> &replies)
             continue;
         const QString server = r.server.value(QLatin1String("name")).toString();
         for (const QJsonValue &v : r.data.value(QLatin1String("connections")).toArray()) {
-            // Only mqtt_client is read: the `jwt` field can hold the client's password.
-            const QString id = v.toObject().value(QLatin1String("mqtt_client")).toString();
+            // Only mqtt_client (and stop) are read: the `jwt` field can hold the client's password.
+            const QJsonObject c = v.toObject();
+            if (!c.value(QLatin1String("stop")).toString().isEmpty())
+                continue;  // a closed connection (asked for with state any)
+            const QString id = c.value(QLatin1String("mqtt_client")).toString();
             if (!id.isEmpty())
                 out.insert(id, server);
         }
@@ -328,10 +333,13 @@ Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &co
     return loadConnected(sys, account, clientId, pageSize);
 }
 
-Result<ConnectedClients> loadConnected(SystemClient &sys, const QString &account, const QString &clientId, int pageSize)
+Result<ConnectedClients> loadConnected(SystemClient &sys, const QString &account, const QString &clientId, int pageSize,
+                                       QList<MqttClientEvent> *closed)
 {
     pageSize = std::max(1, pageSize);
     QJsonObject options{{QStringLiteral("limit"), pageSize}};
+    if (closed)
+        options.insert(QStringLiteral("state"), 2);  // ConnzOptions.State: 0 open, 1 closed, 2 any
     if (!account.isEmpty())
         options.insert(QStringLiteral("acc"), account);
     if (!clientId.isEmpty())
@@ -342,6 +350,8 @@ Result<ConnectedClients> loadConnected(SystemClient &sys, const QString &account
     // otherwise be asked forever), and so does the page cap.
     constexpr int kMaxPages = 2000;
     ConnectedClients all;
+    QSet<QString> seen;        // server id + cid of every connection listed so far
+    QSet<QString> closedSeen;  // server name + cid of the closed ones kept
     for (qint64 offset = 0, page = 0;; offset += pageSize, ++page) {
         if (page >= kMaxPages)
             return Error(Error::Kind::Protocol,
@@ -351,15 +361,34 @@ Result<ConnectedClients> loadConnected(SystemClient &sys, const QString &account
         if (!replies)
             return Error(replies.error()).prefixed(QStringLiteral("asking the servers for MQTT connections (CONNZ)"));
         const ConnectedClients found = connectedFromConnz(*replies);
-        const qsizetype before = all.size();
         for (auto it = found.cbegin(); it != found.cend(); ++it)
             all.insert(it.key(), it.value());
+        // A page is new when it holds a connection (server and cid) not seen before, open or closed.
+        qsizetype fresh = 0;
         bool anyFull = false;
-        for (const SystemClient::Reply &r : *replies)
-            anyFull = anyFull || r.data.value(QLatin1String("connections")).toArray().size() >= pageSize;
-        if (!anyFull || (page > 0 && all.size() == before))
+        for (const SystemClient::Reply &r : *replies) {
+            const QJsonArray connections = r.data.value(QLatin1String("connections")).toArray();
+            anyFull = anyFull || connections.size() >= pageSize;
+            const QString server = r.server.value(QLatin1String("id")).toString();
+            for (const QJsonValue &v : connections) {
+                const QString key = server + u'\n' + QString::number(v.toObject().value(QLatin1String("cid")).toInteger());
+                if (!seen.contains(key)) {
+                    seen.insert(key);
+                    ++fresh;
+                }
+            }
+        }
+        if (closed)
+            for (MqttClientEvent &e : ClosedConnections::fromConnz(*replies, account))
+                if (const QString key = e.server + u'\n' + QString::number(e.connectionId); e.time.isValid() && !closedSeen.contains(key)) {
+                    closedSeen.insert(key);
+                    closed->append(std::move(e));
+                }
+        if (!anyFull || (page > 0 && fresh == 0))
             break;
     }
+    if (closed)
+        std::sort(closed->begin(), closed->end(), [](const MqttClientEvent &a, const MqttClientEvent &b) { return a.time < b.time; });
     return all;
 }
 

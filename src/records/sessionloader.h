@@ -18,6 +18,7 @@
 #include "mqtt/sessionrecord.h"
 #include "mqtt/topicmapping.h"
 #include "nats/streamreader.h"
+#include "activity/mqttclientevent.h"
 #include "nats/systemclient.h"
 #include "records/consumerindex.h"
 
@@ -153,10 +154,12 @@ Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &accou
 /**
  * CONNZ through the system connection: `{"acc": account, "mqtt_client": clientId}` (clientId may be
  * empty: every connection of the account), `pageSize` connections per server and request, paged with
- * `offset` while any server's page is full. The `jwt` field is never read.
+ * `offset` while any server's page is full. The `jwt` field is never read. With `closed`, the same
+ * walk asks for closed connections too (`state` any) and puts the recently closed MQTT connections
+ * there (ClosedConnections::fromConnz: reason, address, stop time): one CONNZ walk for both.
  */
 Result<ConnectedClients> loadConnected(SystemClient &system, const QString &account, const QString &clientId = {},
-                                       int pageSize = 5000);
+                                       int pageSize = 5000, QList<MqttClientEvent> *closed = nullptr);
 /** The same through a connection of its own (a system user's, or an account user's through its CONNZ import). */
 Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &connection, const QString &account,
                                        const QString &clientId = {}, int pageSize = 5000);

@@ -351,6 +351,43 @@ private slots:
         QCOMPARE(both.exitCode(), 64);
     }
 
+    // CLIENT_ID_TAKEOVER in `check`, from the servers' recently closed connections: the client ID, how many
+    // takeovers, the addresses (ip:port of each connection). Without a system connection it is not judged.
+    void checkReportsTakeovers()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(u"2.10"_s), qPrintable(server.errorString()));
+        QObject owner;
+        QProcess *a = subscriber(server, u"dup-check"_s, &owner);
+        QThread::msleep(300);
+        QProcess *b = subscriber(server, u"dup-check"_s, &owner);
+        const QStringList both = acmeArgs(server.url()) + QStringList{u"--system-user"_s, u"sys"_s, u"--system-password"_s, u"syspass"_s};
+        CliRunner::Run run;
+        QElapsedTimer waited;
+        waited.start();
+        do {
+            QThread::msleep(1000);
+            run = check(both);
+        } while (findingsWith(run, u"CLIENT_ID_TAKEOVER"_s).isEmpty() && waited.elapsed() < 30000);
+        a->kill();
+        b->kill();
+        a->waitForFinished(5000);
+        b->waitForFinished(5000);
+        const QJsonObject f = findingWith(run, u"CLIENT_ID_TAKEOVER"_s);
+        QVERIFY2(!f.isEmpty(), qPrintable(run.describe()));
+        QCOMPARE(str(f, "client_id"), u"dup-check"_s);
+        QCOMPARE(str(f, "severity"), u"warning"_s);
+        const QJsonObject actual = f.value(u"evidence"_s).toObject().value(u"actual"_s).toObject();
+        QVERIFY(actual.value(u"takeovers"_s).toInt() > 3);
+        const QJsonArray addresses = actual.value(u"addresses"_s).toArray();
+        QVERIFY2(addresses.size() >= 2 && addresses.first().toString().startsWith(u"127.0.0.1:"_s), qPrintable(run.describe()));
+        QVERIFY2(f.value(u"explains"_s).toArray().contains(u"Replacing old client %q since both have the same client ID %q"_s), qPrintable(run.describe()));
+        QCOMPARE(run.exitCode(), 1);
+        // The account's own user alone cannot see closed connections: no takeover finding (the coverage says connections were not checked).
+        const CliRunner::Run own = check(acmeArgs(server.url()));
+        QVERIFY2(findingsWith(own, u"CLIENT_ID_TAKEOVER"_s).isEmpty(), qPrintable(own.describe()));
+    }
+
     void needsSystemConnectionAndValidOptions()
     {
         NatsServerFixture server;

@@ -73,10 +73,10 @@ private slots:
     void catalogueIsComplete()
     {
         const QStringList codes = FindingCatalogue::codes();
-        QCOMPARE(codes.size(), 20);
+        QCOMPARE(codes.size(), 21);
         QCOMPARE(QSet<QString>(codes.begin(), codes.end()).size(), codes.size());
         QCOMPARE(codes.first(), FindingCodes::jetStreamDisabled());
-        QCOMPARE(codes.last(), FindingCodes::duplicateSessionRecords());
+        QCOMPARE(codes.last(), FindingCodes::clientIdTakeover());
         QVERIFY(!FindingCatalogue::entry(QStringLiteral("NO_SUCH_CODE")));
         QCOMPARE(FindingCatalogue::entry(FindingCodes::streamConfigWrong())->alternativeRepairs, QStringList{QStringLiteral("recreate_stream")});
     }
