@@ -9,6 +9,7 @@
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/mqttlogformats.h"
+#include "diagnosis/qos2checks.h"
 #include "diagnosis/sessionchecks.h"
 #include "mqtt/layouts.h"
 
@@ -133,6 +134,8 @@ QList<Finding> diagnose(const DiagnosisInput &input)
         appendFindings(out, checkAccount(in));
         if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend())
             appendFindings(out, checkSessions(*sessions, input.options));
+        if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend())
+            appendFindings(out, checkQos2Orphans(*sessions));
     }
     sortFindings(out);
     return out;
