@@ -15,6 +15,7 @@
 #include "clicontext.h"
 #include "explaincommand.h"
 #include "helptext.h"
+#include "inflightcommand.h"
 #include "recordcommands.h"
 #include "repaircommand.h"
 #include "nats/connectionoptions.h"
@@ -29,7 +30,7 @@ namespace {
 
 QList<Command> allCommands()
 {
-    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + backupCommands() + repairCommands();
+    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + inflightCommands() + backupCommands() + repairCommands();
     // These read whole streams (100,000s of session records) or write them back.
     const QStringList longRunning{QStringLiteral("check"), QStringLiteral("sessions"), QStringLiteral("retained"),
                                   QStringLiteral("backup"), QStringLiteral("restore"), QStringLiteral("repair")};
