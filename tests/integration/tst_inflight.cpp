@@ -6,12 +6,12 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "clirunner.h"
 #include "mqttclient.h"
+#include "rawmqtt.h"
 #include "natsserverbinary.h"
 #include "natsserverfixture.h"
 #include "mqtt/clientidhash.h"
@@ -62,71 +62,6 @@ QMap<QString, QString> streamsAndConsumers(const QString &url)
                              .arg(consumers.join(QLatin1Char(','))));
     }
     return out;
-}
-
-QByteArray mqttString(const QByteArray &s)
-{
-    QByteArray out;
-    out.append(char(s.size() >> 8)).append(char(s.size() & 0xff)).append(s);
-    return out;
-}
-
-QByteArray packet(quint8 type, const QByteArray &body)
-{
-    QByteArray out(1, char(type));
-    qsizetype len = body.size();
-    do {
-        quint8 digit = len % 128;
-        len /= 128;
-        if (len > 0)
-            digit |= 0x80;
-        out.append(char(digit));
-    } while (len > 0);
-    return out + body;
-}
-
-bool readExactly(QTcpSocket &socket, qsizetype n, QByteArray &into)
-{
-    while (into.size() < n) {
-        if (socket.bytesAvailable() == 0 && !socket.waitForReadyRead(10000))
-            return false;
-        into.append(socket.read(n - into.size()));
-    }
-    return true;
-}
-
-/**
- * Raw MQTT 3.1.1: CONNECT as `clientId`, PUBLISH QoS 2 with `packetId`, wait for the PUBREC, then drop
- * the connection without a PUBREL. Returns "PUBREC" on success, else what happened instead.
- */
-QString publishQos2AndLeave(quint16 port, const QString &clientId, bool clean, const QString &topic, const QByteArray &payload, int packetId)
-{
-    QTcpSocket socket;
-    socket.connectToHost(QStringLiteral("127.0.0.1"), port);
-    if (!socket.waitForConnected(10000))
-        return QStringLiteral("no TCP connection: ") + socket.errorString();
-    QByteArray connect = mqttString("MQTT");
-    connect.append(char(4));                               // protocol level 3.1.1
-    connect.append(char(0x80 | 0x40 | (clean ? 0x02 : 0)));  // user name, password, clean session
-    connect.append(char(0)).append(char(60));              // keep alive 60 s
-    connect += mqttString(clientId.toUtf8()) + mqttString("acme") + mqttString("acmepass");
-    socket.write(packet(0x10, connect));
-    QByteArray connack;
-    if (!readExactly(socket, 4, connack))
-        return QStringLiteral("no CONNACK");
-    if (quint8(connack.at(0)) != 0x20 || connack.at(3) != 0)
-        return QStringLiteral("CONNACK refused: ") + QString::fromLatin1(connack.toHex());
-    QByteArray publish = mqttString(topic.toUtf8());
-    publish.append(char(packetId >> 8)).append(char(packetId & 0xff));
-    publish += payload;
-    socket.write(packet(0x34, publish));  // PUBLISH, QoS 2
-    QByteArray pubrec;
-    if (!readExactly(socket, 4, pubrec))
-        return QStringLiteral("no PUBREC (the server closed the connection)");
-    if (quint8(pubrec.at(0)) != 0x50 || ((quint8(pubrec.at(2)) << 8) | quint8(pubrec.at(3))) != packetId)
-        return QStringLiteral("not a PUBREC: ") + QString::fromLatin1(pubrec.toHex());
-    socket.abort();  // gone before its PUBREL
-    return QStringLiteral("PUBREC");
 }
 
 QJsonObject byKey(const QJsonArray &array, const char *key, const QString &value)
@@ -186,9 +121,9 @@ private slots:
             QVERIFY2(acme.publish(t, "payload of " + t.toUtf8(), 1).acknowledged, qPrintable(t));
 
         // QoS 2 PUBLISHes whose clients leave after PUBREC: one with a persistent session, one clean.
-        const QString kept = publishQos2AndLeave(server.mqttPort(), QStringLiteral("q2-publisher"), false, QStringLiteral("cmd/device-1/q2"),
+        const QString kept = publishQos2AndLeave(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"), QStringLiteral("q2-publisher"), false, QStringLiteral("cmd/device-1/q2"),
                                                  "staged", 77);
-        const QString orphan = publishQos2AndLeave(server.mqttPort(), QStringLiteral("gone-q2"), true, QStringLiteral("telemetry/x"),
+        const QString orphan = publishQos2AndLeave(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"), QStringLiteral("gone-q2"), true, QStringLiteral("telemetry/x"),
                                                    "left behind", 5);
         if (qos2Streams) {
             QCOMPARE(kept, QStringLiteral("PUBREC"));

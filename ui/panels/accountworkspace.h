@@ -11,6 +11,7 @@ class AccountDataController;
 class ConsumersPanel;
 class DetailPanel;
 class FindingsPanel;
+class InflightPanel;
 class RetainedPanel;
 class SessionsPanel;
 class StreamDiffPanel;
@@ -27,7 +28,7 @@ class AccountWorkspace final : public QTabWidget
     Q_DISABLE_COPY_MOVE(AccountWorkspace)
 
 public:
-    enum Tab { OverviewTab, FindingsTab, StreamDiffTab, SessionsTab, RetainedTab, ConsumersTab };
+    enum Tab { OverviewTab, FindingsTab, StreamDiffTab, SessionsTab, RetainedTab, ConsumersTab, InflightTab };
     Q_ENUM(Tab)
 
     AccountWorkspace(DetailPanel *overview, AccountDataController &controller, QWidget *parent = nullptr);
@@ -56,6 +57,7 @@ public:
     SessionsPanel *sessionsPanel() const { return m_sessions; }
     RetainedPanel *retainedPanel() const { return m_retained; }
     ConsumersPanel *consumersPanel() const { return m_consumers; }
+    InflightPanel *inflightPanel() const { return m_inflight; }
     StreamDiffPanel *streamDiffPanel() const { return m_diff; }
 
 private:
@@ -69,6 +71,7 @@ private:
     SessionsPanel *m_sessions;
     RetainedPanel *m_retained;
     ConsumersPanel *m_consumers;
+    InflightPanel *m_inflight;
     QString m_account;
     AccountInfo m_accountInfo;
     QList<ServerInfo> m_servers;
