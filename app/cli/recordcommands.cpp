@@ -464,7 +464,7 @@ QList<Command> recordCommands()
                       QCommandLineOption(QStringLiteral("limit"), QStringLiteral("At most N sessions (0: all)."), QStringLiteral("n"),
                                          QStringLiteral("100"))},
                      runSessions};
-    Command session{QStringLiteral("session"), QStringLiteral("Show one client's session record, its consumers and whether it is connected."),
+    Command session{QStringLiteral("session"), QStringLiteral("Show one client's session record, its consumers, whether it is connected and what is in flight."),
                     {accountOption(),
                      QCommandLineOption(QStringLiteral("limit"),
                                         QStringLiteral("At most N messages of each kind in flight: queued, QoS 2 incoming, PUBREL (0: all)."),

@@ -191,9 +191,11 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
         records.subjectCounts = *counts;
     }
 
-    // The QoS 2 records (2.10+), for QOS2_ORPHANED: their sessions against the records read above.
+    // The QoS 2 records (2.10+), for QOS2_ORPHANED: their sessions against the records read above. Empty
+    // streams (the usual case) cost no request.
     const bool hasQos2 = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(), [](const StreamInfo &s) {
-        return s.name == MqttLayout::qos2InStream() || s.name == MqttLayout::outStream();
+        return (s.name == MqttLayout::qos2InStream() || s.name == MqttLayout::outStream())
+               && s.state.value(QLatin1String("messages")).toInteger(1) > 0;
     });
     if (hasQos2) {
         InflightReader::Options read;
