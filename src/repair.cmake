@@ -18,6 +18,7 @@ target_sources(mqttdoctor_core PRIVATE
 include(${CMAKE_CURRENT_SOURCE_DIR}/repair/actions/streamactions.cmake)
 include(${CMAKE_CURRENT_SOURCE_DIR}/repair/actions/retainedactions.cmake)
 include(${CMAKE_CURRENT_SOURCE_DIR}/repair/actions/sessionactions.cmake)
+include(${CMAKE_CURRENT_SOURCE_DIR}/repair/actions/qos2actions.cmake)
 include(${CMAKE_CURRENT_SOURCE_DIR}/repair/planner.cmake OPTIONAL)
 # The version recorded in backup headers, without recompiling the rest of the library on a version bump.
 set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/repair/streambackup.cpp PROPERTIES

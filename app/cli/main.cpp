@@ -16,6 +16,7 @@
 #include "eventscommand.h"
 #include "explaincommand.h"
 #include "helptext.h"
+#include "inflightcommand.h"
 #include "recordcommands.h"
 #include "repaircommand.h"
 #include "nats/connectionoptions.h"
@@ -30,8 +31,8 @@ namespace {
 
 QList<Command> allCommands()
 {
-    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + backupCommands() + repairCommands()
-                         + eventsCommands();
+    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + inflightCommands() + backupCommands()
+                         + repairCommands() + eventsCommands();
     // These read whole streams (100,000s of session records) or write them back.
     const QStringList longRunning{QStringLiteral("check"), QStringLiteral("sessions"), QStringLiteral("retained"),
                                   QStringLiteral("backup"), QStringLiteral("restore"), QStringLiteral("repair")};

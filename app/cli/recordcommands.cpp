@@ -13,9 +13,11 @@
 #include "mqtt/clientidhash.h"
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
+#include "records/inflightreader.h"
 #include "records/recordsource.h"
 #include "records/retainedloader.h"
 #include "records/sessionloader.h"
+#include "inflighttext.h"
 #include "textoutput.h"
 
 namespace MqttDoctor::Cli {
@@ -203,6 +205,9 @@ int runSessions(CliContext &ctx)
 int runSession(CliContext &ctx)
 {
     const QString clientId = ctx.parser.positionalArguments().value(1);  // [0] is the command; exactly one (Command::arguments)
+    const auto inflightLimit = InflightText::limitOption(ctx);
+    if (!inflightLimit)
+        return ctx.usage(inflightLimit.error().message());
     auto src = AccountChoice::recordSource(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
     if (!src)
         return ctx.fail(src.error());
@@ -308,8 +313,19 @@ int runSession(CliContext &ctx)
                 << "\" backs the record up and purges it.\n";
         return ExitErrors;
     }
+    // What is in flight: queued messages, QoS 2 incoming, PUBRELs (message gets only, never a consumer).
+    InflightReader::Options read;
+    read.domain = src->apiDomain;
+    read.sessionDomain = src->sessionDomain;
+    read.dialect = src->dialect;
+    read.limit = *inflightLimit;
+    auto inflight = InflightReader::readSession(src->connection, e, read);
+    if (!inflight)
+        return ctx.fail(inflight.error().prefixed(QStringLiteral("reading what is in flight for \"%1\"").arg(clientId)));
     if (ctx.json) {
-        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("session"), SessionLoader::toJson(e, true)}});
+        QJsonObject session = SessionLoader::toJson(e, true);
+        inflight->addToJson(session);
+        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("session"), session}});
         return ExitOk;
     }
     ctx.out << "Client ID:  " << e.clientId << '\n'
@@ -342,6 +358,7 @@ int runSession(CliContext &ctx)
         for (const QString &p : e.problems)
             ctx.out << "  " << p << '\n';
     }
+    InflightText::printSession(ctx.out, *inflight, QDateTime::currentDateTimeUtc());
     return ExitOk;
 }
 
@@ -447,8 +464,12 @@ QList<Command> recordCommands()
                       QCommandLineOption(QStringLiteral("limit"), QStringLiteral("At most N sessions (0: all)."), QStringLiteral("n"),
                                          QStringLiteral("100"))},
                      runSessions};
-    Command session{QStringLiteral("session"), QStringLiteral("Show one client's session record, its consumers and whether it is connected."),
-                    {accountOption()}, runSession};
+    Command session{QStringLiteral("session"), QStringLiteral("Show one client's session record, its consumers, whether it is connected and what is in flight."),
+                    {accountOption(),
+                     QCommandLineOption(QStringLiteral("limit"),
+                                        QStringLiteral("At most N messages of each kind in flight: queued, QoS 2 incoming, PUBREL (0: all)."),
+                                        QStringLiteral("n"), QStringLiteral("100"))},
+                    runSession};
     session.arguments = {{QStringLiteral("CLIENT_ID"), QStringLiteral("The MQTT client ID whose session record to show.")}};
     Command retained{QStringLiteral("retained"), QStringLiteral("List the retained MQTT messages (both encodings)."),
                      {accountOption(),

@@ -9,6 +9,7 @@
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
 #include "nats/streamreader.h"
+#include "records/inflightreader.h"
 
 namespace MqttDoctor {
 
@@ -192,6 +193,25 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
             return;
         }
         records.subjectCounts = *counts;
+    }
+
+    // The QoS 2 records (2.10+), for QOS2_ORPHANED: their sessions against the records read above. Empty
+    // streams (the usual case) cost no request.
+    const bool hasQos2 = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(), [](const StreamInfo &s) {
+        return (s.name == MqttLayout::qos2InStream() || s.name == MqttLayout::outStream())
+               && s.state.value(QLatin1String("messages")).toInteger(1) > 0;
+    });
+    if (hasQos2) {
+        InflightReader::Options read;
+        read.domain = src->apiDomain;
+        read.cancel = options.cancel;
+        auto qos2 = InflightReader::readQos2Records(src->connection, read);
+        if (qos2)
+            records.qos2Records = std::move(qos2).value();
+        else if (checked)
+            snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Failed,
+                                 QStringLiteral("reading $MQTT_qos2in and $MQTT_out failed, so QOS2_ORPHANED was not checked: %1")
+                                     .arg(qos2.error().toString())};
     }
 }
 

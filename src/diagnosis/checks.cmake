@@ -16,6 +16,7 @@ target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/retainedchecks.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/sessionchecks.cpp ${CMAKE_CURRENT_SOURCE_DIR}/sessionchecks.h
     ${CMAKE_CURRENT_SOURCE_DIR}/takeoverchecks.cpp ${CMAKE_CURRENT_SOURCE_DIR}/takeoverchecks.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/qos2checks.cpp ${CMAKE_CURRENT_SOURCE_DIR}/qos2checks.h
     ${CMAKE_CURRENT_SOURCE_DIR}/consumerowner.cpp ${CMAKE_CURRENT_SOURCE_DIR}/consumerowner.h
     ${CMAKE_CURRENT_SOURCE_DIR}/accountsnapshot.cpp ${CMAKE_CURRENT_SOURCE_DIR}/accountsnapshot.h
     ${CMAKE_CURRENT_SOURCE_DIR}/accountsnapshotloader.cpp ${CMAKE_CURRENT_SOURCE_DIR}/accountsnapshotloader.h

@@ -9,6 +9,7 @@
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/mqttlogformats.h"
+#include "diagnosis/qos2checks.h"
 #include "diagnosis/sessionchecks.h"
 #include "diagnosis/takeoverchecks.h"
 #include "mqtt/layouts.h"
@@ -136,6 +137,8 @@ QList<Finding> diagnose(const DiagnosisInput &input)
             appendFindings(out, checkSessions(*sessions, input.options));
         if (const auto closed = input.closedConnections.constFind(acc.name); closed != input.closedConnections.cend())
             appendFindings(out, checkTakeovers(acc.name, *closed));
+        if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend())
+            appendFindings(out, checkQos2Orphans(*sessions));
     }
     sortFindings(out);
     return out;

@@ -234,6 +234,15 @@ QList<FindingCatalogue::Entry> buildEntries()
               R::updateStream(), {},
               t("Part of the STREAM_CONFIG_WRONG repair: setting max_msgs_per_subject to 1 keeps only the newest record.")});
 
+    e.append({FindingCodes::qos2Orphaned(), Sev::Error, Scope::Session,
+              t("{count} QoS 2 records on {stream} of session {owner}, which no longer exists"),
+              t("records in $MQTT_qos2in (QoS 2 PUBLISH waiting for PUBREL) or $MQTT_out (PUBREL waiting for PUBCOMP) whose "
+                "session has no record in $MQTT_sess"),
+              {},
+              t("a client that reuses the client ID and a packet ID gets the old stored message delivered on its PUBREL, and its "
+                "new one is dropped as a duplicate; the records are never removed"),
+              R::deleteQos2Records(), {},
+              t("Back the records up and delete them by sequence (the session they belonged to is gone).")});
     e.append({FindingCodes::clientIdTakeover(), Sev::Warning, Scope::Session,
               t("Client ID {client_id} was replaced {count} times within {window}"),
               t("an MQTT client ID whose connections the servers closed with \"Duplicate Client ID\" more than 3 times within 5 "
@@ -433,6 +442,7 @@ QString FindingCatalogue::severityRule(const QString &code)
         {FindingCodes::legacySessionStreams(), t("info when the server that creates $MQTT_sess will move the record")},
         {FindingCodes::sessionStale(), t("warning when its durables hold queued messages")},
         {FindingCodes::orphanConsumer(), t("stays a warning without a system connection, and says so")},
+        {FindingCodes::qos2Orphaned(), t("warning for PUBREL records in $MQTT_out (they only hold storage)")},
     };
     static const QString capped = t("In an account where nothing shows that it serves MQTT, nothing is above warning.");
     const QString rule = rules.value(code);

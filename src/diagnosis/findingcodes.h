@@ -25,6 +25,7 @@ inline QString sessionMissingConsumer() { return QStringLiteral("SESSION_MISSING
 inline QString orphanConsumer() { return QStringLiteral("ORPHAN_CONSUMER"); }
 inline QString sessionStale() { return QStringLiteral("SESSION_STALE"); }
 inline QString duplicateSessionRecords() { return QStringLiteral("DUPLICATE_SESSION_RECORDS"); }
+inline QString qos2Orphaned() { return QStringLiteral("QOS2_ORPHANED"); }
 inline QString clientIdTakeover() { return QStringLiteral("CLIENT_ID_TAKEOVER"); }
 
 } // namespace MqttDoctor::FindingCodes
@@ -44,5 +45,6 @@ inline QString purgeSession() { return QStringLiteral("purge_session"); }       
 inline QString createConsumer() { return QStringLiteral("create_consumer"); }
 inline QString deleteConsumer() { return QStringLiteral("delete_consumer"); }
 inline QString deleteSession() { return QStringLiteral("delete_session"); }
+inline QString deleteQos2Records() { return QStringLiteral("delete_qos2_records"); }  ///< backup, delete orphaned QoS 2 records by sequence
 
 } // namespace MqttDoctor::RepairActions

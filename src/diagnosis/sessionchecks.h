@@ -10,6 +10,7 @@
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/finding.h"
 #include "nats/streamreader.h"
+#include "records/qos2records.h"
 #include "records/sessionbatches.h"
 #include "records/sessionloader.h"
 
@@ -37,6 +38,8 @@ struct SessionCheckInput
     std::optional<QList<SubjectCount>> subjectCounts;
     /** "Now" for SESSION_STALE (the gather time, UTC). */
     QDateTime now;
+    /** The records of `$MQTT_qos2in` and `$MQTT_out` (QOS2_ORPHANED); nullopt: not read. */
+    std::optional<Qos2Records> qos2Records;
 };
 
 namespace Checks {

@@ -13,4 +13,5 @@ target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/retainedrecordfast.cpp ${CMAKE_CURRENT_SOURCE_DIR}/retainedrecordfast.h
     ${CMAKE_CURRENT_SOURCE_DIR}/fastjson.h
     ${CMAKE_CURRENT_SOURCE_DIR}/inflightrecord.cpp ${CMAKE_CURRENT_SOURCE_DIR}/inflightrecord.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/payloadpreview.cpp ${CMAKE_CURRENT_SOURCE_DIR}/payloadpreview.h
 )

@@ -1,5 +1,7 @@
 #include "mqtt/retainedrecord.h"
 
+#include "mqtt/payloadpreview.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
@@ -191,36 +193,7 @@ QString RetainedRecord::subjectFromStoredSubject() const
 
 QString RetainedRecord::payloadPreview(int maxChars) const
 {
-    const QChar ellipsis(0x2026);
-    if (payload.isEmpty())
-        return {};
-    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-    const QString text = decoder.decode(payload);
-    bool printable = !decoder.hasError();
-    if (printable) {
-        for (QChar c : text) {
-            const char16_t u = c.unicode();
-            if ((u < 0x20 && u != u'\t' && u != u'\n' && u != u'\r') || u == 0x7F) {
-                printable = false;
-                break;
-            }
-        }
-    }
-    if (printable) {
-        QString out = text;
-        out.replace(QLatin1Char('\\'), QStringLiteral("\\\\"));
-        out.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
-        out.replace(QLatin1Char('\r'), QStringLiteral("\\r"));
-        out.replace(QLatin1Char('\t'), QStringLiteral("\\t"));
-        if (out.size() > maxChars)
-            return out.left(maxChars) + ellipsis;
-        return out;
-    }
-    const int maxBytes = qMax(1, maxChars / 3);
-    QString out = QStringLiteral("hex: ") + QString::fromLatin1(payload.left(maxBytes).toHex(' '));
-    if (payload.size() > maxBytes)
-        out += ellipsis;
-    return out;
+    return PayloadPreview::text(payload, maxChars);
 }
 
 } // namespace MqttDoctor

@@ -56,7 +56,8 @@ const QList<const RepairAction *> &all()
 {
     static const QList<const RepairAction *> actions = RepairActionFamilies::streamActions()
                                                        + RepairActionFamilies::retainedActions()
-                                                       + RepairActionFamilies::sessionActions();
+                                                       + RepairActionFamilies::sessionActions()
+                                                       + RepairActionFamilies::qos2Actions();
     return actions;
 }
 } // namespace

@@ -235,7 +235,7 @@ private slots:
         const QStringList arguments = section(help, u"Arguments:"_s);
         QCOMPARE(arguments.size(), 1);
         QVERIFY2(arguments.first().startsWith(u"  CLIENT_ID  "_s), qPrintable(help));
-        QCOMPARE(optionNames(section(help, u"Options:"_s)), QStringList{u"--account"_s});
+        QCOMPARE(optionNames(section(help, u"Options:"_s)), (QStringList{u"--account"_s, u"--limit"_s}));
         const QString globalHeading = u"Global options (connection and output; before or after the command):"_s;
         const QStringList global = optionNames(section(help, globalHeading));
         for (const QString &o : {u"--help"_s, u"--json"_s, u"--profile"_s, u"--server"_s, u"--user"_s, u"--timeout"_s,
@@ -246,7 +246,8 @@ private slots:
                      && help.indexOf(u"\nOptions:\n"_s) < help.indexOf(u'\n' + globalHeading + u'\n'),
                  qPrintable(help));
         QCOMPARE(help.count(u"--server"_s), 1);
-        QVERIFY2(!help.contains(u"Arguments:\n  session"_s) && !help.contains(u"--limit"_s), qPrintable(help));
+        // Only its own options: not those of `sessions` (--filter).
+        QVERIFY2(!help.contains(u"Arguments:\n  session"_s) && !help.contains(u"--filter"_s), qPrintable(help));
         // Every line fits 80 columns.
         for (const QString &line : help.split(u'\n'))
             QVERIFY2(line.size() <= 80, qPrintable(line));
@@ -280,7 +281,8 @@ private slots:
             if (!row.startsWith(u"   "_s))
                 names << row.trimmed().section(u"  "_s, 0, 0);
         QCOMPARE(names, (QStringList{u"servers"_s, u"accounts"_s, u"streams"_s, u"check"_s, u"explain [LINE ...]"_s, u"sessions"_s,
-                                     u"session CLIENT_ID"_s, u"retained"_s, u"backup"_s, u"restore FILE"_s, u"repair"_s, u"events"_s}));
+                                     u"session CLIENT_ID"_s, u"retained"_s, u"inflight"_s, u"backup"_s, u"restore FILE"_s, u"repair"_s,
+                                     u"events"_s}));
         const QStringList global = optionNames(section(help, u"Global options (connection and output; before or after the command):"_s));
         QVERIFY2(global.contains(u"--server"_s) && global.contains(u"--json"_s) && global.contains(u"--timeout"_s), qPrintable(help));
         QCOMPARE(help.count(u"--server"_s), 1);

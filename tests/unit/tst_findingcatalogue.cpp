@@ -47,6 +47,7 @@ private slots:
         QTest::newRow("ORPHAN_CONSUMER") << QStringLiteral("ORPHAN_CONSUMER") << S::Warning << QStringLiteral("delete_consumer");
         QTest::newRow("SESSION_STALE") << QStringLiteral("SESSION_STALE") << S::Info << QStringLiteral("delete_session");
         QTest::newRow("DUPLICATE_SESSION_RECORDS") << QStringLiteral("DUPLICATE_SESSION_RECORDS") << S::Error << QStringLiteral("update_stream");
+        QTest::newRow("QOS2_ORPHANED") << QStringLiteral("QOS2_ORPHANED") << S::Error << QStringLiteral("delete_qos2_records");
     }
 
     void everyCodeOfTheProduct()
@@ -73,7 +74,7 @@ private slots:
     void catalogueIsComplete()
     {
         const QStringList codes = FindingCatalogue::codes();
-        QCOMPARE(codes.size(), 21);
+        QCOMPARE(codes.size(), 22);
         QCOMPARE(QSet<QString>(codes.begin(), codes.end()).size(), codes.size());
         QCOMPARE(codes.first(), FindingCodes::jetStreamDisabled());
         QCOMPARE(codes.last(), FindingCodes::clientIdTakeover());

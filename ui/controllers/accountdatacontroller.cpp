@@ -7,6 +7,7 @@
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
 #include "nats/streamreader.h"
+#include "records/inflightreader.h"
 #include "records/recordsource.h"
 
 namespace MqttDoctor {
@@ -82,7 +83,7 @@ void AccountDataController::dropAll()
     const quint64 snapshotGeneration = m_snapshot.generation + 1;
     m_snapshot = Snapshot();
     m_snapshot.generation = snapshotGeneration;
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < int(std::size(m_slots)); ++i) {
         Slot &s = m_slots[i];
         ++s.generation;
         if (s.cancel)
@@ -445,6 +446,63 @@ void AccountDataController::loadRawSession(const QString &account, quint64 seq)
         post(Load::RawSession, gen, [this, gen, account, seq, data] {
             finish(Load::RawSession, gen);
             emit rawSessionLoaded(account, seq, data);
+        });
+    }));
+}
+
+void AccountDataController::loadSessionInflight(const QString &account, const SessionEntry &entry, int limit)
+{
+    if (!m_connections || m_shutDown)
+        return;
+    const quint64 gen = begin(Load::SessionInflight);
+    static_cast<void>(m_runner->run([this, gen, account, entry, limit, connections = m_connections, cancel = slot(Load::SessionInflight).cancel] {
+        auto src = RecordSource::resolve(*connections, account);
+        if (!src) {
+            fail(Load::SessionInflight, gen, account, src.error());
+            return;
+        }
+        InflightReader::Options options;
+        options.domain = src->apiDomain;
+        options.sessionDomain = src->sessionDomain;
+        options.dialect = src->dialect;
+        options.limit = limit;
+        options.cancel = cancel.get();
+        auto inflight = InflightReader::readSession(src->connection, entry, options);
+        if (!inflight) {
+            fail(Load::SessionInflight, gen, account, inflight.error());
+            return;
+        }
+        post(Load::SessionInflight, gen, [this, gen, account, seq = entry.seq, result = std::move(inflight).value()] {
+            finish(Load::SessionInflight, gen);
+            emit sessionInflightLoaded(account, seq, result);
+        });
+    }));
+}
+
+void AccountDataController::loadAccountInflight(const QString &account)
+{
+    if (!m_connections || m_shutDown)
+        return;
+    const quint64 gen = begin(Load::AccountInflight);
+    static_cast<void>(m_runner->run([this, gen, account, connections = m_connections, cancel = slot(Load::AccountInflight).cancel] {
+        auto src = RecordSource::resolve(*connections, account);
+        if (!src) {
+            fail(Load::AccountInflight, gen, account, src.error());
+            return;
+        }
+        InflightReader::Options options;
+        options.domain = src->apiDomain;
+        options.sessionDomain = src->sessionDomain;
+        options.dialect = src->dialect;
+        options.cancel = cancel.get();
+        auto inflight = InflightReader::readAccount(src->connection, account, options);
+        if (!inflight) {
+            fail(Load::AccountInflight, gen, account, inflight.error());
+            return;
+        }
+        post(Load::AccountInflight, gen, [this, gen, account, result = std::move(inflight).value()] {
+            finish(Load::AccountInflight, gen);
+            emit accountInflightLoaded(account, result);
         });
     }));
 }

@@ -15,7 +15,9 @@
 #include "diagnosis/finding.h"
 #include "models/consumertablemodel.h"
 #include "nats/profile.h"
+#include "records/accountinflight.h"
 #include "records/retainedloader.h"
+#include "records/sessioninflight.h"
 #include "records/sessionloader.h"
 
 namespace MqttDoctor {
@@ -48,7 +50,7 @@ class AccountDataController final : public QObject
     Q_DISABLE_COPY_MOVE(AccountDataController)
 
 public:
-    enum class Load { Findings, Sessions, Retained, Consumers, RawSession };
+    enum class Load { Findings, Sessions, Retained, Consumers, RawSession, SessionInflight, AccountInflight };
     Q_ENUM(Load)
 
     explicit AccountDataController(QObject *parent = nullptr);
@@ -83,6 +85,10 @@ public:
     void loadConsumers(const QString &account);
     /** The stored bytes of `$MQTT_sess` message `seq` (rawSessionLoaded). */
     void loadRawSession(const QString &account, quint64 seq);
+    /** What is in flight for one decoded session (message gets only; sessionInflightLoaded). */
+    void loadSessionInflight(const QString &account, const SessionEntry &entry, int limit = 100);
+    /** What is in flight in the account: sessions, oldest messages, QoS 2 records without a session (accountInflightLoaded). */
+    void loadAccountInflight(const QString &account);
     /** Stops a running load (it still ends with its finished signal, `cancelled` set). */
     void cancel(Load load);
     bool isLoading(Load load) const;
@@ -105,6 +111,8 @@ Q_SIGNALS:
     void retainedFinished(const QString &account, bool cancelled, const QString &note);
     void consumersLoaded(const QString &account, const QList<MqttDoctor::ConsumerRow> &consumers);
     void rawSessionLoaded(const QString &account, quint64 seq, const QByteArray &data);
+    void sessionInflightLoaded(const QString &account, quint64 seq, const MqttDoctor::SessionInflight &inflight);
+    void accountInflightLoaded(const QString &account, const MqttDoctor::AccountInflight &inflight);
     /** A load failed: what, why, what to do (the core's error, e.g. missing account credentials). */
     void failed(MqttDoctor::AccountDataController::Load load, const QString &account, const MqttDoctor::Error &error);
     void loadingChanged(MqttDoctor::AccountDataController::Load load, bool loading);
@@ -171,7 +179,7 @@ private:
 
     std::unique_ptr<AsyncRunner> m_runner;
     std::shared_ptr<ConnectionSet> m_connections;
-    Slot m_slots[5];
+    Slot m_slots[7];
     Snapshot m_snapshot;
     qsizetype m_sessionsDelivered = 0;  ///< batches of the snapshot emitted to the attached sessions view
     int m_snapshotLoads = 0;

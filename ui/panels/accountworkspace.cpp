@@ -10,6 +10,7 @@
 #include "panels/consumerspanel.h"
 #include "panels/detailpanel.h"
 #include "panels/findingspanel.h"
+#include "panels/inflightpanel.h"
 #include "panels/retainedpanel.h"
 #include "panels/sessionspanel.h"
 #include "panels/streamdiffpanel.h"
@@ -20,7 +21,8 @@ AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController 
     : QTabWidget(parent), m_controller(controller), m_findings(new FindingsPanel(controller, this)),
       m_diff(new StreamDiffPanel(this)),
       m_sessions(new SessionsPanel(controller, this)), m_retained(new RetainedPanel(controller, this)),
-      m_consumers(new ConsumersPanel(controller, this)), m_activity(new ActivityPanel(this))
+      m_consumers(new ConsumersPanel(controller, this)), m_inflight(new InflightPanel(controller, this)),
+      m_activity(new ActivityPanel(this))
 {
     setObjectName(QStringLiteral("accountWorkspace"));
     setDocumentMode(true);
@@ -30,6 +32,7 @@ AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController 
     addTab(m_sessions, tr("Sessions"));
     addTab(m_retained, tr("Retained"));
     addTab(m_consumers, tr("Consumers"));
+    addTab(m_inflight, tr("In flight"));
     addTab(m_activity, tr("Activity"));
     connect(this, &QTabWidget::currentChanged, this, &AccountWorkspace::loadCurrent);
     connect(&controller, &AccountDataController::findingsLoaded, this, &AccountWorkspace::updateFindingsTab);
@@ -39,7 +42,7 @@ AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController 
         if (!m_hasAccount || account != m_account)
             return;
         m_findings->setAccount(m_account, true);
-        m_stale = {SessionsTab, RetainedTab, ConsumersTab};
+        m_stale = {SessionsTab, RetainedTab, ConsumersTab, InflightTab};
         loadCurrent();
     });
     connect(&controller, &AccountDataController::loadingChanged, this, [this](AccountDataController::Load load, bool) {
@@ -69,7 +72,7 @@ void AccountWorkspace::showAccount(const AccountInfo &account, Tab tab)
     tabBar()->setVisible(true);
     setTabVisible(FindingsTab, true);
     setTabVisible(StreamDiffTab, records);
-    for (int t = SessionsTab; t <= ConsumersTab; ++t)
+    for (int t = SessionsTab; t <= InflightTab; ++t)
         setTabVisible(t, records);
     setTabVisible(ActivityTab, !account.isSystem);
     m_accountInfo = account;
@@ -82,6 +85,7 @@ void AccountWorkspace::showAccount(const AccountInfo &account, Tab tab)
         m_retained->setAccount(account.name);
         m_consumers->setAccount(account.name);
         m_activity->setAccount(account.name);
+        m_inflight->setAccount(account.name);
         updateFindingsTab();
     }
     if (tab != OverviewTab && isTabVisible(tab))
@@ -134,6 +138,7 @@ void AccountWorkspace::loadCurrent()
     case SessionsTab: stale ? m_sessions->reload() : m_sessions->ensureLoaded(); break;
     case RetainedTab: stale ? m_retained->reload() : m_retained->ensureLoaded(); break;
     case ConsumersTab: stale ? m_consumers->reload() : m_consumers->ensureLoaded(); break;
+    case InflightTab: stale ? m_inflight->reload() : m_inflight->ensureLoaded(); break;
     default: break;
     }
 }

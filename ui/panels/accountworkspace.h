@@ -12,6 +12,7 @@ class ActivityPanel;
 class ConsumersPanel;
 class DetailPanel;
 class FindingsPanel;
+class InflightPanel;
 class RetainedPanel;
 class SessionsPanel;
 class StreamDiffPanel;
@@ -28,7 +29,7 @@ class AccountWorkspace final : public QTabWidget
     Q_DISABLE_COPY_MOVE(AccountWorkspace)
 
 public:
-    enum Tab { OverviewTab, FindingsTab, StreamDiffTab, SessionsTab, RetainedTab, ConsumersTab, ActivityTab };
+    enum Tab { OverviewTab, FindingsTab, StreamDiffTab, SessionsTab, RetainedTab, ConsumersTab, InflightTab, ActivityTab };
     Q_ENUM(Tab)
 
     AccountWorkspace(DetailPanel *overview, AccountDataController &controller, QWidget *parent = nullptr);
@@ -58,6 +59,7 @@ public:
     RetainedPanel *retainedPanel() const { return m_retained; }
     ConsumersPanel *consumersPanel() const { return m_consumers; }
     ActivityPanel *activityPanel() const { return m_activity; }
+    InflightPanel *inflightPanel() const { return m_inflight; }
     StreamDiffPanel *streamDiffPanel() const { return m_diff; }
 
 private:
@@ -71,6 +73,7 @@ private:
     SessionsPanel *m_sessions;
     RetainedPanel *m_retained;
     ConsumersPanel *m_consumers;
+    InflightPanel *m_inflight;
     ActivityPanel *m_activity;
     QString m_account;
     AccountInfo m_accountInfo;

@@ -122,6 +122,11 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
                 if (account == m_account && seq == m_shownSeq)
                     m_details->setRaw(bytes);
             });
+    connect(&controller, &AccountDataController::sessionInflightLoaded, this,
+            [this](const QString &account, quint64 seq, const SessionInflight &inflight) {
+                if (account == m_account && seq == m_shownSeq)
+                    m_details->setInflight(inflight);
+            });
     connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {
         if (account != m_account)
             return;
@@ -129,6 +134,8 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
             handleFailed(account, error);
         else if (load == Load::RawSession)
             m_details->setRawError(tr("The stored record could not be read: %1").arg(error.toString()));
+        else if (load == Load::SessionInflight)
+            m_details->setInflightError(tr("What is in flight could not be read: %1").arg(error.toString()));
     });
     updateStatus();
 }
@@ -312,6 +319,8 @@ void SessionsPanel::showSelected()
     m_shownSeq = entry ? entry->seq : 0;
     if (entry)
         m_controller.loadRawSession(m_account, entry->seq);
+    if (entry && entry->record && !entry->isLegacy())
+        m_controller.loadSessionInflight(m_account, *entry);
 }
 
 void SessionsPanel::updateStatus()

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+#include "records/sessioninflight.h"
 #include "records/sessionloader.h"
 
 class QLabel;
@@ -26,6 +27,12 @@ public:
     void setEntry(const SessionEntry *entry);
     void setRaw(const QByteArray &bytes);
     void setRawError(const QString &text);
+    /** What is in flight for the shown session (read on the worker pool after setEntry). */
+    void setInflight(const SessionInflight &inflight);
+    void setInflightError(const QString &text);
+    QString inflightText() const;
+    /** The queued messages, QoS 2 incoming messages and PUBRELs, with their totals and notes, for people. */
+    static QString describeInflight(const SessionInflight &inflight, const QDateTime &now);
 
     QString decodedText() const;
     QString rawText() const;
@@ -39,6 +46,8 @@ private:
     QLabel *m_rawTitle;
     QPlainTextEdit *m_decoded;
     QPlainTextEdit *m_raw;
+    QLabel *m_inflightTitle;
+    QPlainTextEdit *m_inflight;
 };
 
 } // namespace MqttDoctor

@@ -17,6 +17,8 @@ QList<const RepairAction *> streamActions();
 QList<const RepairAction *> retainedActions();
 /** purge_session, create_consumer, delete_consumer, delete_session, migrate_legacy_sessions. */
 QList<const RepairAction *> sessionActions();
+/** delete_qos2_records. */
+QList<const RepairAction *> qos2Actions();
 } // namespace RepairActionFamilies
 
 } // namespace MqttDoctor
