@@ -62,7 +62,7 @@ void printPlan(QTextStream &out, const RepairPlan &plan)
     for (const Finding &f : plan.unrepairable) {
         const auto *entry = FindingCatalogue::entry(f.code);
         out << "\n  Not repaired automatically: " << f.code << "  " << f.title << '\n'
-            << "     " << (entry ? entry->guidance : f.detail) << '\n';
+            << "     " << (entry ? entry->guidance : f.detail.toString()) << '\n';
     }
     for (const QString &n : plan.notes)
         out << "\n  Note: " << n << '\n';

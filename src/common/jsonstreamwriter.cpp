@@ -54,14 +54,10 @@ void JsonStreamWriter::flush()
     m_buffer.size = 0;
 }
 
-void JsonStreamWriter::writeEscaped(QStringView text)
+char *JsonStreamWriter::escapeInto(char *out, QStringView text)
 {
     // As QJsonDocument escapes: quote, backslash and control characters; everything else as UTF-8.
-    // Written in place: room for the worst case (6 bytes per UTF-16 unit), then cut to what was used.
     static const char hex[] = "0123456789abcdef";
-    char *const start = m_buffer.room(6 * text.size() + 2);
-    char *out = start;
-    *out++ = '"';
     const char16_t *c = text.utf16();
     const char16_t *const end = c + text.size();
     for (; c != end; ++c) {
@@ -109,8 +105,45 @@ void JsonStreamWriter::writeEscaped(QStringView text)
             *out++ = char(0x80 | (u & 0x3f));
         }
     }
+    return out;
+}
+
+void JsonStreamWriter::writeEscaped(QStringView text)
+{
+    // Written in place: room for the worst case (6 bytes per UTF-16 unit), then cut to what was used.
+    char *const start = m_buffer.room(6 * text.size() + 2);
+    char *out = start;
+    *out++ = '"';
+    out = escapeInto(out, text);
     *out++ = '"';
     m_buffer.size += out - start;
+}
+
+QByteArray JsonStreamWriter::escaped(QStringView text)
+{
+    QByteArray out(6 * text.size(), Qt::Uninitialized);
+    out.truncate(escapeInto(out.data(), text) - out.data());
+    return out;
+}
+
+void JsonStreamWriter::beginString(const QString &key)
+{
+    separate();
+    appendIndent();
+    writeKey(key);
+    m_buffer.append('"');
+}
+
+void JsonStreamWriter::textPiece(QStringView text)
+{
+    char *const start = m_buffer.room(6 * text.size());
+    m_buffer.size += escapeInto(start, text) - start;
+}
+
+void JsonStreamWriter::endString()
+{
+    m_buffer.append('"');
+    flushIfFull();
 }
 
 void JsonStreamWriter::appendIndent()

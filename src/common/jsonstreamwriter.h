@@ -47,6 +47,17 @@ public:
     void stringOrNull(const QString &key, QStringView text);
     /** An array of strings. */
     void strings(const QString &key, const QStringList &list);
+    /**
+     * A string written in pieces (a text made from a pattern, without making it first): beginString(),
+     * then pieces, then endString(). escapedPiece() takes text already escaped by escaped() (a pattern's
+     * fixed text, escaped once); textPiece() escapes as string() does.
+     */
+    void beginString(const QString &key);
+    void textPiece(QStringView text);
+    void escapedPiece(const QByteArray &escapedText) { m_buffer.append(escapedText.constData(), escapedText.size()); }
+    void endString();
+    /** `text` as string() writes it between the quotes: UTF-8, JSON escapes where QJsonDocument makes them. */
+    static QByteArray escaped(QStringView text);
     /** Writes what is buffered (64 KiB at a time otherwise); finish() flushes too. */
     void flush();
     /** Finishes the document (closes what is open, final newline) and flushes. */
@@ -61,6 +72,8 @@ private:
     void writeKey(const QString &key);
     void appendIndent();
     void writeEscaped(QStringView text);
+    /** The escaped text without its quotes at `out` (room for 6 bytes per UTF-16 unit); returns its end. */
+    static char *escapeInto(char *out, QStringView text);
     /** A value's text at the current depth, without key, straight into the buffer. */
     void writeBare(const QJsonValue &value);
 

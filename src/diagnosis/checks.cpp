@@ -106,15 +106,67 @@ QList<Finding> checkCluster(const QList<ServerInfo> &servers, const CheckOptions
 
 namespace {
 
-// `more` added to `out` in whatever order (diagnose sorts them all): the shorter list is moved into the
-// longer one, so a hundred thousand session findings are not copied for the account's three.
-void appendFindings(QList<Finding> &out, QList<Finding> &&more)
+// The catalogue's order of each code.
+int codeRank(const QString &code)
 {
-    if (more.size() > out.size())
+    static const QHash<QString, int> order = [] {
+        QHash<QString, int> rank;
+        const QStringList codes = FindingCatalogue::codes();
+        for (qsizetype i = 0; i < codes.size(); ++i)
+            rank.insert(codes.at(i), int(i));
+        return rank;
+    }();
+    return order.value(code, -1);
+}
+
+// sortFindings()' order of two findings.
+bool sortsBefore(const Finding &a, const Finding &b)
+{
+    if (a.severity != b.severity)
+        return int(a.severity) > int(b.severity);
+    if (const int c = a.account.compare(b.account); c != 0)
+        return c < 0;
+    if (a.code != b.code)
+        if (const int ra = codeRank(a.code), rb = codeRank(b.code); ra != rb)
+            return ra < rb;
+    if (const int c = a.stream.compare(b.stream); c != 0)
+        return c < 0;
+    if (const int c = a.subject.compare(b.subject); c != 0)
+        return c < 0;
+    return a.clientId.compare(b.clientId) < 0;
+}
+
+// `small` (sorted) merged into `big` (sorted) in place: `big` grows at its end by small's size, then is
+// filled from the back, each finding moved once. On equal findings `small`'s go first when smallFirst.
+void mergeInto(QList<Finding> &big, QList<Finding> &small, bool smallFirst)
+{
+    const qsizetype n = big.size();
+    big.resize(n + small.size());
+    qsizetype i = n - 1;
+    for (qsizetype j = small.size() - 1, at = big.size() - 1; j >= 0; --at) {
+        const bool bigLast = i >= 0 && (smallFirst ? !sortsBefore(big.at(i), small.at(j)) : sortsBefore(small.at(j), big.at(i)));
+        big[at] = bigLast ? std::move(big[i--]) : std::move(small[j--]);
+    }
+}
+
+// `more` (sorted) merged into `out` (sorted), after the equal findings already there: a few findings
+// (the cluster's, an account's streams') go to their places in a list of a hundred thousand, which is not
+// sorted again; two long lists are appended and merged by sortFindings.
+void mergeFindings(QList<Finding> &out, QList<Finding> &&more)
+{
+    constexpr qsizetype kMergedInPlace = 64;
+    if (more.size() > kMergedInPlace && out.size() > kMergedInPlace) {
+        out.reserve(out.size() + more.size());
+        for (Finding &f : more)
+            out.append(std::move(f));
+        sortFindings(out);
+    } else if (more.size() > out.size()) {
+        // The short list goes into the long one, its findings before the equal ones of `more`.
         out.swap(more);
-    out.reserve(out.size() + more.size());
-    for (Finding &f : more)
-        out.append(std::move(f));
+        mergeInto(out, more, true);
+    } else {
+        mergeInto(out, more, false);
+    }
 }
 
 } // namespace
@@ -132,15 +184,21 @@ QList<Finding> diagnose(const DiagnosisInput &input)
         if (input.limits.contains(acc.name))
             in.limits = input.limits.value(acc.name);
         in.assumeMqtt = showsMqttUse(acc);
-        appendFindings(out, checkAccount(in));
+        // Each check's findings are sorted (the takeovers' here): merged, not sorted again.
+        mergeFindings(out, checkAccount(in));
         if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend())
-            appendFindings(out, checkSessions(*sessions, input.options));
-        if (const auto closed = input.closedConnections.constFind(acc.name); closed != input.closedConnections.cend())
-            appendFindings(out, checkTakeovers(acc.name, *closed));
-        if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend())
-            appendFindings(out, checkQos2Orphans(*sessions));
+            mergeFindings(out, checkSessions(*sessions, input.options));
+        if (const auto closed = input.closedConnections.constFind(acc.name); closed != input.closedConnections.cend()) {
+            QList<Finding> takeovers = checkTakeovers(acc.name, *closed);
+            sortFindings(takeovers);
+            mergeFindings(out, std::move(takeovers));
+        }
+        if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend()) {
+            QList<Finding> orphans = checkQos2Orphans(*sessions);
+            sortFindings(orphans);
+            mergeFindings(out, std::move(orphans));
+        }
     }
-    sortFindings(out);
     return out;
 }
 
@@ -170,14 +228,7 @@ void sortFindings(QList<Finding> &findings)
     const qsizetype n = findings.size();
     if (n < 2)
         return;
-    // The catalogue's order of each finding's code, looked up once per finding, not per comparison.
-    static const QHash<QString, int> order = [] {
-        QHash<QString, int> rank;
-        const QStringList codes = FindingCatalogue::codes();
-        for (qsizetype i = 0; i < codes.size(); ++i)
-            rank.insert(codes.at(i), int(i));
-        return rank;
-    }();
+    // The catalogue's order of each finding's code is looked up once per finding, not per comparison.
     // The few distinct account and stream names of a list, each replaced by its place in their sorted order.
     const auto placesOf = [&](QString Finding::*member) {
         // Neighbours mostly share the name (often its very data): looked up only when it changes.
@@ -203,19 +254,43 @@ void sortFindings(QList<Finding> &findings)
     };
     const std::vector<int> account = placesOf(&Finding::account);
     const std::vector<int> stream = placesOf(&Finding::stream);
-    // Everything but the subject and the client ID (distinct per session) compared as numbers.
+    // Subjects differ per session but mostly share their start ("$MQTT.sess."): the four UTF-16 units
+    // after the start all of them share, as one number, order most pairs without reading the strings.
+    qsizetype shared = findings.at(0).subject.size();
+    for (qsizetype i = 1; i < n && shared > 0; ++i) {
+        const QString &a = findings.at(0).subject;
+        const QString &b = findings.at(i).subject;
+        qsizetype same = 0;
+        const qsizetype most = std::min({shared, a.size(), b.size()});
+        while (same < most && a.at(same) == b.at(same))
+            ++same;
+        shared = same;
+    }
+    const auto subjectPrefix = [shared](const QString &subject) {
+        // Big-endian, shorter subjects padded with 0: comparing two prefixes as numbers compares those
+        // units as QString's operator< does; equal prefixes leave it to the strings.
+        quint64 prefix = 0;
+        for (qsizetype k = 0; k < 4; ++k) {
+            const qsizetype at = shared + k;
+            prefix = (prefix << 16) | (at < subject.size() ? quint64(subject.at(at).unicode()) : 0u);
+        }
+        return prefix;
+    };
+    // Everything but the rest of the subject and the client ID (distinct per session) compared as numbers;
+    // the finding's place last, so that the order is total (a plain sort keeps equal findings in order).
     struct Key
     {
         int severity;
         int account;
         int rank;
         int stream;
+        quint64 subject;
         qsizetype index;
     };
     std::vector<Key> keys(static_cast<size_t>(n));
     for (qsizetype i = 0; i < n; ++i) {
         const Finding &f = findings.at(i);
-        keys[size_t(i)] = Key{-int(f.severity), account[size_t(i)], order.value(f.code, -1), stream[size_t(i)], i};
+        keys[size_t(i)] = Key{-int(f.severity), account[size_t(i)], codeRank(f.code), stream[size_t(i)], subjectPrefix(f.subject), i};
     }
     const auto less = [&](const Key &a, const Key &b) {
         if (a.severity != b.severity)
@@ -226,11 +301,15 @@ void sortFindings(QList<Finding> &findings)
             return a.rank < b.rank;
         if (a.stream != b.stream)
             return a.stream < b.stream;
+        if (a.subject != b.subject)
+            return a.subject < b.subject;
         const Finding &fa = findings.at(a.index);
         const Finding &fb = findings.at(b.index);
-        if (fa.subject != fb.subject)
-            return fa.subject < fb.subject;
-        return fa.clientId < fb.clientId;
+        if (const int c = fa.subject.compare(fb.subject); c != 0)
+            return c < 0;
+        if (const int c = fa.clientId.compare(fb.clientId); c != 0)
+            return c < 0;
+        return a.index < b.index;
     };
     // Lists that are already sorted pieces (an account's findings after another's, each sorted by its
     // check) are merged, not sorted again.
@@ -245,7 +324,7 @@ void sortFindings(QList<Finding> &findings)
         for (size_t r = 1; r < runEnds.size(); ++r)
             std::inplace_merge(keys.begin(), keys.begin() + qsizetype(runEnds[r - 1]), keys.begin() + qsizetype(runEnds[r]), less);
     } else {
-        std::stable_sort(keys.begin(), keys.end(), less);
+        std::sort(keys.begin(), keys.end(), less);
     }
     std::vector<qsizetype> index(static_cast<size_t>(n));
     for (qsizetype i = 0; i < n; ++i)

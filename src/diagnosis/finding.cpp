@@ -34,37 +34,39 @@ QJsonObject Finding::toJson() const
                        {QStringLiteral("stream"), orNull(stream)},
                        {QStringLiteral("subject"), orNull(subject)},
                        {QStringLiteral("client_id"), orNull(clientId)},
-                       {QStringLiteral("title"), title},
-                       {QStringLiteral("detail"), detail},
-                       {QStringLiteral("evidence"), QJsonObject{{QStringLiteral("expected"), expected}, {QStringLiteral("actual"), actual}}},
+                       {QStringLiteral("title"), title.toString()},
+                       {QStringLiteral("detail"), detail.toString()},
+                       {QStringLiteral("evidence"),
+                        QJsonObject{{QStringLiteral("expected"), expected.toJsonValue()}, {QStringLiteral("actual"), actual.toJsonValue()}}},
                        {QStringLiteral("explains"), QJsonArray::fromStringList(explains)},
                        {QStringLiteral("repair"), orNull(repair)}};
 }
 
 void Finding::writeJson(JsonStreamWriter &w) const
 {
-    // toJson()'s members in its order (sorted keys), written as they are made.
+    // toJson()'s members in its order (sorted keys), written as they are made (a text kept as a pattern
+    // without making it).
     w.beginObject();
     w.string(QStringLiteral("account"), account);
     w.stringOrNull(QStringLiteral("client_id"), clientId);
     w.string(QStringLiteral("code"), code);
-    w.string(QStringLiteral("detail"), detail);
+    detail.writeJson(w, QStringLiteral("detail"));
     w.beginObject(QStringLiteral("evidence"));
-    w.value(QStringLiteral("actual"), actual);
-    w.value(QStringLiteral("expected"), expected);
+    actual.writeJson(w, QStringLiteral("actual"));
+    expected.writeJson(w, QStringLiteral("expected"));
     w.endObject();
     w.strings(QStringLiteral("explains"), explains);
     w.stringOrNull(QStringLiteral("repair"), repair);
     w.string(QStringLiteral("severity"), severityName(severity));
     w.stringOrNull(QStringLiteral("stream"), stream);
     w.stringOrNull(QStringLiteral("subject"), subject);
-    w.string(QStringLiteral("title"), title);
+    title.writeJson(w, QStringLiteral("title"));
     w.endObject();
 }
 
 QString Finding::identity() const
 {
-    return QStringList{code, account, stream, subject, clientId, title}.join(u'|');
+    return QStringList{code, account, stream, subject, clientId, title.toString()}.join(u'|');
 }
 
 } // namespace MqttDoctor

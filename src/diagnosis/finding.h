@@ -1,13 +1,15 @@
 #pragma once
 
 #include <QJsonObject>
-#include <QJsonValue>
 #include <QList>
 #include <optional>
 
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+
+#include "diagnosis/findingevidence.h"
+#include "diagnosis/findingtext.h"
 
 namespace MqttDoctor {
 
@@ -16,6 +18,10 @@ class JsonStreamWriter;
 /**
  * One diagnosed problem (docs/findings.md). Codes are stable strings such as
  * "STREAM_MISSING"; the catalogue of codes, titles and repairs is in findingcatalogue.h.
+ *
+ * A check may find a problem in each of a million sessions: the strings are shared with what they come
+ * from (the catalogue, the session records), and the title, detail and evidence can be kept as a pattern
+ * with its arguments, made into text only when read (FindingText, FindingEvidence).
  */
 struct Finding
 {
@@ -27,10 +33,10 @@ struct Finding
     QString stream;      ///< empty when not about one stream
     QString subject;     ///< empty when not about one subject
     QString clientId;    ///< empty when not about one MQTT client
-    QString title;       ///< one line, e.g. "$MQTT_sess is missing"
-    QString detail;      ///< what it means and what the server does because of it
-    QJsonValue expected; ///< evidence: what the server expects (JSON: object, array, string or number)
-    QJsonValue actual;   ///< evidence: what is there
+    FindingText title;   ///< one line, e.g. "$MQTT_sess is missing"
+    FindingText detail;  ///< what it means and what the server does because of it
+    FindingEvidence expected; ///< evidence: what the server expects (JSON: object, array, string or number)
+    FindingEvidence actual;   ///< evidence: what is there
     QStringList explains;///< server log templates this finding explains
     QString repair;      ///< repair action name ("create_stream", ...) or empty for none
 
@@ -49,7 +55,7 @@ struct Finding
 
 } // namespace MqttDoctor
 
-// Every member is relocatable (Qt's implicitly shared values, an enum): a list of a hundred thousand
+// Every member is relocatable (Qt's implicitly shared values, an enum, pointers to static patterns): a list of a hundred thousand
 // findings grows by moving its memory, not each finding.
 Q_DECLARE_TYPEINFO(MqttDoctor::Finding, Q_RELOCATABLE_TYPE);
 Q_DECLARE_METATYPE(MqttDoctor::Finding)

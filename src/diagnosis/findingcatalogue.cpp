@@ -347,6 +347,22 @@ QString FindingCatalogue::title(const QString &code, const QHash<QString, QStrin
 
 namespace {
 
+// The catalogue's defaults of `e` (severity, detail, explains, repair) on `f`.
+void applyDefaults(Finding &f, const FindingCatalogue::Entry &e)
+{
+    f.severity = e.severity;
+    f.detail = e.detects;
+    // Made once per code and shared by every finding of it.
+    static const QHash<const FindingCatalogue::Entry *, QStringList> explainTexts = [] {
+        QHash<const FindingCatalogue::Entry *, QStringList> texts;
+        for (const FindingCatalogue::Entry &entry : FindingCatalogue::entries())
+            texts.insert(&entry, entry.explainTexts());
+        return texts;
+    }();
+    f.explains = explainTexts.value(&e);
+    f.repair = e.repair;
+}
+
 // make() with `value(key)` as the values' lookup (nullopt: not given).
 template <typename Lookup>
 Finding makeFinding(const QString &code, const QString &account, const QString &stream, const Lookup &value)
@@ -370,17 +386,7 @@ Finding makeFinding(const QString &code, const QString &account, const QString &
         }
         return value(key);
     });
-    f.severity = e->severity;
-    f.detail = e->detects;
-    // Made once per code and shared by every finding of it.
-    static const QHash<const FindingCatalogue::Entry *, QStringList> explainTexts = [] {
-        QHash<const FindingCatalogue::Entry *, QStringList> texts;
-        for (const FindingCatalogue::Entry &entry : FindingCatalogue::entries())
-            texts.insert(&entry, entry.explainTexts());
-        return texts;
-    }();
-    f.explains = explainTexts.value(e);
-    f.repair = e->repair;
+    applyDefaults(f, *e);
     return f;
 }
 
@@ -403,6 +409,23 @@ Finding FindingCatalogue::make(const QString &code, const QString &account, cons
                 return v.second;
         return std::nullopt;
     });
+}
+
+Finding FindingCatalogue::makeUntitled(const QString &code, const QString &account, const QString &stream)
+{
+    Finding f;
+    f.code = code;
+    f.account = account;
+    f.stream = stream;
+    if (const Entry *e = entry(code))
+        applyDefaults(f, *e);
+    return f;
+}
+
+FindingPattern FindingCatalogue::titlePattern(const QString &code, const QStringList &keys)
+{
+    const Entry *e = entry(code);
+    return e ? FindingPattern(e->titleTemplate, keys) : FindingPattern();
 }
 
 QString FindingCatalogue::scopeName(Scope scope)

@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include "diagnosis/finding.h"
+#include "diagnosis/findingpattern.h"
 
 namespace MqttDoctor {
 
@@ -90,6 +91,18 @@ public:
     /** The same with the values as key/value pairs: what a check making a finding per session calls (no hash per finding). */
     using Value = std::pair<QString, QString>;
     static Finding make(const QString &code, const QString &account, const QString &stream, std::span<const Value> values);
+    /**
+     * A finding of `code` with the catalogue's severity, detail, explains and repair but no title, subject
+     * or client ID: what a check that makes a finding per session starts from, giving the title as a
+     * pattern (titlePattern()) with the finding's arguments. Nothing but code, account and stream for an
+     * unknown code.
+     */
+    static Finding makeUntitled(const QString &code, const QString &account, const QString &stream);
+    /**
+     * The title template of `code` as a pattern whose placeholders are `keys` (the finding's arguments in
+     * that order): filled from the same values, it gives make()'s title. Empty for an unknown code, as make()'s.
+     */
+    static FindingPattern titlePattern(const QString &code, const QStringList &keys);
 
     static QString scopeName(Scope scope);
 };

@@ -174,6 +174,33 @@ void checkMissingConsumers(const SessionCheckInput &in, QList<Finding> &out)
 {
     if (!in.consumersKnown)
         return;
+    // A finding per missing durable, of a hundred thousand sessions and more: its title, detail and
+    // expected evidence are patterns filled from these arguments when read, not sentences made here.
+    static const QStringList keys{QStringLiteral("client_id"), QStringLiteral("consumer"), QStringLiteral("stream"),
+                                  QStringLiteral("sid")};
+    static const FindingPattern title = FindingCatalogue::titlePattern(FindingCodes::sessionMissingConsumer(), keys);
+    static const FindingPattern subscriptionDetail(
+        u"Session \"{client_id}\" subscribes to {sid} through the durable {consumer} on {stream}, which does not exist. The "
+        u"server does not recreate it when the client reconnects: QoS 1/2 messages for this subscription are dropped (interest "
+        u"retention) and never delivered.",
+        keys);
+    static const FindingPattern pubrelDetail(
+        u"Session \"{client_id}\" names the PUBREL durable {consumer} on {stream}, which does not exist: QoS 2 exchanges of this "
+        u"client cannot complete.",
+        keys);
+    static const EvidencePattern expected({{QStringLiteral("consumer"), QStringLiteral("{consumer}")},
+                                           {QStringLiteral("stream"), QStringLiteral("{stream}")}},
+                                          keys);
+    static const QJsonValue missing(QStringLiteral("missing"));
+    const Finding blank[] = {FindingCatalogue::makeUntitled(FindingCodes::sessionMissingConsumer(), in.account, msgsStream),
+                             FindingCatalogue::makeUntitled(FindingCodes::sessionMissingConsumer(), in.account, outStream)};
+    // Counted first: the list is made once at its size, not grown to up to twice it.
+    qsizetype missingCount = 0;
+    for (const SessionEntry &e : in.sessions)
+        if (e.record)
+            for (const SessionConsumer &c : e.consumers)
+                missingCount += !c.exists && !c.name.isEmpty();
+    out.reserve(out.size() + missingCount);
     for (const SessionEntry &e : in.sessions) {
         if (!e.record)
             continue;
@@ -181,19 +208,14 @@ void checkMissingConsumers(const SessionCheckInput &in, QList<Finding> &out)
             if (c.exists || c.name.isEmpty())
                 continue;
             const bool pubrel = c.sid == QLatin1String("pubrel");
-            const QString stream = pubrel ? outStream : msgsStream;
-            const FindingCatalogue::Value values[] = {
-                {QStringLiteral("subject"), e.subject}, {QStringLiteral("client_id"), e.clientId}, {QStringLiteral("consumer"), c.name}};
-            Finding f = FindingCatalogue::make(FindingCodes::sessionMissingConsumer(), in.account, stream, values);
-            f.detail = pubrel ? QStringLiteral("Session \"%1\" names the PUBREL durable %2 on %3, which does not exist: QoS 2 "
-                                               "exchanges of this client cannot complete.")
-                                    .arg(e.clientId, c.name, stream)
-                              : QStringLiteral("Session \"%1\" subscribes to %2 through the durable %3 on %4, which does not exist. "
-                                               "The server does not recreate it when the client reconnects: QoS 1/2 messages for "
-                                               "this subscription are dropped (interest retention) and never delivered.")
-                                    .arg(e.clientId, c.sid, c.name, stream);
-            f.expected = QJsonObject{{QStringLiteral("consumer"), c.name}, {QStringLiteral("stream"), stream}};
-            f.actual = QStringLiteral("missing");
+            Finding f = blank[pubrel ? 1 : 0];
+            f.subject = e.subject;
+            f.clientId = e.clientId;
+            const QStringList args{e.clientId, c.name, f.stream, c.sid};
+            f.title = FindingText(title, args);
+            f.detail = FindingText(pubrel ? pubrelDetail : subscriptionDetail, args);
+            f.expected = FindingEvidence(expected, args);
+            f.actual = missing;
             out.append(std::move(f));
         }
     }

@@ -287,7 +287,7 @@ private:
             if (i > 0) {
                 QVERIFY(!(key(sorted.at(i)) < key(sorted.at(i - 1))));
                 if (key(sorted.at(i)) == key(sorted.at(i - 1))) // stable: equal keys keep their order
-                    QVERIFY(sorted.at(i - 1).title.mid(1).toInt() < sorted.at(i).title.mid(1).toInt());
+                    QVERIFY(sorted.at(i - 1).title.toString().mid(1).toInt() < sorted.at(i).title.toString().mid(1).toInt());
             }
         }
         QCOMPARE(titles.size(), findings.size());

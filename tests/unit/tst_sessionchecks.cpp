@@ -3,9 +3,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
+#include <QTextStream>
 
 #include "diagnosis/sessionchecks.h"
 #include "common/duration.h"
+#include "common/jsonstreamwriter.h"
+#include "diagnosis/findingcatalogue.h"
 #include "mqtt/clientidhash.h"
 
 using namespace MqttDoctor;
@@ -61,6 +64,28 @@ QStringList codes(const QList<Finding> &findings)
     return out;
 }
 
+// The findings as the CLI writes them (Finding::writeJson), and as the JSON of Finding::toJson() is written.
+std::pair<QString, QString> writtenBothWays(const QList<Finding> &findings)
+{
+    QString streamed;
+    QString fromTree;
+    {
+        QTextStream a(&streamed);
+        QTextStream b(&fromTree);
+        JsonStreamWriter wa(a);
+        JsonStreamWriter wb(b);
+        wa.beginObject();
+        wb.beginObject();
+        wa.beginArray(QStringLiteral("findings"));
+        wb.beginArray(QStringLiteral("findings"));
+        for (const Finding &f : findings) {
+            f.writeJson(wa);
+            wb.value({}, f.toJson());
+        }
+    }
+    return {streamed, fromTree};
+}
+
 } // namespace
 
 class TestSessionChecks : public QObject
@@ -98,6 +123,86 @@ private slots:
         QCOMPARE(codes(Checks::checkSessions(unknown)), QStringList{QStringLiteral("SESSION_MISSING_CONSUMER")});
         unknown.consumersKnown = false;
         QCOMPARE(codes(Checks::checkSessions(unknown)), QStringList());
+    }
+
+    void missingConsumerTexts()
+    {
+        // The title, detail and evidence of SESSION_MISSING_CONSUMER are kept as patterns: rendered, they are
+        // the texts the check wrote out in full before.
+        const QString h = ClientIdHash::hash(QStringLiteral("dev-1"));
+        const SessionEntry e = session(QStringLiteral("dev-1"), {h + QStringLiteral("_a")}, QStringLiteral("$MQTT_PUBREL_") + h);
+        const SessionCheckInput in = input({e}, {}, {});
+        const QList<Finding> f = Checks::checkSessions(in);
+        QCOMPARE(codes(f), (QStringList{QStringLiteral("SESSION_MISSING_CONSUMER"), QStringLiteral("SESSION_MISSING_CONSUMER")}));
+        QString sid;
+        for (const SessionEntry &joined : in.sessions)
+            for (const SessionConsumer &c : joined.consumers)
+                if (c.name == h + QStringLiteral("_a"))
+                    sid = c.sid;
+        QVERIFY(!sid.isEmpty());
+
+        const Finding &sub = f.at(0);
+        QCOMPARE(sub.stream, QStringLiteral("$MQTT_msgs"));
+        QCOMPARE(sub.subject, QStringLiteral("$MQTT.sess.") + h);
+        QCOMPARE(sub.clientId, QStringLiteral("dev-1"));
+        QVERIFY(sub.title.isDeferred());
+        QCOMPARE(sub.title.toString(), QStringLiteral("Consumer %1_a of session dev-1 does not exist").arg(h));
+        QCOMPARE(sub.detail.toString(),
+                 QStringLiteral("Session \"dev-1\" subscribes to %1 through the durable %2_a on $MQTT_msgs, which does not exist. "
+                                "The server does not recreate it when the client reconnects: QoS 1/2 messages for this "
+                                "subscription are dropped (interest retention) and never delivered.")
+                     .arg(sid, h));
+        QCOMPARE(sub.expected.toJsonValue(),
+                 QJsonValue(QJsonObject{{QStringLiteral("consumer"), QString(h + QStringLiteral("_a"))}, {QStringLiteral("stream"), QStringLiteral("$MQTT_msgs")}}));
+        QCOMPARE(sub.actual.toJsonValue(), QJsonValue(QStringLiteral("missing")));
+        QCOMPARE(sub.repair, QStringLiteral("create_consumer"));
+        QCOMPARE(sub.severity, Finding::Severity::Error);
+
+        const Finding &pubrel = f.at(1);
+        QCOMPARE(pubrel.stream, QStringLiteral("$MQTT_out"));
+        QCOMPARE(pubrel.title.toString(), QStringLiteral("Consumer $MQTT_PUBREL_%1 of session dev-1 does not exist").arg(h));
+        QCOMPARE(pubrel.detail.toString(),
+                 QStringLiteral("Session \"dev-1\" names the PUBREL durable $MQTT_PUBREL_%1 on $MQTT_out, which does not exist: QoS 2 "
+                                "exchanges of this client cannot complete.")
+                     .arg(h));
+        QCOMPARE(pubrel.expected.toObject().value(QLatin1String("stream")).toString(), QStringLiteral("$MQTT_out"));
+        // The same title as the catalogue makes from the same values.
+        QCOMPARE(pubrel.title.toString(),
+                 FindingCatalogue::title(pubrel.code, {{QStringLiteral("consumer"), QStringLiteral("$MQTT_PUBREL_") + h},
+                                                       {QStringLiteral("client_id"), QStringLiteral("dev-1")}}));
+
+        // Written straight from the patterns, the JSON is byte for byte that of the rendered finding.
+        const auto [streamed, fromTree] = writtenBothWays(f);
+        QCOMPARE(streamed, fromTree);
+        QVERIFY(streamed.contains(QStringLiteral("\"title\": \"Consumer ") + h + QStringLiteral("_a of session dev-1 does not exist\"")));
+    }
+
+    void everyCodeWritesAsItsJson()
+    {
+        // Undecodable, foreign (id mismatch), colliding, missing durables, an orphan, stale: each finding
+        // written by Finding::writeJson as its toJson() is written.
+        const QString h = ClientIdHash::hash(QStringLiteral("dev-1"));
+        SessionEntry foreign = session(QStringLiteral("dev-9"), {});
+        foreign.subject = QStringLiteral("$MQTT.sess.") + h;
+        foreign.hash = h;
+        foreign.idMatchesHash.reset();
+        StreamMessage broken;
+        broken.subject = QStringLiteral("$MQTT.sess.AAAAAAAA");
+        broken.sequence = 7;
+        broken.data = "{not json";
+        const SessionEntry undecodable = SessionLoader::fromMessage(broken, TopicMapping::Dialect::V2_10);
+        const QString g = ClientIdHash::hash(QStringLiteral("gone"));
+        SessionCheckInput in = input({session(QStringLiteral("dev-2"), {QStringLiteral("zzzzzzzz_q")}), foreign, undecodable,
+                                      session(QStringLiteral("old \"one\""), {})},
+                                     {consumer(g + QStringLiteral("_x"), 3)});
+        in.connected = SessionLoader::ConnectedClients{};
+        in.subjectCounts = QList<SubjectCount>{{QStringLiteral("$MQTT.sess.BBBBBBBB"), 3}};
+        CheckOptions options;
+        options.staleAfterSecs = 3600;
+        const QList<Finding> f = Checks::checkSessions(in, options);
+        QVERIFY2(f.size() >= 5, qPrintable(codes(f).join(u',')));
+        const auto [streamed, fromTree] = writtenBothWays(f);
+        QCOMPARE(streamed, fromTree);
     }
 
     void undecodableRecordKeepsItsDurables()

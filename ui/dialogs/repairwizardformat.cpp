@@ -107,7 +107,7 @@ QString planHtml(const RepairPlan &plan)
         html += QStringLiteral("<h4>%1</h4><ul>").arg(esc(tr("Not repaired automatically")));
         for (const Finding &f : plan.unrepairable) {
             const auto *entry = FindingCatalogue::entry(f.code);
-            html += QStringLiteral("<li>%1<br/>%2</li>").arg(findingLine(f), esc(entry ? entry->guidance : f.detail));
+            html += QStringLiteral("<li>%1<br/>%2</li>").arg(findingLine(f), esc(entry ? entry->guidance : f.detail.toString()));
         }
         html += QStringLiteral("</ul>");
     }

@@ -54,7 +54,7 @@ QVariant ClusterFindingsModel::data(const QModelIndex &index, int role) const
         return m_icons.value(int(f.severity));
     }
     if (role == Qt::ToolTipRole)
-        return f.detail;
+        return f.detail.toString();
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     switch (index.column()) {
@@ -63,7 +63,7 @@ QVariant ClusterFindingsModel::data(const QModelIndex &index, int role) const
     case CodeColumn: return f.code;
     case StreamColumn: return f.stream;
     case ClientColumn: return f.clientId;
-    case TitleColumn: return f.title;
+    case TitleColumn: return f.title.toString();
     default: return {};
     }
 }

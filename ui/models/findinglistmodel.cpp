@@ -90,14 +90,14 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case SeverityColumn: return Finding::severityName(f.severity);
         case CodeColumn: return f.code;
-        case TitleColumn: return f.title;
+        case TitleColumn: return f.title.toString();
         case WhereColumn: return where();
         default: return {};
         }
     case Qt::DecorationRole:
         return index.column() == SeverityColumn ? QVariant(severityIcon(f.severity)) : QVariant();
     case Qt::ToolTipRole:
-        return index.column() == TitleColumn ? f.detail : QVariant();
+        return index.column() == TitleColumn ? QVariant(f.detail.toString()) : QVariant();
     case FindingRole:
         return QVariant::fromValue(f);
     case SeverityRole:

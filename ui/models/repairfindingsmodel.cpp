@@ -120,7 +120,7 @@ QVariant RepairFindingsModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ToolTipRole) {
         if (!f.repair.isEmpty() || index.column() != RepairColumn)
-            return f.detail;
+            return f.detail.toString();
         // What the operator can do instead, from the catalogue.
         const FindingCatalogue::Entry *entry = FindingCatalogue::entry(f.code);
         return entry && !entry->guidance.isEmpty() ? tr("No automatic repair. What to do instead: %1").arg(entry->guidance)
@@ -137,7 +137,7 @@ QVariant RepairFindingsModel::data(const QModelIndex &index, int role) const
             return where;
         return where.isEmpty() ? f.account : tr("%1 · %2").arg(f.account, where);
     }
-    case TitleColumn: return f.title;
+    case TitleColumn: return f.title.toString();
     case RepairColumn: return f.repair.isEmpty() ? tr("guidance only") : f.repair;
     default: return {};
     }
