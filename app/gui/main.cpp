@@ -17,6 +17,7 @@
 #include "nats/connectionoptions.h"
 #include "nats/natsconnection.h"
 #include "optionsjson.h"
+#include "windowstate.h"
 
 using namespace MqttDoctor;
 
@@ -96,6 +97,8 @@ int main(int argc, char *argv[])
     {
         ClusterController controller;
         MainWindow window(controller);
+        WindowState state(&window);
+        state.restore();
         window.show();
         if (profile && parser.isSet(accountOption))
             window.openAccountSessions(parser.value(accountOption));
