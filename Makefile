@@ -51,16 +51,19 @@ ASAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
     -DMQTTDOCTOR_SANITIZE=address -DMQTTDOCTOR_FUZZ=ON
 TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQTTDOCTOR_SANITIZE=thread
 
+# The last line: what `make package` and its test need (qt6-svg-dev renders the icon's PNG sizes;
+# dpkg-dev's dpkg-shlibdeps finds the package's dependencies; the checkers of the package's files).
 DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
     qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev qt6-charts-dev libqt6opengl6-dev \
     libnats-dev libssl-dev openssl \
     clang libclang-rt-dev llvm lld \
     nats-server mosquitto-clients python3-prometheus-client \
-    xvfb xauth ca-certificates
+    xvfb xauth ca-certificates \
+    qt6-svg-dev dpkg-dev lintian desktop-file-utils appstream man-db bsdextrautils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps servers configure build configure-test build-test test test-main test-asan test-tsan fuzz demo bench clean
+.PHONY: all deps servers configure build package configure-test build-test test test-main test-asan test-tsan fuzz demo bench clean
 
 all: build
 
@@ -87,6 +90,13 @@ configure: deps
 
 build: configure servers
 	cmake --build $(BUILD) -j$(JOBS) --target $(USER_TARGETS)
+
+# The Debian package of the optimised programs, with their man pages, completion, icons, desktop and
+# AppStream files: $(BUILD)/nats-mqtt-doctor_<version>_<arch>.deb (`apt install ./<that file>`).
+# `make test` builds and checks the same package from the test tree (CTest package_deb).
+package: configure
+	cmake --build $(BUILD) -j$(JOBS) --target nats-mqtt-doctor nats-mqtt-doctor-cli mqttdoctor_package_data
+	cd $(BUILD) && cpack -G DEB
 
 configure-test: deps
 	@if [ ! -f $(TEST_BUILD)/build.ninja ]; then \

@@ -22,7 +22,7 @@ HelpText::HelpText(QList<QCommandLineOption> globalOptions, int width) : m_globa
 
 QString HelpText::overview(const QList<Command> &commands, const QString &description, const QString &footer) const
 {
-    QString text = QStringLiteral("Usage: %1 [global options] COMMAND [options]\n       %1 COMMAND --help\n").arg(programName());
+    QString text = QStringLiteral("Usage: ") + usageLines().join(QStringLiteral("\n       ")) + QLatin1Char('\n');
     if (!description.isEmpty())
         text += QLatin1Char('\n') + description + QLatin1Char('\n');
     QList<Row> rows;
@@ -33,6 +33,11 @@ QString HelpText::overview(const QList<Command> &commands, const QString &descri
     if (!footer.isEmpty())
         text += QLatin1Char('\n') + footer + (footer.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"));
     return text;
+}
+
+QStringList HelpText::usageLines()
+{
+    return {programName() + QStringLiteral(" [global options] COMMAND [options]"), programName() + QStringLiteral(" COMMAND --help")};
 }
 
 QString HelpText::command(const Command &command) const

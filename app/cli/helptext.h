@@ -29,6 +29,8 @@ public:
     explicit HelpText(QList<QCommandLineOption> globalOptions, int width = 80);
 
     QString overview(const QList<Command> &commands, const QString &description, const QString &footer) const;
+    /** The overview's usage lines: "nats-mqtt-doctor-cli [global options] COMMAND [options]", "... COMMAND --help". */
+    static QStringList usageLines();
     QString command(const Command &command) const;
 
 private:

@@ -6,13 +6,16 @@
 #include <unistd.h>
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 #include <QSet>
 #include <QTextStream>
 
 #include "accountchoice.h"
 #include "backupcommands.h"
+#include "buildinfo.h"
 #include "checkcommand.h"
 #include "clicontext.h"
+#include "commandtablejson.h"
 #include "eventscommand.h"
 #include "explaincommand.h"
 #include "helptext.h"
@@ -22,6 +25,7 @@
 #include "nats/connectionoptions.h"
 #include "nats/connectionset.h"
 #include "nats/natsconnection.h"
+#include "optionsjson.h"
 #include "textoutput.h"
 
 using namespace MqttDoctor;
@@ -46,10 +50,12 @@ QList<QCommandLineOption> globalOptions()
 {
     QList<QCommandLineOption> list{
         QCommandLineOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help; after a command, the command's.")),
-        QCommandLineOption({QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version.")),
+        QCommandLineOption({QStringLiteral("v"), QStringLiteral("version")},
+                           QStringLiteral("Show the version, the git commit it was built from, and the Qt and nats.c versions.")),
         QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print one JSON object on standard output, errors included (docs/cli.md).")),
     };
     list += ConnectionOptions::options();
+    list += OptionsJson::helpJsonOption();
     return list;
 }
 
@@ -110,7 +116,7 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("nats-mqtt-doctor-cli"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(MQTTDOCTOR_VERSION));
+    QCoreApplication::setApplicationVersion(BuildInfo::version());
     QTextStream out(stdout);
     QTextStream err(stderr);
 
@@ -149,7 +155,12 @@ int main(int argc, char *argv[])
         return reportError(out, err, json, usage(all.errorText(), hint));
     }
     if (all.isSet(QStringLiteral("version"))) {
-        out << "nats-mqtt-doctor-cli " << QCoreApplication::applicationVersion() << '\n';
+        out << BuildInfo::versionText(programName());
+        return ExitOk;
+    }
+    if (all.isSet(OptionsJson::helpJsonOption().names().first())) {
+        const QJsonObject table = CommandTableJson::describe(kDescription, HelpText::usageLines(), commands, global);
+        out << QJsonDocument(table).toJson(QJsonDocument::Indented);
         return ExitOk;
     }
     if (!command) {

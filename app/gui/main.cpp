@@ -4,20 +4,27 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTextStream>
 #include <QTimer>
 
+#include "buildinfo.h"
 #include "controllers/clustercontroller.h"
 #include "mainwindow.h"
 #include "models/iconfactory.h"
 #include "nats/connectionoptions.h"
 #include "nats/natsconnection.h"
+#include "optionsjson.h"
+#include "windowstate.h"
 
 using namespace MqttDoctor;
 
 namespace {
 
 constexpr int kExitUsage = 64; // as the CLI: bad options
+const QString kProgram = QStringLiteral("nats-mqtt-doctor");
 
 } // namespace
 
@@ -27,33 +34,46 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("nats-mqtt-doctor"));
     QApplication::setApplicationName(QStringLiteral("nats-mqtt-doctor"));
     QApplication::setApplicationDisplayName(QStringLiteral("NATS MQTT Doctor"));
-    QApplication::setApplicationVersion(QStringLiteral(MQTTDOCTOR_VERSION));
+    QApplication::setApplicationVersion(BuildInfo::version());
     QApplication::setDesktopFileName(QStringLiteral("nats-mqtt-doctor"));
     QApplication::setWindowIcon(IconFactory::appIcon());
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
+    const QString description = QStringLiteral(
         "Diagnose the JetStream streams that nats-server keeps MQTT state in.\n"
         "Without connection options the connection dialog opens; with --profile FILE or --server URL\n"
-        "(and the same authentication options as nats-mqtt-doctor-cli) the window opens connected."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    ConnectionOptions::addTo(parser);
+        "(and the same authentication options as nats-mqtt-doctor-cli) the window opens connected.");
+    parser.setApplicationDescription(description);
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    const QCommandLineOption versionOption({QStringLiteral("v"), QStringLiteral("version")},
+                                           QStringLiteral("Show the version, the git commit it was built from, and the Qt and nats.c versions."));
     const QCommandLineOption accountOption(QStringLiteral("account"),
                                            QStringLiteral("Open this account's sessions once it is listed (with connection options)."),
                                            QStringLiteral("name"));
-    parser.addOption(accountOption);
+    // One list for the parser and for --help-json (the man page is made from it at build time).
+    const QList<QCommandLineOption> optionTable =
+        QList<QCommandLineOption>{helpOption, versionOption} + ConnectionOptions::options() + QList<QCommandLineOption>{accountOption};
+    parser.addOptions(optionTable);
+    parser.addOption(OptionsJson::helpJsonOption());
     QTextStream err(stderr);
     if (!parser.parse(QApplication::arguments())) {
         err << "nats-mqtt-doctor: " << parser.errorText() << "\nRun with --help for the options.\n";
         return kExitUsage;
     }
-    if (parser.isSet(QStringLiteral("help"))) {
+    if (parser.isSet(helpOption)) {
         QTextStream(stdout) << parser.helpText();
         return 0;
     }
-    if (parser.isSet(QStringLiteral("version"))) {
-        QTextStream(stdout) << "nats-mqtt-doctor " << QApplication::applicationVersion() << '\n';
+    if (parser.isSet(versionOption)) {
+        QTextStream(stdout) << BuildInfo::versionText(kProgram);
+        return 0;
+    }
+    if (parser.isSet(OptionsJson::helpJsonOption())) {
+        const QJsonObject table{{QStringLiteral("program"), kProgram},
+                                {QStringLiteral("description"), description},
+                                {QStringLiteral("usage"), QJsonArray{QString(kProgram + QStringLiteral(" [options]"))}},
+                                {QStringLiteral("options"), OptionsJson::options(optionTable)}};
+        QTextStream(stdout) << QJsonDocument(table).toJson(QJsonDocument::Indented);
         return 0;
     }
     if (!parser.positionalArguments().isEmpty()) {
@@ -77,6 +97,8 @@ int main(int argc, char *argv[])
     {
         ClusterController controller;
         MainWindow window(controller);
+        WindowState state(&window);
+        state.restore();
         window.show();
         if (profile && parser.isSet(accountOption))
             window.openAccountSessions(parser.value(accountOption));
