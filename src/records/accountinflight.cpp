@@ -6,11 +6,6 @@ namespace MqttDoctor {
 
 namespace {
 
-QJsonValue timeJson(const QDateTime &t)
-{
-    return t.isValid() ? QJsonValue(t.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue();
-}
-
 QJsonValue ageJson(const QDateTime &t, const QDateTime &now)
 {
     return t.isValid() && now.isValid() ? QJsonValue(qMax<qint64>(0, t.secsTo(now))) : QJsonValue();
@@ -24,21 +19,15 @@ QJsonArray intArray(const QList<int> &values)
     return out;
 }
 
-void older(QDateTime &oldest, const QDateTime &t)
-{
-    if (t.isValid() && (!oldest.isValid() || t < oldest))
-        oldest = t;
-}
-
 } // namespace
 
 QDateTime AccountInflight::Session::oldest() const
 {
     QDateTime out;
     if (oldestQueued)
-        older(out, oldestQueued->time);
-    older(out, oldestQos2Incoming);
-    older(out, oldestPubrel);
+        SessionInflight::keepOlder(out, oldestQueued->time);
+    SessionInflight::keepOlder(out, oldestQos2Incoming);
+    SessionInflight::keepOlder(out, oldestPubrel);
     return out;
 }
 
@@ -50,12 +39,12 @@ QJsonObject AccountInflight::Session::toJson(const QDateTime &now) const
                        {QStringLiteral("queued_total"), queuedTotal},
                        {QStringLiteral("oldest_queued"), oldestQueued ? QJsonValue(SessionInflight::toJson(*oldestQueued)) : QJsonValue()},
                        {QStringLiteral("qos2_incoming_total"), qos2Incoming},
-                       {QStringLiteral("oldest_qos2_incoming"), timeJson(oldestQos2Incoming)},
+                       {QStringLiteral("oldest_qos2_incoming"), SessionInflight::timeJson(oldestQos2Incoming)},
                        {QStringLiteral("qos2_incoming_packet_ids"), intArray(qos2PacketIds)},
                        {QStringLiteral("pubrel_pending_total"), pubrelPending},
-                       {QStringLiteral("oldest_pubrel"), timeJson(oldestPubrel)},
+                       {QStringLiteral("oldest_pubrel"), SessionInflight::timeJson(oldestPubrel)},
                        {QStringLiteral("pubrel_packet_ids"), intArray(pubrelPacketIds)},
-                       {QStringLiteral("oldest"), timeJson(oldest())},
+                       {QStringLiteral("oldest"), SessionInflight::timeJson(oldest())},
                        {QStringLiteral("age_seconds"), ageJson(oldest(), now)}};
 }
 
@@ -88,7 +77,7 @@ QJsonObject AccountInflight::toJson() const
                        {QStringLiteral("orphans"), o},
                        {QStringLiteral("qos2_streams"), qos2Streams},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(notes)},
-                       {QStringLiteral("time"), timeJson(now)}};
+                       {QStringLiteral("time"), SessionInflight::timeJson(now)}};
 }
 
 } // namespace MqttDoctor

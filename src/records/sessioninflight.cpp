@@ -6,33 +6,33 @@ namespace MqttDoctor {
 
 namespace {
 
-QJsonValue timeJson(const QDateTime &t)
-{
-    return t.isValid() ? QJsonValue(t.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue();
-}
-
 QJsonValue problemJson(const QString &p)
 {
     return p.isEmpty() ? QJsonValue() : QJsonValue(p);
 }
 
-void older(QDateTime &oldest, const QDateTime &t)
+} // namespace
+
+QJsonValue SessionInflight::timeJson(const QDateTime &t)
+{
+    return t.isValid() ? QJsonValue(t.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue();
+}
+
+void SessionInflight::keepOlder(QDateTime &oldest, const QDateTime &t)
 {
     if (t.isValid() && (!oldest.isValid() || t < oldest))
         oldest = t;
 }
 
-} // namespace
-
 QDateTime SessionInflight::oldest() const
 {
     QDateTime out;
     for (const Queued &q : queued)
-        older(out, q.time);
+        keepOlder(out, q.time);
     for (const Qos2Incoming &q : qos2Incoming)
-        older(out, q.time);
+        keepOlder(out, q.time);
     for (const PubRel &p : pubrelPending)
-        older(out, p.time);
+        keepOlder(out, p.time);
     return out;
 }
 

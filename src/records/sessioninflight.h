@@ -3,6 +3,7 @@
 #include <optional>
 
 #include <QDateTime>
+#include <QJsonValue>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -19,6 +20,11 @@ namespace MqttDoctor {
  */
 struct SessionInflight
 {
+    /** A time as the JSON of docs/cli.md (RFC 3339, UTC, milliseconds); null when unknown. */
+    static QJsonValue timeJson(const QDateTime &time);
+    /** Keeps in `oldest` the older of it and `time` (an invalid time is no time). */
+    static void keepOlder(QDateTime &oldest, const QDateTime &time);
+
     /** One message a durable of the session has not had acknowledged. */
     struct Queued
     {

@@ -4,15 +4,13 @@
 
 namespace MqttDoctor {
 
-namespace {
-QJsonArray findingsJson(const QList<Finding> &findings)
+QJsonArray RepairRound::findingsJson(const QList<Finding> &findings)
 {
     QJsonArray out;
     for (const Finding &f : findings)
         out.append(f.toJson());
     return out;
 }
-} // namespace
 
 QJsonObject RepairRound::toJson() const
 {

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 
@@ -34,6 +35,8 @@ struct RepairRound
 
     /** docs/cli.md, `repair` JSON: `{round, plan, applied, backups, fixed, remaining}`. */
     QJsonObject toJson() const;
+    /** Findings as the JSON array of `check` (Finding::toJson each). */
+    static QJsonArray findingsJson(const QList<Finding> &findings);
 };
 
 } // namespace MqttDoctor

@@ -11,14 +11,6 @@ namespace MqttDoctor {
 
 namespace {
 
-QJsonArray findingsJson(const QList<Finding> &findings)
-{
-    QJsonArray out;
-    for (const Finding &f : findings)
-        out.append(f.toJson());
-    return out;
-}
-
 QSet<QString> identities(const QList<Finding> &findings)
 {
     QSet<QString> out;
@@ -430,9 +422,9 @@ QJsonObject RepairSession::toJson() const
     return QJsonObject{{QStringLiteral("plan"), wholePlan().toJson()},
                        {QStringLiteral("applied"), ran ? QJsonValue(report.toJson()) : QJsonValue(QJsonValue::Null)},
                        {QStringLiteral("backups"), QJsonArray::fromStringList(m_dryRun ? QStringList() : report.backups)},
-                       {QStringLiteral("fixed"), findingsJson(fixed())},
-                       {QStringLiteral("remaining"), findingsJson(remaining())},
-                       {QStringLiteral("not_selected"), findingsJson(notSelected())},
+                       {QStringLiteral("fixed"), RepairRound::findingsJson(fixed())},
+                       {QStringLiteral("remaining"), RepairRound::findingsJson(remaining())},
+                       {QStringLiteral("not_selected"), RepairRound::findingsJson(notSelected())},
                        {QStringLiteral("not_checked"), gaps},
                        {QStringLiteral("rounds"), rounds},
                        {QStringLiteral("stop"), QJsonObject{{QStringLiteral("reason"), stopName(m_stop)},
