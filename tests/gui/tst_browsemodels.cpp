@@ -11,6 +11,7 @@
 #include "models/consumertablemodel.h"
 #include "models/findinglistmodel.h"
 #include "models/healthbadge.h"
+#include "models/inflighttablemodel.h"
 #include "models/retainedtablemodel.h"
 #include "models/sessionfilterproxymodel.h"
 #include "models/sessiontablemodel.h"
@@ -77,6 +78,7 @@ private Q_SLOTS:
     void retainedPayloadModes_data();
     void retainedPayloadModes();
     void consumers();
+    void inflight();
 };
 
 void TestBrowseModels::findings()
@@ -220,6 +222,54 @@ void TestBrowseModels::consumers()
     QCOMPARE(model.rowOf(u"zzzzzzzz_b"_s), 1);
     model.clear();
     QCOMPARE(proxy.rowCount(), 0);
+}
+
+// The In flight tab's model: sessions with what they have in flight, then the gone sessions' QoS 2
+// records; replaced and cleared under the tester.
+void TestBrowseModels::inflight()
+{
+    InflightTableModel model;
+    Tester tester(&model, Mode);
+    const QDateTime now(QDate(2026, 12, 5), QTime(8, 0), Qt::UTC);
+    AccountInflight in;
+    in.account = u"ACME"_s;
+    in.now = now;
+    AccountInflight::Session device;
+    device.clientId = u"device-1"_s;
+    device.hash = ClientIdHash::hash(device.clientId);
+    device.queuedTotal = 3;
+    AccountInflight::Session gateway;
+    gateway.clientId = u"gateway-7"_s;
+    gateway.hash = ClientIdHash::hash(gateway.clientId);
+    gateway.oldestQos2Incoming = now.addSecs(-120);
+    gateway.qos2PacketIds = {311};
+    gateway.oldestPubrel = now.addSecs(-30);
+    gateway.pubrelPacketIds = {12, 13};
+    in.sessions = {gateway, device};
+    Qos2Records::Orphans gone;
+    gone.stream = u"$MQTT_qos2in"_s;
+    gone.clientId = u"old-tablet"_s;
+    gone.hash = ClientIdHash::hash(gone.clientId);
+    gone.sequences = {4};
+    gone.packetIds = {12};
+    gone.oldest = now.addSecs(-3600);
+    in.orphans = {gone};
+    model.setInflight(in);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.columnCount(), int(InflightTableModel::ColumnCount));
+    QCOMPARE(model.index(0, InflightTableModel::ClientIdColumn).data().toString(), u"gateway-7"_s);
+    QVERIFY(!model.isOrphanRow(1));
+    QVERIFY(model.isOrphanRow(2));
+    QVERIFY2(model.index(2, InflightTableModel::ClientIdColumn).data().toString().contains(u"old-tablet"_s),
+             qPrintable(model.index(2, InflightTableModel::ClientIdColumn).data().toString()));
+    QVERIFY(model.index(2, InflightTableModel::NoteColumn).data().toString().startsWith(u"QOS2_ORPHANED"_s));
+    for (int column = 0; column < model.columnCount(); ++column)
+        QVERIFY(!model.headerData(column, Qt::Horizontal).toString().isEmpty());
+    in.orphans.clear();
+    model.setInflight(in);
+    QCOMPARE(model.rowCount(), 2);
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
 }
 
 QTEST_MAIN(TestBrowseModels)

@@ -101,6 +101,39 @@ private slots:
             QTest::newRow(qPrintable(label)) << label;
     }
 
+    // A PUBREL the server sent to a persistent QoS 2 subscriber that left before its PUBCOMP: the
+    // session shows it in pubrel_pending with the packet ID the server used (2.10+: $MQTT_out).
+    void pubrelAwaitingPubcomp_data() { inflight_data(); }
+    void pubrelAwaitingPubcomp()
+    {
+        QFETCH(QString, version);
+        if (NatsServerBinary::locate(version).versionNumber() < QVersionNumber(2, 10))
+            QSKIP("2.9 grants a subscription QoS 1 at most and keeps no $MQTT_out (the inflight test checks that it says so)");
+        NatsServerFixture server;
+        QVERIFY2(server.start(version, ServerConfig::standard()), qPrintable(server.errorString()));
+        MqttClient acme(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
+        const QString outcome = receiveQos2AndLeave(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"),
+                                                    QStringLiteral("q2-subscriber"), QStringLiteral("alarm/#"), [&acme] {
+                                                        QVERIFY(acme.publish(QStringLiteral("alarm/fire"), "evacuate", 2).acknowledged);
+                                                    });
+        QVERIFY2(outcome.startsWith(QStringLiteral("PUBREL ")), qPrintable(outcome));
+        const int packetId = outcome.mid(7).toInt();
+        QTest::qWait(300);
+        const auto session = CliRunner::run(acmeArgs(server.url()) + QStringList{QStringLiteral("session"), QStringLiteral("q2-subscriber"),
+                                                                                  QStringLiteral("--json")});
+        QVERIFY2(session.exitCode() == 0 && session.jsonValid, qPrintable(session.describe()));
+        const QJsonObject s = session.json.value(QLatin1String("session")).toObject();
+        const QJsonArray pubrels = s.value(QLatin1String("pubrel_pending")).toArray();
+        QVERIFY2(pubrels.size() == 1, qPrintable(session.describe()));
+        QCOMPARE(pubrels.at(0).toObject().value(QLatin1String("packet_id")).toInt(), packetId);
+        QCOMPARE(s.value(QLatin1String("pubrel_pending_total")).toInteger(), 1);
+        const auto account = CliRunner::run(acmeArgs(server.url()) + QStringList{QStringLiteral("inflight"), QStringLiteral("--json")});
+        QVERIFY2(account.exitCode() == 0 && account.jsonValid, qPrintable(account.describe()));
+        const QJsonObject row = byKey(account.json.value(QLatin1String("sessions")).toArray(), "client_id", QStringLiteral("q2-subscriber"));
+        QCOMPARE(row.value(QLatin1String("pubrel_pending_total")).toInt(), 1);
+        QCOMPARE(row.value(QLatin1String("pubrel_packet_ids")).toArray(), QJsonArray{packetId});
+    }
+
     void inflight()
     {
         QFETCH(QString, version);

@@ -37,19 +37,36 @@ bool readExactly(QTcpSocket &socket, qsizetype n, QByteArray &into)
     return true;
 }
 
-} // namespace
-
-QString publishQos2AndLeave(quint16 port, const QString &user, const QString &password, const QString &clientId, bool cleanSession,
-                            const QString &topic, const QByteArray &payload, int packetId)
+/** One whole packet: its first byte in `type`, its body (after the remaining length) in `body`. */
+bool readPacket(QTcpSocket &socket, quint8 &type, QByteArray &body)
 {
-    QTcpSocket socket;
+    QByteArray head;
+    if (!readExactly(socket, 1, head))
+        return false;
+    type = quint8(head.at(0));
+    qsizetype length = 0;
+    for (int shift = 0; shift < 28; shift += 7) {
+        QByteArray digit;
+        if (!readExactly(socket, 1, digit))
+            return false;
+        length |= qsizetype(quint8(digit.at(0)) & 0x7f) << shift;
+        if ((quint8(digit.at(0)) & 0x80) == 0)
+            break;
+    }
+    body.clear();
+    return readExactly(socket, length, body);
+}
+
+/** CONNECT with user and password; empty when the CONNACK accepted it, else what happened. */
+QString connectAs(QTcpSocket &socket, quint16 port, const QString &user, const QString &password, const QString &clientId, bool cleanSession)
+{
     socket.connectToHost(QStringLiteral("127.0.0.1"), port);
     if (!socket.waitForConnected(10000))
         return QStringLiteral("no TCP connection: ") + socket.errorString();
     QByteArray connect = mqttString("MQTT");
-    connect.append(char(4));                               // protocol level 3.1.1
+    connect.append(char(4));                                        // protocol level 3.1.1
     connect.append(char(0x80 | 0x40 | (cleanSession ? 0x02 : 0)));  // user name, password, clean session
-    connect.append(char(0)).append(char(60));              // keep alive 60 s
+    connect.append(char(0)).append(char(60));                       // keep alive 60 s
     connect += mqttString(clientId.toUtf8()) + mqttString(user.toUtf8()) + mqttString(password.toUtf8());
     socket.write(packet(0x10, connect));
     QByteArray connack;
@@ -57,6 +74,50 @@ QString publishQos2AndLeave(quint16 port, const QString &user, const QString &pa
         return QStringLiteral("no CONNACK");
     if (quint8(connack.at(0)) != 0x20 || connack.at(3) != 0)
         return QStringLiteral("CONNACK refused: ") + QString::fromLatin1(connack.toHex());
+    return {};
+}
+
+} // namespace
+
+QString receiveQos2AndLeave(quint16 port, const QString &user, const QString &password, const QString &clientId,
+                            const QString &topicFilter, const std::function<void()> &publish)
+{
+    QTcpSocket socket;
+    if (const QString refused = connectAs(socket, port, user, password, clientId, false); !refused.isEmpty())
+        return refused;
+    QByteArray subscribe;
+    subscribe.append(char(0)).append(char(1));  // packet ID 1
+    subscribe += mqttString(topicFilter.toUtf8());
+    subscribe.append(char(2));  // QoS 2
+    socket.write(packet(0x82, subscribe));
+    quint8 type = 0;
+    QByteArray body;
+    if (!readPacket(socket, type, body) || type != 0x90)
+        return QStringLiteral("no SUBACK");
+    if (body.size() < 3 || quint8(body.at(2)) != 2)
+        return QStringLiteral("QoS 2 not granted: ") + QString::fromLatin1(body.toHex());
+    publish();
+    if (!readPacket(socket, type, body))
+        return QStringLiteral("no PUBLISH");
+    if ((type & 0xf0) != 0x30 || ((type >> 1) & 3) != 2)
+        return QStringLiteral("not a QoS 2 PUBLISH: ") + QString::number(type, 16);
+    const int topicLength = (quint8(body.at(0)) << 8) | quint8(body.at(1));
+    const QByteArray packetId = body.mid(2 + topicLength, 2);
+    socket.write(packet(0x50, packetId));  // PUBREC
+    if (!readPacket(socket, type, body))
+        return QStringLiteral("no PUBREL");
+    if (type != 0x62 || body != packetId)
+        return QStringLiteral("not the PUBREL: ") + QString::number(type, 16);
+    socket.abort();  // gone before its PUBCOMP
+    return QStringLiteral("PUBREL %1").arg((quint8(packetId.at(0)) << 8) | quint8(packetId.at(1)));
+}
+
+QString publishQos2AndLeave(quint16 port, const QString &user, const QString &password, const QString &clientId, bool cleanSession,
+                            const QString &topic, const QByteArray &payload, int packetId)
+{
+    QTcpSocket socket;
+    if (const QString refused = connectAs(socket, port, user, password, clientId, cleanSession); !refused.isEmpty())
+        return refused;
     QByteArray publish = mqttString(topic.toUtf8());
     publish.append(char(packetId >> 8)).append(char(packetId & 0xff));
     publish += payload;

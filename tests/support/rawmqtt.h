@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+
 #include <QByteArray>
 #include <QString>
 
@@ -14,5 +16,15 @@ namespace MqttDoctor::Test {
  */
 QString publishQos2AndLeave(quint16 port, const QString &user, const QString &password, const QString &clientId, bool cleanSession,
                             const QString &topic, const QByteArray &payload, int packetId);
+
+/**
+ * A persistent QoS 2 subscriber that leaves half-way: CONNECT as `clientId` (clean session off),
+ * SUBSCRIBE `topicFilter` with QoS 2, call `publish` (the test publishes a QoS 2 message to it), take
+ * the PUBLISH, answer PUBREC, take the server's PUBREL and drop the connection without the PUBCOMP,
+ * so the server keeps the PUBREL in `$MQTT_out`. Returns "PUBREL <packet ID>" on success, else what
+ * happened instead.
+ */
+QString receiveQos2AndLeave(quint16 port, const QString &user, const QString &password, const QString &clientId,
+                            const QString &topicFilter, const std::function<void()> &publish);
 
 } // namespace MqttDoctor::Test
