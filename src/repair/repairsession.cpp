@@ -269,8 +269,7 @@ void RepairSession::decideNextRound(const RepairRound &round, const DiagnosisInp
             fresh << f;
     }
     if (repairable.isEmpty()) {
-        stop(Stop::NothingRepairable, round.number == 1 ? QStringLiteral("nothing repairable remains")
-                                                        : QStringLiteral("nothing repairable remains after %1 rounds").arg(round.number));
+        stop(Stop::NothingRepairable, QStringLiteral("nothing repairable remains"));
         return;
     }
     if (round.fixed.isEmpty()) {
