@@ -8,6 +8,7 @@
 #include "inflighttext.h"
 #include "missingstream.h"
 #include "mqtt/mqttlayout.h"
+#include "nats/jserrors.h"
 #include "records/inflightreader.h"
 #include "textoutput.h"
 
@@ -38,7 +39,7 @@ int runInflight(CliContext &ctx)
     read.dialect = src->dialect;
     auto inflight = InflightReader::readAccount(src->connection, src->account, read);
     if (!inflight) {
-        if (inflight.error().jsErrCode() == 10059 || inflight.error().jsErrCode() == 10039) {
+        if (inflight.error().jsErrCode() == JsErrors::StreamNotFound || inflight.error().jsErrCode() == JsErrors::NotEnabledForAccount) {
             std::optional<JsonStreamWriter> json;
             if (ctx.json) {
                 json.emplace(ctx.out);

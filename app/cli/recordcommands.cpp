@@ -9,15 +9,16 @@
 #include "common/jsonstreamwriter.h"
 #include "diagnosis/accountsnapshotloader.h"
 #include "diagnosis/findingcodes.h"
+#include "inflighttext.h"
 #include "missingstream.h"
 #include "mqtt/clientidhash.h"
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
+#include "nats/jserrors.h"
 #include "records/inflightreader.h"
 #include "records/recordsource.h"
 #include "records/retainedloader.h"
 #include "records/sessionloader.h"
-#include "inflighttext.h"
 #include "textoutput.h"
 
 namespace MqttDoctor::Cli {
@@ -91,7 +92,7 @@ int failAfterOutput(CliContext &ctx, JsonStreamWriter *json, const Error &error)
  */
 bool isStreamMissing(const Error &error)
 {
-    return error.jsErrCode() == 10059 || error.jsErrCode() == 10039;
+    return error.jsErrCode() == JsErrors::StreamNotFound || error.jsErrCode() == JsErrors::NotEnabledForAccount;
 }
 
 // Records are written as they are decoded, batch by batch: a million sessions never exist at once.

@@ -8,6 +8,7 @@
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
+#include "nats/jserrors.h"
 #include "nats/streamreader.h"
 #include "records/inflightreader.h"
 
@@ -166,7 +167,7 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
                                            return !(options.cancel && options.cancel->load());
                                        });
     if (!summary) {
-        if (summary.error().jsErrCode() != 10059) {
+        if (summary.error().jsErrCode() != JsErrors::StreamNotFound) {
             notChecked(summary.error());
             return;
         }

@@ -7,6 +7,7 @@
 #include "common/parallelfor.h"
 #include "nats/connectionset.h"
 #include "nats/jetstreamclient.h"
+#include "nats/jserrors.h"
 #include "nats/jszcollector.h"
 #include "nats/jszmerge.h"
 #include "nats/natsconnection.h"
@@ -110,7 +111,7 @@ Result<AccountInfo> accountThroughApi(const std::shared_ptr<NatsConnection> &con
     info.source = QStringLiteral("api");
     auto ai = js.accountInfo();
     if (!ai) {
-        if (ai.error().jsErrCode() == 10039) {
+        if (ai.error().jsErrCode() == JsErrors::NotEnabledForAccount) {
             info.jetstream = false;
             return info;
         }

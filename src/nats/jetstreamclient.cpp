@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 
 #include "common/jsontypename.h"
+#include "nats/jserrors.h"
 #include "nats/natsconnection.h"
 
 namespace MqttDoctor {
@@ -47,9 +48,9 @@ Error JetStreamClient::errorFromReply(const QJsonObject &error, const QString &o
     if (description.isEmpty())
         description = QStringLiteral("the server gave no description");
     const QString number = errCode ? QString::number(errCode) : (code ? QString::number(code) : QStringLiteral("no error code"));
-    Error e(errCode == 10059 || errCode == 10014 || errCode == 10037 ? Error::Kind::NotFound : Error::Kind::JetStream,
+    Error e(errCode == JsErrors::StreamNotFound || errCode == JsErrors::ConsumerNotFound || errCode == JsErrors::NoMessageFound ? Error::Kind::NotFound : Error::Kind::JetStream,
             QStringLiteral("JetStream %1 failed: %2 (%3)").arg(op, description, number));
-    if (errCode == 10039)
+    if (errCode == JsErrors::NotEnabledForAccount)
         e.withHint(QStringLiteral("enable JetStream for the account in the server configuration"));
     e.withJsErrCode(errCode);
     return e;
@@ -75,7 +76,7 @@ Result<QJsonObject> JetStreamClient::call(const QString &op, const QJsonObject &
                              op, m_domain.isEmpty() ? QString() : QStringLiteral(" in domain ") + m_domain),
                          QStringLiteral("JetStream is not enabled for the account, or the domain is wrong"))
                 .withNatsStatus(e.natsStatus())
-                .withJsErrCode(10039);
+                .withJsErrCode(JsErrors::NotEnabledForAccount);
         return e.prefixed(QStringLiteral("JetStream ") + op);
     }
     return parseReply(reply->data, op, subject);
@@ -258,7 +259,7 @@ Result<QList<QJsonObject>> JetStreamClient::streamList(const QString &subjectFil
     // As for consumers: a stream whose leader did not answer is asked for on its own, never taken for absent.
     for (const QString &name : std::as_const(missing)) {
         auto info = streamInfo(name);
-        if (!info && info.error().jsErrCode() == 10059)
+        if (!info && info.error().jsErrCode() == JsErrors::StreamNotFound)
             continue; // deleted meanwhile
         if (!info)
             return Error(Error::Kind::JetStream,
@@ -314,7 +315,7 @@ Result<QList<QJsonObject>> JetStreamClient::listConsumers(const QString &stream,
     for (const QString &name : std::as_const(missing)) {
         const QString infoOp = QStringLiteral("CONSUMER.INFO.%1.%2").arg(stream, name);
         auto info = call(infoOp);
-        if (!info && info.error().jsErrCode() == 10014)
+        if (!info && info.error().jsErrCode() == JsErrors::ConsumerNotFound)
             continue; // deleted meanwhile
         if (!info && allowUnavailable) {
             consumers.append(QJsonObject{{QStringLiteral("name"), name},

@@ -11,6 +11,7 @@
 
 #include "common/rfc3339time.h"
 #include "nats/jetstreamclient.h"
+#include "nats/jserrors.h"
 #include "nats/natsconnection.h"
 #include "nats/natsconnectionhandle.h"
 #include "nats/streamreadersupport.h"
@@ -118,7 +119,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
         if (noResponders)
             return Error(Error::Kind::JetStream, what + QStringLiteral(": no JetStream responds for this account"),
                          QStringLiteral("JetStream is not enabled for the account, or the domain is wrong"))
-                .withJsErrCode(10039);
+                .withJsErrCode(JsErrors::NotEnabledForAccount);
         auto message = parseMessageGetReply(payload, stream, sequences.at(index));
         if (!message)
             return message.error();
@@ -151,7 +152,7 @@ Result<StreamMessage> StreamReader::parseMessageGetReply(const QByteArray &paylo
         if (!obj.value(QLatin1String("error")).isObject())
             return JetStreamClient::malformed(op, QStringLiteral("\"error\" is not an object"));
         const QJsonObject err = obj.value(QLatin1String("error")).toObject();
-        if (err.value(QLatin1String("err_code")).toInt() != 10037)
+        if (err.value(QLatin1String("err_code")).toInt() != JsErrors::NoMessageFound)
             return JetStreamClient::errorFromReply(err, op);
         out.deleted = true;
     } else if (obj.value(QLatin1String("message")).isObject()) {

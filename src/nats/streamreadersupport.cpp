@@ -1,5 +1,6 @@
 #include "nats/streamreadersupport.h"
 
+#include "nats/jserrors.h"
 #include "nats/natsconnection.h"
 #include "nats/natserrors.h"
 
@@ -20,7 +21,7 @@ Error jsError(natsStatus s, jsErrCode jerr, const QString &what)
     if (jerr == 0)
         return natsError(s, what);
     const int code = static_cast<int>(jerr);
-    Error e(code == 10059 || code == 10014 ? Error::Kind::NotFound : Error::Kind::JetStream,
+    Error e(code == JsErrors::StreamNotFound || code == JsErrors::ConsumerNotFound ? Error::Kind::NotFound : Error::Kind::JetStream,
             QStringLiteral("%1: JetStream error %2 (%3)").arg(what, QString::number(code), NatsErrors::statusText(s)));
     e.withNatsStatus(s).withJsErrCode(code);
     return e;

@@ -13,14 +13,15 @@
 #include "mqtt/sessionrecord.h"
 #include "mqtt/storedmessage.h"
 #include "nats/jetstreamclient.h"
+#include "nats/jserrors.h"
 #include "nats/streamreader.h"
 
 namespace MqttDoctor::InflightReader {
 
 namespace {
 
-constexpr int kNoMessage = 10037;
-constexpr int kStreamNotFound = 10059;
+constexpr int kNoMessage = JsErrors::NoMessageFound;
+constexpr int kStreamNotFound = JsErrors::StreamNotFound;
 constexpr int kPreviewChars = 64;
 
 struct Got
@@ -287,7 +288,7 @@ Result<SessionInflight> readSession(const std::shared_ptr<NatsConnection> &accou
         }
         auto info = js.call(QStringLiteral("CONSUMER.INFO.%1.%2").arg(MqttLayout::messagesStream(), c.name));
         if (!info) {
-            if (info.error().jsErrCode() == 10014) {
+            if (info.error().jsErrCode() == JsErrors::ConsumerNotFound) {
                 out.notes << QStringLiteral("consumer %1 was deleted while reading").arg(c.name);
                 continue;
             }

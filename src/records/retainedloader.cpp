@@ -5,6 +5,7 @@
 #include "common/jsonstreamwriter.h"
 #include "common/rfc3339time.h"
 #include "mqtt/storedmessage.h"
+#include "nats/jserrors.h"
 #include "records/decodepipeline.h"
 
 namespace MqttDoctor::RetainedLoader {
@@ -139,10 +140,10 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
     auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) {
         return reader.readAll(QStringLiteral("$MQTT_rmsgs"), {}, ro, onRead);
     });
-    if (!summary && summary.error().jsErrCode() == 10059)
+    if (!summary && summary.error().jsErrCode() == JsErrors::StreamNotFound)
         return Error(Error::Kind::NotFound, QStringLiteral("the account has no $MQTT_rmsgs stream: no retained message was ever stored"),
                      QStringLiteral("nats-server creates it on the account's first MQTT connection"))
-            .withJsErrCode(10059);
+            .withJsErrCode(JsErrors::StreamNotFound);
     return summary;
 }
 

@@ -12,6 +12,7 @@
 #include "mqtt/mqttlayout.h"
 #include "mqtt/storedmessage.h"
 #include "nats/jetstreamclient.h"
+#include "nats/jserrors.h"
 #include "nats/natsconnection.h"
 #include "records/decodepipeline.h"
 
@@ -317,7 +318,7 @@ Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &accou
     for (const QString &stream : {QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_out")}) {
         auto list = js.consumerListAllowUnavailable(stream);
         if (!list) {
-            if (list.error().jsErrCode() == 10059)  // stream not found: no consumers
+            if (list.error().jsErrCode() == JsErrors::StreamNotFound)  // stream not found: no consumers
                 continue;
             return Error(list.error()).prefixed(QStringLiteral("listing the consumers of ") + stream);
         }
@@ -532,12 +533,12 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     DecodePipeline pipeline([&](const QList<StreamMessage> &batch, const ReadProgress &progress) { return deliver(decode(batch), progress); });
     auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) -> Result<ReadSummary> {
         if (options.knownStreams && !options.knownStreams->contains(sessStream))
-            return Error(Error::Kind::NotFound, QStringLiteral("stream not found")).withJsErrCode(10059);
+            return Error(Error::Kind::NotFound, QStringLiteral("stream not found")).withJsErrCode(JsErrors::StreamNotFound);
         if (const auto first = firstPage(options))
             return readFirstPage(reader, *first, ro, onRead);
         return reader.readLastPerSubject(sessStream, options.subjectFilter, ro, onRead);
     });
-    const bool noSessStream = !summary && summary.error().jsErrCode() == 10059;
+    const bool noSessStream = !summary && summary.error().jsErrCode() == JsErrors::StreamNotFound;
     // The legacy streams come after $MQTT_sess's records, through the same limit (a server older than 2.5
     // may have left them without ever creating $MQTT_sess).
     const bool stopped = (summary && summary->cancelled) || limitReached || (options.cancel && options.cancel->load());
@@ -558,7 +559,7 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
         if (noSessStream)
             return Error(Error::Kind::NotFound, QStringLiteral("the account has no $MQTT_sess stream: no MQTT session was ever stored"),
                          QStringLiteral("nats-server creates it on the account's first MQTT connection"))
-                .withJsErrCode(10059);
+                .withJsErrCode(JsErrors::StreamNotFound);
         return summary;
     }
     return summary;
@@ -600,7 +601,7 @@ Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &ac
         };
         auto info = options.knownStreams ? Result<QJsonObject>(options.knownStreams->value(stream)) : js.streamInfo(stream);
         if (!info) {
-            if (info.error().jsErrCode() != 10059)  // deleted meanwhile (e.g. migrated by a server): gone
+            if (info.error().jsErrCode() != JsErrors::StreamNotFound)  // deleted meanwhile (e.g. migrated by a server): gone
                 unreadable(info.error().message());
             continue;
         }

@@ -1,6 +1,7 @@
 #include "repairaction.h"
 
 #include "nats/jetstreamclient.h"
+#include "nats/jserrors.h"
 #include "repair/actions/actionfamilies.h"
 
 namespace MqttDoctor {
@@ -30,7 +31,7 @@ Result<std::optional<QJsonObject>> ExecContext::streamInfo(const QString &stream
 {
     auto info = api(QStringLiteral("STREAM.INFO.") + stream);
     if (!info) {
-        if (info.error().jsErrCode() == 10059)
+        if (info.error().jsErrCode() == JsErrors::StreamNotFound)
             return std::optional<QJsonObject>();
         return info.error();
     }
@@ -42,7 +43,7 @@ Result<std::optional<QJsonObject>> ExecContext::consumerInfo(const QString &stre
     auto info = api(QStringLiteral("CONSUMER.INFO.%1.%2").arg(stream, consumer));
     if (!info) {
         const int code = info.error().jsErrCode();
-        if (code == 10014 || code == 10059)
+        if (code == JsErrors::ConsumerNotFound || code == JsErrors::StreamNotFound)
             return std::optional<QJsonObject>();
         return info.error();
     }

@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include "nats/jserrors.h"
 #include "repair/auditlog.h"
 #include "repair/backupfile.h"
 #include "repair/privatefiles.h"
@@ -203,7 +204,7 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
             BackupOptions bo;
             bo.cancel = options.cancel;
             auto written = StreamBackup::run(target, req, bo);
-            if (!written && written.error().jsErrCode() == 10059) {
+            if (!written && written.error().jsErrCode() == JsErrors::StreamNotFound) {
                 // The stream went between the precondition and its backup (the server's own migration removes
                 // legacy streams, for one): if the step is now done, it is done; otherwise the failure stands.
                 auto again = action->precondition(step, ctx);

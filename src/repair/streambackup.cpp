@@ -5,6 +5,7 @@
 #include <QJsonArray>
 
 #include "nats/jetstreamclient.h"
+#include "nats/jserrors.h"
 #include "repair/backupfile.h"
 #include "repair/backupformat.h"
 #include "repair/repairtarget.h"
@@ -61,10 +62,10 @@ Result<BackupResult> run(const RepairTarget &target, const BackupRequest &reques
     auto info = js.streamInfo(request.stream);
     if (!info) {
         Error e = info.error();
-        if (e.jsErrCode() == 10059)
+        if (e.jsErrCode() == JsErrors::StreamNotFound)
             return Error(Error::Kind::NotFound, QStringLiteral("%1: the stream does not exist in %2").arg(what, accountText(target)),
                          QStringLiteral("check the stream name (the streams command lists them)"))
-                .withJsErrCode(10059);
+                .withJsErrCode(JsErrors::StreamNotFound);
         return e.prefixed(what);
     }
 

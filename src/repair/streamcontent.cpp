@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 
 #include "nats/jetstreamclient.h"
+#include "nats/jserrors.h"
 
 namespace MqttDoctor {
 
@@ -102,7 +103,7 @@ Result<ReadSummary> readSubjectWalk(const std::shared_ptr<NatsConnection> &conne
             return summary;
         }
         auto reply = js.call(op, QJsonObject{{QStringLiteral("seq"), qint64(next)}, {QStringLiteral("next_by_subj"), subject}});
-        if (!reply && reply.error().jsErrCode() != 10037)
+        if (!reply && reply.error().jsErrCode() != JsErrors::NoMessageFound)
             return reply.error();
         const bool end = !reply;
         if (!end) {

@@ -11,6 +11,7 @@
 #include "mqtt/mqttstreamspec.h"
 #include "mqtt/natsheaders.h"
 #include "nats/jetstreamclient.h"
+#include "nats/jserrors.h"
 #include "repair/auditlog.h"
 #include "repair/backupfile.h"
 #include "repair/backupformat.h"
@@ -54,7 +55,7 @@ Result<TargetState> readTarget(const RepairTarget &target, const BackupHeader &h
     JetStreamClient js(target.connection, target.apiDomain);
     auto info = js.streamInfo(header.stream);
     if (!info) {
-        if (info.error().jsErrCode() == 10059)
+        if (info.error().jsErrCode() == JsErrors::StreamNotFound)
             return state;
         return info.error();
     }

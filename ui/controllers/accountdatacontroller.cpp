@@ -6,6 +6,7 @@
 #include "diagnosis/accountsnapshotloader.h"
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
+#include "nats/jserrors.h"
 #include "nats/streamreader.h"
 #include "records/inflightreader.h"
 #include "records/recordsource.h"
@@ -14,7 +15,7 @@ namespace MqttDoctor {
 
 namespace {
 
-constexpr int kStreamNotFound = 10059;
+constexpr int kStreamNotFound = JsErrors::StreamNotFound;
 
 } // namespace
 

@@ -24,6 +24,7 @@
 #include "diagnosis/findingcodes.h"
 #include "mqtt/mqttlayout.h"
 #include "mqtt/topicmapping.h"
+#include "nats/jserrors.h"
 #include "repair/actions/retainedactionbase.h"
 #include "repair/actions/retainedsupport.h"
 #include "repair/actions/streamactionsupport.h"
@@ -82,7 +83,7 @@ Result<QJsonArray> moveLegacyMessages(const RepairStep &step, const ExecContext 
         quint64 lastSeq = 0;
         if (last)
             lastSeq = quint64(last->value(QLatin1String("message")).toObject().value(QLatin1String("seq")).toInteger());
-        else if (last.error().jsErrCode() != 10037)
+        else if (last.error().jsErrCode() != JsErrors::NoMessageFound)
             return last.error();
         if (lastSeq > r.seq) {  // a copy made by an earlier run, or a newer message of a client: keep it
             ++newerThere;

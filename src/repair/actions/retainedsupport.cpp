@@ -11,6 +11,7 @@
 #include "mqtt/mqttstreamspec.h"
 #include "mqtt/natsheaders.h"
 #include "mqtt/storedmessage.h"
+#include "nats/jserrors.h"
 #include "repair/backupfile.h"
 #include "repair/jetstreampublisher.h"
 #include "repair/streamcontent.h"
@@ -256,7 +257,7 @@ Result<DeleteOutcome> deleteSequences(const ExecContext &ctx, const QList<quint6
             return Error(Error::Kind::Internal, QStringLiteral("cancelled after %1 deletes; a rerun continues").arg(out.deleted));
         auto reply = ctx.api(QStringLiteral("STREAM.MSG.DELETE.") + stream(), QJsonObject{{QStringLiteral("seq"), qint64(seq)}});
         if (!reply) {
-            if (reply.error().jsErrCode() == 10037) {
+            if (reply.error().jsErrCode() == JsErrors::NoMessageFound) {
                 ++out.alreadyGone;
                 continue;
             }

@@ -6,6 +6,7 @@
 #include "mqtt/clientidhash.h"
 #include "mqtt/mqttlayout.h"
 #include "mqtt/sessionrecord.h"
+#include "nats/jserrors.h"
 #include "nats/streamreader.h"
 
 namespace MqttDoctor::SessionRepair {
@@ -18,7 +19,7 @@ Result<std::optional<StoredRecord>> msgGet(const ExecContext &ctx, const QString
     auto reply = ctx.api(QStringLiteral("STREAM.MSG.GET.") + stream, body);
     if (!reply) {
         const int code = reply.error().jsErrCode();
-        if (code == 10037 || code == 10059)  // no message found, stream not found
+        if (code == JsErrors::NoMessageFound || code == JsErrors::StreamNotFound)  // no message found, stream not found
             return std::optional<StoredRecord>();
         return reply.error();
     }

@@ -7,6 +7,7 @@
 #include "mqtt/clientidhash.h"
 #include "mqtt/mqttlayout.h"
 #include "mqtt/sessionrecord.h"
+#include "nats/jserrors.h"
 #include "repair/actions/sessionactionsupport.h"
 
 namespace MqttDoctor::SessionRepair {
@@ -225,7 +226,7 @@ public:
         auto reply = ctx.api(QStringLiteral("CONSUMER.DELETE.%1.%2").arg(step.stream, step.consumer));
         if (reply)
             return QJsonArray{*reply};
-        if (reply.error().jsErrCode() == 10014)  // already gone: a rerun
+        if (reply.error().jsErrCode() == JsErrors::ConsumerNotFound)  // already gone: a rerun
             return QJsonArray{QJsonObject{{QStringLiteral("note"), QStringLiteral("%1 was already deleted").arg(step.consumer)}}};
         return reply.error().prefixed(QStringLiteral("deleting %1 on %2").arg(step.consumer, step.stream));
     }

@@ -12,6 +12,7 @@
 #include "mqtt/mqttlayout.h"
 #include "mqtt/natsheaders.h"
 #include "mqtt/sessionrecord.h"
+#include "nats/jserrors.h"
 #include "repair/actions/sessionactionsupport.h"
 #include "repair/jetstreampublisher.h"
 
@@ -131,7 +132,7 @@ public:
             replies.append(*moved);
         }
         auto del = ctx.api(QStringLiteral("STREAM.DELETE.") + step.stream);
-        if (!del && del.error().jsErrCode() != 10059)
+        if (!del && del.error().jsErrCode() != JsErrors::StreamNotFound)
             return del.error().prefixed(QStringLiteral("deleting %1").arg(step.stream));
         replies.append(del ? *del : QJsonObject{{QStringLiteral("note"), QStringLiteral("%1 was already deleted").arg(step.stream)}});
         return replies;

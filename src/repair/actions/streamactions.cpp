@@ -7,6 +7,7 @@
 
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/subjectoverlap.h"
+#include "nats/jserrors.h"
 #include "repair/actions/streamactionsupport.h"
 #include "repair/repairaction.h"
 
@@ -452,7 +453,7 @@ public:
         if (step.params.value(QLatin1String("delete")).toBool()) {
             auto deleted = ctx.api(QStringLiteral("STREAM.DELETE.") + step.stream);
             if (!deleted) {
-                if (deleted.error().jsErrCode() == 10059)
+                if (deleted.error().jsErrCode() == JsErrors::StreamNotFound)
                     return QJsonArray{QJsonObject{{sub("already_done"), QStringLiteral("\"%1\" no longer exists").arg(step.stream)}}};
                 return S::failed(QStringLiteral("deleting \"%1\"").arg(step.stream), deleted.error());
             }

@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 
 #include "diagnosis/findingcodes.h"
+#include "nats/jserrors.h"
 #include "repair/actions/streamactionsupport.h"
 #include "repair/backupfile.h"
 #include "repair/repairaction.h"
@@ -176,7 +177,7 @@ public:
                                            {key("consumers"), QJsonArray::fromStringList(b->consumers)}});
                 // 2. Delete.
                 auto deleted = ctx.api(QStringLiteral("STREAM.DELETE.") + step.stream);
-                if (!deleted && deleted.error().jsErrCode() != 10059)
+                if (!deleted && deleted.error().jsErrCode() != JsErrors::StreamNotFound)
                     return S::failed(QStringLiteral("deleting %1 (backup %2 holds everything)").arg(step.stream, b->path), deleted.error());
                 replies.append(deleted ? *deleted : QJsonObject{{key("already_deleted"), true}});
                 journal->insert(key("phase"), key("deleted"));
