@@ -1,8 +1,5 @@
 #include "backupcommands.h"
 
-#include <atomic>
-#include <csignal>
-
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -14,27 +11,12 @@
 #include "repair/repairtarget.h"
 #include "repair/streambackup.h"
 #include "repair/streamrestore.h"
+#include "interruptguard.h"
 #include "textoutput.h"
 
 namespace MqttDoctor::Cli {
 
 namespace {
-
-std::atomic<bool> g_cancel{false};
-
-extern "C" void onInterrupt(int)
-{
-    g_cancel.store(true);
-}
-
-// Ctrl-C stops a backup or restore cleanly (no partial backup file; acknowledged publishes stay).
-struct InterruptGuard
-{
-    using Handler = void (*)(int);
-    Handler previous;
-    InterruptGuard() : previous(std::signal(SIGINT, onInterrupt)) { g_cancel.store(false); }
-    ~InterruptGuard() { std::signal(SIGINT, previous); }
-};
 
 // Progress lines on stderr for runs longer than a second, at most one a second.
 RepairProgressHandler progressPrinter(QTextStream &err, const QString &what)
@@ -84,7 +66,7 @@ int runBackup(CliContext &ctx)
         return ctx.fail(target.error());
     InterruptGuard interrupt;
     BackupOptions options;
-    options.cancel = &g_cancel;
+    options.cancel = &InterruptGuard::flag();  // no partial backup file; acknowledged publishes stay
     options.progress = progressPrinter(ctx.err, QStringLiteral("backup"));
     auto result = StreamBackup::run(*target, request, options);
     if (!result)
@@ -148,7 +130,7 @@ int runRestore(CliContext &ctx)
     RestoreOptions options;
     options.merge = ctx.parser.isSet(QStringLiteral("merge"));
     options.dryRun = ctx.parser.isSet(QStringLiteral("dry-run"));
-    options.cancel = &g_cancel;
+    options.cancel = &InterruptGuard::flag();  // no partial backup file; acknowledged publishes stay
     options.progress = progressPrinter(ctx.err, QStringLiteral("restore"));
     auto result = StreamRestore::run(*target, file, options);
     if (!result)

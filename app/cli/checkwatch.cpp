@@ -1,7 +1,5 @@
 #include "checkwatch.h"
 
-#include <atomic>
-#include <csignal>
 #include <thread>
 
 #include <QDateTime>
@@ -14,26 +12,12 @@
 #include "common/duration.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/coveragegap.h"
+#include "interruptguard.h"
 #include "textoutput.h"
 
 namespace MqttDoctor::Cli {
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-
-extern "C" void onWatchInterrupt(int)
-{
-    g_stop.store(true);
-}
-
-struct InterruptGuard
-{
-    using Handler = void (*)(int);
-    Handler previous;
-    InterruptGuard() : previous(std::signal(SIGINT, onWatchInterrupt)) { g_stop.store(false); }
-    ~InterruptGuard() { std::signal(SIGINT, previous); }
-};
 
 /** One check's outcome: its findings by identity, what it could not look at, or why it failed. */
 struct State
@@ -79,12 +63,6 @@ QString findingLine(const Finding &f)
     return QStringLiteral("%1 %2  %3  %4").arg(Finding::severityName(f.severity), f.code, where.join(QStringLiteral(" · ")), f.title);
 }
 
-void writeLine(QTextStream &out, const QJsonObject &o)
-{
-    out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) << '\n';
-    out.flush();
-}
-
 } // namespace
 
 int runCheckWatch(CliContext &ctx, const DiagnosisGatherer::Request &request, qint64 intervalMs)
@@ -95,7 +73,7 @@ int runCheckWatch(CliContext &ctx, const DiagnosisGatherer::Request &request, qi
         ctx.err.flush();
     }
     std::optional<State> last;
-    while (!g_stop.load()) {
+    while (!interrupt.raised()) {
         QElapsedTimer took;
         took.start();
         State now = checkOnce(ctx, request);
@@ -135,7 +113,7 @@ int runCheckWatch(CliContext &ctx, const DiagnosisGatherer::Request &request, qi
                 o.insert(QStringLiteral("not_checked"), g);
                 if (now.error)
                     o.insert(QStringLiteral("error"), errorJson(*now.error));
-                writeLine(ctx.out, o);
+                printJsonLine(ctx.out, o);
             } else {
                 const QString time = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
                 if (now.error) {
@@ -162,7 +140,7 @@ int runCheckWatch(CliContext &ctx, const DiagnosisGatherer::Request &request, qi
         }
         last = std::move(now);
         // Wait out the interval from the start of this check, noticing Ctrl-C within 100 ms.
-        while (!g_stop.load() && took.elapsed() < intervalMs)
+        while (!interrupt.raised() && took.elapsed() < intervalMs)
             std::this_thread::sleep_for(std::chrono::milliseconds(std::min<qint64>(100, intervalMs - took.elapsed())));
     }
     if (!ctx.json) {

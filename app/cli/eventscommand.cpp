@@ -1,8 +1,5 @@
 #include "eventscommand.h"
 
-#include <atomic>
-#include <csignal>
-
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,35 +8,14 @@
 #include "activity/clienteventfeed.h"
 #include "activity/takeoverwatch.h"
 #include "common/duration.h"
+#include "interruptguard.h"
 #include "textoutput.h"
 
 namespace MqttDoctor::Cli {
 
 namespace {
 
-std::atomic<bool> g_stop{false};
-
-extern "C" void onEventsInterrupt(int)
-{
-    g_stop.store(true);
-}
-
-/** Ctrl-C ends the run cleanly (with its summary), not the process. */
-struct InterruptGuard
-{
-    using Handler = void (*)(int);
-    Handler previous;
-    InterruptGuard() : previous(std::signal(SIGINT, onEventsInterrupt)) { g_stop.store(false); }
-    ~InterruptGuard() { std::signal(SIGINT, previous); }
-};
-
 constexpr int kPollMs = 200;  // how quickly Ctrl-C and the end of --duration are noticed
-
-void writeLine(QTextStream &out, const QJsonObject &object)
-{
-    out << QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) << '\n';
-    out.flush();
-}
 
 QJsonObject stormJson(const TakeoverWatch::Storm &s, const TakeoverWatch::Options &o)
 {
@@ -111,7 +87,7 @@ int runEvents(CliContext &ctx)
     std::optional<Error> failure;
     QElapsedTimer elapsed;
     elapsed.start();
-    while (!g_stop.load() && (durationMs == 0 || elapsed.elapsed() < durationMs)) {
+    while (!interrupt.raised() && (durationMs == 0 || elapsed.elapsed() < durationMs)) {
         const int wait = durationMs > 0 ? int(std::clamp<qint64>(durationMs - elapsed.elapsed(), 1, kPollMs)) : kPollMs;
         auto event = feed->next(wait);
         if (!event) {
@@ -121,7 +97,7 @@ int runEvents(CliContext &ctx)
         if (const qint64 lost = feed->dropped(); lost > 0) {
             dropped += lost;
             if (ctx.json)
-                writeLine(ctx.out, QJsonObject{{QStringLiteral("dropped"), lost}});
+                printJsonLine(ctx.out, QJsonObject{{QStringLiteral("dropped"), lost}});
             else
                 ctx.err << "warning: " << lost << " events were lost (they came faster than they could be read)\n";
         }
@@ -135,14 +111,14 @@ int runEvents(CliContext &ctx)
             ++reasons[e.reason.isEmpty() ? QStringLiteral("(none given)") : e.reason];
         }
         if (ctx.json)
-            writeLine(ctx.out, e.toJson());
+            printJsonLine(ctx.out, e.toJson());
         else {
             ctx.out << e.text() << '\n';
             ctx.out.flush();
         }
         if (const auto storm = watch.add(e)) {
             if (ctx.json)
-                writeLine(ctx.out, QJsonObject{{QStringLiteral("takeover"), stormJson(*storm, watchOptions)}});
+                printJsonLine(ctx.out, QJsonObject{{QStringLiteral("takeover"), stormJson(*storm, watchOptions)}});
             else {
                 ctx.out << stormText(*storm, watchOptions) << '\n';
                 ctx.out.flush();
@@ -167,11 +143,11 @@ int runEvents(CliContext &ctx)
                             {QStringLiteral("takeovers"), watch.takeovers()},
                             {QStringLiteral("takeover_storms"), stormList},
                             {QStringLiteral("dropped"), dropped},
-                            {QStringLiteral("ended"), failure ? QStringLiteral("error") : g_stop.load() ? QStringLiteral("interrupted")
+                            {QStringLiteral("ended"), failure ? QStringLiteral("error") : interrupt.raised() ? QStringLiteral("interrupted")
                                                                                                          : QStringLiteral("duration")}};
         if (failure)
             summary.insert(QStringLiteral("error"), failure->toString());
-        writeLine(ctx.out, QJsonObject{{QStringLiteral("summary"), summary}});
+        printJsonLine(ctx.out, QJsonObject{{QStringLiteral("summary"), summary}});
     } else {
         ctx.out << "\nFollowed for " << QString::number(seconds, 'f', 1) << " s: " << connects << (connects == 1 ? " connect, " : " connects, ")
                 << disconnects << (disconnects == 1 ? " disconnect" : " disconnects");

@@ -112,10 +112,11 @@ void printRoundResult(QTextStream &out, const RepairRound &round)
 void printSummary(QTextStream &out, const RepairSession &session)
 {
     const QList<RepairRound> &rounds = session.rounds();
-    const bool complete = !rounds.isEmpty() && session.wholeReport().complete;
+    const RepairExecutor::Report report = session.wholeReport();
+    const bool complete = !rounds.isEmpty() && report.complete;
     out << '\n' << (complete ? "Repair complete" : "Repair stopped") << " after " << rounds.size() << (rounds.size() == 1 ? " round: " : " rounds: ")
         << session.stopText() << ".\n";
-    for (const QString &b : session.wholeReport().backups)
+    for (const QString &b : report.backups)
         out << "  backup: " << b << '\n';
     if (!session.lastCheckSucceeded())
         out << "Could not check again: " << (rounds.last().recheckError ? rounds.last().recheckError->toString() : QString()) << '\n';

@@ -67,6 +67,12 @@ void printJson(QTextStream &out, const QJsonObject &object)
     out << QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented));
 }
 
+void printJsonLine(QTextStream &out, const QJsonObject &object)
+{
+    out << QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) << '\n';
+    out.flush();
+}
+
 QJsonObject errorJson(const Error &error)
 {
     return QJsonObject{{QStringLiteral("kind"), Error::kindName(error.kind())},

@@ -42,6 +42,8 @@ private:
 QJsonObject errorJson(const Error &error);
 /** Prints a JSON object, indented. */
 void printJson(QTextStream &out, const QJsonObject &object);
+/** Prints a JSON object as one compact line and flushes it: a line of JSON Lines (the streaming commands). */
+void printJsonLine(QTextStream &out, const QJsonObject &object);
 /** An error, as text ("error: ..." plus hint) or as {"error": {...}} with --json. */
 void printError(QTextStream &out, const Error &error, bool json);
 /** "12.3 MiB" */

@@ -9,6 +9,13 @@ const QString kConnectType = QStringLiteral("io.nats.server.advisory.v1.client_c
 const QString kDisconnectType = QStringLiteral("io.nats.server.advisory.v1.client_disconnect");
 } // namespace
 
+QString MqttClientEvent::formatAddress(const QString &host, int port)
+{
+    if (port <= 0)
+        return host;
+    return (host.contains(u':') ? QStringLiteral("[%1]:%2") : QStringLiteral("%1:%2")).arg(host).arg(port);
+}
+
 QString MqttClientEvent::takeoverReason()
 {
     return QStringLiteral("Duplicate Client ID");
@@ -37,9 +44,7 @@ std::optional<MqttClientEvent> MqttClientEvent::fromAdvisory(const QByteArray &j
     e.clientId = client.value(QLatin1String("client_id")).toString();
     e.user = client.value(QLatin1String("user")).toString();
     e.connectionId = quint64(client.value(QLatin1String("id")).toDouble());
-    const QString host = client.value(QLatin1String("host")).toString();
-    const int port = client.value(QLatin1String("port")).toInt();
-    e.address = port > 0 ? (host.contains(u':') ? QStringLiteral("[%1]:%2") : QStringLiteral("%1:%2")).arg(host).arg(port) : host;
+    e.address = formatAddress(client.value(QLatin1String("host")).toString(), client.value(QLatin1String("port")).toInt());
     const QJsonObject server = o.value(QLatin1String("server")).toObject();
     e.server = server.value(QLatin1String("name")).toString();
     if (e.server.isEmpty())

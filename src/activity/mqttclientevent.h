@@ -31,6 +31,8 @@ struct MqttClientEvent
     static std::optional<MqttClientEvent> fromAdvisory(const QByteArray &json);
     /** The reason nats-server gives a connection that another connection with its client ID replaced. */
     static QString takeoverReason();
+    /** "host:port" ("[v6]:port"); the host alone without a port. */
+    static QString formatAddress(const QString &host, int port);
     bool isTakeover() const { return kind == Kind::Disconnect && reason == takeoverReason(); }
 
     /** {"time", "event": "connect"|"disconnect", "account", "client_id", "server", "address", "user", "cid", "reason"} */

@@ -107,8 +107,6 @@ private slots:
     void pubrelAwaitingPubcomp()
     {
         QFETCH(QString, version);
-        if (NatsServerBinary::locate(version).versionNumber() < QVersionNumber(2, 10))
-            QSKIP("2.9 grants a subscription QoS 1 at most and keeps no $MQTT_out (the inflight test checks that it says so)");
         NatsServerFixture server;
         QVERIFY2(server.start(version, ServerConfig::standard()), qPrintable(server.errorString()));
         MqttClient acme(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
@@ -116,6 +114,11 @@ private slots:
                                                     QStringLiteral("q2-subscriber"), QStringLiteral("alarm/#"), [&acme] {
                                                         QVERIFY(acme.publish(QStringLiteral("alarm/fire"), "evacuate", 2).acknowledged);
                                                     });
+        if (NatsServerBinary::locate(version).versionNumber() < QVersionNumber(2, 10)) {
+            // 2.9 grants a subscription QoS 1 at most: no PUBREL to keep (and no $MQTT_out).
+            QVERIFY2(outcome.startsWith(QStringLiteral("QoS 2 not granted")), qPrintable(outcome));
+            return;
+        }
         QVERIFY2(outcome.startsWith(QStringLiteral("PUBREL ")), qPrintable(outcome));
         const int packetId = outcome.mid(7).toInt();
         QTest::qWait(300);
