@@ -22,7 +22,7 @@ SERVERS_DIR = $(BUILD)/nats-servers
 # tree is configured (a new TEST_BUILD folder; the sanitizer trees are configured on every run).
 DEBUG_FLAGS ?= -g1
 DEBUG_CMAKE = -DCMAKE_C_FLAGS_DEBUG=$(DEBUG_FLAGS) -DCMAKE_CXX_FLAGS_DEBUG=$(DEBUG_FLAGS)
-# Sanitizer trees (issue 7), clang, non-GUI targets only. ASAN_BUILD also holds the libFuzzer targets.
+# Sanitizer trees, clang, non-GUI targets only. ASAN_BUILD also holds the libFuzzer targets.
 ASAN_BUILD ?= $(BUILD)-asan
 TSAN_BUILD ?= $(BUILD)-tsan
 # Seconds per fuzz target: FUZZ_SECONDS for `make fuzz`, FUZZ_TEST_SECONDS inside `make test`.

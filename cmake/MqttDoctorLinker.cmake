@@ -1,4 +1,4 @@
-# lld instead of the default GNU ld (issue 7: `make test` within its time budget): a test executable
+# lld instead of the default GNU ld (`make test` within its time budget): a test executable
 # links in 0.3 s instead of 1.6-2.5 s (gcc Debug, clang ASan), and every tree links 70-90 of them.
 # lld comes with Debian's `lld` package (in the Makefile's DEB_PACKAGES); without it, or with
 # -DMQTTDOCTOR_LLD=OFF, the compiler's default linker is used.

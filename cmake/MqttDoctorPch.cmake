@@ -1,4 +1,4 @@
-# Precompiled Qt headers (issue 7: keep `make test` within its time budget on a 2-core machine).
+# Precompiled Qt headers (keep `make test` within its time budget on a 2-core machine).
 # Parsing the Qt headers is most of the compile time of a TU at -O0; every multi-file target gets its
 # own precompiled header, and the test executables (one TU each) share one through REUSE_FROM, which
 # needs identical compile flags: mqttdoctor_add_test therefore links every non-GUI test against the
@@ -24,6 +24,12 @@ set(MQTTDOCTOR_PCH_WIDGET_HEADERS
 function(mqttdoctor_use_pch target)
     if(MQTTDOCTOR_PCH AND TARGET ${target})
         target_precompile_headers(${target} PRIVATE ${MQTTDOCTOR_PCH_HEADERS} ${ARGN})
+    endif()
+endfunction()
+
+function(mqttdoctor_reuse_pch target holder)
+    if(MQTTDOCTOR_PCH AND TARGET ${target})
+        target_precompile_headers(${target} REUSE_FROM ${holder})
     endif()
 endfunction()
 
@@ -81,7 +87,7 @@ function(mqttdoctor_test_pch_for target)
     mqttdoctor_pch_skip_moc_file(${target})
 endfunction()
 
-# Unity build of the core library (the sanitizer trees, which compile it once more each): batches of
+# Unity build of the core's layer libraries (the sanitizer trees, which compile it once more each): batches of
 # files compiled as one. Files whose file-local names clash with another file's are compiled alone;
 # a new clash shows as a "redefinition" error in build-asan/build-tsan: add the file here (or rename).
 option(MQTTDOCTOR_UNITY_CORE "Compile the core library as a unity build" OFF)
@@ -90,15 +96,19 @@ set(MQTTDOCTOR_UNITY_SKIP
     repair/actions/sessionmigrate.cpp
     nats/systemclient.cpp
     mqtt/retainedrecord.cpp
-    repair/jetstreampublisher.cpp
+    nats/jetstreampublisher.cpp
     diagnosis/logcatalogue.cpp)
 
 function(mqttdoctor_unity_core)
     if(NOT MQTTDOCTOR_UNITY_CORE)
         return()
     endif()
-    set_target_properties(mqttdoctor_core PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 16)
-    list(TRANSFORM MQTTDOCTOR_UNITY_SKIP PREPEND ${PROJECT_SOURCE_DIR}/src/ OUTPUT_VARIABLE skipped)
-    set_source_files_properties(${skipped} DIRECTORY ${PROJECT_SOURCE_DIR}/src
-        PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+    foreach(layer IN LISTS MQTTDOCTOR_CORE_LAYERS)
+        set_target_properties(mqttdoctor_${layer} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 16)
+    endforeach()
+    foreach(file IN LISTS MQTTDOCTOR_UNITY_SKIP)
+        string(REGEX MATCH "^[a-z]+" layer "${file}")
+        set_source_files_properties(${PROJECT_SOURCE_DIR}/src/${file} DIRECTORY ${PROJECT_SOURCE_DIR}/src/${layer}
+            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+    endforeach()
 endfunction()

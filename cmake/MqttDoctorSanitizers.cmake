@@ -1,4 +1,4 @@
-# Sanitizer and fuzzing builds (issue 7). Configure a separate build folder with
+# Sanitizer and fuzzing builds. Configure a separate build folder with
 #   -DMQTTDOCTOR_SANITIZE=address   AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer)
 #   -DMQTTDOCTOR_SANITIZE=thread    ThreadSanitizer
 # and, with clang, -DMQTTDOCTOR_FUZZ=ON for the libFuzzer targets in fuzz/. Every report stops the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Fetches the newer nats-server binaries that the test matrix needs (product.md §7) from Debian's
-# own archive, without installing them and without touching the system's apt configuration
-# (verified-environment.md §E): trixie's 2.10.x and sid's newest.
+# Fetches the newer nats-server binaries that the test matrix needs from Debian's
+# own archive, without installing them and without touching the system's apt configuration:
+# trixie's 2.10.x and sid's newest.
 #
 # Usage: fetch-nats-servers.sh OUTDIR
 # Result: OUTDIR/<suite>/nats-server and OUTDIR/versions.txt ("<suite> <version>" per line).

@@ -1,8 +1,7 @@
 #include "buildinfo.h"
 
-#include <nats/nats.h>
-
 #include "buildcommit.h"
+#include "nats/natslibraryversion.h"
 
 namespace MqttDoctor {
 
@@ -32,7 +31,7 @@ QString BuildInfo::qtVersion()
 
 QString BuildInfo::natsVersion()
 {
-    return inUseAndBuilt(QString::fromLatin1(nats_GetVersion()), QStringLiteral(NATS_VERSION_STRING));
+    return inUseAndBuilt(NatsLibraryVersion::inUse(), NatsLibraryVersion::builtWith());
 }
 
 QString BuildInfo::versionText(const QString &program)

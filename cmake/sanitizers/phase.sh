@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One sanitizer phase of `make test` / `make fuzz` (issue 7), timed.
+# One sanitizer phase of `make test` / `make fuzz`, timed.
 #   phase.sh build DIR SERVERS_DIR JOBS CMAKE_ARGS... [-- TARGETS...]   configure (always: quick) and build
 #   phase.sh test  DIR JOBS CTEST_ARGS...                              run ctest, then fail on any report
 # Sanitizer reports are written to DIR/sanitizer-logs/ (log_path in the test environment), so a report

@@ -1,7 +1,7 @@
 #include "mqtt/inflightrecord.h"
 
 #include "mqtt/clientidhash.h"
-#include "mqtt/decodeerror.h"
+#include "common/decodeerror.h"
 
 namespace MqttDoctor {
 

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "common/result.h"
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 #include "mqtt/storedmessage.h"
 
 namespace MqttDoctor {

@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-#include "mqtt/decodeerror.h"
+#include "common/decodeerror.h"
 #include "mqtt/gojson.h"
 #include "mqtt/retainedrecordfast.h"
 

@@ -4,7 +4,7 @@
 #include <QString>
 
 #include "common/result.h"
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 #include "mqtt/storedmessage.h"
 
 namespace MqttDoctor {

@@ -10,9 +10,9 @@
 
 #include "common/jsontypename.h"
 #include "mqtt/clientidhash.h"
-#include "mqtt/decodeerror.h"
+#include "common/decodeerror.h"
 #include "mqtt/gojson.h"
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 #include "mqtt/sessionrecordfast.h"
 
 namespace MqttDoctor {

@@ -1,6 +1,6 @@
 #include "mqtt/storedmessage.h"
 
-#include "mqtt/decodeerror.h"
+#include "common/decodeerror.h"
 
 namespace MqttDoctor {
 

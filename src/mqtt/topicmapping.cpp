@@ -2,7 +2,7 @@
 
 #include <QStringList>
 
-#include "mqtt/decodeerror.h"
+#include "common/decodeerror.h"
 
 namespace MqttDoctor {
 

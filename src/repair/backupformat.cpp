@@ -8,7 +8,7 @@
 #include <QJsonDocument>
 
 #include "common/rfc3339time.h"
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 
 namespace MqttDoctor {
 

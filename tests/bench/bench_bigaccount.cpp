@@ -1,4 +1,4 @@
-// Big accounts end to end (issue 16): one nats-server with one account holding N session records
+// Big accounts end to end: one nats-server with one account holding N session records
 // (~300 B, one QoS 1 subscription each) and R retained messages, and whole processes of what a user
 // runs timed against it, several runs each, side by side with a raw nats.c read of the same stream:
 //   raw-sess        bigaccount_rawread: $MQTT_sess with an ordered consumer, last per subject, nothing kept

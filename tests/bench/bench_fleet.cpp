@@ -1,4 +1,4 @@
-// Fleet scale (issue 15): one nats-server with N accounts (3 MQTT streams each on 2.9, 5 on 2.10+, made by
+// Fleet scale: one nats-server with N accounts (3 MQTT streams each on 2.9, 5 on 2.10+, made by
 // real MQTT sessions; one account whose max_streams keeps it from getting them all), and whole processes
 // timed against it, several runs each, side by side:
 //   baseline       fleet_rawjsz: a raw nats.c program sending ONE $SYS.REQ.SERVER.PING.JSZ with

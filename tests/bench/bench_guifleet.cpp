@@ -1,4 +1,4 @@
-// The main window with a fleet of accounts (issue 15, item 4): starts a local nats-server with
+// The main window with a fleet of accounts: starts a local nats-server with
 // ACCOUNTS JetStream accounts (one user each), gives the first MQTT_ACCOUNTS of them their MQTT
 // streams and a persistent session through real MQTT sessions (FleetSetup, many at once), then
 // connects the main window offscreen through the system account and measures, with a 5 ms QTimer

@@ -1,4 +1,4 @@
-// GUI responsiveness while 100,000 sessions load (issue 6): fills a local nats-server with session
+// GUI responsiveness while 100,000 sessions load: fills a local nats-server with session
 // records (BenchData::fill, as bench_sessionload), loads them into the sessions view (SessionsPanel +
 // AccountDataController, offscreen) and measures, with a 5 ms QTimer, the longest the event loop went
 // without running it. Prints the figures; target: longest stall < 50 ms. Not a test: no assertion.

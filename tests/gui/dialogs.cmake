@@ -1,4 +1,4 @@
-# The repair wizard, the log explainer and the secret store (issue 6 items 1, 3, 4). Offscreen;
+# The repair wizard, the log explainer and the secret store. Offscreen;
 # the wizard test starts a real nats-server 2.10 and drives mosquitto through tests/support.
 mqttdoctor_add_test(tst_repairwizard SOURCES tst_repairwizard.cpp
     LIBRARIES mqttdoctor_ui mqttdoctor_guiwindowsteps mqttdoctor_testsupport LABELS gui TIMEOUT 300)

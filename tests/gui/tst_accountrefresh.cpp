@@ -1,4 +1,4 @@
-// One refresh of an account in the main window is one snapshot load (issue 16): against a real
+// One refresh of an account in the main window is one snapshot load: against a real
 // nats-server 2.10 with mosquitto-made sessions, the connection set's RequestCounter shows that a
 // refresh with the findings, sessions and consumers views open asks each thing once (no server
 // discovery, the account's INFO, STREAM.LIST and CONSUMER.LISTs once, CONNZ once, `$MQTT_sess` with one

@@ -1,4 +1,4 @@
-# Hostile server replies and limits (issue 7 items 3 and 6): a poisoned responder on a real nats-server,
+# Hostile server replies and limits: a poisoned responder on a real nats-server,
 # timeouts, bounded memory, denied subjects.
 mqttdoctor_add_test(tst_hostile SOURCES tst_hostile.cpp LIBRARIES mqttdoctor_core mqttdoctor_testsupport mqttdoctor_poisonedresponder LABELS integration TIMEOUT 600 COST 110)
 

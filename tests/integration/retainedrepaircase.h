@@ -21,14 +21,14 @@
 #include "repair/repairaction.h"
 #include "repair/repairplanner.h"
 #include "repair/repairtarget.h"
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 #include "mqtt/retainedrecord.h"
 #include "mqtt/storedmessage.h"
 #include "mqttclient.h"
 #include "natsserverbinary.h"
 #include "natsserverfixture.h"
 #include "repair/backupfile.h"
-#include "repair/jetstreampublisher.h"
+#include "nats/jetstreampublisher.h"
 #include "repair/streamcontent.h"
 
 

@@ -1,4 +1,4 @@
-// Fleet scale (issue 15): a server with 650 accounts whose MQTT state was made by real MQTT clients
+// Fleet scale: a server with 650 accounts whose MQTT state was made by real MQTT clients
 // (FleetSetup), and one account that the server could not give all its MQTT streams. `accounts --json`
 // and `check --all-accounts --json` through the system connection must list every account exactly
 // once with the streams the server really created (read independently from the HTTP monitoring port),

@@ -1,4 +1,4 @@
-// Hostile server replies (issue 7, item 3): a poisoned responder on a REAL nats-server answers the
+// Hostile server replies: a poisoned responder on a REAL nats-server answers the
 // JetStream API ($JS.API.> in an account without JetStream, on a server without JetStream) and the
 // system requests ($SYS.REQ.> in an account that is not the system account) with truncated JSON,
 // non-JSON, null, wrong types, huge or endless lists, unknown error codes, floods and silence. The

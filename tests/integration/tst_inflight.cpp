@@ -1,4 +1,4 @@
-// What is in flight (issue 20), against real servers of every version with real MQTT clients:
+// What is in flight, against real servers of every version with real MQTT clients:
 // queued QoS 1 messages of an offline persistent subscriber, a QoS 2 PUBLISH whose client leaves
 // after PUBREC (a few lines of raw MQTT 3.1.1 over a socket), the QoS 2 records a clean session
 // leaves behind (QOS2_ORPHANED) and their repair; browsing changes no stream and creates no consumer.

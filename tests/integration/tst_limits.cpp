@@ -1,4 +1,4 @@
-// Limits (issue 7, item 6) against real nats-server processes: nothing waits past its timeout (a
+// Limits against real nats-server processes: nothing waits past its timeout (a
 // server that accepts TCP but never speaks, one that stops answering mid-request or mid-read), and a
 // user whose permissions deny a subject gets an error naming that subject instead of a bare timeout.
 #include <signal.h>

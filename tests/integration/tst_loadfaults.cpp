@@ -1,4 +1,4 @@
-// Faults under load (issue 7, item 4), with real servers and real MQTT clients:
+// Faults under load, with real servers and real MQTT clients:
 // * 200 persistent mosquitto subscribers connected and receiving, one publisher per group, and a client that keeps
 //   connecting: check, sessions and a repair run meanwhile; every message reaches every subscriber of its group,
 //   and the sessions with their queued messages are intact afterwards;

@@ -1,4 +1,4 @@
-// Repair under a JetStream domain (issue 5): the session records live on $MQTT.sess.<domain>.<hash> and the
+// Repair under a JetStream domain: the session records live on $MQTT.sess.<domain>.<hash> and the
 // sessions stream captures $MQTT.sess.<domain>.>. A garbage record, a session whose durable was deleted and a wrong
 // max_msgs_per_subject are broken for real; `repair --yes` (with and without --js-domain) fixes them, check is clean,
 // the clients resume with their queued messages, and the untouched session's record and messages are as before.

@@ -1,4 +1,4 @@
-// Secrets and file permissions (issue 7, item 5): every CLI command runs with distinctive secrets, on success and on
+// Secrets and file permissions: every CLI command runs with distinctive secrets, on success and on
 // failure paths; no secret may appear in any output, nor in any file the tool writes (audit log, backups, repair
 // journals, settings). Files the tool writes are 0600 and the folders it creates 0700.
 //

@@ -8,7 +8,7 @@
 
 namespace MqttDoctor::Test {
 
-// A fleet of MQTT accounts on one server, as operators with thousands of tenants run it (issue 15):
+// A fleet of MQTT accounts on one server, as operators with thousands of tenants run it:
 // `count` healthy accounts T00000, T00001, ... (JetStream enabled, one user t00000/t00000-pw each) and
 // one broken account BROKEN whose JetStream limit (max_streams 2) keeps the server from creating all
 // of its MQTT streams: its MQTT CONNECT is refused, it keeps the first two streams (sessions and

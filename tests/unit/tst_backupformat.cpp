@@ -7,7 +7,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 #include "nats/profile.h"
 #include "repair/auditlog.h"
 #include "repair/backupfile.h"

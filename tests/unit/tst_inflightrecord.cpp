@@ -7,7 +7,7 @@
 
 #include "mqtt/clientidhash.h"
 #include "mqtt/inflightrecord.h"
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 #include "mqtt/storedmessage.h"
 
 #include "capturedrecords.h"
@@ -23,7 +23,7 @@ class TestInflightRecord : public QObject
 
 private slots:
     // entries() of a temporary header set is the list itself, so a range-for over it does not read
-    // a destroyed object (ASan found that in tst_backup and tst_repairstreams; issue 7).
+    // a destroyed object (ASan found that in tst_backup and tst_repairstreams).
     void entriesOfTemporary()
     {
         const QByteArray block("NATS/1.0\r\nNmqtt-Pub:1\r\nNats-Msg-Id:abc\r\n\r\n");

@@ -9,11 +9,11 @@
 
 #include "mqtt/mqttlayout.h"
 #include "mqtt/mqttstreamspec.h"
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 #include "mqtt/storedmessage.h"
 #include "nats/jserrors.h"
 #include "repair/backupfile.h"
-#include "repair/jetstreampublisher.h"
+#include "nats/jetstreampublisher.h"
 #include "repair/streamcontent.h"
 
 namespace MqttDoctor::RetainedRepair {

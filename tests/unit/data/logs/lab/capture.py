@@ -10,7 +10,7 @@ def gethash(s):
     d = hashlib.sha256(s.encode()).digest()
     return ''.join(DIGITS[b % 62] for b in d[:8])
 
-# Binaries: Debian bookworm's nats-server and the trixie/sid ones fetched as verified-environment.md §E says.
+# Binaries: Debian bookworm's nats-server and the trixie/sid ones fetched by scripts/fetch-nats-servers.sh.
 SERVERS = os.environ.get('NATS_SERVERS_DIR', 'build/nats-servers')
 BINS = {'2.9.10': '/usr/sbin/nats-server',
         '2.10.27': os.path.join(SERVERS, 'trixie/nats-server'),

@@ -1,6 +1,6 @@
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 
-#include "mqtt/decodeerror.h"
+#include "common/decodeerror.h"
 
 namespace MqttDoctor {
 

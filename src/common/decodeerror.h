@@ -7,7 +7,7 @@
 namespace MqttDoctor {
 
 /**
- * Why a stored MQTT record (session, retained message, QoS2/PUBREL record) could not be decoded.
+ * Why a stored record (an MQTT session or retained message, a NATS header block...) could not be decoded.
  * A value type; pure and thread-safe. Decoders return it inside a Result as an
  * Error of kind Error::Kind::InvalidInput whose message is toString().
  */

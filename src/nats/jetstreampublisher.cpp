@@ -1,4 +1,4 @@
-#include "repair/jetstreampublisher.h"
+#include "nats/jetstreampublisher.h"
 
 #include <nats/nats.h>
 
@@ -8,7 +8,7 @@
 #include <QJsonObject>
 #include <QScopeGuard>
 
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
 #include "nats/natsconnectionhandle.h"
