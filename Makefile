@@ -40,8 +40,10 @@ endif
 # The integration tests mostly wait for nats-server: the sanitizer trees run more of them at once.
 SAN_TEST_JOBS ?= 3
 # The tests that exercise the nats.c callback bridge, the stream reader, the decode workers, the
-# requests gathered several at once and the accounts read in parallel.
-TSAN_TESTS := tst_streamreader tst_records tst_connectionerrors tst_discovery tst_checkaccounts tst_jszcollector
+# requests gathered several at once, the accounts read in parallel, and the GUI controllers handing
+# workers' results to the GUI thread (built without widgets: MQTTDOCTOR_BUILD_CONTROLLERS).
+TSAN_TESTS := tst_streamreader tst_records tst_connectionerrors tst_discovery tst_checkaccounts tst_jszcollector \
+    tst_guidelivery tst_clustercontroller
 # Non-GUI targets, the core as a unity build, warnings not fatal (they are in the main build).
 SAN_CMAKE := -G Ninja -DCMAKE_BUILD_TYPE=Debug $(DEBUG_CMAKE) -DMQTTDOCTOR_BUILD_GUI=OFF -DMQTTDOCTOR_WARNINGS_AS_ERRORS=OFF \
     -DMQTTDOCTOR_UNITY_CORE=ON
@@ -49,7 +51,8 @@ SAN_CMAKE := -G Ninja -DCMAKE_BUILD_TYPE=Debug $(DEBUG_CMAKE) -DMQTTDOCTOR_BUILD
 # (Qt 6.4's forkfd clone: "CHECK failed: tsan_rtl.cpp:234"), gcc 12's libtsan does not.
 ASAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DMQTTDOCTOR_SANITIZE=address -DMQTTDOCTOR_FUZZ=ON
-TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQTTDOCTOR_SANITIZE=thread
+TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQTTDOCTOR_SANITIZE=thread \
+    -DMQTTDOCTOR_BUILD_CONTROLLERS=ON
 
 # The last line: what `make package` and its test need (qt6-svg-dev renders the icon's PNG sizes;
 # dpkg-dev's dpkg-shlibdeps finds the package's dependencies; the checkers of the package's files).

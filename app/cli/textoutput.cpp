@@ -73,11 +73,30 @@ void printJsonLine(QTextStream &out, const QJsonObject &object)
     out.flush();
 }
 
+QString cliHint(const Error &error)
+{
+    QString how;
+    switch (error.setting()) {
+    case Error::Setting::AccountCredentials:
+        how = QStringLiteral("--user/--password, --creds, --nkey or --token of a user of the account, or the account's entry "
+                             "under \"accounts\" in the profile");
+        break;
+    case Error::Setting::AllowChanges:
+        how = QStringLiteral("--allow-changes, or \"allow_changes\": true in the profile");
+        break;
+    case Error::Setting::None:
+        break;
+    }
+    if (how.isEmpty())
+        return error.hint();
+    return error.hint().isEmpty() ? how : error.hint() + QStringLiteral(" (") + how + QLatin1Char(')');
+}
+
 QJsonObject errorJson(const Error &error)
 {
     return QJsonObject{{QStringLiteral("kind"), Error::kindName(error.kind())},
                        {QStringLiteral("message"), error.message()},
-                       {QStringLiteral("hint"), error.hint()},
+                       {QStringLiteral("hint"), cliHint(error)},
                        {QStringLiteral("nats_status"), error.natsStatus()},
                        {QStringLiteral("js_err_code"), error.jsErrCode()}};
 }
@@ -89,8 +108,9 @@ void printError(QTextStream &out, const Error &error, bool json)
         return;
     }
     out << "error: " << error.message() << '\n';
-    if (!error.hint().isEmpty())
-        out << "hint: " << error.hint() << '\n';
+    const QString hint = cliHint(error);
+    if (!hint.isEmpty())
+        out << "hint: " << hint << '\n';
 }
 
 QString humanBytes(qint64 bytes)

@@ -39,6 +39,8 @@ private:
 };
 
 /** An error as the JSON object `{"kind", "message", "hint", "nats_status", "js_err_code"}`. */
+/** The error's hint with the CLI's way to change the setting it names (a flag or the profile key). */
+QString cliHint(const Error &error);
 QJsonObject errorJson(const Error &error);
 /** Prints a JSON object, indented. */
 void printJson(QTextStream &out, const QJsonObject &object);

@@ -26,10 +26,8 @@ Result<ClientEventFeed> ClientEventFeed::open(ConnectionSet &connections, const 
         return system.error();
     // Two tokens after the account: CONNECT and DISCONNECT (and the account's connection counts, skipped).
     const QString subject = QStringLiteral("$SYS.ACCOUNT.%1.*").arg(filter.account.isEmpty() ? QStringLiteral("*") : filter.account);
-    auto subscription = NatsSubscription::subscribe(*system, subject);
-    if (!subscription)
-        return subscription.error();
-    return ClientEventFeed(std::move(*subscription), filter);
+    return NatsSubscription::subscribe(*system, subject).transform(
+        [&](auto &&value) { return ClientEventFeed(std::move(value), filter); });
 }
 
 Result<std::optional<MqttClientEvent>> ClientEventFeed::next(int timeoutMs)

@@ -32,6 +32,17 @@ public:
         Internal,
     };
 
+    /**
+     * The connection setting that would resolve the error. The core's hint names what to do in words
+     * that fit every front end; each front end adds how its user changes that setting (a CLI flag, a
+     * field of the connection dialog).
+     */
+    enum class Setting {
+        None,
+        AccountCredentials,  ///< a user of the account itself (user/password, token, NKey or creds), or its entry in the profile's accounts
+        AllowChanges,        ///< the profile's allow_changes switch
+    };
+
     Error() = default;
     Error(Kind kind, QString message, QString hint = {})
         : m_kind(kind), m_message(std::move(message)), m_hint(std::move(hint)) {}
@@ -49,6 +60,9 @@ public:
     Error &withNatsStatus(int s) { m_natsStatus = s; return *this; }
     Error &withJsErrCode(int c) { m_jsErrCode = c; return *this; }
     Error &withHint(QString h) { m_hint = std::move(h); return *this; }
+    /** The setting that would resolve this error (None when no setting does). */
+    Setting setting() const { return m_setting; }
+    Error &withSetting(Setting s) { m_setting = s; return *this; }
     /**
      * A usage error: the request itself is wrong (an option or argument that is missing, unknown or out
      * of range), not a server, file or profile. Its kind stays what it is (InvalidInput); the CLI exits 64.
@@ -76,6 +90,7 @@ private:
     QString m_hint;
     int m_natsStatus = 0;
     int m_jsErrCode = 0;
+    Setting m_setting = Setting::None;
     bool m_usage = false;
 };
 

@@ -41,7 +41,50 @@ public:
     const Error &error() const { return std::get<1>(m_data); }
     Error &error() { return std::get<1>(m_data); }
 
+    /** The value, or `fallback` when this holds an error. */
+    template<typename U>
+    T value_or(U &&fallback) const & { return ok() ? value() : T(std::forward<U>(fallback)); }
+    template<typename U>
+    T value_or(U &&fallback) && { return ok() ? std::move(*this).value() : T(std::forward<U>(fallback)); }
+
+    /** `f(value)` wrapped in a Result (Result<void> when f returns nothing); the error passes through. */
+    template<typename F>
+    auto transform(F &&f) const & { return transformImpl(*this, std::forward<F>(f)); }
+    template<typename F>
+    auto transform(F &&f) && { return transformImpl(std::move(*this), std::forward<F>(f)); }
+
+    /** `f(value)`, itself a Result, or the error: chains steps that can each fail. */
+    template<typename F>
+    auto and_then(F &&f) const & -> std::invoke_result_t<F, const T &>
+    {
+        if (!ok())
+            return error();
+        return std::forward<F>(f)(value());
+    }
+    template<typename F>
+    auto and_then(F &&f) && -> std::invoke_result_t<F, T &&>
+    {
+        if (!ok())
+            return std::move(error());
+        return std::forward<F>(f)(std::move(*this).value());
+    }
+
 private:
+    template<typename Self, typename F>
+    static auto transformImpl(Self &&self, F &&f)
+    {
+        using V = decltype(std::forward<Self>(self).value());
+        using U = std::remove_cvref_t<std::invoke_result_t<F, V>>;
+        if (!self.ok())
+            return Result<U>(std::forward<Self>(self).error());
+        if constexpr (std::is_void_v<U>) {
+            std::forward<F>(f)(std::forward<Self>(self).value());
+            return Result<U>();
+        } else {
+            return Result<U>(std::forward<F>(f)(std::forward<Self>(self).value()));
+        }
+    }
+
     std::variant<T, Error> m_data;
 };
 
@@ -57,6 +100,29 @@ public:
     bool ok() const { return !m_error.has_value(); }
     explicit operator bool() const { return ok(); }
     const Error &error() const { return *m_error; }
+
+    /** `f()`, itself a Result, when this succeeded; else the error. */
+    template<typename F>
+    auto and_then(F &&f) const -> std::invoke_result_t<F>
+    {
+        if (!ok())
+            return error();
+        return std::forward<F>(f)();
+    }
+    /** `f()` wrapped in a Result when this succeeded; else the error. */
+    template<typename F>
+    auto transform(F &&f) const
+    {
+        using U = std::remove_cvref_t<std::invoke_result_t<F>>;
+        if (!ok())
+            return Result<U>(error());
+        if constexpr (std::is_void_v<U>) {
+            std::forward<F>(f)();
+            return Result<U>();
+        } else {
+            return Result<U>(std::forward<F>(f)());
+        }
+    }
 
 private:
     std::optional<Error> m_error;

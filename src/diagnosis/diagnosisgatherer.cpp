@@ -117,10 +117,7 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
 
 Result<QList<Finding>> check(ConnectionSet &connections, const Request &request)
 {
-    auto input = gather(connections, request);
-    if (!input)
-        return input.error();
-    return Checks::diagnose(*input);
+    return gather(connections, request).transform([&](auto &&value) { return Checks::diagnose(value); });
 }
 
 } // namespace MqttDoctor::DiagnosisGatherer

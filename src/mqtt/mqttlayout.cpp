@@ -78,9 +78,11 @@ QStringList MqttLayout::streamNames() const
     return out;
 }
 
-QString MqttLayout::sessionSubject(const QString &clientIdHash) const
+QString MqttLayout::sessionSubject(const QString &domain, const QString &clientIdHash)
 {
-    return QStringLiteral("$MQTT.sess.") + domainToken() + clientIdHash;
+    if (domain.isEmpty())
+        return QStringLiteral("$MQTT.sess.") + clientIdHash;
+    return QStringLiteral("$MQTT.sess.") + domain + QLatin1Char('.') + clientIdHash;
 }
 
 QJsonObject MqttLayout::toJson() const

@@ -50,7 +50,9 @@ public:
     QStringList streamNames() const;
 
     /** The subject of a session record: `$MQTT.sess.<domainTk><hash>`. */
-    QString sessionSubject(const QString &clientIdHash) const;
+    QString sessionSubject(const QString &clientIdHash) const { return sessionSubject(m_domain, clientIdHash); }
+    /** "$MQTT.sess.<hash>" or "$MQTT.sess.<domain>.<hash>": the one place that spells a session record's subject. */
+    static QString sessionSubject(const QString &domain, const QString &clientIdHash);
 
     /** For the CLI's "layout" key: {kind, domain, domain_token, replicas, streams: [{name, label, config}]}. */
     QJsonObject toJson() const;

@@ -11,6 +11,7 @@
 
 #include "common/decodeerror.h"
 #include "mqtt/gojson.h"
+#include "mqtt/gojsonobject.h"
 #include "mqtt/retainedrecordfast.h"
 
 namespace MqttDoctor {
@@ -147,28 +148,16 @@ Result<RetainedRecord> RetainedRecord::decodeHeaders(const NatsHeaders &headers,
 QByteArray RetainedRecord::encodeJson() const
 {
     // Go's field order: origin, subject, topic, msg, flags, source (all omitempty).
-    QByteArray out("{");
-    auto field = [&out](const char *name, const QByteArray &value) {
-        if (out.size() > 1)
-            out += ',';
-        out += '"';
-        out += name;
-        out += "\":";
-        out += value;
-    };
-    if (!origin.isEmpty())
-        field("origin", GoJson::string(origin));
-    if (!subject.isEmpty())
-        field("subject", GoJson::string(subject));
-    if (!topic.isEmpty())
-        field("topic", GoJson::string(topic));
+    GoJsonObject out;
+    out.stringIfSet("origin", origin);
+    out.stringIfSet("subject", subject);
+    out.stringIfSet("topic", topic);
     if (!payload.isEmpty())
-        field("msg", '"' + payload.toBase64() + '"');
+        out.member("msg", '"' + payload.toBase64() + '"');
     if (flags != 0)
-        field("flags", QByteArray::number(flags));
-    if (!source.isEmpty())
-        field("source", GoJson::string(source));
-    return out + '}';
+        out.member("flags", QByteArray::number(flags));
+    out.stringIfSet("source", source);
+    return out.finish();
 }
 
 NatsHeaders RetainedRecord::encodeHeaders() const

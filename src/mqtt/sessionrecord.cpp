@@ -12,6 +12,7 @@
 #include "mqtt/clientidhash.h"
 #include "common/decodeerror.h"
 #include "mqtt/gojson.h"
+#include "mqtt/gojsonobject.h"
 #include "nats/natsheaders.h"
 #include "mqtt/sessionrecordfast.h"
 
@@ -244,47 +245,28 @@ Result<SessionRecord> SessionRecord::decodeReference(const StoredMessage &messag
 QByteArray SessionRecord::encode() const
 {
     // Go's field order: origin, id, clean, subs, cons, pubrel (all omitempty); maps sorted by key.
-    QByteArray out("{");
-    auto field = [&out](const char *name, const QByteArray &value) {
-        if (out.size() > 1)
-            out += ',';
-        out += '"';
-        out += name;
-        out += "\":";
-        out += value;
-    };
-    if (!origin.isEmpty())
-        field("origin", GoJson::string(origin));
-    if (!id.isEmpty())
-        field("id", GoJson::string(id));
+    GoJsonObject out;
+    out.stringIfSet("origin", origin);
+    out.stringIfSet("id", id);
     if (clean)
-        field("clean", QByteArrayLiteral("true"));
+        out.member("clean", QByteArrayLiteral("true"));
     if (!subs.isEmpty()) {
-        QByteArray s("{");
-        for (auto it = subs.begin(); it != subs.end(); ++it) {
-            if (s.size() > 1)
-                s += ',';
-            s += GoJson::string(it.key()) + ':' + QByteArray::number(it.value());
-        }
-        field("subs", s + '}');
+        GoJsonObject s;
+        for (auto it = subs.begin(); it != subs.end(); ++it)
+            s.member(it.key(), QByteArray::number(it.value()));
+        out.member("subs", s.finish());
     }
     if (!cons.isEmpty()) {
-        QByteArray s("{");
-        for (auto it = cons.begin(); it != cons.end(); ++it) {
-            if (s.size() > 1)
-                s += ',';
-            s += GoJson::string(it.key()) + ':' + GoJson::value(it.value().toObject());
-        }
-        field("cons", s + '}');
+        GoJsonObject s;
+        for (auto it = cons.begin(); it != cons.end(); ++it)
+            s.member(it.key(), GoJson::value(it.value().toObject()));
+        out.member("cons", s.finish());
     }
     if (pubrel)
-        field("pubrel", GoJson::value(pubrel->toObject()));
-    for (auto it = unknownFields.begin(); it != unknownFields.end(); ++it) {
-        if (out.size() > 1)
-            out += ',';
-        out += GoJson::string(it.key()) + ':' + GoJson::value(it.value());
-    }
-    return out + '}';
+        out.member("pubrel", GoJson::value(pubrel->toObject()));
+    for (auto it = unknownFields.begin(); it != unknownFields.end(); ++it)
+        out.member(it.key(), GoJson::value(it.value()));
+    return out.finish();
 }
 
 QString SessionRecord::subjectHash() const

@@ -84,10 +84,7 @@ Result<std::shared_ptr<NatsConnection>> ConnectionSet::account(const QString &na
 
 Result<SystemClient> ConnectionSet::systemClient()
 {
-    auto conn = system();
-    if (!conn)
-        return conn.error();
-    return SystemClient(*conn, m_roster);
+    return system().transform([&](auto &&value) { return SystemClient(value, m_roster); });
 }
 
 Result<QString> ConnectionSet::primaryAccountName()

@@ -262,10 +262,8 @@ Result<QList<AccountInfo>> accounts(ConnectionSet &connections, AccountLimits li
         if (!conn)
             return conn.error();
         auto name = connections.primaryAccountName();
-        auto info = accountThroughApi(*conn, name ? *name : QString(), connections.profile().jsDomain);
-        if (!info)
-            return info.error();
-        return QList<AccountInfo>{*info};
+        return accountThroughApi(*conn, name ? *name : QString(), connections.profile().jsDomain).transform(
+            [&](auto &&value) { return QList<AccountInfo>{value}; });
     }
     auto sys = connections.systemClient();
     if (!sys)

@@ -14,11 +14,11 @@ JetStreamClient::JetStreamClient(std::shared_ptr<NatsConnection> connection, QSt
 {
 }
 
-QString JetStreamClient::apiSubject(const QString &op) const
+QString JetStreamClient::apiSubject(const QString &domain, const QString &op)
 {
-    if (m_domain.isEmpty())
+    if (domain.isEmpty())
         return QStringLiteral("$JS.API.") + op;
-    return QStringLiteral("$JS.") + m_domain + QStringLiteral(".API.") + op;
+    return QStringLiteral("$JS.") + domain + QStringLiteral(".API.") + op;
 }
 
 namespace {

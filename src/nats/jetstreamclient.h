@@ -24,8 +24,10 @@ class JetStreamClient final
 public:
     JetStreamClient(std::shared_ptr<NatsConnection> connection, QString domain = {});
 
-    /** "$JS.API.<op>" or "$JS.<domain>.API.<op>". */
-    QString apiSubject(const QString &op) const;
+    /** "$JS.API.<op>" or "$JS.<domain>.API.<op>": the one place that spells a JetStream API subject. */
+    static QString apiSubject(const QString &domain, const QString &op);
+    /** apiSubject() in this client's domain. */
+    QString apiSubject(const QString &op) const { return apiSubject(m_domain, op); }
     /** One API request; the reply object on success. */
     Result<QJsonObject> call(const QString &op, const QJsonObject &body = {});
 

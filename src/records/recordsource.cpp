@@ -57,8 +57,8 @@ Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QSt
     src.apiDomain = connections.profile().jsDomain;
     const QString needCreds = QStringLiteral("reading the MQTT records of account %1 needs the account's credentials")
                                   .arg(accountName.isEmpty() ? QStringLiteral("(none given)") : accountName);
-    const QString hint = QStringLiteral("connect as a user of the account (--user/--password, --creds, ...) or add the "
-                                        "account's credentials to the profile; the system connection only sees summaries");
+    const QString hint = QStringLiteral("connect as a user of the account or add the account's credentials to the profile; "
+                                        "the system connection only sees summaries");
     if (!accountName.isEmpty() && connections.hasAccountCredentials(accountName)) {
         auto conn = connections.account(accountName);
         if (!conn)
@@ -69,14 +69,16 @@ Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QSt
         auto primaryName = connections.primaryAccountName();
         if (!accountName.isEmpty() && primaryName && !primaryName->isEmpty() && *primaryName != accountName)
             return Error(Error::Kind::InvalidInput,
-                         needCreds + QStringLiteral(" (the connected user belongs to account %1)").arg(*primaryName), hint);
+                         needCreds + QStringLiteral(" (the connected user belongs to account %1)").arg(*primaryName), hint)
+                .withSetting(Error::Setting::AccountCredentials);
         auto conn = connections.primary();
         if (!conn)
             return conn.error();
         src.connection = *conn;
         src.account = accountName.isEmpty() && primaryName ? *primaryName : accountName;
     } else {
-        return Error(Error::Kind::InvalidInput, needCreds + QStringLiteral(": only a system connection was given"), hint);
+        return Error(Error::Kind::InvalidInput, needCreds + QStringLiteral(": only a system connection was given"), hint)
+            .withSetting(Error::Setting::AccountCredentials);
     }
     if (!servers.isEmpty()) {
         const LayoutChoice choice = Layouts::choose(servers);

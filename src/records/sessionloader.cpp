@@ -306,9 +306,7 @@ void writeJson(JsonStreamWriter &w, const SessionEntry &e)
 
 QString sessionSubject(const QString &clientId, const QString &sessionDomain)
 {
-    const QString hash = ClientIdHash::hash(clientId);
-    return sessionDomain.isEmpty() ? QStringLiteral("$MQTT.sess.") + hash
-                                   : QStringLiteral("$MQTT.sess.%1.%2").arg(sessionDomain, hash);
+    return MqttLayout::sessionSubject(sessionDomain, ClientIdHash::hash(clientId));
 }
 
 Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &account, const QString &domain)

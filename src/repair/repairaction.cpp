@@ -8,7 +8,7 @@ namespace MqttDoctor {
 
 QString PlanContext::apiSubject(const QString &op) const
 {
-    return apiDomain.isEmpty() ? QStringLiteral("$JS.API.") + op : QStringLiteral("$JS.%1.API.%2").arg(apiDomain, op);
+    return JetStreamClient::apiSubject(apiDomain, op);
 }
 
 const StreamInfo *PlanContext::stream(const QString &name) const

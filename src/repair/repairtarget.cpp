@@ -7,20 +7,17 @@ namespace MqttDoctor {
 Result<RepairTarget> RepairTarget::resolve(ConnectionSet &connections, const QString &account)
 {
     const Profile &profile = connections.profile();
-    const QString hint = QStringLiteral("connect as a user of the account (--user/--password, --creds, ...) or add the "
-                                        "account's credentials to the profile; the system connection cannot read or "
-                                        "change another account's streams");
-    if (!account.isEmpty() && connections.hasAccountCredentials(account)) {
-        auto conn = connections.account(account);
-        if (!conn)
-            return conn.error();
-        return fromConnection(profile, *conn, account);
-    }
+    const QString hint = QStringLiteral("connect as a user of the account or add the account's credentials to the profile; "
+                                        "the system connection cannot read or change another account's streams");
+    if (!account.isEmpty() && connections.hasAccountCredentials(account))
+        return connections.account(account).transform(
+            [&](auto &&conn) { return fromConnection(profile, conn, account); });
     if (!profile.auth.isSet() && profile.hasSystem())
         return Error(Error::Kind::InvalidInput,
                      QStringLiteral("account %1 needs its own credentials: only a system connection was given")
                          .arg(account.isEmpty() ? QStringLiteral("(none given)") : account),
-                     hint);
+                     hint)
+            .withSetting(Error::Setting::AccountCredentials);
     auto conn = connections.primary();
     if (!conn)
         return conn.error();
@@ -29,7 +26,8 @@ Result<RepairTarget> RepairTarget::resolve(ConnectionSet &connections, const QSt
     if (!account.isEmpty() && !own.isEmpty() && own != account)
         return Error(Error::Kind::InvalidInput,
                      QStringLiteral("account %1 needs its own credentials (the connected user belongs to account %2)").arg(account, own),
-                     hint);
+                     hint)
+            .withSetting(Error::Setting::AccountCredentials);
     return fromConnection(profile, *conn, account.isEmpty() ? own : account);
 }
 
@@ -51,7 +49,8 @@ Result<void> RepairTarget::checkWritable(const QString &action) const
     return Error(Error::Kind::ReadOnly,
                  QStringLiteral("%1 refused: the profile%2 is read-only, nothing was changed")
                      .arg(action, profile.name.isEmpty() ? QString() : QStringLiteral(" \"%1\"").arg(profile.name)),
-                 QStringLiteral("allow changes (--allow-changes, or \"allow_changes\": true in the profile) to write"));
+                 QStringLiteral("allow changes in the connection's settings to write"))
+        .withSetting(Error::Setting::AllowChanges);
 }
 
 } // namespace MqttDoctor

@@ -539,6 +539,10 @@ private slots:
 
         const auto readOnly = CliRunner::run(conn + QStringList{QStringLiteral("restore"), file, QStringLiteral("--json")});
         QVERIFY2(readOnly.exitCode() == 3 && readOnly.out().contains(QStringLiteral("read-only")), qPrintable(readOnly.describe()));
+        // The core names the setting; the CLI says how to change it.
+        const QString readOnlyHint = readOnly.json.value(QLatin1String("error")).toObject().value(QLatin1String("hint")).toString();
+        QVERIFY2(readOnlyHint.startsWith(QStringLiteral("allow changes")) && readOnlyHint.contains(QStringLiteral("--allow-changes")),
+                 qPrintable(readOnly.describe()));
         const auto dry = CliRunner::run(conn + QStringList{QStringLiteral("restore"), file, QStringLiteral("--dry-run"), QStringLiteral("--json")});
         QVERIFY2(dry.exitCode() == 0 && dry.json.value(QLatin1String("already_present")).toInt() == 1, qPrintable(dry.describe()));
         const auto restore = CliRunner::run(conn + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("restore"), file, QStringLiteral("--json")});

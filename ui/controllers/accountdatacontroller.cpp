@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/asyncrunner.h"
+#include "controllers/guidelivery.h"
 #include "diagnosis/accountsnapshotloader.h"
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
@@ -116,15 +117,8 @@ quint64 AccountDataController::begin(Load kind)
 template<typename Fn>
 void AccountDataController::post(Load kind, quint64 generation, Fn &&fn)
 {
-    // Runs on a worker: queue onto the GUI thread; a newer load (or shutdown) makes it a no-op there.
-    QMetaObject::invokeMethod(
-        this,
-        [this, kind, generation, fn = std::forward<Fn>(fn)]() {
-            if (m_shutDown || slot(kind).generation != generation)
-                return;
-            fn();
-        },
-        Qt::QueuedConnection);
+    // Runs on a worker; a newer load of this kind (or shutdown, which bumps every generation) drops it.
+    GuiDelivery::post(this, slot(kind).generation, generation, std::forward<Fn>(fn));
 }
 
 void AccountDataController::finish(Load kind, quint64 generation)
@@ -203,13 +197,7 @@ void AccountDataController::attach(Load kind, const QString &account, int batchS
         return;
     }
     // What the snapshot has so far (or all of it), from the event loop: the view is set up by then.
-    QMetaObject::invokeMethod(
-        this,
-        [this, kind, gen] {
-            if (!m_shutDown && slot(kind).generation == gen)
-                deliver(kind);
-        },
-        Qt::QueuedConnection);
+    GuiDelivery::post(this, slot(kind).generation, gen, [this, kind] { deliver(kind); });
 }
 
 void AccountDataController::startSnapshot(const QString &account, int batchSize, std::optional<Load> keep)
@@ -234,18 +222,16 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
     m_sessionsDelivered = 0;
     ++m_snapshotLoads;
     static_cast<void>(m_runner->run([this, gen, account, batchSize, connections = m_connections, cancel = m_snapshot.cancel] {
-        const auto onBatch = [this, gen, &cancel](QList<SessionEntry> &&batch, const ReadProgress &progress) {
-            QMetaObject::invokeMethod(
-                this, [this, gen, rows = std::move(batch), progress] { snapshotBatch(gen, rows, progress); }, Qt::QueuedConnection);
+        const quint64 &current = m_snapshot.generation;
+        const auto onBatch = [this, gen, &current, &cancel](QList<SessionEntry> &&batch, const ReadProgress &progress) {
+            GuiDelivery::post(this, current, gen, [this, gen, rows = std::move(batch), progress] { snapshotBatch(gen, rows, progress); });
             return !cancel->load();
         };
-        const auto onSessionsRead = [this, gen](const Outcome &sessionsRead) {
-            QMetaObject::invokeMethod(
-                this, [this, gen, sessionsRead] { snapshotSessionsRead(gen, sessionsRead); }, Qt::QueuedConnection);
+        const auto onSessionsRead = [this, gen, &current](const Outcome &sessionsRead) {
+            GuiDelivery::post(this, current, gen, [this, gen, sessionsRead] { snapshotSessionsRead(gen, sessionsRead); });
         };
         Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch, onSessionsRead);
-        QMetaObject::invokeMethod(
-            this, [this, gen, outcome = std::move(outcome)] { snapshotDone(gen, outcome); }, Qt::QueuedConnection);
+        GuiDelivery::post(this, current, gen, [this, gen, outcome = std::move(outcome)] { snapshotDone(gen, outcome); });
     }));
 }
 

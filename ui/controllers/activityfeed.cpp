@@ -4,11 +4,11 @@
 #include <thread>
 
 #include <QElapsedTimer>
-#include <QMetaObject>
 #include <QMutex>
 #include <QMutexLocker>
 
 #include "activity/clienteventfeed.h"
+#include "controllers/guidelivery.h"
 #include "nats/connectionset.h"
 
 namespace MqttDoctor {
@@ -29,7 +29,7 @@ void post(const std::shared_ptr<ActivityFeedShared> &shared, std::function<void(
 {
     const QMutexLocker lock(&shared->mutex);
     if (ActivityFeed *feed = shared->feed)
-        QMetaObject::invokeMethod(feed, [feed, call = std::move(call)] { call(feed); }, Qt::QueuedConnection);
+        GuiDelivery::post(feed, [feed, call = std::move(call)] { call(feed); });
 }
 
 void readLoop(std::shared_ptr<ActivityFeedShared> shared, std::shared_ptr<ConnectionSet> connections)

@@ -5,6 +5,7 @@
 #include <QFuture>
 
 #include "common/asyncrunner.h"
+#include "controllers/guidelivery.h"
 #include "controllers/connectioneventbridge.h"
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
@@ -167,26 +168,24 @@ void ClusterController::startLoad(Result<T> (*load)(ConnectionSet &), void (Clus
     const quint64 generation = m_generation;
     std::shared_ptr<ConnectionSet> connections = m_connections;
     std::shared_ptr<ConnectionEventBridge> bridge = m_bridge;
-    m_runner
-        ->run([connections, bridge, load]() -> Outcome<T> {
-            Outcome<T> out{load(*connections), {}};
-            const QList<std::shared_ptr<NatsConnection>> open = connections->openConnections();
-            bridge->attach(open);
-            for (const auto &c : open) {
-                if (c->isConnected()) {
-                    out.connectedUrl = c->connectedUrl();
-                    break;
-                }
+    auto work = m_runner->run([connections, bridge, load]() -> Outcome<T> {
+        Outcome<T> out{load(*connections), {}};
+        const QList<std::shared_ptr<NatsConnection>> open = connections->openConnections();
+        bridge->attach(open);
+        for (const auto &c : open) {
+            if (c->isConnected()) {
+                out.connectedUrl = c->connectedUrl();
+                break;
             }
-            return out;
-        })
-        .then(this, [this, generation, deliver](const Outcome<T> &out) {
-            if (generation != m_generation || m_shutDown)
-                return; // superseded by a refresh, reconnect, cancel or shutdown
-            if (out.result)
-                (this->*deliver)(out.result.value());
-            finishLoad(out.result ? nullptr : &out.result.error(), out.connectedUrl);
-        });
+        }
+        return out;
+    });
+    // Dropped when a refresh, reconnect, cancel or shutdown bumped the generation since.
+    GuiDelivery::whenReady(std::move(work), this, m_generation, generation, [this, deliver](const Outcome<T> &out) {
+        if (out.result)
+            (this->*deliver)(out.result.value());
+        finishLoad(out.result ? nullptr : &out.result.error(), out.connectedUrl);
+    });
 }
 
 void ClusterController::deliverServers(const QList<ServerInfo> &servers)
@@ -223,13 +222,11 @@ void ClusterController::startHealth()
     // load's finishLoad(), so the count never touches zero in between.
     setPending(m_pending + 1);
     const quint64 generation = m_generation;
-    m_runner->run([servers = m_servers, accounts = m_accounts] { return HealthMap::diagnose(servers, accounts); })
-        .then(this, [this, generation](const HealthMap &health) {
-            if (generation != m_generation || m_shutDown)
-                return;
-            emit healthLoaded(health);
-            setPending(m_pending - 1);
-        });
+    GuiDelivery::whenReady(m_runner->run([servers = m_servers, accounts = m_accounts] { return HealthMap::diagnose(servers, accounts); }),
+                           this, m_generation, generation, [this](const HealthMap &health) {
+                               emit healthLoaded(health);
+                               setPending(m_pending - 1);
+                           });
 }
 
 void ClusterController::finishLoad(const Error *error, const QString &connectedUrl)

@@ -1,8 +1,8 @@
 #include "connectioneventbridge.h"
 
-#include <QMetaObject>
 
 #include "controllers/clustercontroller.h"
+#include "controllers/guidelivery.h"
 
 namespace MqttDoctor {
 
@@ -65,9 +65,8 @@ void ConnectionEventBridge::post(const QString &role, const ConnectionEvent &eve
         return;
     ClusterController *target = m_target;
     const quint64 epoch = m_epoch;
-    QMetaObject::invokeMethod(
-        target, [target, epoch, role, event] { target->handleConnectionEvent(epoch, role, event); },
-        Qt::QueuedConnection);
+    // The controller drops events of an older epoch (connections it no longer uses).
+    GuiDelivery::post(target, [target, epoch, role, event] { target->handleConnectionEvent(epoch, role, event); });
 }
 
 } // namespace MqttDoctor

@@ -1,9 +1,9 @@
 #include "connectiontester.h"
 
 #include <QCoreApplication>
-#include <QFutureWatcher>
 
 #include "common/asyncrunner.h"
+#include "controllers/guidelivery.h"
 #include "models/displayformat.h"
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
@@ -70,21 +70,16 @@ void ConnectionTester::test(const Profile &profile)
 {
     const quint64 generation = ++m_generation;
     setRunning(true);
-    // A watcher owned by the tester (not then(this, ...)): the tester may be destroyed with its
-    // dialog while the test still runs on the controller's pool, and a watcher detaches safely.
-    auto *watcher = new QFutureWatcher<Result<QString>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;
-        setRunning(false);
-        const Result<QString> result = watcher->result();
-        if (result)
-            emit succeeded(result.value());
-        else
-            emit failed(result.error());
-    });
-    watcher->setFuture(m_runner.run([profile] { return runTest(profile); }));
+    // The tester may be destroyed with its dialog while the test still runs on the controller's pool:
+    // the delivery's watcher is the tester's child and goes with it.
+    GuiDelivery::whenReady(m_runner.run([profile] { return runTest(profile); }), this, m_generation, generation,
+                           [this](const Result<QString> &result) {
+                               setRunning(false);
+                               if (result)
+                                   emit succeeded(result.value());
+                               else
+                                   emit failed(result.error());
+                           });
 }
 
 void ConnectionTester::cancel()

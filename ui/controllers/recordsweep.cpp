@@ -1,6 +1,7 @@
 #include "recordsweep.h"
 
 #include "common/asyncrunner.h"
+#include "controllers/guidelivery.h"
 #include "diagnosis/accountsnapshotloader.h"
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
@@ -82,35 +83,32 @@ void RecordSweep::startNext()
     ++m_running;
     emit accountStarted(account.name);
     const quint64 generation = m_generation;
-    m_runner
-        ->run([connections = m_connections, servers = m_servers, account, cancel = m_cancel] {
-            Outcome out;
-            out.account = account.name;
-            AccountSnapshotLoader::Options options;
-            options.records = true;
-            options.recordsOnlyWhenChecked = true;
-            options.cancel = cancel.get();
-            const AccountSnapshot snapshot = AccountSnapshotLoader(*connections).load(servers, account, true, options);
-            out.cancelled = cancel->load();
-            if (!out.cancelled) {
-                out.findings = snapshot.findings();
-                out.gaps = snapshot.gaps;
-            }
-            return out;
-        })
-        .then(this, [this, generation](const Outcome &out) {
-            if (generation != m_generation)
-                return;
-            --m_running;
-            ++m_done;
-            if (!out.cancelled)
-                emit accountChecked(out.account, out.findings, out.gaps);
-            emit progress(m_done, m_total);
-            if (m_queue.isEmpty() && m_running == 0)
-                emit finished(m_total, m_elapsed.elapsed());
-            else
-                startNext();
-        });
+    auto work = m_runner->run([connections = m_connections, servers = m_servers, account, cancel = m_cancel] {
+        Outcome out;
+        out.account = account.name;
+        AccountSnapshotLoader::Options options;
+        options.records = true;
+        options.recordsOnlyWhenChecked = true;
+        options.cancel = cancel.get();
+        const AccountSnapshot snapshot = AccountSnapshotLoader(*connections).load(servers, account, true, options);
+        out.cancelled = cancel->load();
+        if (!out.cancelled) {
+            out.findings = snapshot.findings();
+            out.gaps = snapshot.gaps;
+        }
+        return out;
+    });
+    GuiDelivery::whenReady(std::move(work), this, m_generation, generation, [this](const Outcome &out) {
+        --m_running;
+        ++m_done;
+        if (!out.cancelled)
+            emit accountChecked(out.account, out.findings, out.gaps);
+        emit progress(m_done, m_total);
+        if (m_queue.isEmpty() && m_running == 0)
+            emit finished(m_total, m_elapsed.elapsed());
+        else
+            startNext();
+    });
 }
 
 void RecordSweep::cancel()

@@ -16,6 +16,7 @@
 #include "settings/recentprofiles.h"
 #include "settings/secretstore.h"
 #include "widgets/errorbanner.h"
+#include "models/errortext.h"
 
 namespace MqttDoctor {
 
@@ -340,10 +341,7 @@ void ConnectionDialog::showStatus(const QString &text, bool good, bool bad)
 
 void ConnectionDialog::showTestFailure(const Error &error)
 {
-    QString text = ErrorBanner::titleFor(error) + QStringLiteral(": ") + error.message();
-    if (!error.hint().isEmpty())
-        text += QStringLiteral(" — ") + error.hint();
-    showStatus(text, false, true);
+    showStatus(ErrorBanner::titleFor(error) + QStringLiteral(": ") + ErrorText::withHint(error, QStringLiteral(" — ")), false, true);
 }
 
 void ConnectionDialog::loadRecent(const QString &name)

@@ -15,6 +15,7 @@
 #include "nats/connectionset.h"
 #include "repair/auditlog.h"
 #include "repair/repairsession.h"
+#include "models/errortext.h"
 
 namespace MqttDoctor {
 
@@ -371,7 +372,7 @@ void RepairWizard::deliverRun(const RunOutcome &out)
     }
     if (out.error) {
         whole.complete = false;
-        const QString reason = out.error->message() + (out.error->hint().isEmpty() ? QString() : QStringLiteral(" — ") + out.error->hint());
+        const QString reason = ErrorText::withHint(*out.error, QStringLiteral(" — "));
         whole.stoppedBecause = whole.stoppedBecause.isEmpty() ? reason : whole.stoppedBecause + u' ' + reason;
     }
     if (!anyRound && !out.error) {

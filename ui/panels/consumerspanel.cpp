@@ -13,6 +13,7 @@
 #include "controllers/accountdatacontroller.h"
 #include "widgets/loadprogresswidget.h"
 #include "widgets/noticelabel.h"
+#include "models/errortext.h"
 
 namespace MqttDoctor {
 
@@ -132,7 +133,7 @@ void ConsumersPanel::handleFailed(const QString &account, const Error &error)
     m_status->setText(tr("Not loaded"));
     m_notice->showNotice(tr("The consumers of %1 could not be read: %2%3")
                              .arg(account.isEmpty() ? tr("this account") : account, error.message(),
-                                  error.hint().isEmpty() ? QString() : QStringLiteral("\n") + error.hint()),
+                                  ErrorText::hintSuffix(error)),
                          NoticeLabel::Kind::Error);
     emit loadFinished();
 }

@@ -16,6 +16,7 @@
 #include "models/findinglistmodel.h"
 #include "widgets/loadprogresswidget.h"
 #include "widgets/noticelabel.h"
+#include "models/errortext.h"
 
 namespace MqttDoctor {
 
@@ -150,7 +151,7 @@ void FindingsPanel::handleFailed(const QString &account, const Error &error)
     m_loaded = true;
     m_verdictOpen = true;
     m_summary->setText(tr("Account %1 could not be checked").arg(account));
-    m_notice->showNotice(error.hint().isEmpty() ? error.message() : tr("%1\n%2").arg(error.message(), error.hint()),
+    m_notice->showNotice(ErrorText::withHint(error),
                          NoticeLabel::Kind::Error);
 }
 

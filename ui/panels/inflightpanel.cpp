@@ -12,6 +12,7 @@
 #include "models/inflighttablemodel.h"
 #include "widgets/loadprogresswidget.h"
 #include "widgets/noticelabel.h"
+#include "models/errortext.h"
 
 namespace MqttDoctor {
 
@@ -118,7 +119,7 @@ void InflightPanel::handleFailed(const QString &account, const Error &error)
     m_status->setText(tr("Not loaded"));
     m_notice->showNotice(tr("What is in flight in %1 could not be read: %2%3")
                              .arg(account.isEmpty() ? tr("this account") : account, error.message(),
-                                  error.hint().isEmpty() ? QString() : QStringLiteral("\n") + error.hint()),
+                                  ErrorText::hintSuffix(error)),
                          NoticeLabel::Kind::Error);
     emit loadFinished();
 }

@@ -19,6 +19,7 @@
 #include "models/retainedtablemodel.h"
 #include "widgets/loadprogresswidget.h"
 #include "widgets/noticelabel.h"
+#include "models/errortext.h"
 
 namespace MqttDoctor {
 
@@ -199,7 +200,7 @@ void RetainedPanel::handleFailed(const QString &account, const Error &error)
     endLoad(); // a failed refresh keeps the rows it had
     m_notice->showNotice(tr("The retained messages of %1 could not be read: %2%3")
                              .arg(account.isEmpty() ? tr("this account") : account, error.message(),
-                                  error.hint().isEmpty() ? QString() : QStringLiteral("\n") + error.hint()),
+                                  ErrorText::hintSuffix(error)),
                          NoticeLabel::Kind::Error);
     updateStatus();
     emit loadFinished();

@@ -19,6 +19,7 @@
 #include "widgets/loadprogresswidget.h"
 #include "widgets/noticelabel.h"
 #include "widgets/sessiondetailsview.h"
+#include "models/errortext.h"
 
 namespace MqttDoctor {
 
@@ -294,7 +295,7 @@ void SessionsPanel::handleFailed(const QString &account, const Error &error)
     m_progress->finish();
     m_notice->showNotice(tr("The sessions of %1 could not be read: %2%3")
                              .arg(account.isEmpty() ? tr("this account") : account, error.message(),
-                                  error.hint().isEmpty() ? QString() : QStringLiteral("\n") + error.hint()),
+                                  ErrorText::hintSuffix(error)),
                          NoticeLabel::Kind::Error);
     updateStatus();
     emit loadFinished();

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "models/iconfactory.h"
+#include "models/errortext.h"
 
 namespace MqttDoctor {
 
@@ -98,8 +99,9 @@ void ErrorBanner::showError(const Error &error)
     if (error.jsErrCode() != 0)
         message += tr(" (JetStream error %1)").arg(error.jsErrCode());
     m_message->setText(message);
-    m_hint->setText(error.hint().isEmpty() ? QString() : tr("What to do: %1").arg(error.hint()));
-    m_hint->setVisible(!error.hint().isEmpty());
+    const QString hint = ErrorText::hint(error);
+    m_hint->setText(hint.isEmpty() ? QString() : tr("What to do: %1").arg(hint));
+    m_hint->setVisible(!hint.isEmpty());
     show();
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "mqtt/mqttlayout.h"
+#include "nats/jetstreamclient.h"
 #include "mqtt/mqttstreamspec.h"
 #include "nats/natsheaders.h"
 #include "mqtt/storedmessage.h"
@@ -275,7 +276,7 @@ Result<DeleteOutcome> deleteSequences(const ExecContext &ctx, const QList<quint6
 
 QString apiSubject(const ExecContext &ctx, const QString &op)
 {
-    return ctx.target.apiDomain.isEmpty() ? QStringLiteral("$JS.API.") + op : QStringLiteral("$JS.%1.API.%2").arg(ctx.target.apiDomain, op);
+    return JetStreamClient::apiSubject(ctx.target.apiDomain, op);
 }
 
 QString stepBackupFile(const ExecContext &ctx, const RepairStep &step)
