@@ -10,7 +10,7 @@
  */
 namespace MqttDoctor::MqttLogFormats {
 
-// Account session manager setup (§5.1).
+// Account session manager setup (docs/internals.md, "Server log lines: account setup").
 inline QString lookupStream() { return QStringLiteral("lookup %s stream for account %q: %v"); }
 inline QString replicasMismatch() { return QStringLiteral("MQTT %s stream replicas mismatch: current is %v but configuration is %v for '%s > %s'"); }
 inline QString createSessionsStream() { return QStringLiteral("create sessions stream for account %q: %v"); }
@@ -26,7 +26,7 @@ inline QString retainedLoadTimeout() { return QStringLiteral("Timing out waiting
 inline QString requestTimeoutOld() { return QStringLiteral("timeout for request type %q on %q (reply=%q)"); }                         // up to 2.10.7
 inline QString requestTimeout() { return QStringLiteral("timeout after %v: request type %q on %q (reply=%q)"); }                       // 2.10.8+
 
-// Session records (§5.2).
+// Session records (docs/internals.md, "Server log lines: session records and the connect path").
 inline QString loadSessionOld() { return QStringLiteral("loading session record for account %q, session %q: %v"); } // up to 2.11.14, 2.12.5
 inline QString loadSession() { return QStringLiteral("loading session record: %w"); }                                  // 2.11.15+, 2.12.6+, 2.14.0+
 inline QString unmarshalSessionOld() { return QStringLiteral("unmarshal of session record at sequence %v for account %q, session %q: %v"); }
@@ -41,7 +41,7 @@ inline QString addPubRelConsumer() { return QStringLiteral("Unable to add JetStr
 inline QString storeRetained() { return QStringLiteral("unable to store retained message for account %q, subject %q: %v"); }
 inline QString accountResourcesExceeded() { return QStringLiteral("JetStream resource limits exceeded for account: %q"); }
 
-// Legacy per-session streams → $MQTT_sess (§4.1).
+// Legacy per-session streams → $MQTT_sess (docs/internals.md, "Legacy per-session streams: migration to $MQTT_sess").
 inline QString transferSessionsStart() { return QStringLiteral("Transferring %v MQTT session streams..."); }
 inline QString transferSessionsList() { return QStringLiteral("Unable to transfer MQTT session streams: %v"); }
 inline QString transferSessionLoad() { return QStringLiteral("   Unable to load session record: %v"); }
@@ -49,7 +49,7 @@ inline QString transferSessionUnmarshal() { return QStringLiteral("    Unable to
 inline QString transferSessionStore() { return QStringLiteral("    Unable to transfer the session record: %v"); }
 inline QString transferSessionsRetry() { return QStringLiteral("Failed to transfer all MQTT session streams, will try again in %v"); }
 
-// Retained messages $MQTT.rmsgs → $MQTT.rmsgs.<subject> (§4.2, 2.10+).
+// Retained messages $MQTT.rmsgs → $MQTT.rmsgs.<subject>, 2.10+ (docs/internals.md, "Retained messages: the 2.10 migration").
 inline QString transferRetainedDone() { return QStringLiteral("Processed %d messages from '$MQTT.rmsgs', successfully transferred %d in %v"); }
 inline QString transferRetainedTimeout() { return QStringLiteral("timed out while transferring retained messages from '$MQTT.rmsgs' after %v, %d processed, %d successfully transferred"); }
 inline QString transferRetainedStore() { return QStringLiteral("    Unable to transfer the retained message with sequence %d: %v"); }

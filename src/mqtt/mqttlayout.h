@@ -68,7 +68,10 @@ public:
     static QString retainedStream() { return QStringLiteral("$MQTT_rmsgs"); }
     /** Prefix of the per-session streams of servers up to 2.4.x. */
     static QString legacySessionPrefix() { return QStringLiteral("$MQTT_sess_"); }
-    /** The single retained subject of the 2.9 layout (where 2.10+ leaves orphans, §4.2). */
+    /**
+     * The single retained subject of the 2.9 layout, where a 2.10+ migration cut short leaves orphans
+     * (docs/internals.md, "Retained messages: the 2.10 migration").
+     */
     static QString retainedLegacySubject() { return QStringLiteral("$MQTT.rmsgs"); }
     /** The retained subjects of the 2.10+ layout. */
     static QString retainedSubjects() { return QStringLiteral("$MQTT.rmsgs.>"); }
