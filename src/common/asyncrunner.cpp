@@ -14,9 +14,11 @@ AsyncRunner::~AsyncRunner()
     shutdown();
 }
 
-void AsyncRunner::shutdown()
+void AsyncRunner::shutdown(std::function<void()> last)
 {
     m_pool.clear();
+    if (last)
+        m_pool.start(std::move(last));
     m_pool.waitForDone();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFuture>
+#include <functional>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -26,8 +27,12 @@ public:
         return QtConcurrent::run(&m_pool, std::forward<Fn>(fn));
     }
 
-    /** Drops queued work and waits for running work (bounded by the nats timeouts). */
-    void shutdown();
+    /**
+     * Drops queued work, then runs `last` (if any) on a pool thread, and waits for it and the running
+     * work (bounded by the nats timeouts). `last` is where an owner drops what must not be freed on
+     * its own thread (connections, whose closing waits for nats.c's threads).
+     */
+    void shutdown(std::function<void()> last = {});
 
 private:
     QThreadPool m_pool;

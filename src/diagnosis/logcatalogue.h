@@ -43,7 +43,7 @@ public:
     /** The template with this id, if any. */
     static std::optional<LogCatalogueEntry> entry(const QString &id);
 
-    /** The finding codes (docs/findings.md), in catalogue order (all 20). */
+    /** The finding codes (docs/findings.md), in catalogue order. */
     static QStringList findingCodes();
 
     /**

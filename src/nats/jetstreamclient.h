@@ -15,7 +15,7 @@ class NatsConnection;
 
 /**
  * The JetStream API of one account, spoken as raw JSON over `$JS.API.*` (or `$JS.<domain>.API.*`)
- * so that fields this tool does not know survive a read-modify-write (safety rule 3). Every call
+ * so that fields this tool does not know survive a read-modify-write (docs/safety.md). Every call
  * blocks: use it on a worker thread. A JetStream error reply becomes an Error of kind JetStream
  * carrying the server's err_code and description.
  */

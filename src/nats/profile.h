@@ -74,7 +74,7 @@ struct Profile
     Credentials system;           ///< system-account connection; kind None when not given
     QMap<QString, Credentials> accounts; ///< account name -> its credentials
     int timeoutMs = 5000;         ///< per request and for connecting
-    bool allowChanges = false;    ///< read-only unless set (safety rule 1)
+    bool allowChanges = false;    ///< read-only unless set (docs/safety.md)
 
     bool hasSystem() const { return system.isSet(); }
     bool operator==(const Profile &) const = default;

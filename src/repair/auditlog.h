@@ -12,7 +12,7 @@ namespace MqttDoctor {
 
 struct Profile;
 
-/** One applied step (safety rule 7). */
+/** One applied step (docs/safety.md). */
 struct AuditEntry
 {
     QDateTime time;       ///< when the step ended; now when left invalid

@@ -16,7 +16,7 @@ class NatsHeaders;
 /**
  * The first line of a backup file: what was backed up, from where, when, and everything needed to
  * recreate the stream and its consumers. `config`, `state` and each consumer's `config` are the
- * server's JSON as returned (unknown fields kept, safety rule 3).
+ * server's JSON as returned (unknown fields kept; docs/safety.md).
  */
 struct BackupHeader
 {

@@ -66,7 +66,7 @@ struct Precondition
  * One repair action (docs/findings.md, each code's repair). plan() is pure; the rest block
  * on the network (worker thread). The executor calls, per step: precondition(), then takes the
  * step's backups (destructive steps), then apply(), then verify(), and logs the step in the audit
- * log. apply() must be idempotent: "already exists" is re-read, not fatal (safety rule 5).
+ * log. apply() must be idempotent: "already exists" is re-read, not fatal (docs/safety.md).
  */
 class RepairAction
 {

@@ -19,7 +19,7 @@ struct RepairRequest
     QJsonObject toJson() const;
 };
 
-/** What a destructive step backs up first (safety rule 2). */
+/** What a destructive step backs up first (docs/safety.md). */
 struct RepairBackupSpec
 {
     QString stream;
@@ -36,7 +36,7 @@ struct RepairBackupSpec
  * everything an operator needs to judge it before it runs: the exact requests, the -old +new diff,
  * what it backs up, how to undo it and how it is verified. Planned requests are as of planning;
  * the executor re-reads the state right before the step (precondition) and may rebuild them from
- * the current config (read-modify-write, safety rule 3).
+ * the current config (read-modify-write; docs/safety.md).
  */
 struct RepairStep
 {

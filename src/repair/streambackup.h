@@ -52,7 +52,7 @@ struct BackupResult
  * state and consumer configs, through the account's own connection. Limits streams are read with an
  * ordered consumer, interest streams with direct gets (StreamContent). The file is written under a
  * temporary name, synced and renamed: on any error or cancel the call fails and nothing is left
- * under the final name. A repair step must not run unless this returned a result (safety rule 2).
+ * under the final name. A repair step must not run unless this returned a result (docs/safety.md).
  * Reads only, so a read-only profile may back up. Blocking: worker thread only.
  */
 namespace StreamBackup {

@@ -74,8 +74,9 @@ void AccountDataController::shutdown()
             s.cancel->store(true);
         s.loading = false;
     }
-    m_runner->shutdown(); // running reads notice their cancel flag within ~100 ms
-    m_connections.reset();
+    // Running reads notice their cancel flag within ~100 ms; closing the connections waits for nats.c's
+    // threads, so they close on a worker after the pool drained.
+    m_runner->shutdown([connections = std::move(m_connections)]() mutable { connections.reset(); });
 }
 
 void AccountDataController::dropAll()

@@ -145,11 +145,15 @@ void ClusterController::shutdown()
     ++m_generation;
     ++m_epoch;
     // 1. No more connection events; 2. drain the pool (running requests end at their timeout);
-    // 3. drop the connections (queued on the pool before draining, so they close on a worker).
+    // 3. drop the connections on a worker (closing one waits for nats.c's threads).
     if (m_bridge)
         m_bridge->detach();
-    dropConnections();
-    m_runner->shutdown();
+    m_runner->shutdown([connections = std::move(m_connections), bridge = std::move(m_bridge)]() mutable {
+        if (bridge)
+            bridge->clearHandlers();
+        connections.reset();
+        bridge.reset();
+    });
     m_pending = 0;
 }
 

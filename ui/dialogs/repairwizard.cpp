@@ -15,6 +15,7 @@
 #include "nats/connectionset.h"
 #include "repair/auditlog.h"
 #include "repair/repairsession.h"
+#include "controllers/guidelivery.h"
 #include "models/errortext.h"
 
 namespace MqttDoctor {
@@ -199,19 +200,15 @@ void RepairWizard::recheck()
     QList<std::shared_ptr<RepairSession>> sessions;
     for (const AccountRun &run : std::as_const(m_runs))
         sessions << run.session;
-    m_controller.runner()
-        .run([sessions, connections = m_connections]() -> CheckOutcome {
-            CheckOutcome out;
-            for (const std::shared_ptr<RepairSession> &session : sessions) {
-                auto checked = session->check();
-                out.errors << (checked ? std::nullopt : std::optional<Error>(checked.error()));
-            }
-            return out;
-        })
-        .then(this, [this, generation](const CheckOutcome &out) {
-            if (generation == m_generation)
-                deliverCheck(out);
-        });
+    auto work = m_controller.runner().run([sessions, connections = m_connections]() -> CheckOutcome {
+        CheckOutcome out;
+        for (const std::shared_ptr<RepairSession> &session : sessions) {
+            auto checked = session->check();
+            out.errors << (checked ? std::nullopt : std::optional<Error>(checked.error()));
+        }
+        return out;
+    });
+    GuiDelivery::whenReady(std::move(work), this, m_generation, generation, [this](const CheckOutcome &out) { deliverCheck(out); });
 }
 
 void RepairWizard::deliverCheck(const CheckOutcome &out)
@@ -305,21 +302,21 @@ bool RepairWizard::startRun()
     RepairSession::EventHandler events = [relay = m_relay](const RepairEvent &event) {
         const QMutexLocker lock(&relay->mutex);
         if (RepairWizard *wizard = relay->wizard)
-            QMetaObject::invokeMethod(wizard, [wizard, event] { wizard->handleEvent(event); }, Qt::QueuedConnection);
+            GuiDelivery::post(wizard, [wizard, event] { wizard->handleEvent(event); });
     };
-    m_controller.runner()
-        .run([sessions, connections = m_connections, cancel = m_cancel, events]() -> RunOutcome {
-            RunOutcome out;
-            // One account after the other; Cancel stops between steps and before the next account.
-            for (const std::shared_ptr<RepairSession> &session : sessions) {
-                if (cancel->load())
-                    break;
-                if (auto ran = session->runRound(events); !ran && !out.error)
-                    out.error = ran.error();
-            }
-            return out;
-        })
-        .then(this, [this](const RunOutcome &out) { deliverRun(out); });
+    auto work = m_controller.runner().run([sessions, connections = m_connections, cancel = m_cancel, events]() -> RunOutcome {
+        RunOutcome out;
+        // One account after the other; Cancel stops between steps and before the next account.
+        for (const std::shared_ptr<RepairSession> &session : sessions) {
+            if (cancel->load())
+                break;
+            if (auto ran = session->runRound(events); !ran && !out.error)
+                out.error = ran.error();
+        }
+        return out;
+    });
+    // A run is never superseded (recheck() waits for it): delivered under the current generation.
+    GuiDelivery::whenReady(std::move(work), this, m_generation, m_generation, [this](const RunOutcome &out) { deliverRun(out); });
     return true;
 }
 

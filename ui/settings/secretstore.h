@@ -9,7 +9,7 @@ namespace MqttDoctor {
 
 /**
  * The secrets of remembered profiles (passwords, tokens, inline seeds and JWTs, inline TLS keys) in
- * the OS keychain through QtKeychain, one entry per profile name (safety rule 9). RecentProfiles
+ * the OS keychain through QtKeychain, one entry per profile name (docs/safety.md). RecentProfiles
  * keeps everything else in QSettings, never a secret.
  *
  * When no keychain answers (a headless machine without a D-Bus session or without an unlocked

@@ -65,7 +65,7 @@ Result<RetainedRecord> decode(const StreamMessage &message);
 
 /**
  * STREAM.UPDATE of $MQTT_rmsgs: the current raw config re-read right now with `changes` written
- * over it (every other field kept, safety rule 3). The reply, summarised.
+ * over it (every other field kept; docs/safety.md). The reply, summarised.
  */
 Result<QJsonObject> updateConfig(const ExecContext &ctx, const QJsonObject &changes);
 

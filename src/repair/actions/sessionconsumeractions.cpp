@@ -127,7 +127,7 @@ public:
                              QJsonObject{{QStringLiteral("stream_name"), step.stream}, {QStringLiteral("config"), config}});
         if (reply)
             return QJsonArray{*reply};
-        // Created meanwhile (a rerun, or the server): re-read, not fatal (safety rule 5).
+        // Created meanwhile (a rerun, or the server): re-read, not fatal (docs/safety.md).
         auto info = ctx.consumerInfo(step.stream, step.consumer);
         if (info && *info && sameDelivery((*info)->value(QLatin1String("config")).toObject(), config))
             return QJsonArray{**info};

@@ -1,6 +1,6 @@
 // The stream-level repair actions (docs/findings.md, each code's repair): create_stream, update_stream and
 // resolve_overlap here, recreate_stream in streamrecreate.cpp. Each step re-reads the stream right before it
-// runs (precondition) and again when it applies (read-modify-write of the raw config, safety rule 3), so a
+// runs (precondition) and again when it applies (read-modify-write of the raw config; docs/safety.md), so a
 // rerun after a crash continues without harm.
 
 #include "repair/actions/actionfamilies.h"
@@ -145,7 +145,7 @@ public:
             return QJsonArray{*created};
         if (!S::isAlreadyInUse(created.error()))
             return S::failed(QStringLiteral("creating %1").arg(step.stream), created.error());
-        // Another server (an MQTT client connecting) created it meanwhile: re-read (safety rule 5).
+        // Another server (an MQTT client connecting) created it meanwhile: re-read (docs/safety.md).
         auto info = ctx.streamInfo(step.stream);
         if (!info)
             return S::failed(QStringLiteral("re-reading %1 after \"already in use\"").arg(step.stream), info.error());

@@ -50,7 +50,7 @@ QJsonObject currentValues(const QJsonObject &config, const QStringList &fields);
 /** True when two values of `field` are the same (subjects: as sets; numbers normalised). */
 bool sameValue(const QString &field, const QJsonValue &a, const QJsonValue &b);
 
-/** `config` with `changes` written over it (raw JSON: every other field kept, safety rule 3). */
+/** `config` with `changes` written over it (raw JSON: every other field kept; docs/safety.md). */
 QJsonObject withChanges(QJsonObject config, const QJsonObject &changes);
 
 /** One value for people: subjects as "[a, b]" (sorted), strings bare, numbers as integers. */
@@ -81,7 +81,7 @@ Error failed(const QString &what, const Error &error);
 /** A Changed/Internal error for apply() when the state moved on between precondition and apply. */
 Error stateChanged(const QString &what);
 
-/** "Name already in use" on STREAM.CREATE (10058), to be re-read rather than fatal (safety rule 5). */
+/** "Name already in use" on STREAM.CREATE (10058), to be re-read rather than fatal (docs/safety.md). */
 bool isAlreadyInUse(const Error &error);
 
 /** Every name of `spec`'s layout subjects that `other` captures (for resolve_overlap). */
