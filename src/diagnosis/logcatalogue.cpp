@@ -1,12 +1,16 @@
 #include "logcatalogue.h"
 
+#include <QFile>
 #include <QHash>
+#include <QSet>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QtGlobal>
 
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
-#include "logcataloguedata.h"
 #include "logline.h"
 
 namespace MqttDoctor {
@@ -107,10 +111,18 @@ struct Catalogue
 
     Catalogue()
     {
-        entries = LogCatalogueData::setupEntries();
-        entries += LogCatalogueData::sessionEntries();
-        entries += LogCatalogueData::retainedEntries();
-        entries += LogCatalogueData::otherEntries();
+        // The data file is compiled in and checked by the tests (tst_logcataloguedata): failing to read
+        // it is a defect of the build, reported loudly; the explainer then recognises nothing.
+        LogCatalogue::Data data;
+        QFile file(LogCatalogue::dataResource());
+        if (!file.open(QIODevice::ReadOnly)) {
+            qCritical("LogCatalogue: %s is missing from this build", qPrintable(LogCatalogue::dataResource()));
+        } else if (auto parsed = LogCatalogue::parseData(file.readAll()); !parsed.ok()) {
+            qCritical("LogCatalogue: %s", qPrintable(parsed.error().message()));
+        } else {
+            data = std::move(parsed).value();
+        }
+        entries = std::move(data.entries);
         for (LogCatalogueEntry &e : entries) {
             const QString ownSeverity = e.severity;
             // A template that points to findings is as severe as they are (LogCatalogue::findingSeverity).
@@ -122,7 +134,7 @@ struct Catalogue
             if (e.inner)
                 innerIndexes.append(compiled.size() - 1);
         }
-        for (const LogCatalogueCause &c : LogCatalogueData::causes())
+        for (const LogCatalogueCause &c : std::as_const(data.causes))
             causes.insert(c.key, c);
     }
 };
@@ -463,6 +475,48 @@ QList<LogLineMatch> LogCatalogue::explainAll(const QStringList &lines)
         if (!line.trimmed().isEmpty())
             result.append(explain(line));
     return result;
+}
+
+QString LogCatalogue::dataResource()
+{
+    return QStringLiteral(":/mqttdoctor/logcatalogue.json");
+}
+
+Result<LogCatalogue::Data> LogCatalogue::parseData(const QByteArray &json)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return Error(Error::Kind::InvalidInput, QStringLiteral("log catalogue: not JSON at offset %1: %2")
+                                                    .arg(parseError.offset).arg(parseError.errorString()));
+    const QJsonObject root = doc.object();
+    for (auto it = root.begin(); it != root.end(); ++it)
+        if (it.key() != u"entries"_s && it.key() != u"causes"_s)
+            return Error(Error::Kind::InvalidInput, QStringLiteral("log catalogue: unknown member '%1'").arg(it.key()));
+    if (!root.value(u"entries"_s).isArray() || !root.value(u"causes"_s).isArray())
+        return Error(Error::Kind::InvalidInput, QStringLiteral("log catalogue: 'entries' and 'causes' must be arrays"));
+    Data data;
+    QSet<QString> ids;
+    for (const QJsonValue &v : root.value(u"entries"_s).toArray()) {
+        auto entry = LogCatalogueEntry::fromDataJson(v.toObject());
+        if (!entry)
+            return entry.error();
+        if (ids.contains(entry->id))
+            return Error(Error::Kind::InvalidInput, QStringLiteral("log catalogue: entry id %1 appears twice").arg(entry->id));
+        ids.insert(entry->id);
+        data.entries.append(std::move(entry).value());
+    }
+    QSet<QString> keys;
+    for (const QJsonValue &v : root.value(u"causes"_s).toArray()) {
+        auto cause = LogCatalogueCause::fromDataJson(v.toObject());
+        if (!cause)
+            return cause.error();
+        if (keys.contains(cause->key))
+            return Error(Error::Kind::InvalidInput, QStringLiteral("log catalogue: cause %1 appears twice").arg(cause->key));
+        keys.insert(cause->key);
+        data.causes.append(std::move(cause).value());
+    }
+    return data;
 }
 
 const QList<LogCatalogueEntry> &LogCatalogue::entries()

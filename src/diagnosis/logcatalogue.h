@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "common/result.h"
+#include "diagnosis/logcataloguecause.h"
 #include "diagnosis/logcatalogueentry.h"
 #include "diagnosis/logline.h"
 #include "diagnosis/loglinematch.h"
@@ -36,6 +38,21 @@ public:
 
     /** Explains each line that is not blank, in order (blank or whitespace-only lines are skipped). */
     static QList<LogLineMatch> explainAll(const QStringList &lines);
+
+    /** The catalogue's data: the templates in matching order and the causes of errors inside them. */
+    struct Data
+    {
+        QList<LogCatalogueEntry> entries;
+        QList<LogCatalogueCause> causes;
+    };
+    /**
+     * Reads the data file (`logcatalogue.json`, compiled in): `{"entries": [...], "causes": [...]}` in the
+     * members of LogCatalogueEntry::fromDataJson and LogCatalogueCause::fromDataJson. Fails with the first
+     * entry that is malformed, has an unknown member, or repeats an id or a cause key.
+     */
+    static Result<Data> parseData(const QByteArray &json);
+    /** Where the compiled-in data file is (a Qt resource path). */
+    static QString dataResource();
 
     /** Every template, in matching order. */
     static const QList<LogCatalogueEntry> &entries();

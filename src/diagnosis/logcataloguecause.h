@@ -1,7 +1,10 @@
 #pragma once
 
 #include <QString>
+#include <QJsonObject>
 #include <QStringList>
+
+#include "common/result.h"
 
 namespace MqttDoctor {
 
@@ -19,6 +22,11 @@ struct LogCatalogueCause
     QString severity;      ///< overrides the entry's severity when not empty (a one-off, a shutdown)
     QString meaning;       ///< may use the placeholders of LogCatalogueEntry
     QString advice;
+
+    /** As the catalogue's data file holds it (empty members left out). */
+    QJsonObject toDataJson() const;
+    /** A cause of the data file; fails on a missing key, a wrong type or an unknown member. */
+    static Result<LogCatalogueCause> fromDataJson(const QJsonObject &object);
 };
 
 } // namespace MqttDoctor

@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "common/result.h"
+
 namespace MqttDoctor {
 
 /**
@@ -51,6 +53,10 @@ struct LogCatalogueEntry
 
     /** For listings: id, template, versions, verified_on, level, severity, stream, codes, meaning, advice. */
     QJsonObject toJson() const;
+    /** Every member, as the catalogue's data file holds it (members at their default left out). */
+    QJsonObject toDataJson() const;
+    /** An entry of the data file; fails on a missing id or template, a wrong type or an unknown member. */
+    static Result<LogCatalogueEntry> fromDataJson(const QJsonObject &object);
 };
 
 } // namespace MqttDoctor

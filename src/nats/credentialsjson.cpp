@@ -9,12 +9,12 @@
 #include <QJsonDocument>
 #include <QUrl>
 
-#include "common/textchecks.h"
+#include "common/inputparsing.h"
 #include "nats/natscontext.h"
 
 namespace MqttDoctor::CredentialsJson {
 
-using namespace TextChecks;
+using namespace InputParsing;
 
 namespace {
 

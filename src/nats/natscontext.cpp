@@ -1,6 +1,6 @@
 #include "nats/natscontext.h"
 
-#include "common/textchecks.h"
+#include "common/inputparsing.h"
 #include "nats/credentialsjson.h"
 
 #include <QDir>
@@ -14,7 +14,7 @@
 
 namespace MqttDoctor {
 
-using namespace TextChecks;
+using namespace InputParsing;
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "nats/profile.h"
 
-#include "common/textchecks.h"
+#include "common/inputparsing.h"
 
 #include <cmath>
 #include <initializer_list>
@@ -21,7 +21,7 @@
 
 namespace MqttDoctor {
 
-using namespace TextChecks;
+using namespace InputParsing;
 using namespace CredentialsJson;
 
 namespace {

@@ -1,10 +1,10 @@
 #include "nats/profile.h"
 
-#include "common/textchecks.h"
+#include "common/inputparsing.h"
 
 namespace MqttDoctor {
 
-using namespace TextChecks;
+using namespace InputParsing;
 
 Result<QString> normalizeServerUrl(const QString &url)
 {

@@ -48,10 +48,7 @@ QVariant ClusterFindingsModel::data(const QModelIndex &index, int role) const
     if (role == AccountRole)
         return f.account;
     if (role == Qt::DecorationRole && index.column() == SeverityColumn) {
-        if (m_icons.isEmpty())
-            for (Finding::Severity s : {Finding::Severity::Info, Finding::Severity::Warning, Finding::Severity::Error, Finding::Severity::Critical})
-                m_icons.append(HealthBadge::icon(HealthBadge::fromSeverity(s)));
-        return m_icons.value(int(f.severity));
+        return HealthBadge::severityIcon(f.severity);
     }
     if (role == Qt::ToolTipRole)
         return f.detail.toString();

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QAbstractTableModel>
-#include <QIcon>
 #include <QList>
 
 #include "diagnosis/finding.h"
@@ -35,7 +34,6 @@ public:
 
 private:
     QList<Finding> m_findings;
-    mutable QList<QIcon> m_icons;  ///< by severity, painted on first use
 };
 
 } // namespace MqttDoctor

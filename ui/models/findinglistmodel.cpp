@@ -62,14 +62,6 @@ QVariant FindingListModel::headerData(int section, Qt::Orientation orientation, 
     }
 }
 
-QIcon FindingListModel::severityIcon(Finding::Severity severity) const
-{
-    auto it = m_icons.find(int(severity));
-    if (it == m_icons.end())
-        it = m_icons.emplace(int(severity), HealthBadge::icon(HealthBadge::fromSeverity(severity))).first;
-    return it->second;
-}
-
 QVariant FindingListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -95,7 +87,7 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
         default: return {};
         }
     case Qt::DecorationRole:
-        return index.column() == SeverityColumn ? QVariant(severityIcon(f.severity)) : QVariant();
+        return index.column() == SeverityColumn ? QVariant(HealthBadge::severityIcon(f.severity)) : QVariant();
     case Qt::ToolTipRole:
         return index.column() == TitleColumn ? QVariant(f.detail.toString()) : QVariant();
     case FindingRole:

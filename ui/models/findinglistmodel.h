@@ -1,9 +1,6 @@
 #pragma once
 
-#include <map>
-
 #include <QAbstractTableModel>
-#include <QIcon>
 #include <QList>
 
 #include "diagnosis/finding.h"
@@ -44,10 +41,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QIcon severityIcon(Finding::Severity severity) const;
 
     QList<Finding> m_findings;
-    mutable std::map<int, QIcon> m_icons;
 };
 
 } // namespace MqttDoctor

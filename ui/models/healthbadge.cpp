@@ -1,5 +1,7 @@
 #include "healthbadge.h"
 
+#include <array>
+
 #include <QCoreApplication>
 #include <QPainter>
 #include <QPixmap>
@@ -103,6 +105,15 @@ QString name(Health health)
     case Health::Unknown: break;
     }
     return QCoreApplication::translate("HealthBadge", "not checked");
+}
+
+QIcon severityIcon(Finding::Severity severity)
+{
+    static std::array<QIcon, 4> painted;  // Info, Warning, Error, Critical
+    QIcon &dot = painted.at(std::size_t(severity));
+    if (dot.isNull())
+        dot = icon(fromSeverity(severity));
+    return dot;
 }
 
 } // namespace MqttDoctor::HealthBadge

@@ -44,6 +44,8 @@ enum class Coverage { StreamsOnly, Checking, Full, CouldNotCheck };
  * out when the records could not be checked. Painted on each call: callers cache it.
  */
 QIcon icon(Health health, Coverage coverage = Coverage::Full);
+/** The dot of a finding's severity, painted once per severity and shared (GUI thread only). */
+QIcon severityIcon(Finding::Severity severity);
 /** The level's colour (invalid for Unknown): the dots, and the overview's bars. */
 QColor colour(Health health);
 /** "critical", "error", "warning", "info", "healthy", "not checked". */

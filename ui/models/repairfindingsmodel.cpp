@@ -113,10 +113,7 @@ QVariant RepairFindingsModel::data(const QModelIndex &index, int role) const
     if (role == Qt::CheckStateRole && index.column() == SeverityColumn && !f.repair.isEmpty())
         return m_ticked.contains(f.identity()) ? Qt::Checked : Qt::Unchecked;
     if (role == Qt::DecorationRole && index.column() == SeverityColumn) {
-        if (m_icons.isEmpty())
-            for (Finding::Severity s : {Finding::Severity::Info, Finding::Severity::Warning, Finding::Severity::Error, Finding::Severity::Critical})
-                m_icons.append(HealthBadge::icon(HealthBadge::fromSeverity(s)));
-        return m_icons.value(int(f.severity));
+        return HealthBadge::severityIcon(f.severity);
     }
     if (role == Qt::ToolTipRole) {
         if (!f.repair.isEmpty() || index.column() != RepairColumn)

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QAbstractTableModel>
-#include <QIcon>
 #include <QList>
 #include <QSet>
 #include <QStringList>
@@ -55,7 +54,6 @@ private:
     QSet<QString> m_ticked;  ///< identities
     QSet<QString> m_known;   ///< identities shown before (their tick is the operator's)
     bool m_showAccount = false;
-    mutable QList<QIcon> m_icons;  ///< by severity, painted on first use
 };
 
 } // namespace MqttDoctor

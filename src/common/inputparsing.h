@@ -5,9 +5,9 @@
 
 #include "common/error.h"
 
-namespace MqttDoctor::TextChecks {
+namespace MqttDoctor::InputParsing {
 
-/** Small helpers shared by the parsers of profiles, contexts and URLs. Pure, any thread. */
+/** What the parsers of profiles, natscli contexts and URLs share: quoting a value in a message, the InvalidInput error, ASCII classes. Pure, any thread. */
 
 inline QString quoted(const QString &text)
 {
@@ -29,4 +29,4 @@ inline bool isAsciiDigit(QChar c)
     return c >= QLatin1Char('0') && c <= QLatin1Char('9');
 }
 
-} // namespace MqttDoctor::TextChecks
+} // namespace MqttDoctor::InputParsing
