@@ -28,7 +28,7 @@ QJsonObject LogCatalogueEntry::toDataJson() const
 {
     // Members at their default are left out, so the data file says only what sets an entry apart.
     QJsonObject o;
-    const auto text = [&o](const char *key, const QString &value) {
+    const auto string = [&o](const char *key, const QString &value) {
         if (!value.isEmpty())
             o.insert(QLatin1String(key), value);
     };
@@ -52,27 +52,27 @@ QJsonObject LogCatalogueEntry::toDataJson() const
         }
         o.insert(QLatin1String(key), m);
     };
-    text("id", id);
-    text("template", this->text);
+    string("id", id);
+    string("template", text);
     list("fields", fields);
     list("versions", versions);
     list("verified_on", verifiedOn);
-    text("level", level);
-    text("severity", severity);
-    text("stream", stream);
+    string("level", level);
+    string("severity", severity);
+    string("stream", stream);
     list("codes", codes);
     flag("cause_decides", causeDecides, false);
     flag("connect_path", connectPath, false);
     flag("inner", inner, false);
     flag("anchored", anchored, true);
     flag("mqtt_client_only", mqttClientOnly, false);
-    text("cause_key", causeKey);
-    text("meaning", meaning);
-    text("advice", advice);
+    string("cause_key", causeKey);
+    string("meaning", meaning);
+    string("advice", advice);
     byCause("codes_by_cause", codesByCause);
     byCause("meaning_by_cause", meaningByCause);
     byCause("advice_by_cause", adviceByCause);
-    text("notes", notes);
+    string("notes", notes);
     return o;
 }
 

@@ -66,7 +66,7 @@ private slots:
         const QSet<QString> roles{u"account"_s, u"client"_s, u"stream_label"_s, u"stream_name"_s, u"subject"_s,
                                   u"request_subject"_s, u"kind"_s, u"reply"_s, u"seq"_s, u"count"_s, u"duration"_s,
                                   u"error"_s, u"consumer"_s, u"other"_s, u"domain"_s, u"js_code"_s};
-        const QSet<QString> levels{u"ERR"_s, u"WRN"_s, u"INF"_s, QString()};
+        const QSet<QString> levels{u"ERR"_s, u"WRN"_s, u"INF"_s, u"DBG"_s, QString()};
         const QSet<QString> severities{u"info"_s, u"warning"_s, u"error"_s, u"critical"_s, QString()};
         const QSet<QString> captured{u"2.9.10"_s, u"2.10.27"_s, u"2.15.1"_s};
         QSet<QString> causeKeys;
