@@ -1,6 +1,6 @@
 // JetStream API reply bodies as anything answering on `$JS.API.>` may send them: JetStreamClient::parseReply
 // (the path of every JetStream call), then the shape checks the callers apply to the object it returns
-// (checkStreamInfo, checkConsumerInfo on the reply and on each list entry), and StreamReader::parseMessageGetReply
+// (checkStreamInfo, checkConsumerInfo on the reply and on each list entry), and MessageGetter::parseMessageGetReply
 // (the pipelined raw STREAM.MSG.GET reads by sequence).
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,7 +11,7 @@
 
 #include "fuzzinput.h"
 #include "nats/jetstreamclient.h"
-#include "nats/streamreader.h"
+#include "nats/messagegetter.h"
 #include "repair/backupformat.h"
 
 using namespace MqttDoctor;
@@ -36,7 +36,7 @@ void messageGetReply(const QByteArray &input)
     const qint64 named = QJsonDocument::fromJson(input).object().value(QLatin1String("message")).toObject()
                              .value(QLatin1String("seq")).toInteger(0);
     const quint64 sequence = named > 0 ? quint64(named) : 1;
-    const auto m = StreamReader::parseMessageGetReply(input, QStringLiteral("$MQTT_sess"), sequence);
+    const auto m = MessageGetter::parseMessageGetReply(input, QStringLiteral("$MQTT_sess"), sequence);
     if (!m) {
         checkError(m.error(), QStringLiteral("STREAM.MSG.GET.$MQTT_sess"));
         return;

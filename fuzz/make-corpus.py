@@ -51,7 +51,7 @@ def records():
             # The same message as a MSG.GET reply, for the reply parsers.
             reply = {"type": "io.nats.jetstream.api.v1.stream_msg_get_response", "message": m}
             write("replies", f"{version}-msgget-{stem}-{m['seq']}", json.dumps(reply))
-            if m["seq"] <= 3:  # a few of each stream for StreamReader::parseMessageGetReply
+            if m["seq"] <= 3:  # a few of each stream for MessageGetter::parseMessageGetReply
                 write("jetstreamreply", f"{version}-msgget-{stem}-{m['seq']}", json.dumps(reply))
             if target == "sessionrecord":
                 # Session bodies also reach the retained and in-flight decoders in real streams (wrong stream).

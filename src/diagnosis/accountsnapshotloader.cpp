@@ -9,6 +9,7 @@
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
 #include "nats/jserrors.h"
+#include "nats/streamindex.h"
 #include "nats/streamreader.h"
 #include "records/inflightreader.h"
 
@@ -186,8 +187,8 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
     for (const StreamInfo &s : std::as_const(snapshot.account.streams)) {
         if (s.name != MqttLayout::sessionsStream() || s.config.value(QLatin1String("max_msgs_per_subject")).toInteger(-1) == 1)
             continue;
-        StreamReader reader(src->connection, src->apiDomain);
-        auto counts = reader.subjectCounts(MqttLayout::sessionsStream(), QStringLiteral("$MQTT.sess.>"));
+        StreamIndex index(src->connection, src->apiDomain);
+        auto counts = index.subjectCounts(MqttLayout::sessionsStream(), QStringLiteral("$MQTT.sess.>"));
         if (!counts) {
             snapshot.sessionsComplete = false;
             notChecked(counts.error());

@@ -9,7 +9,7 @@
 
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/finding.h"
-#include "nats/streamreader.h"
+#include "nats/streamindex.h"
 #include "records/qos2records.h"
 #include "records/sessionbatches.h"
 #include "records/sessionloader.h"

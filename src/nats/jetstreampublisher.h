@@ -15,7 +15,7 @@ class NatsHeaders;
 
 /**
  * Publishes messages into one JetStream stream with publish acknowledgements, many in flight at once
- * over one wildcard inbox subscription (the publishing twin of StreamReader::getBySequences). The
+ * over one wildcard inbox subscription (the publishing twin of MessageGetter::getBySequences). The
  * server stores them in the order they were sent. Each message gets exactly one outcome through the
  * ack handler: its stored sequence, or an Error (JetStream error reply, stored in another stream, no
  * stream for the subject, or no ack within the idle timeout). Reply subjects are plain inboxes, never

@@ -1,4 +1,4 @@
-#include "streamreader.h"
+#include "nats/streamreader.h"
 
 #include <nats/nats.h>
 
@@ -15,10 +15,10 @@
 #include "nats/natsconnectionhandle.h"
 #include "nats/natserrors.h"
 #include "nats/natsmessagecopy.h"
-#include "nats/streamreadersupport.h"
+#include "nats/readfailure.h"
 
-// Reading whole streams through a read-only ordered consumer. Reads by sequence: streamreaderdirectget.cpp;
-// the stream's sequence map and subject counts: streamreaderstate.cpp.
+// Reading whole streams through a read-only ordered consumer. Reads by sequence: MessageGetter; the
+// stream's sequence map and subject counts: StreamIndex.
 
 namespace MqttDoctor {
 
@@ -92,7 +92,7 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
     jsCtx *js = nullptr;
     natsStatus s = natsConnection_JetStream(&js, nc, &jo);
     if (s != NATS_OK)
-        return StreamReaderSupport::natsError(s, what);
+        return ReadFailure::natsError(s, what);
     auto destroyJs = qScopeGuard([js] { jsCtx_Destroy(js); });
 
     jsSubOptions so;
@@ -108,7 +108,7 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
         // nats.c creates the consumer itself ($JS.API.CONSUMER.CREATE.<stream>): say that step failed.
         const QString step = what + QStringLiteral(": creating its read-only ordered consumer (%1) failed")
                                         .arg(JetStreamClient(m_connection, m_domain).apiSubject(QStringLiteral("CONSUMER.CREATE.") + stream));
-        Error e = StreamReaderSupport::jsError(s, jerr, step);
+        Error e = ReadFailure::jsError(s, jerr, step);
         if (s == NATS_TIMEOUT && jerr == 0)
             e = Error(Error::Kind::Timeout, step + QStringLiteral(": no reply within %1 ms").arg(jo.Wait),
                       QStringLiteral("the account's JetStream may be unavailable; check the server and retry")).withNatsStatus(s);
@@ -117,7 +117,7 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
             const char *text = nats_GetLastError(&ignored);
             e = NatsErrors::fromStatus(s, text ? QString::fromUtf8(text) : QString(), step);
         }
-        return StreamReaderSupport::deniedOr(*m_connection, mark, what, e);
+        return ReadFailure::deniedOr(*m_connection, mark, what, e);
     }
     auto destroySub = qScopeGuard([sub, nc] {
         closeSubscription(nc, sub);  // the unsubscribe deletes the ephemeral consumer
@@ -151,29 +151,29 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
     idle.start();
     qint64 idleBefore = 0;  // the quiet time before `idle` was (re)started
     for (;;) {
-        if (StreamReaderSupport::isCancelled(options)) {
+        if (options.cancelled()) {
             summary.cancelled = true;
             return summary;
         }
         natsMsg *m = nullptr;
-        s = natsSubscription_NextMsg(&m, sub, StreamReaderSupport::PollMs);
+        s = natsSubscription_NextMsg(&m, sub, StreamReadOptions::PollMs);
         if (s == NATS_TIMEOUT) {
             if (!idle.isValid()) {  // the first empty poll since a message: it waited one poll
                 idle.start();
-                idleBefore = StreamReaderSupport::PollMs;
+                idleBefore = StreamReadOptions::PollMs;
             }
             const qint64 idleMs = idleBefore + idle.elapsed();
-            if (summary.delivered == 0 && batch.isEmpty() && !emptyChecked && idleMs >= 3 * StreamReaderSupport::PollMs
+            if (summary.delivered == 0 && batch.isEmpty() && !emptyChecked && idleMs >= 3 * StreamReadOptions::PollMs
                 && nothingMatches())
                 return summary;
             if (idleMs > options.idleTimeoutMs)
-                return StreamReaderSupport::deniedOr(*m_connection, mark, what,
-                                StreamReaderSupport::idleError(stream, options.idleTimeoutMs, summary.delivered + quint64(batch.size()),
+                return ReadFailure::deniedOr(*m_connection, mark, what,
+                                ReadFailure::idleError(stream, options.idleTimeoutMs, summary.delivered + quint64(batch.size()),
                                                                !m_connection->isConnected()));
             continue;
         }
         if (s != NATS_OK)
-            return StreamReaderSupport::natsError(s, what);
+            return ReadFailure::natsError(s, what);
         idle.invalidate();
 
         quint64 pending = 1;  // without metadata (never seen from an ordered consumer) keep reading

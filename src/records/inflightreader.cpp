@@ -14,7 +14,8 @@
 #include "mqtt/storedmessage.h"
 #include "nats/jetstreamclient.h"
 #include "nats/jserrors.h"
-#include "nats/streamreader.h"
+#include "nats/messagegetter.h"
+#include "nats/streamindex.h"
 
 namespace MqttDoctor::InflightReader {
 
@@ -37,7 +38,7 @@ Result<Got> parseGot(const QJsonObject &reply, const QString &stream)
         return message.error();
     message->stream = stream;
     const QString time = reply.value(QLatin1String("message")).toObject().value(QLatin1String("time")).toString();
-    const qint64 ns = StreamReader::parseTimeNs(time);
+    const qint64 ns = MessageGetter::parseTimeNs(time);
     Got got{std::move(message).value(), ns > 0 ? QDateTime::fromMSecsSinceEpoch(ns / 1000000, Qt::UTC) : QDateTime()};
     return got;
 }
@@ -84,8 +85,8 @@ Result<int> walk(JetStreamClient &js, const QString &stream, const QString &filt
 /** Messages per subject matching `filter` (STREAM.INFO subjects_filter): their sum. */
 Result<qint64> countOn(const std::shared_ptr<NatsConnection> &account, const Options &options, const QString &stream, const QString &filter)
 {
-    StreamReader reader(account, options.domain);
-    auto counts = reader.subjectCounts(stream, filter);
+    StreamIndex index(account, options.domain);
+    auto counts = index.subjectCounts(stream, filter);
     if (!counts)
         return counts.error();
     qint64 total = 0;
@@ -371,8 +372,8 @@ Result<AccountInflight> readAccount(const std::shared_ptr<NatsConnection> &accou
     JetStreamClient js(account, options.domain);
 
     // The sessions that exist: the subjects of $MQTT_sess (no record read yet).
-    StreamReader reader(account, options.domain);
-    auto subjects = reader.subjectCounts(MqttLayout::sessionsStream(), QStringLiteral("$MQTT.sess.>"));
+    StreamIndex index(account, options.domain);
+    auto subjects = index.subjectCounts(MqttLayout::sessionsStream(), QStringLiteral("$MQTT.sess.>"));
     if (!subjects)
         return subjects.error();
     QHash<QString, QString> subjectOfHash;

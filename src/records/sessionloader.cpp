@@ -14,6 +14,7 @@
 #include "nats/jetstreamclient.h"
 #include "nats/jserrors.h"
 #include "nats/natsconnection.h"
+#include "nats/messagegetter.h"
 #include "records/decodepipeline.h"
 
 namespace MqttDoctor {
@@ -427,7 +428,7 @@ std::optional<FirstPage> firstPage(const SessionLoadOptions &options)
 }
 
 // Asks for the first sequences (more where some turn out deleted) until `want` records or the stream's end.
-Result<ReadSummary> readFirstPage(StreamReader &reader, const FirstPage &page, const StreamReader::Options &options,
+Result<ReadSummary> readFirstPage(MessageGetter &getter, const FirstPage &page, const StreamReader::Options &options,
                                   const StreamReader::BatchHandler &onRead)
 {
     ReadSummary summary;
@@ -441,7 +442,7 @@ Result<ReadSummary> readFirstPage(StreamReader &reader, const FirstPage &page, c
             sequences.append(next + k);
         next += count;
         bool stop = false;
-        auto read = reader.getBySequences(sessStream, sequences, options, [&](QList<StreamMessage> &&batch, const ReadProgress &) {
+        auto read = getter.getBySequences(sessStream, sequences, options, [&](QList<StreamMessage> &&batch, const ReadProgress &) {
             batch.removeIf([](const StreamMessage &m) { return m.deleted; });
             if (got + quint64(batch.size()) > page.want)
                 batch.resize(qsizetype(page.want - got));
@@ -532,8 +533,10 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) -> Result<ReadSummary> {
         if (options.knownStreams && !options.knownStreams->contains(sessStream))
             return Error(Error::Kind::NotFound, QStringLiteral("stream not found")).withJsErrCode(JsErrors::StreamNotFound);
-        if (const auto first = firstPage(options))
-            return readFirstPage(reader, *first, ro, onRead);
+        if (const auto first = firstPage(options)) {
+            MessageGetter getter(account, options.domain);
+            return readFirstPage(getter, *first, ro, onRead);
+        }
         return reader.readLastPerSubject(sessStream, options.subjectFilter, ro, onRead);
     });
     const bool noSessStream = !summary && summary.error().jsErrCode() == JsErrors::StreamNotFound;
@@ -607,11 +610,11 @@ Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &ac
         const qint64 lastSeq = state.value(QLatin1String("last_seq")).toInteger();
         if (state.value(QLatin1String("messages")).toInteger() <= 0 || lastSeq <= 0)
             continue;  // empty: no session (the check reports the stream)
-        StreamReader reader(account, options.domain);
-        StreamReader::Options ro;
+        MessageGetter getter(account, options.domain);
+        MessageGetter::Options ro;
         ro.cancel = options.cancel;
         std::optional<StreamMessage> message;
-        auto read = reader.getBySequences(stream, {quint64(lastSeq)}, ro, [&](QList<StreamMessage> &&batch, const ReadProgress &) {
+        auto read = getter.getBySequences(stream, {quint64(lastSeq)}, ro, [&](QList<StreamMessage> &&batch, const ReadProgress &) {
             if (!batch.isEmpty() && !batch.constFirst().deleted)
                 message = batch.constFirst();
             return true;

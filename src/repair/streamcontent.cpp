@@ -6,6 +6,8 @@
 
 #include "nats/jetstreamclient.h"
 #include "nats/jserrors.h"
+#include "nats/messagegetter.h"
+#include "nats/streamindex.h"
 
 namespace MqttDoctor {
 
@@ -19,10 +21,11 @@ bool cancelled(const StreamReader::Options &options)
 }
 
 // A whole stream: every live sequence, fetched in chunks so each batch is complete and sorted.
-Result<ReadSummary> readBySequence(StreamReader &reader, const QString &stream, const StreamReader::Options &options,
-                                   const StreamReader::BatchHandler &onBatch)
+Result<ReadSummary> readBySequence(const std::shared_ptr<NatsConnection> &connection, const QString &domain, const QString &stream,
+                                   const StreamReader::Options &options, const StreamReader::BatchHandler &onBatch)
 {
-    auto map = reader.sequenceMap(stream);
+    auto map = StreamIndex(connection, domain).sequenceMap(stream);
+    MessageGetter getter(connection, domain);
     if (!map)
         return map.error();
     // The range the state reports must fit the message count. 2.9.10 serving a store a 2.10+ server
@@ -61,7 +64,7 @@ Result<ReadSummary> readBySequence(StreamReader &reader, const QString &stream, 
         StreamReader::Options chunkOptions = options;
         chunkOptions.batchSize = int(chunk.size());
         QList<StreamMessage> got;
-        auto r = reader.getBySequences(stream, chunk, chunkOptions, [&got](QList<StreamMessage> &&batch, const ReadProgress &) {
+        auto r = getter.getBySequences(stream, chunk, chunkOptions, [&got](QList<StreamMessage> &&batch, const ReadProgress &) {
             got.append(std::move(batch));
             return true;
         });
@@ -120,7 +123,7 @@ Result<ReadSummary> readSubjectWalk(const std::shared_ptr<NatsConnection> &conne
             StreamMessage m;
             m.subject = msg.value(QLatin1String("subject")).toString();
             m.sequence = quint64(seqValue.toInteger());
-            m.timeNs = StreamReader::parseTimeNs(msg.value(QLatin1String("time")).toString());
+            m.timeNs = MessageGetter::parseTimeNs(msg.value(QLatin1String("time")).toString());
             m.data = QByteArray::fromBase64(msg.value(QLatin1String("data")).toString().toLatin1());
             const QString hdrs = msg.value(QLatin1String("hdrs")).toString();
             if (!hdrs.isEmpty())
@@ -166,7 +169,7 @@ Result<ReadSummary> read(const std::shared_ptr<NatsConnection> &connection, cons
     // `$MQTT.rmsgs` in a 2.10+ stream, exactly what a repair is about to move); a wildcard consumer on
     // a store a newer server wrote can also hang a 2.9.10 server (recordsource.cpp).
     if (subject.isEmpty())
-        return readBySequence(reader, stream, options, onBatch);
+        return readBySequence(connection, domain, stream, options, onBatch);
     if (!readsWithoutConsumer(config))
         return reader.readAll(stream, subject, options, onBatch);
     return readSubjectWalk(connection, domain, stream, subject, options, onBatch);

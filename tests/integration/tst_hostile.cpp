@@ -12,6 +12,8 @@
 #include "poisonedresponder.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
+#include "nats/messagegetter.h"
+#include "nats/streamindex.h"
 #include "nats/streamreader.h"
 #include "nats/systemclient.h"
 
@@ -237,14 +239,18 @@ system_account: SYS)"));
         m_js.clearReceived();  // the deletes above were ours; from here on nothing may change anything
 
         StreamReader reader(conn);
+
+        MessageGetter getter(conn);
+
+        StreamIndex index(conn);
         // A state whose range cannot hold its message count would have callers list billions of sequences.
         m_js.setRule(QStringLiteral("$JS.API.STREAM.INFO.BIG"),
                      R"({"config":{"name":"BIG"},"state":{"messages":1,"first_seq":1,"last_seq":9000000000000000000}})");
-        auto map = reader.sequenceMap(QStringLiteral("BIG"));
+        auto map = index.sequenceMap(QStringLiteral("BIG"));
         QVERIFY2(!map && map.error().kind() == Error::Kind::Protocol, "a bogus sequence range is refused");
         m_js.setRule(QStringLiteral("$JS.API.STREAM.INFO.BIG"),
                      R"({"config":{"name":"BIG"},"state":{"messages":1,"subjects":{"a":"x"}},"total":1})");
-        auto counts = reader.subjectCounts(QStringLiteral("BIG"));
+        auto counts = index.subjectCounts(QStringLiteral("BIG"));
         QVERIFY2(!counts && counts.error().kind() == Error::Kind::Protocol, "a subject count that is not a number is refused");
 
         // STREAM.MSG.GET: the wrong sequence, garbage, an error that is not an object; and silence.
@@ -254,12 +260,12 @@ system_account: SYS)"));
         for (const QByteArray &poison : {QByteArray(R"({"message":{"subject":"a","seq":99,"data":""}})"), QByteArray("{\"message\":"),
                                          QByteArray(R"({"error":[1]})"), QByteArray(R"({"message":"x"})")}) {
             m_js.setRule(QStringLiteral("$JS.API.STREAM.MSG.GET.S"), poison);
-            auto got = reader.getBySequences(QStringLiteral("S"), {1, 2, 3}, options, noop);
+            auto got = getter.getBySequences(QStringLiteral("S"), {1, 2, 3}, options, noop);
             QVERIFY2(!got && got.error().kind() == Error::Kind::Protocol, poison.constData());
             QVERIFY2(got.error().message().contains(QLatin1String("STREAM.MSG.GET.S")), qPrintable(got.error().message()));
         }
         m_js.setSilent(QStringLiteral("$JS.API.STREAM.MSG.GET.S"));
-        auto silent = reader.getBySequences(QStringLiteral("S"), {1}, options, noop);
+        auto silent = getter.getBySequences(QStringLiteral("S"), {1}, options, noop);
         QVERIFY2(!silent && silent.error().kind() == Error::Kind::Timeout, "silence ends as a timeout");
 
         // An ordered read whose consumer creation gets garbage (nats.c parses that reply itself).

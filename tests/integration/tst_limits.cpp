@@ -15,6 +15,8 @@
 #include "natsserverfixture.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
+#include "nats/messagegetter.h"
+#include "nats/streamindex.h"
 #include "nats/streamreader.h"
 #include "nats/systemclient.h"
 
@@ -192,8 +194,8 @@ system_account: SYS)"));
         QVERIFY2(!varz, "no reply from a frozen server");
         // The first system request a client sends counts the servers (STATSZ); that is the one named.
         QVERIFY2(varz.error().message().contains(QLatin1String("$SYS.REQ.SERVER.PING.STATSZ")), qPrintable(varz.error().message()));
-        StreamReader reader(acme);
-        auto got = reader.getBySequences(QStringLiteral("BIG"), {1, 2, 3}, StreamReader::Options{1024, 1500, 256, nullptr},
+        MessageGetter getter(acme);
+        auto got = getter.getBySequences(QStringLiteral("BIG"), {1, 2, 3}, MessageGetter::Options{1024, 1500, 256, nullptr},
                                          [](QList<StreamMessage> &&, const ReadProgress &) { return true; });
         QVERIFY2(!got && got.error().kind() == Error::Kind::Timeout, "a pipelined read of a frozen server times out");
     }

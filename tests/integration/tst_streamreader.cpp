@@ -16,6 +16,8 @@
 #include "mqtt/clientidhash.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
+#include "nats/messagegetter.h"
+#include "nats/streamindex.h"
 #include "nats/streamreader.h"
 
 using namespace MqttDoctor;
@@ -178,6 +180,8 @@ private slots:
         QVERIFY(nc);
         JetStreamClient js(nc);
         StreamReader reader(nc);
+        MessageGetter getter(nc);
+        StreamIndex index(nc);
         StreamReader::Options options;
         options.batchSize = 2; // several batches even for a handful of records
 
@@ -231,13 +235,13 @@ private slots:
 
         // Interest stream by sequence: the retained QoS1 publish (queued for the sensors/ sessions) and
         // the three for g1. Read them, delete "m2", read again: the deleted sequence is reported.
-        auto map0 = reader.sequenceMap(QStringLiteral("$MQTT_msgs"));
+        auto map0 = index.sequenceMap(QStringLiteral("$MQTT_msgs"));
         QVERIFY2(map0.ok(), qPrintable(map0.ok() ? QString() : err(map0.error())));
         QCOMPARE(map0->messages, quint64(4));
         const QList<quint64> live0 = map0->liveSequences();
         QCOMPARE(live0.size(), 4);
         Collected first;
-        r = reader.getBySequences(QStringLiteral("$MQTT_msgs"), live0, options, collector(first));
+        r = getter.getBySequences(QStringLiteral("$MQTT_msgs"), live0, options, collector(first));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : err(r.error())));
         QCOMPARE(r->deleted, quint64(0));
         QHash<QByteArray, quint64> seqOf;
@@ -247,7 +251,7 @@ private slots:
         auto del = js.call(QStringLiteral("STREAM.MSG.DELETE.$MQTT_msgs"), QJsonObject{{QStringLiteral("seq"), qint64(seqOf["m2"])}});
         QVERIFY2(del.ok(), qPrintable(del.ok() ? QString() : err(del.error())));
 
-        auto map = reader.sequenceMap(QStringLiteral("$MQTT_msgs"));
+        auto map = index.sequenceMap(QStringLiteral("$MQTT_msgs"));
         QVERIFY(map.ok());
         QCOMPARE(map->messages, quint64(3));
         QVERIFY(map->deleted.contains(seqOf["m2"]));
@@ -257,7 +261,7 @@ private slots:
         QVERIFY(!consumersBefore.isEmpty());
 
         Collected queued;
-        r = reader.getBySequences(QStringLiteral("$MQTT_msgs"), {seqOf["m1"], seqOf["m2"], seqOf["m3"]}, options,
+        r = getter.getBySequences(QStringLiteral("$MQTT_msgs"), {seqOf["m1"], seqOf["m2"], seqOf["m3"]}, options,
                                   collector(queued));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : err(r.error())));
         QCOMPARE(r->delivered, quint64(3));
@@ -275,14 +279,14 @@ private slots:
         QCOMPARE(queued.messages[2].data, QByteArray("m3"));
 
         // Browsing never changes a stream: same count, same consumers.
-        auto mapAfter = reader.sequenceMap(QStringLiteral("$MQTT_msgs"));
+        auto mapAfter = index.sequenceMap(QStringLiteral("$MQTT_msgs"));
         QVERIFY(mapAfter.ok());
         QCOMPARE(mapAfter->messages, quint64(3));
         QCOMPARE(mapAfter->lastSequence, map->lastSequence);
         QCOMPARE(consumerNames(js, QStringLiteral("$MQTT_msgs")), consumersBefore);
 
         // Subjects with counts.
-        auto subjects = reader.subjectCounts(QStringLiteral("$MQTT_msgs"));
+        auto subjects = index.subjectCounts(QStringLiteral("$MQTT_msgs"));
         QVERIFY2(subjects.ok(), qPrintable(subjects.ok() ? QString() : err(subjects.error())));
         QCOMPARE(subjects->size(), 2);
         QCOMPARE(subjects->first().subject, QStringLiteral("$MQTT.msgs.queue.me"));
@@ -308,6 +312,10 @@ private slots:
                  qPrintable(error));
 
         StreamReader reader(nc);
+
+        MessageGetter getter(nc);
+
+        StreamIndex index(nc);
         Collected all;
         auto r = reader.readLastPerSubject(QStringLiteral("LOADTEST"), QStringLiteral("load.sess.>"), {}, collector(all));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : err(r.error())));
@@ -360,13 +368,13 @@ private slots:
         QCOMPARE(r->delivered, quint64(0));
 
         // Every subject, and a pipelined read by sequence of all of them.
-        auto counts = reader.subjectCounts(QStringLiteral("LOADTEST"));
+        auto counts = index.subjectCounts(QStringLiteral("LOADTEST"));
         QVERIFY(counts.ok());
         QCOMPARE(counts->size(), count);
-        auto map = reader.sequenceMap(QStringLiteral("LOADTEST"));
+        auto map = index.sequenceMap(QStringLiteral("LOADTEST"));
         QVERIFY(map.ok());
         Collected bySeq;
-        r = reader.getBySequences(QStringLiteral("LOADTEST"), map->liveSequences(), {}, collector(bySeq));
+        r = getter.getBySequences(QStringLiteral("LOADTEST"), map->liveSequences(), {}, collector(bySeq));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : err(r.error())));
         QCOMPARE(r->delivered, quint64(count));
         QCOMPARE(r->deleted, quint64(0));
@@ -398,6 +406,8 @@ private slots:
             qint64(300), 20000);
 
         StreamReader reader(nc);
+
+
         StreamReader::Options options;
         options.batchSize = 64;
         Collected last;
@@ -434,8 +444,8 @@ private slots:
         auto page = js.call(QStringLiteral("STREAM.INFO.MANY"), QJsonObject{{QStringLiteral("subjects_filter"), QStringLiteral("many.>")}});
         QVERIFY(page.ok());
         QVERIFY(page->value(QLatin1String("state")).toObject().value(QLatin1String("subjects")).toObject().size() < count);
-        StreamReader reader(nc);
-        auto counts = reader.subjectCounts(QStringLiteral("MANY"), QStringLiteral("many.>"));
+        StreamIndex index(nc);
+        auto counts = index.subjectCounts(QStringLiteral("MANY"), QStringLiteral("many.>"));
         QVERIFY2(counts.ok(), qPrintable(counts.ok() ? QString() : err(counts.error())));
         QCOMPARE(counts->size(), count);
         QSet<QString> distinct;
@@ -459,14 +469,18 @@ private slots:
         QVERIFY2(fillLoadStream(*nc, js, QStringLiteral("DOM"), QStringLiteral("dom."), 50, &error), qPrintable(error));
 
         StreamReader reader(nc, QStringLiteral("hub"));
+
+        MessageGetter getter(nc, QStringLiteral("hub"));
+
+        StreamIndex index(nc, QStringLiteral("hub"));
         Collected all;
         auto r = reader.readLastPerSubject(QStringLiteral("DOM"), {}, {}, collector(all));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : err(r.error())));
         QCOMPARE(all.messages.size(), 50);
-        auto map = reader.sequenceMap(QStringLiteral("DOM"));
+        auto map = index.sequenceMap(QStringLiteral("DOM"));
         QVERIFY(map.ok());
         Collected bySeq;
-        r = reader.getBySequences(QStringLiteral("DOM"), map->liveSequences() << 9999, {}, collector(bySeq));
+        r = getter.getBySequences(QStringLiteral("DOM"), map->liveSequences() << 9999, {}, collector(bySeq));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : err(r.error())));
         QCOMPARE(r->delivered, quint64(51));
         QCOMPARE(r->deleted, quint64(1));

@@ -1,4 +1,4 @@
-// JetStreamClient::parseReply (the body of every JetStream API reply) and StreamReader::parseMessageGetReply (raw
+// JetStreamClient::parseReply (the body of every JetStream API reply) and MessageGetter::parseMessageGetReply (raw
 // STREAM.MSG.GET by sequence), from real captures of nats-server 2.9.10, 2.10.27 and 2.15.1
 // (tests/unit/data/jetstream/capture.py) and from broken or hostile bodies.
 #include <QDir>
@@ -9,7 +9,7 @@
 #include <QTest>
 
 #include "nats/jetstreamclient.h"
-#include "nats/streamreader.h"
+#include "nats/messagegetter.h"
 
 using namespace MqttDoctor;
 
@@ -214,17 +214,17 @@ private slots:
             const QByteArray body = capture(v, QStringLiteral("msg-get-sess"));
             const QJsonObject message = QJsonDocument::fromJson(body).object().value(QLatin1String("message")).toObject();
             const quint64 seq = quint64(message.value(QLatin1String("seq")).toInteger());
-            const auto m = StreamReader::parseMessageGetReply(body, QStringLiteral("$MQTT_sess"), seq);
+            const auto m = MessageGetter::parseMessageGetReply(body, QStringLiteral("$MQTT_sess"), seq);
             QVERIFY2(m, m ? "" : qPrintable(m.error().message()));
             QCOMPARE(m->sequence, seq);
             QVERIFY(!m->deleted);
             QVERIFY(m->subject.startsWith(QLatin1String("$MQTT.sess.")));
             QVERIFY(m->headers.startsWith("NATS/1.0\r\n"));
             QVERIFY(m->data.startsWith("{\"origin\":"));
-            QCOMPARE(m->timeNs, StreamReader::parseTimeNs(message.value(QLatin1String("time")).toString()));
+            QCOMPARE(m->timeNs, MessageGetter::parseTimeNs(message.value(QLatin1String("time")).toString()));
             QVERIFY(m->timeNs > 1'700'000'000LL * 1'000'000'000LL);
 
-            const auto gone = StreamReader::parseMessageGetReply(capture(v, QStringLiteral("error-no-message")), QStringLiteral("$MQTT_sess"), 999999);
+            const auto gone = MessageGetter::parseMessageGetReply(capture(v, QStringLiteral("error-no-message")), QStringLiteral("$MQTT_sess"), 999999);
             QVERIFY(gone);
             QVERIFY(gone->deleted);
             QCOMPARE(gone->sequence, quint64(999999));
@@ -260,7 +260,7 @@ private slots:
         QFETCH(QByteArray, body);
         QFETCH(Error::Kind, kind);
         QFETCH(QString, message);
-        const auto m = StreamReader::parseMessageGetReply(body, QStringLiteral("$MQTT_sess"), 7);
+        const auto m = MessageGetter::parseMessageGetReply(body, QStringLiteral("$MQTT_sess"), 7);
         QVERIFY(!m);
         QCOMPARE(m.error().message(), message);
         QCOMPARE(m.error().kind(), kind);

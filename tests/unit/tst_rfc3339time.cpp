@@ -1,4 +1,4 @@
-// RFC 3339 times with nanoseconds (Rfc3339Time::parseNs): the times of STREAM.MSG.GET replies (StreamReader::parseTimeNs)
+// RFC 3339 times with nanoseconds (Rfc3339Time::parseNs): the times of STREAM.MSG.GET replies (MessageGetter::parseTimeNs)
 // and of backup files (BackupFormat::parseTime) are read by the same parser.
 #include <QDateTime>
 #include <QTest>
@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "common/rfc3339time.h"
-#include "nats/streamreader.h"
+#include "nats/messagegetter.h"
 #include "repair/backupformat.h"
 
 using namespace MqttDoctor;
@@ -53,7 +53,7 @@ private slots:
         const std::optional<qint64> parsed = Rfc3339Time::parseNs(text);
         QCOMPARE(parsed, valid ? std::optional<qint64>(ns) : std::nullopt);
         QCOMPARE(BackupFormat::parseTime(text), parsed);
-        QCOMPARE(StreamReader::parseTimeNs(text), ns);
+        QCOMPARE(MessageGetter::parseTimeNs(text), ns);
     }
 
     void backupTimesReadBack()

@@ -8,7 +8,7 @@
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
 #include "nats/jserrors.h"
-#include "nats/streamreader.h"
+#include "nats/messagegetter.h"
 #include "records/inflightreader.h"
 #include "records/recordsource.h"
 
@@ -410,10 +410,10 @@ void AccountDataController::loadRawSession(const QString &account, quint64 seq)
             fail(Load::RawSession, gen, account, src.error());
             return;
         }
-        StreamReader reader(src->connection, src->apiDomain);
+        MessageGetter getter(src->connection, src->apiDomain);
         QByteArray data;
         bool deleted = false;
-        auto summary = reader.getBySequences(MqttLayout::sessionsStream(), {seq}, {},
+        auto summary = getter.getBySequences(MqttLayout::sessionsStream(), {seq}, {},
                                              [&](QList<StreamMessage> &&batch, const ReadProgress &) {
                                                  for (const StreamMessage &m : batch) {
                                                      data = m.data;

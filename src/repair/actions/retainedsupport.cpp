@@ -15,6 +15,7 @@
 #include "nats/jserrors.h"
 #include "repair/backupfile.h"
 #include "nats/jetstreampublisher.h"
+#include "nats/streamindex.h"
 #include "repair/streamcontent.h"
 
 namespace MqttDoctor::RetainedRepair {
@@ -136,12 +137,12 @@ Result<StoreState> consistentState(const ExecContext &ctx)
     auto info = ctx.api(QStringLiteral("STREAM.INFO.") + stream());
     if (!info)
         return withContext(info.error(), QStringLiteral("reading the state of %1").arg(stream()));
-    StreamReader reader(ctx.target.connection, ctx.target.apiDomain);
+    StreamIndex index(ctx.target.connection, ctx.target.apiDomain);
     const QJsonObject state = info->value(QLatin1String("state")).toObject();
     // The sequence range first: a contradiction there is enough, and no subject listing is needed.
     if (const QString why = stateContradiction(state); !why.isEmpty())
         return Error(Error::Kind::Protocol, QStringLiteral("%1 cannot be read completely: %2").arg(stream(), why), misreadHint());
-    auto counts = reader.subjectCounts(stream(), QStringLiteral(">"));
+    auto counts = index.subjectCounts(stream(), QStringLiteral(">"));
     if (!counts)
         return withContext(counts.error(), QStringLiteral("reading the subjects of %1").arg(stream()));
     StoreState out;

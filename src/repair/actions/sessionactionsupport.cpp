@@ -7,7 +7,7 @@
 #include "mqtt/mqttlayout.h"
 #include "mqtt/sessionrecord.h"
 #include "nats/jserrors.h"
-#include "nats/streamreader.h"
+#include "nats/messagegetter.h"
 
 namespace MqttDoctor::SessionRepair {
 
@@ -27,7 +27,7 @@ Result<std::optional<StoredRecord>> msgGet(const ExecContext &ctx, const QString
     StoredRecord r;
     r.subject = m.value(QLatin1String("subject")).toString();
     r.seq = quint64(m.value(QLatin1String("seq")).toInteger());
-    r.timeNs = StreamReader::parseTimeNs(m.value(QLatin1String("time")).toString());
+    r.timeNs = MessageGetter::parseTimeNs(m.value(QLatin1String("time")).toString());
     r.headers = QByteArray::fromBase64(m.value(QLatin1String("hdrs")).toString().toLatin1());
     r.data = QByteArray::fromBase64(m.value(QLatin1String("data")).toString().toLatin1());
     return std::optional<StoredRecord>(r);

@@ -1,4 +1,4 @@
-#include "streamreader.h"
+#include "nats/streamindex.h"
 
 #include <algorithm>
 
@@ -7,10 +7,12 @@
 
 #include "nats/jetstreamclient.h"
 
-// StreamReader's questions about what a stream holds: its sequence map (first, last, deleted) and the message
-// count of each subject, from STREAM.INFO.
-
 namespace MqttDoctor {
+
+StreamIndex::StreamIndex(std::shared_ptr<NatsConnection> connection, QString domain)
+    : m_connection(std::move(connection)), m_domain(std::move(domain))
+{
+}
 
 QList<quint64> SequenceMap::liveSequences() const
 {
@@ -29,7 +31,7 @@ QList<quint64> SequenceMap::liveSequences() const
     return out;
 }
 
-Result<SequenceMap> StreamReader::sequenceMap(const QString &stream)
+Result<SequenceMap> StreamIndex::sequenceMap(const QString &stream)
 {
     const QString op = QStringLiteral("STREAM.INFO.") + stream;
     auto info = JetStreamClient(m_connection, m_domain).streamInfo(stream, {{QStringLiteral("deleted_details"), true}});
@@ -73,7 +75,7 @@ Result<SequenceMap> StreamReader::sequenceMap(const QString &stream)
     return map;
 }
 
-Result<QList<SubjectCount>> StreamReader::subjectCounts(const QString &stream, const QString &filter)
+Result<QList<SubjectCount>> StreamIndex::subjectCounts(const QString &stream, const QString &filter)
 {
     JetStreamClient js(m_connection, m_domain);
     QList<SubjectCount> out;

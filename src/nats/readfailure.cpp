@@ -1,15 +1,10 @@
-#include "nats/streamreadersupport.h"
+#include "nats/readfailure.h"
 
 #include "nats/jserrors.h"
 #include "nats/natsconnection.h"
 #include "nats/natserrors.h"
 
-namespace MqttDoctor::StreamReaderSupport {
-
-bool isCancelled(const StreamReader::Options &options)
-{
-    return options.cancel && options.cancel->load(std::memory_order_relaxed);
-}
+namespace MqttDoctor::ReadFailure {
 
 Error natsError(natsStatus s, const QString &what)
 {
@@ -51,4 +46,4 @@ Error idleError(const QString &stream, int idleMs, quint64 done, bool connection
                  QStringLiteral("the stream leader may be unavailable; check the server and retry"));
 }
 
-} // namespace MqttDoctor::StreamReaderSupport
+} // namespace MqttDoctor::ReadFailure

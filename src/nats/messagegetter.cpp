@@ -1,4 +1,4 @@
-#include "streamreader.h"
+#include "nats/messagegetter.h"
 
 #include <nats/nats.h>
 
@@ -14,13 +14,18 @@
 #include "nats/jserrors.h"
 #include "nats/natsconnection.h"
 #include "nats/natsconnectionhandle.h"
-#include "nats/streamreadersupport.h"
+#include "nats/readfailure.h"
 
-// StreamReader's reads by sequence: pipelined raw STREAM.MSG.GET requests, no consumer.
+// Reads by sequence: pipelined raw STREAM.MSG.GET requests, no consumer.
 
 namespace MqttDoctor {
 
-Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QList<quint64> &sequences,
+MessageGetter::MessageGetter(std::shared_ptr<NatsConnection> connection, QString domain)
+    : m_connection(std::move(connection)), m_domain(std::move(domain))
+{
+}
+
+Result<ReadSummary> MessageGetter::getBySequences(const QString &stream, const QList<quint64> &sequences,
                                                  const Options &options, const BatchHandler &onBatch)
 {
     const QString what = QStringLiteral("reading stream ") + stream + QStringLiteral(" by sequence");
@@ -33,7 +38,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
     natsInbox *inbox = nullptr;
     natsStatus s = natsInbox_Create(&inbox);
     if (s != NATS_OK)
-        return StreamReaderSupport::natsError(s, what);
+        return ReadFailure::natsError(s, what);
     const QByteArray prefix = QByteArray(inbox) + '.';
     natsInbox_Destroy(inbox);
 
@@ -41,7 +46,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
     const QByteArray wildcard = prefix + '*';
     s = natsConnection_SubscribeSync(&sub, nc, wildcard.constData());
     if (s != NATS_OK)
-        return StreamReaderSupport::natsError(s, what);
+        return ReadFailure::natsError(s, what);
     auto destroySub = qScopeGuard([sub, nc] { closeSubscription(nc, sub); });
     natsSubscription_SetPendingLimits(sub, -1, -1);
 
@@ -74,7 +79,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
     QElapsedTimer idle;
     idle.start();
     while (received < total) {
-        if (StreamReaderSupport::isCancelled(options)) {
+        if (options.cancelled()) {
             summary.cancelled = true;
             return summary;
         }
@@ -85,14 +90,14 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
             s = natsConnection_PublishRequest(nc, api.constData(), reply.constData(), body.constData(),
                                               static_cast<int>(body.size()));
             if (s != NATS_OK)
-                return StreamReaderSupport::natsError(s, what);
+                return ReadFailure::natsError(s, what);
             ++sent;
         }
         natsMsg *m = nullptr;
-        s = natsSubscription_NextMsg(&m, sub, StreamReaderSupport::PollMs);
+        s = natsSubscription_NextMsg(&m, sub, StreamReadOptions::PollMs);
         if (s == NATS_TIMEOUT) {
             if (const QString v = m_connection->permissionViolationSince(mark); !v.isEmpty())
-                return StreamReaderSupport::deniedOr(*m_connection, mark, what, Error());
+                return ReadFailure::deniedOr(*m_connection, mark, what, Error());
             if (idle.elapsed() > timeoutMs)
                 return Error(Error::Kind::Timeout,
                              QStringLiteral("%1: no reply for %2 ms (%3 of %4 answered)")
@@ -101,7 +106,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
             continue;
         }
         if (s != NATS_OK)
-            return StreamReaderSupport::natsError(s, what);
+            return ReadFailure::natsError(s, what);
         idle.restart();
 
         const QByteArray replySubject(natsMsg_GetSubject(m));
@@ -138,7 +143,7 @@ Result<ReadSummary> StreamReader::getBySequences(const QString &stream, const QL
     return summary;
 }
 
-Result<StreamMessage> StreamReader::parseMessageGetReply(const QByteArray &payload, const QString &stream, quint64 sequence)
+Result<StreamMessage> MessageGetter::parseMessageGetReply(const QByteArray &payload, const QString &stream, quint64 sequence)
 {
     const QString op = QStringLiteral("STREAM.MSG.GET.") + stream;
     const QJsonDocument doc = QJsonDocument::fromJson(payload);
@@ -176,7 +181,7 @@ Result<StreamMessage> StreamReader::parseMessageGetReply(const QByteArray &paylo
     return out;
 }
 
-qint64 StreamReader::parseTimeNs(const QString &rfc3339)
+qint64 MessageGetter::parseTimeNs(const QString &rfc3339)
 {
     return Rfc3339Time::parseNs(rfc3339).value_or(0);
 }
