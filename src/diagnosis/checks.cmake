@@ -15,6 +15,7 @@ target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/streamchecks.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/retainedchecks.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/sessionchecks.cpp ${CMAKE_CURRENT_SOURCE_DIR}/sessionchecks.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/missingconsumerfindings.cpp ${CMAKE_CURRENT_SOURCE_DIR}/missingconsumerfindings.h
     ${CMAKE_CURRENT_SOURCE_DIR}/takeoverchecks.cpp ${CMAKE_CURRENT_SOURCE_DIR}/takeoverchecks.h
     ${CMAKE_CURRENT_SOURCE_DIR}/qos2checks.cpp ${CMAKE_CURRENT_SOURCE_DIR}/qos2checks.h
     ${CMAKE_CURRENT_SOURCE_DIR}/consumerowner.cpp ${CMAKE_CURRENT_SOURCE_DIR}/consumerowner.h
