@@ -283,8 +283,7 @@ int runCheck(CliContext &ctx)
         for (const MissingConsumerFindings &m : apart) {
             for (const qsizetype place = m.placeIn(findings); next < place; ++next)
                 findings.at(next).writeJson(w);
-            for (qsizetype i = 0; i < m.size(); ++i)
-                m.at(i).writeJson(w);
+            m.writeJson(w);
         }
         for (; next < findings.size(); ++next)
             findings.at(next).writeJson(w);

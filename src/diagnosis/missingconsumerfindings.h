@@ -8,6 +8,7 @@
 
 namespace MqttDoctor {
 
+class JsonStreamWriter;
 struct CheckOptions;
 struct DiagnosisInput;
 struct SessionCheckInput;
@@ -34,6 +35,8 @@ public:
     Finding at(qsizetype i) const;
     /** Every finding, made, appended to `out` in their order. */
     void appendTo(QList<Finding> &out) const;
+    /** Every finding as Finding::writeJson() writes it, in their order, each made only to be written. */
+    void writeJson(JsonStreamWriter &w) const;
 
     /**
      * Checks::diagnose(input) with each account's SESSION_MISSING_CONSUMER findings left out of the list
