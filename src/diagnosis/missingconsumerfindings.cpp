@@ -116,6 +116,7 @@ MissingConsumerFindings::MissingConsumerFindings(const SessionCheckInput &input)
             return c < 0;
         return a.order < b.order;
     });
+    m_records = input.sessions;
     m_items.reserve(keyed.size());
     for (const Keyed &k : keyed)
         m_items.push_back(k.item);

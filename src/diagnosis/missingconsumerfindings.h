@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "diagnosis/finding.h"
+#include "records/sessionbatches.h"
 
 namespace MqttDoctor {
 
@@ -12,15 +13,14 @@ class JsonStreamWriter;
 struct CheckOptions;
 struct DiagnosisInput;
 struct SessionCheckInput;
-struct SessionConsumer;
-struct SessionEntry;
 
 /**
  * The SESSION_MISSING_CONSUMER findings of one account: a finding per durable a session record names
  * that does not exist, so a hundred thousand on an account whose durables are gone. Kept as references
  * to the records they are about (24 bytes each, no Finding), in the order Checks::sortFindings gives
  * them, and made into a Finding only when one is read: the CLI's JSON writes each as it is made
- * instead of holding them all. The records must outlive it. Immutable once made; any thread.
+ * instead of holding them all. Keeps the records' batches (shared, not copied) while it lives.
+ * Immutable once made; any thread.
  */
 class MissingConsumerFindings final
 {
@@ -58,6 +58,7 @@ private:
         const SessionConsumer *consumer = nullptr;
         bool pubrel = false;  ///< the PUBREL durable on $MQTT_out (else a subscription's on $MQTT_msgs)
     };
+    SessionBatches m_records;  ///< what the items point into, kept alive
     std::vector<Item> m_items;
     QList<Finding> m_blank;  ///< what every finding on $MQTT_msgs, then on $MQTT_out, shares
 };
