@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "models/displayformat.h"
@@ -134,7 +135,7 @@ void ClusterTreeNode::badgeFromFindings()
     // Neighbours are mostly about the same stream (often its very string): looked up only when it changes.
     const QString *lastStream = nullptr;
     StreamWorst *lastMatch = nullptr;
-    for (const Finding &f : findings) {
+    for (const Finding &f : std::as_const(findings)) {  // shared with the findings view: never detached
         if (f.account != key)
             continue;
         raise(accountWorst, f.severity);
