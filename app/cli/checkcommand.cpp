@@ -16,6 +16,7 @@
 #include "diagnosis/accountcoverage.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
+#include "diagnosis/missingconsumerfindings.h"
 #include "mqtt/layouts.h"
 #include "checkwatch.h"
 #include "terminalprogress.h"
@@ -156,11 +157,13 @@ void printFleetSummary(QTextStream &out, const QList<Finding> &findings, const Q
     out << '\n';
 }
 
-QJsonObject summaryOf(const QList<Finding> &findings)
+QJsonObject summaryOf(const QList<Finding> &findings, const QList<MissingConsumerFindings> &apart = {})
 {
     QMap<Finding::Severity, int> counts;
     for (const Finding &f : findings)
         ++counts[f.severity];
+    for (const MissingConsumerFindings &m : apart)
+        counts[m.at(0).severity] += int(m.size());
     QJsonObject o;
     for (Finding::Severity s : {Finding::Severity::Critical, Finding::Severity::Error, Finding::Severity::Warning, Finding::Severity::Info})
         o.insert(Finding::severityName(s), counts.value(s));
@@ -233,8 +236,13 @@ int runCheck(CliContext &ctx)
     progress.clear();
     if (!input)
         return ctx.fail(input.error());
-    const QList<Finding> findings = Checks::diagnose(*input);
+    // JSON: a finding per missing durable (a hundred thousand on an account whose durables are gone) is
+    // written as it is made, from the records, instead of all of them being made first.
+    QList<MissingConsumerFindings> apart;
+    const QList<Finding> findings = ctx.json ? MissingConsumerFindings::diagnoseApart(*input, apart) : Checks::diagnose(*input);
     int rc = Checks::exitCodeFor(findings);
+    for (const MissingConsumerFindings &m : apart)
+        rc = std::max(rc, Checks::exitCodeFor({m.at(0)}));
     // A server that did not answer, or a level of an account that could not be read, was not looked
     // at: never "no problem" (or only warnings) then.
     const QJsonArray unanswered = ctx.unansweredServersJson();
@@ -271,8 +279,14 @@ int runCheck(CliContext &ctx)
         w.endArray();
         w.value(QStringLiteral("coverage_complete"), !verdictOpen && unanswered.isEmpty());
         w.beginArray(QStringLiteral("findings"));
-        for (const Finding &f : findings)
-            f.writeJson(w);
+        qsizetype next = 0;
+        for (const MissingConsumerFindings &m : apart) {
+            for (const qsizetype place = m.placeIn(findings); next < place; ++next)
+                findings.at(next).writeJson(w);
+            m.writeJson(w);
+        }
+        for (; next < findings.size(); ++next)
+            findings.at(next).writeJson(w);
         w.endArray();
         // One layout per account: made as it is written (ten thousand accounts' layouts are tens of MiB).
         w.beginObject(QStringLiteral("layouts"));
@@ -294,7 +308,7 @@ int runCheck(CliContext &ctx)
         w.value(QStringLiteral("not_checked"), notChecked);
         w.value(QStringLiteral("notes"), QJsonArray::fromStringList(CoverageGap::texts(input->gaps)));
         w.value(QStringLiteral("records_checked"), QJsonArray::fromStringList(input->sessions.keys()));
-        w.value(QStringLiteral("summary"), summaryOf(findings));
+        w.value(QStringLiteral("summary"), summaryOf(findings, apart));
         w.value(QStringLiteral("unanswered_servers"), unanswered);
         w.endObject();
         w.finish();

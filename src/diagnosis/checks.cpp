@@ -8,6 +8,7 @@
 #include "diagnosis/checkcontext.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
+#include "diagnosis/missingconsumerfindings.h"
 #include "diagnosis/mqttlogformats.h"
 #include "diagnosis/qos2checks.h"
 #include "diagnosis/sessionchecks.h"
@@ -171,7 +172,10 @@ void mergeFindings(QList<Finding> &out, QList<Finding> &&more)
 
 } // namespace
 
-QList<Finding> diagnose(const DiagnosisInput &input)
+namespace {
+
+// diagnose(), each account's SESSION_MISSING_CONSUMER findings in `apart` instead of the list when set.
+QList<Finding> diagnoseAccounts(const DiagnosisInput &input, QList<MissingConsumerFindings> *apart)
 {
     QList<Finding> out = checkCluster(input.servers, input.options);
     for (const AccountInfo &acc : input.accounts) {
@@ -186,8 +190,12 @@ QList<Finding> diagnose(const DiagnosisInput &input)
         in.assumeMqtt = showsMqttUse(acc);
         // Each check's findings are sorted (the takeovers' here): merged, not sorted again.
         mergeFindings(out, checkAccount(in));
-        if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend())
-            mergeFindings(out, checkSessions(*sessions, input.options));
+        if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend()) {
+            MissingConsumerFindings missing;
+            mergeFindings(out, checkSessions(*sessions, input.options, apart ? &missing : nullptr));
+            if (!missing.isEmpty())
+                apart->append(std::move(missing));
+        }
         if (const auto closed = input.closedConnections.constFind(acc.name); closed != input.closedConnections.cend()) {
             QList<Finding> takeovers = checkTakeovers(acc.name, *closed);
             sortFindings(takeovers);
@@ -199,7 +207,17 @@ QList<Finding> diagnose(const DiagnosisInput &input)
             mergeFindings(out, std::move(orphans));
         }
     }
+    if (apart)
+        std::sort(apart->begin(), apart->end(),
+                  [](const MissingConsumerFindings &a, const MissingConsumerFindings &b) { return sortsBefore(a.at(0), b.at(0)); });
     return out;
+}
+
+} // namespace
+
+QList<Finding> diagnose(const DiagnosisInput &input)
+{
+    return diagnoseAccounts(input, nullptr);
 }
 
 std::optional<Finding> whyMissing(const QList<Finding> &findings, const QString &account, const QString &stream)
@@ -367,3 +385,21 @@ int exitCodeFor(const QList<Finding> &findings)
 }
 
 } // namespace MqttDoctor::Checks
+
+namespace MqttDoctor {
+
+QList<Finding> MissingConsumerFindings::diagnoseApart(const DiagnosisInput &input, QList<MissingConsumerFindings> &apart)
+{
+    apart.clear();
+    return Checks::diagnoseAccounts(input, &apart);
+}
+
+qsizetype MissingConsumerFindings::placeIn(const QList<Finding> &sorted) const
+{
+    // No finding of the list has their code and account: they all sort on the same side of each.
+    const Finding first = at(0);
+    return std::partition_point(sorted.cbegin(), sorted.cend(), [&first](const Finding &f) { return Checks::sortsBefore(f, first); })
+           - sorted.cbegin();
+}
+
+} // namespace MqttDoctor

@@ -16,6 +16,7 @@
 #include "diagnosis/consumerowner.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
+#include "diagnosis/missingconsumerfindings.h"
 #include "mqtt/clientidhash.h"
 #include "mqtt/mqttlayout.h"
 
@@ -25,8 +26,6 @@ namespace {
 
 using Sev = Finding::Severity;
 
-const QString msgsStream = MqttLayout::messagesStream();
-const QString outStream = MqttLayout::outStream();
 /** More duplicate subjects than this are summed up in one finding. */
 constexpr int maxDuplicateFindings = 25;
 
@@ -170,57 +169,6 @@ void checkCollisions(const SessionCheckInput &in, const CheckOptions &options, Q
     }
 }
 
-void checkMissingConsumers(const SessionCheckInput &in, QList<Finding> &out)
-{
-    if (!in.consumersKnown)
-        return;
-    // A finding per missing durable, of a hundred thousand sessions and more: its title, detail and
-    // expected evidence are patterns filled from these arguments when read, not sentences made here.
-    static const QStringList keys{QStringLiteral("client_id"), QStringLiteral("consumer"), QStringLiteral("stream"),
-                                  QStringLiteral("sid")};
-    static const FindingPattern title = FindingCatalogue::titlePattern(FindingCodes::sessionMissingConsumer(), keys);
-    static const FindingPattern subscriptionDetail(
-        u"Session \"{client_id}\" subscribes to {sid} through the durable {consumer} on {stream}, which does not exist. The "
-        u"server does not recreate it when the client reconnects: QoS 1/2 messages for this subscription are dropped (interest "
-        u"retention) and never delivered.",
-        keys);
-    static const FindingPattern pubrelDetail(
-        u"Session \"{client_id}\" names the PUBREL durable {consumer} on {stream}, which does not exist: QoS 2 exchanges of this "
-        u"client cannot complete.",
-        keys);
-    static const EvidencePattern expected({{QStringLiteral("consumer"), QStringLiteral("{consumer}")},
-                                           {QStringLiteral("stream"), QStringLiteral("{stream}")}},
-                                          keys);
-    static const QJsonValue missing(QStringLiteral("missing"));
-    const Finding blank[] = {FindingCatalogue::makeUntitled(FindingCodes::sessionMissingConsumer(), in.account, msgsStream),
-                             FindingCatalogue::makeUntitled(FindingCodes::sessionMissingConsumer(), in.account, outStream)};
-    // Counted first: the list is made once at its size, not grown to up to twice it.
-    qsizetype missingCount = 0;
-    for (const SessionEntry &e : in.sessions)
-        if (e.record)
-            for (const SessionConsumer &c : e.consumers)
-                missingCount += !c.exists && !c.name.isEmpty();
-    out.reserve(out.size() + missingCount);
-    for (const SessionEntry &e : in.sessions) {
-        if (!e.record)
-            continue;
-        for (const SessionConsumer &c : e.consumers) {
-            if (c.exists || c.name.isEmpty())
-                continue;
-            const bool pubrel = c.sid == QLatin1String("pubrel");
-            Finding f = blank[pubrel ? 1 : 0];
-            f.subject = e.subject;
-            f.clientId = e.clientId;
-            const QStringList args{e.clientId, c.name, f.stream, c.sid};
-            f.title = FindingText(title, args);
-            f.detail = FindingText(pubrel ? pubrelDetail : subscriptionDetail, args);
-            f.expected = FindingEvidence(expected, args);
-            f.actual = missing;
-            out.append(std::move(f));
-        }
-    }
-}
-
 void checkOrphans(const SessionCheckInput &in, QList<Finding> &out)
 {
     // The rule is ConsumerOwner's, shared with the consumers view.
@@ -334,18 +282,29 @@ void checkDuplicates(const SessionCheckInput &in, QList<Finding> &out)
 
 } // namespace
 
-QList<Finding> checkSessions(const SessionCheckInput &input, const CheckOptions &options)
+QList<Finding> checkSessions(const SessionCheckInput &input, const CheckOptions &options, MissingConsumerFindings *apart)
 {
     QList<Finding> out;
     checkUndecodable(input, out);
     checkIdMismatch(input, out);
     checkCollisions(input, options, out);
-    checkMissingConsumers(input, out);
+    // Made in their order, after what the checks above found (a few at most): a hundred thousand of
+    // them are not moved by the sort, which only checks that they are in order.
+    MissingConsumerFindings missing(input);
+    if (apart)
+        *apart = std::move(missing);
+    else
+        missing.appendTo(out);
     checkOrphans(input, out);
     checkStale(input, options, out);
     checkDuplicates(input, out);
     sortFindings(out);
     return out;
+}
+
+QList<Finding> checkSessions(const SessionCheckInput &input, const CheckOptions &options)
+{
+    return checkSessions(input, options, nullptr);
 }
 
 } // namespace MqttDoctor::Checks

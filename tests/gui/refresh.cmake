@@ -10,3 +10,4 @@ mqttdoctor_add_test(tst_streamdiffview SOURCES tst_streamdiffview.cpp
 # The sessions filter matches on a worker (no server needed).
 mqttdoctor_add_test(tst_sessionfilter SOURCES tst_sessionfilter.cpp LIBRARIES mqttdoctor_models LABELS gui)
 mqttdoctor_add_test(tst_sessionspanelload SOURCES tst_sessionspanelload.cpp LIBRARIES mqttdoctor_ui LABELS gui)
+mqttdoctor_add_test(tst_findingspanelorder SOURCES tst_findingspanelorder.cpp LIBRARIES mqttdoctor_ui LABELS gui)

@@ -7,6 +7,9 @@
 
 #include "diagnosis/sessionchecks.h"
 #include "common/duration.h"
+#include "diagnosis/checks.h"
+#include "diagnosis/diagnosisinput.h"
+#include "diagnosis/missingconsumerfindings.h"
 #include "common/jsonstreamwriter.h"
 #include "diagnosis/findingcatalogue.h"
 #include "mqtt/clientidhash.h"
@@ -175,6 +178,87 @@ private slots:
         const auto [streamed, fromTree] = writtenBothWays(f);
         QCOMPARE(streamed, fromTree);
         QVERIFY(streamed.contains(QStringLiteral("\"title\": \"Consumer ") + h + QStringLiteral("_a of session dev-1 does not exist\"")));
+    }
+
+    void missingConsumersApart()
+    {
+        // Two accounts, each with findings of other codes before and after theirs: kept apart and put
+        // back at placeIn(), the findings are diagnose()'s, in its order, written byte for byte alike.
+        const auto accountInput = [](const QString &account, const QStringList &clients) {
+            QList<SessionEntry> sessions;
+            for (const QString &id : clients) {
+                const QString h = ClientIdHash::hash(id);
+                sessions << session(id, {h + QStringLiteral("_a"), h + QStringLiteral("_b")}, QStringLiteral("$MQTT_PUBREL_") + h);
+            }
+            // A durable no record names (ORPHAN_CONSUMER, a warning): sorts after the missing ones (errors).
+            SessionCheckInput in = input(sessions, {consumer(ClientIdHash::hash(QStringLiteral("gone")) + QStringLiteral("_x"))});
+            in.account = account;
+            return in;
+        };
+        DiagnosisInput in;
+        AccountInfo acme;
+        acme.name = QStringLiteral("ACME");  // no JetStream: a critical finding, first
+        AccountInfo beta;
+        beta.name = QStringLiteral("BETA");
+        beta.jetstream = true;
+        // Listed out of name order: the findings are in account order all the same.
+        in.accounts = {beta, acme};
+        in.sessions.insert(QStringLiteral("ACME"), accountInput(QStringLiteral("ACME"), {QStringLiteral("c"), QStringLiteral("a"), QStringLiteral("b")}));
+        in.sessions.insert(QStringLiteral("BETA"), accountInput(QStringLiteral("BETA"), {QStringLiteral("y"), QStringLiteral("x")}));
+
+        const QList<Finding> all = Checks::diagnose(in);
+        QList<Finding> sorted = all;
+        Checks::sortFindings(sorted);
+        QCOMPARE(codes(sorted), codes(all));
+
+        QList<MissingConsumerFindings> apart;
+        const QList<Finding> rest = MissingConsumerFindings::diagnoseApart(in, apart);
+        QVERIFY(!codes(rest).contains(QStringLiteral("SESSION_MISSING_CONSUMER")));
+        QVERIFY(codes(rest).contains(QStringLiteral("ORPHAN_CONSUMER")));
+        QCOMPARE(apart.size(), 2);
+        QCOMPARE(apart.at(0).at(0).account, QStringLiteral("ACME"));
+        QCOMPARE(apart.at(0).size(), 9);  // three sessions, two subscriptions and a PUBREL durable each
+        QCOMPARE(apart.at(1).size(), 6);
+
+        QList<Finding> merged;
+        QString written;
+        {
+            QTextStream out(&written);
+            JsonStreamWriter w(out);
+            w.beginArray();
+            qsizetype next = 0;
+            for (const MissingConsumerFindings &m : apart) {
+                for (const qsizetype place = m.placeIn(rest); next < place; ++next) {
+                    merged << rest.at(next);
+                    rest.at(next).writeJson(w);
+                }
+                m.appendTo(merged);
+                m.writeJson(w);
+            }
+            for (; next < rest.size(); ++next) {
+                merged << rest.at(next);
+                rest.at(next).writeJson(w);
+            }
+        }
+        QCOMPARE(merged.size(), all.size());
+        for (qsizetype i = 0; i < all.size(); ++i)
+            QCOMPARE(merged.at(i).identity(), all.at(i).identity());
+        QString flat;
+        {
+            QTextStream out(&flat);
+            JsonStreamWriter w(out);
+            w.beginArray();
+            for (const Finding &f : all)
+                f.writeJson(w);
+        }
+        QCOMPARE(written, flat);
+        QCOMPARE(flat.count(QStringLiteral("\"SESSION_MISSING_CONSUMER\"")), 15);
+
+        // Consumers unknown: nothing apart, nothing claimed.
+        for (SessionCheckInput &s : in.sessions)
+            s.consumersKnown = false;
+        QVERIFY(!codes(MissingConsumerFindings::diagnoseApart(in, apart)).contains(QStringLiteral("SESSION_MISSING_CONSUMER")));
+        QVERIFY(apart.isEmpty());
     }
 
     void everyCodeWritesAsItsJson()

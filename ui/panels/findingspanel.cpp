@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -56,7 +57,15 @@ FindingsPanel::FindingsPanel(AccountDataController &controller, QWidget *parent)
     m_table->setObjectName(QStringLiteral("findingsTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(FindingListModel::SeverityColumn, Qt::DescendingOrder);
+    // The findings come most severe first (Checks::diagnose's order), which is what sorting by severity,
+    // descending, shows: they are shown in the order they come, under that column's indicator, and sorted
+    // only when another order is chosen (the proxy asked the model for a million findings' severities,
+    // seconds of the GUI thread, after every load).
+    m_proxy->sort(-1);
+    {
+        const QSignalBlocker quiet(m_table->horizontalHeader());
+        m_table->horizontalHeader()->setSortIndicator(FindingListModel::SeverityColumn, Qt::DescendingOrder);
+    }
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <QList>
+
+#include <vector>
+
+#include "diagnosis/finding.h"
+#include "records/sessionbatches.h"
+
+namespace MqttDoctor {
+
+class JsonStreamWriter;
+struct CheckOptions;
+struct DiagnosisInput;
+struct SessionCheckInput;
+
+/**
+ * The SESSION_MISSING_CONSUMER findings of one account: a finding per durable a session record names
+ * that does not exist, so a hundred thousand on an account whose durables are gone. Kept as references
+ * to the records they are about (24 bytes each, no Finding), in the order Checks::sortFindings gives
+ * them, and made into a Finding only when one is read: the CLI's JSON writes each as it is made
+ * instead of holding them all. Keeps the records' batches (shared, not copied) while it lives.
+ * Immutable once made; any thread.
+ */
+class MissingConsumerFindings final
+{
+public:
+    MissingConsumerFindings() = default;
+    /** The findings of `input`; none unless its consumers are known (SessionCheckInput::consumersKnown). */
+    explicit MissingConsumerFindings(const SessionCheckInput &input);
+
+    qsizetype size() const { return qsizetype(m_items.size()); }
+    bool isEmpty() const { return m_items.empty(); }
+    /** Finding `i` (0 to size() - 1), as the session checks report it. */
+    Finding at(qsizetype i) const;
+    /** Every finding, made, appended to `out` in their order. */
+    void appendTo(QList<Finding> &out) const;
+    /** Every finding as Finding::writeJson() writes it, in their order, each made only to be written. */
+    void writeJson(JsonStreamWriter &w) const;
+
+    /**
+     * Checks::diagnose(input) with each account's SESSION_MISSING_CONSUMER findings left out of the list
+     * and given in `apart` instead (one per account that has any, in the order of the accounts'
+     * findings): the same findings, without a Finding per missing durable. placeIn() says where each
+     * belongs in the list.
+     */
+    static QList<Finding> diagnoseApart(const DiagnosisInput &input, QList<MissingConsumerFindings> &apart);
+    /**
+     * Where these findings belong in `sorted` (sortFindings' order, without them): the index of the first
+     * finding that sorts after them. Only for a non-empty object.
+     */
+    qsizetype placeIn(const QList<Finding> &sorted) const;
+
+private:
+    struct Item
+    {
+        const SessionEntry *entry = nullptr;
+        const SessionConsumer *consumer = nullptr;
+        bool pubrel = false;  ///< the PUBREL durable on $MQTT_out (else a subscription's on $MQTT_msgs)
+    };
+    SessionBatches m_records;  ///< what the items point into, kept alive
+    std::vector<Item> m_items;
+    QList<Finding> m_blank;  ///< what every finding on $MQTT_msgs, then on $MQTT_out, shares
+};
+
+namespace Checks {
+
+/**
+ * Checks::checkSessions(input, options), its SESSION_MISSING_CONSUMER findings given in `apart` instead
+ * of the list when `apart` is set.
+ */
+QList<Finding> checkSessions(const SessionCheckInput &input, const CheckOptions &options, MissingConsumerFindings *apart);
+
+} // namespace Checks
+} // namespace MqttDoctor
