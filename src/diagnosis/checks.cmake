@@ -21,3 +21,4 @@ target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/accountsnapshot.cpp ${CMAKE_CURRENT_SOURCE_DIR}/accountsnapshot.h
     ${CMAKE_CURRENT_SOURCE_DIR}/accountsnapshotloader.cpp ${CMAKE_CURRENT_SOURCE_DIR}/accountsnapshotloader.h
 )
+include(${CMAKE_CURRENT_SOURCE_DIR}/deliverychecks.cmake)

@@ -513,7 +513,8 @@ QStringList LogCatalogue::findingCodes()
         u"LEGACY_SESSION_STREAMS"_s, u"SESSION_UNDECODABLE"_s,    u"SESSION_ID_MISMATCH"_s,
         u"SESSION_HASH_COLLISION"_s, u"SESSION_MISSING_CONSUMER"_s, u"ORPHAN_CONSUMER"_s,
         u"SESSION_STALE"_s,          u"DUPLICATE_SESSION_RECORDS"_s, u"QOS2_ORPHANED"_s,
-        u"CLIENT_ID_TAKEOVER"_s,
+        u"CLIENT_ID_TAKEOVER"_s,     u"CONSUMER_STUCK"_s,         u"SESSION_DURABLE_REPLACED"_s,
+        u"INTEREST_PINNED"_s,        u"JETSTREAM_API_ERRORS"_s,
     };
 }
 

@@ -5,4 +5,5 @@ target_sources(mqttdoctor_core PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/repair/actions/sessionactionsupport.h
     ${CMAKE_CURRENT_SOURCE_DIR}/repair/actions/sessionconsumeractions.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/repair/actions/sessionmigrate.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/repair/actions/sessionadopt.cpp
 )
