@@ -236,7 +236,8 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
     ++m_snapshotLoads;
     const std::optional<AccountSample> previous =
         m_lastSamples.contains(account) ? std::optional<AccountSample>(m_lastSamples.value(account)) : std::nullopt;
-    static_cast<void>(m_runner->run([this, gen, account, batchSize, previous, connections = m_connections, cancel = m_snapshot.cancel] {
+    static_cast<void>(m_runner->run([this, gen, account, batchSize, previous, options = m_checkOptions, connections = m_connections,
+                                     cancel = m_snapshot.cancel] {
         const auto onBatch = [this, gen, &cancel](QList<SessionEntry> &&batch, const ReadProgress &progress) {
             QMetaObject::invokeMethod(
                 this, [this, gen, rows = std::move(batch), progress] { snapshotBatch(gen, rows, progress); }, Qt::QueuedConnection);
@@ -246,7 +247,7 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
             QMetaObject::invokeMethod(
                 this, [this, gen, sessionsRead] { snapshotSessionsRead(gen, sessionsRead); }, Qt::QueuedConnection);
         };
-        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch, onSessionsRead, previous);
+        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch, onSessionsRead, previous, options);
         QMetaObject::invokeMethod(
             this, [this, gen, outcome = std::move(outcome)] { snapshotDone(gen, outcome); }, Qt::QueuedConnection);
     }));
@@ -255,7 +256,8 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
 AccountDataController::Outcome AccountDataController::outcomeOf(
     ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel, int batchSize,
     const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
-    const std::function<void(const Outcome &sessionsRead)> &onSessionsRead, const std::optional<AccountSample> &previous)
+    const std::function<void(const Outcome &sessionsRead)> &onSessionsRead, const std::optional<AccountSample> &previous,
+    const CheckOptions &checkOptions)
 {
     Outcome out;
     AccountSnapshotLoader loader(connections);
@@ -292,7 +294,7 @@ AccountDataController::Outcome AccountDataController::outcomeOf(
     onSessionsRead(out);
     // The previous refresh's sample (if any) lets the findings compare two: CONSUMER_STUCK, JETSTREAM_API_ERRORS.
     snapshot->previous = previous;
-    out.findings = snapshot->findings();
+    out.findings = snapshot->findings(checkOptions);
     out.findingGaps = snapshot->gaps;
     out.sample = snapshot->sample();
     if (snapshot->sessionsComplete) {

@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "diagnosis/accountsample.h"
+#include "diagnosis/checkoptions.h"
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/finding.h"
 #include "diagnosis/interestholder.h"
@@ -67,6 +68,9 @@ public:
      */
     void setConnections(std::shared_ptr<ConnectionSet> connections);
     void clearProfile();
+    /** The check options of the account views' findings (thresholds such as CheckOptions::pinnedWarnAt); defaults until set. */
+    void setCheckOptions(const CheckOptions &options) { m_checkOptions = options; }
+    const CheckOptions &checkOptions() const { return m_checkOptions; }
     bool hasProfile() const { return m_connections != nullptr; }
     /** The profile allows changes (repairs); false without a profile. */
     bool changesAllowed() const;
@@ -187,7 +191,7 @@ private:
     static Outcome outcomeOf(ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel,
                              int batchSize, const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
                              const std::function<void(const Outcome &sessionsRead)> &onSessionsRead,
-                             const std::optional<AccountSample> &previous = std::nullopt);
+                             const std::optional<AccountSample> &previous = std::nullopt, const CheckOptions &checkOptions = {});
 
     std::unique_ptr<AsyncRunner> m_runner;
     std::shared_ptr<ConnectionSet> m_connections;
@@ -197,6 +201,7 @@ private:
     int m_snapshotLoads = 0;
     /** Each account's sample of its last complete refresh (the two-sample checks of the next one). */
     QHash<QString, AccountSample> m_lastSamples;
+    CheckOptions m_checkOptions;
     bool m_shutDown = false;
 };
 
