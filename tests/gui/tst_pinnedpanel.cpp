@@ -17,6 +17,7 @@
 #include "mqttclient.h"
 #include "natsserverfixture.h"
 #include "panels/accountworkspace.h"
+#include "panels/findingspanel.h"
 #include "panels/pinnedpanel.h"
 #include "windowsteps.h"
 
@@ -86,6 +87,16 @@ private slots:
         QCOMPARE(findings.first().code, u"INTEREST_PINNED"_s);
         QCOMPARE(findings.first().clientId, u"cold-storage-7"_s);
         QCOMPARE(findings.first().repair, u"delete_session"_s);
+
+        // The first load had no earlier sample: the findings say the two-sample checks did not run. A refresh
+        // compares with it, and the note is gone.
+        FindingsPanel &findingsPanel = *workspace.findingsPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(findingsPanel.isLoaded(), kLoadTimeoutMs);
+        QVERIFY2(findingsPanel.noticeText().contains(u"compare two samples"_s), qPrintable(findingsPanel.noticeText()));
+        QVERIFY(!findingsPanel.verdictOpen());
+        workspace.reload();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.accountData()->isBusy() && findingsPanel.isLoaded(), kLoadTimeoutMs);
+        QVERIFY2(!findingsPanel.noticeText().contains(u"compare two samples"_s), qPrintable(findingsPanel.noticeText()));
     }
 
 private:

@@ -296,6 +296,8 @@ AccountDataController::Outcome AccountDataController::outcomeOf(
     snapshot->previous = previous;
     out.findings = snapshot->findings(checkOptions);
     out.findingGaps = snapshot->gaps;
+    if (!previous && snapshot->wantsRecordChecks())
+        out.findingGaps << CoverageGap::noEarlierSample(account.isEmpty() ? snapshot->account.name : account);
     out.sample = snapshot->sample();
     if (snapshot->sessionsComplete) {
         out.consumers = ConsumerTableModel::rowsFor(snapshot->consumerOwners());
