@@ -134,7 +134,8 @@ int runPinned(CliContext &ctx)
                 << pinnedCount(warnAt) << " (marked !).\n";
     if (aboveThreshold > 0)
         ctx.out << "To delete those sessions (each backed up first): " << programName() << " repair --account " << snapshot->account.name
-                << " --finding INTEREST_PINNED\n";
+                << " --finding INTEREST_PINNED" << (warnAt != CheckOptions().pinnedWarnAt ? QStringLiteral(" --pinned-warn-at %1").arg(warnAt) : QString())
+                << '\n';
     return ExitOk;
 }
 
