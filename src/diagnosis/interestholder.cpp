@@ -72,7 +72,8 @@ QList<InterestHolder> InterestHolder::ofAccount(const SessionCheckInput &input, 
         const qint64 held = o.numPending + o.numAckPending;
         if (held <= 0)
             continue;
-        const Kind kind = holderKindOf(o.kind);
+        // A durable standing in for a record's missing one holds that session's messages.
+        const Kind kind = o.replacing.isEmpty() ? holderKindOf(o.kind) : Kind::Session;
         const QString key = (kind == Kind::Session || kind == Kind::ConnectedClient) ? QStringLiteral("c:") + o.clientId
                             : kind == Kind::NotMqtt                                  ? QStringLiteral("n:") + o.name
                                                                                      : QStringLiteral("h:") + o.hash;

@@ -8,6 +8,7 @@
 #include "diagnosis/accountsample.h"
 #include "diagnosis/apierrorchecks.h"
 #include "diagnosis/checks.h"
+#include "diagnosis/consumerowner.h"
 #include "diagnosis/deliverychecks.h"
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/interestholder.h"
@@ -125,6 +126,16 @@ private slots:
         QCOMPARE(f.first().actual.toObject().value(QLatin1String("num_pending")).toInteger(), 5);
         QCOMPARE(f.first().expected.toObject().value(QLatin1String("consumer")).toString(), h + QStringLiteral("_A"));
         QVERIFY(f.first().title.toString().contains(h + QStringLiteral("_B")));
+        // The consumers view's rule agrees: _B is the session's, standing in for _A, not an orphan; it holds dev-1's messages.
+        const QList<ConsumerOwner> owners = ConsumerOwner::ofAccount(in);
+        QCOMPARE(owners.size(), 1);
+        QVERIFY(!owners.first().isOrphan());
+        QCOMPARE(owners.first().replacing, h + QStringLiteral("_A"));
+        QCOMPARE(owners.first().clientId, QStringLiteral("dev-1"));
+        const QList<InterestHolder> holders = InterestHolder::ofAccount(in, accountWith({}));
+        QCOMPARE(holders.size(), 1);
+        QCOMPARE(holders.first().clientId, QStringLiteral("dev-1"));
+        QCOMPARE(holders.first().kind, InterestHolder::Kind::Session);
     }
 
     void replacementNeedsOneDurableWithTheSameFilter()
