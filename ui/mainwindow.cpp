@@ -31,6 +31,7 @@
 #include "models/iconfactory.h"
 #include "models/sessiontablemodel.h"
 #include "panels/accountworkspace.h"
+#include "panels/pinnedpanel.h"
 #include "panels/activitypanel.h"
 #include "panels/clusteroverviewpanel.h"
 #include "panels/clustertreepanel.h"
@@ -207,6 +208,7 @@ void MainWindow::connectRecordSweep()
             m_treePanel->setCurrentSourceIndex(index);
     });
     connect(m_details->clusterPanel(), &ClusterOverviewPanel::repairRequested, this, &MainWindow::showRepairWizardFor);
+    connect(m_workspace->pinnedPanel(), &PinnedPanel::repairRequested, this, &MainWindow::showRepairWizardFor);
     connect(m_sweep, &RecordSweep::accountSkipped, this, [this](const QString &account, bool couldNotCheck, const QString &why) {
         m_model->setCoverage(account, couldNotCheck ? HealthBadge::Coverage::CouldNotCheck : HealthBadge::Coverage::StreamsOnly, why);
     });

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QThread>
 
 #include "common/duration.h"
 #include "common/jsonstreamwriter.h"
@@ -170,6 +171,21 @@ QJsonObject summaryOf(const QList<Finding> &findings, const QList<MissingConsume
     return o;
 }
 
+const QString kTwoSampleNote = QStringLiteral(
+    "the checks that compare two samples (CONSUMER_STUCK's delivery progress, JETSTREAM_API_ERRORS) were not run; "
+    "--sample-interval 5s or --watch runs them.");
+
+// {"run": bool, "seconds": the time between the samples or null}.
+QJsonObject twoSampleJson(const DiagnosisInput &input)
+{
+    qint64 ms = -1;
+    for (const AccountSample &s : input.previousSamples)
+        if (s.time.isValid() && input.sampledAt.isValid())
+            ms = std::max(ms, s.time.msecsTo(input.sampledAt));
+    return QJsonObject{{QStringLiteral("run"), !input.previousSamples.isEmpty()},
+                       {QStringLiteral("seconds"), ms >= 0 ? QJsonValue(double(ms) / 1000.0) : QJsonValue()}};
+}
+
 int runCheck(CliContext &ctx)
 {
     DiagnosisGatherer::Request request;
@@ -196,6 +212,34 @@ int runCheck(CliContext &ctx)
         request.options.staleAfterSecs = qint64(*ms / 1000);
     }
     request.options.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
+    if (ctx.parser.isSet(QStringLiteral("pinned-warn-at"))) {
+        bool ok = false;
+        const qint64 n = ctx.parser.value(QStringLiteral("pinned-warn-at")).toLongLong(&ok);
+        if (!ok || n < 0)
+            return ctx.usage(QStringLiteral("--pinned-warn-at must be a number of messages, 0 or more"),
+                             QStringLiteral("INTEREST_PINNED: an offline session holding more messages than this"));
+        request.options.pinnedWarnAt = n;
+    }
+    if (ctx.parser.isSet(QStringLiteral("api-errors-per-minute"))) {
+        bool ok = false;
+        const qint64 n = ctx.parser.value(QStringLiteral("api-errors-per-minute")).toLongLong(&ok);
+        if (!ok || n < 1)
+            return ctx.usage(QStringLiteral("--api-errors-per-minute must be a number, 1 or more"),
+                             QStringLiteral("JETSTREAM_API_ERRORS: error replies per minute between the two samples"));
+        request.options.apiErrorsPerMinute = n;
+    }
+    std::optional<qint64> sampleIntervalMs;
+    if (ctx.parser.isSet(QStringLiteral("sample-interval"))) {
+        const QString text = ctx.parser.value(QStringLiteral("sample-interval"));
+        const auto ms = parseAgeMs(text);
+        if (!ms || *ms < 1000 || *ms > 600000)
+            return ctx.usage(QStringLiteral("--sample-interval must be from 1s to 10m, not \"%1\"").arg(text),
+                             QStringLiteral("for example 5s: the account is sampled, and checked that long later"));
+        if (ctx.parser.isSet(QStringLiteral("watch")))
+            return ctx.usage(QStringLiteral("--sample-interval goes without --watch"),
+                             QStringLiteral("--watch compares each round with the one before"));
+        sampleIntervalMs = qint64(*ms);
+    }
     request.records = !ctx.parser.isSet(QStringLiteral("no-records"));
     if (ctx.parser.isSet(QStringLiteral("parallel"))) {
         bool ok = false;
@@ -232,6 +276,21 @@ int runCheck(CliContext &ctx)
             progress.update(QStringLiteral("Reading accounts through their own connections: %1 of %2 (%3)").arg(done).arg(total).arg(account));
         };
 
+    // The two-sample checks: a first look (streams and consumers, no records), then the check that long after.
+    if (sampleIntervalMs) {
+        DiagnosisGatherer::Request first = request;
+        first.records = false;
+        first.progress = nullptr;
+        if (progress.isShown())
+            progress.update(QStringLiteral("Sampling, then checking again in %1").arg(formatAge(*sampleIntervalMs / 1000)));
+        auto sampled = DiagnosisGatherer::gather(*ctx.connections, first);
+        if (!sampled) {
+            progress.clear();
+            return ctx.fail(sampled.error());
+        }
+        request.previousSamples = DiagnosisGatherer::samplesOf(*sampled);
+        QThread::msleep(static_cast<unsigned long>(*sampleIntervalMs));
+    }
     auto input = DiagnosisGatherer::gather(*ctx.connections, request);
     progress.clear();
     if (!input)
@@ -309,6 +368,7 @@ int runCheck(CliContext &ctx)
         w.value(QStringLiteral("notes"), QJsonArray::fromStringList(CoverageGap::texts(input->gaps)));
         w.value(QStringLiteral("records_checked"), QJsonArray::fromStringList(input->sessions.keys()));
         w.value(QStringLiteral("summary"), summaryOf(findings, apart));
+        w.value(QStringLiteral("two_sample_checks"), twoSampleJson(*input));
         w.value(QStringLiteral("unanswered_servers"), unanswered);
         w.endObject();
         w.finish();
@@ -374,6 +434,8 @@ int runCheck(CliContext &ctx)
     for (const CoverageGap &g : input->gaps)
         if (!g.leavesVerdictOpen())
             ctx.out << "Note: " << sentence(g.text()) << '\n';
+    if (input->previousSamples.isEmpty())
+        ctx.out << "Note: " << kTwoSampleNote << '\n';
     ctx.printUnansweredServers();
     return rc;
 }
@@ -410,6 +472,18 @@ QList<Command> checkCommands()
                                       QStringLiteral("Check again every interval and print only what changed (new and resolved "
                                                      "findings); Ctrl-C ends with the last check's exit code."),
                                       QStringLiteral("interval")),
+                   QCommandLineOption(QStringLiteral("sample-interval"),
+                                      QStringLiteral("Also run the checks that compare two samples (CONSUMER_STUCK's delivery progress, "
+                                                     "JETSTREAM_API_ERRORS): sample the streams and consumers, wait this long, then "
+                                                     "check, e.g. 5s."),
+                                      QStringLiteral("interval")),
+                   QCommandLineOption(QStringLiteral("pinned-warn-at"),
+                                      QStringLiteral("INTEREST_PINNED: an offline session whose durables hold more messages than this."),
+                                      QStringLiteral("messages"), QStringLiteral("10000")),
+                   QCommandLineOption(QStringLiteral("api-errors-per-minute"),
+                                      QStringLiteral("JETSTREAM_API_ERRORS: JetStream API error replies per minute between two "
+                                                     "samples from which it is reported."),
+                                      QStringLiteral("n"), QStringLiteral("60")),
                    QCommandLineOption(QStringLiteral("no-records"),
                                       QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts).")),
                    QCommandLineOption(QStringLiteral("parallel"),

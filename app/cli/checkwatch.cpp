@@ -28,6 +28,8 @@ struct State
     QList<CoverageGap> gapList;
     std::optional<Error> error;
     int exitCode = ExitOk;
+    /** The accounts' samples, which the next round's two-sample checks compare with. */
+    QHash<QString, AccountSample> samples;
 };
 
 State checkOnce(CliContext &ctx, const DiagnosisGatherer::Request &request)
@@ -40,6 +42,7 @@ State checkOnce(CliContext &ctx, const DiagnosisGatherer::Request &request)
         return s;
     }
     s.findings = Checks::diagnose(*input);
+    s.samples = DiagnosisGatherer::samplesOf(*input);
     for (const Finding &f : s.findings)
         s.identities.insert(f.identity());
     for (const CoverageGap &g : input->gaps)
@@ -73,10 +76,14 @@ int runCheckWatch(CliContext &ctx, const DiagnosisGatherer::Request &request, qi
         ctx.err.flush();
     }
     std::optional<State> last;
+    // Each round compares with the one before (CONSUMER_STUCK's deliveries, JETSTREAM_API_ERRORS).
+    DiagnosisGatherer::Request round = request;
     while (!interrupt.raised()) {
         QElapsedTimer took;
         took.start();
-        State now = checkOnce(ctx, request);
+        State now = checkOnce(ctx, round);
+        if (!now.error)
+            round.previousSamples = now.samples;
         const QString stamp = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
         QList<Finding> added;
         QList<Finding> resolved;

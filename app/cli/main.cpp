@@ -20,6 +20,7 @@
 #include "explaincommand.h"
 #include "helptext.h"
 #include "inflightcommand.h"
+#include "pinnedcommand.h"
 #include "recordcommands.h"
 #include "repaircommand.h"
 #include "nats/connectionoptions.h"
@@ -35,10 +36,10 @@ namespace {
 
 QList<Command> allCommands()
 {
-    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + inflightCommands() + backupCommands()
+    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + inflightCommands() + pinnedCommands() + backupCommands()
                          + repairCommands() + eventsCommands();
     // These read whole streams (100,000s of session records) or write them back.
-    const QStringList longRunning{QStringLiteral("check"), QStringLiteral("sessions"), QStringLiteral("retained"),
+    const QStringList longRunning{QStringLiteral("check"), QStringLiteral("sessions"), QStringLiteral("retained"), QStringLiteral("pinned"),
                                   QStringLiteral("backup"), QStringLiteral("restore"), QStringLiteral("repair")};
     for (Command &c : all)
         c.longRunning = c.longRunning || longRunning.contains(c.name);

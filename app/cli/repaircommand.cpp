@@ -155,6 +155,14 @@ int runRepair(CliContext &ctx)
         options.checkOptions.staleAfterSecs = qint64(*ms / 1000);
     }
     options.checkOptions.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
+    if (ctx.parser.isSet(QStringLiteral("pinned-warn-at"))) {
+        bool ok = false;
+        const qint64 n = ctx.parser.value(QStringLiteral("pinned-warn-at")).toLongLong(&ok);
+        if (!ok || n < 0)
+            return ctx.usage(QStringLiteral("--pinned-warn-at must be a number of messages, 0 or more"),
+                             QStringLiteral("INTEREST_PINNED: an offline session holding more messages than this"));
+        options.checkOptions.pinnedWarnAt = n;
+    }
     options.backupDir = ctx.parser.isSet(QStringLiteral("backup-dir")) ? ctx.parser.value(QStringLiteral("backup-dir")) : defaultBackupDir();
     const bool dryRun = ctx.parser.isSet(QStringLiteral("dry-run"));
     const bool yes = ctx.parser.isSet(QStringLiteral("yes"));
@@ -252,7 +260,9 @@ QList<Command> repairCommands()
                     QCommandLineOption(QStringLiteral("stale-after"), QStringLiteral("SESSION_STALE threshold, as for check."),
                                        QStringLiteral("duration"), QStringLiteral("30d")),
                     QCommandLineOption(QStringLiteral("client-id"), QStringLiteral("A known client ID, as for check (repeatable)."),
-                                       QStringLiteral("id"))},
+                                       QStringLiteral("id")),
+                    QCommandLineOption(QStringLiteral("pinned-warn-at"), QStringLiteral("INTEREST_PINNED threshold, as for check."),
+                                       QStringLiteral("messages"), QStringLiteral("10000"))},
                    runRepair};
     repair.longRunning = true;
     repair.account = AccountUse::One;

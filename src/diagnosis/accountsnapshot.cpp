@@ -27,6 +27,9 @@ DiagnosisInput AccountSnapshot::diagnosisInput(const CheckOptions &options) cons
     in.gaps = gaps;
     if (closed)
         in.closedConnections.insert(account.name, *closed);
+    in.sampledAt = loadedAt;
+    if (previous)
+        in.previousSamples.insert(account.name, *previous);
     return in;
 }
 

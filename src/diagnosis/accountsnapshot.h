@@ -2,12 +2,14 @@
 
 #include <optional>
 
+#include <QDateTime>
 #include <QList>
 #include <QString>
 #include <QStringList>
 
 #include "activity/mqttclientevent.h"
 #include "common/error.h"
+#include "diagnosis/accountsample.h"
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/consumerowner.h"
 #include "diagnosis/coveragegap.h"
@@ -52,6 +54,13 @@ struct AccountSnapshot
     QList<CoverageGap> gaps;
     /** The account's recently closed MQTT connections (CONNZ state=closed); nullopt: not read (no system connection). */
     std::optional<QList<MqttClientEvent>> closed;
+    /** When the load began (UTC): the time of this snapshot's sample. */
+    QDateTime loadedAt;
+    /** An earlier sample of the account (the previous refresh's) for the checks that compare two; nullopt: none. */
+    std::optional<AccountSample> previous;
+
+    /** This snapshot's own sample (AccountSample::of the account at loadedAt), what the next refresh compares with. */
+    AccountSample sample() const { return AccountSample::of(account, loadedAt); }
 
     /** The account has a `$MQTT_sess` stream and JetStream: its records are checked. */
     bool wantsRecordChecks() const;

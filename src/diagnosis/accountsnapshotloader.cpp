@@ -55,6 +55,7 @@ AccountSnapshotLoader::AccountSnapshotLoader(ConnectionSet &connections) : m_con
 
 Result<AccountSnapshot> AccountSnapshotLoader::load(const QString &account, const Options &options)
 {
+    const QDateTime started = QDateTime::currentDateTimeUtc();
     auto servers = Discovery::knownServers(m_connections);
     if (!servers)
         return servers.error();
@@ -62,6 +63,7 @@ Result<AccountSnapshot> AccountSnapshotLoader::load(const QString &account, cons
     if (!info)
         return info.error();
     AccountSnapshot snapshot;
+    snapshot.loadedAt = started;
     snapshot.servers = std::move(servers).value();
     snapshot.account = std::move(info).value();
     const bool checked = snapshot.wantsRecordChecks();
@@ -74,6 +76,7 @@ AccountSnapshot AccountSnapshotLoader::load(const QList<ServerInfo> &servers, co
                                             const Options &options)
 {
     AccountSnapshot snapshot;
+    snapshot.loadedAt = QDateTime::currentDateTimeUtc();
     snapshot.servers = servers;
     snapshot.account = known;
     if (ownView) {
@@ -136,8 +139,8 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
         const bool noSystem = !m_connections.hasSystem();
         snapshot.gaps << Gap{name, Gap::Level::Connections, noSystem ? Gap::Cause::NoSystemConnection : Gap::Cause::Failed,
                              (noSystem ? QStringLiteral("there is no system connection") : snapshot.connectedWhy)
-                                 + QStringLiteral(", so SESSION_STALE was not checked and orphan consumers may belong to "
-                                                  "connected clean-session clients")};
+                                 + QStringLiteral(", so SESSION_STALE, CONSUMER_STUCK and INTEREST_PINNED were not checked and "
+                                                  "orphan consumers may belong to connected clean-session clients")};
     }
     if (!options.sessions)
         return;

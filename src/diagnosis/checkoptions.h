@@ -30,6 +30,17 @@ struct CheckOptions
      * with the records' ids and the connected clients (SESSION_HASH_COLLISION).
      */
     QStringList knownClientIds;
+    /**
+     * INTEREST_PINNED: a session whose client is not connected and whose durables hold more than this many
+     * messages in `$MQTT_msgs`/`$MQTT_out` (interest retention keeps them for it).
+     */
+    qint64 pinnedWarnAt = 10000;
+    /**
+     * JETSTREAM_API_ERRORS: the account's JetStream API error replies grew by at least this many per minute
+     * between two samples. MQTT's own session lookups count one error per CONNECT of a clean-session or new
+     * client, so a quiet trickle is normal.
+     */
+    qint64 apiErrorsPerMinute = 60;
 };
 
 } // namespace MqttDoctor

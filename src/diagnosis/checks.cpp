@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "diagnosis/apierrorchecks.h"
 #include "diagnosis/checkcontext.h"
+#include "diagnosis/deliverychecks.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/missingconsumerfindings.h"
@@ -205,7 +207,13 @@ QList<Finding> diagnoseAccounts(const DiagnosisInput &input, QList<MissingConsum
             QList<Finding> orphans = checkQos2Orphans(*sessions);
             sortFindings(orphans);
             mergeFindings(out, std::move(orphans));
+            const auto previous = input.previousSamples.constFind(acc.name);
+            mergeFindings(out, checkStuckConsumers(*sessions, previous == input.previousSamples.cend() ? nullptr : &*previous, input.options));
+            mergeFindings(out, checkInterestPinned(*sessions, acc, input.options));
         }
+        if (const auto previous = input.previousSamples.constFind(acc.name); previous != input.previousSamples.cend())
+            if (auto errors = checkApiErrors(acc, *previous, input.sampledAt, input.options))
+                mergeFindings(out, QList<Finding>{std::move(*errors)});
     }
     if (apart)
         std::sort(apart->begin(), apart->end(),

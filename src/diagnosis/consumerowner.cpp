@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <QSet>
 
+#include "diagnosis/durablereplacement.h"
 #include "mqtt/clientidhash.h"
 #include "mqtt/mqttlayout.h"
 
@@ -58,6 +59,18 @@ QList<ConsumerOwner> ConsumerOwner::ofAccount(const SessionCheckInput &input)
             o.recordOnHash = clientOfHash.value(o.hash);
         }
         out.append(o);
+    }
+    // A durable the server made in place of a record's missing one is that session's, under another name.
+    const QList<DurableReplacement> replacements = DurableReplacement::ofAccount(input);
+    if (!replacements.isEmpty()) {
+        QHash<QString, const DurableReplacement *> byLive;
+        for (const DurableReplacement &r : replacements)
+            byLive.insert(r.live, &r);
+        for (ConsumerOwner &o : out)
+            if (const auto it = byLive.constFind(o.name); it != byLive.cend() && o.kind == Kind::Orphan) {
+                o.replacing = (*it)->recorded;
+                o.clientId = (*it)->clientId;
+            }
     }
     return out;
 }

@@ -36,8 +36,13 @@ struct ConsumerOwner
     QString recordOnHash;
     /** The connected clients were not known (no system connection): an orphan may be a connected client's. */
     bool connectedUnknown = false;
+    /**
+     * Unnamed, but it stands in for this missing durable of a record (same hash and filter:
+     * SESSION_DURABLE_REPLACED, DurableReplacement), whose client is `clientId`: not an orphan.
+     */
+    QString replacing;
 
-    bool isOrphan() const { return kind == Kind::Orphan; }
+    bool isOrphan() const { return kind == Kind::Orphan && replacing.isEmpty(); }
 
     /**
      * Every consumer of `input.consumers`, in the index's order; none when `input.consumersKnown` is

@@ -27,6 +27,8 @@ QString CoverageGap::levelName(Level level)
         return QStringLiteral("records");
     case Level::Connections:
         return QStringLiteral("connections");
+    case Level::Samples:
+        return QStringLiteral("samples");
     }
     return {};
 }
@@ -57,6 +59,8 @@ QString CoverageGap::text() const
         return QStringLiteral("Session records of account %1 not checked: %2").arg(account, reason);
     case Level::Connections:
         return QStringLiteral("Connected clients of account %1 not checked: %2").arg(account, reason);
+    case Level::Samples:
+        return QStringLiteral("Checks that compare two samples of account %1 not run: %2").arg(account, reason);
     }
     return reason;
 }
@@ -80,6 +84,13 @@ CoverageGap CoverageGap::recordsNeedCredentials(const QString &account)
 CoverageGap CoverageGap::recordsNotAsked(const QString &account)
 {
     return CoverageGap{account, Level::Records, Cause::NotAsked, QStringLiteral("left out on request (stream-level checks only)")};
+}
+
+CoverageGap CoverageGap::noEarlierSample(const QString &account)
+{
+    return CoverageGap{account, Level::Samples, Cause::NotAsked,
+                       QStringLiteral("CONSUMER_STUCK's delivery progress and JETSTREAM_API_ERRORS compare this refresh with the "
+                                      "previous one, and there is none yet")};
 }
 
 bool CoverageGap::anyLeavesVerdictOpen(const QList<CoverageGap> &gaps)

@@ -16,7 +16,7 @@ namespace MqttDoctor {
  */
 struct CoverageGap
 {
-    enum class Level { Streams, Records, Connections };
+    enum class Level { Streams, Records, Connections, Samples };
     enum class Cause {
         Failed,             ///< tried and could not (timeout, permission, lost connection, ...)
         NoCredentials,      ///< the account's own credentials are not in the profile
@@ -36,7 +36,7 @@ struct CoverageGap
      * findings that depend on them say so themselves).
      */
     bool leavesVerdictOpen() const;
-    /** "streams", "records", "connections". */
+    /** "streams", "records", "connections", "samples" (the checks that compare two samples). */
     static QString levelName(Level level);
     /** "failed", "no_credentials", "no_system_connection", "cancelled", "not_asked". */
     static QString causeName(Cause cause);
@@ -49,6 +49,9 @@ struct CoverageGap
     static CoverageGap recordsNeedCredentials(const QString &account);
     /** The records of `account` were left out on purpose. */
     static CoverageGap recordsNotAsked(const QString &account);
+
+    /** The checks that compare two samples of `account` did not run: there is no earlier sample yet. */
+    static CoverageGap noEarlierSample(const QString &account);
 
     static bool anyLeavesVerdictOpen(const QList<CoverageGap> &gaps);
     static QStringList texts(const QList<CoverageGap> &gaps);

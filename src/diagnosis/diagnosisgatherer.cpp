@@ -94,11 +94,15 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
             return snapshot.error();
         if (!request.records && snapshot->wantsRecordChecks())
             snapshot->gaps << CoverageGap::recordsNotAsked(snapshot->account.name);
-        return snapshot->diagnosisInput(request.options);
+        DiagnosisInput one = snapshot->diagnosisInput(request.options);
+        one.previousSamples = request.previousSamples;
+        return one;
     }
 
     DiagnosisInput input;
     input.options = request.options;
+    input.sampledAt = QDateTime::currentDateTimeUtc();
+    input.previousSamples = request.previousSamples;
     auto servers = Discovery::knownServers(connections);
     if (!servers)
         return servers.error();
@@ -113,6 +117,14 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
     input.accounts = std::move(accounts).value();
     readAccounts(connections, request, input);
     return input;
+}
+
+QHash<QString, AccountSample> samplesOf(const DiagnosisInput &input)
+{
+    QHash<QString, AccountSample> out;
+    for (const AccountInfo &a : input.accounts)
+        out.insert(a.name, AccountSample::of(a, input.sampledAt));
+    return out;
 }
 
 Result<QList<Finding>> check(ConnectionSet &connections, const Request &request)

@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include <QHash>
 #include <QList>
 #include <QString>
 
@@ -36,12 +37,16 @@ struct Request
      * the worker threads that read them: `done` of `total`, and the account's name.
      */
     std::function<void(int done, int total, const QString &account)> progress;
+    /** Earlier samples of accounts by name (DiagnosisInput::previousSamples), handed to the checks. */
+    QHash<QString, AccountSample> previousSamples;
 
     static constexpr int kDefaultParallelAccounts = 8;
 };
 
 /** The servers and the account(s) to check. */
 Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request);
+/** The sample of every account of a gathered input (AccountSample::of at its sampledAt), by name. */
+QHash<QString, AccountSample> samplesOf(const DiagnosisInput &input);
 /** gather() then Checks::diagnose(). */
 Result<QList<Finding>> check(ConnectionSet &connections, const Request &request);
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QDateTime>
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -7,6 +8,7 @@
 #include <QStringList>
 
 #include "activity/mqttclientevent.h"
+#include "diagnosis/accountsample.h"
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/sessionchecks.h"
@@ -28,6 +30,14 @@ struct DiagnosisInput
     QList<CoverageGap> gaps;
     /** Recently closed MQTT connections by account name (CONNZ state=closed): CLIENT_ID_TAKEOVER. */
     QHash<QString, QList<MqttClientEvent>> closedConnections;
+    /** When the state above was read (UTC): the time of its sample (AccountSample::of). */
+    QDateTime sampledAt;
+    /**
+     * An earlier sample of accounts by name (`check --watch`'s previous round, the application's previous
+     * refresh, `check --sample-interval`'s first look): CONSUMER_STUCK's delivery comparison and
+     * JETSTREAM_API_ERRORS run for the accounts that have one.
+     */
+    QHash<QString, AccountSample> previousSamples;
 };
 
 } // namespace MqttDoctor

@@ -254,6 +254,45 @@ QList<FindingCatalogue::Entry> buildEntries()
               t("Give each device its own client ID (the addresses say which devices share it); `events --client ID` "
                 "follows the takeovers live.")});
 
+    e.append({FindingCodes::consumerStuck(), Sev::Error, Scope::Session,
+              t("Durable of connected session {client_id} delivers without acknowledgements"),
+              t("a connected session's durable on $MQTT_msgs whose deliveries advance between two samples while its ack floor "
+                "does not, or that sits at its max_ack_pending with redeliveries (nats-server #5282)"),
+              {},
+              t("the client is connected but receives nothing new: the durable's delivered sequence rises, its ack floor stays "
+                "(often at 0), its unacknowledged count reaches max_ack_pending and only redeliveries follow"),
+              R::deleteSession(), {},
+              t("Reset the session: back up, then delete its record and durables so that the next CONNECT starts clean; the "
+                "client loses its queued messages and must subscribe again.")});
+    e.append({FindingCodes::sessionDurableReplaced(), Sev::Error, Scope::Session,
+              t("Session {client_id} names durable {consumer}, but its subscription's durable is now {live}"),
+              t("a record names a durable that does not exist while a durable of the same hash, stream and filter that no "
+                "record names does (nats-server #6989)"),
+              {},
+              t("the client stops receiving on that subscription after a reconnect; the live durable keeps collecting (and "
+                "pinning) its messages"),
+              R::adoptDurable(), {R::createConsumer()},
+              t("Point the record at the live durable (backed up first): its pending messages are kept and delivered when the "
+                "client reconnects.")});
+    e.append({FindingCodes::interestPinned(), Sev::Warning, Scope::Session,
+              t("Offline session {client_id} pins messages in $MQTT_msgs"),
+              t("a session whose client is not connected and whose durables hold more messages than a threshold "
+                "(interest retention keeps them; nats-server #6867, #3116)"),
+              {},
+              t("$MQTT_msgs (or $MQTT_out) keeps growing although every connected client acknowledges"),
+              R::deleteSession(), {},
+              t("`pinned` lists who holds how much. Delete the sessions of devices that are gone (backed up first); a device "
+                "that comes back gets its messages then.")});
+    e.append({FindingCodes::jetStreamApiErrors(), Sev::Warning, Scope::Account,
+              t("JetStream API errors are growing in account {account}"),
+              t("the account's JetStream API error replies (JSZ api.errors) grew faster than a threshold between two samples"),
+              {lt(F::requestTimeoutOld(), {}, "2.9.10-2.10.7"), lt(F::requestTimeout(), {}, "2.10.8+"),
+               lt(F::persistSession(), F::errTimeout()), lt(F::addSubscriptionConsumer(), F::errTimeout())},
+              t("MQTT connects and subscribes take seconds or fail; only a restart seemed to help (nats-server #6191)"),
+              {}, {},
+              t("Read the request type of the servers' timeout lines; reduce the consumer count or raise mqtt { js_api_timeout } "
+                "(2.11.3+), and check the JetStream meta leader's health.")});
+
     return e;
 }
 
@@ -466,6 +505,11 @@ QString FindingCatalogue::severityRule(const QString &code)
         {FindingCodes::sessionStale(), t("warning when its durables hold queued messages")},
         {FindingCodes::orphanConsumer(), t("stays a warning without a system connection, and says so")},
         {FindingCodes::qos2Orphaned(), t("warning for PUBREL records in $MQTT_out (they only hold storage)")},
+        {FindingCodes::consumerStuck(), t("only while the client is connected (CONNZ); the comparison of two samples runs with check "
+                                          "--watch, --sample-interval and the application's auto-refresh")},
+        {FindingCodes::sessionDurableReplaced(), t("replaces the SESSION_MISSING_CONSUMER and ORPHAN_CONSUMER findings of the two durables")},
+        {FindingCodes::interestPinned(), t("only for sessions whose client is known not to be connected (CONNZ)")},
+        {FindingCodes::jetStreamApiErrors(), t("only when two samples of the same servers' counters are compared")},
     };
     static const QString capped = t("In an account where nothing shows that it serves MQTT, nothing is above warning.");
     const QString rule = rules.value(code);

@@ -27,6 +27,10 @@ inline QString sessionStale() { return QStringLiteral("SESSION_STALE"); }
 inline QString duplicateSessionRecords() { return QStringLiteral("DUPLICATE_SESSION_RECORDS"); }
 inline QString qos2Orphaned() { return QStringLiteral("QOS2_ORPHANED"); }
 inline QString clientIdTakeover() { return QStringLiteral("CLIENT_ID_TAKEOVER"); }
+inline QString consumerStuck() { return QStringLiteral("CONSUMER_STUCK"); }
+inline QString sessionDurableReplaced() { return QStringLiteral("SESSION_DURABLE_REPLACED"); }
+inline QString interestPinned() { return QStringLiteral("INTEREST_PINNED"); }
+inline QString jetStreamApiErrors() { return QStringLiteral("JETSTREAM_API_ERRORS"); }
 
 } // namespace MqttDoctor::FindingCodes
 
@@ -46,5 +50,6 @@ inline QString createConsumer() { return QStringLiteral("create_consumer"); }
 inline QString deleteConsumer() { return QStringLiteral("delete_consumer"); }
 inline QString deleteSession() { return QStringLiteral("delete_session"); }
 inline QString deleteQos2Records() { return QStringLiteral("delete_qos2_records"); }  ///< backup, delete orphaned QoS 2 records by sequence
+inline QString adoptDurable() { return QStringLiteral("adopt_durable"); }          ///< backup, rewrite the record to name the live durable
 
 } // namespace MqttDoctor::RepairActions

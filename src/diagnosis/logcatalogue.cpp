@@ -11,6 +11,7 @@
 
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
+#include "diagnosis/jsrequesttypes.h"
 #include "logline.h"
 
 namespace MqttDoctor {
@@ -199,14 +200,8 @@ QString domainOfSubject(const QString &subject)
 
 QString kindName(const QString &kind)
 {
-    static const QHash<QString, QString> names{
-        {u"SC"_s, u"stream create"_s},   {u"SU"_s, u"stream update"_s},   {u"SL"_s, u"stream lookup"_s},
-        {u"SD"_s, u"stream delete"_s},   {u"CC"_s, u"consumer create"_s}, {u"CL"_s, u"consumer lookup"_s},
-        {u"CD"_s, u"consumer delete"_s}, {u"MS"_s, u"message store"_s},   {u"ML"_s, u"message load"_s},
-        {u"MD"_s, u"message delete"_s},  {u"SP"_s, u"session save"_s},    {u"RD"_s, u"retained delete"_s},
-        {u"SN"_s, u"stream names"_s},
-    };
-    const QString name = names.value(kind);
+    // The one table of the request types (JsRequestType), shared with JETSTREAM_API_ERRORS.
+    const QString name = JsRequestType::meaningOf(kind);
     return name.isEmpty() ? QString(u"\""_s + kind + u'"') : QString(u"\""_s + kind + u"\" ("_s + name + u')');
 }
 
@@ -567,7 +562,8 @@ QStringList LogCatalogue::findingCodes()
         u"LEGACY_SESSION_STREAMS"_s, u"SESSION_UNDECODABLE"_s,    u"SESSION_ID_MISMATCH"_s,
         u"SESSION_HASH_COLLISION"_s, u"SESSION_MISSING_CONSUMER"_s, u"ORPHAN_CONSUMER"_s,
         u"SESSION_STALE"_s,          u"DUPLICATE_SESSION_RECORDS"_s, u"QOS2_ORPHANED"_s,
-        u"CLIENT_ID_TAKEOVER"_s,
+        u"CLIENT_ID_TAKEOVER"_s,     u"CONSUMER_STUCK"_s,         u"SESSION_DURABLE_REPLACED"_s,
+        u"INTEREST_PINNED"_s,        u"JETSTREAM_API_ERRORS"_s,
     };
 }
 

@@ -66,7 +66,7 @@ quint64 subjectKeyAfter(const QString &subject, qsizetype shared)
 
 } // namespace
 
-MissingConsumerFindings::MissingConsumerFindings(const SessionCheckInput &input)
+MissingConsumerFindings::MissingConsumerFindings(const SessionCheckInput &input, const QSet<QString> &replaced)
 {
     if (!input.consumersKnown)
         return;
@@ -85,7 +85,7 @@ MissingConsumerFindings::MissingConsumerFindings(const SessionCheckInput &input)
         if (!e.record)
             continue;
         for (const SessionConsumer &c : e.consumers) {
-            if (c.exists || c.name.isEmpty())
+            if (c.exists || c.name.isEmpty() || replaced.contains(c.name))
                 continue;
             if (!firstSubject) {
                 firstSubject = &e.subject;

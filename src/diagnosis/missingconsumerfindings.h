@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QList>
+#include <QSet>
+#include <QString>
 
 #include <vector>
 
@@ -26,8 +28,12 @@ class MissingConsumerFindings final
 {
 public:
     MissingConsumerFindings() = default;
-    /** The findings of `input`; none unless its consumers are known (SessionCheckInput::consumersKnown). */
-    explicit MissingConsumerFindings(const SessionCheckInput &input);
+    /**
+     * The findings of `input`; none unless its consumers are known (SessionCheckInput::consumersKnown).
+     * Durables in `replaced` are left out: another durable of the same session took their place
+     * (SESSION_DURABLE_REPLACED reports the pair).
+     */
+    explicit MissingConsumerFindings(const SessionCheckInput &input, const QSet<QString> &replaced = {});
 
     qsizetype size() const { return qsizetype(m_items.size()); }
     bool isEmpty() const { return m_items.empty(); }

@@ -14,6 +14,7 @@
 #include "common/duration.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/consumerowner.h"
+#include "diagnosis/durablereplacement.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/missingconsumerfindings.h"
@@ -169,11 +170,11 @@ void checkCollisions(const SessionCheckInput &in, const CheckOptions &options, Q
     }
 }
 
-void checkOrphans(const SessionCheckInput &in, QList<Finding> &out)
+void checkOrphans(const SessionCheckInput &in, const QSet<QString> &replaced, QList<Finding> &out)
 {
     // The rule is ConsumerOwner's, shared with the consumers view.
     QList<ConsumerOwner> orphans = ConsumerOwner::ofAccount(in);
-    orphans.removeIf([](const ConsumerOwner &o) { return !o.isOrphan(); });
+    orphans.removeIf([&replaced](const ConsumerOwner &o) { return !o.isOrphan() || replaced.contains(o.name); });
     std::sort(orphans.begin(), orphans.end(), [](const ConsumerOwner &a, const ConsumerOwner &b) { return a.name < b.name; });
     for (const ConsumerOwner &o : std::as_const(orphans)) {
         Finding f = FindingCatalogue::make(FindingCodes::orphanConsumer(), in.account, o.stream, {{QStringLiteral("consumer"), o.name}});
@@ -280,6 +281,35 @@ void checkDuplicates(const SessionCheckInput &in, QList<Finding> &out)
     }
 }
 
+void checkReplaced(const SessionCheckInput &in, const QList<DurableReplacement> &replacements, QList<Finding> &out)
+{
+    for (const DurableReplacement &r : replacements) {
+        Finding f = FindingCatalogue::make(FindingCodes::sessionDurableReplaced(), in.account, r.stream,
+                                           {{QStringLiteral("subject"), r.subject},
+                                            {QStringLiteral("client_id"), r.clientId},
+                                            {QStringLiteral("consumer"), r.recorded},
+                                            {QStringLiteral("live"), r.live}});
+        f.detail = QStringLiteral("The record of session \"%1\" on %2 (sequence %3) names the durable %4 for its subscription %5, "
+                                  "which does not exist; the durable %6 on %7 has the same hash and filter (%8) and no record names "
+                                  "it: the server made it for this subscription and the record kept the old name. The client "
+                                  "receives nothing on %5 after its next reconnect, while %6 keeps its %9 pending and %10 "
+                                  "unacknowledged message(s) in %7. Pointing the record at %6 keeps them; recreating %4 "
+                                  "instead would start empty and leave %6 pinning messages.")
+                       .arg(r.clientId, r.subject)
+                       .arg(r.seq)
+                       .arg(r.recorded, r.sid, r.live, r.stream, r.filterSubject.isEmpty() ? QStringLiteral("-") : r.filterSubject)
+                       .arg(r.livePending)
+                       .arg(r.liveAckPending);
+        f.expected = QJsonObject{{QStringLiteral("consumer"), r.recorded}, {QStringLiteral("stream"), r.stream}};
+        f.actual = QJsonObject{{QStringLiteral("recorded"), QStringLiteral("missing")},
+                               {QStringLiteral("live"), r.live},
+                               {QStringLiteral("filter_subject"), r.filterSubject},
+                               {QStringLiteral("num_pending"), r.livePending},
+                               {QStringLiteral("num_ack_pending"), r.liveAckPending}};
+        out.append(std::move(f));
+    }
+}
+
 } // namespace
 
 QList<Finding> checkSessions(const SessionCheckInput &input, const CheckOptions &options, MissingConsumerFindings *apart)
@@ -289,13 +319,17 @@ QList<Finding> checkSessions(const SessionCheckInput &input, const CheckOptions 
     checkIdMismatch(input, out);
     checkCollisions(input, options, out);
     // Made in their order, after what the checks above found (a few at most): a hundred thousand of
-    // them are not moved by the sort, which only checks that they are in order.
-    MissingConsumerFindings missing(input);
+    // them are not moved by the sort, which only checks that they are in order. A durable another one
+    // replaced is reported with its replacement (SESSION_DURABLE_REPLACED), not as missing.
+    const QList<DurableReplacement> replacements = DurableReplacement::ofAccount(input);
+    const QSet<QString> replaced = DurableReplacement::namesOf(replacements);
+    MissingConsumerFindings missing(input, replaced);
     if (apart)
         *apart = std::move(missing);
     else
         missing.appendTo(out);
-    checkOrphans(input, out);
+    checkOrphans(input, replaced, out);
+    checkReplaced(input, replacements, out);
     checkStale(input, options, out);
     checkDuplicates(input, out);
     sortFindings(out);

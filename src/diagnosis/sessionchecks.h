@@ -46,8 +46,9 @@ namespace Checks {
 
 /**
  * The record-level findings of one account (docs/findings.md): SESSION_UNDECODABLE, SESSION_ID_MISMATCH,
- * SESSION_HASH_COLLISION, SESSION_MISSING_CONSUMER, ORPHAN_CONSUMER, SESSION_STALE,
- * DUPLICATE_SESSION_RECORDS. Pure; any thread. Sorted (sortFindings).
+ * SESSION_HASH_COLLISION, SESSION_MISSING_CONSUMER, ORPHAN_CONSUMER, SESSION_DURABLE_REPLACED (a missing
+ * durable and the orphan that replaced it, reported as one), SESSION_STALE, DUPLICATE_SESSION_RECORDS.
+ * Pure; any thread. Sorted (sortFindings).
  *
  * Known client IDs for collisions are the records' ids, the connected MQTT clients and
  * CheckOptions::knownClientIds. A durable is an orphan only when no record references it, no

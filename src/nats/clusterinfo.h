@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace MqttDoctor {
 
 /** One nats-server as it reports itself. */
@@ -41,6 +43,25 @@ struct StreamInfo
     bool isLegacySession() const { return name.startsWith(QLatin1String("$MQTT_sess_")); }
 };
 
+/**
+ * The JetStream API counters of an account: requests the servers answered for it and how many of those
+ * were error replies (`api` of `$JS.API.INFO`, or of each server's JSZ account details, summed). Counted
+ * since each server started; only their growth between two samples says something.
+ */
+struct JetStreamApiCounts
+{
+    qint64 total = 0;
+    qint64 errors = 0;
+    /** "jsz": summed over the JSZ replies of `servers` servers; "api": the one server that answered `$JS.API.INFO`. */
+    QString source;
+    int servers = 0;
+    /** The two samples count the same servers the same way (a restart or a server more makes them incomparable). */
+    bool comparableWith(const JetStreamApiCounts &earlier) const
+    {
+        return source == earlier.source && servers == earlier.servers && total >= earlier.total && errors >= earlier.errors;
+    }
+};
+
 /** An account with its JetStream state. */
 struct AccountInfo
 {
@@ -57,6 +78,8 @@ struct AccountInfo
     QList<StreamInfo> streams;     ///< every stream of the account (not only MQTT ones)
     bool streamsKnown = false;
     QString source;                ///< "jsz", "api" or "accountz"
+    /** The account's JetStream API counters; nullopt: not read. */
+    std::optional<JetStreamApiCounts> api;
 
     QList<StreamInfo> mqttStreams() const
     {

@@ -122,6 +122,9 @@ Result<AccountInfo> accountThroughApi(const std::shared_ptr<NatsConnection> &con
     info.limitsKnown = !info.limits.isEmpty();
     info.memory = ai->value(QLatin1String("memory")).toInteger();
     info.storage = ai->value(QLatin1String("storage")).toInteger();
+    if (const QJsonObject api = ai->value(QLatin1String("api")).toObject(); !api.isEmpty())
+        info.api = JetStreamApiCounts{api.value(QLatin1String("total")).toInteger(), api.value(QLatin1String("errors")).toInteger(),
+                                      QStringLiteral("api"), 1};
     auto list = js.streamList();
     if (!list)
         return list.error();

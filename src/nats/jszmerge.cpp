@@ -90,6 +90,9 @@ Result<QStringList> JszMerge::add(const SystemClient::Reply &reply, const QStrin
         acc.info.streamsKnown = true;
         acc.info.memory = std::max<qint64>(acc.info.memory, a.value(QLatin1String("memory")).toInteger());
         acc.info.storage = std::max<qint64>(acc.info.storage, a.value(QLatin1String("storage")).toInteger());
+        // Each server counts the API requests it answered: one entry per server however often it is listed.
+        if (const QJsonObject api = a.value(QLatin1String("api")).toObject(); !api.isEmpty())
+            acc.apiByServer.insert(serverName, {api.value(QLatin1String("total")).toInteger(), api.value(QLatin1String("errors")).toInteger()});
         for (const QJsonValue &sv : a.value(QLatin1String("stream_detail")).toArray()) {
             StreamInfo s = Discovery::streamFromJson(sv.toObject(), QStringLiteral("jsz"));
             const bool leader = s.cluster.isEmpty() || jsonString(s.cluster, "leader") == serverName;
@@ -119,6 +122,14 @@ QList<AccountInfo> JszMerge::accounts() const
     out.reserve(m_accounts.size());
     for (const AccountEntry &acc : m_accounts) {
         AccountInfo info = acc.info;
+        if (!acc.apiByServer.isEmpty()) {
+            JetStreamApiCounts api{0, 0, QStringLiteral("jsz"), int(acc.apiByServer.size())};
+            for (const auto &counts : acc.apiByServer) {
+                api.total += counts.first;
+                api.errors += counts.second;
+            }
+            info.api = api;
+        }
         for (const StreamPick &pick : acc.streams) {  // a QMap: streams come sorted by name
             StreamInfo s = pick.info;
             s.consumers.clear();

@@ -55,6 +55,8 @@ private:
     {
         AccountInfo info;
         QMap<QString, StreamPick> streams;
+        /** Each server's `api` counters of the account (by server name): summed into info.api. */
+        QHash<QString, QPair<qint64, qint64>> apiByServer;
     };
 
     QHash<QString, AccountEntry> m_accounts;

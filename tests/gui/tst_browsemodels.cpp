@@ -207,9 +207,9 @@ void TestBrowseModels::consumers()
     proxy.setSortRole(ConsumerTableModel::SortRole);
     Tester tester(&model, Mode);
     Tester proxyTester(&proxy, Mode);
-    ConsumerRow owned{u"kBmSuDPK_a"_s, u"$MQTT_msgs"_s, 12, 2, u"kBmSuDPK"_s, ConsumerOwner::Kind::Session, u"sensor-sub-1"_s, {}};
+    ConsumerRow owned{u"kBmSuDPK_a"_s, u"$MQTT_msgs"_s, 12, 2, u"kBmSuDPK"_s, ConsumerOwner::Kind::Session, u"sensor-sub-1"_s, {}, {}};
     ConsumerRow orphan{u"zzzzzzzz_b"_s, u"$MQTT_msgs"_s, 3, 0, u"zzzzzzzz"_s, ConsumerOwner::Kind::Orphan, {},
-                       u"No session record on hash zzzzzzzz"_s};
+                       u"No session record on hash zzzzzzzz"_s, {}};
     model.setConsumers({owned, orphan});
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.orphanCount(), 1);

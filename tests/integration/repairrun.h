@@ -23,10 +23,16 @@ struct Outcome
 
 /** check → plan → run, as `repair --yes` does, in-process (so a test can inject a fault). */
 inline Outcome repairOnce(const QString &url, const QString &backupDir, const QString &auditPath,
-                          const std::function<void(const RepairStep &, const QStringList &)> &beforeApply = {})
+                          const std::function<void(const RepairStep &, const QStringList &)> &beforeApply = {},
+                          bool systemConnection = false)
 {
     Outcome out;
     Profile profile = acmeProfile(url, true);
+    if (systemConnection) {  // the connected clients (CONNZ) for the findings that depend on them
+        profile.system.kind = Credentials::Kind::UserPassword;
+        profile.system.user = QStringLiteral("sys");
+        profile.system.password = QStringLiteral("syspass");
+    }
     profile.servers = url.split(QLatin1Char(','), Qt::SkipEmptyParts); // a cluster's URLs, comma-separated
     ConnectionSet connections(profile);
     auto target = RepairTarget::resolve(connections, QStringLiteral("ACME"));

@@ -223,7 +223,7 @@ private slots:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QCOMPARE(QStringList(checkJson.keys()),
                  (QStringList{u"accounts"_s, u"coverage"_s, u"coverage_complete"_s, u"findings"_s, u"layouts"_s, u"not_checked"_s,
-                              u"notes"_s, u"records_checked"_s, u"summary"_s, u"unanswered_servers"_s}));
+                              u"notes"_s, u"records_checked"_s, u"summary"_s, u"two_sample_checks"_s, u"unanswered_servers"_s}));
         bool garbageFound = false;
         for (const QJsonValue &f : checkJson.value(u"findings"_s).toArray())
             garbageFound = garbageFound || f.toObject().value(u"subject"_s).toString() == u"$MQTT.sess.Garbage1"_s;

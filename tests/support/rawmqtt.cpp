@@ -2,9 +2,7 @@
 
 #include <QTcpSocket>
 
-namespace MqttDoctor::Test {
-
-namespace {
+namespace MqttDoctor::Test::RawMqtt {
 
 QByteArray mqttString(const QByteArray &s)
 {
@@ -27,21 +25,20 @@ QByteArray packet(quint8 type, const QByteArray &body)
     return out + body;
 }
 
-bool readExactly(QTcpSocket &socket, qsizetype n, QByteArray &into)
+bool readExactly(QTcpSocket &socket, qsizetype n, QByteArray &into, int waitMs)
 {
     while (into.size() < n) {
-        if (socket.bytesAvailable() == 0 && !socket.waitForReadyRead(10000))
+        if (socket.bytesAvailable() == 0 && !socket.waitForReadyRead(waitMs))
             return false;
         into.append(socket.read(n - into.size()));
     }
     return true;
 }
 
-/** One whole packet: its first byte in `type`, its body (after the remaining length) in `body`. */
-bool readPacket(QTcpSocket &socket, quint8 &type, QByteArray &body)
+bool readPacket(QTcpSocket &socket, quint8 &type, QByteArray &body, int waitMs)
 {
     QByteArray head;
-    if (!readExactly(socket, 1, head))
+    if (!readExactly(socket, 1, head, waitMs))
         return false;
     type = quint8(head.at(0));
     qsizetype length = 0;
@@ -54,10 +51,9 @@ bool readPacket(QTcpSocket &socket, quint8 &type, QByteArray &body)
             break;
     }
     body.clear();
-    return readExactly(socket, length, body);
+    return readExactly(socket, length, body, waitMs);
 }
 
-/** CONNECT with user and password; empty when the CONNACK accepted it, else what happened. */
 QString connectAs(QTcpSocket &socket, quint16 port, const QString &user, const QString &password, const QString &clientId, bool cleanSession)
 {
     socket.connectToHost(QStringLiteral("127.0.0.1"), port);
@@ -77,7 +73,11 @@ QString connectAs(QTcpSocket &socket, quint16 port, const QString &user, const Q
     return {};
 }
 
-} // namespace
+} // namespace MqttDoctor::Test::RawMqtt
+
+namespace MqttDoctor::Test {
+
+using namespace RawMqtt;
 
 QString receiveQos2AndLeave(quint16 port, const QString &user, const QString &password, const QString &clientId,
                             const QString &topicFilter, const std::function<void()> &publish)

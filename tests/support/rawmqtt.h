@@ -5,7 +5,23 @@
 #include <QByteArray>
 #include <QString>
 
+class QTcpSocket;
+
 namespace MqttDoctor::Test {
+
+/** The packet pieces of the raw clients (rawmqtt.cpp, SilentSubscriber). */
+namespace RawMqtt {
+/** A length-prefixed MQTT string. */
+QByteArray mqttString(const QByteArray &s);
+/** A packet: its first byte, the remaining length, the body. */
+QByteArray packet(quint8 type, const QByteArray &body);
+/** Reads exactly `n` more bytes into `into`, waiting at most `waitMs` for each arrival. */
+bool readExactly(QTcpSocket &socket, qsizetype n, QByteArray &into, int waitMs = 10000);
+/** One whole packet: its first byte in `type`, its body (after the remaining length) in `body`. */
+bool readPacket(QTcpSocket &socket, quint8 &type, QByteArray &body, int waitMs = 10000);
+/** CONNECT with user and password; empty when the CONNACK accepted it, else what happened. */
+QString connectAs(QTcpSocket &socket, quint16 port, const QString &user, const QString &password, const QString &clientId, bool cleanSession);
+} // namespace RawMqtt
 
 /**
  * A few packets of raw MQTT 3.1.1 over a socket, for what mosquitto's tools cannot do: CONNECT as

@@ -48,6 +48,11 @@ private slots:
         QTest::newRow("SESSION_STALE") << QStringLiteral("SESSION_STALE") << S::Info << QStringLiteral("delete_session");
         QTest::newRow("DUPLICATE_SESSION_RECORDS") << QStringLiteral("DUPLICATE_SESSION_RECORDS") << S::Error << QStringLiteral("update_stream");
         QTest::newRow("QOS2_ORPHANED") << QStringLiteral("QOS2_ORPHANED") << S::Error << QStringLiteral("delete_qos2_records");
+        QTest::newRow("CLIENT_ID_TAKEOVER") << QStringLiteral("CLIENT_ID_TAKEOVER") << S::Warning << QString();
+        QTest::newRow("CONSUMER_STUCK") << QStringLiteral("CONSUMER_STUCK") << S::Error << QStringLiteral("delete_session");
+        QTest::newRow("SESSION_DURABLE_REPLACED") << QStringLiteral("SESSION_DURABLE_REPLACED") << S::Error << QStringLiteral("adopt_durable");
+        QTest::newRow("INTEREST_PINNED") << QStringLiteral("INTEREST_PINNED") << S::Warning << QStringLiteral("delete_session");
+        QTest::newRow("JETSTREAM_API_ERRORS") << QStringLiteral("JETSTREAM_API_ERRORS") << S::Warning << QString();
     }
 
     void everyCodeOfTheProduct()
@@ -74,10 +79,10 @@ private slots:
     void catalogueIsComplete()
     {
         const QStringList codes = FindingCatalogue::codes();
-        QCOMPARE(codes.size(), 22);
+        QCOMPARE(codes.size(), 26);
         QCOMPARE(QSet<QString>(codes.begin(), codes.end()).size(), codes.size());
         QCOMPARE(codes.first(), FindingCodes::jetStreamDisabled());
-        QCOMPARE(codes.last(), FindingCodes::clientIdTakeover());
+        QCOMPARE(codes.last(), FindingCodes::jetStreamApiErrors());
         QVERIFY(!FindingCatalogue::entry(QStringLiteral("NO_SUCH_CODE")));
         QCOMPARE(FindingCatalogue::entry(FindingCodes::streamConfigWrong())->alternativeRepairs, QStringList{QStringLiteral("recreate_stream")});
     }

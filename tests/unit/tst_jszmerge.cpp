@@ -144,6 +144,32 @@ private slots:
         QCOMPARE(peers[1], qMakePair(QStringLiteral("n2"), false));
         QCOMPARE(peers[2], qMakePair(QStringLiteral("n3"), true));
     }
+
+    // Each server counts the API requests it answered: the account's counters are their sum, one entry per
+    // server however often its reply lists the account (pages, asking by name again).
+    void apiCountersSumOverServers()
+    {
+        const auto withApi = [](qint64 total, qint64 errors) {
+            QJsonObject a = account("A");
+            a.insert(QStringLiteral("api"), QJsonObject{{QStringLiteral("total"), total}, {QStringLiteral("errors"), errors}});
+            return a;
+        };
+        JszMerge merge;
+        QVERIFY(merge.add(reply("n1", QJsonArray{withApi(100, 7)}), kSubject));
+        QVERIFY(merge.add(reply("n2", QJsonArray{withApi(40, 3)}), kSubject));
+        QVERIFY(merge.add(reply("n2", QJsonArray{withApi(40, 3)}), kSubject));  // the same server again
+        QVERIFY(merge.add(reply("n3", QJsonArray{account("A")}), kSubject));    // no counters in its reply
+        const QList<AccountInfo> accounts = merge.accounts();
+        QCOMPARE(accounts.size(), 1);
+        QVERIFY(accounts.first().api.has_value());
+        QCOMPARE(accounts.first().api->total, 140);
+        QCOMPARE(accounts.first().api->errors, 10);
+        QCOMPARE(accounts.first().api->servers, 2);
+        QCOMPARE(accounts.first().api->source, QStringLiteral("jsz"));
+        JszMerge none;
+        QVERIFY(none.add(reply("n1", QJsonArray{account("B")}), kSubject));
+        QVERIFY(!none.accounts().first().api.has_value());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestJszMerge)

@@ -84,6 +84,7 @@ void AccountDataController::dropAll()
     if (m_snapshot.cancel)
         m_snapshot.cancel->store(true);
     const quint64 snapshotGeneration = m_snapshot.generation + 1;
+    m_lastSamples.clear();  // another profile's servers: not comparable
     m_snapshot = Snapshot();
     m_snapshot.generation = snapshotGeneration;
     for (int i = 0; i < int(std::size(m_slots)); ++i) {
@@ -222,7 +223,10 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
     m_snapshot.cancel = std::make_shared<std::atomic<bool>>(false);
     m_sessionsDelivered = 0;
     ++m_snapshotLoads;
-    static_cast<void>(m_runner->run([this, gen, account, batchSize, connections = m_connections, cancel = m_snapshot.cancel] {
+    const std::optional<AccountSample> previous =
+        m_lastSamples.contains(account) ? std::optional<AccountSample>(m_lastSamples.value(account)) : std::nullopt;
+    static_cast<void>(m_runner->run([this, gen, account, batchSize, previous, options = m_checkOptions, connections = m_connections,
+                                     cancel = m_snapshot.cancel] {
         const quint64 &current = m_snapshot.generation;
         const auto onBatch = [this, gen, &current, &cancel](QList<SessionEntry> &&batch, const ReadProgress &progress) {
             GuiDelivery::post(this, current, gen, [this, gen, rows = std::move(batch), progress] { snapshotBatch(gen, rows, progress); });
@@ -231,7 +235,7 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
         const auto onSessionsRead = [this, gen, &current](const Outcome &sessionsRead) {
             GuiDelivery::post(this, current, gen, [this, gen, sessionsRead] { snapshotSessionsRead(gen, sessionsRead); });
         };
-        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch, onSessionsRead);
+        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch, onSessionsRead, previous, options);
         GuiDelivery::post(this, current, gen, [this, gen, outcome = std::move(outcome)] { snapshotDone(gen, outcome); });
     }));
 }
@@ -239,7 +243,8 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
 AccountDataController::Outcome AccountDataController::outcomeOf(
     ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel, int batchSize,
     const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
-    const std::function<void(const Outcome &sessionsRead)> &onSessionsRead)
+    const std::function<void(const Outcome &sessionsRead)> &onSessionsRead, const std::optional<AccountSample> &previous,
+    const CheckOptions &checkOptions)
 {
     Outcome out;
     AccountSnapshotLoader loader(connections);
@@ -274,10 +279,17 @@ AccountDataController::Outcome AccountDataController::outcomeOf(
     out.sessionsNote = notes.join(QLatin1Char(' '));
     // Every session is read: the table is complete while the findings of a million records are made.
     onSessionsRead(out);
-    out.findings = snapshot->findings();
+    // The previous refresh's sample (if any) lets the findings compare two: CONSUMER_STUCK, JETSTREAM_API_ERRORS.
+    snapshot->previous = previous;
+    out.findings = snapshot->findings(checkOptions);
     out.findingGaps = snapshot->gaps;
-    if (snapshot->sessionsComplete)
+    if (!previous && snapshot->wantsRecordChecks())
+        out.findingGaps << CoverageGap::noEarlierSample(account.isEmpty() ? snapshot->account.name : account);
+    out.sample = snapshot->sample();
+    if (snapshot->sessionsComplete) {
         out.consumers = ConsumerTableModel::rowsFor(snapshot->consumerOwners());
+        out.holders = InterestHolder::ofAccount(snapshot->records, snapshot->account);
+    }
     return out;
 }
 
@@ -307,6 +319,8 @@ void AccountDataController::snapshotDone(quint64 generation, const Outcome &outc
         return;
     m_snapshot.done = true;
     m_snapshot.outcome = outcome;
+    if (!outcome.error && outcome.sample)
+        m_lastSamples.insert(m_snapshot.account, *outcome.sample);
     m_snapshot.cancel.reset();
     for (Load kind : {Load::Findings, Load::Sessions, Load::Consumers})
         if (slot(kind).loading)
@@ -357,6 +371,7 @@ void AccountDataController::deliver(Load kind)
                                   tr("reload to read them again")));
         finish(kind, gen);
         emit consumersLoaded(account, o.consumers);
+        emit interestHoldersLoaded(account, o.holders);
         return;
     default:
         return;

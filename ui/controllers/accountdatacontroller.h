@@ -5,14 +5,18 @@
 #include <optional>
 #include <memory>
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
 #include "common/error.h"
+#include "diagnosis/accountsample.h"
+#include "diagnosis/checkoptions.h"
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/finding.h"
+#include "diagnosis/interestholder.h"
 #include "models/consumertablemodel.h"
 #include "nats/profile.h"
 #include "records/accountinflight.h"
@@ -64,6 +68,9 @@ public:
      */
     void setConnections(std::shared_ptr<ConnectionSet> connections);
     void clearProfile();
+    /** The check options of the account views' findings (thresholds such as CheckOptions::pinnedWarnAt); defaults until set. */
+    void setCheckOptions(const CheckOptions &options) { m_checkOptions = options; }
+    const CheckOptions &checkOptions() const { return m_checkOptions; }
     bool hasProfile() const { return m_connections != nullptr; }
     /** The profile allows changes (repairs); false without a profile. */
     bool changesAllowed() const;
@@ -81,7 +88,10 @@ public:
      */
     void loadSessions(const QString &account, int batchSize = kDefaultBatchSize);
     void loadRetained(const QString &account);
-    /** The account's consumers and their owners from its current snapshot (consumersLoaded). */
+    /**
+     * The account's consumers and their owners from its current snapshot (consumersLoaded), and who holds
+     * messages in the interest streams (interestHoldersLoaded), both from the same snapshot.
+     */
     void loadConsumers(const QString &account);
     /** The stored bytes of `$MQTT_sess` message `seq` (rawSessionLoaded). */
     void loadRawSession(const QString &account, quint64 seq);
@@ -110,6 +120,8 @@ Q_SIGNALS:
     void retainedBatch(const QString &account, const QList<MqttDoctor::RetainedEntry> &batch, quint64 done, quint64 total);
     void retainedFinished(const QString &account, bool cancelled, const QString &note);
     void consumersLoaded(const QString &account, const QList<MqttDoctor::ConsumerRow> &consumers);
+    /** Right after consumersLoaded: the holders of `$MQTT_msgs`/`$MQTT_out` messages, most bytes first. */
+    void interestHoldersLoaded(const QString &account, const QList<MqttDoctor::InterestHolder> &holders);
     void rawSessionLoaded(const QString &account, quint64 seq, const QByteArray &data);
     void sessionInflightLoaded(const QString &account, quint64 seq, const MqttDoctor::SessionInflight &inflight);
     void accountInflightLoaded(const QString &account, const MqttDoctor::AccountInflight &inflight);
@@ -145,6 +157,9 @@ private:
         QList<Finding> findings;
         QList<CoverageGap> findingGaps;
         QList<ConsumerRow> consumers;
+        QList<InterestHolder> holders;
+        /** The snapshot's own sample: the next refresh of the account compares with it. */
+        std::optional<AccountSample> sample;
         bool sessionsComplete = false;
         bool sessionsCancelled = false;
         QString sessionsNote;
@@ -175,7 +190,8 @@ private:
     void snapshotDone(quint64 generation, const Outcome &outcome);
     static Outcome outcomeOf(ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel,
                              int batchSize, const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
-                             const std::function<void(const Outcome &sessionsRead)> &onSessionsRead);
+                             const std::function<void(const Outcome &sessionsRead)> &onSessionsRead,
+                             const std::optional<AccountSample> &previous = std::nullopt, const CheckOptions &checkOptions = {});
 
     std::unique_ptr<AsyncRunner> m_runner;
     std::shared_ptr<ConnectionSet> m_connections;
@@ -183,6 +199,9 @@ private:
     Snapshot m_snapshot;
     qsizetype m_sessionsDelivered = 0;  ///< batches of the snapshot emitted to the attached sessions view
     int m_snapshotLoads = 0;
+    /** Each account's sample of its last complete refresh (the two-sample checks of the next one). */
+    QHash<QString, AccountSample> m_lastSamples;
+    CheckOptions m_checkOptions;
     bool m_shutDown = false;
 };
 

@@ -44,6 +44,13 @@ QList<ConsumerRow> ConsumerTableModel::rowsFor(const QList<ConsumerOwner> &owner
                           "gateway's, so not an orphan of it");
             break;
         case Kind::Orphan:
+            row.replacing = o.replacing;
+            if (!o.replacing.isEmpty()) {
+                row.note = tr("Stands in for %1, which the record of %2 names and which no longer exists (SESSION_DURABLE_REPLACED: "
+                              "adopt_durable points the record at this one and keeps its messages)")
+                               .arg(o.replacing, o.clientId);
+                break;
+            }
             row.note = o.recordOnHash.isEmpty()
                            ? tr("No session record on hash %1: its client's session is gone").arg(o.hash)
                            : tr("The session record on hash %1 (%2) does not name this consumer").arg(o.hash, o.recordOnHash);
@@ -124,7 +131,8 @@ QString ConsumerTableModel::ownerText(const ConsumerRow &r)
     case ConsumerOwner::Kind::ConnectedClient: return tr("%1 (connected)").arg(r.ownerClientId);
     case ConsumerOwner::Kind::UndecodableRecord: return tr("undecodable record");
     case ConsumerOwner::Kind::NotMqtt: return tr("not the gateway's");
-    case ConsumerOwner::Kind::Orphan: return tr("orphan");
+    case ConsumerOwner::Kind::Orphan:
+        return r.replacing.isEmpty() ? tr("orphan") : tr("%1 (stands in for %2)").arg(r.ownerClientId, r.replacing);
     }
     return {};
 }

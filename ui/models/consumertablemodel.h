@@ -21,7 +21,9 @@ struct ConsumerRow
     QString ownerClientId;
     /** Who owns it and how, or why it is an orphan ("no session record on hash X", "the record of Y does not name it"). */
     QString note;
-    bool isOrphan() const { return owner == ConsumerOwner::Kind::Orphan; }
+    /** ConsumerOwner::replacing: the missing durable of a record this one stands in for. */
+    QString replacing;
+    bool isOrphan() const { return owner == ConsumerOwner::Kind::Orphan && replacing.isEmpty(); }
 };
 
 /**

@@ -11,6 +11,7 @@
 #include "panels/detailpanel.h"
 #include "panels/findingspanel.h"
 #include "panels/inflightpanel.h"
+#include "panels/pinnedpanel.h"
 #include "panels/retainedpanel.h"
 #include "panels/sessionspanel.h"
 #include "panels/streamdiffpanel.h"
@@ -22,7 +23,7 @@ AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController 
       m_diff(new StreamDiffPanel(this)),
       m_sessions(new SessionsPanel(controller, this)), m_retained(new RetainedPanel(controller, this)),
       m_consumers(new ConsumersPanel(controller, this)), m_inflight(new InflightPanel(controller, this)),
-      m_activity(new ActivityPanel(this))
+      m_activity(new ActivityPanel(this)), m_pinned(new PinnedPanel(controller, this))
 {
     setObjectName(QStringLiteral("accountWorkspace"));
     setDocumentMode(true);
@@ -34,6 +35,7 @@ AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController 
     addTab(m_consumers, tr("Consumers"));
     addTab(m_inflight, tr("In flight"));
     addTab(m_activity, tr("Activity"));
+    addTab(m_pinned, tr("Pinned"));
     connect(this, &QTabWidget::currentChanged, this, &AccountWorkspace::loadCurrent);
     connect(&controller, &AccountDataController::findingsLoaded, this, &AccountWorkspace::updateFindingsTab);
     // A refresh (here, from a view's Reload button or the auto refresh) is one snapshot: every view
@@ -42,7 +44,7 @@ AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController 
         if (!m_hasAccount || account != m_account)
             return;
         m_findings->setAccount(m_account, true);
-        m_stale = {SessionsTab, RetainedTab, ConsumersTab, InflightTab};
+        m_stale = {SessionsTab, RetainedTab, ConsumersTab, InflightTab, PinnedTab};
         loadCurrent();
     });
     connect(&controller, &AccountDataController::loadingChanged, this, [this](AccountDataController::Load load, bool) {
@@ -58,7 +60,7 @@ void AccountWorkspace::showOverviewOnly()
 {
     m_hasAccount = false;
     setCurrentIndex(OverviewTab);
-    for (int tab = FindingsTab; tab <= ActivityTab; ++tab)
+    for (int tab = FindingsTab; tab <= PinnedTab; ++tab)
         setTabVisible(tab, false);
     tabBar()->setVisible(false);
 }
@@ -75,6 +77,7 @@ void AccountWorkspace::showAccount(const AccountInfo &account, Tab tab)
     for (int t = SessionsTab; t <= InflightTab; ++t)
         setTabVisible(t, records);
     setTabVisible(ActivityTab, !account.isSystem);
+    setTabVisible(PinnedTab, records);
     m_accountInfo = account;
     m_diff->setAccount(account, m_servers);
     updateDiffTab();
@@ -86,6 +89,7 @@ void AccountWorkspace::showAccount(const AccountInfo &account, Tab tab)
         m_consumers->setAccount(account.name);
         m_activity->setAccount(account.name);
         m_inflight->setAccount(account.name);
+        m_pinned->setAccount(account.name);
         updateFindingsTab();
     }
     if (tab != OverviewTab && isTabVisible(tab))
@@ -139,6 +143,7 @@ void AccountWorkspace::loadCurrent()
     case RetainedTab: stale ? m_retained->reload() : m_retained->ensureLoaded(); break;
     case ConsumersTab: stale ? m_consumers->reload() : m_consumers->ensureLoaded(); break;
     case InflightTab: stale ? m_inflight->reload() : m_inflight->ensureLoaded(); break;
+    case PinnedTab: stale ? m_pinned->reload() : m_pinned->ensureLoaded(); break;
     default: break;
     }
 }

@@ -13,14 +13,15 @@ class ConsumersPanel;
 class DetailPanel;
 class FindingsPanel;
 class InflightPanel;
+class PinnedPanel;
 class RetainedPanel;
 class SessionsPanel;
 class StreamDiffPanel;
 
 /**
  * The right side of the main window: the overview (DetailPanel: server, account, stream) and, for an
- * account, its Findings, Expected vs actual (stream configs against the layout), Sessions, Retained
- * and Consumers tabs. Findings load when an account is shown (the tree's badges need them); the
+ * account, its Findings, Expected vs actual (stream configs against the layout), Sessions, Retained,
+ * Consumers, In flight, Activity and Pinned (who keeps messages in the interest streams) tabs. Findings load when an account is shown (the tree's badges need them); the
  * record tabs load when first opened; the stream comparison needs no load.
  */
 class AccountWorkspace final : public QTabWidget
@@ -29,7 +30,7 @@ class AccountWorkspace final : public QTabWidget
     Q_DISABLE_COPY_MOVE(AccountWorkspace)
 
 public:
-    enum Tab { OverviewTab, FindingsTab, StreamDiffTab, SessionsTab, RetainedTab, ConsumersTab, InflightTab, ActivityTab };
+    enum Tab { OverviewTab, FindingsTab, StreamDiffTab, SessionsTab, RetainedTab, ConsumersTab, InflightTab, ActivityTab, PinnedTab };
     Q_ENUM(Tab)
 
     AccountWorkspace(DetailPanel *overview, AccountDataController &controller, QWidget *parent = nullptr);
@@ -61,6 +62,7 @@ public:
     ActivityPanel *activityPanel() const { return m_activity; }
     InflightPanel *inflightPanel() const { return m_inflight; }
     StreamDiffPanel *streamDiffPanel() const { return m_diff; }
+    PinnedPanel *pinnedPanel() const { return m_pinned; }
 
 private:
     void loadCurrent();
@@ -75,6 +77,7 @@ private:
     ConsumersPanel *m_consumers;
     InflightPanel *m_inflight;
     ActivityPanel *m_activity;
+    PinnedPanel *m_pinned;
     QString m_account;
     AccountInfo m_accountInfo;
     QList<ServerInfo> m_servers;

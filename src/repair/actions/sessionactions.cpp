@@ -1,6 +1,6 @@
 // The record-level repair actions (docs/findings.md, each code's repair):
 // purge_session and delete_session here; create_consumer and delete_consumer in
-// sessionconsumeractions.cpp; migrate_legacy_sessions in sessionmigrate.cpp.
+// sessionconsumeractions.cpp; migrate_legacy_sessions in sessionmigrate.cpp; adopt_durable in sessionadopt.cpp.
 //
 // Every change is one step per object, so that each step's backup holds exactly what the step removes
 // and a rerun after a crash continues step by step (a step whose object is already gone is AlreadyDone):
@@ -54,7 +54,7 @@ RepairStep purgeStep(const QString &action, const PlanContext &ctx, const Sessio
 
 /** The delete_consumer steps after a purge step, numbered from 2 and depending on step 1. */
 void addConsumerSteps(QList<RepairStep> &steps, const PlanContext &ctx, const SessionEntry &entry, const QStringList &names,
-                      const QString &why)
+                      const QString &why, bool whileConnected = false)
 {
     for (const QString &name : names) {
         const QString stream = consumerInfo(ctx, name).value(QLatin1String("stream")).toString();
@@ -69,6 +69,13 @@ void addConsumerSteps(QList<RepairStep> &steps, const PlanContext &ctx, const Se
         s.id = QString::number(steps.size() + 1);
         s.dependsOn = {QStringLiteral("1")};
         s.clientId = entry.clientId;
+        if (whileConnected) {
+            // The session's own client is connected (a stuck session reset under it): that does not stop the step.
+            s.params.insert(QStringLiteral("while_connected"), true);
+            s.precondition = QStringLiteral("%1 still exists and no session record on %2 references it or was written since the plan "
+                                            "(the client may stay connected)")
+                                 .arg(name, entry.subject);
+        }
         steps.append(s);
     }
 }
@@ -210,24 +217,45 @@ public:
         qint64 pending = 0;
         for (const SessionConsumer &c : entry->consumers)
             pending += c.exists ? c.pending() : 0;
-        s.description = QStringLiteral("Delete the stale session \"%1\": back up and purge its record on %2 (sequence %3, written %4; "
-                                       "its durables hold %5 queued message(s))")
-                            .arg(entry->clientId, entry->subject)
+        // A stuck consumer's client is connected: its session is reset under it (it gets nothing until it reconnects).
+        const bool reset = f.code == FindingCodes::consumerStuck();
+        const QString kind = reset ? QStringLiteral("Reset the stuck session")
+                             : f.code == FindingCodes::interestPinned() ? QStringLiteral("Delete the offline session")
+                                                                        : QStringLiteral("Delete the stale session");
+        s.description = QStringLiteral("%1 \"%2\": back up and purge its record on %3 (sequence %4, written %5), then delete its "
+                                       "durables; the client loses the %6 queued message(s) they hold")
+                            .arg(kind, entry->clientId, entry->subject)
                             .arg(entry->seq)
                             .arg(entry->time.toString(Qt::ISODate))
                             .arg(pending);
-        s.precondition = QStringLiteral("the last record on %1 is still sequence %2 (servers save the session at every CONNECT, so a "
-                                        "reconnect since the plan shows as a newer one: stop) and \"%3\" is not connected (CONNZ "
-                                        "through the account's own connection; where no server answers it, the unchanged record is "
-                                        "the only proof)")
-                             .arg(entry->subject)
-                             .arg(entry->seq)
-                             .arg(entry->clientId);
+        if (reset) {
+            s.description += QStringLiteral(". It stays connected but receives nothing until it reconnects; then it starts a clean "
+                                            "session (CONNACK session present 0) and must subscribe again");
+            s.precondition = QStringLiteral("the last record on %1 is still sequence %2 (the client reconnected or changed its "
+                                            "subscriptions since the plan: stop); the client may stay connected")
+                                 .arg(entry->subject)
+                                 .arg(entry->seq);
+        } else {
+            s.precondition = QStringLiteral("the last record on %1 is still sequence %2 (servers save the session at every CONNECT, so "
+                                            "a reconnect since the plan shows as a newer one: stop) and \"%3\" is not connected (CONNZ "
+                                            "through the account's own connection; where no server answers it, the unchanged record "
+                                            "is the only proof)")
+                                 .arg(entry->subject)
+                                 .arg(entry->seq)
+                                 .arg(entry->clientId);
+        }
         s.params.insert(QStringLiteral("client_id"), entry->clientId);
+        s.params.insert(QStringLiteral("queued"), pending);
+        if (reset)
+            s.params.insert(QStringLiteral("while_connected"), true);
         QList<RepairStep> steps{s};
         QStringList kept;
         addConsumerSteps(steps, ctx, *entry, removable(ctx, *entry, entry->record->durableNames(), &kept),
-                         QStringLiteral("of the stale session \"%1\"").arg(entry->clientId));
+                         QStringLiteral("of the %1 session \"%2\"")
+                             .arg(reset ? QStringLiteral("stuck") : f.code == FindingCodes::interestPinned() ? QStringLiteral("offline")
+                                                                                                              : QStringLiteral("stale"),
+                                  entry->clientId),
+                         reset);
         if (!kept.isEmpty())
             *note = QStringLiteral("%1: kept %2").arg(entry->subject, kept.join(QStringLiteral(", ")));
         return steps;
@@ -237,6 +265,8 @@ public:
     {
         auto pre = purgePrecondition(step, ctx);
         if (!pre || pre->verdict != Precondition::Verdict::Run)
+            return pre;
+        if (step.params.value(QLatin1String("while_connected")).toBool())
             return pre;
         const QString clientId = step.params.value(QLatin1String("client_id")).toString();
         const auto clients = connectedNow(ctx, clientId);
@@ -261,7 +291,7 @@ QList<const RepairAction *> sessionActions()
     static const SessionRepair::PurgeSession purge;
     static const SessionRepair::DeleteSession deleteSession;
     return {&purge, SessionRepair::createConsumerAction(), SessionRepair::deleteConsumerAction(), &deleteSession,
-            SessionRepair::migrateLegacySessionsAction()};
+            SessionRepair::migrateLegacySessionsAction(), SessionRepair::adoptDurableAction()};
 }
 
 } // namespace RepairActionFamilies

@@ -76,6 +76,7 @@ RepairStep deleteConsumerStep(const PlanContext &ctx, const QString &stream, con
 const RepairAction *migrateLegacySessionsAction();
 const RepairAction *deleteConsumerAction();
 const RepairAction *createConsumerAction();
+const RepairAction *adoptDurableAction();
 
 /** "N pending, M unacknowledged" of a consumer info object. */
 QString pendingText(const QJsonObject &info);

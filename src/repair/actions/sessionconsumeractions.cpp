@@ -210,6 +210,8 @@ public:
                 return Precondition::changed(QStringLiteral("the record on %1 references %2").arg(w.subject, step.consumer));
         }
         const QString hash = step.params.value(QLatin1String("hash")).toString();
+        if (step.params.value(QLatin1String("while_connected")).toBool())
+            return Precondition::run();
         if (const auto clients = connectedNow(ctx)) {
             for (auto it = clients->cbegin(); it != clients->cend(); ++it)
                 if (!hash.isEmpty() && ClientIdHash::hash(it.key()) == hash)
