@@ -34,6 +34,17 @@ bool servesMqtt(const ServerInfo &server);
 QString domainFor(const QList<ServerInfo> &servers, const LayoutOptions &options, QString *source = nullptr);
 
 /**
+ * The cluster MQTT streams are placed in: `cluster` if given, else the cluster of the account's MQTT
+ * streams (of any stream), else the cluster with the most JetStream servers; empty when not clustered.
+ */
+QString placementCluster(const QList<ServerInfo> &servers, const QString &cluster = {}, const QList<StreamInfo> &streams = {});
+/**
+ * The JetStream clusters there are (sorted): those of the servers, the clusters they have gateways to
+ * (even when no server of one answers) and those the streams are placed in. More than one: a supercluster.
+ */
+QStringList jetStreamClusters(const QList<ServerInfo> &servers, const QList<StreamInfo> &streams = {});
+
+/**
  * The JetStream peers that MQTT streams can be placed on (sorted server names): the JetStream servers
  * of `cluster` (empty: the cluster the given streams are placed in, else the cluster with the most
  * JetStream servers), plus any peer named in those streams' cluster info (leader, replicas) — so a

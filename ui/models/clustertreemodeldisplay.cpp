@@ -57,6 +57,11 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
             font.setBold(true);
             return font;
         }
+        if (node->kind == NodeKind::Cluster && !node->cluster->problem.isEmpty()) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
         return {};
     case NodeKindRole:
         return QVariant::fromValue(node->kind);
@@ -64,7 +69,7 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
         return node->key;
     case AccountNameRole:
         if (node->kind != NodeKind::Profile && node->kind != NodeKind::Server && node->kind != NodeKind::ServerGroup
-            && node->kind != NodeKind::AccountGroup)
+            && node->kind != NodeKind::AccountGroup && node->kind != NodeKind::Cluster)
             return node->accountName();
         return {};
     case JetStreamRole:
@@ -86,6 +91,10 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
     case ServerRole:
         if (const ServerInfo *s = node->as<ServerInfo>())
             return QVariant::fromValue(*s);
+        return {};
+    case ClusterRole:
+        if (node->cluster)
+            return QVariant::fromValue(*node->cluster);
         return {};
     case AccountRole:
         if (const AccountInfo *a = node->as<AccountInfo>())
@@ -151,6 +160,17 @@ QVariant ClusterTreeModel::displayData(const Node *node, int column) const
         const QString count = DisplayFormat::messageCount(DisplayFormat::messages(s));
         return s.isLegacySession() ? tr("legacy · %1").arg(count) : count;
     }
+    case NodeKind::Cluster: {
+        const ClusterGroup &c = *node->cluster;
+        if (column == NameColumn)
+            return c.name.isEmpty() ? tr("Not clustered") : tr("Cluster %1").arg(c.name);
+        if (!c.problem.isEmpty())
+            return tr("unreachable");
+        QStringList parts{DisplayFormat::serverCount(int(c.servers.size()))};
+        if (!c.gateways.isEmpty())
+            parts << tr("gateways to %1").arg(c.gateways.join(QStringLiteral(", ")));
+        return parts.join(QStringLiteral(" · "));
+    }
     case NodeKind::Sessions:
         return column == NameColumn ? tr("Sessions") : QVariant();
     case NodeKind::Retained:
@@ -202,6 +222,16 @@ QVariant ClusterTreeModel::toolTip(const Node *node) const
         return tr("The retained MQTT messages of %1 ($MQTT_rmsgs)").arg(node->accountName());
     case NodeKind::Consumers:
         return tr("The consumers of %1's $MQTT_msgs and $MQTT_out, with their owner sessions").arg(node->accountName());
+    case NodeKind::Cluster: {
+        const ClusterGroup &c = *node->cluster;
+        if (!c.problem.isEmpty())
+            return QString(c.problem + QLatin1Char('.'));
+        QString tip = c.name.isEmpty() ? tr("Servers outside any cluster: %1").arg(c.servers.join(QStringLiteral(", ")))
+                                       : tr("Cluster %1: %2").arg(c.name, c.servers.join(QStringLiteral(", ")));
+        if (!c.gateways.isEmpty())
+            tip += QLatin1Char('\n') + tr("Gateways to %1").arg(c.gateways.join(QStringLiteral(", ")));
+        return tip;
+    }
     case NodeKind::ServerGroup:
     case NodeKind::AccountGroup:
         return {};
@@ -216,6 +246,7 @@ QIcon ClusterTreeModel::icon(const Node *node) const
     case NodeKind::Profile: kind = IconFactory::Kind::Cluster; break;
     case NodeKind::ServerGroup:
     case NodeKind::Server: kind = IconFactory::Kind::Server; break;
+    case NodeKind::Cluster: kind = IconFactory::Kind::Cluster; break;
     case NodeKind::AccountGroup: kind = IconFactory::Kind::Account; break;
     case NodeKind::Account: {
         const AccountInfo &a = *node->as<AccountInfo>();

@@ -1,0 +1,6 @@
+# Topologies beyond one cluster (label "topology"): superclusters joined by gateways, leaf nodes with and
+# without their own JetStream domain, mixed-version clusters, a node lost during a repair. Each starts
+# several real servers, so they get a COST that makes ctest start them first; the heaviest run on the
+# newest server only (a data-driven function where the versions differ).
+mqttdoctor_add_test(tst_supercluster SOURCES tst_supercluster.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport
+    LABELS integration topology TIMEOUT 600 COST 120)
