@@ -115,7 +115,15 @@ QVariant ClusterTreeModel::displayData(const Node *node, int column) const
     case NodeKind::ServerGroup:
         if (column == NameColumn)
             return tr("Servers");
-        return node->loaded ? DisplayFormat::serverCount(node->childCount()) : tr("not loaded");
+        if (!node->loaded)
+            return tr("not loaded");
+        {
+            // Grouped by cluster: count the servers, not the cluster rows.
+            int servers = 0;
+            for (const auto &child : node->children)
+                servers += child->kind == NodeKind::Cluster ? child->childCount() : 1;
+            return DisplayFormat::serverCount(servers);
+        }
     case NodeKind::AccountGroup:
         if (column == NameColumn)
             return tr("Accounts");
