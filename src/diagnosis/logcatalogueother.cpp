@@ -19,6 +19,28 @@ QList<LogCatalogueEntry> otherEntries()
     QList<LogCatalogueEntry> e;
 
     e.append({
+        .id = u"leaf.js_api_not_delivered"_s,
+        .text = u"Not permitted to deliver to %q"_s,
+        .fields = {u"request_subject"_s},
+        .versions = all,
+        .verifiedOn = {v21027},
+        .level = u"DBG"_s,
+        .severity = u"warning"_s,
+        .meaning = u"The server did not forward the JetStream API request {request_subject} over a leaf node connection. "
+                   u"When both ends of a leaf connection run JetStream, the connection keeps their JetStream APIs apart "
+                   u"(it denies $JS.API.> both ways), so the MQTT code of a server can only reach the JetStream on its own "
+                   u"side of the link unless a JetStream domain names the other side."_s,
+        .advice = u"If the account's MQTT clients connect, MQTT uses this server's own JetStream and the line is harmless. "
+                  u"If they are refused (Protocol Violation; \"lookup sessions stream ... timeout\" in the log), the "
+                  u"account's JetStream is on the other side of the link: give that side `jetstream { domain: NAME }` and "
+                  u"set `mqtt { js_domain: NAME }` on this server, so its MQTT requests go out as $JS.NAME.API.>, which the "
+                  u"leaf connection passes. Then check the account with `--js-domain NAME`."_s,
+        .notes = u"A debug line (-D), on the server whose MQTT code sent the request, naming the leaf connection "
+                 u"(lid:). Captured on 2.10.27 with a leaf server and its hub both running JetStream without domains (the "
+                 u"leaf's own JetStream answered, so the MQTT connect succeeded). Reported upstream (nats-server #6068) "
+                 u"as the cause of MQTT connects refused behind a leaf node."_s,
+    });
+    e.append({
         .id = u"jsa.timeout"_s,
         .text = u"timeout for request type %q on %q (reply=%q)"_s,
         .fields = {u"kind"_s, u"request_subject"_s, u"reply"_s},
