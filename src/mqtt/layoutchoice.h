@@ -25,7 +25,7 @@ struct LayoutChoice
     QStringList versions;        ///< distinct versions of the MQTT servers, oldest first ("2.9.10", "2.10.27")
     QStringList peers;           ///< JetStream peers counted for the replicas (server names)
     bool replicasFromConfig = false; ///< replicas come from `stream_replicas`, not from the peers
-    QString domainSource;        ///< "option", "server" or empty (no domain)
+    QString domainSource;        ///< "option", "mqtt" (a server's mqtt.js_domain), "server" or empty (no domain)
     /**
      * Several clusters (a supercluster): the one the account's MQTT streams are placed in, where a
      * stream the tool creates must go too (`placement.cluster`). Empty with one cluster or none.

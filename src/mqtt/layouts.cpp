@@ -63,6 +63,15 @@ QString domainFor(const QList<ServerInfo> &servers, const LayoutOptions &options
         setSource(options.domain->isEmpty() ? "" : "option");
         return *options.domain;
     }
+    // mqtt { js_domain } wins over the server's own JetStream domain: the MQTT state is in that domain
+    // (e.g. a leaf node's MQTT listener keeping its state in the hub's JetStream).
+    for (const ServerInfo &s : servers) {
+        const QString mqttDomain = s.mqtt.value(QLatin1String("js_domain")).toString();
+        if (servesMqtt(s) && !mqttDomain.isEmpty()) {
+            setSource("mqtt");
+            return mqttDomain;
+        }
+    }
     for (const ServerInfo &s : servers)
         if (s.jetstream && servesMqtt(s) && !s.jsDomain.isEmpty()) {
             setSource("server");

@@ -28,8 +28,9 @@ bool servesMqtt(const ServerInfo &server);
 
 /**
  * The domain whose token the sessions subject carries: options.domain when set (even empty), else the
- * first non-empty ServerInfo::jsDomain of the JetStream servers that serve MQTT. `source` (optional)
- * gets "option", "server" or "" (none).
+ * first `mqtt { js_domain }` of a server that serves MQTT (VARZ `mqtt.js_domain`), else the first
+ * non-empty ServerInfo::jsDomain of the JetStream servers that serve MQTT. `source` (optional) gets
+ * "option", "mqtt", "server" or "" (none).
  */
 QString domainFor(const QList<ServerInfo> &servers, const LayoutOptions &options, QString *source = nullptr);
 

@@ -4,3 +4,5 @@
 # newest server only (a data-driven function where the versions differ).
 mqttdoctor_add_test(tst_supercluster SOURCES tst_supercluster.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport
     LABELS integration topology TIMEOUT 600 COST 120)
+mqttdoctor_add_test(tst_leafnodes SOURCES tst_leafnodes.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport
+    LABELS integration topology TIMEOUT 600 COST 100)
