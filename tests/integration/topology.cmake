@@ -6,3 +6,6 @@ mqttdoctor_add_test(tst_supercluster SOURCES tst_supercluster.cpp livecheck.h LI
     LABELS integration topology TIMEOUT 600 COST 120)
 mqttdoctor_add_test(tst_leafnodes SOURCES tst_leafnodes.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport
     LABELS integration topology TIMEOUT 600 COST 100)
+# Needs 2.9 and 2.10 in one cluster, whatever MQTTDOCTOR_TEST_VERSIONS selects.
+mqttdoctor_add_test(tst_mixedcluster SOURCES tst_mixedcluster.cpp livecheck.h LIBRARIES mqttdoctor_core mqttdoctor_testsupport
+    LABELS integration topology TIMEOUT 300 COST 60)
