@@ -30,14 +30,16 @@ QList<LogCatalogueEntry> otherEntries()
                    u"When both ends of a leaf connection run JetStream, the connection keeps their JetStream APIs apart "
                    u"(it denies $JS.API.> both ways), so the MQTT code of a server can only reach the JetStream on its own "
                    u"side of the link unless a JetStream domain names the other side."_s,
-        .advice = u"If the account's MQTT clients connect, MQTT uses this server's own JetStream and the line is harmless. "
-                  u"If they are refused (Protocol Violation; \"lookup sessions stream ... timeout\" in the log), the "
-                  u"account's JetStream is on the other side of the link: give that side `jetstream { domain: NAME }` and "
-                  u"set `mqtt { js_domain: NAME }` on this server, so its MQTT requests go out as $JS.NAME.API.>, which the "
+        .advice = u"If the account's MQTT clients connect, a JetStream answered the requests on another path and the line "
+                  u"is harmless; `check` shows where the account's MQTT streams are. If they are refused (Protocol "
+                  u"Violation; \"lookup sessions stream ... timeout\" in the log), the account's JetStream is out of "
+                  u"reach across the link: give the side that holds it `jetstream { domain: NAME }` and set "
+                  u"`mqtt { js_domain: NAME }` on this server, so its MQTT requests go out as $JS.NAME.API.>, which the "
                   u"leaf connection passes. Then check the account with `--js-domain NAME`."_s,
         .notes = u"A debug line (-D), on the server whose MQTT code sent the request, naming the leaf connection "
-                 u"(lid:). Captured on 2.10.27 with a leaf server and its hub both running JetStream without domains (the "
-                 u"leaf's own JetStream answered, so the MQTT connect succeeded). Reported upstream (nats-server #6068) "
+                 u"(lid:). Captured on 2.10.27 with a leaf server (JetStream, ACME without JetStream) and its hub "
+                 u"(JetStream, ACME with JetStream), neither with a domain: the MQTT connect succeeded and the state "
+                 u"went to the hub's JetStream; 2.15.1 logs no such line there. Reported upstream (nats-server #6068) "
                  u"as the cause of MQTT connects refused behind a leaf node."_s,
     });
     e.append({
