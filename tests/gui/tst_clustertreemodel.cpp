@@ -1,6 +1,8 @@
 // ClusterTreeModel fed with Discovery results built from captured nats-server replies: structure,
 // display texts, typed roles, and merging updates without a model reset.
 #include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
@@ -175,6 +177,21 @@ void TestClusterTreeModel::serversGroupedByCluster()
     QCOMPARE(childNames(*m_model, group), (QStringList{QStringLiteral("east"), QStringLiteral("west")}));
     QCOMPARE(text(m_model->index(1, 0, group), ClusterTreeModel::SummaryColumn), QStringLiteral("unreachable"));
     QCOMPARE(m_model->rowCount(m_model->index(1, 0, group)), 0);
+
+    // Where an account's MQTT state lives: the domain token of $MQTT_sess's subjects and the streams' cluster.
+    AccountInfo edge;
+    edge.name = QStringLiteral("EDGE");
+    edge.jetstream = true;
+    edge.streamsKnown = true;
+    StreamInfo sess;
+    sess.name = QStringLiteral("$MQTT_sess");
+    sess.config = QJsonObject{{QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.sess.edge.>")}}};
+    sess.cluster = QJsonObject{{QStringLiteral("name"), QStringLiteral("west")}, {QStringLiteral("leader"), QStringLiteral("w1")}};
+    edge.streams = {sess};
+    m_model->setAccounts(QList<AccountInfo>{edge});
+    QVERIFY2(m_model->accountIndex(QStringLiteral("EDGE")).data(Qt::ToolTipRole).toString().contains(
+                 QStringLiteral("MQTT state in: JetStream domain edge · cluster west")),
+             qPrintable(m_model->accountIndex(QStringLiteral("EDGE")).data(Qt::ToolTipRole).toString()));
 
     // One cluster left: flat server rows again.
     m_model->setServers({server(QStringLiteral("e1"), QStringLiteral("east"), {}), server(QStringLiteral("e2"), QStringLiteral("east"), {})});

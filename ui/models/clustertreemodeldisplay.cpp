@@ -206,6 +206,8 @@ QVariant ClusterTreeModel::toolTip(const Node *node) const
             return tr("JetStream is disabled for %1: MQTT clients of this account cannot connect, because "
                       "nats-server keeps MQTT state in JetStream.").arg(node->key);
         QString tip = tr("Account %1: JetStream %2").arg(node->key, DisplayFormat::jetStreamState(a));
+        if (const QString place = DisplayFormat::mqttStatePlace(a); !place.isEmpty())
+            tip += QLatin1Char('\n') + tr("MQTT state in: %1").arg(place);
         if (node->health != HealthBadge::Health::Unknown) {
             tip += QLatin1Char('\n') + tr("Health: %1").arg(HealthBadge::name(node->health)) + QLatin1Char('\n')
                    + HealthBadge::coverageText(node->coverage);
