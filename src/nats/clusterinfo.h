@@ -65,6 +65,12 @@ struct AccountInfo
     QList<StreamInfo> streams;     ///< every stream of the account (not only MQTT ones)
     bool streamsKnown = false;
     QString source;                ///< "jsz", "api" or "accountz"
+    /**
+     * The JetStream domain the account's streams were read in (its JetStream API's account info:
+     * the domain asked for, else the connected server's); empty for none. Known only with source "api".
+     */
+    QString readDomain;
+    bool readDomainKnown = false;
 
     QList<StreamInfo> mqttStreams() const
     {

@@ -129,6 +129,8 @@ Result<AccountInfo> accountThroughApi(const std::shared_ptr<NatsConnection> &con
         return ai.error().prefixed(QStringLiteral("account ") + (name.isEmpty() ? QStringLiteral("(connected user)") : name));
     }
     info.jetstream = true;
+    info.readDomain = ai->value(QLatin1String("domain")).toString();
+    info.readDomainKnown = true;
     info.limits = ai->value(QLatin1String("limits")).toObject();
     info.limitsKnown = !info.limits.isEmpty();
     info.memory = ai->value(QLatin1String("memory")).toInteger();

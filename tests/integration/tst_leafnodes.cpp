@@ -211,6 +211,23 @@ private slots:
         QVERIFY2(checked.jsonValid && findingsAbove(checked, QStringLiteral("info")).isEmpty(), qPrintable(describe(checked)));
         QCOMPARE(checked.exitCode(), 0);
 
+        // Without --js-domain the hub's domain is read, where ACME has no MQTT streams: a warning that says where
+        // the state is, never "nothing blocks that"; the repair creates nothing there.
+        const CliRunner::Run wrongDomain = check(viaHub, {QStringLiteral("--account"), acme()});
+        const QJsonObject missing = findingWith(wrongDomain, QStringLiteral("STREAM_MISSING"), QStringLiteral("$MQTT_sess"));
+        QCOMPARE(str(missing, "severity"), QStringLiteral("warning"));
+        QVERIFY2(str(missing, "detail").contains(QStringLiteral("--js-domain edge")) && str(missing, "detail").contains(QStringLiteral("domain \"hub\"")),
+                 qPrintable(compact(missing)));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const CliRunner::Run notHere = cli(viaHub + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--account"), acme(),
+                                                                QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("b"))});
+        QVERIFY2(notHere.jsonValid && notHere.json.value(QLatin1String("plan")).toObject().value(QLatin1String("steps")).toArray().isEmpty(),
+                 qPrintable(notHere.describe()));
+        QVERIFY2(compact(notHere.json.value(QLatin1String("plan"))).contains(QStringLiteral("--js-domain edge")), qPrintable(notHere.describe()));
+        const CliRunner::Run hubStreams = cli(viaHub + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
+        QVERIFY2(hubStreams.jsonValid && hubStreams.json.value(QLatin1String("streams")).toArray().isEmpty(), qPrintable(hubStreams.describe()));
+
         deleteAndRepairSessions(leaf.url(), withDomain(viaHub, QStringLiteral("edge")), leaf.mqttPort());
     }
 

@@ -119,6 +119,13 @@ public:
             *note = QStringLiteral("%1 exists already: nothing to create.").arg(finding.stream);
             return {};
         }
+        if (ctx.account && ctx.account->readDomainKnown && !ctx.layout.layout.domain().isEmpty()
+            && ctx.account->readDomain != ctx.layout.layout.domain()) {
+            *note = QStringLiteral("%1: not created in JetStream domain \"%2\", which this connection reads: the MQTT servers keep "
+                                   "account \"%3\"'s state in domain \"%4\" (run with --js-domain %4).")
+                        .arg(finding.stream, ctx.account->readDomain, finding.account, ctx.layout.layout.domain());
+            return {};
+        }
         if (finding.severity == Finding::Severity::Info) {
             *note = QStringLiteral("%1: the servers create it themselves the next time they set up MQTT for account \"%2\"; "
                                    "nothing blocks that, so no step is planned.").arg(finding.stream, finding.account);
