@@ -413,6 +413,17 @@ void MainWindow::showCurrentDetails()
                                   "Connection Settings… or try again with Refresh (F5)."));
     } else if (m_controller.isLoading() && m_model->accountCount() == 0) {
         m_details->showMessage(tr("Loading servers and accounts…"));
+    } else if (const ClusterGroup *cluster = m_model->clusterAt(current)) {
+        if (!cluster->problem.isEmpty()) {
+            m_details->showMessage(tr("Cluster %1 is unreachable: %2.").arg(cluster->name, cluster->problem));
+        } else {
+            QString text = tr("Cluster %1: %2 (%3).")
+                               .arg(cluster->name.isEmpty() ? tr("(not clustered)") : cluster->name,
+                                    DisplayFormat::serverCount(cluster->servers.size()), cluster->servers.join(QStringLiteral(", ")));
+            if (!cluster->gateways.isEmpty())
+                text += QLatin1Char(' ') + tr("Gateways to %1.").arg(cluster->gateways.join(QStringLiteral(", ")));
+            m_details->showMessage(text + QStringLiteral("\n\n") + tr("Select a server to see its details."));
+        }
     } else if (kind == ClusterTreeModel::NodeKind::ServerGroup) {
         m_details->showMessage(tr("%1, nats-server %2.\n\nSelect a server to see its details.")
                                    .arg(DisplayFormat::serverCount(m_model->servers().size()),

@@ -9,6 +9,7 @@
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisinput.h"
 #include "mqtt/layouts.h"
+#include "nats/clustergroup.h"
 #include "nats/clusterjson.h"
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
@@ -23,22 +24,40 @@ QString yesNo(bool b)
     return b ? QStringLiteral("yes") : QStringLiteral("no");
 }
 
+QString serverLinks(const ServerInfo &s)
+{
+    QStringList links;
+    if (!s.gatewayRemotes.isEmpty())
+        links << QStringLiteral("gateway to ") + s.gatewayRemotes.join(QLatin1Char(','));
+    if (s.leafListener)
+        links << QStringLiteral("leaf node hub");
+    if (s.leafRemotes > 0)
+        links << QStringLiteral("leaf node (%1 remote%2)").arg(s.leafRemotes).arg(s.leafRemotes == 1 ? QString() : QStringLiteral("s"));
+    return links.isEmpty() ? QStringLiteral("-") : links.join(QStringLiteral("; "));
+}
+
 int runServers(CliContext &ctx)
 {
-    auto servers = Discovery::servers(*ctx.connections);
-    if (!servers)
-        return ctx.fail(servers.error());
+    auto found = Discovery::servers(*ctx.connections);
+    if (!found)
+        return ctx.fail(found.error());
+    const QList<ServerInfo> servers = ClusterGroup::sortedByCluster(*found);
+    const QList<ClusterGroup> clusters = ClusterGroup::of(servers);
     if (ctx.json) {
         QJsonArray arr;
-        for (const ServerInfo &s : *servers)
+        for (const ServerInfo &s : servers)
             arr.append(ClusterJson::server(s));
+        QJsonArray groups;
+        for (const ClusterGroup &g : clusters)
+            groups.append(g.toJson());
         printJson(ctx.out, QJsonObject{{QStringLiteral("servers"), arr},
+                                       {QStringLiteral("clusters"), groups},
                                        {QStringLiteral("unanswered_servers"), ctx.unansweredServersJson()}});
         return ExitOk;
     }
     TextTable table({QStringLiteral("NAME"), QStringLiteral("VERSION"), QStringLiteral("CLUSTER"),
-                     QStringLiteral("JETSTREAM"), QStringLiteral("MQTT"), QStringLiteral("ID")});
-    for (const ServerInfo &s : *servers) {
+                     QStringLiteral("JETSTREAM"), QStringLiteral("MQTT"), QStringLiteral("LINKS"), QStringLiteral("ID")});
+    for (const ServerInfo &s : servers) {
         const QString mqtt = !s.mqttKnown ? QStringLiteral("unknown")
                              : s.mqttPort > 0 ? QStringLiteral("%1:%2").arg(s.mqttHost).arg(s.mqttPort)
                                               : QStringLiteral("none");
@@ -46,9 +65,25 @@ int runServers(CliContext &ctx)
         if (s.jetstream && !s.jsDomain.isEmpty())
             js += QStringLiteral(" (domain ") + s.jsDomain + QLatin1Char(')');
         table.addRow({s.name.isEmpty() ? QStringLiteral("?") : s.name, s.version.isEmpty() ? QStringLiteral("?") : s.version,
-                      s.cluster.isEmpty() ? QStringLiteral("-") : s.cluster, js, mqtt, s.id});
+                      s.cluster.isEmpty() ? QStringLiteral("-") : s.cluster, js, mqtt, serverLinks(s), s.id});
     }
     table.print(ctx.out);
+    // Several clusters (a supercluster): one line per cluster, and the ones no server of answers.
+    if (clusters.size() > 1) {
+        ctx.out << '\n';
+        for (const ClusterGroup &g : clusters) {
+            const QString name = g.name.isEmpty() ? QStringLiteral("(not clustered)") : QStringLiteral("Cluster ") + g.name;
+            if (!g.problem.isEmpty()) {
+                ctx.out << name << ": UNREACHABLE: " << g.problem << ".\n";
+                continue;
+            }
+            ctx.out << name << ": " << g.servers.size() << (g.servers.size() == 1 ? " server (" : " servers (")
+                    << g.servers.join(QStringLiteral(", ")) << ')';
+            if (!g.gateways.isEmpty())
+                ctx.out << ", gateways to " << g.gateways.join(QStringLiteral(", "));
+            ctx.out << ".\n";
+        }
+    }
     ctx.printUnansweredServers();
     if (!ctx.connections->hasSystem())
         ctx.out << "\n(without a system connection, MQTT listeners cannot be seen; give --system-user/--system-password)\n";
@@ -245,7 +280,8 @@ int runStreams(CliContext &ctx)
 
     TextTable table({QStringLiteral("STREAM"), QStringLiteral("SUBJECTS"), QStringLiteral("RETENTION"),
                      QStringLiteral("STORAGE"), QStringLiteral("REPLICAS"), QStringLiteral("PER-SUBJECT"),
-                     QStringLiteral("MESSAGES"), QStringLiteral("BYTES"), QStringLiteral("CONSUMERS"), QStringLiteral("LEADER")});
+                     QStringLiteral("MESSAGES"), QStringLiteral("BYTES"), QStringLiteral("CONSUMERS"), QStringLiteral("CLUSTER"),
+                     QStringLiteral("LEADER")});
     for (const StreamInfo &s : mqtt) {
         QStringList subjects;
         for (const QJsonValue &v : s.config.value(QLatin1String("subjects")).toArray())
@@ -260,11 +296,16 @@ int runStreams(CliContext &ctx)
                       QString::number(s.state.value(QLatin1String("messages")).toInteger()),
                       humanBytes(s.state.value(QLatin1String("bytes")).toInteger()),
                       QString::number(s.state.value(QLatin1String("consumer_count")).toInt()),
+                      s.cluster.value(QLatin1String("name")).toString(QStringLiteral("-")),
                       s.cluster.value(QLatin1String("leader")).toString(QStringLiteral("-"))});
     }
     table.print(ctx.out);
     ctx.out << "\nExpected layout: " << MqttLayout::kindName(layout.layout.kind()) << " (" << layout.layout.streams().size()
-            << " streams, replicas " << layout.layout.replicas() << ")\n";
+            << " streams, replicas " << layout.layout.replicas();
+    if (!layout.cluster.isEmpty())
+        ctx.out << " in cluster " << layout.cluster << " of " << layout.peerCount() << " JetStream server"
+                << (layout.peerCount() == 1 ? "" : "s") << ": " << layout.peers.join(QStringLiteral(", "));
+    ctx.out << ")\n";
     if (!missing.isEmpty()) {
         ctx.out << "Missing: " << missing.join(QStringLiteral(", ")) << '\n';
         printWhy();

@@ -28,7 +28,7 @@ struct LogCatalogueEntry
     QStringList fields{};
     QStringList versions{};    ///< e.g. {"2.9.0+"}, {"2.11.15 to 2.11.17", "2.12.6+"}; "+" means up to 2.15.1 at least
     QStringList verifiedOn{};  ///< server versions a real log line of this template was captured from (tests/unit/data/logs)
-    QString level{};           ///< how the server logs it: "ERR", "WRN", "INF", "DBG", "" (inner error or stderr at start-up)
+    QString level{};           ///< how the server logs it: "ERR", "WRN", "INF", "DBG" (a leaf connection), "" (inner error or stderr at start-up)
     /**
      * Impact: info, warning, error, critical. A template with finding codes is as severe as the most severe of them
      * (LogCatalogue::findingSeverity fills it in; a line is rated by the codes its cause gives it); what is written

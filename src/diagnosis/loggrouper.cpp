@@ -75,8 +75,10 @@ LogGrouper::LineKind LogGrouper::add(const QString &line, const LogGroup::Positi
     const LogLine parsed = LogLine::parse(line);
     if (!parsed.level.isEmpty())
         ++m_counts.serverLines;
-    // No template is logged at these levels: connection chatter and protocol traces, most of a debug log.
-    if (parsed.level == u"DBG" || parsed.level == u"TRC") {
+    // No template is logged at these levels (connection chatter and protocol traces, most of a debug log),
+    // except a leaf connection refusing to pass a JetStream API request on.
+    if ((parsed.level == u"DBG" && !parsed.message.startsWith(u"Not permitted to deliver to \"$JS."))
+        || parsed.level == u"TRC") {
         ++m_counts.skipped;
         return LineKind::Skipped;
     }

@@ -127,7 +127,19 @@ void CheckContext::checkMissing(QList<Finding> &out) const
         f.expected = spec.createConfig();
         f.actual = QJsonValue(QJsonValue::Null);
         f.explains = missingExplains(name);
-        if (present.isEmpty()) {
+        const AccountInfo &info = input->account;
+        if (present.isEmpty() && info.readDomainKnown && !layout().domain().isEmpty() && info.readDomain != layout().domain()) {
+            // Read in another JetStream domain than the one the MQTT servers keep their state in (a hub
+            // read without the leaf's domain): absent here says nothing about the MQTT state.
+            f.explains.clear();
+            f.severity = Sev::Warning;
+            f.detail = QStringLiteral("No MQTT stream exists in account \"%1\" in %2, the JetStream domain this connection reads, but "
+                                      "the servers with an MQTT listener keep the account's MQTT state in domain \"%3\": its streams "
+                                      "and sessions were not looked at. Check again with --js-domain %3 (js_domain in a profile); "
+                                      "do not create the streams here.")
+                           .arg(account, info.readDomain.isEmpty() ? QStringLiteral("the default domain") : QStringLiteral("domain \"%1\"").arg(info.readDomain),
+                                layout().domain());
+        } else if (present.isEmpty()) {
             // Nothing has failed yet, so no server line to explain.
             f.explains.clear();
             f.severity = Sev::Info;

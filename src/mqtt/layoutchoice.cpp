@@ -15,6 +15,7 @@ QJsonObject LayoutChoice::toJson() const
     o.insert(QStringLiteral("peers"), QJsonArray::fromStringList(peers));
     o.insert(QStringLiteral("replicas_from_config"), replicasFromConfig);
     o.insert(QStringLiteral("domain_source"), domainSource);
+    o.insert(QStringLiteral("cluster"), cluster.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(cluster));
     return o;
 }
 

@@ -25,13 +25,18 @@ struct LayoutChoice
     QStringList versions;        ///< distinct versions of the MQTT servers, oldest first ("2.9.10", "2.10.27")
     QStringList peers;           ///< JetStream peers counted for the replicas (server names)
     bool replicasFromConfig = false; ///< replicas come from `stream_replicas`, not from the peers
-    QString domainSource;        ///< "option", "server" or empty (no domain)
+    QString domainSource;        ///< "option", "mqtt" (a server's mqtt.js_domain), "server" or empty (no domain)
+    /**
+     * Several clusters (a supercluster): the one the account's MQTT streams are placed in, where a
+     * stream the tool creates must go too (`placement.cluster`). Empty with one cluster or none.
+     */
+    QString cluster;
 
     bool mixed() const { return layout.kind() == MqttLayout::Kind::Mixed; }
     /** Number of JetStream peers (at least 1). */
     int peerCount() const { return qMax(1, int(peers.size())); }
 
-    /** {layout..., basis, versions, legacy_servers, current_servers, unknown_servers, peers, replicas_from_config, domain_source} */
+    /** {layout..., basis, versions, legacy_servers, current_servers, unknown_servers, peers, replicas_from_config, domain_source, cluster (null: one cluster)} */
     QJsonObject toJson() const;
     static QString basisName(Basis basis);
 

@@ -63,6 +63,15 @@ QString domainFor(const QList<ServerInfo> &servers, const LayoutOptions &options
         setSource(options.domain->isEmpty() ? "" : "option");
         return *options.domain;
     }
+    // mqtt { js_domain } wins over the server's own JetStream domain: the MQTT state is in that domain
+    // (e.g. a leaf node's MQTT listener keeping its state in the hub's JetStream).
+    for (const ServerInfo &s : servers) {
+        const QString mqttDomain = s.mqtt.value(QLatin1String("js_domain")).toString();
+        if (servesMqtt(s) && !mqttDomain.isEmpty()) {
+            setSource("mqtt");
+            return mqttDomain;
+        }
+    }
     for (const ServerInfo &s : servers)
         if (s.jetstream && servesMqtt(s) && !s.jsDomain.isEmpty()) {
             setSource("server");
@@ -77,7 +86,7 @@ QString domainFor(const QList<ServerInfo> &servers, const LayoutOptions &options
     return {};
 }
 
-QStringList jetStreamPeers(const QList<ServerInfo> &servers, const QString &cluster, const QList<StreamInfo> &streams)
+QString placementCluster(const QList<ServerInfo> &servers, const QString &cluster, const QList<StreamInfo> &streams)
 {
     QString name = cluster;
     if (name.isEmpty()) {
@@ -103,7 +112,28 @@ QStringList jetStreamPeers(const QList<ServerInfo> &servers, const QString &clus
                 name = it.key();
             }
     }
+    return name;
+}
 
+QStringList jetStreamClusters(const QList<ServerInfo> &servers, const QList<StreamInfo> &streams)
+{
+    QSet<QString> names;
+    for (const ServerInfo &s : servers) {
+        if (s.jetstream && !s.cluster.isEmpty())
+            names.insert(s.cluster);
+        // A cluster behind a gateway whose servers do not answer still counts.
+        for (const QString &remote : s.gatewayRemotes)
+            names.insert(remote);
+    }
+    for (const StreamInfo &s : streams)
+        if (!streamCluster(s).isEmpty())
+            names.insert(streamCluster(s));
+    return sorted(names);
+}
+
+QStringList jetStreamPeers(const QList<ServerInfo> &servers, const QString &cluster, const QList<StreamInfo> &streams)
+{
+    const QString name = placementCluster(servers, cluster, streams);
     QSet<QString> peers;
     if (!name.isEmpty())
         for (const ServerInfo &s : servers)
@@ -193,6 +223,10 @@ LayoutChoice choose(const QList<ServerInfo> &servers, const LayoutOptions &optio
 
     const QString domain = domainFor(servers, options, &c.domainSource);
     c.peers = jetStreamPeers(servers, options.cluster, streams);
+    // Several clusters (a supercluster): a stream the tool creates goes where the account's MQTT streams
+    // are, not into the cluster of the server the tool happens to be connected to.
+    if (jetStreamClusters(servers, streams).size() > 1)
+        c.cluster = placementCluster(servers, options.cluster, streams);
     c.replicasFromConfig = options.streamReplicas.has_value() && *options.streamReplicas > 0;
     c.layout = MqttLayout(kind, domain, expectedReplicas(options.streamReplicas, c.peerCount()));
     return c;

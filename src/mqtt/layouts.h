@@ -28,10 +28,22 @@ bool servesMqtt(const ServerInfo &server);
 
 /**
  * The domain whose token the sessions subject carries: options.domain when set (even empty), else the
- * first non-empty ServerInfo::jsDomain of the JetStream servers that serve MQTT. `source` (optional)
- * gets "option", "server" or "" (none).
+ * first `mqtt { js_domain }` of a server that serves MQTT (VARZ `mqtt.js_domain`), else the first
+ * non-empty ServerInfo::jsDomain of the JetStream servers that serve MQTT. `source` (optional) gets
+ * "option", "mqtt", "server" or "" (none).
  */
 QString domainFor(const QList<ServerInfo> &servers, const LayoutOptions &options, QString *source = nullptr);
+
+/**
+ * The cluster MQTT streams are placed in: `cluster` if given, else the cluster of the account's MQTT
+ * streams (of any stream), else the cluster with the most JetStream servers; empty when not clustered.
+ */
+QString placementCluster(const QList<ServerInfo> &servers, const QString &cluster = {}, const QList<StreamInfo> &streams = {});
+/**
+ * The JetStream clusters there are (sorted): those of the servers, the clusters they have gateways to
+ * (even when no server of one answers) and those the streams are placed in. More than one: a supercluster.
+ */
+QStringList jetStreamClusters(const QList<ServerInfo> &servers, const QList<StreamInfo> &streams = {});
 
 /**
  * The JetStream peers that MQTT streams can be placed on (sorted server names): the JetStream servers

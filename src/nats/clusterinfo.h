@@ -23,6 +23,14 @@ struct ServerInfo
     QString mqttHost;     ///< empty when the server has no MQTT listener or does not say
     int mqttPort = 0;     ///< 0 when unknown or none
     bool mqttKnown = false; ///< false when the reply could not tell (no system connection)
+    /** This server's gateway name (its cluster's, in a supercluster); empty without gateways. */
+    QString gateway;
+    /** The other clusters this server has gateways configured to (VARZ `gateway.gateways`), sorted. */
+    QStringList gatewayRemotes;
+    /** Accepts leaf node connections (VARZ `leaf.port`). */
+    bool leafListener = false;
+    /** Leaf node remotes this server connects out to (it is a leaf node of a hub). */
+    int leafRemotes = 0;
     /** VARZ's `mqtt` block as the server reports it (host, port, ack_wait in ns, max_ack_pending, tls_timeout...). */
     QJsonObject mqtt;
 };
@@ -80,6 +88,12 @@ struct AccountInfo
     QString source;                ///< "jsz", "api" or "accountz"
     /** The account's JetStream API counters; nullopt: not read. */
     std::optional<JetStreamApiCounts> api;
+    /**
+     * The JetStream domain the account's streams were read in (its JetStream API's account info:
+     * the domain asked for, else the connected server's); empty for none. Known only with source "api".
+     */
+    QString readDomain;
+    bool readDomainKnown = false;
 
     QList<StreamInfo> mqttStreams() const
     {

@@ -12,7 +12,12 @@ QJsonObject server(const ServerInfo &s)
                   {QStringLiteral("cluster"), s.cluster},
                   {QStringLiteral("host"), s.host},
                   {QStringLiteral("jetstream"), s.jetstream},
-                  {QStringLiteral("js_domain"), s.jsDomain}};
+                  {QStringLiteral("js_domain"), s.jsDomain},
+                  {QStringLiteral("gateway"), s.gateway.isEmpty() ? QJsonValue(QJsonValue::Null)
+                                                                  : QJsonValue(QJsonObject{{QStringLiteral("name"), s.gateway},
+                                                                                           {QStringLiteral("remotes"), QJsonArray::fromStringList(s.gatewayRemotes)}})},
+                  {QStringLiteral("leafnodes"), QJsonObject{{QStringLiteral("listener"), s.leafListener},
+                                                            {QStringLiteral("remotes"), s.leafRemotes}}}};
     if (!s.mqttKnown)
         o.insert(QStringLiteral("mqtt"), QJsonValue(QJsonValue::Null));
     else if (s.mqttPort > 0)

@@ -67,6 +67,17 @@ ServerInfo serverFromVarz(const SystemClient::Reply &reply)
     const QString domain = js.value(QLatin1String("config")).toObject().value(QLatin1String("domain")).toString();
     if (!domain.isEmpty())
         s.jsDomain = domain;
+    const QJsonObject gateway = v.value(QLatin1String("gateway")).toObject();
+    s.gateway = str(gateway, "name");
+    for (const QJsonValue &g : gateway.value(QLatin1String("gateways")).toArray()) {
+        const QString remote = str(g.toObject(), "name");
+        if (!remote.isEmpty() && remote != s.gateway && !s.gatewayRemotes.contains(remote))
+            s.gatewayRemotes.append(remote);
+    }
+    s.gatewayRemotes.sort();
+    const QJsonObject leaf = v.value(QLatin1String("leaf")).toObject();
+    s.leafListener = leaf.value(QLatin1String("port")).toInt() > 0;
+    s.leafRemotes = int(leaf.value(QLatin1String("remotes")).toArray().size());
     const QJsonObject mqtt = v.value(QLatin1String("mqtt")).toObject();
     s.mqtt = mqtt;
     s.mqttKnown = true;
@@ -118,6 +129,8 @@ Result<AccountInfo> accountThroughApi(const std::shared_ptr<NatsConnection> &con
         return ai.error().prefixed(QStringLiteral("account ") + (name.isEmpty() ? QStringLiteral("(connected user)") : name));
     }
     info.jetstream = true;
+    info.readDomain = ai->value(QLatin1String("domain")).toString();
+    info.readDomainKnown = true;
     info.limits = ai->value(QLatin1String("limits")).toObject();
     info.limitsKnown = !info.limits.isEmpty();
     info.memory = ai->value(QLatin1String("memory")).toInteger();

@@ -264,7 +264,11 @@ Result<QList<QJsonObject>> JetStreamClient::streamList(const QString &subjectFil
         if (!info)
             return Error(Error::Kind::JetStream,
                          QStringLiteral("%1: stream %2 did not answer (%3)").arg(op, name, info.error().message()),
-                         QStringLiteral("its servers may be down or electing a leader; try again when the cluster is healthy"))
+                         info.error().jsErrCode() == JsErrors::StreamOffline
+                             ? QStringLiteral("every server holding it is down or cut off; in a supercluster the gateway to the "
+                                              "cluster it is placed in may be down (\"servers\" names the clusters no server of "
+                                              "answers); try again when those servers are back")
+                             : QStringLiteral("its servers may be down or electing a leader; try again when the cluster is healthy"))
                 .withJsErrCode(info.error().jsErrCode());
         streams.append(*info);
     }

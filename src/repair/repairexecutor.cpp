@@ -55,14 +55,17 @@ void audit(const Options &options, const RepairTarget &target, const RepairStep 
     (void)log.append(e, target.profile);  // an audit failure must not hide the step's own outcome
 }
 
-QString restoreHint(const QStringList &files)
+QString restoreHint(const QStringList &files, bool applied)
 {
     if (files.isEmpty())
         return {};
     QStringList cmds;
     for (const QString &f : files)
         cmds << QStringLiteral("nats-mqtt-doctor-cli restore %1 --allow-changes").arg(f);
-    return QStringLiteral(" To put back what this step changed: %1.").arg(cmds.join(QStringLiteral("; ")));
+    if (applied)
+        return QStringLiteral(" To put back what this step changed: %1.").arg(cmds.join(QStringLiteral("; ")));
+    // A step can fail before it changes anything (a read of a stream whose servers are down): say "if".
+    return QStringLiteral(" If it changed anything before it failed, put that back with: %1.").arg(cmds.join(QStringLiteral("; ")));
 }
 
 void emitEvent(const Options &options, RepairEvent::Kind kind, const RepairStep &step, const StepOutcome *outcome = nullptr,
@@ -241,7 +244,7 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
         if (!replies) {
             stopped = true;
             report.stoppedBecause = QStringLiteral("step %1 (%2) failed: %3.%4 A rerun continues where this stopped.")
-                                        .arg(step.id, step.description, replies.error().toString(), restoreHint(o.backupFiles));
+                                        .arg(step.id, step.description, replies.error().toString(), restoreHint(o.backupFiles, false));
             audit(options, target, step, QStringLiteral("error"), replies.error().toString(), o);
             finish(State::Failed, replies.error().toString());
             continue;
@@ -260,7 +263,7 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
         if (!verified) {
             stopped = true;
             report.stoppedBecause = QStringLiteral("step %1 (%2) was applied but its verification failed: %3.%4")
-                                        .arg(step.id, step.description, verified.error().toString(), restoreHint(o.backupFiles));
+                                        .arg(step.id, step.description, verified.error().toString(), restoreHint(o.backupFiles, true));
             audit(options, target, step, QStringLiteral("error"), QStringLiteral("verification: ") + verified.error().toString(), o);
             finish(State::Failed, QStringLiteral("verification failed: ") + verified.error().toString());
             continue;

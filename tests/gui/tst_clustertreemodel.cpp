@@ -1,6 +1,8 @@
 // ClusterTreeModel fed with Discovery results built from captured nats-server replies: structure,
 // display texts, typed roles, and merging updates without a model reset.
 #include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
@@ -41,6 +43,7 @@ private Q_SLOTS:
     void emptyModel();
     void profileAndGroups();
     void servers();
+    void serversGroupedByCluster();
     void accounts_data();
     void accounts();
     void mqttStreams();
@@ -125,6 +128,77 @@ void TestClusterTreeModel::servers()
     QVERIFY(gui1.data(Qt::ToolTipRole).toString().contains(QStringLiteral("127.0.0.1:1883")));
     QVERIFY(!gui1.data(Qt::DecorationRole).value<QIcon>().isNull());
     QCOMPARE(m_model->rowCount(gui1), 0);
+}
+
+// A supercluster: one row per cluster with its servers, a row for a cluster a gateway leads to but
+// none of whose servers answers; back to flat rows when only one cluster is left.
+void TestClusterTreeModel::serversGroupedByCluster()
+{
+    const auto server = [](const QString &name, const QString &cluster, const QStringList &gateways) {
+        ServerInfo s;
+        s.name = name;
+        s.id = QStringLiteral("N") + name.toUpper();
+        s.version = QStringLiteral("2.15.1");
+        s.cluster = cluster;
+        s.gateway = cluster;
+        s.gatewayRemotes = gateways;
+        s.jetstream = true;
+        return s;
+    };
+    m_model->setProfile(QStringLiteral("super"), {});
+    const QStringList fromEast{QStringLiteral("south"), QStringLiteral("west")};
+    m_model->setServers({server(QStringLiteral("w1"), QStringLiteral("west"), {QStringLiteral("east")}),
+                         server(QStringLiteral("e2"), QStringLiteral("east"), fromEast),
+                         server(QStringLiteral("e1"), QStringLiteral("east"), fromEast)});
+    const QModelIndex group = m_model->serverGroupIndex();
+    QCOMPARE(childNames(*m_model, group), (QStringList{QStringLiteral("east"), QStringLiteral("south"), QStringLiteral("west")}));
+    QCOMPARE(text(group, ClusterTreeModel::SummaryColumn), QStringLiteral("3 servers"));
+    const QModelIndex east = m_model->index(0, 0, group);
+    QCOMPARE(east.data(ClusterTreeModel::NodeKindRole).value<NodeKind>(), NodeKind::Cluster);
+    QCOMPARE(text(east), QStringLiteral("Cluster east"));
+    QCOMPARE(text(east, ClusterTreeModel::SummaryColumn), QStringLiteral("2 servers · gateways to south, west"));
+    QCOMPARE(childNames(*m_model, east), (QStringList{QStringLiteral("e1"), QStringLiteral("e2")}));
+    QCOMPARE(m_model->index(0, 0, east).data(ClusterTreeModel::NodeKindRole).value<NodeKind>(), NodeKind::Server);
+    QCOMPARE(m_model->serverAt(m_model->index(1, 0, east))->name, QStringLiteral("e2"));
+    const QModelIndex south = m_model->index(1, 0, group);
+    QCOMPARE(text(south, ClusterTreeModel::SummaryColumn), QStringLiteral("unreachable"));
+    QCOMPARE(m_model->rowCount(south), 0);
+    QVERIFY2(south.data(Qt::ToolTipRole).toString().contains(QStringLiteral("no server of cluster south answers, though e1, e2 have a gateway")),
+             qPrintable(south.data(Qt::ToolTipRole).toString()));
+    QCOMPARE(south.data(ClusterTreeModel::ClusterRole).value<ClusterGroup>().gatewayFrom, (QStringList{QStringLiteral("e1"), QStringLiteral("e2")}));
+    QVERIFY(m_model->clusterAt(south) && !m_model->clusterAt(south)->problem.isEmpty());
+    QCOMPARE(childNames(*m_model, m_model->index(2, 0, group)), QStringList{QStringLiteral("w1")});
+    QCOMPARE(m_model->servers().size(), 3);
+    QCOMPARE(m_model->clusters().size(), 3);
+
+    // West answers no more and south is gone from the gateways: west becomes unreachable, its server row goes.
+    m_model->setServers({server(QStringLiteral("e1"), QStringLiteral("east"), {QStringLiteral("west")}),
+                         server(QStringLiteral("e2"), QStringLiteral("east"), {QStringLiteral("west")})});
+    QCOMPARE(childNames(*m_model, group), (QStringList{QStringLiteral("east"), QStringLiteral("west")}));
+    QCOMPARE(text(m_model->index(1, 0, group), ClusterTreeModel::SummaryColumn), QStringLiteral("unreachable"));
+    QCOMPARE(m_model->rowCount(m_model->index(1, 0, group)), 0);
+
+    // Where an account's MQTT state lives: the domain token of $MQTT_sess's subjects and the streams' cluster.
+    AccountInfo edge;
+    edge.name = QStringLiteral("EDGE");
+    edge.jetstream = true;
+    edge.streamsKnown = true;
+    StreamInfo sess;
+    sess.name = QStringLiteral("$MQTT_sess");
+    sess.config = QJsonObject{{QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.sess.edge.>")}}};
+    sess.cluster = QJsonObject{{QStringLiteral("name"), QStringLiteral("west")}, {QStringLiteral("leader"), QStringLiteral("w1")}};
+    edge.streams = {sess};
+    m_model->setAccounts(QList<AccountInfo>{edge});
+    QVERIFY2(m_model->accountIndex(QStringLiteral("EDGE")).data(Qt::ToolTipRole).toString().contains(
+                 QStringLiteral("MQTT state in: JetStream domain edge · cluster west")),
+             qPrintable(m_model->accountIndex(QStringLiteral("EDGE")).data(Qt::ToolTipRole).toString()));
+
+    // One cluster left: flat server rows again.
+    m_model->setServers({server(QStringLiteral("e1"), QStringLiteral("east"), {}), server(QStringLiteral("e2"), QStringLiteral("east"), {})});
+    QCOMPARE(childNames(*m_model, group), (QStringList{QStringLiteral("e1"), QStringLiteral("e2")}));
+    QCOMPARE(m_model->index(0, 0, group).data(ClusterTreeModel::NodeKindRole).value<NodeKind>(), NodeKind::Server);
+    QVERIFY(m_model->clusters().isEmpty());
+    QCOMPARE(text(group, ClusterTreeModel::SummaryColumn), QStringLiteral("2 servers"));
 }
 
 void TestClusterTreeModel::accounts_data()

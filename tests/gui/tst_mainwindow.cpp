@@ -173,6 +173,7 @@ void TestMainWindow::connectsAndListsAccounts()
     window.treePanel()->expandSource(acme);
     QCOMPARE(panel->accountName(), u"ACME"_s);
     QCOMPARE(panel->findChild<QLabel *>(u"accountJetStream"_s)->text(), u"enabled"_s);
+    QCOMPARE(panel->findChild<QLabel *>(u"accountMqttState"_s)->text(), u"JetStream without a domain"_s);
     StreamTableModel *streams = panel->streamModel();
     QCOMPARE(streams->rowCount(), 3);
     const int sess = streams->rowOf(u"$MQTT_sess"_s);

@@ -29,8 +29,9 @@ const QRegularExpression &metaLeaderPattern()
 
 } // namespace
 
-NatsClusterFixture::NatsClusterFixture(int nodeCount, const QString &clusterName)
+NatsClusterFixture::NatsClusterFixture(int nodeCount, const QString &clusterName, const QString &nodePrefix)
     : m_clusterName(clusterName)
+    , m_nodePrefix(nodePrefix)
 {
     for (int i = 0; i < nodeCount; ++i)
         m_nodes.push_back(std::make_unique<NatsServerFixture>());
@@ -48,9 +49,11 @@ bool NatsClusterFixture::start(const QString &versionLabel, const ServerConfig &
     if (!binary.isValid())
         return fail(binary.errorString());
 
-    const QList<quint16> routePorts = FreePortAllocator::allocate(nodeCount());
-    if (routePorts.size() != nodeCount())
+    if (m_routePorts.size() != nodeCount())
+        m_routePorts = FreePortAllocator::allocate(nodeCount());
+    if (m_routePorts.size() != nodeCount())
         return fail(u"no free loopback ports for the cluster routes"_s);
+    const QList<quint16> routePorts = m_routePorts;
 
     // nats-server 2.10 sometimes loses raft traffic of one node while the routes between the nodes
     // are being replaced at start: either the meta leader is elected without that node and never
@@ -77,13 +80,13 @@ bool NatsClusterFixture::start(const QString &versionLabel, const ServerConfig &
     return fail(u"the cluster did not form: %1"_s.arg(attempts.join(u"; "_s)));
 }
 
-bool NatsClusterFixture::launchAll(const NatsServerBinary &binary, const ServerConfig &baseConfig,
-                                   const QList<quint16> &routePorts, int timeoutMs, QString *problem)
+bool NatsClusterFixture::launchEach(const NatsServerBinary &binary, const ServerConfig &baseConfig,
+                                    const QList<quint16> &routePorts, int timeoutMs)
 {
     markLogOffsets();
     for (int i = 0; i < nodeCount(); ++i) {
         ServerConfig config = baseConfig;
-        config.setServerName(u"n%1"_s.arg(i + 1));
+        config.setServerName(u"%1%2"_s.arg(m_nodePrefix).arg(i + 1));
         config.setClientPort(0);
         config.setHttpPort(0);
         config.setMqttPort(0);
@@ -92,15 +95,61 @@ bool NatsClusterFixture::launchAll(const NatsServerBinary &binary, const ServerC
         cluster.port = routePorts.at(i);
         cluster.routePorts = routePorts;
         config.setCluster(cluster);
-        if (!m_nodes[size_t(i)]->launch(binary, config))
-            return fail(u"node n%1: %2"_s.arg(i + 1).arg(m_nodes[size_t(i)]->errorString()));
+        if (!m_gatewayRemotes.isEmpty()) {
+            ServerConfig::Gateway gateway;
+            gateway.name = m_clusterName;
+            gateway.port = i < m_gatewayPorts.size() ? m_gatewayPorts.at(i) : 0;
+            gateway.remotes = m_gatewayRemotes;
+            config.setGateway(gateway);
+        }
+        NatsServerBinary nodeBinary = binary;
+        if (m_nodeVersions.contains(i)) {
+            nodeBinary = NatsServerBinary::locate(m_nodeVersions.value(i));
+            if (!nodeBinary.isValid())
+                return fail(u"node %1: %2"_s.arg(config.serverName(), nodeBinary.errorString()));
+        }
+        if (!m_nodes[size_t(i)]->launch(nodeBinary, config))
+            return fail(u"node %1: %2"_s.arg(config.serverName(), m_nodes[size_t(i)]->errorString()));
     }
 
     const QDeadlineTimer deadline(timeoutMs);
     for (int i = 0; i < nodeCount(); ++i) {
         if (!m_nodes[size_t(i)]->waitUntilReady(int(deadline.remainingTime()), NatsServerFixture::Readiness::LogOnly))
-            return fail(u"node n%1: %2"_s.arg(i + 1).arg(m_nodes[size_t(i)]->errorString()));
+            return fail(u"node %1: %2"_s.arg(m_nodes[size_t(i)]->serverName(), m_nodes[size_t(i)]->errorString()));
     }
+    return true;
+}
+
+bool NatsClusterFixture::launchNodes(const QString &versionLabel, const ServerConfig &baseConfig, int timeoutMs)
+{
+    m_errorString.clear();
+    const NatsServerBinary binary = NatsServerBinary::locate(versionLabel);
+    if (!binary.isValid())
+        return fail(binary.errorString());
+    if (m_routePorts.size() != nodeCount())
+        m_routePorts = FreePortAllocator::allocate(nodeCount());
+    if (m_routePorts.size() != nodeCount())
+        return fail(u"no free loopback ports for the cluster routes"_s);
+    return launchEach(binary, baseConfig, m_routePorts, timeoutMs);
+}
+
+void NatsClusterFixture::setNodeVersion(int index, const QString &versionLabel)
+{
+    m_nodeVersions.insert(index, versionLabel);
+}
+
+void NatsClusterFixture::setGateway(const QList<quint16> &ports, const QList<ServerConfig::Gateway::Remote> &remotes)
+{
+    m_gatewayPorts = ports;
+    m_gatewayRemotes = remotes;
+}
+
+bool NatsClusterFixture::launchAll(const NatsServerBinary &binary, const ServerConfig &baseConfig,
+                                   const QList<quint16> &routePorts, int timeoutMs, QString *problem)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    if (!launchEach(binary, baseConfig, routePorts, timeoutMs))
+        return false;
     // An election takes well under a second; the rest of the time goes to a next attempt.
     const int leaderWaitMs = int(std::min<qint64>(deadline.remainingTime(), MetaLeaderTimeoutMs));
     if (!waitForMetaLeader(leaderWaitMs)) {
@@ -109,7 +158,7 @@ bool NatsClusterFixture::launchAll(const NatsServerBinary &binary, const ServerC
     }
     for (int i = 0; i < nodeCount(); ++i) {
         if (!m_nodes[size_t(i)]->waitUntilReady(int(deadline.remainingTime()), NatsServerFixture::Readiness::Healthy)) {
-            *problem = u"node n%1: %2"_s.arg(i + 1).arg(m_nodes[size_t(i)]->errorString());
+            *problem = u"node %1: %2"_s.arg(m_nodes[size_t(i)]->serverName(), m_nodes[size_t(i)]->errorString());
             return true;
         }
     }
@@ -118,8 +167,16 @@ bool NatsClusterFixture::launchAll(const NatsServerBinary &binary, const ServerC
 
 QString NatsClusterFixture::metaGroupGap() const
 {
+    QList<const NatsServerFixture *> nodes;
+    for (const auto &node : m_nodes)
+        nodes << node.get();
+    return metaGroupGapOf(nodes);
+}
+
+QString NatsClusterFixture::metaGroupGapOf(const QList<const NatsServerFixture *> &nodes)
+{
     // Only the leader's /jsz lists the other members ("replicas"), each with "current".
-    for (const auto &node : m_nodes) {
+    for (const NatsServerFixture *node : nodes) {
         if (!node->isRunning())
             continue;
         const std::optional<HttpProbe::Response> response = node->monitor("/jsz"_ba);
@@ -137,7 +194,7 @@ QString NatsClusterFixture::metaGroupGap() const
                 notCurrent << peer.value(u"name"_s).toString();
         }
         QStringList gaps;
-        for (const auto &other : m_nodes) {
+        for (const NatsServerFixture *other : nodes) {
             if (!members.contains(other->serverName()))
                 gaps << u"%1 is not a member"_s.arg(other->serverName());
             else if (other->isRunning() && notCurrent.contains(other->serverName()))

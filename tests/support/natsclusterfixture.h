@@ -3,6 +3,7 @@
 #include "natsserverfixture.h"
 #include "serverconfig.h"
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -24,7 +25,9 @@ public:
     static constexpr int MetaLeaderTimeoutMs = 15000;
     static constexpr int MetaGroupTimeoutMs = 10000;
 
-    explicit NatsClusterFixture(int nodeCount = 3, const QString &clusterName = QStringLiteral("mqttdoctor"));
+    // Nodes are named <nodePrefix>1..<nodePrefix>N (unique names across the clusters of a supercluster).
+    explicit NatsClusterFixture(int nodeCount = 3, const QString &clusterName = QStringLiteral("mqttdoctor"),
+                                const QString &nodePrefix = QStringLiteral("n"));
     ~NatsClusterFixture();
     NatsClusterFixture(const NatsClusterFixture &) = delete;
     NatsClusterFixture &operator=(const NatsClusterFixture &) = delete;
@@ -36,6 +39,15 @@ public:
     bool start(const QString &versionLabel, const ServerConfig &baseConfig = ServerConfig::standard(),
                int timeoutMs = DefaultStartTimeoutMs);
     void stop();
+
+    // Before start(): the node runs another server version than the others (a mixed-version cluster).
+    void setNodeVersion(int index, const QString &versionLabel);
+    // Before start(): every node gets a gateway listener (ports[i] for node i, 0 = a free one) and the
+    // gateways of the other clusters (a supercluster; NatsSuperclusterFixture sets this).
+    void setGateway(const QList<quint16> &ports, const QList<ServerConfig::Gateway::Remote> &remotes);
+    // Launches every node and waits until each logged that it is ready; no wait for a meta leader (in
+    // a supercluster the JetStream meta group spans every cluster, see NatsSuperclusterFixture).
+    bool launchNodes(const QString &versionLabel, const ServerConfig &baseConfig, int timeoutMs = DefaultStartTimeoutMs);
 
     int nodeCount() const { return int(m_nodes.size()); }
     NatsServerFixture &node(int index); // 0-based
@@ -61,6 +73,8 @@ public:
     // Empty if the meta leader lists every node as a member and every running one as current;
     // otherwise what is missing.
     QString metaGroupGap() const;
+    // The same over any set of nodes (e.g. every node of a supercluster).
+    static QString metaGroupGapOf(const QList<const NatsServerFixture *> &nodes);
 
 private:
     bool fail(const QString &message);
@@ -68,9 +82,16 @@ private:
     // true with *problem set if the cluster did not form (no meta leader, a node not healthy).
     bool launchAll(const NatsServerBinary &binary, const ServerConfig &baseConfig, const QList<quint16> &routePorts,
                    int timeoutMs, QString *problem);
+    bool launchEach(const NatsServerBinary &binary, const ServerConfig &baseConfig, const QList<quint16> &routePorts,
+                    int timeoutMs);
     QString waitForFullMetaGroup(int timeoutMs) const;
 
     QString m_clusterName;
+    QString m_nodePrefix;
+    QMap<int, QString> m_nodeVersions;
+    QList<quint16> m_gatewayPorts;
+    QList<ServerConfig::Gateway::Remote> m_gatewayRemotes;
+    QList<quint16> m_routePorts;
     std::vector<std::unique_ptr<NatsServerFixture>> m_nodes;
     void markLogOffsets();
 

@@ -131,6 +131,10 @@ bool ServerConfig::assignFreePorts()
         missing << &m_mqttPort;
     if (m_cluster && m_cluster->port == 0)
         missing << &m_cluster->port;
+    if (m_gateway && m_gateway->port == 0)
+        missing << &m_gateway->port;
+    if (m_leafNodes && m_leafNodes->listen && m_leafNodes->port == 0)
+        missing << &m_leafNodes->port;
     if (missing.isEmpty())
         return true;
     const QList<quint16> ports = FreePortAllocator::allocate(int(missing.size()));
@@ -184,6 +188,42 @@ QString ServerConfig::toConfigText(const QString &storeDir) const
         lines << u"  name: "_s + quoted(m_cluster->name);
         lines << u"  listen: "_s + hostPort(m_cluster->port);
         lines << u"  routes: [ %1 ]"_s.arg(routes.join(u", "_s));
+        lines << u"}"_s;
+    }
+
+    if (m_gateway) {
+        lines << u"gateway {"_s;
+        lines << u"  name: "_s + quoted(m_gateway->name);
+        lines << u"  listen: "_s + hostPort(m_gateway->port);
+        QStringList remotes;
+        for (const Gateway::Remote &remote : m_gateway->remotes) {
+            QStringList urls;
+            for (const quint16 port : remote.ports)
+                urls << quoted(u"nats://127.0.0.1:%1"_s.arg(port));
+            remotes << u"    { name: %1, urls: [ %2 ] }"_s.arg(quoted(remote.name), urls.join(u", "_s));
+        }
+        lines << u"  gateways: ["_s << remotes << u"  ]"_s;
+        lines << u"}"_s;
+    }
+
+    if (m_leafNodes) {
+        lines << u"leafnodes {"_s;
+        if (m_leafNodes->listen)
+            lines << u"  listen: "_s + hostPort(m_leafNodes->port);
+        if (!m_leafNodes->remotes.isEmpty()) {
+            lines << u"  remotes: ["_s;
+            for (const LeafNodes::Remote &remote : m_leafNodes->remotes) {
+                QString url = u"nats-leaf://"_s;
+                if (!remote.user.isEmpty())
+                    url += remote.user + u':' + remote.password + u'@';
+                url += u"127.0.0.1:%1"_s.arg(remote.port);
+                QString entry = u"    { url: %1"_s.arg(quoted(url));
+                if (!remote.account.isEmpty())
+                    entry += u", account: "_s + quoted(remote.account);
+                lines << entry + u" }"_s;
+            }
+            lines << u"  ]"_s;
+        }
         lines << u"}"_s;
     }
 

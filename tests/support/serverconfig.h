@@ -57,6 +57,35 @@ public:
         QList<quint16> routePorts; // route listeners of all nodes (listing itself is fine)
     };
 
+    // A cluster of a supercluster: this node's gateway listener and the gateways of every cluster
+    // (listing its own cluster is fine, the server skips it).
+    struct Gateway
+    {
+        QString name;         // this cluster's gateway name (the cluster name)
+        quint16 port = 0;     // this node's gateway listener; 0 = pick a free one
+        struct Remote
+        {
+            QString name;
+            QList<quint16> ports; // gateway listeners of that cluster's nodes
+        };
+        QList<Remote> remotes;
+    };
+
+    // Leaf node connections: a listener for leaf nodes (hub side) and/or remotes (leaf side).
+    struct LeafNodes
+    {
+        bool listen = false;  // hub side: accept leaf node connections
+        quint16 port = 0;     // the listener; 0 = pick a free one
+        struct Remote
+        {
+            quint16 port = 0;      // the hub's leaf node listener
+            QString user;          // credentials of a hub user; the leaf's local account is `account`
+            QString password;
+            QString account;       // local account bound to this remote (empty: the global account)
+        };
+        QList<Remote> remotes;
+    };
+
     // Server "mqttdoctor-test", JetStream on, MQTT on, system account SYS with sys/syspass, no
     // other accounts.
     ServerConfig();
@@ -107,10 +136,16 @@ public:
     std::optional<Cluster> cluster() const { return m_cluster; }
     void setCluster(const Cluster &cluster) { m_cluster = cluster; }
 
+    std::optional<Gateway> gateway() const { return m_gateway; }
+    void setGateway(const Gateway &gateway) { m_gateway = gateway; }
+    std::optional<LeafNodes> leafNodes() const { return m_leafNodes; }
+    void setLeafNodes(const LeafNodes &leafNodes) { m_leafNodes = leafNodes; }
+
     // Extra top-level lines, e.g. "max_payload: 65536".
     void addSetting(const QString &line) { m_extraLines << line; }
 
-    // Fills every port that is 0 (client, http, mqtt if enabled, cluster if set). False if the
+    // Fills every port that is 0 (client, http, mqtt if enabled, cluster, gateway and leaf node
+    // listener if set). False if the
     // system gave no free ports.
     bool assignFreePorts();
 
@@ -132,6 +167,8 @@ private:
     QList<Account> m_accounts;
     std::optional<Tls> m_tls;
     std::optional<Cluster> m_cluster;
+    std::optional<Gateway> m_gateway;
+    std::optional<LeafNodes> m_leafNodes;
     QStringList m_extraLines;
 };
 

@@ -380,6 +380,9 @@ private slots:
                 QVERIFY2(m.matched, qPrintable(file + u": "_s + line));
                 ++checked;
             }
+            // The one debug template: a leaf connection not passing a JetStream API request on.
+            if (m.templateId == u"leaf.js_api_not_delivered"_s)
+                continue;
             if (parsed.level == u"DBG" || line.contains(u"Plaintext passwords"_s) || line.contains(u"restore for stream"_s)
                 || line.contains(u"Restored "_s) || line.contains(u"Listening for"_s))
                 QVERIFY2(!m.matched, qPrintable(file + u": "_s + line));

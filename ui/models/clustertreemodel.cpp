@@ -70,8 +70,47 @@ void ClusterTreeModel::setServers(const QList<ServerInfo> &servers)
     Node *group = groupNode(NodeKind::ServerGroup);
     if (!group)
         return;
+    const QList<ServerInfo> sorted = ClusterGroup::sortedByCluster(servers);
+    const QList<ClusterGroup> clusters = ClusterGroup::of(sorted);
+    const bool grouped = clusters.size() > 1;
+    // From flat rows to cluster rows or back: the rows of the other kind go first (a cluster may be
+    // named like one of its servers).
+    const NodeKind rowKind = grouped ? NodeKind::Cluster : NodeKind::Server;
+    if (group->childCount() > 0 && group->children.front()->kind != rowKind) {
+        beginRemoveRows(indexOf(group), 0, group->childCount() - 1);
+        group->children.clear();
+        endRemoveRows();
+    }
+    if (!grouped) {
+        mergeServers(group, sorted);
+    } else {
+        mergeChildren(
+            group, clusters,
+            [](const ClusterGroup &c) {
+                auto node = std::make_unique<Node>(NodeKind::Cluster, c.name);
+                node->cluster = std::make_unique<const ClusterGroup>(c);
+                return node;
+            },
+            [this](Node *node, const ClusterGroup &c) {
+                node->cluster = std::make_unique<const ClusterGroup>(c);
+                emitRowChanged(node);
+            });
+        for (const auto &child : group->children) {
+            QList<ServerInfo> members;
+            for (const ServerInfo &s : sorted)
+                if (s.cluster == child->key)
+                    members.append(s);
+            mergeServers(child.get(), members);
+        }
+    }
+    group->loaded = true;
+    emitRowChanged(group);
+}
+
+void ClusterTreeModel::mergeServers(Node *parent, const QList<ServerInfo> &servers)
+{
     mergeChildren(
-        group, servers,
+        parent, servers,
         [](const ServerInfo &s) {
             auto node = std::make_unique<Node>(NodeKind::Server, serverKey(s));
             node->server = std::make_unique<const ServerInfo>(s);
@@ -81,8 +120,6 @@ void ClusterTreeModel::setServers(const QList<ServerInfo> &servers)
             node->server = std::make_unique<const ServerInfo>(s);
             emitRowChanged(node);
         });
-    group->loaded = true;
-    emitRowChanged(group);
 }
 
 void ClusterTreeModel::setAccounts(const QList<AccountInfo> &accounts)
@@ -491,6 +528,12 @@ const ServerInfo *ClusterTreeModel::serverAt(const QModelIndex &index) const
     return node ? node->as<ServerInfo>() : nullptr;
 }
 
+const ClusterGroup *ClusterTreeModel::clusterAt(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    return node ? node->cluster.get() : nullptr;
+}
+
 const AccountInfo *ClusterTreeModel::accountAt(const QModelIndex &index) const
 {
     const Node *node = nodeAt(index);
@@ -507,8 +550,23 @@ QList<ServerInfo> ClusterTreeModel::servers() const
 {
     QList<ServerInfo> out;
     if (const Node *group = groupNode(NodeKind::ServerGroup))
+        for (const auto &child : group->children) {
+            if (child->kind == NodeKind::Server)
+                out.append(*child->as<ServerInfo>());
+            else
+                for (const auto &server : child->children)
+                    out.append(*server->as<ServerInfo>());
+        }
+    return out;
+}
+
+QList<ClusterGroup> ClusterTreeModel::clusters() const
+{
+    QList<ClusterGroup> out;
+    if (const Node *group = groupNode(NodeKind::ServerGroup))
         for (const auto &child : group->children)
-            out.append(*child->as<ServerInfo>());
+            if (child->cluster)
+                out.append(*child->cluster);
     return out;
 }
 

@@ -12,6 +12,7 @@
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/finding.h"
 #include "models/healthbadge.h"
+#include "nats/clustergroup.h"
 #include "nats/clusterinfo.h"
 
 namespace MqttDoctor {
@@ -22,7 +23,9 @@ struct AccountMergePlan;
 struct ClusterTreeNode;
 
 /**
- * The cluster as a tree: the profile at the top, then "Servers" (one row per server) and
+ * The cluster as a tree: the profile at the top, then "Servers" (one row per server; with several
+ * clusters, as in a supercluster, one row per cluster with its servers under it, and a row for a
+ * cluster that a gateway leads to but none of whose servers answers) and
  * "Accounts" (one row per account; under an account with MQTT streams those streams `$MQTT_*`, then
  * "Sessions", "Retained" and "Consumers", the record views). Accounts and streams carry a health
  * badge: the worst severity of their findings.
@@ -48,7 +51,7 @@ class ClusterTreeModel final : public QAbstractItemModel
 public:
     enum Column { NameColumn, SummaryColumn, ColumnCount };
 
-    enum class NodeKind { Profile, ServerGroup, AccountGroup, Server, Account, Stream, Sessions, Retained, Consumers };
+    enum class NodeKind { Profile, ServerGroup, AccountGroup, Server, Account, Stream, Sessions, Retained, Consumers, Cluster };
     Q_ENUM(NodeKind)
 
     enum class JetStreamState { Unknown, Enabled, Disabled };
@@ -65,6 +68,7 @@ public:
         AccountRole,                     ///< accounts: AccountInfo
         HealthRole,                      ///< accounts and streams: HealthBadge::Health (Unknown before setFindings)
         CoverageRole,                    ///< accounts: HealthBadge::Coverage, how far the badge reaches
+        ClusterRole,                     ///< clusters: ClusterGroup
     };
 
     /** Beyond this many separate row runs or parents with changed children, a change is one layout change. */
@@ -124,6 +128,9 @@ public:
 
     /** The payloads behind an index (nullptr when it is not that kind). */
     const ServerInfo *serverAt(const QModelIndex &index) const;
+    const ClusterGroup *clusterAt(const QModelIndex &index) const;
+    /** The cluster rows under "Servers" (none with a single cluster). */
+    QList<ClusterGroup> clusters() const;
     const AccountInfo *accountAt(const QModelIndex &index) const;
     const StreamInfo *streamAt(const QModelIndex &index) const;
     QList<ServerInfo> servers() const;
@@ -151,6 +158,8 @@ private:
     QModelIndex indexOf(const Node *node, int column = 0) const;
     Node *groupNode(NodeKind kind) const;
     void emitRowChanged(const Node *node);
+    /** Merges `servers` into `parent`'s server rows. */
+    void mergeServers(Node *parent, const QList<ServerInfo> &servers);
     template<typename Info, typename Make, typename Update>
     void mergeChildren(Node *parent, const QList<Info> &items, Make make, Update update);
     /** Row signals for every change (few places changed). */

@@ -57,6 +57,11 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
             font.setBold(true);
             return font;
         }
+        if (node->kind == NodeKind::Cluster && !node->cluster->problem.isEmpty()) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
         return {};
     case NodeKindRole:
         return QVariant::fromValue(node->kind);
@@ -64,7 +69,7 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
         return node->key;
     case AccountNameRole:
         if (node->kind != NodeKind::Profile && node->kind != NodeKind::Server && node->kind != NodeKind::ServerGroup
-            && node->kind != NodeKind::AccountGroup)
+            && node->kind != NodeKind::AccountGroup && node->kind != NodeKind::Cluster)
             return node->accountName();
         return {};
     case JetStreamRole:
@@ -87,6 +92,10 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
         if (const ServerInfo *s = node->as<ServerInfo>())
             return QVariant::fromValue(*s);
         return {};
+    case ClusterRole:
+        if (node->cluster)
+            return QVariant::fromValue(*node->cluster);
+        return {};
     case AccountRole:
         if (const AccountInfo *a = node->as<AccountInfo>())
             return QVariant::fromValue(*a);
@@ -106,7 +115,15 @@ QVariant ClusterTreeModel::displayData(const Node *node, int column) const
     case NodeKind::ServerGroup:
         if (column == NameColumn)
             return tr("Servers");
-        return node->loaded ? DisplayFormat::serverCount(node->childCount()) : tr("not loaded");
+        if (!node->loaded)
+            return tr("not loaded");
+        {
+            // Grouped by cluster: count the servers, not the cluster rows.
+            int servers = 0;
+            for (const auto &child : node->children)
+                servers += child->kind == NodeKind::Cluster ? child->childCount() : 1;
+            return DisplayFormat::serverCount(servers);
+        }
     case NodeKind::AccountGroup:
         if (column == NameColumn)
             return tr("Accounts");
@@ -151,6 +168,17 @@ QVariant ClusterTreeModel::displayData(const Node *node, int column) const
         const QString count = DisplayFormat::messageCount(DisplayFormat::messages(s));
         return s.isLegacySession() ? tr("legacy · %1").arg(count) : count;
     }
+    case NodeKind::Cluster: {
+        const ClusterGroup &c = *node->cluster;
+        if (column == NameColumn)
+            return c.name.isEmpty() ? tr("Not clustered") : tr("Cluster %1").arg(c.name);
+        if (!c.problem.isEmpty())
+            return tr("unreachable");
+        QStringList parts{DisplayFormat::serverCount(int(c.servers.size()))};
+        if (!c.gateways.isEmpty())
+            parts << tr("gateways to %1").arg(c.gateways.join(QStringLiteral(", ")));
+        return parts.join(QStringLiteral(" · "));
+    }
     case NodeKind::Sessions:
         return column == NameColumn ? tr("Sessions") : QVariant();
     case NodeKind::Retained:
@@ -178,6 +206,8 @@ QVariant ClusterTreeModel::toolTip(const Node *node) const
             return tr("JetStream is disabled for %1: MQTT clients of this account cannot connect, because "
                       "nats-server keeps MQTT state in JetStream.").arg(node->key);
         QString tip = tr("Account %1: JetStream %2").arg(node->key, DisplayFormat::jetStreamState(a));
+        if (const QString place = DisplayFormat::mqttStatePlace(a); !place.isEmpty())
+            tip += QLatin1Char('\n') + tr("MQTT state in: %1").arg(place);
         if (node->health != HealthBadge::Health::Unknown) {
             tip += QLatin1Char('\n') + tr("Health: %1").arg(HealthBadge::name(node->health)) + QLatin1Char('\n')
                    + HealthBadge::coverageText(node->coverage);
@@ -202,6 +232,16 @@ QVariant ClusterTreeModel::toolTip(const Node *node) const
         return tr("The retained MQTT messages of %1 ($MQTT_rmsgs)").arg(node->accountName());
     case NodeKind::Consumers:
         return tr("The consumers of %1's $MQTT_msgs and $MQTT_out, with their owner sessions").arg(node->accountName());
+    case NodeKind::Cluster: {
+        const ClusterGroup &c = *node->cluster;
+        if (!c.problem.isEmpty())
+            return QString(c.problem + QLatin1Char('.'));
+        QString tip = c.name.isEmpty() ? tr("Servers outside any cluster: %1").arg(c.servers.join(QStringLiteral(", ")))
+                                       : tr("Cluster %1: %2").arg(c.name, c.servers.join(QStringLiteral(", ")));
+        if (!c.gateways.isEmpty())
+            tip += QLatin1Char('\n') + tr("Gateways to %1").arg(c.gateways.join(QStringLiteral(", ")));
+        return tip;
+    }
     case NodeKind::ServerGroup:
     case NodeKind::AccountGroup:
         return {};
@@ -216,6 +256,7 @@ QIcon ClusterTreeModel::icon(const Node *node) const
     case NodeKind::Profile: kind = IconFactory::Kind::Cluster; break;
     case NodeKind::ServerGroup:
     case NodeKind::Server: kind = IconFactory::Kind::Server; break;
+    case NodeKind::Cluster: kind = IconFactory::Kind::Cluster; break;
     case NodeKind::AccountGroup: kind = IconFactory::Kind::Account; break;
     case NodeKind::Account: {
         const AccountInfo &a = *node->as<AccountInfo>();

@@ -10,6 +10,7 @@
 #include "diagnosis/finding.h"
 #include "models/clustertreemodel.h"
 #include "models/healthbadge.h"
+#include "nats/clustergroup.h"
 #include "nats/clusterinfo.h"
 
 namespace MqttDoctor {
@@ -85,6 +86,7 @@ struct ClusterTreeNode final
     int row = 0;      ///< kept current by renumber(), so parent() is O(1)
     std::vector<std::unique_ptr<ClusterTreeNode>> children;
     std::unique_ptr<const ServerInfo> server; ///< servers (a few; apart, so the many other nodes stay small)
+    std::unique_ptr<const ClusterGroup> cluster; ///< clusters (a supercluster's)
     const AccountInfo *account = nullptr;    ///< accounts: their entry in the model's account list
     const StreamInfo *stream = nullptr;      ///< streams: their entry in the account's `streams`
     int streamIndex = -1;                    ///< streams: that entry's index

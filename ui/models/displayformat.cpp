@@ -79,6 +79,33 @@ QString leader(const StreamInfo &stream)
     return stream.cluster.value(QLatin1String("leader")).toString();
 }
 
+QString mqttStatePlace(const AccountInfo &account)
+{
+    static const QString prefix = QStringLiteral("$MQTT.sess.");
+    static const QString suffix = QStringLiteral(".>");
+    bool found = false;
+    QString cluster;
+    QString domain;
+    for (const StreamInfo &s : account.streams) {
+        if (!s.isMqtt() || s.isLegacySession())
+            continue;
+        found = true;
+        if (cluster.isEmpty())
+            cluster = s.cluster.value(QLatin1String("name")).toString();
+        if (s.name != QLatin1String("$MQTT_sess"))
+            continue;
+        for (const QString &subject : subjectList(s))
+            if (subject.startsWith(prefix) && subject.endsWith(suffix) && subject.size() > prefix.size() + suffix.size())
+                domain = subject.mid(prefix.size(), subject.size() - prefix.size() - suffix.size());
+    }
+    if (!found)
+        return {};
+    QStringList parts{domain.isEmpty() ? tr("JetStream without a domain") : tr("JetStream domain %1").arg(domain)};
+    if (!cluster.isEmpty())
+        parts << tr("cluster %1").arg(cluster);
+    return parts.join(QStringLiteral(" · "));
+}
+
 QString mqttListener(const ServerInfo &server)
 {
     if (!server.mqttKnown)

@@ -20,6 +20,12 @@ QString bytes(qint64 value);
 QString count(qint64 value);
 /** A JetStream limit: negative (or 0 when zeroIsUnlimited) reads "unlimited". */
 QString limit(qint64 value, bool isBytes, bool zeroIsUnlimited = false);
+/**
+ * Where the account's MQTT state lives, from its MQTT streams: "JetStream domain edge · cluster west"
+ * (the domain from the token in $MQTT_sess's subjects, the cluster the streams are placed in);
+ * "JetStream without a domain" when the subjects carry no token. Empty without MQTT streams.
+ */
+QString mqttStatePlace(const AccountInfo &account);
 /** "enabled", "disabled" or "unknown". */
 QString jetStreamState(const AccountInfo &account);
 /** The stream's subjects, comma separated. */

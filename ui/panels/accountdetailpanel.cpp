@@ -37,6 +37,7 @@ AccountDetailPanel::AccountDetailPanel(QWidget *parent)
     : QWidget(parent), m_title(new QLabel(this)), m_jetstream(valueLabel(this, "accountJetStream")),
       m_usage(valueLabel(this, "accountUsage")), m_limits(valueLabel(this, "accountLimits")),
       m_streams(valueLabel(this, "accountStreams")), m_source(valueLabel(this, "accountSource")),
+      m_place(valueLabel(this, "accountMqttState")),
       m_notice(new QLabel(this)), m_tableTitle(new QLabel(tr("MQTT streams"), this)), m_model(new StreamTableModel(this)),
       m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this)), m_jsonTitle(new QLabel(this)),
       m_json(new QPlainTextEdit(this)), m_splitter(new QSplitter(Qt::Vertical, this))
@@ -116,6 +117,7 @@ AccountDetailPanel::AccountDetailPanel(QWidget *parent)
     form->addRow(tr("Limits:"), m_limits);
     form->addRow(tr("Streams:"), m_streams);
     form->addRow(tr("Read from:"), m_source);
+    form->addRow(tr("MQTT state in:"), m_place);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
@@ -166,6 +168,9 @@ void AccountDetailPanel::setAccount(const AccountInfo &account)
         m_source->setText(tr("the server's account list (ACCOUNTZ)"));
     else
         m_source->setText(account.source.isEmpty() ? QStringLiteral("—") : account.source);
+
+    const QString place = DisplayFormat::mqttStatePlace(account);
+    m_place->setText(place.isEmpty() ? QStringLiteral("—") : place);
 
     QString notice;
     if (account.jetstreamKnown && !js) {

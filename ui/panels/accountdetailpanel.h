@@ -50,6 +50,7 @@ private:
     QLabel *m_limits;
     QLabel *m_streams;
     QLabel *m_source;
+    QLabel *m_place;
     QLabel *m_notice;
     QLabel *m_tableTitle;
     StreamTableModel *m_model;

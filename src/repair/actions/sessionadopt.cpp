@@ -10,10 +10,10 @@
 
 #include "diagnosis/findingcodes.h"
 #include "mqtt/mqttlayout.h"
-#include "mqtt/natsheaders.h"
+#include "nats/natsheaders.h"
 #include "mqtt/sessionrecord.h"
 #include "repair/actions/sessionactionsupport.h"
-#include "repair/jetstreampublisher.h"
+#include "nats/jetstreampublisher.h"
 
 namespace MqttDoctor::SessionRepair {
 

@@ -82,12 +82,14 @@ public:
     /** The create step of `spec` (also planned by resolve_overlap after it frees the subjects). */
     static RepairStep step(const MqttStreamSpec &spec, const PlanContext &ctx)
     {
-        const QJsonObject config = spec.createConfig();
+        const QJsonObject config = S::placedIn(spec.createConfig(), ctx.layout.cluster);
         RepairStep s;
         s.action = R::createStream();
         s.account = ctx.account ? ctx.account->name : QString();
         s.stream = spec.name;
         s.description = QStringLiteral("Create %1 (%2)").arg(spec.name, S::describeSpec(spec));
+        if (!ctx.layout.cluster.isEmpty())
+            s.description += QStringLiteral(" in cluster %1, where the account's MQTT streams are").arg(ctx.layout.cluster);
         s.requests = {{ctx.apiSubject(QStringLiteral("STREAM.CREATE.") + spec.name), config}};
         s.diff = S::renderCreateDiff(S::currentValues(config, MqttStreamSpec::comparedFields()));
         s.precondition = QStringLiteral("%1 still does not exist (if it exists with exactly this config the step is already done; "
@@ -115,6 +117,13 @@ public:
         }
         if (ctx.stream(finding.stream)) {
             *note = QStringLiteral("%1 exists already: nothing to create.").arg(finding.stream);
+            return {};
+        }
+        if (ctx.account && ctx.account->readDomainKnown && !ctx.layout.layout.domain().isEmpty()
+            && ctx.account->readDomain != ctx.layout.layout.domain()) {
+            *note = QStringLiteral("%1: not created in JetStream domain \"%2\", which this connection reads: the MQTT servers keep "
+                                   "account \"%3\"'s state in domain \"%4\" (run with --js-domain %4).")
+                        .arg(finding.stream, ctx.account->readDomain, finding.account, ctx.layout.layout.domain());
             return {};
         }
         if (finding.severity == Finding::Severity::Info) {

@@ -112,6 +112,14 @@ bool sameValue(const QString &field, const QJsonValue &a, const QJsonValue &b)
     return na == nb;
 }
 
+QJsonObject placedIn(QJsonObject config, const QString &cluster)
+{
+    if (cluster.isEmpty() || config.contains(QLatin1String("placement")))
+        return config;
+    config.insert(QStringLiteral("placement"), QJsonObject{{QStringLiteral("cluster"), cluster}});
+    return config;
+}
+
 QJsonObject withChanges(QJsonObject config, const QJsonObject &changes)
 {
     for (auto it = changes.constBegin(); it != changes.constEnd(); ++it)

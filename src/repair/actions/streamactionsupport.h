@@ -52,6 +52,8 @@ bool sameValue(const QString &field, const QJsonValue &a, const QJsonValue &b);
 
 /** `config` with `changes` written over it (raw JSON: every other field kept; docs/safety.md). */
 QJsonObject withChanges(QJsonObject config, const QJsonObject &changes);
+/** `config` with `placement.cluster` set to `cluster` (unchanged when it is empty or a placement is set already). */
+QJsonObject placedIn(QJsonObject config, const QString &cluster);
 
 /** One value for people: subjects as "[a, b]" (sorted), strings bare, numbers as integers. */
 QString renderValue(const QJsonValue &value);

@@ -81,7 +81,11 @@ public:
             return {};
         }
         const QJsonObject old = S::currentValues(stream->config, changes.keys());
-        const QJsonObject target = S::withChanges(stream->config, changes);
+        // In a supercluster the stream is created again in the cluster it was in, whichever server the
+        // tool is connected to.
+        const QString cluster = stream->cluster.value(QLatin1String("name")).toString();
+        const QJsonObject target = S::placedIn(S::withChanges(stream->config, changes),
+                                               ctx.layout.cluster.isEmpty() ? QString() : cluster.isEmpty() ? ctx.layout.cluster : cluster);
 
         RepairStep s;
         s.action = name();
