@@ -17,6 +17,7 @@
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
 #include "mqtt/layouts.h"
+#include "mqtt/serverversion.h"
 #include "checkwatch.h"
 #include "terminalprogress.h"
 #include "textoutput.h"
@@ -193,6 +194,17 @@ int runCheck(CliContext &ctx)
         request.options.staleAfterSecs = qint64(*ms / 1000);
     }
     request.options.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
+    if (ctx.parser.isSet(QStringLiteral("target-version"))) {
+        const QString text = ctx.parser.value(QStringLiteral("target-version"));
+        const auto target = ServerVersion::parse(text);
+        if (!target || target->majorVersion() != 2)
+            return ctx.usage(QStringLiteral("--target-version must be a nats-server version such as 2.11.15 or 2.14.5, not \"%1\"").arg(text),
+                             QStringLiteral("the version the servers are to be upgraded to"));
+        request.options.targetVersion = *target;
+        // An upgrade of 2.9 servers to 2.10+ also migrates the retained messages.
+        if (target->atLeast(2, 10))
+            request.options.upgradePlanned = true;
+    }
     request.records = !ctx.parser.isSet(QStringLiteral("no-records"));
     if (ctx.parser.isSet(QStringLiteral("parallel"))) {
         bool ok = false;
@@ -378,6 +390,10 @@ QList<Command> checkCommands()
                                       QStringLiteral("n")),
                    QCommandLineOption(QStringLiteral("upgrade-planned"),
                                       QStringLiteral("Also report what an upgrade of 2.9 servers to 2.10+ will do.")),
+                   QCommandLineOption(QStringLiteral("target-version"),
+                                      QStringLiteral("Upgrade readiness: also report what this nats-server version will refuse or change "
+                                                     "for the account's sessions, connected clients and retained messages."),
+                                      QStringLiteral("version")),
                    QCommandLineOption(QStringLiteral("stale-after"),
                                       QStringLiteral("SESSION_STALE: persistent sessions not connected and not written for longer than this, "
                                                      "e.g. 12h or 7d."),

@@ -11,6 +11,7 @@
 #include "nats/jserrors.h"
 #include "nats/streamreader.h"
 #include "records/inflightreader.h"
+#include "records/retainedloader.h"
 
 namespace MqttDoctor {
 
@@ -194,6 +195,29 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
             return;
         }
         records.subjectCounts = *counts;
+    }
+
+    // The retained messages' topics and sizes, for upgrade readiness only (a whole read of $MQTT_rmsgs).
+    const bool hasRetained = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(), [](const StreamInfo &s) {
+        return s.name == MqttLayout::retainedStream();
+    });
+    if (options.retainedTopics && hasRetained) {
+        RetainedLoadOptions read;
+        read.domain = src->apiDomain;
+        read.cancel = options.cancel;
+        QList<RetainedTopicSize> topics;
+        auto loaded = RetainedLoader::load(src->connection, read, [&topics](QList<RetainedEntry> &&batch, const ReadProgress &) {
+            for (const RetainedEntry &e : std::as_const(batch))
+                if (e.record && !e.record->isDeleteMarker)
+                    topics.append({e.record->topic, qint64(e.record->payload.size())});
+            return true;
+        });
+        if (loaded)
+            records.retained = std::move(topics);
+        else if (checked)
+            snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Failed,
+                                 QStringLiteral("reading $MQTT_rmsgs failed, so the retained topics were not checked for the target "
+                                                "version: %1").arg(loaded.error().toString())};
     }
 
     // The QoS 2 records (2.10+), for QOS2_ORPHANED: their sessions against the records read above. Empty

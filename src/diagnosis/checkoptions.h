@@ -3,7 +3,10 @@
 #include <QStringList>
 #include <QtGlobal>
 
+#include <optional>
+
 #include "mqtt/layoutoptions.h"
+#include "mqtt/serverversion.h"
 
 namespace MqttDoctor {
 
@@ -30,6 +33,11 @@ struct CheckOptions
      * with the records' ids and the connected clients (SESSION_HASH_COLLISION).
      */
     QStringList knownClientIds;
+    /**
+     * Upgrade readiness (UpgradeReadiness): what this server version will refuse or change for the
+     * account's records, against what the servers run now. nullopt: not asked.
+     */
+    std::optional<ServerVersion> targetVersion;
 };
 
 } // namespace MqttDoctor

@@ -27,6 +27,13 @@ inline QString sessionStale() { return QStringLiteral("SESSION_STALE"); }
 inline QString duplicateSessionRecords() { return QStringLiteral("DUPLICATE_SESSION_RECORDS"); }
 inline QString qos2Orphaned() { return QStringLiteral("QOS2_ORPHANED"); }
 inline QString clientIdTakeover() { return QStringLiteral("CLIENT_ID_TAKEOVER"); }
+inline QString serverVersionAdvisory() { return QStringLiteral("SERVER_VERSION_ADVISORY"); }
+inline QString jetStreamMetaDegraded() { return QStringLiteral("JETSTREAM_META_DEGRADED"); }
+inline QString deliberateDeviation() { return QStringLiteral("DELIBERATE_DEVIATION"); }
+inline QString upgradeClientIdRefused() { return QStringLiteral("UPGRADE_CLIENT_ID_REFUSED"); }
+inline QString upgradeRetainedSkipped() { return QStringLiteral("UPGRADE_RETAINED_SKIPPED"); }
+inline QString upgradePayloadTooLarge() { return QStringLiteral("UPGRADE_PAYLOAD_TOO_LARGE"); }
+inline QString upgradeInternalSubscription() { return QStringLiteral("UPGRADE_INTERNAL_SUBSCRIPTION"); }
 
 } // namespace MqttDoctor::FindingCodes
 

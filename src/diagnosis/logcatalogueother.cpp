@@ -205,6 +205,49 @@ QList<LogCatalogueEntry> otherEntries()
         .notes = u"A generic server warning (client.go); counted only on MQTT client lines (\"mid:\")."_s,
     });
     e.append({
+        .id = u"mqtt.topic_characters_old"_s,
+        .text = u"characters ' ' and '.' not supported for MQTT topics"_s,
+        .versions = {u"2.9.0 to 2.9.25"_s},
+        .verifiedOn = {v2910},
+        .level = u"ERR"_s,
+        .severity = u"warning"_s,
+        .mqttClientOnly = true,
+        .meaning = u"{clientref} used a topic with a space or a '.', which 2.9 servers cannot map to a NATS subject; the "
+                   u"server closed the connection. 2.10+ servers accept '.' (stored as //) but still refuse spaces."_s,
+        .advice = u"Change the topic in the client."_s,
+        .notes = u"Captured with a retained PUBLISH to \"space topic\"."_s,
+    });
+    e.append({
+        .id = u"mqtt.topic_space"_s,
+        .text = u"character ' ' not supported for MQTT topics"_s,
+        .versions = {u"2.10.0 to 2.12.8"_s, u"2.14.0"_s},
+        .verifiedOn = {v21027},
+        .level = u"ERR"_s,
+        .severity = u"warning"_s,
+        .mqttClientOnly = true,
+        .meaning = u"{clientref} used a topic with a space, which the server cannot map to a NATS subject; it closed the "
+                   u"connection."_s,
+        .advice = u"Change the topic in the client."_s,
+        .notes = u"Captured with a retained PUBLISH to \"space topic\". The versions are those before the wording below."_s,
+    });
+    e.append({
+        .id = u"mqtt.topic_characters"_s,
+        .text = u"character not supported for MQTT topics"_s,
+        .versions = {u"2.12.9 to 2.12.15"_s, u"2.14.1+"_s},
+        .verifiedOn = {v2151},
+        .level = u"ERR"_s,
+        .severity = u"warning"_s,
+        .codes = {u"UPGRADE_RETAINED_SKIPPED"_s},
+        .mqttClientOnly = true,
+        .meaning = u"{clientref} used a topic with a space, a tab, CR, LF, form feed or the DEL character (0x7f); the server "
+                   u"closed the connection. Servers before 2.12.9 / 2.14.1 accepted the control characters and 0x7f, so a "
+                   u"publisher that worked before the upgrade is disconnected now, and retained messages stored under such "
+                   u"topics are skipped."_s,
+        .advice = u"Change the topic in the client; `check --account A --target-version V` lists the retained topics an "
+                  u"upgrade would skip, before the upgrade."_s,
+        .notes = u"Captured with retained PUBLISHes to topics with a tab, 0x7f and a space."_s,
+    });
+    e.append({
         .id = u"mqtt.server_shutting_down"_s,
         .text = u"server is not running"_s,
         .versions = all,

@@ -114,6 +114,65 @@ QList<LogCatalogueEntry> sessionEntries()
         .notes = u"Captured with the colliding IDs cid-03579431 and cid-09191235 (hash 1fbmU9bb) on 2.15.1."_s,
     });
     e.append({
+        .id = u"session.invalid_client_id_utf8_old"_s,
+        .text = u"invalid utf8 for client ID: %q"_s,
+        .fields = {u"client"_s},
+        .versions = oldWording,
+        .verifiedOn = oldCaptured,
+        .level = u"ERR"_s,
+        .severity = u"error"_s,
+        .mqttClientOnly = true,
+        .meaning = u"The client ID in the CONNECT is not valid UTF-8; the server answered CONNACK 0x02 (identifier rejected). "
+                   u"Every version refuses such an ID, so no session of it exists."_s,
+        .advice = u"Fix the client's ID (its bytes must be valid UTF-8)."_s,
+        .notes = u"Captured with a raw CONNECT whose client ID holds the byte 0xff."_s,
+    });
+    e.append({
+        .id = u"session.invalid_client_id_utf8"_s,
+        .text = u"invalid utf8 for %s %q"_s,
+        .fields = {u"other"_s, u"client"_s},
+        .versions = newWording,
+        .verifiedOn = newCaptured,
+        .level = u"ERR"_s,
+        .severity = u"error"_s,
+        .mqttClientOnly = true,
+        .meaning = u"The {other} in the packet is not valid UTF-8. For a client ID the server answered CONNACK 0x02 "
+                   u"(identifier rejected), as every version does; for a topic or user name it closed the connection."_s,
+        .advice = u"Fix the client: the strings of MQTT packets must be valid UTF-8."_s,
+        .notes = u"New wording of session.invalid_client_id_utf8_old (with nats-server commit 0935b53f9). Captured with a "
+                 u"raw CONNECT whose client ID holds the byte 0xff."_s,
+    });
+    e.append({
+        .id = u"session.invalid_client_id_char"_s,
+        .text = u"invalid character in %s %q"_s,
+        .fields = {u"other"_s, u"client"_s},
+        .versions = newWording,
+        .verifiedOn = newCaptured,
+        .level = u"ERR"_s,
+        .codes = {u"UPGRADE_CLIENT_ID_REFUSED"_s},
+        .mqttClientOnly = true,
+        .meaning = u"The {other} {clientref} holds a space, tab, '.', '*' or '>'. Servers from 2.11.15 / 2.12.6 / 2.14.0 refuse "
+                   u"it with CONNACK 0x02 (identifier rejected); older ones accepted it, so a device that worked before the "
+                   u"upgrade cannot connect any more and its session is unreachable."_s,
+        .advice = u"Give the client an ID without those characters; `check --account A --target-version V` lists every "
+                  u"session record and connected client an upgrade would refuse, before the upgrade."_s,
+        .notes = u"Captured with raw CONNECTs of the client IDs \"dev.1\", \"space id\" and one with a tab."_s,
+    });
+    e.append({
+        .id = u"session.invalid_client_id_null"_s,
+        .text = u"invalid null character in %s %q"_s,
+        .fields = {u"other"_s, u"client"_s},
+        .versions = newWording,
+        .verifiedOn = newCaptured,
+        .level = u"ERR"_s,
+        .codes = {u"UPGRADE_CLIENT_ID_REFUSED"_s},
+        .mqttClientOnly = true,
+        .meaning = u"The {other} {clientref} holds a NUL character. Servers from 2.11.15 / 2.12.6 / 2.14.0 refuse it (for a "
+                   u"client ID with CONNACK 0x02); older ones accepted it."_s,
+        .advice = u"Fix the client; `check --account A --target-version V` lists the IDs an upgrade would refuse."_s,
+        .notes = u"Captured with a raw CONNECT whose client ID holds a NUL byte."_s,
+    });
+    e.append({
         .id = u"session.persist_invalid_ack"_s,
         .text = u"unable to persist session %q (seq=%v): invalid pub ack response"_s,
         .fields = {u"client"_s, u"seq"_s},

@@ -62,6 +62,22 @@ bool matches(const RetainedEntry &entry, const QString &filter)
     return wildcard ? topicMatches(filter, entry.record->topic) : entry.record->topic == filter;
 }
 
+namespace {
+
+// The Sparkplug B birth certificate a retained record is, as JSON; null for any other record.
+QJsonValue retainedSparkplugJson(const RetainedRecord &r)
+{
+    const auto birth = r.sparkplugBirth();
+    if (!birth)
+        return QJsonValue(QJsonValue::Null);
+    return QJsonObject{{QStringLiteral("message_type"), birth->messageType},
+                       {QStringLiteral("group_id"), birth->groupId},
+                       {QStringLiteral("edge_node_id"), birth->edgeNodeId},
+                       {QStringLiteral("device_id"), birth->deviceId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(birth->deviceId)}};
+}
+
+} // namespace
+
 QJsonObject toJson(const RetainedEntry &e)
 {
     const QJsonValue null(QJsonValue::Null);
@@ -71,7 +87,8 @@ QJsonObject toJson(const RetainedEntry &e)
                            {QStringLiteral("encoding"), null}, {QStringLiteral("origin"), null}, {QStringLiteral("source"), null},
                            {QStringLiteral("seq"), qint64(e.seq)}, {QStringLiteral("stored_subject"), e.storedSubject},
                            {QStringLiteral("time"), Rfc3339Time::formatMs(e.time)},
-                           {QStringLiteral("delete_marker"), false}, {QStringLiteral("problem"), e.problem}};
+                           {QStringLiteral("delete_marker"), false}, {QStringLiteral("sparkplug"), null},
+                           {QStringLiteral("problem"), e.problem}};
     const RetainedRecord &r = *e.record;
     const auto orNull = [&](const QString &s) { return s.isEmpty() ? null : QJsonValue(s); };
     return QJsonObject{{QStringLiteral("topic"), r.topic},
@@ -86,6 +103,7 @@ QJsonObject toJson(const RetainedEntry &e)
                        {QStringLiteral("stored_subject"), e.storedSubject},
                        {QStringLiteral("time"), Rfc3339Time::formatMs(e.time)},
                        {QStringLiteral("delete_marker"), r.isDeleteMarker},
+                       {QStringLiteral("sparkplug"), retainedSparkplugJson(r)},
                        {QStringLiteral("problem"), null}};
 }
 
@@ -103,6 +121,7 @@ void writeJson(JsonStreamWriter &w, const RetainedEntry &e)
     w.number(QStringLiteral("seq"), qint64(e.seq));
     r ? w.number(QStringLiteral("size"), r->payload.size()) : w.number(QStringLiteral("size"), e.storedBytes);
     r ? w.stringOrNull(QStringLiteral("source"), r->source) : w.null(QStringLiteral("source"));
+    r ? w.value(QStringLiteral("sparkplug"), retainedSparkplugJson(*r)) : w.null(QStringLiteral("sparkplug"));
     w.string(QStringLiteral("stored_subject"), e.storedSubject);
     if (r)
         w.string(QStringLiteral("subject"), r->subject.isEmpty() ? r->subjectFromStoredSubject() : r->subject);

@@ -4,6 +4,7 @@
 
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
+#include "diagnosis/findingcatalogue.h"
 #include "nats/connectionset.h"
 #include "repair/repairplanner.h"
 
@@ -81,7 +82,10 @@ QString RepairSession::stopName(Stop stop)
 
 bool RepairSession::inScope(const Finding &finding) const
 {
-    return m_options.onlyCodes.isEmpty() || m_options.onlyCodes.contains(finding.code);
+    // A state that may be deliberate is repaired only when the operator names its code.
+    if (m_options.onlyCodes.isEmpty())
+        return !FindingCatalogue::repairOnlyWhenSelected(finding.code);
+    return m_options.onlyCodes.contains(finding.code);
 }
 
 QList<Finding> RepairSession::accountFindings(const DiagnosisInput &input) const

@@ -92,6 +92,8 @@ bool NatsClusterFixture::launchAll(const NatsServerBinary &binary, const ServerC
         cluster.port = routePorts.at(i);
         cluster.routePorts = routePorts;
         config.setCluster(cluster);
+        if (m_noJetStream.contains(i))
+            config.setJetStreamEnabled(false);
         if (!m_nodes[size_t(i)]->launch(binary, config))
             return fail(u"node n%1: %2"_s.arg(i + 1).arg(m_nodes[size_t(i)]->errorString()));
     }
@@ -137,7 +139,10 @@ QString NatsClusterFixture::metaGroupGap() const
                 notCurrent << peer.value(u"name"_s).toString();
         }
         QStringList gaps;
-        for (const auto &other : m_nodes) {
+        for (int i = 0; i < nodeCount(); ++i) {
+            const auto &other = m_nodes[size_t(i)];
+            if (m_noJetStream.contains(i))
+                continue;
             if (!members.contains(other->serverName()))
                 gaps << u"%1 is not a member"_s.arg(other->serverName());
             else if (other->isRunning() && notCurrent.contains(other->serverName()))

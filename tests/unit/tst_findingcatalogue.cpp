@@ -48,6 +48,13 @@ private slots:
         QTest::newRow("SESSION_STALE") << QStringLiteral("SESSION_STALE") << S::Info << QStringLiteral("delete_session");
         QTest::newRow("DUPLICATE_SESSION_RECORDS") << QStringLiteral("DUPLICATE_SESSION_RECORDS") << S::Error << QStringLiteral("update_stream");
         QTest::newRow("QOS2_ORPHANED") << QStringLiteral("QOS2_ORPHANED") << S::Error << QStringLiteral("delete_qos2_records");
+        QTest::newRow("SERVER_VERSION_ADVISORY") << QStringLiteral("SERVER_VERSION_ADVISORY") << S::Info << QString();
+        QTest::newRow("JETSTREAM_META_DEGRADED") << QStringLiteral("JETSTREAM_META_DEGRADED") << S::Warning << QString();
+        QTest::newRow("DELIBERATE_DEVIATION") << QStringLiteral("DELIBERATE_DEVIATION") << S::Info << QStringLiteral("recreate_stream");
+        QTest::newRow("UPGRADE_CLIENT_ID_REFUSED") << QStringLiteral("UPGRADE_CLIENT_ID_REFUSED") << S::Warning << QString();
+        QTest::newRow("UPGRADE_RETAINED_SKIPPED") << QStringLiteral("UPGRADE_RETAINED_SKIPPED") << S::Warning << QString();
+        QTest::newRow("UPGRADE_PAYLOAD_TOO_LARGE") << QStringLiteral("UPGRADE_PAYLOAD_TOO_LARGE") << S::Warning << QString();
+        QTest::newRow("UPGRADE_INTERNAL_SUBSCRIPTION") << QStringLiteral("UPGRADE_INTERNAL_SUBSCRIPTION") << S::Warning << QString();
     }
 
     void everyCodeOfTheProduct()
