@@ -136,8 +136,9 @@ QList<LogCatalogueEntry> sessionEntries()
         .level = u"ERR"_s,
         .severity = u"error"_s,
         .mqttClientOnly = true,
-        .meaning = u"The {other} in the packet is not valid UTF-8. For a client ID the server answered CONNACK 0x02 "
-                   u"(identifier rejected), as every version does; for a topic or user name it closed the connection."_s,
+        .meaning = u"A string of the packet (the line names which: client ID, topic, user name) is not valid UTF-8. For a "
+                   u"client ID the server answered CONNACK 0x02 (identifier rejected), as every version does; for a topic "
+                   u"or user name it closed the connection."_s,
         .advice = u"Fix the client: the strings of MQTT packets must be valid UTF-8."_s,
         .notes = u"New wording of session.invalid_client_id_utf8_old (with nats-server commit 0935b53f9). Captured with a "
                  u"raw CONNECT whose client ID holds the byte 0xff."_s,
@@ -151,7 +152,7 @@ QList<LogCatalogueEntry> sessionEntries()
         .level = u"ERR"_s,
         .codes = {u"UPGRADE_CLIENT_ID_REFUSED"_s},
         .mqttClientOnly = true,
-        .meaning = u"The {other} {clientref} holds a space, tab, '.', '*' or '>'. Servers from 2.11.15 / 2.12.6 / 2.14.0 refuse "
+        .meaning = u"The CONNECT of {clientref} carries a client ID with a space, tab, '.', '*' or '>'. Servers from 2.11.15 / 2.12.6 / 2.14.0 refuse "
                    u"it with CONNACK 0x02 (identifier rejected); older ones accepted it, so a device that worked before the "
                    u"upgrade cannot connect any more and its session is unreachable."_s,
         .advice = u"Give the client an ID without those characters; `check --account A --target-version V` lists every "
@@ -167,7 +168,7 @@ QList<LogCatalogueEntry> sessionEntries()
         .level = u"ERR"_s,
         .codes = {u"UPGRADE_CLIENT_ID_REFUSED"_s},
         .mqttClientOnly = true,
-        .meaning = u"The {other} {clientref} holds a NUL character. Servers from 2.11.15 / 2.12.6 / 2.14.0 refuse it (for a "
+        .meaning = u"The CONNECT of {clientref} carries a client ID with a NUL character. Servers from 2.11.15 / 2.12.6 / 2.14.0 refuse it (for a "
                    u"client ID with CONNACK 0x02); older ones accepted it."_s,
         .advice = u"Fix the client; `check --account A --target-version V` lists the IDs an upgrade would refuse."_s,
         .notes = u"Captured with a raw CONNECT whose client ID holds a NUL byte."_s,

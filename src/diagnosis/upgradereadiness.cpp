@@ -47,7 +47,7 @@ QString upgradePrintable(const QString &text)
     out.reserve(text.size());
     for (const QChar c : text) {
         if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-            out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+            out += QStringLiteral("\\x%1").arg(int(c.unicode()), 2, 16, QLatin1Char('0'));
         else
             out += c;
     }

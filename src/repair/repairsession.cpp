@@ -5,6 +5,7 @@
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
 #include "diagnosis/findingcatalogue.h"
+#include "diagnosis/findingcodes.h"
 #include "nats/connectionset.h"
 #include "repair/repairplanner.h"
 
@@ -91,8 +92,10 @@ bool RepairSession::inScope(const Finding &finding) const
 QList<Finding> RepairSession::accountFindings(const DiagnosisInput &input) const
 {
     QList<Finding> out;
+    // The servers' version advisories are about the releases they run, not the account's state: neither
+    // fixed nor remaining by a repair (check reports them).
     for (const Finding &f : Checks::diagnose(input))
-        if (f.account.isEmpty() || f.account == m_account)
+        if ((f.account.isEmpty() || f.account == m_account) && f.code != FindingCodes::serverVersionAdvisory())
             out << f;
     return out;
 }

@@ -81,10 +81,10 @@ private slots:
     void catalogueIsComplete()
     {
         const QStringList codes = FindingCatalogue::codes();
-        QCOMPARE(codes.size(), 22);
+        QCOMPARE(codes.size(), 29);
         QCOMPARE(QSet<QString>(codes.begin(), codes.end()).size(), codes.size());
         QCOMPARE(codes.first(), FindingCodes::jetStreamDisabled());
-        QCOMPARE(codes.last(), FindingCodes::clientIdTakeover());
+        QCOMPARE(codes.last(), FindingCodes::upgradeInternalSubscription());
         QVERIFY(!FindingCatalogue::entry(QStringLiteral("NO_SUCH_CODE")));
         QCOMPARE(FindingCatalogue::entry(FindingCodes::streamConfigWrong())->alternativeRepairs, QStringList{QStringLiteral("recreate_stream")});
     }

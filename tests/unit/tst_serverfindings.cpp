@@ -154,7 +154,7 @@ private slots:
     // docs/findings.md shows the table as the code has it.
     void docsRenderTheTable()
     {
-        QFile f(sourceDir() + u"/docs/findings.md"_s);
+        QFile f(Test::CapturedLogs::sourceDir() + u"/docs/findings.md"_s);
         QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
         const QString doc = QString::fromUtf8(f.readAll());
         QVERIFY2(doc.contains(VersionAdvisories::markdownTable()), qPrintable(VersionAdvisories::markdownTable()));

@@ -113,7 +113,7 @@ private slots:
                                   u"UPGRADE_CLIENT_ID_REFUSED cid-09191235"_s,
                                   u"UPGRADE_CLIENT_ID_REFUSED dev.1"_s,
                                   u"UPGRADE_CLIENT_ID_REFUSED tab\tid"_s,
-                                  u"UPGRADE_INTERNAL_SUBSCRIPTION Session ok-device subscribes to the internal subject $MQTT.sub.abc"_s,
+                                  u"UPGRADE_INTERNAL_SUBSCRIPTION ok-device"_s,
                                   u"UPGRADE_PAYLOAD_TOO_LARGE Retained message on big/one (2000 bytes) exceeds max_payload 1024"_s,
                                   u"UPGRADE_RETAINED_SKIPPED Retained topic del\\x7f will be skipped or refused from 2.14.5"_s,
                                   u"UPGRADE_RETAINED_SKIPPED Retained topic plant/line\\x091 will be skipped or refused from 2.14.5"_s,
