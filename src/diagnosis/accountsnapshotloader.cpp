@@ -202,16 +202,27 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
         return s.name == MqttLayout::retainedStream();
     });
     if (options.retainedTopics && hasRetained) {
-        RetainedLoadOptions read;
-        read.domain = src->apiDomain;
-        read.cancel = options.cancel;
+        // Message gets (JSON replies), not a consumer: a subject with a tab, which the target version is
+        // asked about, breaks the client protocol's MSG line.
+        StreamReader reader(src->connection, src->apiDomain);
         QList<RetainedTopicSize> topics;
-        auto loaded = RetainedLoader::load(src->connection, read, [&topics](QList<RetainedEntry> &&batch, const ReadProgress &) {
-            for (const RetainedEntry &e : std::as_const(batch))
-                if (e.record && !e.record->isDeleteMarker)
-                    topics.append({e.record->topic, qint64(e.record->payload.size())});
-            return true;
-        });
+        auto map = reader.sequenceMap(MqttLayout::retainedStream());
+        Result<ReadSummary> loaded = map ? Result<ReadSummary>(ReadSummary{}) : Result<ReadSummary>(map.error());
+        if (map) {
+            StreamReader::Options read;
+            read.cancel = options.cancel;
+            loaded = reader.getBySequences(MqttLayout::retainedStream(), map->liveSequences(), read,
+                                           [&topics](QList<StreamMessage> &&batch, const ReadProgress &) {
+                                               for (const StreamMessage &m : std::as_const(batch)) {
+                                                   if (m.deleted)
+                                                       continue;
+                                                   const RetainedEntry e = RetainedLoader::fromMessage(m);
+                                                   if (e.record && !e.record->isDeleteMarker)
+                                                       topics.append({e.record->topic, qint64(e.record->payload.size())});
+                                               }
+                                               return true;
+                                           });
+        }
         if (loaded)
             records.retained = std::move(topics);
         else if (checked)

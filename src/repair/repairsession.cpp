@@ -156,7 +156,12 @@ void RepairSession::planFirstRound(const QList<Finding> &selected)
 
 void RepairSession::planFirstRound()
 {
-    planFirstRound(m_findings);
+    // Every finding in scope: a state that may be deliberate only when its code was named.
+    QList<Finding> inScopeFindings;
+    for (const Finding &f : std::as_const(m_findings))
+        if (inScope(f))
+            inScopeFindings << f;
+    planFirstRound(inScopeFindings);
 }
 
 void RepairSession::stop(Stop reason, const QString &text)
