@@ -139,7 +139,7 @@ QList<Finding> UpgradeReadiness::accountFindings(const SessionCheckInput &input,
             f.actual = QJsonObject{{QStringLiteral("client_id"), clientId}, {QStringLiteral("reason"), reason},
                                    {QStringLiteral("target_version"), targetText}};
             f.detail = QStringLiteral("%1 \"%2\": %3. Servers from %4 answer its CONNECT with CONNACK 0x02 (identifier rejected); "
-                                      "%5 still accept it. Give the client another client ID before upgrading to %6.")
+                                      "accepted now by %5. Give the client another client ID before upgrading to %6.")
                            .arg(what, upgradePrintable(clientId), reason, upgradeVersionsText(clientIdRefusalVersions()), now, targetText);
             out.append(f);
         };
@@ -188,8 +188,8 @@ QList<Finding> UpgradeReadiness::accountFindings(const SessionCheckInput &input,
                 f.actual = QJsonObject{{QStringLiteral("filter"), it.key()}, {QStringLiteral("target_version"), targetText}};
                 f.detail = QStringLiteral("The session of \"%1\" holds a subscription to %2, an internal subject of the servers' MQTT "
                                           "code (the client subscribed to an MQTT topic starting with $MQTT/). From %3 such "
-                                          "subscriptions no longer see internal traffic and newer servers refuse them; %4 still "
-                                          "serve it.")
+                                          "subscriptions no longer see internal traffic and newer servers refuse them; served "
+                                          "now by %4.")
                                .arg(upgradePrintable(e.clientId), it.key(), upgradeVersionsText(internalSubscriptionVersions()),
                                     upgradeServersWithout(servers, internalSubscriptionVersions()).join(QStringLiteral(", ")));
                 out.append(f);
@@ -211,7 +211,7 @@ QList<Finding> UpgradeReadiness::accountFindings(const SessionCheckInput &input,
                 f.actual = QJsonObject{{QStringLiteral("topic"), r.topic}, {QStringLiteral("target_version"), targetText}};
                 f.detail = QStringLiteral("The retained message on topic \"%1\": %2. Servers from %3 skip it when they load retained "
                                           "messages (subscribers no longer get it) and refuse PUBLISHes to that topic (\"character "
-                                          "not supported for MQTT topics\"); %4 still serve it.")
+                                          "not supported for MQTT topics\"); served now by %4.")
                                .arg(upgradePrintable(r.topic), why, upgradeVersionsText(versions),
                                     upgradeServersWithout(servers, versions).join(QStringLiteral(", ")));
                 out.append(f);

@@ -97,6 +97,9 @@ UpgradeReadinessDialog::UpgradeReadinessDialog(ClusterController &controller, co
     m_results->setHeaderLabels({tr("Change"), tr("Client ID / topic"), tr("From"), tr("Severity")});
     m_results->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_results->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_results->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_results->header()->setSectionResizeMode(3, QHeaderView::ResizeToContents);
+    m_results->header()->setStretchLastSection(false);
 
     m_detail = new QTextBrowser(this);
     m_detail->setObjectName(QStringLiteral("detail"));
@@ -185,7 +188,10 @@ void UpgradeReadinessDialog::deliver(const Outcome &out)
     const QString target = m_version->text().trimmed();
     m_status->setText(m_findings.isEmpty()
                           ? tr("Nothing in this account's state is refused or changed by %1.").arg(target)
-                          : tr("%n thing(s) %1 will refuse or change for this account:", nullptr, int(m_findings.size())).arg(target));
+                          : (m_findings.size() == 1 ? tr("1 thing %1 will refuse or change for this account:").arg(target)
+                                                    : tr("%1 things %2 will refuse or change for this account:")
+                                                          .arg(m_findings.size())
+                                                          .arg(target)));
     for (qsizetype i = 0; i < m_findings.size(); ++i) {
         const Finding &f = m_findings.at(i);
         auto *item = new QTreeWidgetItem(m_results, {f.code, upgradeVisible(upgradeSubjectOf(f)), upgradeFromOf(f),
