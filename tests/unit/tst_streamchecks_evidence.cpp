@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QTest>
 
+#include "diagnosis/findingcatalogue.h"
 #include "streamcheckscenario.h"
 
 using namespace MqttDoctor;
@@ -155,6 +156,56 @@ private slots:
         QCOMPARE(summary(Checks::checkAccount(in)),
                  (QStringList{QStringLiteral("RETAINED_LEGACY_LAYOUT $MQTT_rmsgs info"), QStringLiteral("STREAM_MISSING $MQTT_out info"),
                               QStringLiteral("STREAM_MISSING $MQTT_qos2in info")}));
+    }
+
+    // Settings of $MQTT_rmsgs operators choose on purpose (captured 2.10.27 account, the stream edited): info with
+    // the reason, never STREAM_CONFIG_WRONG; only memory storage has a repair, and only when selected.
+    void retainedDeviations()
+    {
+        AccountCheckInput in = scenario(single210(), QStringLiteral("none"));
+        setConfig(in.account, "$MQTT_rmsgs", "sources",
+                  QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("$MQTT_rmsgs")},
+                                         {QStringLiteral("external"), QJsonObject{{QStringLiteral("api"), QStringLiteral("$JS.PLANT.API")}}},
+                                         {QStringLiteral("subject_transforms"),
+                                          QJsonArray{QJsonObject{{QStringLiteral("src"), QStringLiteral("$MQTT.rmsgs.>")},
+                                                                 {QStringLiteral("dest"), QStringLiteral("$MQTT.rmsgs.plant.>")}}}}}});
+        setConfig(in.account, "$MQTT_rmsgs", "subject_transform",
+                  QJsonObject{{QStringLiteral("src"), QStringLiteral("$MQTT.rmsgs.>")}, {QStringLiteral("dest"), QStringLiteral("$MQTT.rmsgs.>")}});
+        const QList<Finding> findings = Checks::checkAccount(in);
+        const Finding *f = first(findings, QStringLiteral("DELIBERATE_DEVIATION"), "$MQTT_rmsgs");
+        QVERIFY2(f, qPrintable(dump(findings)));
+        QCOMPARE(f->severity, Finding::Severity::Info);
+        QVERIFY(f->repair.isEmpty());  // nothing to recreate
+        QVERIFY2(f->detail.toString().contains(QStringLiteral("sourced from $MQTT_rmsgs via $JS.PLANT.API with subject transforms")),
+                 qPrintable(f->detail.toString()));
+        QVERIFY(f->detail.toString().contains(QStringLiteral("subject transform $MQTT.rmsgs.> -> $MQTT.rmsgs.>")));
+        QVERIFY(!first(findings, QStringLiteral("STREAM_CONFIG_WRONG"), "$MQTT_rmsgs"));
+
+        setConfig(in.account, "$MQTT_rmsgs", "storage", QStringLiteral("memory"));
+        const QList<Finding> memory = Checks::checkAccount(in);
+        f = first(memory, QStringLiteral("DELIBERATE_DEVIATION"), "$MQTT_rmsgs");
+        QVERIFY2(f && f->repair == QLatin1String("recreate_stream"), qPrintable(dump(memory)));
+        QVERIFY(FindingCatalogue::repairOnlyWhenSelected(f->code));
+        QVERIFY(!first(memory, QStringLiteral("STREAM_CONFIG_WRONG"), "$MQTT_rmsgs"));
+        // Memory storage of another MQTT stream stays a configuration error.
+        setConfig(in.account, "$MQTT_sess", "storage", QStringLiteral("memory"));
+        QVERIFY(first(Checks::checkAccount(in), QStringLiteral("STREAM_CONFIG_WRONG"), "$MQTT_sess"));
+    }
+
+    // A target version of 2.10+ for 2.9 servers: the retained migration is reported, with what a downgrade breaks.
+    void upgradeTargetNamesTheDowngrade()
+    {
+        AccountCheckInput in = scenario(single29(), QStringLiteral("none"));
+        in.options.targetVersion = *ServerVersion::parse(QStringLiteral("2.14.5"));
+        in.options.upgradePlanned = true;
+        const QList<Finding> findings = Checks::checkAccount(in);
+        const Finding *f = first(findings, QStringLiteral("RETAINED_LEGACY_LAYOUT"), "$MQTT_rmsgs");
+        QVERIFY2(f, qPrintable(dump(findings)));
+        QVERIFY2(f->detail.toString().contains(QStringLiteral("going back to 2.9 breaks every MQTT connect")), qPrintable(f->detail.toString()));
+        in.options.targetVersion.reset();
+        const QList<Finding> withoutTarget = Checks::checkAccount(in);
+        const Finding *plain = first(withoutTarget, QStringLiteral("RETAINED_LEGACY_LAYOUT"), "$MQTT_rmsgs");
+        QVERIFY(plain && !plain->detail.toString().contains(QStringLiteral("going back")));
     }
 
     void clusterLevel()

@@ -27,8 +27,7 @@ namespace {
 // The findings the dialog shows: what the target changes, and the retained migration a 2.10+ target brings.
 bool isAboutTheUpgrade(const Finding &f)
 {
-    return f.code.startsWith(QLatin1String("UPGRADE_")) || f.code == FindingCodes::retainedLegacyLayout()
-           || f.code == FindingCodes::streamLimitHeadroom();
+    return f.code.startsWith(QLatin1String("UPGRADE_")) || f.code == FindingCodes::retainedLegacyLayout();
 }
 
 // The client ID, topic or filter a finding is about.
