@@ -212,7 +212,7 @@ QList<LogCatalogueEntry> otherEntries()
         .level = u"ERR"_s,
         .severity = u"warning"_s,
         .mqttClientOnly = true,
-        .meaning = u"{clientref} used a topic with a space or a '.', which 2.9 servers cannot map to a NATS subject; the "
+        .meaning = u"A packet of {clientref} used a topic with a space or a '.', which 2.9 servers cannot map to a NATS subject; the "
                    u"server closed the connection. 2.10+ servers accept '.' (stored as //) but still refuse spaces."_s,
         .advice = u"Change the topic in the client."_s,
         .notes = u"Captured with a retained PUBLISH to \"space topic\"."_s,
@@ -225,7 +225,7 @@ QList<LogCatalogueEntry> otherEntries()
         .level = u"ERR"_s,
         .severity = u"warning"_s,
         .mqttClientOnly = true,
-        .meaning = u"{clientref} used a topic with a space, which the server cannot map to a NATS subject; it closed the "
+        .meaning = u"A packet of {clientref} used a topic with a space, which the server cannot map to a NATS subject; it closed the "
                    u"connection."_s,
         .advice = u"Change the topic in the client."_s,
         .notes = u"Captured with a retained PUBLISH to \"space topic\". The versions are those before the wording below."_s,
@@ -239,7 +239,7 @@ QList<LogCatalogueEntry> otherEntries()
         .severity = u"warning"_s,
         .codes = {u"UPGRADE_RETAINED_SKIPPED"_s},
         .mqttClientOnly = true,
-        .meaning = u"{clientref} used a topic with a space, a tab, CR, LF, form feed or the DEL character (0x7f); the server "
+        .meaning = u"A packet of {clientref} used a topic with a space, a tab, CR, LF, form feed or the DEL character (0x7f); the server "
                    u"closed the connection. Servers before 2.12.9 / 2.14.1 accepted the control characters and 0x7f, so a "
                    u"publisher that worked before the upgrade is disconnected now, and retained messages stored under such "
                    u"topics are skipped."_s,
