@@ -63,14 +63,15 @@ QList<LogCatalogueCause> causes()
          u"Set `mqtt { stream_replicas: 1 }` (or remove the option) and reload the server (SIGHUP; the option is "
          u"reloadable): the next MQTT connection creates the stream. For streams that exist, `{check}` reports "
          u"REPLICAS_MISMATCH and `{repair:REPLICAS_MISMATCH}` changes their replica count with a stream update."_s},
-        {u"js:10005"_s, u"no suitable peers for placement"_s, {u"REPLICAS_MISMATCH"_s}, {},
+        {u"js:10005"_s, u"no suitable peers for placement"_s, {u"REPLICAS_MISMATCH"_s, u"JETSTREAM_META_DEGRADED"_s}, {},
          u"JetStream cannot place {stream} with the replica count the server asks for: fewer JetStream servers are "
          u"available (in the cluster, or matching placement tags) than mqtt stream_replicas. With every server up, "
          u"one may be missing from the JetStream meta group: the meta leader places streams only on the members it "
          u"counts (seen with 2.10 right after a cluster start: \"Decreasing our clustersize: 3 -> 2\" in the debug log, "
          u"one server fewer in `nats server report jetstream`)."_s,
          u"Lower `mqtt { stream_replicas }` to at most the number of JetStream servers and reload, or bring the missing "
-         u"servers back. `{check}` compares replicas with the JetStream peers (REPLICAS_MISMATCH); "
+         u"servers back. `{check}` compares replicas with the JetStream peers (REPLICAS_MISMATCH) and, with a system "
+         u"connection, names a server that is up but missing from the meta group (JETSTREAM_META_DEGRADED); "
          u"`{repair:REPLICAS_MISMATCH}` scales existing streams with a stream update."_s},
         {u"js:10093"_s, u"consumer filter subject is not a valid subset of the interest subjects"_s,
          {u"RETAINED_DOWNGRADE"_s, u"STREAM_SUBJECTS_WRONG"_s}, {},
