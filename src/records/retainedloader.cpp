@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 #include "common/jsonstreamwriter.h"
 #include "common/rfc3339time.h"
 #include "mqtt/storedmessage.h"
@@ -142,10 +144,14 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
     // Every message: 2.9 keeps all retained messages on the one subject $MQTT.rmsgs; the per-subject
     // layouts keep one message per subject, so reading all is the same as last-per-subject there.
     // Decoding and filtering on this thread while the pipeline's reading thread reads; handed over in stream order.
-    auto decode = [&options](const QList<StreamMessage> &batch) {
+    quint64 lastDecoded = 0;  // the highest sequence read so far
+    auto decode = [&options, &lastDecoded](const QList<StreamMessage> &batch) {
         QList<RetainedEntry> out;
         out.reserve(batch.size());
         for (const StreamMessage &m : batch) {
+            lastDecoded = std::max(lastDecoded, m.sequence);
+            if (m.deleted)
+                continue;
             RetainedEntry e = fromMessage(m);
             if (matches(e, options.filter))
                 out.append(std::move(e));
@@ -163,7 +169,21 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
         return Error(Error::Kind::NotFound, QStringLiteral("the account has no $MQTT_rmsgs stream: no retained message was ever stored"),
                      QStringLiteral("nats-server creates it on the account's first MQTT connection"))
             .withJsErrCode(JsErrors::StreamNotFound);
-    return summary;
+    if (summary || (options.cancel && options.cancel->load()))
+        return summary;
+    // A consumer's read ends at a subject the client protocol cannot carry (2.10 servers store MQTT topics with
+    // a tab or other whitespace): the rest by message gets, whose replies carry the subject in JSON.
+    auto map = reader.sequenceMap(QStringLiteral("$MQTT_rmsgs"));
+    if (!map)
+        return summary;
+    QList<quint64> rest;
+    for (const quint64 seq : map->liveSequences())
+        if (seq > lastDecoded)
+            rest << seq;
+    auto gets = reader.getBySequences(QStringLiteral("$MQTT_rmsgs"), rest, ro, [&](QList<StreamMessage> &&batch, const ReadProgress &progress) {
+        return deliver(decode(batch), progress);
+    });
+    return gets ? gets : summary;
 }
 
 } // namespace MqttDoctor::RetainedLoader

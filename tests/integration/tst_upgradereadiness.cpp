@@ -171,6 +171,15 @@ private slots:
                  qPrintable(describe(older)));
         const CliRunner::Run bad = CliRunner::run(acmeArgs(server.url()) + QStringList{u"check"_s, u"--target-version"_s, u"latest"_s});
         QCOMPARE(bad.exitCode(), 64);
+
+        // `retained` lists them all, the topic with a tab too (a consumer cannot deliver its subject: read by message gets).
+        const CliRunner::Run listed = CliRunner::run(acmeArgs(server.url()) + QStringList{u"retained"_s, u"--json"_s});
+        QVERIFY2(listed.exitCode() == 0, qPrintable(listed.describe()));
+        QStringList topics;
+        for (const QJsonValue &v : listed.json.value(u"retained"_s).toArray())
+            topics << v.toObject().value(u"topic"_s).toString();
+        topics.sort();
+        QCOMPARE(topics, (QStringList{u"big/one"_s, u"del\x7f"_s, u"fine/topic"_s, u"plant/line\t1"_s}));
     }
 
     // allow_direct set on $MQTT_rmsgs by an operator, and a $MQTT_rmsgs made with memory storage: info with
