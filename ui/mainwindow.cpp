@@ -23,6 +23,7 @@
 #include "dialogs/connectiondialog.h"
 #include "dialogs/logexplainerdialog.h"
 #include "dialogs/repairwizard.h"
+#include "dialogs/upgradereadinessdialog.h"
 #include "models/accountrows.h"
 #include "models/clienteventmodel.h"
 #include "models/clustertreemodel.h"
@@ -158,6 +159,10 @@ void MainWindow::createMenusAndToolBar()
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(m_actions->repairAction());
     tools->addAction(m_actions->explainAction());
+    QAction *upgrade = tools->addAction(tr("&Upgrade Readiness…"));
+    upgrade->setObjectName(QStringLiteral("actionUpgradeReadiness"));
+    upgrade->setToolTip(tr("What a nats-server version will refuse or change for the current account's MQTT state"));
+    connect(upgrade, &QAction::triggered, this, &MainWindow::showUpgradeReadiness);
 
     QToolBar *toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
@@ -322,6 +327,14 @@ void MainWindow::showRepairWizardFor(const QList<Finding> &findings)
     wizard->setAttribute(Qt::WA_DeleteOnClose);
     connect(wizard, &RepairWizard::repairFinished, this, &MainWindow::refreshAll);
     wizard->open();
+}
+
+void MainWindow::showUpgradeReadiness()
+{
+    auto *dialog = new UpgradeReadinessDialog(m_controller, currentAccountName(), this);
+    dialog->setObjectName(QStringLiteral("upgradeReadinessDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 void MainWindow::showLogExplainer()

@@ -98,6 +98,8 @@ private:
     /** The repair wizard for findings across accounts (the cluster overview's "Repair These…"). */
     void showRepairWizardFor(const QList<Finding> &findings);
     void showLogExplainer();
+    /** Upgrade readiness of the current account (Tools menu). */
+    void showUpgradeReadiness();
     void handleProfileChanged();
     void handleLoaded();
     void handleFailed(const Error &error);

@@ -19,6 +19,7 @@
 #include "diagnosis/diagnosisgatherer.h"
 #include "diagnosis/missingconsumerfindings.h"
 #include "mqtt/layouts.h"
+#include "mqtt/serverversion.h"
 #include "checkwatch.h"
 #include "terminalprogress.h"
 #include "textoutput.h"
@@ -240,6 +241,17 @@ int runCheck(CliContext &ctx)
                              QStringLiteral("--watch compares each round with the one before"));
         sampleIntervalMs = qint64(*ms);
     }
+    if (ctx.parser.isSet(QStringLiteral("target-version"))) {
+        const QString text = ctx.parser.value(QStringLiteral("target-version"));
+        const auto target = ServerVersion::parse(text);
+        if (!target || target->majorVersion() != 2)
+            return ctx.usage(QStringLiteral("--target-version must be a nats-server version such as 2.11.15 or 2.14.5, not \"%1\"").arg(text),
+                             QStringLiteral("the version the servers are to be upgraded to"));
+        request.options.targetVersion = *target;
+        // An upgrade of 2.9 servers to 2.10+ also migrates the retained messages.
+        if (target->atLeast(2, 10))
+            request.options.upgradePlanned = true;
+    }
     request.records = !ctx.parser.isSet(QStringLiteral("no-records"));
     if (ctx.parser.isSet(QStringLiteral("parallel"))) {
         bool ok = false;
@@ -454,6 +466,10 @@ QList<Command> checkCommands()
                                       QStringLiteral("n")),
                    QCommandLineOption(QStringLiteral("upgrade-planned"),
                                       QStringLiteral("Also report what an upgrade of 2.9 servers to 2.10+ will do.")),
+                   QCommandLineOption(QStringLiteral("target-version"),
+                                      QStringLiteral("Upgrade readiness: also report what this nats-server version will refuse or change "
+                                                     "for the account's sessions, connected clients and retained messages."),
+                                      QStringLiteral("version")),
                    QCommandLineOption(QStringLiteral("stale-after"),
                                       QStringLiteral("SESSION_STALE: persistent sessions not connected and not written for longer than this, "
                                                      "e.g. 12h or 7d."),

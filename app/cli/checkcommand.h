@@ -4,7 +4,7 @@
 
 namespace MqttDoctor::Cli {
 
-/** `check [--account A | --all-accounts] [--stream-replicas N] [--upgrade-planned]` */
+/** `check [--account A | --all-accounts] [--stream-replicas N] [--upgrade-planned] [--target-version V]` */
 QList<Command> checkCommands();
 
 } // namespace MqttDoctor::Cli

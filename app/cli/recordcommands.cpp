@@ -369,8 +369,11 @@ QStringList retainedRow(const RetainedEntry &e)
         return {QStringLiteral("(undecodable)"), QStringLiteral("-"), QString::number(e.storedBytes), QStringLiteral("-"),
                 QString::number(e.seq), e.problem};
     const RetainedRecord &r = *e.record;
+    // Sparkplug B births are protobuf: what they are says more than their bytes.
+    const auto birth = r.sparkplugBirth();
     return {r.topic, QString::number(r.qos()), QString::number(r.payload.size()), r.encodingName(), QString::number(e.seq),
-            r.isDeleteMarker ? QStringLiteral("(delete marker)") : r.payloadPreview(48)};
+            r.isDeleteMarker ? QStringLiteral("(delete marker)")
+                             : (birth ? QStringLiteral("(%1)").arg(birth->description()) : r.payloadPreview(48))};
 }
 
 // Why `filter` is not a valid MQTT topic filter (empty: it is, or there is none).

@@ -129,7 +129,9 @@ void printSummary(QTextStream &out, const RepairSession &session)
     for (const Finding &f : notSelected)
         out << "  not selected: " << Finding::severityName(f.severity) << ' ' << f.code << "  " << f.title << '\n';
     if (!notSelected.isEmpty())
-        out << "  (outside --finding: left alone; run repair without --finding to include them)\n";
+        out << (session.onlyCodes().isEmpty()
+                    ? "  (may be deliberate: repaired only when named with --finding CODE)\n"
+                    : "  (outside --finding: left alone; run repair without --finding to include them)\n");
     const QList<CoverageGap> gaps = session.remainingGaps();
     for (const CoverageGap &g : gaps)
         out << "  not checked: " << g.text() << '\n';

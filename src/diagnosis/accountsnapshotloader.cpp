@@ -9,9 +9,11 @@
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
 #include "nats/jserrors.h"
+#include "nats/messagegetter.h"
 #include "nats/streamindex.h"
 #include "nats/streamreader.h"
 #include "records/inflightreader.h"
+#include "records/retainedloader.h"
 
 namespace MqttDoctor {
 
@@ -198,6 +200,39 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
             return;
         }
         records.subjectCounts = *counts;
+    }
+
+    // The retained messages' topics and sizes, for upgrade readiness only (a whole read of $MQTT_rmsgs).
+    const bool hasRetained = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(), [](const StreamInfo &s) {
+        return s.name == MqttLayout::retainedStream();
+    });
+    if (options.retainedTopics && hasRetained) {
+        // Message gets (JSON replies), not a consumer: a subject with a tab, which the target version is
+        // asked about, breaks the client protocol's MSG line.
+        QList<RetainedTopicSize> topics;
+        auto map = StreamIndex(src->connection, src->apiDomain).sequenceMap(MqttLayout::retainedStream());
+        Result<ReadSummary> loaded = map ? Result<ReadSummary>(ReadSummary{}) : Result<ReadSummary>(map.error());
+        if (map) {
+            MessageGetter::Options read;
+            read.cancel = options.cancel;
+            loaded = MessageGetter(src->connection, src->apiDomain).getBySequences(MqttLayout::retainedStream(), map->liveSequences(), read,
+                                           [&topics](QList<StreamMessage> &&batch, const ReadProgress &) {
+                                               for (const StreamMessage &m : std::as_const(batch)) {
+                                                   if (m.deleted)
+                                                       continue;
+                                                   const RetainedEntry e = RetainedLoader::fromMessage(m);
+                                                   if (e.record && !e.record->isDeleteMarker)
+                                                       topics.append({e.record->topic, qint64(e.record->payload.size())});
+                                               }
+                                               return true;
+                                           });
+        }
+        if (loaded)
+            records.retained = std::move(topics);
+        else if (checked)
+            snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Failed,
+                                 QStringLiteral("reading $MQTT_rmsgs failed, so the retained topics were not checked for the target "
+                                                "version: %1").arg(loaded.error().toString())};
     }
 
     // The QoS 2 records (2.10+), for QOS2_ORPHANED: their sessions against the records read above. Empty

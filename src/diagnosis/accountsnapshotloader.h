@@ -46,6 +46,8 @@ public:
         bool includeLegacy = false;
         /** Keep the sessions in the snapshot (false: only hand them to onSessions). */
         bool keepSessions = true;
+        /** Also the retained messages' topics and sizes (records.retained): what upgrade readiness looks at. */
+        bool retainedTopics = false;
         int batchSize = 2048;
         const std::atomic<bool> *cancel = nullptr;
         /**

@@ -3,7 +3,10 @@
 #include <QStringList>
 #include <QtGlobal>
 
+#include <optional>
+
 #include "mqtt/layoutoptions.h"
+#include "mqtt/serverversion.h"
 
 namespace MqttDoctor {
 
@@ -41,6 +44,10 @@ struct CheckOptions
      * client, so a quiet trickle is normal.
      */
     qint64 apiErrorsPerMinute = 60;
+     * Upgrade readiness (UpgradeReadiness): what this server version will refuse or change for the
+     * account's records, against what the servers run now. nullopt: not asked.
+     */
+    std::optional<ServerVersion> targetVersion;
 };
 
 } // namespace MqttDoctor

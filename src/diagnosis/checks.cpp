@@ -11,10 +11,13 @@
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/missingconsumerfindings.h"
+#include "diagnosis/metagroupcheck.h"
 #include "diagnosis/mqttlogformats.h"
 #include "diagnosis/qos2checks.h"
 #include "diagnosis/sessionchecks.h"
 #include "diagnosis/takeoverchecks.h"
+#include "diagnosis/upgradereadiness.h"
+#include "diagnosis/versionadvisories.h"
 #include "mqtt/layouts.h"
 
 namespace MqttDoctor::Checks {
@@ -54,6 +57,15 @@ QList<Finding> checkAccount(const AccountCheckInput &input)
     ctx.checkRetained(out);
     ctx.checkLegacySessions(out);
 
+    // Upgrading to 2.10+ migrates the retained messages: say what going back would break.
+    if (input.options.targetVersion && input.options.targetVersion->atLeast(2, 10))
+        for (Finding &f : out)
+            if (f.code == FindingCodes::retainedLegacyLayout())
+                f.detail += QStringLiteral(" Once a %1 server has migrated $MQTT_rmsgs, going back to 2.9 breaks every MQTT connect "
+                                           "of the account (\"consumer filter subject is not a valid subset of the interest subjects "
+                                           "(10093)\", RETAINED_DOWNGRADE) until $MQTT_rmsgs is reverted to the 2.9 shape.")
+                                .arg(input.options.targetVersion->toString());
+
     if (ctx.capAtWarning)
         for (Finding &f : out)
             if (int(f.severity) > int(Sev::Warning)) {
@@ -80,9 +92,14 @@ bool showsMqttUse(const AccountInfo &account)
 
 QList<Finding> checkCluster(const QList<ServerInfo> &servers, const CheckOptions &options)
 {
+    // Findings about the servers themselves: the meta group, and known defects of their versions.
+    QList<Finding> out = MetaGroupCheck::findings(servers);
+    out << VersionAdvisories::findings(servers);
     const LayoutChoice choice = Layouts::choose(servers, options.layout);
-    if (!choice.mixed())
-        return {};
+    if (!choice.mixed()) {
+        sortFindings(out);
+        return out;
+    }
     QStringList legacyVersions;
     QStringList currentVersions;
     for (const ServerInfo &s : servers) {
@@ -104,7 +121,9 @@ QList<Finding> checkCluster(const QList<ServerInfo> &servers, const CheckOptions
                               "$MQTT.rmsgs.>; from then on every MQTT connect to that account through a 2.9 server fails "
                               "(10093). Accounts checked here are held to the 2.9 retained layout until the upgrade is finished.")
                    .arg(legacyVersions.join(QStringLiteral(", ")), currentVersions.join(QStringLiteral(", ")));
-    return {f};
+    out.append(f);
+    sortFindings(out);
+    return out;
 }
 
 namespace {
@@ -210,6 +229,8 @@ QList<Finding> diagnoseAccounts(const DiagnosisInput &input, QList<MissingConsum
             const auto previous = input.previousSamples.constFind(acc.name);
             mergeFindings(out, checkStuckConsumers(*sessions, previous == input.previousSamples.cend() ? nullptr : &*previous, input.options));
             mergeFindings(out, checkInterestPinned(*sessions, acc, input.options));
+            if (input.options.targetVersion)
+                mergeFindings(out, UpgradeReadiness::accountFindings(*sessions, input.servers, input.options));
         }
         if (const auto previous = input.previousSamples.constFind(acc.name); previous != input.previousSamples.cend())
             if (auto errors = checkApiErrors(acc, *previous, input.sampledAt, input.options))

@@ -65,6 +65,7 @@ void readAccounts(ConnectionSet &connections, const Request &request, DiagnosisI
         AccountSnapshotLoader::Options options;
         options.records = request.records && !(a.isSystem && !input.includeSystemAccount);
         options.recordsOnlyWhenChecked = true;
+        options.retainedTopics = request.options.targetVersion.has_value();
         snapshots[k] = loader.load(input.servers, a, true, options);
         if (request.progress)
             request.progress(done.fetch_add(1) + 1, int(own.size()), a.name);
@@ -89,6 +90,7 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
         AccountSnapshotLoader::Options options;
         options.records = request.records;
         options.recordsOnlyWhenChecked = true;
+        options.retainedTopics = request.options.targetVersion.has_value();
         auto snapshot = loader.load(request.account, options);
         if (!snapshot)
             return snapshot.error();

@@ -292,6 +292,77 @@ QList<FindingCatalogue::Entry> buildEntries()
               {}, {},
               t("Read the request type of the servers' timeout lines; reduce the consumer count or raise mqtt { js_api_timeout } "
                 "(2.11.3+), and check the JetStream meta leader's health.")});
+    e.append({FindingCodes::serverVersionAdvisory(), Sev::Info, Scope::Cluster,
+              t("{advisory}: {symptom} ({servers})"),
+              t("a server runs a version with a known MQTT defect that a later release fixes"),
+              {},
+              t("the defect's own symptom (each advisory names it)"),
+              {}, {},
+              t("Upgrade the servers named to a release that has the fix (the finding lists the fixed-in version of each line).")});
+    e.append({FindingCodes::jetStreamMetaDegraded(), Sev::Warning, Scope::Cluster,
+              t("The JetStream meta group lacks {missing}, which answer(s) as up"),
+              t("a server that is up is not a current member of the JetStream meta group (JetStream off, never joined, or "
+                "listed offline by the meta leader)"),
+              {lt(F::createSessionsStream(), F::errNoSuitablePeers()),
+               lt(F::createMessagesStream(), F::errNoSuitablePeers()),
+               lt(F::createRetainedStream(), F::errNoSuitablePeers())},
+              t("new MQTT accounts fail to connect with \"no suitable peers for placement (10005)\" although every server is up: "
+                "the servers ask for as many replicas as the cluster has routes (at most 3), and JetStream can place them "
+                "only on meta group members"),
+              {}, {},
+              t("Enable JetStream on the server (or let it rejoin: check its JetStream log and store directory), or set "
+                "mqtt { stream_replicas } to the number of JetStream servers.")});
+    e.append({FindingCodes::deliberateDeviation(), Sev::Info, Scope::Stream,
+              t("$MQTT_rmsgs deviates from the servers' config on purpose ({deviations})"),
+              t("a setting of $MQTT_rmsgs operators choose on purpose: allow_direct, memory storage, sources or subject "
+                "transforms"),
+              {},
+              t("none while it is meant; with memory storage the retained messages are gone after the servers restart"),
+              R::recreateStream(), {},
+              t("Nothing to do when it was meant. Memory storage can be undone with `repair --finding DELIBERATE_DEVIATION` "
+                "(backup, recreate on file, restore); the other settings with a stream edit."),
+              true});
+    e.append({FindingCodes::upgradeClientIdRefused(), Sev::Warning, Scope::Session,
+              t("Client ID {client_id} will be refused from {version}: {reason}"),
+              t("with --target-version: a client ID of a session record or a connected client that the target version refuses "
+                "with CONNACK 0x02 (space, tab, '.', '*', '>', NUL, or a client ID whose hash another record holds)"),
+              {lt(F::invalidClientIdCharacter(), {}, "2.11.15+, 2.12.6+, 2.14.0+"),
+               lt(F::invalidUtf8(), {}, "2.11.15+, 2.12.6+, 2.14.0+"),
+               lt(F::invalidNullCharacter(), {}, "2.11.15+, 2.12.6+, 2.14.0+"),
+               lt(F::sessionCollision(), {}, "2.11.15+, 2.12.6+, 2.14.0+")},
+              t("after the upgrade the client cannot connect at all (CONNACK 0x02, identifier rejected) and its session is "
+                "unreachable"),
+              {}, {},
+              t("Give the client a client ID without those characters before upgrading; its old session stays behind "
+                "(delete it once the client uses its new ID).")});
+    e.append({FindingCodes::upgradeRetainedSkipped(), Sev::Warning, Scope::Stream,
+              t("Retained topic {topic} will be skipped or refused from {version}"),
+              t("with --target-version: a retained message whose topic holds characters the target version skips when it "
+                "loads retained messages or refuses on PUBLISH (whitespace such as tab, CR, LF, form feed, or 0x7f)"),
+              {lt(F::topicCharacterUnsupported(), {}, "2.12.9+, 2.14.1+"),
+               lt(F::retainedSkippedDelCharacter(), {}, "2.14.0+")},
+              t("subscribers no longer receive that retained message; publishers of that topic are disconnected"),
+              {}, {},
+              t("Republish the retained message under a topic without those characters (and clear the old one) before "
+                "upgrading.")});
+    e.append({FindingCodes::upgradePayloadTooLarge(), Sev::Warning, Scope::Stream,
+              t("Retained message on {topic} ({bytes} bytes) exceeds max_payload {max_payload}"),
+              t("with --target-version: a retained payload larger than the servers' max_payload, which newer servers "
+                "enforce on MQTT PUBLISH"),
+              {},
+              t("the publisher of that topic is disconnected when it publishes it again; the stored one is still delivered"),
+              {}, {},
+              t("Raise max_payload on the servers, or make the publisher send smaller payloads, before upgrading.")});
+    e.append({FindingCodes::upgradeInternalSubscription(), Sev::Warning, Scope::Session,
+              t("Session {client_id} subscribes to the internal subject {filter}"),
+              t("a session record holds a subscription to an internal $MQTT. subject (MQTT topic $MQTT/...), which newer "
+                "servers refuse and the security fixes stop serving"),
+              {},
+              t("the subscription is refused (SUBACK 0x80) or gets nothing after the upgrade; before it, it may see other "
+                "clients' internal traffic"),
+              {}, {},
+              t("Find out why the client subscribes to $MQTT/... and change the client; `repair --finding SESSION_STALE` or "
+                "the session view deletes a session the client no longer needs.")});
 
     return e;
 }
@@ -478,6 +549,12 @@ QString FindingCatalogue::scopeName(Scope scope)
     return QStringLiteral("account");
 }
 
+bool FindingCatalogue::repairOnlyWhenSelected(const QString &code)
+{
+    const Entry *e = entry(code);
+    return e && e->repairOnlyWhenSelected;
+}
+
 QString FindingCatalogue::severityRule(const QString &code)
 {
     static const QHash<QString, QString> rules{
@@ -510,6 +587,7 @@ QString FindingCatalogue::severityRule(const QString &code)
         {FindingCodes::sessionDurableReplaced(), t("replaces the SESSION_MISSING_CONSUMER and ORPHAN_CONSUMER findings of the two durables")},
         {FindingCodes::interestPinned(), t("only for sessions whose client is known not to be connected (CONNZ)")},
         {FindingCodes::jetStreamApiErrors(), t("only when two samples of the same servers' counters are compared")},
+        {FindingCodes::jetStreamMetaDegraded(), t("error when the meta group has no leader")},
     };
     static const QString capped = t("In an account where nothing shows that it serves MQTT, nothing is above warning.");
     const QString rule = rules.value(code);

@@ -61,6 +61,11 @@ public:
         QString repair;            ///< repair action name (RepairActions), empty: none
         QStringList alternativeRepairs; ///< other actions the planner may choose for this code
         QString guidance;          ///< what to do, in one or two sentences (always set; the only help when repair is empty)
+        /**
+         * The repair runs only when the operator names the code (`repair --finding CODE`, a ticked row in the
+         * GUI): the state may be deliberate, so a plain `repair` leaves it alone.
+         */
+        bool repairOnlyWhenSelected = false;
 
         /** LogTemplate::text() of every explained line. */
         QStringList explainTexts() const;
@@ -105,6 +110,8 @@ public:
     static FindingPattern titlePattern(const QString &code, const QStringList &keys);
 
     static QString scopeName(Scope scope);
+    /** Entry::repairOnlyWhenSelected of `code` (false for an unknown code). */
+    static bool repairOnlyWhenSelected(const QString &code);
 };
 
 } // namespace MqttDoctor

@@ -31,6 +31,13 @@ inline QString consumerStuck() { return QStringLiteral("CONSUMER_STUCK"); }
 inline QString sessionDurableReplaced() { return QStringLiteral("SESSION_DURABLE_REPLACED"); }
 inline QString interestPinned() { return QStringLiteral("INTEREST_PINNED"); }
 inline QString jetStreamApiErrors() { return QStringLiteral("JETSTREAM_API_ERRORS"); }
+inline QString serverVersionAdvisory() { return QStringLiteral("SERVER_VERSION_ADVISORY"); }
+inline QString jetStreamMetaDegraded() { return QStringLiteral("JETSTREAM_META_DEGRADED"); }
+inline QString deliberateDeviation() { return QStringLiteral("DELIBERATE_DEVIATION"); }
+inline QString upgradeClientIdRefused() { return QStringLiteral("UPGRADE_CLIENT_ID_REFUSED"); }
+inline QString upgradeRetainedSkipped() { return QStringLiteral("UPGRADE_RETAINED_SKIPPED"); }
+inline QString upgradePayloadTooLarge() { return QStringLiteral("UPGRADE_PAYLOAD_TOO_LARGE"); }
+inline QString upgradeInternalSubscription() { return QStringLiteral("UPGRADE_INTERNAL_SUBSCRIPTION"); }
 
 } // namespace MqttDoctor::FindingCodes
 

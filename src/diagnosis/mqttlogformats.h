@@ -39,6 +39,11 @@ inline QString deleteSessionConsumer() { return QStringLiteral("unable to delete
 inline QString addSubscriptionConsumer() { return QStringLiteral("Unable to add JetStream consumer for subscription on %q: err=%v"); }
 inline QString addPubRelConsumer() { return QStringLiteral("Unable to add JetStream consumer for PUBREL for client %q: err=%v"); } // 2.10+
 inline QString storeRetained() { return QStringLiteral("unable to store retained message for account %q, subject %q: %v"); }
+inline QString invalidClientIdCharacter() { return QStringLiteral("invalid character in client ID %q"); } // 2.11.15+, 2.12.6+, 2.14.0+
+inline QString invalidUtf8() { return QStringLiteral("invalid utf8 for %s %q"); }                           // 2.11.15+, 2.12.6+, 2.14.0+
+inline QString invalidNullCharacter() { return QStringLiteral("invalid null character in %s %q"); }         // 2.11.15+, 2.12.6+, 2.14.0+
+inline QString topicCharacterUnsupported() { return QStringLiteral("character not supported for MQTT topics"); }
+inline QString retainedSkippedDelCharacter() { return QStringLiteral("Skipping retained message for subject %q: unsupported character 0x7f"); } // 2.14.0+
 inline QString accountResourcesExceeded() { return QStringLiteral("JetStream resource limits exceeded for account: %q"); }
 
 // Legacy per-session streams → $MQTT_sess (docs/internals.md, "Legacy per-session streams: migration to $MQTT_sess").

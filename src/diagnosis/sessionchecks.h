@@ -16,6 +16,13 @@
 
 namespace MqttDoctor {
 
+/** A retained message's topic and payload size (upgrade readiness). */
+struct RetainedTopicSize
+{
+    QString topic;
+    qint64 payloadBytes = 0;
+};
+
 /**
  * Everything the record-level checks of one account look at, gathered beforehand (no network):
  * every session record of `$MQTT_sess` (undecodable ones included, joined with the consumers), the
@@ -40,6 +47,8 @@ struct SessionCheckInput
     QDateTime now;
     /** The records of `$MQTT_qos2in` and `$MQTT_out` (QOS2_ORPHANED); nullopt: not read. */
     std::optional<Qos2Records> qos2Records;
+    /** The retained messages' topics and sizes, read only for a target version (CheckOptions::targetVersion); nullopt: not read. */
+    std::optional<QList<RetainedTopicSize>> retained;
 };
 
 namespace Checks {

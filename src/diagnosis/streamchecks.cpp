@@ -108,6 +108,50 @@ std::pair<Sev, QString> fieldImpact(const QString &stream, const MqttStreamSpec:
     return {Sev::Warning, QStringLiteral("%1 differs.").arg(field)};
 }
 
+
+/**
+ * The settings of `$MQTT_rmsgs` operators choose on purpose (a faster or memory-only retained store, a
+ * retained set sourced from another account and transformed into this one's subjects): what each is and
+ * why it is tolerated, as evidence. Empty when there is none.
+ */
+QList<std::pair<QString, QJsonValue>> retainedDeviationsOf(const QJsonObject &config, QStringList *reasons)
+{
+    QList<std::pair<QString, QJsonValue>> out;
+    if (MqttStreamSpec::normalizedField(config, QStringLiteral("storage")).toString() == QLatin1String("memory")) {
+        out.append({QStringLiteral("storage"), QStringLiteral("memory")});
+        reasons->append(QStringLiteral("memory storage: retained messages are kept in memory only and are gone after the servers "
+                                       "restart (chosen where retained state is republished by the devices anyway)"));
+    }
+    if (config.value(QLatin1String("allow_direct")).toBool(false)) {
+        out.append({QStringLiteral("allow_direct"), true});
+        reasons->append(QStringLiteral("allow_direct: other clients read retained messages with direct gets; the servers' MQTT code "
+                                       "does not depend on it either way"));
+    }
+    const QJsonArray sources = config.value(QLatin1String("sources")).toArray();
+    if (!sources.isEmpty()) {
+        QStringList names;
+        bool transformed = false;
+        for (const QJsonValue &v : sources) {
+            const QJsonObject src = v.toObject();
+            const QString external = src.value(QLatin1String("external")).toObject().value(QLatin1String("api")).toString();
+            names.append(src.value(QLatin1String("name")).toString() + (external.isEmpty() ? QString() : QStringLiteral(" via ") + external));
+            transformed = transformed || !src.value(QLatin1String("subject_transforms")).toArray().isEmpty();
+        }
+        out.append({QStringLiteral("sources"), QJsonArray::fromStringList(names)});
+        reasons->append(QStringLiteral("sourced from %1%2: retained messages are shared from another stream or account, which "
+                                       "servers from 2.11.12 / 2.12.3 / 2.14.0 support")
+                            .arg(names.join(QStringLiteral(", ")), transformed ? QStringLiteral(" with subject transforms") : QString()));
+    }
+    const QJsonObject transform = config.value(QLatin1String("subject_transform")).toObject();
+    if (!transform.isEmpty()) {
+        out.append({QStringLiteral("subject_transform"), transform});
+        reasons->append(QStringLiteral("subject transform %1 -> %2: the stored subjects are rewritten, and the servers take the topic "
+                                       "from the stored subject")
+                            .arg(transform.value(QLatin1String("src")).toString(), transform.value(QLatin1String("dest")).toString()));
+    }
+    return out;
+}
+
 } // namespace
 
 void CheckContext::checkMissing(QList<Finding> &out) const
@@ -180,6 +224,34 @@ void CheckContext::checkSubjectsAndConfig(QList<Finding> &out) const
                 diffs.removeIf([](const MqttStreamSpec::Difference &d) {
                     return d.field == QLatin1String("subjects") || d.field == QLatin1String("max_msgs_per_subject");
                 });
+        }
+
+        // Deliberate settings of the retained stream: info with the reason, repaired only when selected.
+        if (name == MqttLayout::retainedStream()) {
+            QStringList reasons;
+            const auto deviations = retainedDeviationsOf(s.config, &reasons);
+            if (!deviations.isEmpty()) {
+                QStringList what;
+                QJsonObject actual;
+                for (const auto &[field, value] : deviations) {
+                    what.append(field);
+                    actual.insert(field, value);
+                }
+                Finding f = FindingCatalogue::make(FindingCodes::deliberateDeviation(), account, name,
+                                                   {{QStringLiteral("deviations"), what.join(QStringLiteral(", "))}});
+                f.actual = actual;
+                f.expected = QJsonObject{{QStringLiteral("storage"), QStringLiteral("file")}, {QStringLiteral("allow_direct"), false}};
+                const bool memory = actual.contains(QLatin1String("storage"));
+                if (!memory)
+                    f.repair.clear();
+                f.detail = QStringLiteral("Tolerated as deliberate, not an error: %1. %2")
+                               .arg(reasons.join(QStringLiteral("; ")),
+                                    memory ? QStringLiteral("A plain repair leaves it alone; `repair --finding DELIBERATE_DEVIATION` backs the "
+                                                            "stream up and recreates it on file storage if it was not meant.")
+                                           : QStringLiteral("Nothing is repaired; undo it with a stream edit if it was not meant."));
+                out.append(f);
+                diffs.removeIf([](const MqttStreamSpec::Difference &d) { return d.field == QLatin1String("storage"); });
+            }
         }
 
         QList<MqttStreamSpec::Difference> configDiffs;

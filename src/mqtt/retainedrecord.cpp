@@ -185,4 +185,29 @@ QString RetainedRecord::payloadPreview(int maxChars) const
     return PayloadPreview::text(payload, maxChars);
 }
 
+QString RetainedRecord::SparkplugBirth::description() const
+{
+    QString out = QStringLiteral("Sparkplug B %1 certificate: group %2, edge node %3").arg(messageType, groupId, edgeNodeId);
+    if (!deviceId.isEmpty())
+        out += QStringLiteral(", device ") + deviceId;
+    return out;
+}
+
+std::optional<RetainedRecord::SparkplugBirth> RetainedRecord::sparkplugBirth() const
+{
+    static const QString prefix = QStringLiteral("$sparkplug/certificates/spBv1.0/");
+    if (!topic.startsWith(prefix))
+        return std::nullopt;
+    const QStringList levels = QStringView(topic).sliced(prefix.size()).toString().split(QLatin1Char('/'));
+    // group / NBIRTH / edge node, or group / DBIRTH / edge node / device
+    if (levels.size() < 3 || levels.at(0).isEmpty() || levels.at(2).isEmpty())
+        return std::nullopt;
+    const QString &type = levels.at(1);
+    if (type == QLatin1String("NBIRTH") && levels.size() == 3)
+        return SparkplugBirth{type, levels.at(0), levels.at(2), {}};
+    if (type == QLatin1String("DBIRTH") && levels.size() == 4 && !levels.at(3).isEmpty())
+        return SparkplugBirth{type, levels.at(0), levels.at(2), levels.at(3)};
+    return std::nullopt;
+}
+
 } // namespace MqttDoctor

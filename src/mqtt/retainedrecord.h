@@ -3,6 +3,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <optional>
+
 #include "common/result.h"
 #include "nats/natsheaders.h"
 #include "mqtt/storedmessage.h"
@@ -71,6 +73,22 @@ public:
      * cut at `maxChars` with "…"; anything else as `hex:` and the first bytes in hex ("hex: 00 01 ff…").
      */
     QString payloadPreview(int maxChars = 64) const;
+
+    /** A Sparkplug B birth certificate: what the servers retain from 2.11.0 for NBIRTH/DBIRTH messages. */
+    struct SparkplugBirth
+    {
+        QString messageType; ///< "NBIRTH" or "DBIRTH"
+        QString groupId;
+        QString edgeNodeId;
+        QString deviceId;    ///< DBIRTH only
+        /** "Sparkplug B NBIRTH certificate: group G, edge node E[, device D]" */
+        QString description() const;
+    };
+    /**
+     * The birth certificate the topic names (`$sparkplug/certificates/spBv1.0/<group>/NBIRTH/<edge node>` or
+     * `.../DBIRTH/<edge node>/<device>`), nullopt for any other topic.
+     */
+    std::optional<SparkplugBirth> sparkplugBirth() const;
 
     bool operator==(const RetainedRecord &other) const = default;
 };

@@ -33,6 +33,14 @@ struct ServerInfo
     int leafRemotes = 0;
     /** VARZ's `mqtt` block as the server reports it (host, port, ack_wait in ns, max_ack_pending, tls_timeout...). */
     QJsonObject mqtt;
+    /** VARZ `max_payload` (bytes); 0 when unknown. */
+    qint64 maxPayload = 0;
+    /**
+     * JSZ `meta_cluster` as this server reported it (name, leader, cluster_size; the meta leader also lists
+     * `replicas` with `offline`/`current`); empty when not read (no system connection) or not clustered.
+     */
+    QJsonObject metaCluster;
+    bool metaClusterKnown = false; ///< JSZ was read from this server
 };
 
 /** A stream as JSZ or the JetStream API shows it: raw JSON kept so unknown fields survive. */

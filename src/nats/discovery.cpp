@@ -1,5 +1,6 @@
 #include "discovery.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QMap>
 #include <QSet>
@@ -83,6 +84,7 @@ ServerInfo serverFromVarz(const SystemClient::Reply &reply)
     s.mqttKnown = true;
     s.mqttPort = mqtt.value(QLatin1String("port")).toInt();
     s.mqttHost = s.mqttPort > 0 ? str(mqtt, "host") : QString();
+    s.maxPayload = v.value(QLatin1String("max_payload")).toInteger(0);
     return s;
 }
 
@@ -192,10 +194,15 @@ Result<QList<ServerInfo>> discoverServers(ConnectionSet &connections)
         // A JetStream server stopped cleanly is no longer counted by the others at once; the meta
         // leader still lists it as an offline peer, so the result can name it. (JSZ without accounts:
         // a small reply per server.)
+        // Each server's view of the meta group, kept with the server (JETSTREAM_META_DEGRADED).
+        QHash<QString, QJsonObject> metaByServer;
         if (auto jsz = sys->ping(QStringLiteral("JSZ"))) {
             JszMerge peers;
-            for (const SystemClient::Reply &r : *jsz)
+            for (const SystemClient::Reply &r : *jsz) {
                 static_cast<void>(peers.add(r, QStringLiteral("$SYS.REQ.SERVER.PING.JSZ")));
+                if (r.error.isEmpty())
+                    metaByServer.insert(str(r.server, "id"), r.data.value(QLatin1String("meta_cluster")).toObject());
+            }
             connections.roster().notePeers(peers.metaPeers());
         }
         QList<ServerInfo> out;
@@ -205,6 +212,10 @@ Result<QList<ServerInfo>> discoverServers(ConnectionSet &connections)
             ServerInfo s = serverFromVarz(r);
             if (s.name.isEmpty() && s.id.isEmpty())
                 return malformedSys(QStringLiteral("$SYS.REQ.SERVER.PING.VARZ"), QStringLiteral("a reply names no server"));
+            if (const auto meta = metaByServer.constFind(s.id); meta != metaByServer.cend()) {
+                s.metaCluster = *meta;
+                s.metaClusterKnown = true;
+            }
             out.append(s);
         }
         std::sort(out.begin(), out.end(), [](const ServerInfo &a, const ServerInfo &b) { return a.name < b.name; });

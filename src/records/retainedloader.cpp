@@ -2,10 +2,14 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 #include "common/jsonstreamwriter.h"
 #include "common/rfc3339time.h"
 #include "mqtt/storedmessage.h"
 #include "nats/jserrors.h"
+#include "nats/messagegetter.h"
+#include "nats/streamindex.h"
 #include "records/decodepipeline.h"
 
 namespace MqttDoctor::RetainedLoader {
@@ -62,6 +66,22 @@ bool matches(const RetainedEntry &entry, const QString &filter)
     return wildcard ? topicMatches(filter, entry.record->topic) : entry.record->topic == filter;
 }
 
+namespace {
+
+// The Sparkplug B birth certificate a retained record is, as JSON; null for any other record.
+QJsonValue retainedSparkplugJson(const RetainedRecord &r)
+{
+    const auto birth = r.sparkplugBirth();
+    if (!birth)
+        return QJsonValue(QJsonValue::Null);
+    return QJsonObject{{QStringLiteral("message_type"), birth->messageType},
+                       {QStringLiteral("group_id"), birth->groupId},
+                       {QStringLiteral("edge_node_id"), birth->edgeNodeId},
+                       {QStringLiteral("device_id"), birth->deviceId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(birth->deviceId)}};
+}
+
+} // namespace
+
 QJsonObject toJson(const RetainedEntry &e)
 {
     const QJsonValue null(QJsonValue::Null);
@@ -71,7 +91,8 @@ QJsonObject toJson(const RetainedEntry &e)
                            {QStringLiteral("encoding"), null}, {QStringLiteral("origin"), null}, {QStringLiteral("source"), null},
                            {QStringLiteral("seq"), qint64(e.seq)}, {QStringLiteral("stored_subject"), e.storedSubject},
                            {QStringLiteral("time"), Rfc3339Time::formatMs(e.time)},
-                           {QStringLiteral("delete_marker"), false}, {QStringLiteral("problem"), e.problem}};
+                           {QStringLiteral("delete_marker"), false}, {QStringLiteral("sparkplug"), null},
+                           {QStringLiteral("problem"), e.problem}};
     const RetainedRecord &r = *e.record;
     const auto orNull = [&](const QString &s) { return s.isEmpty() ? null : QJsonValue(s); };
     return QJsonObject{{QStringLiteral("topic"), r.topic},
@@ -86,6 +107,7 @@ QJsonObject toJson(const RetainedEntry &e)
                        {QStringLiteral("stored_subject"), e.storedSubject},
                        {QStringLiteral("time"), Rfc3339Time::formatMs(e.time)},
                        {QStringLiteral("delete_marker"), r.isDeleteMarker},
+                       {QStringLiteral("sparkplug"), retainedSparkplugJson(r)},
                        {QStringLiteral("problem"), null}};
 }
 
@@ -103,6 +125,7 @@ void writeJson(JsonStreamWriter &w, const RetainedEntry &e)
     w.number(QStringLiteral("seq"), qint64(e.seq));
     r ? w.number(QStringLiteral("size"), r->payload.size()) : w.number(QStringLiteral("size"), e.storedBytes);
     r ? w.stringOrNull(QStringLiteral("source"), r->source) : w.null(QStringLiteral("source"));
+    r ? w.value(QStringLiteral("sparkplug"), retainedSparkplugJson(*r)) : w.null(QStringLiteral("sparkplug"));
     w.string(QStringLiteral("stored_subject"), e.storedSubject);
     if (r)
         w.string(QStringLiteral("subject"), r->subject.isEmpty() ? r->subjectFromStoredSubject() : r->subject);
@@ -123,10 +146,14 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
     // Every message: 2.9 keeps all retained messages on the one subject $MQTT.rmsgs; the per-subject
     // layouts keep one message per subject, so reading all is the same as last-per-subject there.
     // Decoding and filtering on this thread while the pipeline's reading thread reads; handed over in stream order.
-    auto decode = [&options](const QList<StreamMessage> &batch) {
+    quint64 lastDecoded = 0;  // the highest sequence read so far
+    auto decode = [&options, &lastDecoded](const QList<StreamMessage> &batch) {
         QList<RetainedEntry> out;
         out.reserve(batch.size());
         for (const StreamMessage &m : batch) {
+            lastDecoded = std::max(lastDecoded, m.sequence);
+            if (m.deleted)
+                continue;
             RetainedEntry e = fromMessage(m);
             if (matches(e, options.filter))
                 out.append(std::move(e));
@@ -144,7 +171,21 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
         return Error(Error::Kind::NotFound, QStringLiteral("the account has no $MQTT_rmsgs stream: no retained message was ever stored"),
                      QStringLiteral("nats-server creates it on the account's first MQTT connection"))
             .withJsErrCode(JsErrors::StreamNotFound);
-    return summary;
+    if (summary || (options.cancel && options.cancel->load()))
+        return summary;
+    // A consumer's read ends at a subject the client protocol cannot carry (2.10 servers store MQTT topics with
+    // a tab or other whitespace): the rest by message gets, whose replies carry the subject in JSON.
+    auto map = StreamIndex(account, options.domain).sequenceMap(QStringLiteral("$MQTT_rmsgs"));
+    if (!map)
+        return summary;
+    QList<quint64> rest;
+    for (const quint64 seq : map->liveSequences())
+        if (seq > lastDecoded)
+            rest << seq;
+    auto gets = MessageGetter(account, options.domain).getBySequences(QStringLiteral("$MQTT_rmsgs"), rest, ro, [&](QList<StreamMessage> &&batch, const ReadProgress &progress) {
+        return deliver(decode(batch), progress);
+    });
+    return gets ? gets : summary;
 }
 
 } // namespace MqttDoctor::RetainedLoader

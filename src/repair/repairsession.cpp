@@ -4,6 +4,8 @@
 
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
+#include "diagnosis/findingcatalogue.h"
+#include "diagnosis/findingcodes.h"
 #include "nats/connectionset.h"
 #include "repair/repairplanner.h"
 
@@ -81,14 +83,19 @@ QString RepairSession::stopName(Stop stop)
 
 bool RepairSession::inScope(const Finding &finding) const
 {
-    return m_options.onlyCodes.isEmpty() || m_options.onlyCodes.contains(finding.code);
+    // A state that may be deliberate is repaired only when the operator names its code.
+    if (m_options.onlyCodes.isEmpty())
+        return !FindingCatalogue::repairOnlyWhenSelected(finding.code);
+    return m_options.onlyCodes.contains(finding.code);
 }
 
 QList<Finding> RepairSession::accountFindings(const DiagnosisInput &input) const
 {
     QList<Finding> out;
+    // The servers' version advisories are about the releases they run, not the account's state: neither
+    // fixed nor remaining by a repair (check reports them).
     for (const Finding &f : Checks::diagnose(input))
-        if (f.account.isEmpty() || f.account == m_account)
+        if ((f.account.isEmpty() || f.account == m_account) && f.code != FindingCodes::serverVersionAdvisory())
             out << f;
     return out;
 }
@@ -149,7 +156,12 @@ void RepairSession::planFirstRound(const QList<Finding> &selected)
 
 void RepairSession::planFirstRound()
 {
-    planFirstRound(m_findings);
+    // Every finding in scope: a state that may be deliberate only when its code was named.
+    QList<Finding> inScopeFindings;
+    for (const Finding &f : std::as_const(m_findings))
+        if (inScope(f))
+            inScopeFindings << f;
+    planFirstRound(inScopeFindings);
 }
 
 void RepairSession::stop(Stop reason, const QString &text)

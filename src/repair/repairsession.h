@@ -90,6 +90,8 @@ public:
 
     /** Where the next round's backups go (the wizard's confirm page chooses it after the check). */
     void setBackupDir(const QString &dir) { m_options.backupDir = dir; }
+    /** Options::onlyCodes: the codes the operator named (empty: every repairable finding not marked repairOnlyWhenSelected). */
+    const QStringList &onlyCodes() const { return m_options.onlyCodes; }
 
     /** The account checked (resolved from the profile when Options::account was empty). */
     QString account() const { return m_account; }

@@ -77,6 +77,7 @@ private Q_SLOTS:
     void sessionsAppendFilterSort();
     void retainedPayloadModes_data();
     void retainedPayloadModes();
+    void retainedSparkplugBirths();
     void consumers();
     void inflight();
 };
@@ -197,6 +198,20 @@ void TestBrowseModels::retainedPayloadModes()
     const QString preview = model.index(0, RetainedTableModel::PayloadColumn).data().toString();
     QVERIFY2(preview.startsWith(shown), qPrintable(preview));
     QCOMPARE(model.rowOf(u"home/kitchen/temp"_s), 0);
+}
+
+// A Sparkplug B birth certificate (2.11+ servers retain NBIRTH/DBIRTH under $sparkplug/certificates/) says what it is
+// before its protobuf bytes.
+void TestBrowseModels::retainedSparkplugBirths()
+{
+    RetainedTableModel model;
+    Tester tester(&model, Mode);
+    model.appendBatch({retained(u"$sparkplug/certificates/spBv1.0/plant1/DBIRTH/gw7/press3"_s, QByteArray("\x08\x01", 2), 1),
+                       retained(u"spBv1.0/plant1/NDATA/gw7"_s, QByteArray("\x08\x02", 2), 2)});
+    const QString birth = model.index(0, RetainedTableModel::PayloadColumn).data().toString();
+    QVERIFY2(birth.startsWith(u"(Sparkplug B DBIRTH certificate: group plant1, edge node gw7, device press3) "_s), qPrintable(birth));
+    QVERIFY2(!model.index(1, RetainedTableModel::PayloadColumn).data().toString().contains(u"Sparkplug"_s),
+             qPrintable(model.index(1, RetainedTableModel::PayloadColumn).data().toString()));
 }
 
 void TestBrowseModels::consumers()

@@ -78,6 +78,19 @@ inline QString str(const QJsonObject &o, const char *key)
     return o.value(QLatin1String(key)).toString();
 }
 
+/**
+ * The findings about the state (streams, records, clusters), without the servers' version advisories
+ * (SERVER_VERSION_ADVISORY: info about the releases the test servers run, on 2.9 and 2.10).
+ */
+inline QList<QJsonObject> stateFindings(const CliRunner::Run &run)
+{
+    QList<QJsonObject> out;
+    for (const QJsonObject &f : findings(run))
+        if (f.value(QLatin1String("code")).toString() != QLatin1String("SERVER_VERSION_ADVISORY"))
+            out.append(f);
+    return out;
+}
+
 /** Findings with this code (and stream, when given). */
 inline QList<QJsonObject> findingsWith(const CliRunner::Run &run, const QString &code, const QString &stream = {})
 {

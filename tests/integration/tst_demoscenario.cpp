@@ -45,7 +45,7 @@ QMap<QString, QStringList> codesByAccount(const CliRunner::Run &run)
     QMap<QString, QStringList> out;
     for (const QJsonValue &a : run.json.value(QLatin1String("accounts")).toArray())
         out.insert(a.toString(), {});
-    for (const QJsonObject &f : findings(run)) {
+    for (const QJsonObject &f : stateFindings(run)) {
         QStringList &codes = out[str(f, "account")];
         if (!codes.contains(str(f, "code")))
             codes << str(f, "code");
@@ -58,7 +58,7 @@ QMap<QString, QStringList> codesByAccount(const CliRunner::Run &run)
 QList<QJsonObject> findingsOf(const CliRunner::Run &run, const QString &account)
 {
     QList<QJsonObject> out;
-    for (const QJsonObject &f : findings(run))
+    for (const QJsonObject &f : stateFindings(run))
         if (str(f, "account") == account)
             out << f;
     return out;
@@ -292,7 +292,7 @@ private slots:
 
             const CliRunner::Run after = check(connection, {QStringLiteral("--account"), account});
             QVERIFY2(after.jsonValid, qPrintable(describe(after)));
-            QVERIFY2(findings(after).isEmpty(), qPrintable(account + QLatin1Char('\n') + describe(after)));
+            QVERIFY2(stateFindings(after).isEmpty(), qPrintable(account + QLatin1Char('\n') + describe(after)));
             QCOMPARE(after.exitCode(), 0);
         }
 
@@ -324,7 +324,7 @@ private slots:
         const CliRunner::Run end = check(connection, {QStringLiteral("--all-accounts")});
         QVERIFY2(end.jsonValid, qPrintable(describe(end)));
         QStringList left;
-        for (const QJsonObject &f : findings(end))
+        for (const QJsonObject &f : stateFindings(end))
             left << str(f, "account") + QLatin1Char(' ') + str(f, "code");
         QCOMPARE(left, QStringList{QStringLiteral("NOJS JETSTREAM_DISABLED")});
     }

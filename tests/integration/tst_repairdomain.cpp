@@ -33,7 +33,7 @@ QStringList bothArgs(const QString &url)
 QStringList codesOf(const CliRunner::Run &run)
 {
     QStringList out;
-    for (const QJsonObject &f : findings(run))
+    for (const QJsonObject &f : stateFindings(run))
         out << str(f, "code");
     out.sort();
     return out;

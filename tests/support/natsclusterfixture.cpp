@@ -102,6 +102,8 @@ bool NatsClusterFixture::launchEach(const NatsServerBinary &binary, const Server
             gateway.remotes = m_gatewayRemotes;
             config.setGateway(gateway);
         }
+        if (m_noJetStream.contains(i))
+            config.setJetStreamEnabled(false);
         NatsServerBinary nodeBinary = binary;
         if (m_nodeVersions.contains(i)) {
             nodeBinary = NatsServerBinary::locate(m_nodeVersions.value(i));
@@ -167,9 +169,11 @@ bool NatsClusterFixture::launchAll(const NatsServerBinary &binary, const ServerC
 
 QString NatsClusterFixture::metaGroupGap() const
 {
+    // Nodes without JetStream (setJetStreamOff) are not meta group members by design.
     QList<const NatsServerFixture *> nodes;
-    for (const auto &node : m_nodes)
-        nodes << node.get();
+    for (int i = 0; i < nodeCount(); ++i)
+        if (!m_noJetStream.contains(i))
+            nodes << m_nodes[size_t(i)].get();
     return metaGroupGapOf(nodes);
 }
 

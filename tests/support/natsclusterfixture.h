@@ -4,6 +4,7 @@
 #include "serverconfig.h"
 
 #include <QMap>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -50,6 +51,9 @@ public:
     bool launchNodes(const QString &versionLabel, const ServerConfig &baseConfig, int timeoutMs = DefaultStartTimeoutMs);
 
     int nodeCount() const { return int(m_nodes.size()); }
+    // Before start(): the node runs without JetStream (a cluster whose meta group lacks a server that is
+    // up). start() then waits for the meta group of the other nodes only.
+    void setJetStreamOff(int index) { m_noJetStream.insert(index); }
     NatsServerFixture &node(int index); // 0-based
     const NatsServerFixture &node(int index) const;
     QString clusterName() const { return m_clusterName; }
@@ -95,6 +99,7 @@ private:
     std::vector<std::unique_ptr<NatsServerFixture>> m_nodes;
     void markLogOffsets();
 
+    QSet<int> m_noJetStream; // nodes started without JetStream
     QList<qsizetype> m_leaderLogOffsets; // per node: where to look for the next leader announcement
     QString m_errorString;
 };

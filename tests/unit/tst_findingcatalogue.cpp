@@ -53,6 +53,13 @@ private slots:
         QTest::newRow("SESSION_DURABLE_REPLACED") << QStringLiteral("SESSION_DURABLE_REPLACED") << S::Error << QStringLiteral("adopt_durable");
         QTest::newRow("INTEREST_PINNED") << QStringLiteral("INTEREST_PINNED") << S::Warning << QStringLiteral("delete_session");
         QTest::newRow("JETSTREAM_API_ERRORS") << QStringLiteral("JETSTREAM_API_ERRORS") << S::Warning << QString();
+        QTest::newRow("SERVER_VERSION_ADVISORY") << QStringLiteral("SERVER_VERSION_ADVISORY") << S::Info << QString();
+        QTest::newRow("JETSTREAM_META_DEGRADED") << QStringLiteral("JETSTREAM_META_DEGRADED") << S::Warning << QString();
+        QTest::newRow("DELIBERATE_DEVIATION") << QStringLiteral("DELIBERATE_DEVIATION") << S::Info << QStringLiteral("recreate_stream");
+        QTest::newRow("UPGRADE_CLIENT_ID_REFUSED") << QStringLiteral("UPGRADE_CLIENT_ID_REFUSED") << S::Warning << QString();
+        QTest::newRow("UPGRADE_RETAINED_SKIPPED") << QStringLiteral("UPGRADE_RETAINED_SKIPPED") << S::Warning << QString();
+        QTest::newRow("UPGRADE_PAYLOAD_TOO_LARGE") << QStringLiteral("UPGRADE_PAYLOAD_TOO_LARGE") << S::Warning << QString();
+        QTest::newRow("UPGRADE_INTERNAL_SUBSCRIPTION") << QStringLiteral("UPGRADE_INTERNAL_SUBSCRIPTION") << S::Warning << QString();
     }
 
     void everyCodeOfTheProduct()
@@ -79,10 +86,10 @@ private slots:
     void catalogueIsComplete()
     {
         const QStringList codes = FindingCatalogue::codes();
-        QCOMPARE(codes.size(), 26);
+        QCOMPARE(codes.size(), 33);
         QCOMPARE(QSet<QString>(codes.begin(), codes.end()).size(), codes.size());
         QCOMPARE(codes.first(), FindingCodes::jetStreamDisabled());
-        QCOMPARE(codes.last(), FindingCodes::jetStreamApiErrors());
+        QCOMPARE(codes.last(), FindingCodes::upgradeInternalSubscription());
         QVERIFY(!FindingCatalogue::entry(QStringLiteral("NO_SUCH_CODE")));
         QCOMPARE(FindingCatalogue::entry(FindingCodes::streamConfigWrong())->alternativeRepairs, QStringList{QStringLiteral("recreate_stream")});
     }

@@ -247,7 +247,7 @@ private slots:
         // Replicas the servers cannot place keep the stream from being created: critical, as check rates it then.
         const LogLineMatch peers = LogCatalogue::explain(
             u"unable to connect: create sessions stream for account \"A\": no suitable peers for placement (10005)"_s);
-        QCOMPARE(peers.codes, QStringList{u"REPLICAS_MISMATCH"_s});
+        QCOMPARE(peers.codes, (QStringList{u"REPLICAS_MISMATCH"_s, u"JETSTREAM_META_DEGRADED"_s}));
         QCOMPARE(peers.severity, u"critical"_s);
         QVERIFY(FindingCatalogue::severityRule(u"REPLICAS_MISMATCH"_s).contains(u"critical when mqtt.stream_replicas"_s));
         // A line that points to no finding keeps its own: a one-off conditional write, a shutdown.
@@ -539,7 +539,7 @@ private slots:
         row("lookup no leader", err + cl + u"unable to connect: lookup messages stream for account \"ACME\": JetStream system temporarily unavailable (10008)"_s,
             "asm.lookup_stream", "", "STREAM_UNHEALTHY", "ACME", "c1", "$MQTT_msgs", "");
         row("no peers", err + cl + u"unable to connect: create sessions stream for account \"ACME\": no suitable peers for placement (10005)"_s,
-            "asm.create_sessions_stream", "", "REPLICAS_MISMATCH", "ACME", "c1", "$MQTT_sess", "");
+            "asm.create_sessions_stream", "", "REPLICAS_MISMATCH,JETSTREAM_META_DEGRADED", "ACME", "c1", "$MQTT_sess", "");
         row("unknown js code", err + cl + u"unable to connect: create sessions stream for account \"ACME\": something new (10999)"_s,
             "asm.create_sessions_stream", "", "STREAM_MISSING", "ACME", "c1", "$MQTT_sess", "");
     }

@@ -461,6 +461,33 @@ private:
         }
         QCOMPARE(*fast, *reference);
     }
+
+    // Sparkplug B birth certificates, which 2.11+ servers retain under $sparkplug/certificates/.
+    void sparkplugBirths_data()
+    {
+        QTest::addColumn<QString>("topic");
+        QTest::addColumn<QString>("description");
+        QTest::newRow("NBIRTH") << QStringLiteral("$sparkplug/certificates/spBv1.0/plant1/NBIRTH/gw7")
+                                << QStringLiteral("Sparkplug B NBIRTH certificate: group plant1, edge node gw7");
+        QTest::newRow("DBIRTH") << QStringLiteral("$sparkplug/certificates/spBv1.0/plant1/DBIRTH/gw7/press3")
+                                << QStringLiteral("Sparkplug B DBIRTH certificate: group plant1, edge node gw7, device press3");
+        QTest::newRow("plain Sparkplug topic") << QStringLiteral("spBv1.0/plant1/NBIRTH/gw7") << QString();
+        QTest::newRow("NBIRTH with a device") << QStringLiteral("$sparkplug/certificates/spBv1.0/plant1/NBIRTH/gw7/x") << QString();
+        QTest::newRow("DBIRTH without a device") << QStringLiteral("$sparkplug/certificates/spBv1.0/plant1/DBIRTH/gw7") << QString();
+        QTest::newRow("NDATA") << QStringLiteral("$sparkplug/certificates/spBv1.0/plant1/NDATA/gw7") << QString();
+        QTest::newRow("empty group") << QStringLiteral("$sparkplug/certificates/spBv1.0//NBIRTH/gw7") << QString();
+    }
+    void sparkplugBirths()
+    {
+        QFETCH(QString, topic);
+        QFETCH(QString, description);
+        RetainedRecord r;
+        r.topic = topic;
+        const auto birth = r.sparkplugBirth();
+        QCOMPARE(birth.has_value(), !description.isEmpty());
+        if (birth)
+            QCOMPARE(birth->description(), description);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRetainedRecord)

@@ -19,7 +19,9 @@ void RepairFindingsModel::setFindings(const QList<Finding> &findings)
         if (f.repair.isEmpty())
             continue;
         const QString id = f.identity();
-        const bool tick = m_known.contains(id) ? m_ticked.contains(id) : f.severity >= Finding::Severity::Warning;
+        // Ticked by default: warnings and worse, never a state that may be deliberate (the operator ticks it).
+        const bool tick = m_known.contains(id) ? m_ticked.contains(id)
+                                               : f.severity >= Finding::Severity::Warning && !FindingCatalogue::repairOnlyWhenSelected(f.code);
         if (tick)
             ticked.insert(id);
         m_known.insert(id);

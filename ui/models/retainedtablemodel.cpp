@@ -159,7 +159,13 @@ QVariant RetainedTableModel::displayData(const RetainedEntry &e, int column) con
     case TopicColumn: return r.topic;
     case QosColumn: return r.qos();
     case SizeColumn: return DisplayFormat::bytes(r.payload.size());
-    case PayloadColumn: return r.isDeleteMarker ? tr("(delete marker)") : formatPayload(r.payload, m_mode, 120);
+    case PayloadColumn:
+        if (r.isDeleteMarker)
+            return tr("(delete marker)");
+        // A Sparkplug B birth is protobuf: say what it is, then its bytes.
+        if (const auto birth = r.sparkplugBirth())
+            return tr("(%1) %2").arg(birth->description(), formatPayload(r.payload, m_mode, 80));
+        return formatPayload(r.payload, m_mode, 120);
     case StoredColumn: return QLocale().toString(e.time.toLocalTime(), QLocale::ShortFormat);
     default: return {};
     }

@@ -68,7 +68,8 @@ public:
         const QJsonObject expected = finding.expected.toObject();
         const StreamInfo *stream = ctx.stream(finding.stream);
         const auto spec = S::feasibleSpec(ctx, finding.stream);
-        if (finding.code != FindingCodes::streamConfigWrong() || !stream || !spec) {
+        const bool recreatable = finding.code == FindingCodes::streamConfigWrong() || finding.code == FindingCodes::deliberateDeviation();
+        if (!recreatable || !stream || !spec) {
             *note = QStringLiteral("recreate_stream: nothing to do for %1 on %2.").arg(finding.code, finding.stream);
             return {};
         }
