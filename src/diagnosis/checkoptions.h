@@ -44,6 +44,7 @@ struct CheckOptions
      * client, so a quiet trickle is normal.
      */
     qint64 apiErrorsPerMinute = 60;
+    /**
      * Upgrade readiness (UpgradeReadiness): what this server version will refuse or change for the
      * account's records, against what the servers run now. nullopt: not asked.
      */
