@@ -1,6 +1,4 @@
-// The checks that find what will keep the servers from creating MQTT streams: replicas above the
-// JetStream peers, other streams capturing MQTT subjects, account limits. They run first and record
-// the blocked streams in CheckContext::blocked, which STREAM_MISSING then reports as critical.
+#include "diagnosis/blockerchecks.h"
 
 #include <QJsonArray>
 #include <QMap>
@@ -15,31 +13,33 @@
 
 namespace MqttDoctor {
 
+BlockerChecks::BlockerChecks(CheckContext &context) : m_ctx(context) {}
+
 namespace F = MqttLogFormats;
 using Sev = Finding::Severity;
 
-void CheckContext::checkReplicasConfig(QList<Finding> &out)
+void BlockerChecks::replicasConfig(QList<Finding> &out)
 {
-    const int wanted = layout().replicas();
-    const int peers = choice.peerCount();
-    if (!choice.replicasFromConfig || wanted <= peers)
+    const int wanted = m_ctx.layout().replicas();
+    const int peers = m_ctx.choice.peerCount();
+    if (!m_ctx.choice.replicasFromConfig || wanted <= peers)
         return;
     const QString cause = peers == 1 ? F::errReplicasNotSupported() : F::errNoSuitablePeers();
-    Finding f = FindingCatalogue::make(FindingCodes::replicasMismatch(), account);
+    Finding f = FindingCatalogue::make(FindingCodes::replicasMismatch(), m_ctx.account);
     f.title = QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers);
     f.expected = QJsonObject{{QStringLiteral("stream_replicas_at_most"), peers}};
-    f.actual = QJsonObject{{QStringLiteral("stream_replicas"), wanted}, {QStringLiteral("peers"), QJsonArray::fromStringList(choice.peers)}};
+    f.actual = QJsonObject{{QStringLiteral("stream_replicas"), wanted}, {QStringLiteral("peers"), QJsonArray::fromStringList(m_ctx.choice.peers)}};
     f.repair.clear();
     f.explains = QStringList{F::replicasMismatch()};
-    if (!missing.isEmpty()) {
+    if (!m_ctx.missing.isEmpty()) {
         f.severity = Sev::Critical;
-        f.explains.prepend(withCause(createFormatFor(missing.first()), cause));
+        f.explains.prepend(CheckContext::withCause(CheckContext::createFormatFor(m_ctx.missing.first()), cause));
         f.detail = QStringLiteral("The servers create MQTT streams with %1 replicas, but only %2 JetStream server(s) can hold them: "
                                   "creating %3 fails (%4), so every MQTT connect in account \"%5\" fails. Set mqtt.stream_replicas "
                                   "to at most %2 (or remove it) and reload the servers.")
-                       .arg(wanted).arg(peers).arg(missing.join(QStringLiteral(", ")), cause, account);
-        for (const QString &name : std::as_const(missing))
-            blocked.insert(name, {QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers), cause});
+                       .arg(wanted).arg(peers).arg(m_ctx.missing.join(QStringLiteral(", ")), cause, m_ctx.account);
+        for (const QString &name : std::as_const(m_ctx.missing))
+            m_ctx.blocked.insert(name, {QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers), cause});
     } else {
         f.severity = Sev::Warning;
         f.detail = QStringLiteral("mqtt.stream_replicas is %1 but only %2 JetStream server(s) exist. The existing MQTT streams are "
@@ -50,23 +50,23 @@ void CheckContext::checkReplicasConfig(QList<Finding> &out)
     out.append(f);
 }
 
-void CheckContext::checkOverlap(QList<Finding> &out)
+void BlockerChecks::overlap(QList<Finding> &out)
 {
     enum class Kind { Blocking, Existing, Upgrade };
     struct Target { MqttStreamSpec spec; Kind kind; };
 
     QList<Target> targets;
-    for (const MqttStreamSpec &spec : layout().streams()) {
-        const StreamInfo *s = stream(spec.name);
-        const bool pendingUpdate = s && spec.name == MqttLayout::retainedStream() && layout().kind() == MqttLayout::Kind::V2_10
+    for (const MqttStreamSpec &spec : m_ctx.layout().streams()) {
+        const StreamInfo *s = m_ctx.stream(spec.name);
+        const bool pendingUpdate = s && spec.name == MqttLayout::retainedStream() && m_ctx.layout().kind() == MqttLayout::Kind::V2_10
             && !MqttStreamSpec::sameSubjects(MqttStreamSpec::subjectsOf(s->config), spec.subjects);
         targets.append({spec, (!s || pendingUpdate) ? Kind::Blocking : Kind::Existing});
     }
     // What 2.10+ servers will need beyond the current layout: the QoS2 streams and per-subject retained.
-    if (layout().kind() != MqttLayout::Kind::V2_10) {
-        const MqttLayout next(MqttLayout::Kind::V2_10, layout().domain(), layout().replicas());
+    if (m_ctx.layout().kind() != MqttLayout::Kind::V2_10) {
+        const MqttLayout next(MqttLayout::Kind::V2_10, m_ctx.layout().domain(), m_ctx.layout().replicas());
         for (const MqttStreamSpec &spec : next.streams()) {
-            const auto current = layout().stream(spec.name);
+            const auto current = m_ctx.layout().stream(spec.name);
             if (!current || !MqttStreamSpec::sameSubjects(current->subjects, spec.subjects))
                 targets.append({spec, Kind::Upgrade});
         }
@@ -96,7 +96,7 @@ void CheckContext::checkOverlap(QList<Finding> &out)
             harmed.append(QJsonObject{{QStringLiteral("stream"), h.spec.name}, {QStringLiteral("subjects"), QJsonArray::fromStringList(h.spec.subjects)}});
         }
         const QString joined = names.join(QStringLiteral(", "));
-        Finding f = FindingCatalogue::make(FindingCodes::subjectsOverlap(), account, other.name,
+        Finding f = FindingCatalogue::make(FindingCodes::subjectsOverlap(), m_ctx.account, other.name,
                                            {{QStringLiteral("subject"), group.first().mqttSubject}, {QStringLiteral("mqtt_stream"), joined}});
         if (group.size() > 1)
             f.title = QStringLiteral("Stream %1 captures the subjects of %2 MQTT streams (%3)").arg(other.name).arg(group.size()).arg(joined);
@@ -104,10 +104,10 @@ void CheckContext::checkOverlap(QList<Finding> &out)
         f.actual = QJsonObject{{QStringLiteral("stream"), other.name},
                                {QStringLiteral("subjects"), QJsonArray::fromStringList(otherSubjects)},
                                {QStringLiteral("overlapping"), QJsonArray::fromStringList(overlapping)}};
-        const QString updateLine = withCause(F::updateStreamConfig(), F::errSubjectsOverlap());
+        const QString updateLine = CheckContext::withCause(F::updateStreamConfig(), F::errSubjectsOverlap());
         QStringList createLines;
         for (const QString &name : names)
-            createLines << withCause(createFormatFor(name), F::errSubjectsOverlap());
+            createLines << CheckContext::withCause(CheckContext::createFormatFor(name), F::errSubjectsOverlap());
         const QString what = QStringLiteral("Stream \"%1\" captures %2, which overlaps %3.")
                                  .arg(other.name, overlapping.join(QStringLiteral(", ")), pairs.join(QStringLiteral(", ")));
         switch (harm) {
@@ -115,9 +115,9 @@ void CheckContext::checkOverlap(QList<Finding> &out)
             f.severity = Sev::Critical;
             f.explains = createLines;
             f.detail = what + QStringLiteral(" JetStream refuses to create %1 (10065), so the servers fail every MQTT connect in "
-                                             "account \"%2\".").arg(joined, account);
+                                             "account \"%2\".").arg(joined, m_ctx.account);
             for (const QString &name : names)
-                blocked.insert(name, {QStringLiteral("stream \"%1\" captures %2").arg(other.name, overlapping.join(QStringLiteral(", "))),
+                m_ctx.blocked.insert(name, {QStringLiteral("stream \"%1\" captures %2").arg(other.name, overlapping.join(QStringLiteral(", "))),
                                       F::errSubjectsOverlap()});
             break;
         case Harm::Update:
@@ -136,15 +136,15 @@ void CheckContext::checkOverlap(QList<Finding> &out)
             f.severity = Sev::Warning;
             f.explains.clear();
             for (const Hit &h : group)
-                f.explains << (h.spec.name == MqttLayout::retainedStream() ? updateLine : withCause(createFormatFor(h.spec.name), F::errSubjectsOverlap()));
+                f.explains << (h.spec.name == MqttLayout::retainedStream() ? updateLine : CheckContext::withCause(CheckContext::createFormatFor(h.spec.name), F::errSubjectsOverlap()));
             f.detail = what + QStringLiteral(" The 2.10+ servers need %1 with these subjects: after an upgrade (or on the 2.10+ "
                                              "servers of a mixed cluster) every MQTT connect in account \"%2\" will fail (10065).")
-                                  .arg(joined, account);
+                                  .arg(joined, m_ctx.account);
             break;
         }
         return f;
     };
-    for (const StreamInfo &other : input->account.streams) {
+    for (const StreamInfo &other : m_ctx.input->account.streams) {
         if (MqttLayout::isMqttStreamName(other.name) || MqttLayout::isLegacySessionStream(other.name))
             continue;
         const QStringList otherSubjects = MqttStreamSpec::subjectsOf(other.config);
@@ -165,7 +165,7 @@ void CheckContext::checkOverlap(QList<Finding> &out)
             if (hit.overlapping.isEmpty())
                 continue;
             reported.append(t.spec.name);
-            const Harm harm = t.kind == Kind::Blocking ? (stream(t.spec.name) ? Harm::Update : Harm::Create)
+            const Harm harm = t.kind == Kind::Blocking ? (m_ctx.stream(t.spec.name) ? Harm::Update : Harm::Create)
                               : t.kind == Kind::Existing ? Harm::Existing
                                                          : Harm::Upgrade;
             hits[harm].append(hit);
@@ -175,69 +175,69 @@ void CheckContext::checkOverlap(QList<Finding> &out)
     }
 }
 
-void CheckContext::checkHeadroom(QList<Finding> &out)
+void BlockerChecks::headroom(QList<Finding> &out)
 {
-    if (!limits)
+    if (!m_ctx.limits)
         return;
-    const qint64 maxStreams = limits->value(QLatin1String("max_streams")).toInteger(-1);
-    const qint64 maxStorage = limits->value(QLatin1String("max_storage")).toInteger(-1);
-    const bool maxBytesRequired = limits->value(QLatin1String("max_bytes_required")).toBool(false);
-    const AccountInfo &acc = input->account;
+    const qint64 maxStreams = m_ctx.limits->value(QLatin1String("max_streams")).toInteger(-1);
+    const qint64 maxStorage = m_ctx.limits->value(QLatin1String("max_storage")).toInteger(-1);
+    const bool maxBytesRequired = m_ctx.limits->value(QLatin1String("max_bytes_required")).toBool(false);
+    const AccountInfo &acc = m_ctx.input->account;
     const qint64 current = acc.streamsKnown ? acc.streams.size() : acc.streamCount;
     const qint64 room = maxStreams > 0 ? qMax<qint64>(0, maxStreams - current) : std::numeric_limits<qint64>::max();
 
     const auto headroom = [this](const QString &what) {
-        return FindingCatalogue::make(FindingCodes::streamLimitHeadroom(), account, {}, {{QStringLiteral("what"), what}});
+        return FindingCatalogue::make(FindingCodes::streamLimitHeadroom(), m_ctx.account, {}, {{QStringLiteral("what"), what}});
     };
 
-    if (maxStreams > 0 && missing.size() > room) {
-        const QStringList cannot = missing.mid(room);
-        Finding f = headroom(QStringLiteral("%1 more MQTT stream(s)").arg(missing.size()));
+    if (maxStreams > 0 && m_ctx.missing.size() > room) {
+        const QStringList cannot = m_ctx.missing.mid(room);
+        Finding f = headroom(QStringLiteral("%1 more MQTT stream(s)").arg(m_ctx.missing.size()));
         f.severity = Sev::Critical;
-        f.expected = QJsonObject{{QStringLiteral("max_streams"), current + missing.size()}};
+        f.expected = QJsonObject{{QStringLiteral("max_streams"), current + m_ctx.missing.size()}};
         f.actual = QJsonObject{{QStringLiteral("max_streams"), maxStreams}, {QStringLiteral("streams"), current}};
-        f.explains = QStringList{withCause(createFormatFor(cannot.first()), F::errMaxStreams())};
+        f.explains = QStringList{CheckContext::withCause(CheckContext::createFormatFor(cannot.first()), F::errMaxStreams())};
         f.detail = QStringLiteral("Account \"%1\" may have %2 streams and has %3; the servers need to create %4, so creating %5 fails "
                                   "(10027) and every MQTT connect in the account fails. Raise max_streams to at least %6.")
-                       .arg(account).arg(maxStreams).arg(current).arg(missing.join(QStringLiteral(", ")), cannot.first())
-                       .arg(current + missing.size());
+                       .arg(m_ctx.account).arg(maxStreams).arg(current).arg(m_ctx.missing.join(QStringLiteral(", ")), cannot.first())
+                       .arg(current + m_ctx.missing.size());
         for (const QString &name : cannot)
-            blocked.insert(name, {QStringLiteral("account max_streams %1 leaves room for %2 of the %3 missing MQTT stream(s)")
-                                      .arg(maxStreams).arg(room).arg(missing.size()),
+            m_ctx.blocked.insert(name, {QStringLiteral("account max_streams %1 leaves room for %2 of the %3 missing MQTT stream(s)")
+                                      .arg(maxStreams).arg(room).arg(m_ctx.missing.size()),
                                   F::errMaxStreams()});
         out.append(f);
-    } else if (maxStreams > 0 && layout().kind() == MqttLayout::Kind::V2_9) {
+    } else if (maxStreams > 0 && m_ctx.layout().kind() == MqttLayout::Kind::V2_9) {
         // Upgrading to 2.10+ adds $MQTT_qos2in and $MQTT_out.
         const MqttLayout next(MqttLayout::Kind::V2_10);
         QStringList needed;
         for (const QString &name : next.streamNames())
-            if (!stream(name))
+            if (!m_ctx.stream(name))
                 needed.append(name);
         if (needed.size() > room) {
             Finding f = headroom(QStringLiteral("the 2.10+ MQTT streams"));
             f.severity = Sev::Warning;
             f.expected = QJsonObject{{QStringLiteral("max_streams"), current + needed.size()}};
             f.actual = QJsonObject{{QStringLiteral("max_streams"), maxStreams}, {QStringLiteral("streams"), current}};
-            f.explains = QStringList{withCause(F::createQos2InStream(), F::errMaxStreams()), withCause(F::createOutStream(), F::errMaxStreams())};
+            f.explains = QStringList{CheckContext::withCause(F::createQos2InStream(), F::errMaxStreams()), CheckContext::withCause(F::createOutStream(), F::errMaxStreams())};
             f.detail = QStringLiteral("Account \"%1\" may have %2 streams and has %3. Servers 2.10 and newer also create $MQTT_qos2in and "
                                       "$MQTT_out: after an upgrade every MQTT connect in the account will fail (10027). Raise max_streams "
                                       "to at least %4 before upgrading.")
-                           .arg(account).arg(maxStreams).arg(current).arg(current + needed.size());
+                           .arg(m_ctx.account).arg(maxStreams).arg(current).arg(current + needed.size());
             out.append(f);
         }
     }
 
-    if (maxBytesRequired && !missing.isEmpty()) {
+    if (maxBytesRequired && !m_ctx.missing.isEmpty()) {
         Finding f = headroom(QStringLiteral("MQTT streams without max_bytes"));
         f.severity = Sev::Critical;
         f.expected = QJsonObject{{QStringLiteral("max_bytes_required"), false}};
         f.actual = QJsonObject{{QStringLiteral("max_bytes_required"), true}};
-        f.explains = QStringList{withCause(createFormatFor(missing.first()), F::errMaxBytesRequired())};
+        f.explains = QStringList{CheckContext::withCause(CheckContext::createFormatFor(m_ctx.missing.first()), F::errMaxBytesRequired())};
         f.detail = QStringLiteral("Account \"%1\" requires every stream to set max_bytes, but the servers create MQTT streams without "
                                   "it: creating %2 fails (10113). Remove max_bytes_required for the account, or create the MQTT "
-                                  "streams by hand with max_bytes set.").arg(account, missing.first());
-        for (const QString &name : std::as_const(missing))
-            blocked.insert(name, {QStringLiteral("the account requires max_bytes on every stream"), F::errMaxBytesRequired()});
+                                  "streams by hand with max_bytes set.").arg(m_ctx.account, m_ctx.missing.first());
+        for (const QString &name : std::as_const(m_ctx.missing))
+            m_ctx.blocked.insert(name, {QStringLiteral("the account requires max_bytes on every stream"), F::errMaxBytesRequired()});
         out.append(f);
     }
 
@@ -249,13 +249,13 @@ void CheckContext::checkHeadroom(QList<Finding> &out)
             f.severity = full ? Sev::Critical : Sev::Warning;
             f.expected = QJsonObject{{QStringLiteral("max_storage_above"), used}};
             f.actual = QJsonObject{{QStringLiteral("max_storage"), maxStorage}, {QStringLiteral("storage"), used}};
-            f.explains = QStringList{withCause(F::persistSession(), F::errAccountResources()), F::accountResourcesExceeded()};
+            f.explains = QStringList{CheckContext::withCause(F::persistSession(), F::errAccountResources()), F::accountResourcesExceeded()};
             f.detail = full ? QStringLiteral("Account \"%1\" uses %2 of its %3 bytes of file storage: session records cannot be saved "
                                              "(10002), so MQTT connects fail, and retained and QoS1 messages are not stored.")
-                                  .arg(account).arg(used).arg(maxStorage)
+                                  .arg(m_ctx.account).arg(used).arg(maxStorage)
                             : QStringLiteral("Account \"%1\" uses %2 of its %3 bytes of file storage (over 90%): once full, session "
                                              "records cannot be saved and MQTT connects fail.")
-                                  .arg(account).arg(used).arg(maxStorage);
+                                  .arg(m_ctx.account).arg(used).arg(maxStorage);
             out.append(f);
         }
     }

@@ -15,8 +15,9 @@
 namespace MqttDoctor {
 
 /**
- * Internal to the checks (checks.h is the API): what every account check shares. Lives for one
- * Checks::checkAccount call and points into its input.
+ * Internal to the checks (checks.h is the API): what every account check shares. BlockerChecks,
+ * StreamChecks and RetainedChecks read it (BlockerChecks also fills `blocked` and `limits`). Lives for
+ * one Checks::checkAccount call and points into its input.
  */
 struct CheckContext
 {
@@ -44,15 +45,6 @@ struct CheckContext
     const StreamInfo *stream(const QString &name) const { return streams.value(name, nullptr); }
 
     // The parts of checkAccount, in the order they run: the first three record what blocks creation.
-    void checkReplicasConfig(QList<Finding> &out);
-    void checkOverlap(QList<Finding> &out);
-    void checkHeadroom(QList<Finding> &out);
-    void checkMissing(QList<Finding> &out) const;
-    void checkSubjectsAndConfig(QList<Finding> &out) const;
-    void checkReplicas(QList<Finding> &out) const;
-    void checkHealth(QList<Finding> &out) const;
-    void checkRetained(QList<Finding> &out) const;
-    void checkLegacySessions(QList<Finding> &out) const;
 
     // Helpers shared by the parts.
     static qint64 messagesOf(const StreamInfo &s);

@@ -6,7 +6,10 @@
 #include <vector>
 
 #include "diagnosis/apierrorchecks.h"
+#include "diagnosis/blockerchecks.h"
 #include "diagnosis/checkcontext.h"
+#include "diagnosis/retainedchecks.h"
+#include "diagnosis/streamchecks.h"
 #include "diagnosis/deliverychecks.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
@@ -47,15 +50,18 @@ QList<Finding> checkAccount(const AccountCheckInput &input)
         return out;
 
     CheckContext ctx = CheckContext::make(input);
-    ctx.checkReplicasConfig(out);
-    ctx.checkOverlap(out);
-    ctx.checkHeadroom(out);
-    ctx.checkMissing(out);
-    ctx.checkSubjectsAndConfig(out);
-    ctx.checkReplicas(out);
-    ctx.checkHealth(out);
-    ctx.checkRetained(out);
-    ctx.checkLegacySessions(out);
+    BlockerChecks blockers(ctx);  // first: they record the streams the servers cannot create
+    blockers.replicasConfig(out);
+    blockers.overlap(out);
+    blockers.headroom(out);
+    const StreamChecks streams(ctx);
+    streams.missing(out);
+    streams.subjectsAndConfig(out);
+    streams.replicas(out);
+    streams.health(out);
+    const RetainedChecks retained(ctx);
+    retained.retained(out);
+    retained.legacySessions(out);
 
     // Upgrading to 2.10+ migrates the retained messages: say what going back would break.
     if (input.options.targetVersion && input.options.targetVersion->atLeast(2, 10))

@@ -1,4 +1,4 @@
-// Retained-message layout checks and legacy per-session streams.
+#include "diagnosis/retainedchecks.h"
 
 #include <QJsonArray>
 
@@ -10,42 +10,44 @@
 
 namespace MqttDoctor {
 
+RetainedChecks::RetainedChecks(const CheckContext &context) : m_ctx(context) {}
+
 namespace F = MqttLogFormats;
 using Sev = Finding::Severity;
 
-void CheckContext::checkRetained(QList<Finding> &out) const
+void RetainedChecks::retained(QList<Finding> &out) const
 {
-    const StreamInfo *rm = stream(MqttLayout::retainedStream());
+    const StreamInfo *rm = m_ctx.stream(MqttLayout::retainedStream());
     if (!rm)
         return;
     const QStringList subjects = MqttStreamSpec::subjectsOf(rm->config);
     const qint64 perSubject = MqttStreamSpec::normalizedField(rm->config, QStringLiteral("max_msgs_per_subject")).toInteger(-1);
-    const qint64 messages = messagesOf(*rm);
+    const qint64 messages = CheckContext::messagesOf(*rm);
     const bool legacyShape = MqttStreamSpec::sameSubjects(subjects, {MqttLayout::retainedLegacySubject()});
     const bool modernShape = MqttStreamSpec::sameSubjects(subjects, {MqttLayout::retainedSubjects()});
-    const MqttLayout::Kind kind = layout().kind();
-    const MqttStreamSpec modern = MqttLayout::retainedSpec(MqttLayout::Kind::V2_10, layout().replicas());
+    const MqttLayout::Kind kind = m_ctx.layout().kind();
+    const MqttStreamSpec modern = MqttLayout::retainedSpec(MqttLayout::Kind::V2_10, m_ctx.layout().replicas());
     const QJsonObject actualShape{{QStringLiteral("subjects"), QJsonArray::fromStringList(subjects)},
                                   {QStringLiteral("max_msgs_per_subject"), perSubject},
                                   {QStringLiteral("messages"), messages}};
 
-    const bool upgradeView = kind == MqttLayout::Kind::V2_10 || (kind == MqttLayout::Kind::V2_9 && input->options.upgradePlanned);
+    const bool upgradeView = kind == MqttLayout::Kind::V2_10 || (kind == MqttLayout::Kind::V2_9 && m_ctx.input->options.upgradePlanned);
     if (upgradeView && (legacyShape || (modernShape && perSubject != 1))) {
-        Finding f = FindingCatalogue::make(FindingCodes::retainedLegacyLayout(), account, rm->name,
+        Finding f = FindingCatalogue::make(FindingCodes::retainedLegacyLayout(), m_ctx.account, rm->name,
                                            {{QStringLiteral("messages"), QString::number(messages)}});
         f.subject = MqttLayout::retainedLegacySubject();
         f.expected = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(modern.subjects)},
                                  {QStringLiteral("max_msgs_per_subject"), 1}};
         f.actual = actualShape;
         bool earlyTransfer = false;
-        for (const QString &v : choice.versions) {
+        for (const QString &v : m_ctx.choice.versions) {
             const auto parsed = ServerVersion::parse(v);
             earlyTransfer = earlyTransfer
                 || (parsed && parsed->majorVersion() == 2 && parsed->minorVersion() == 10 && parsed->patchVersion() <= 5);
         }
         const QString when = kind == MqttLayout::Kind::V2_10
-            ? QStringLiteral("The next time a 2.10+ server sets up MQTT for account \"%1\" (its first MQTT connect after a start), it").arg(account)
-            : QStringLiteral("After the planned upgrade, the first 2.10+ server that sets up MQTT for account \"%1\"").arg(account);
+            ? QStringLiteral("The next time a 2.10+ server sets up MQTT for account \"%1\" (its first MQTT connect after a start), it").arg(m_ctx.account)
+            : QStringLiteral("After the planned upgrade, the first 2.10+ server that sets up MQTT for account \"%1\"").arg(m_ctx.account);
         f.detail = (legacyShape ? QString() : QStringLiteral("The subjects were already changed but max_msgs_per_subject was not: a "
                                                              "migration started and did not finish. "))
             + when
@@ -54,7 +56,7 @@ void CheckContext::checkRetained(QList<Finding> &out) const
                              "deleted anyway), then sets max_msgs_per_subject to 1: every message not moved by then is purged "
                              "except the newest, which stays orphaned on $MQTT.rmsgs.")
                   .arg(messages);
-        if (messages > input->options.retainedMigrationWarnAt) {
+        if (messages > m_ctx.input->options.retainedMigrationWarnAt) {
             f.severity = Sev::Warning;
             f.detail += QStringLiteral(" With %1 messages the deadline is likely to be hit: migrate them beforehand.").arg(messages);
         }
@@ -70,7 +72,7 @@ void CheckContext::checkRetained(QList<Finding> &out) const
         const QJsonObject counts = rm->state.value(QLatin1String("subjects")).toObject();
         const qint64 orphans = counts.value(MqttLayout::retainedLegacySubject()).toInteger(0);
         if (orphans > 0) {
-            Finding f = FindingCatalogue::make(FindingCodes::retainedOrphaned(), account, rm->name,
+            Finding f = FindingCatalogue::make(FindingCodes::retainedOrphaned(), m_ctx.account, rm->name,
                                                {{QStringLiteral("count"), QString::number(orphans)}});
             f.subject = MqttLayout::retainedLegacySubject();
             f.expected = QJsonObject{{MqttLayout::retainedLegacySubject(), 0}};
@@ -85,21 +87,21 @@ void CheckContext::checkRetained(QList<Finding> &out) const
     }
 
     if ((kind == MqttLayout::Kind::V2_9 || kind == MqttLayout::Kind::Mixed) && modernShape) {
-        Finding f = FindingCatalogue::make(FindingCodes::retainedDowngrade(), account, rm->name,
-                                           {{QStringLiteral("servers"), choice.legacyServers.join(QStringLiteral(", "))}});
-        const MqttStreamSpec old = MqttLayout::retainedSpec(MqttLayout::Kind::V2_9, layout().replicas());
+        Finding f = FindingCatalogue::make(FindingCodes::retainedDowngrade(), m_ctx.account, rm->name,
+                                           {{QStringLiteral("servers"), m_ctx.choice.legacyServers.join(QStringLiteral(", "))}});
+        const MqttStreamSpec old = MqttLayout::retainedSpec(MqttLayout::Kind::V2_9, m_ctx.layout().replicas());
         f.expected = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(old.subjects)},
                                  {QStringLiteral("max_msgs_per_subject"), old.maxMsgsPerSubject}};
         f.actual = actualShape;
-        f.explains = QStringList{withCause(F::createRetainedConsumer(), F::errFilterNotSubset())};
+        f.explains = QStringList{CheckContext::withCause(F::createRetainedConsumer(), F::errFilterNotSubset())};
         f.detail = QStringLiteral("$MQTT_rmsgs was migrated to the 2.10+ layout (subjects $MQTT.rmsgs.>), but %1 serve%2 MQTT with "
                                   "the 2.9 layout. A 2.9 server builds its retained consumer on $MQTT.rmsgs, which the stream no "
                                   "longer contains (10093): every MQTT connect to account \"%3\" through %4 fails without a CONNACK.")
-                       .arg(choice.legacyServers.isEmpty() ? QStringLiteral("2.9 servers") : choice.legacyServers.join(QStringLiteral(", ")),
-                            choice.legacyServers.size() == 1 ? QStringLiteral("s") : QString(), account,
-                            choice.legacyServers.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"));
+                       .arg(m_ctx.choice.legacyServers.isEmpty() ? QStringLiteral("2.9 servers") : m_ctx.choice.legacyServers.join(QStringLiteral(", ")),
+                            m_ctx.choice.legacyServers.size() == 1 ? QStringLiteral("s") : QString(), m_ctx.account,
+                            m_ctx.choice.legacyServers.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"));
         if (kind == MqttLayout::Kind::Mixed)
-            f.detail += QStringLiteral(" The 2.10+ servers (%1) migrated it; finishing the upgrade fixes it.").arg(choice.currentServers.join(QStringLiteral(", ")));
+            f.detail += QStringLiteral(" The 2.10+ servers (%1) migrated it; finishing the upgrade fixes it.").arg(m_ctx.choice.currentServers.join(QStringLiteral(", ")));
         out.append(f);
     }
 
@@ -110,8 +112,8 @@ void CheckContext::checkRetained(QList<Finding> &out) const
     if (kind == MqttLayout::Kind::V2_9 && legacyShape && rm->state.value(QLatin1String("subjects")).isObject()
         && messages > legacyCount.toInteger(0)) {
         const qint64 outside = messages - legacyCount.toInteger(0);
-        Finding f = FindingCatalogue::make(FindingCodes::retainedDowngrade(), account, rm->name,
-                                           {{QStringLiteral("servers"), choice.legacyServers.join(QStringLiteral(", "))}});
+        Finding f = FindingCatalogue::make(FindingCodes::retainedDowngrade(), m_ctx.account, rm->name,
+                                           {{QStringLiteral("servers"), m_ctx.choice.legacyServers.join(QStringLiteral(", "))}});
         f.severity = Sev::Error;
         f.title = QStringLiteral("$MQTT_rmsgs holds %1 message(s) outside its subjects (an interrupted revert)").arg(outside);
         f.expected = QJsonObject{{QStringLiteral("messages_outside_subjects"), 0}};
@@ -128,23 +130,23 @@ void CheckContext::checkRetained(QList<Finding> &out) const
     }
 }
 
-void CheckContext::checkLegacySessions(QList<Finding> &out) const
+void RetainedChecks::legacySessions(QList<Finding> &out) const
 {
-    const bool sessPresent = stream(MqttLayout::sessionsStream()) != nullptr;
-    for (const StreamInfo &s : input->account.streams) {
+    const bool sessPresent = m_ctx.stream(MqttLayout::sessionsStream()) != nullptr;
+    for (const StreamInfo &s : m_ctx.input->account.streams) {
         if (!MqttLayout::isLegacySessionStream(s.name))
             continue;
-        const qint64 messages = messagesOf(s);
-        Finding f = FindingCatalogue::make(FindingCodes::legacySessionStreams(), account, s.name,
+        const qint64 messages = CheckContext::messagesOf(s);
+        Finding f = FindingCatalogue::make(FindingCodes::legacySessionStreams(), m_ctx.account, s.name,
                                            {{QStringLiteral("messages"), QString::number(messages)}});
         f.expected = QJsonObject{{QStringLiteral("stream"), MqttLayout::sessionsStream()},
-                                 {QStringLiteral("subject"), layout().sessionSubject(QStringLiteral("<hash>"))}};
+                                 {QStringLiteral("subject"), m_ctx.layout().sessionSubject(QStringLiteral("<hash>"))}};
         f.actual = QJsonObject{{QStringLiteral("stream"), s.name},
                                {QStringLiteral("subjects"), QJsonArray::fromStringList(MqttStreamSpec::subjectsOf(s.config))},
                                {QStringLiteral("messages"), messages}};
         if (messages == 0) {
             f.severity = Sev::Warning;
-            f.explains = QStringList{withCause(F::transferSessionLoad(), F::errNoMessageFound()), F::transferSessionsRetry()};
+            f.explains = QStringList{CheckContext::withCause(F::transferSessionLoad(), F::errNoMessageFound()), F::transferSessionsRetry()};
             f.detail = QStringLiteral("%1 is an empty legacy per-session stream. When a server creates $MQTT_sess it moves legacy "
                                       "streams into it; an empty one makes that fail and retry every 5 s, forever (the streams "
                                       "after it are never moved).%2")

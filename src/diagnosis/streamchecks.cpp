@@ -1,4 +1,4 @@
-// Checks of the expected MQTT streams themselves: missing, subjects, config fields, replicas, health.
+#include "diagnosis/streamchecks.h"
 
 #include <QJsonArray>
 
@@ -9,6 +9,8 @@
 #include "diagnosis/subjectoverlap.h"
 
 namespace MqttDoctor {
+
+StreamChecks::StreamChecks(const CheckContext &context) : m_ctx(context) {}
 
 namespace F = MqttLogFormats;
 namespace R = RepairActions;
@@ -154,25 +156,25 @@ QList<std::pair<QString, QJsonValue>> retainedDeviationsOf(const QJsonObject &co
 
 } // namespace
 
-void CheckContext::checkMissing(QList<Finding> &out) const
+void StreamChecks::missing(QList<Finding> &out) const
 {
     const QStringList upgradeStreams{MqttLayout::qos2InStream(), MqttLayout::outStream()};
-    QStringList sortedMissing = missing;
+    QStringList sortedMissing = m_ctx.missing;
     sortedMissing.sort();
-    const bool upgradePending = layout().kind() != MqttLayout::Kind::V2_9 && !present.isEmpty() && sortedMissing == QStringList{MqttLayout::outStream(), MqttLayout::qos2InStream()};
+    const bool upgradePending = m_ctx.layout().kind() != MqttLayout::Kind::V2_9 && !m_ctx.present.isEmpty() && sortedMissing == QStringList{MqttLayout::outStream(), MqttLayout::qos2InStream()};
 
-    for (const QString &name : missing) {
+    for (const QString &name : m_ctx.missing) {
         // A stream that something keeps from being created is part of that blocker's finding (one cause,
         // one finding), whose repair also creates it.
-        if (blocked.contains(name))
+        if (m_ctx.blocked.contains(name))
             continue;
-        const MqttStreamSpec spec = *layout().stream(name);
-        Finding f = FindingCatalogue::make(FindingCodes::streamMissing(), account, name);
+        const MqttStreamSpec spec = *m_ctx.layout().stream(name);
+        Finding f = FindingCatalogue::make(FindingCodes::streamMissing(), m_ctx.account, name);
         f.expected = spec.createConfig();
         f.actual = QJsonValue(QJsonValue::Null);
         f.explains = missingExplains(name);
-        const AccountInfo &info = input->account;
-        if (present.isEmpty() && info.readDomainKnown && !layout().domain().isEmpty() && info.readDomain != layout().domain()) {
+        const AccountInfo &info = m_ctx.input->account;
+        if (m_ctx.present.isEmpty() && info.readDomainKnown && !m_ctx.layout().domain().isEmpty() && info.readDomain != m_ctx.layout().domain()) {
             // Read in another JetStream domain than the one the MQTT servers keep their state in (a hub
             // read without the leaf's domain): absent here says nothing about the MQTT state.
             f.explains.clear();
@@ -181,25 +183,25 @@ void CheckContext::checkMissing(QList<Finding> &out) const
                                       "the servers with an MQTT listener keep the account's MQTT state in domain \"%3\": its streams "
                                       "and sessions were not looked at. Check again with --js-domain %3 (js_domain in a profile); "
                                       "do not create the streams here.")
-                           .arg(account, info.readDomain.isEmpty() ? QStringLiteral("the default domain") : QStringLiteral("domain \"%1\"").arg(info.readDomain),
-                                layout().domain());
-        } else if (present.isEmpty()) {
+                           .arg(m_ctx.account, info.readDomain.isEmpty() ? QStringLiteral("the default domain") : QStringLiteral("domain \"%1\"").arg(info.readDomain),
+                                m_ctx.layout().domain());
+        } else if (m_ctx.present.isEmpty()) {
             // Nothing has failed yet, so no server line to explain.
             f.explains.clear();
             f.severity = Sev::Info;
             f.detail = QStringLiteral("No MQTT stream exists in account \"%1\" yet: nats-server creates %2 (and the other MQTT streams) "
-                                      "at the first MQTT connect to the account, nothing blocks that.").arg(account, name);
+                                      "at the first MQTT connect to the account, nothing blocks that.").arg(m_ctx.account, name);
         } else if (upgradePending) {
             f.explains.clear();
             f.severity = Sev::Info;
             f.detail = QStringLiteral("The account still has the 2.9 streams. A 2.10+ server creates %1 the next time it sets up MQTT for "
-                                      "account \"%2\" (its first MQTT connect after a start); nothing blocks that.").arg(name, account);
+                                      "account \"%2\" (its first MQTT connect after a start); nothing blocks that.").arg(name, m_ctx.account);
         } else {
             f.severity = name == MqttLayout::sessionsStream() ? Sev::Critical : Sev::Error;
             f.detail = QStringLiteral("%1 is missing while other MQTT streams exist, so it was deleted (or its creation failed). "
                                       "Servers only create MQTT streams when they set up MQTT for an account after a start. %2")
                            .arg(name, missingEffect(name));
-            if (!limits)
+            if (!m_ctx.limits)
                 f.detail += QStringLiteral(" The account's JetStream limits are not known here (the system view does not report them): "
                                            "check again with the account's credentials to see whether max_streams or storage blocks it.");
         }
@@ -207,11 +209,11 @@ void CheckContext::checkMissing(QList<Finding> &out) const
     }
 }
 
-void CheckContext::checkSubjectsAndConfig(QList<Finding> &out) const
+void StreamChecks::subjectsAndConfig(QList<Finding> &out) const
 {
-    for (const QString &name : present) {
-        const StreamInfo &s = *stream(name);
-        const MqttStreamSpec spec = *layout().stream(name);
+    for (const QString &name : m_ctx.present) {
+        const StreamInfo &s = *m_ctx.stream(name);
+        const MqttStreamSpec spec = *m_ctx.layout().stream(name);
         const QStringList actualSubjects = MqttStreamSpec::subjectsOf(s.config);
         QList<MqttStreamSpec::Difference> diffs = spec.differences(s.config);
 
@@ -219,7 +221,7 @@ void CheckContext::checkSubjectsAndConfig(QList<Finding> &out) const
         if (name == MqttLayout::retainedStream()) {
             const bool legacyShape = MqttStreamSpec::sameSubjects(actualSubjects, {MqttLayout::retainedLegacySubject()});
             const bool modernShape = MqttStreamSpec::sameSubjects(actualSubjects, {MqttLayout::retainedSubjects()});
-            const bool modernLayout = layout().kind() == MqttLayout::Kind::V2_10;
+            const bool modernLayout = m_ctx.layout().kind() == MqttLayout::Kind::V2_10;
             if ((modernLayout && (legacyShape || modernShape)) || (!modernLayout && modernShape))
                 diffs.removeIf([](const MqttStreamSpec::Difference &d) {
                     return d.field == QLatin1String("subjects") || d.field == QLatin1String("max_msgs_per_subject");
@@ -237,7 +239,7 @@ void CheckContext::checkSubjectsAndConfig(QList<Finding> &out) const
                     what.append(field);
                     actual.insert(field, value);
                 }
-                Finding f = FindingCatalogue::make(FindingCodes::deliberateDeviation(), account, name,
+                Finding f = FindingCatalogue::make(FindingCodes::deliberateDeviation(), m_ctx.account, name,
                                                    {{QStringLiteral("deviations"), what.join(QStringLiteral(", "))}});
                 f.actual = actual;
                 f.expected = QJsonObject{{QStringLiteral("storage"), QStringLiteral("file")}, {QStringLiteral("allow_direct"), false}};
@@ -265,15 +267,15 @@ void CheckContext::checkSubjectsAndConfig(QList<Finding> &out) const
             bool covers = true;
             for (const QString &want : spec.subjects)
                 covers = covers && subjectCoveredBy(want, actualSubjects);
-            Finding f = FindingCatalogue::make(FindingCodes::streamSubjectsWrong(), account, name);
+            Finding f = FindingCatalogue::make(FindingCodes::streamSubjectsWrong(), m_ctx.account, name);
             f.expected = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(spec.subjects)}};
             f.actual = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(actualSubjects)}};
             f.explains = subjectsExplains(name);
             const QString head = QStringLiteral("%1 has subjects %2; the servers expect %3%4.")
                                      .arg(name, actualSubjects.join(QStringLiteral(", ")), spec.subjects.join(QStringLiteral(", ")),
                                           name == MqttLayout::sessionsStream()
-                                              ? (layout().domain().isEmpty() ? QStringLiteral(" (no JetStream domain)")
-                                                                             : QStringLiteral(" (JetStream domain \"%1\")").arg(layout().domain()))
+                                              ? (m_ctx.layout().domain().isEmpty() ? QStringLiteral(" (no JetStream domain)")
+                                                                             : QStringLiteral(" (JetStream domain \"%1\")").arg(m_ctx.layout().domain()))
                                               : QString());
             if (covers) {
                 f.explains.clear(); // saves and consumers still work: no error line
@@ -305,14 +307,14 @@ void CheckContext::checkSubjectsAndConfig(QList<Finding> &out) const
         bool recreate = false;
         for (const MqttStreamSpec::Difference &d : std::as_const(configDiffs)) {
             const auto [sev, sentence] = fieldImpact(name, d);
-            severity = maxSeverity(severity, sev);
+            severity = CheckContext::maxSeverity(severity, sev);
             fields.append(d.field);
             sentences.append(sentence);
             expected.insert(d.field, d.expected);
             actual.insert(d.field, d.actual);
             recreate = recreate || d.field == QLatin1String("retention") || d.field == QLatin1String("storage");
         }
-        Finding f = FindingCatalogue::make(FindingCodes::streamConfigWrong(), account, name,
+        Finding f = FindingCatalogue::make(FindingCodes::streamConfigWrong(), m_ctx.account, name,
                                            {{QStringLiteral("fields"), fields.join(QStringLiteral(", "))}});
         f.severity = severity;
         f.expected = expected;
@@ -324,7 +326,7 @@ void CheckContext::checkSubjectsAndConfig(QList<Finding> &out) const
             f.detail += QStringLiteral(" JetStream cannot change storage or retention of an existing stream: it must be backed up, "
                                        "deleted, recreated and restored.");
         if (name == MqttLayout::sessionsStream()) {
-            const qint64 msgs = messagesOf(s);
+            const qint64 msgs = CheckContext::messagesOf(s);
             const qint64 subjects = s.state.value(QLatin1String("num_subjects")).toInteger(-1);
             if (subjects >= 0 && msgs > subjects) {
                 f.detail += QStringLiteral(" The stream holds %1 records on %2 session subjects: duplicates are already there.").arg(msgs).arg(subjects);
@@ -337,23 +339,23 @@ void CheckContext::checkSubjectsAndConfig(QList<Finding> &out) const
     }
 }
 
-void CheckContext::checkReplicas(QList<Finding> &out) const
+void StreamChecks::replicas(QList<Finding> &out) const
 {
-    const int peers = choice.peerCount();
-    int wanted = layout().replicas();
-    if (choice.replicasFromConfig && wanted > peers)
+    const int peers = m_ctx.choice.peerCount();
+    int wanted = m_ctx.layout().replicas();
+    if (m_ctx.choice.replicasFromConfig && wanted > peers)
         wanted = peers; // reported once by checkReplicasConfig(); compare with what can be placed
-    for (const QString &name : present) {
-        const StreamInfo &s = *stream(name);
+    for (const QString &name : m_ctx.present) {
+        const StreamInfo &s = *m_ctx.stream(name);
         const int have = int(MqttStreamSpec::normalizedField(s.config, QStringLiteral("num_replicas")).toInteger(1));
         if (have == wanted && have <= peers)
             continue;
-        Finding f = FindingCatalogue::make(FindingCodes::replicasMismatch(), account, name,
+        Finding f = FindingCatalogue::make(FindingCodes::replicasMismatch(), m_ctx.account, name,
                                            {{QStringLiteral("actual"), QString::number(have)}, {QStringLiteral("expected"), QString::number(wanted)}});
         f.expected = QJsonObject{{QStringLiteral("num_replicas"), wanted}};
-        f.actual = QJsonObject{{QStringLiteral("num_replicas"), have}, {QStringLiteral("peers"), QJsonArray::fromStringList(choice.peers)}};
-        f.explains = choice.replicasFromConfig ? QStringList{F::replicasMismatch()} : QStringList{};
-        const QString basis = choice.replicasFromConfig ? QStringLiteral("mqtt.stream_replicas")
+        f.actual = QJsonObject{{QStringLiteral("num_replicas"), have}, {QStringLiteral("peers"), QJsonArray::fromStringList(m_ctx.choice.peers)}};
+        f.explains = m_ctx.choice.replicasFromConfig ? QStringList{F::replicasMismatch()} : QStringList{};
+        const QString basis = m_ctx.choice.replicasFromConfig ? QStringLiteral("mqtt.stream_replicas")
                                                         : QStringLiteral("%1 JetStream server(s), at most 3").arg(peers);
         if (have > peers) {
             f.severity = Sev::Error;
@@ -363,12 +365,12 @@ void CheckContext::checkReplicas(QList<Finding> &out) const
             f.severity = Sev::Warning;
             f.detail = QStringLiteral("%1 has %2 replica(s); %3 expected (%4). Losing the server(s) holding it stops MQTT for account "
                                       "\"%5\". Servers never rescale MQTT streams themselves: scale it with a stream update.")
-                           .arg(name).arg(have).arg(wanted).arg(basis, account);
+                           .arg(name).arg(have).arg(wanted).arg(basis, m_ctx.account);
         } else {
             f.severity = Sev::Info;
             f.detail = QStringLiteral("%1 has %2 replicas; %3 expected (%4). More copies than the servers would create: harmless%5.")
                            .arg(name).arg(have).arg(wanted).arg(basis,
-                                                                choice.replicasFromConfig ? QStringLiteral(", but each server logs a replicas "
+                                                                m_ctx.choice.replicasFromConfig ? QStringLiteral(", but each server logs a replicas "
                                                                                                            "mismatch warning when it sets up MQTT")
                                                                                           : QString());
         }
@@ -376,10 +378,10 @@ void CheckContext::checkReplicas(QList<Finding> &out) const
     }
 }
 
-void CheckContext::checkHealth(QList<Finding> &out) const
+void StreamChecks::health(QList<Finding> &out) const
 {
-    for (const QString &name : present) {
-        const StreamInfo &s = *stream(name);
+    for (const QString &name : m_ctx.present) {
+        const StreamInfo &s = *m_ctx.stream(name);
         if (s.cluster.isEmpty())
             continue;
         QStringList problems;
@@ -408,18 +410,18 @@ void CheckContext::checkHealth(QList<Finding> &out) const
         }
         if (problems.isEmpty())
             continue;
-        Finding f = FindingCatalogue::make(FindingCodes::streamUnhealthy(), account, name,
+        Finding f = FindingCatalogue::make(FindingCodes::streamUnhealthy(), m_ctx.account, name,
                                            {{QStringLiteral("problem"), problems.join(QStringLiteral(", "))}});
         f.severity = severity;
         f.expected = QJsonObject{{QStringLiteral("leader"), true}, {QStringLiteral("replicas_current"), true}};
         f.actual = s.cluster;
         if (leader.isEmpty()) {
-            f.explains = QStringList{withCause(F::lookupStream(), F::errTimeout()), F::requestTimeoutOld(), F::requestTimeout()};
+            f.explains = QStringList{CheckContext::withCause(F::lookupStream(), F::errTimeout()), F::requestTimeoutOld(), F::requestTimeout()};
             if (name == MqttLayout::sessionsStream())
-                f.explains << withCause(F::loadSessionOld(), F::errTimeout()) << withCause(F::loadSession(), F::errTimeout())
-                           << withCause(F::persistSession(), F::errTimeout());
+                f.explains << CheckContext::withCause(F::loadSessionOld(), F::errTimeout()) << CheckContext::withCause(F::loadSession(), F::errTimeout())
+                           << CheckContext::withCause(F::persistSession(), F::errTimeout());
             if (name == MqttLayout::retainedStream())
-                f.explains << F::lookupOrCreateRetainedStream() << F::lookupRetainedStream() << withCause(F::storeRetained(), F::errTimeout());
+                f.explains << F::lookupOrCreateRetainedStream() << F::lookupRetainedStream() << CheckContext::withCause(F::storeRetained(), F::errTimeout());
             f.detail = QStringLiteral("%1 has no leader: every JetStream request on it times out. %2")
                            .arg(name, name == MqttLayout::sessionsStream()
                                           ? QStringLiteral("MQTT connects fail (loading the session record times out).")

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QList>
+
+#include "diagnosis/finding.h"
+
+namespace MqttDoctor {
+
+struct CheckContext;
+
+/**
+ * The retained messages' layout (2.9 single subject, 2.10+ per subject, mixed and downgraded clusters)
+ * and the legacy per-session streams.
+ * Works on one account's CheckContext during one Checks::checkAccount call; each function appends its
+ * findings to `out`. Pure: no I/O; any thread.
+ */
+class RetainedChecks final
+{
+public:
+    explicit RetainedChecks(const CheckContext &context);
+
+    void retained(QList<Finding> &out) const;
+    void legacySessions(QList<Finding> &out) const;
+
+private:
+    const CheckContext &m_ctx;
+};
+
+} // namespace MqttDoctor
