@@ -1,5 +1,7 @@
 #include "clustertreemodel.h"
 
+#include <QFont>
+
 #include <QSet>
 
 #include "diagnosis/checks.h"
@@ -7,6 +9,7 @@
 #include "models/accountmergeplan.h"
 #include "models/accountrows.h"
 #include "models/clustertreenode.h"
+#include "models/displayformat.h"
 #include "models/healthmap.h"
 
 // The tree's structure: rows merged by name (never reset), badges, lookups, indexes. How the nodes
@@ -688,6 +691,96 @@ Qt::ItemFlags ClusterTreeModel::flags(const QModelIndex &index) const
         return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
     default:
         return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    }
+}
+
+QVariant ClusterTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn: return tr("Name");
+    case SummaryColumn: return tr("Status");
+    default: return {};
+    }
+}
+
+QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
+{
+    const Node *node = nodeAt(index);
+    if (!node)
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        return m_display.text(node, index.column(), m_profileDetail);
+    case Qt::ToolTipRole:
+        return m_display.toolTip(node, m_profileDetail);
+    case Qt::DecorationRole:
+        if (index.column() == NameColumn)
+            return m_display.icon(node);
+        if (index.column() == SummaryColumn && (node->health != HealthBadge::Health::Unknown || node->coverage != HealthBadge::Coverage::Full)) {
+            return m_display.badge(node->health, node->coverage);
+        }
+        return {};
+    case HealthRole:
+        if (node->kind == NodeKind::Account || node->kind == NodeKind::Stream)
+            return QVariant::fromValue(node->health);
+        return {};
+    case CoverageRole:
+        if (node->kind == NodeKind::Account)
+            return QVariant::fromValue(node->coverage);
+        return {};
+    case Qt::FontRole:
+        if (node->kind == NodeKind::Profile || node->kind == NodeKind::ServerGroup || node->kind == NodeKind::AccountGroup) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        if (node->kind == NodeKind::Cluster && !node->cluster->problem.isEmpty()) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
+        return {};
+    case NodeKindRole:
+        return QVariant::fromValue(node->kind);
+    case NameRole:
+        return node->key;
+    case AccountNameRole:
+        if (node->kind != NodeKind::Profile && node->kind != NodeKind::Server && node->kind != NodeKind::ServerGroup
+            && node->kind != NodeKind::AccountGroup && node->kind != NodeKind::Cluster)
+            return node->accountName();
+        return {};
+    case JetStreamRole:
+        if (const AccountInfo *a = node->as<AccountInfo>()) {
+            const JetStreamState state = !a->jetstreamKnown ? JetStreamState::Unknown
+                                         : a->jetstream      ? JetStreamState::Enabled
+                                                             : JetStreamState::Disabled;
+            return QVariant::fromValue(state);
+        }
+        return {};
+    case MessagesRole:
+        if (const StreamInfo *s = node->as<StreamInfo>())
+            return DisplayFormat::messages(*s);
+        return {};
+    case LegacyRole:
+        if (const StreamInfo *s = node->as<StreamInfo>())
+            return s->isLegacySession();
+        return {};
+    case ServerRole:
+        if (const ServerInfo *s = node->as<ServerInfo>())
+            return QVariant::fromValue(*s);
+        return {};
+    case ClusterRole:
+        if (node->cluster)
+            return QVariant::fromValue(*node->cluster);
+        return {};
+    case AccountRole:
+        if (const AccountInfo *a = node->as<AccountInfo>())
+            return QVariant::fromValue(*a);
+        return {};
+    default:
+        return {};
     }
 }
 

@@ -11,6 +11,7 @@
 
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/finding.h"
+#include "models/clustertreedisplay.h"
 #include "models/healthbadge.h"
 #include "nats/clustergroup.h"
 #include "nats/clusterinfo.h"
@@ -170,16 +171,12 @@ private:
     void updateAccountNode(Node *node, const AccountInfo &account, size_t childrenDigest);
     void indexAccounts(const Node *group);
 
-    QVariant displayData(const Node *node, int column) const;
-    QVariant toolTip(const Node *node) const;
-    QIcon icon(const Node *node) const;
-
     std::unique_ptr<Node> m_root;
     QHash<QString, Node *> m_accountNodes; ///< the account rows by name
     QList<AccountInfo> m_accounts;         ///< what the account nodes point into (only read: never detached)
     QString m_profileDetail;
     QList<Finding> m_streamFindings;       ///< the last applyHealth()'s findings
-    mutable std::map<int, QIcon> m_icons; ///< painted on first use (needs the GUI application)
+    ClusterTreeDisplay m_display;          ///< how the nodes look
 };
 
 } // namespace MqttDoctor
