@@ -12,9 +12,9 @@
 #include "models/displayformat.h"
 #include "models/healthmap.h"
 
-// The tree's structure: rows merged by name (never reset), badges, lookups, indexes. How the nodes
-// look (roles, text, tooltips, icons) is in clustertreemodeldisplay.cpp, how an account's nodes are
-// made in clustertreenode.cpp.
+// The tree's structure: rows merged by name (never reset), badges, lookups, indexes, the roles views
+// read. How the nodes look (text, tooltips, icons) is ClusterTreeDisplay; how an account's nodes are
+// made, ClusterTreeNode.
 
 namespace MqttDoctor {
 

@@ -18,7 +18,7 @@ namespace MqttDoctor {
 /**
  * One node of ClusterTreeModel's tree, and how an account's part of the tree is made from discovery
  * and badged from findings. Private to the model: its structure and signals are in
- * clustertreemodel.cpp, how nodes look in clustertreemodeldisplay.cpp.
+ * ClusterTreeModel, how nodes look in ClusterTreeDisplay.
  *
  * An account or stream node points into the model's list of accounts (shared with the controller,
  * never detached) instead of holding a copy: a refresh of 10,000 accounts then re-points nodes
