@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QString>
 #include <QStringList>
+#include <QThread>
 
 #include <memory>
 
@@ -285,6 +286,11 @@ public:
             return false;
         }
         auto reply = m_connection->request(subject, data, 5000);
+        // A stream just created in a cluster: the other servers learn of its subjects a moment later.
+        for (int retry = 0; retry < 50 && !reply && reply.error().kind() == Error::Kind::NoResponders; ++retry) {
+            QThread::msleep(100);
+            reply = m_connection->request(subject, data, 5000);
+        }
         if (!reply || !reply->data.contains("\"seq\"")) {
             m_error = reply ? QString::fromUtf8(reply->data) : reply.error().toString();
             return false;
