@@ -103,7 +103,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
         qCInfo(lcLoad, "sessions: first %lld rows %lld ms after connect", static_cast<long long>(rows),
                static_cast<long long>(m_controller.msSinceConnect()));
     });
-    connect(m_accountData, &AccountDataController::findingsLoaded, this, [this](const QString &, const QList<Finding> &findings) {
+    connect(m_accountData, &AccountDataController::findingsLoaded, this, [this](const QString &, const FindingList &findings) {
         qCInfo(lcLoad, "findings complete: %lld findings %lld ms after connect", static_cast<long long>(findings.size()),
                static_cast<long long>(m_controller.msSinceConnect()));
     });

@@ -12,7 +12,7 @@ namespace MqttDoctor::Cli {
 int MissingStream::report(CliContext &ctx, const AccountSnapshot &snapshot, const QString &stream, const QString &what,
                           JsonStreamWriter *json)
 {
-    return print(ctx, snapshot.account.name, stream, what, Checks::whyMissing(snapshot.findings(), snapshot.account.name, stream), json);
+    return print(ctx, snapshot.account.name, stream, what, Checks::whyMissing(snapshot.findings().listed(), snapshot.account.name, stream), json);
 }
 
 int MissingStream::print(CliContext &ctx, const QString &account, const QString &stream, const QString &what,
@@ -51,7 +51,7 @@ std::optional<Finding> MissingStream::why(CliContext &ctx, const QString &accoun
         ctx.err << "note: why " << stream << " is missing could not be checked: " << snapshot.error().toString() << '\n';
         return std::nullopt;
     }
-    return Checks::whyMissing(snapshot->findings(), snapshot->account.name, stream);
+    return Checks::whyMissing(snapshot->findings().listed(), snapshot->account.name, stream);
 }
 
 int MissingStream::report(CliContext &ctx, const QString &account, const QString &stream, const QString &what, JsonStreamWriter *json)

@@ -33,11 +33,12 @@ DiagnosisInput AccountSnapshot::diagnosisInput(const CheckOptions &options) cons
     return in;
 }
 
-QList<Finding> AccountSnapshot::findings(const CheckOptions &options) const
+FindingList AccountSnapshot::findings(const CheckOptions &options) const
 {
-    QList<Finding> out = Checks::diagnose(diagnosisInput(options));
-    out.removeIf([this](const Finding &f) { return !f.account.isEmpty() && f.account != account.name; });
-    return out;
+    QList<MissingConsumerFindings> apart;
+    QList<Finding> listed = MissingConsumerFindings::diagnoseApart(diagnosisInput(options), apart);
+    listed.removeIf([this](const Finding &f) { return !f.account.isEmpty() && f.account != account.name; });
+    return FindingList(std::move(listed), std::move(apart));  // the records' are this account's only
 }
 
 } // namespace MqttDoctor

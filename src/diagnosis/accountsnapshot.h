@@ -15,6 +15,7 @@
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/diagnosisinput.h"
 #include "diagnosis/finding.h"
+#include "diagnosis/findinglist.h"
 #include "diagnosis/sessionchecks.h"
 #include "nats/clusterinfo.h"
 #include "records/recordsource.h"
@@ -69,8 +70,11 @@ struct AccountSnapshot
      * system account included), with its records when every one was read.
      */
     DiagnosisInput diagnosisInput(const CheckOptions &options = {}) const;
-    /** Checks::diagnose(diagnosisInput()), only this account's findings and the cluster's. */
-    QList<Finding> findings(const CheckOptions &options = {}) const;
+    /**
+     * Checks::diagnose(diagnosisInput()), only this account's findings and the cluster's; the per-session
+     * SESSION_MISSING_CONSUMER findings kept as references to the records (FindingList).
+     */
+    FindingList findings(const CheckOptions &options = {}) const;
     /** The durables and their owners (ConsumerOwner::ofAccount of the records); none unless consumersKnown. */
     QList<ConsumerOwner> consumerOwners() const { return ConsumerOwner::ofAccount(records); }
 };

@@ -243,8 +243,7 @@ QList<Finding> diagnoseAccounts(const DiagnosisInput &input, QList<MissingConsum
                 mergeFindings(out, QList<Finding>{std::move(*errors)});
     }
     if (apart)
-        std::sort(apart->begin(), apart->end(),
-                  [](const MissingConsumerFindings &a, const MissingConsumerFindings &b) { return sortsBefore(a.at(0), b.at(0)); });
+        MissingConsumerFindings::sortGroups(*apart);
     return out;
 }
 
@@ -435,6 +434,12 @@ qsizetype MissingConsumerFindings::placeIn(const QList<Finding> &sorted) const
     const Finding first = at(0);
     return std::partition_point(sorted.cbegin(), sorted.cend(), [&first](const Finding &f) { return Checks::sortsBefore(f, first); })
            - sorted.cbegin();
+}
+
+void MissingConsumerFindings::sortGroups(QList<MissingConsumerFindings> &groups)
+{
+    std::sort(groups.begin(), groups.end(),
+              [](const MissingConsumerFindings &a, const MissingConsumerFindings &b) { return Checks::sortsBefore(a.at(0), b.at(0)); });
 }
 
 } // namespace MqttDoctor

@@ -4,6 +4,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <vector>
 
 #include "diagnosis/evidencepattern.h"
 #include "diagnosis/findingcatalogue.h"
@@ -129,7 +130,7 @@ MissingConsumerFindings::MissingConsumerFindings(const SessionCheckInput &input,
 
 Finding MissingConsumerFindings::at(qsizetype i) const
 {
-    const Item &item = m_items[size_t(i)];
+    const Item &item = m_items.at(i);
     Finding f = m_blank.at(item.pubrel ? 1 : 0);
     f.subject = item.entry->subject;
     f.clientId = item.entry->clientId;
@@ -151,14 +152,14 @@ void MissingConsumerFindings::writeJson(JsonStreamWriter &w) const
         __builtin_prefetch(data);
         __builtin_prefetch(data - 16);  // the reference count, just before the text
     };
-    const size_t n = m_items.size();
+    const size_t n = size_t(m_items.size());
     for (size_t i = 0; i < n; ++i) {
         if (i + recordsAhead < n) {
-            __builtin_prefetch(m_items[i + recordsAhead].entry);
-            __builtin_prefetch(m_items[i + recordsAhead].consumer);
+            __builtin_prefetch(m_items.at(qsizetype(i + recordsAhead)).entry);
+            __builtin_prefetch(m_items.at(qsizetype(i + recordsAhead)).consumer);
         }
         if (i + stringsAhead < n) {
-            const Item &next = m_items[i + stringsAhead];
+            const Item &next = m_items.at(qsizetype(i + stringsAhead));
             prefetchText(next.entry->subject);
             prefetchText(next.entry->clientId);
             prefetchText(next.consumer->name);

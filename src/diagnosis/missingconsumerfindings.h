@@ -4,7 +4,6 @@
 #include <QSet>
 #include <QString>
 
-#include <vector>
 
 #include "diagnosis/finding.h"
 #include "records/sessionbatches.h"
@@ -21,8 +20,8 @@ struct SessionCheckInput;
  * that does not exist, so a hundred thousand on an account whose durables are gone. Kept as references
  * to the records they are about (24 bytes each, no Finding), in the order Checks::sortFindings gives
  * them, and made into a Finding only when one is read: the CLI's JSON writes each as it is made
- * instead of holding them all. Keeps the records' batches (shared, not copied) while it lives.
- * Immutable once made; any thread.
+ * instead of holding them all, the GUI shows each row as it is made (FindingList). Keeps the records'
+ * batches (shared, not copied) while it lives; copies share the references. Immutable once made; any thread.
  */
 class MissingConsumerFindings final
 {
@@ -35,10 +34,15 @@ public:
      */
     explicit MissingConsumerFindings(const SessionCheckInput &input, const QSet<QString> &replaced = {});
 
-    qsizetype size() const { return qsizetype(m_items.size()); }
-    bool isEmpty() const { return m_items.empty(); }
+    qsizetype size() const { return m_items.size(); }
+    bool isEmpty() const { return m_items.isEmpty(); }
     /** Finding `i` (0 to size() - 1), as the session checks report it. */
     Finding at(qsizetype i) const;
+    /**
+     * What finding `i` shares with the others on its stream (code, severity, account, stream, repair,
+     * actual evidence), without its subject, client ID or texts: for counting and grouping without making it.
+     */
+    const Finding &summaryAt(qsizetype i) const { return m_blank.at(m_items.at(i).pubrel ? 1 : 0); }
     /** Every finding, made, appended to `out` in their order. */
     void appendTo(QList<Finding> &out) const;
     /** Every finding as Finding::writeJson() writes it, in their order, each made only to be written. */
@@ -56,6 +60,8 @@ public:
      * finding that sorts after them. Only for a non-empty object.
      */
     qsizetype placeIn(const QList<Finding> &sorted) const;
+    /** Puts non-empty groups (of different accounts) in the order of their findings. */
+    static void sortGroups(QList<MissingConsumerFindings> &groups);
 
 private:
     struct Item
@@ -65,7 +71,7 @@ private:
         bool pubrel = false;  ///< the PUBREL durable on $MQTT_out (else a subscription's on $MQTT_msgs)
     };
     SessionBatches m_records;  ///< what the items point into, kept alive
-    std::vector<Item> m_items;
+    QList<Item> m_items;  ///< shared by copies: a copy costs no references
     QList<Finding> m_blank;  ///< what every finding on $MQTT_msgs, then on $MQTT_out, shares
 };
 

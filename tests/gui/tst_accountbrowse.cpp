@@ -50,7 +50,7 @@ namespace {
 
 bool hasCode(const FindingListModel &model, const QString &code)
 {
-    return std::any_of(model.findings().cbegin(), model.findings().cend(), [&](const Finding &f) { return f.code == code; });
+    return !model.findings().withCode(code).isEmpty();
 }
 
 } // namespace

@@ -181,7 +181,7 @@ void TestAccountRefresh::findingsAndConsumersAgreeOnOrphans()
     QTRY_VERIFY_WITH_TIMEOUT(workspace.findingsPanel()->isLoaded() && !window.accountData()->isBusy(), kLoadTimeoutMs);
 
     QStringList reported;
-    for (const Finding &f : workspace.findingsPanel()->model()->findings())
+    for (const Finding &f : workspace.findingsPanel()->model()->findings().toList())
         if (f.code == FindingCodes::orphanConsumer())
             for (const QString &name : {m_orphan, m_cleanDurable, m_foreign, m_broken})
                 if (f.title.contains(name + u" on"_s))

@@ -9,6 +9,7 @@
 #include "common/duration.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisinput.h"
+#include "diagnosis/findinglist.h"
 #include "diagnosis/missingconsumerfindings.h"
 #include "common/jsonstreamwriter.h"
 #include "diagnosis/findingcatalogue.h"
@@ -253,6 +254,38 @@ private slots:
         }
         QCOMPARE(written, flat);
         QCOMPARE(flat.count(QStringLiteral("\"SESSION_MISSING_CONSUMER\"")), 15);
+
+        // The same findings as a FindingList (what the GUI holds), the groups given in any order: each
+        // finding in its place, its summary right, without a Finding per reference.
+        const QList<MissingConsumerFindings> reversed{apart.at(1), apart.at(0)};
+        const FindingList list(rest, reversed);
+        QCOMPARE(list.size(), all.size());
+        QCOMPARE(list.listed().size(), rest.size());
+        for (qsizetype i = 0; i < all.size(); ++i) {
+            QCOMPARE(list.at(i).identity(), all.at(i).identity());
+            const Finding &summary = list.summaryAt(i);
+            QCOMPARE(summary.code, all.at(i).code);
+            QCOMPARE(summary.severity, all.at(i).severity);
+            QCOMPARE(summary.account, all.at(i).account);
+            QCOMPARE(summary.stream, all.at(i).stream);
+            QCOMPARE(summary.repair, all.at(i).repair);
+        }
+        const QList<Finding> made = list.toList();
+        QCOMPARE(made.size(), all.size());
+        for (qsizetype i = 0; i < all.size(); ++i)
+            QCOMPARE(made.at(i).identity(), all.at(i).identity());
+        QCOMPARE(list.withCode(QStringLiteral("SESSION_MISSING_CONSUMER")).size(), 15);
+        QCOMPARE(codes(list.withCode(QStringLiteral("ORPHAN_CONSUMER"))),
+                 codes(FindingList(all).withCode(QStringLiteral("ORPHAN_CONSUMER"))));
+        const FindingList ofAcme = list.ofAccount(QStringLiteral("ACME"));
+        QCOMPARE(ofAcme.apart().size(), 1);
+        QList<Finding> expectedAcme = all;
+        expectedAcme.removeIf([](const Finding &f) { return !f.account.isEmpty() && f.account != QStringLiteral("ACME"); });
+        QCOMPARE(ofAcme.size(), expectedAcme.size());
+        for (qsizetype i = 0; i < expectedAcme.size(); ++i)
+            QCOMPARE(ofAcme.at(i).identity(), expectedAcme.at(i).identity());
+        QVERIFY(FindingList().isEmpty());
+        QCOMPARE(FindingList(rest, {}).size(), rest.size());
 
         // Consumers unknown: nothing apart, nothing claimed.
         for (SessionCheckInput &s : in.sessions)

@@ -15,7 +15,7 @@
 #include "diagnosis/accountsample.h"
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/coveragegap.h"
-#include "diagnosis/finding.h"
+#include "diagnosis/findinglist.h"
 #include "diagnosis/interestholder.h"
 #include "models/consumertablemodel.h"
 #include "nats/profile.h"
@@ -113,7 +113,7 @@ Q_SIGNALS:
     /** refresh() started reading `account` again: the views of it should attach to the new snapshot. */
     void refreshStarted(const QString &account);
     /** `gaps`: what the findings do not cover and why (CoverageGap). */
-    void findingsLoaded(const QString &account, const QList<MqttDoctor::Finding> &findings, const QList<MqttDoctor::CoverageGap> &gaps);
+    void findingsLoaded(const QString &account, const MqttDoctor::FindingList &findings, const QList<MqttDoctor::CoverageGap> &gaps);
     void sessionsBatch(const QString &account, const QList<MqttDoctor::SessionEntry> &batch, quint64 done, quint64 total);
     /** `note`: what is unknown (connected state without a system connection, no `$MQTT_sess` yet). */
     void sessionsFinished(const QString &account, bool cancelled, const QString &note);
@@ -154,7 +154,7 @@ private:
     {
         std::optional<Error> error;         ///< the account could not be read at all
         std::optional<Error> recordsError;  ///< its records could not be read
-        QList<Finding> findings;
+        FindingList findings;
         QList<CoverageGap> findingGaps;
         QList<ConsumerRow> consumers;
         QList<InterestHolder> holders;

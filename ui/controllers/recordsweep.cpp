@@ -13,7 +13,7 @@ namespace {
 struct Outcome
 {
     QString account;
-    QList<Finding> findings;
+    FindingList findings;
     QList<CoverageGap> gaps;
     bool cancelled = false;
 };

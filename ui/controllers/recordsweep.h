@@ -9,7 +9,7 @@
 #include <QString>
 
 #include "diagnosis/coveragegap.h"
-#include "diagnosis/finding.h"
+#include "diagnosis/findinglist.h"
 #include "nats/clusterinfo.h"
 
 namespace MqttDoctor {
@@ -56,7 +56,7 @@ Q_SIGNALS:
     /** `account`'s records are being read now. */
     void accountStarted(const QString &account);
     /** `account`'s full findings and what they do not cover. */
-    void accountChecked(const QString &account, const QList<MqttDoctor::Finding> &findings, const QList<MqttDoctor::CoverageGap> &gaps);
+    void accountChecked(const QString &account, const MqttDoctor::FindingList &findings, const QList<MqttDoctor::CoverageGap> &gaps);
     /** `account`'s records are not read by the sweep, and why (no credentials; too many records). */
     void accountSkipped(const QString &account, bool couldNotCheck, const QString &why);
     void progress(int done, int total);

@@ -8,7 +8,7 @@ ClusterFindingsModel::ClusterFindingsModel(QObject *parent) : QAbstractTableMode
 
 ClusterFindingsModel::~ClusterFindingsModel() = default;
 
-void ClusterFindingsModel::setFindings(const QList<Finding> &findings)
+void ClusterFindingsModel::setFindings(const FindingList &findings)
 {
     beginResetModel();
     m_findings = findings;
@@ -44,23 +44,24 @@ QVariant ClusterFindingsModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= m_findings.size())
         return {};
-    const Finding &f = m_findings.at(index.row());
+    // What every row of a group shares is read without making the finding (FindingList::summaryAt).
+    const Finding &s = m_findings.summaryAt(index.row());
     if (role == AccountRole)
-        return f.account;
+        return s.account;
     if (role == Qt::DecorationRole && index.column() == SeverityColumn) {
-        return HealthBadge::severityIcon(f.severity);
+        return HealthBadge::severityIcon(s.severity);
     }
     if (role == Qt::ToolTipRole)
-        return f.detail.toString();
+        return m_findings.at(index.row()).detail.toString();
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     switch (index.column()) {
-    case AccountColumn: return f.account.isEmpty() ? tr("(cluster)") : f.account;
-    case SeverityColumn: return role == SortRole ? QVariant(int(f.severity)) : QVariant(Finding::severityName(f.severity));
-    case CodeColumn: return f.code;
-    case StreamColumn: return f.stream;
-    case ClientColumn: return f.clientId;
-    case TitleColumn: return f.title.toString();
+    case AccountColumn: return s.account.isEmpty() ? tr("(cluster)") : s.account;
+    case SeverityColumn: return role == SortRole ? QVariant(int(s.severity)) : QVariant(Finding::severityName(s.severity));
+    case CodeColumn: return s.code;
+    case StreamColumn: return s.stream;
+    case ClientColumn: return m_findings.at(index.row()).clientId;
+    case TitleColumn: return m_findings.at(index.row()).title.toString();
     default: return {};
     }
 }

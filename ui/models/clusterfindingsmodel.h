@@ -3,7 +3,7 @@
 #include <QAbstractTableModel>
 #include <QList>
 
-#include "diagnosis/finding.h"
+#include "diagnosis/findinglist.h"
 
 namespace MqttDoctor {
 
@@ -24,8 +24,8 @@ public:
     explicit ClusterFindingsModel(QObject *parent = nullptr);
     ~ClusterFindingsModel() override;
 
-    void setFindings(const QList<Finding> &findings);
-    const QList<Finding> &findings() const { return m_findings; }
+    void setFindings(const FindingList &findings);
+    const FindingList &findings() const { return m_findings; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -33,7 +33,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QList<Finding> m_findings;
+    FindingList m_findings;
 };
 
 } // namespace MqttDoctor

@@ -291,7 +291,7 @@ void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account,
         });
 }
 
-void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> &findings, const QList<CoverageGap> &gaps)
+void ClusterTreeModel::setFindings(const QString &account, const FindingList &findings, const QList<CoverageGap> &gaps)
 {
     Node *node = m_accountNodes.value(account);
     if (!node)
@@ -314,21 +314,26 @@ void ClusterTreeModel::setFindings(const QString &account, const QList<Finding> 
     }
 }
 
-QList<Finding> ClusterTreeModel::allFindings() const
+FindingList ClusterTreeModel::allFindings() const
 {
     QList<Finding> out;
+    QList<MissingConsumerFindings> apart;
     for (const Finding &f : m_streamFindings) {
         const Node *node = m_accountNodes.value(f.account);
         if (f.account.isEmpty() || (node && !node->fullFindings))
             out.append(f);
     }
     for (const Node *node : m_accountNodes)
-        if (node->fullFindings)
-            for (const Finding &f : node->findings)
+        if (node->fullFindings) {
+            for (const Finding &f : node->findings.listed())
                 if (f.account == node->key)
                     out.append(f);
+            for (const MissingConsumerFindings &m : node->findings.apart())
+                if (m.summaryAt(0).account == node->key)
+                    apart.append(m);  // shared: neither the references nor the records are copied
+        }
     Checks::sortFindings(out);
-    return out;
+    return FindingList(std::move(out), std::move(apart));
 }
 
 QHash<HealthBadge::Coverage, int> ClusterTreeModel::coverageCounts() const

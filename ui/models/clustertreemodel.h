@@ -10,7 +10,7 @@
 #include <QList>
 
 #include "diagnosis/coveragegap.h"
-#include "diagnosis/finding.h"
+#include "diagnosis/findinglist.h"
 #include "models/clustertreedisplay.h"
 #include "models/healthbadge.h"
 #include "nats/clustergroup.h"
@@ -97,7 +97,7 @@ public:
      * when a gap may hide a problem (its text in the tooltip). These win over applyHealth() for this
      * account until the account leaves the tree (also for streams that appear later).
      */
-    void setFindings(const QString &account, const QList<Finding> &findings, const QList<CoverageGap> &gaps = {});
+    void setFindings(const QString &account, const FindingList &findings, const QList<CoverageGap> &gaps = {});
     /**
      * How far the account's stream-level badge reaches while it has no full findings: its records being
      * read (Checking), or not readable and why (CouldNotCheck, StreamsOnly). Ignored after setFindings().
@@ -115,7 +115,7 @@ public:
      * Every finding the tree's badges come from: each account's full findings where it has them, its
      * stream-level ones (the last applyHealth()) otherwise, and the cluster-wide ones. Sorted.
      */
-    QList<Finding> allFindings() const;
+    FindingList allFindings() const;
     /** How many accounts have each coverage (HealthBadge::Coverage), over the accounts with a badge. */
     QHash<HealthBadge::Coverage, int> coverageCounts() const;
 

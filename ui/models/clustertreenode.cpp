@@ -135,7 +135,8 @@ void ClusterTreeNode::badgeFromFindings()
     // Neighbours are mostly about the same stream (often its very string): looked up only when it changes.
     const QString *lastStream = nullptr;
     StreamWorst *lastMatch = nullptr;
-    for (const Finding &f : std::as_const(findings)) {  // shared with the findings view: never detached
+    for (qsizetype i = 0; i < findings.size(); ++i) {  // shared with the findings view; none is made
+        const Finding &f = findings.summaryAt(i);
         if (f.account != key)
             continue;
         raise(accountWorst, f.severity);

@@ -7,7 +7,7 @@
 #include <QList>
 #include <QString>
 
-#include "diagnosis/finding.h"
+#include "diagnosis/findinglist.h"
 #include "models/clustertreemodel.h"
 #include "models/healthbadge.h"
 #include "nats/clustergroup.h"
@@ -96,7 +96,7 @@ struct ClusterTreeNode final
     QString coverageWhy;                     ///< accounts with CouldNotCheck: why
     size_t childrenDigest = 0;               ///< accounts: AccountRows::childrenDigest of the account
     bool fullFindings = false;               ///< accounts: badged from `findings` (setFindings), not from a HealthMap
-    QList<Finding> findings;                 ///< accounts with fullFindings: what their badges come from
+    FindingList findings;                    ///< accounts with fullFindings: what their badges come from
 };
 
 } // namespace MqttDoctor

@@ -8,7 +8,7 @@ FindingListModel::FindingListModel(QObject *parent) : QAbstractTableModel(parent
 
 FindingListModel::~FindingListModel() = default;
 
-void FindingListModel::setFindings(const QList<Finding> &findings)
+void FindingListModel::setFindings(const FindingList &findings)
 {
     beginResetModel();
     m_findings = findings;
@@ -20,9 +20,11 @@ void FindingListModel::clear()
     setFindings({});
 }
 
-const Finding *FindingListModel::findingAt(int row) const
+std::optional<Finding> FindingListModel::findingAt(int row) const
 {
-    return row >= 0 && row < m_findings.size() ? &m_findings[row] : nullptr;
+    if (row < 0 || row >= m_findings.size())
+        return std::nullopt;
+    return m_findings.at(row);
 }
 
 QString FindingListModel::summary() const
@@ -31,8 +33,8 @@ QString FindingListModel::summary() const
         return tr("no findings");
     // Counted in one pass (a million findings: four passes were a noticeable pause of the GUI thread).
     qsizetype counts[int(Finding::Severity::Critical) + 1] = {};
-    for (const Finding &f : m_findings)
-        ++counts[int(f.severity)];
+    for (qsizetype i = 0; i < m_findings.size(); ++i)
+        ++counts[int(m_findings.summaryAt(i).severity)];
     QStringList parts;
     for (Finding::Severity s : {Finding::Severity::Critical, Finding::Severity::Error, Finding::Severity::Warning,
                                 Finding::Severity::Info}) {
@@ -70,7 +72,30 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Finding &f = m_findings[index.row()];
+    // Severity and code without making the finding: what sorting asks a million rows for.
+    const Finding &summary = m_findings.summaryAt(index.row());
+    switch (role) {
+    case SeverityRole:
+        return int(summary.severity);
+    case Qt::DecorationRole:
+        return index.column() == SeverityColumn ? QVariant(HealthBadge::severityIcon(summary.severity)) : QVariant();
+    case Qt::DisplayRole:
+    case SortRole:
+        if (index.column() == SeverityColumn)
+            return role == SortRole ? QVariant(int(summary.severity)) : QVariant(Finding::severityName(summary.severity));
+        if (index.column() == CodeColumn)
+            return summary.code;
+        break;
+    case Qt::ToolTipRole:
+        if (index.column() != TitleColumn)
+            return {};
+        break;
+    case FindingRole:
+        break;
+    default:
+        return {};
+    }
+    const Finding f = m_findings.at(index.row());
     const auto where = [&f] {
         QStringList parts;
         if (!f.stream.isEmpty())
@@ -83,23 +108,16 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
     };
     switch (role) {
     case Qt::DisplayRole:
+    case SortRole:
         switch (index.column()) {
-        case SeverityColumn: return Finding::severityName(f.severity);
-        case CodeColumn: return f.code;
         case TitleColumn: return f.title.toString();
         case WhereColumn: return where();
         default: return {};
         }
-    case Qt::DecorationRole:
-        return index.column() == SeverityColumn ? QVariant(HealthBadge::severityIcon(f.severity)) : QVariant();
     case Qt::ToolTipRole:
-        return index.column() == TitleColumn ? QVariant(f.detail.toString()) : QVariant();
+        return f.detail.toString();
     case FindingRole:
         return QVariant::fromValue(f);
-    case SeverityRole:
-        return int(f.severity);
-    case SortRole:
-        return index.column() == SeverityColumn ? QVariant(int(f.severity)) : data(index, Qt::DisplayRole);
     default:
         return {};
     }

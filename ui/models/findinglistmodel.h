@@ -3,14 +3,17 @@
 #include <QAbstractTableModel>
 #include <QList>
 
-#include "diagnosis/finding.h"
+#include <optional>
+
+#include "diagnosis/findinglist.h"
 
 namespace MqttDoctor {
 
 /**
  * The findings of an account as a table, most severe first (the order Checks::diagnose gives):
  * severity, code, title, stream / client. FindingRole hands the whole Finding to the details view.
- * setFindings() resets (a new diagnosis replaces the old one). GUI thread only.
+ * setFindings() resets (a new diagnosis replaces the old one). A row's finding is made when it is
+ * shown (FindingList keeps a million per-session findings as references). GUI thread only.
  */
 class FindingListModel final : public QAbstractTableModel
 {
@@ -28,10 +31,10 @@ public:
     explicit FindingListModel(QObject *parent = nullptr);
     ~FindingListModel() override;
 
-    void setFindings(const QList<Finding> &findings);
+    void setFindings(const FindingList &findings);
     void clear();
-    const QList<Finding> &findings() const { return m_findings; }
-    const Finding *findingAt(int row) const;
+    const FindingList &findings() const { return m_findings; }
+    std::optional<Finding> findingAt(int row) const;
     /** "2 errors, 1 warning"; "no findings" when empty. */
     QString summary() const;
 
@@ -41,8 +44,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-
-    QList<Finding> m_findings;
+    FindingList m_findings;
 };
 
 } // namespace MqttDoctor

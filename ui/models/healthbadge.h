@@ -7,7 +7,7 @@
 #include <QList>
 #include <QString>
 
-#include "diagnosis/finding.h"
+#include "diagnosis/findinglist.h"
 
 namespace MqttDoctor {
 
@@ -23,11 +23,12 @@ enum class Health { Unknown, Ok, Info, Warning, Error, Critical };
 Health fromSeverity(Finding::Severity severity);
 /** The worst severity of `findings` accepted by `accept`; Ok for none. */
 template<typename Accept>
-Health worst(const QList<Finding> &findings, Accept accept)
+Health worst(const FindingList &findings, Accept accept)
 {
+    // Only what summaryAt() gives (code, severity, account, stream) may decide `accept`.
     std::optional<Finding::Severity> top;
-    for (const Finding &f : findings)
-        if (accept(f) && (!top || int(f.severity) > int(*top)))
+    for (qsizetype i = 0; i < findings.size(); ++i)
+        if (const Finding &f = findings.summaryAt(i); accept(f) && (!top || int(f.severity) > int(*top)))
             top = f.severity;
     return top ? fromSeverity(*top) : Health::Ok;
 }

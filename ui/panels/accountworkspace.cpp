@@ -155,7 +155,7 @@ void AccountWorkspace::updateFindingsTab()
         setTabIcon(FindingsTab, {});
         return;
     }
-    const QList<Finding> &findings = m_findings->model()->findings();
+    const FindingList &findings = m_findings->model()->findings();
     setTabText(FindingsTab, tr("Findings (%1)").arg(findings.size()));
     // Nothing found is green only when everything could be looked at.
     const HealthBadge::Health worst = HealthBadge::worst(findings, [](const Finding &) { return true; });

@@ -104,14 +104,15 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
 ClusterOverviewPanel::~ClusterOverviewPanel() = default;
 
 void ClusterOverviewPanel::setState(const QString &cluster, const QList<ServerInfo> &servers, int accounts,
-                                    const QList<Finding> &findings, const QHash<HealthBadge::Coverage, int> &coverage,
+                                    const FindingList &findings, const QHash<HealthBadge::Coverage, int> &coverage,
                                     const QDateTime &refreshed)
 {
     QMap<Finding::Severity, int> bySeverity;
     QMap<QString, int> byCode;
     QHash<QString, Finding::Severity> codeSeverity;
     QStringList withProblems;
-    for (const Finding &f : findings) {
+    for (qsizetype i = 0; i < findings.size(); ++i) {
+        const Finding &f = findings.summaryAt(i);  // severity, code and account: no finding is made
         ++bySeverity[f.severity];
         ++byCode[f.code];
         if (!codeSeverity.contains(f.code) || int(f.severity) > int(codeSeverity.value(f.code)))

@@ -44,7 +44,7 @@ public:
      * `findings`: every finding (ClusterTreeModel::allFindings); `coverage`: how many accounts have each
      * coverage; `accounts`: how many there are; `refreshed`: when the cluster was last read.
      */
-    void setState(const QString &cluster, const QList<ServerInfo> &servers, int accounts, const QList<Finding> &findings,
+    void setState(const QString &cluster, const QList<ServerInfo> &servers, int accounts, const FindingList &findings,
                   const QHash<HealthBadge::Coverage, int> &coverage, const QDateTime &refreshed);
 
     /**

@@ -122,7 +122,7 @@ void FindingsPanel::setAccount(const QString &account, bool reload)
     m_controller.loadFindings(account);
 }
 
-void FindingsPanel::handleLoaded(const QString &account, const QList<Finding> &findings, const QList<CoverageGap> &gaps)
+void FindingsPanel::handleLoaded(const QString &account, const FindingList &findings, const QList<CoverageGap> &gaps)
 {
     if (account != m_account)
         return;
@@ -178,7 +178,7 @@ bool FindingsPanel::selectCode(const QString &code)
 void FindingsPanel::showSelected()
 {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    const Finding *finding = rows.isEmpty() ? nullptr : m_model->findingAt(m_proxy->mapToSource(rows.first()).row());
+    const std::optional<Finding> finding = rows.isEmpty() ? std::nullopt : m_model->findingAt(m_proxy->mapToSource(rows.first()).row());
     m_details->setHtml(finding ? detailsHtml(*finding, m_controller.changesAllowed()) : QString());
 }
 

@@ -3,7 +3,7 @@
 #include <QWidget>
 
 #include "diagnosis/coveragegap.h"
-#include "diagnosis/finding.h"
+#include "diagnosis/findinglist.h"
 
 class QLabel;
 class QSortFilterProxyModel;
@@ -53,7 +53,7 @@ public:
     static QString detailsHtml(const Finding &finding, bool changesAllowed = true);
 
 private:
-    void handleLoaded(const QString &account, const QList<Finding> &findings, const QList<CoverageGap> &gaps);
+    void handleLoaded(const QString &account, const FindingList &findings, const QList<CoverageGap> &gaps);
     void handleFailed(const QString &account, const Error &error);
     void showSelected();
 

@@ -92,7 +92,7 @@ PinnedPanel::PinnedPanel(AccountDataController &controller, QWidget *parent)
     connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Consumers); });
     connect(&controller, &AccountDataController::interestHoldersLoaded, this, &PinnedPanel::handleLoaded);
     connect(&controller, &AccountDataController::findingsLoaded, this,
-            [this](const QString &account, const QList<Finding> &findings, const QList<CoverageGap> &) { handleFindings(account, findings); });
+            [this](const QString &account, const FindingList &findings, const QList<CoverageGap> &) { handleFindings(account, findings); });
     connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {
         if (load == Load::Consumers)
             handleFailed(account, error);
@@ -183,14 +183,14 @@ void PinnedPanel::handleLoaded(const QString &account, const QList<InterestHolde
     emit loadFinished();
 }
 
-void PinnedPanel::handleFindings(const QString &account, const QList<Finding> &findings)
+void PinnedPanel::handleFindings(const QString &account, const FindingList &findings)
 {
     if (account != m_account)
         return;
     m_pinnedFindings.clear();
     QSet<QString> flagged;
-    for (const Finding &f : findings)
-        if (f.code == FindingCodes::interestPinned() && !f.clientId.isEmpty()) {
+    for (const Finding &f : findings.withCode(FindingCodes::interestPinned()))
+        if (!f.clientId.isEmpty()) {
             m_pinnedFindings.insert(f.clientId, f);
             flagged.insert(f.clientId);
         }

@@ -4,7 +4,7 @@
 #include <QList>
 #include <QWidget>
 
-#include "diagnosis/finding.h"
+#include "diagnosis/findinglist.h"
 #include "diagnosis/interestholder.h"
 
 class QChart;
@@ -64,7 +64,7 @@ Q_SIGNALS:
 
 private:
     void handleLoaded(const QString &account, const QList<InterestHolder> &holders);
-    void handleFindings(const QString &account, const QList<Finding> &findings);
+    void handleFindings(const QString &account, const FindingList &findings);
     void handleFailed(const QString &account, const Error &error);
     void updateChart();
     void updateRepairButton();
