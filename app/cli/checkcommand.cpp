@@ -17,6 +17,7 @@
 #include "diagnosis/accountcoverage.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
+#include "diagnosis/findinglist.h"
 #include "diagnosis/missingconsumerfindings.h"
 #include "mqtt/layouts.h"
 #include "mqtt/serverversion.h"
@@ -350,14 +351,7 @@ int runCheck(CliContext &ctx)
         w.endArray();
         w.value(QStringLiteral("coverage_complete"), !verdictOpen && unanswered.isEmpty());
         w.beginArray(QStringLiteral("findings"));
-        qsizetype next = 0;
-        for (const MissingConsumerFindings &m : apart) {
-            for (const qsizetype place = m.placeIn(findings); next < place; ++next)
-                findings.at(next).writeJson(w);
-            m.writeJson(w);
-        }
-        for (; next < findings.size(); ++next)
-            findings.at(next).writeJson(w);
+        FindingList(findings, apart).writeJson(w);
         w.endArray();
         // One layout per account: made as it is written (ten thousand accounts' layouts are tens of MiB).
         w.beginObject(QStringLiteral("layouts"));

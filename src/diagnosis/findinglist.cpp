@@ -92,6 +92,21 @@ QList<Finding> FindingList::withCode(const QString &code) const
     return out;
 }
 
+void FindingList::writeJson(JsonStreamWriter &w) const
+{
+    qsizetype listed = 0;
+    qsizetype written = 0;  // of the groups
+    for (const Group &g : m_groups) {
+        for (const qsizetype upTo = g.start - written; listed < upTo; ++listed)
+            m_listed.at(listed).writeJson(w);
+        const MissingConsumerFindings &group = m_apart.at(g.apart);
+        group.writeJson(w);
+        written += group.size();
+    }
+    for (; listed < m_listed.size(); ++listed)
+        m_listed.at(listed).writeJson(w);
+}
+
 FindingList FindingList::ofAccount(const QString &account) const
 {
     QList<Finding> listed = m_listed;

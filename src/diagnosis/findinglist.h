@@ -12,6 +12,8 @@
 
 namespace MqttDoctor {
 
+class JsonStreamWriter;
+
 /**
  * Findings in Checks::sortFindings' order, as the front ends hold them: most are kept as Findings, the
  * per-session SESSION_MISSING_CONSUMER ones as references to the session records they are about
@@ -51,6 +53,8 @@ public:
     QList<Finding> toList() const;
     /** The findings with this code, made. */
     QList<Finding> withCode(const QString &code) const;
+    /** Every finding as Finding::writeJson() writes it, in order, each reference made only to be written. */
+    void writeJson(JsonStreamWriter &w) const;
     /** Only the findings of `account` and the cluster's (those without an account). */
     FindingList ofAccount(const QString &account) const;
 

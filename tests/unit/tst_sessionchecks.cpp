@@ -284,6 +284,14 @@ private slots:
         QCOMPARE(ofAcme.size(), expectedAcme.size());
         for (qsizetype i = 0; i < expectedAcme.size(); ++i)
             QCOMPARE(ofAcme.at(i).identity(), expectedAcme.at(i).identity());
+        QString listWritten;
+        {
+            QTextStream out(&listWritten);
+            JsonStreamWriter w(out);
+            w.beginArray();
+            list.writeJson(w);
+        }
+        QCOMPARE(listWritten, flat);
         QVERIFY(FindingList().isEmpty());
         QCOMPARE(FindingList(rest, {}).size(), rest.size());
 
