@@ -54,15 +54,16 @@ ASAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQTTDOCTOR_SANITIZE=thread \
     -DMQTTDOCTOR_BUILD_CONTROLLERS=ON
 
-# The last line: what `make package` and its test need (qt6-svg-dev renders the icon's PNG sizes;
-# dpkg-dev's dpkg-shlibdeps finds the package's dependencies; the checkers of the package's files).
+# qt6-svg-dev: the GUI's icons are SVG, drawn by Qt's SVG plugins (and the package's icon PNGs are
+# rendered from the SVG). The last line: what `make package` and its test need (dpkg-dev's
+# dpkg-shlibdeps finds the package's dependencies; the checkers of the package's files).
 DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
-    qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev qt6-charts-dev libqt6opengl6-dev \
+    qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev \
     libnats-dev libssl-dev openssl \
     clang libclang-rt-dev llvm lld \
     nats-server mosquitto-clients python3-prometheus-client \
     xvfb xauth ca-certificates \
-    qt6-svg-dev dpkg-dev lintian desktop-file-utils appstream man-db bsdextrautils
+    dpkg-dev lintian desktop-file-utils appstream man-db bsdextrautils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -37,6 +37,7 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for lib in 'libqt6core6' 'libqt6widgets6' 'libnats3' 'libqt6keychain1' 'libc6'; do
     grep -q "\b$lib" <<<"$depends" && pass "depends on $lib (shlibdeps)" || fail "Depends lacks $lib: $depends"
 done
+grep -q '\blibqt6svg6\b' <<<"$depends" && pass "depends on libqt6svg6 (the icons are SVG)" || fail "Depends lacks libqt6svg6: $depends"
 [ "$(dpkg-deb -f "$deb" Description | wc -l)" -ge 5 ] && pass "long description" || fail "no long description"
 
 # --- Files ----------------------------------------------------------------------------------------

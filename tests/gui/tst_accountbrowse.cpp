@@ -35,9 +35,12 @@
 #include "panels/clustertreepanel.h"
 #include "panels/consumerspanel.h"
 #include "panels/findingspanel.h"
+#include "panels/inflightpanel.h"
+#include "panels/pinnedpanel.h"
 #include "panels/retainedpanel.h"
 #include "panels/sessionspanel.h"
 #include "serverconfig.h"
+#include "widgets/noticelabel.h"
 #include "widgets/sessiondetailsview.h"
 #include "windowsteps.h"
 
@@ -244,7 +247,35 @@ void TestAccountBrowse::withoutAccountCredentialsViewsSayWhy()
     QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Retained));
     QVERIFY2(workspace.retainedPanel()->noticeText().contains(u"credentials"_s), qPrintable(workspace.retainedPanel()->noticeText()));
     QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Consumers));
-    QVERIFY2(workspace.consumersPanel()->noticeText().contains(u"credentials"_s), qPrintable(workspace.consumersPanel()->noticeText()));
+    ConsumersPanel &consumers = *workspace.consumersPanel();
+    QVERIFY2(consumers.noticeText().contains(u"credentials"_s), qPrintable(consumers.noticeText()));
+    // Each view names what it could not read and for which account, then the reason and where to add
+    // the credentials in this program; its status says it has nothing.
+    const QString where = u"in Connect…, sign in as a user of that account"_s;
+    QVERIFY2(consumers.noticeText().startsWith(u"The consumers of ACME could not be read: "_s), qPrintable(consumers.noticeText()));
+    QVERIFY2(consumers.noticeText().contains(where), qPrintable(consumers.noticeText()));
+    QCOMPARE(consumers.statusText(), u"Not loaded"_s);
+    // A failed load has ended: opening the tab again does not retry it (Reload does).
+    QVERIFY(consumers.isLoaded() && !consumers.isLoading());
+    consumers.ensureLoaded();
+    QVERIFY(!consumers.isLoading());
+
+    InflightPanel &inflight = *workspace.inflightPanel();
+    workspace.setCurrentIndex(AccountWorkspace::InflightTab);
+    QTRY_VERIFY_WITH_TIMEOUT(inflight.isLoaded(), kLoadTimeoutMs);
+    QVERIFY2(inflight.noticeText().startsWith(u"What is in flight in ACME could not be read: "_s), qPrintable(inflight.noticeText()));
+    QVERIFY2(inflight.noticeText().contains(where), qPrintable(inflight.noticeText()));
+    QCOMPARE(inflight.statusText(), u"Not loaded"_s);
+
+    PinnedPanel &pinned = *workspace.pinnedPanel();
+    workspace.setCurrentIndex(AccountWorkspace::PinnedTab);
+    QTRY_VERIFY_WITH_TIMEOUT(pinned.isLoaded(), kLoadTimeoutMs);
+    const auto *pinnedNotice = pinned.findChild<NoticeLabel *>(u"pinnedNotice"_s);
+    QVERIFY(pinnedNotice && !pinnedNotice->isHidden());
+    QCOMPARE(pinnedNotice->kind(), NoticeLabel::Kind::Error);
+    QVERIFY2(pinnedNotice->text().startsWith(u"Who holds messages in ACME could not be read: "_s), qPrintable(pinnedNotice->text()));
+    QVERIFY2(pinnedNotice->text().contains(where), qPrintable(pinnedNotice->text()));
+    QCOMPARE(pinned.statusText(), u"Not loaded"_s);
 }
 
 void TestAccountBrowse::refreshKeepsRetainedAndConsumerSelection()

@@ -23,6 +23,8 @@ QColor colour(Health health)
 
 namespace {
 
+// Painted here rather than drawn in resources/icons: the badge is composed from state (the health's
+// colour, a ring while the account is not fully checked, a stroke when it could not be checked).
 QPixmap paint(Health health, Coverage coverage, int size)
 {
     QPixmap pixmap(size, size);

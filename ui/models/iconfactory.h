@@ -1,37 +1,44 @@
 #pragma once
 
 #include <QIcon>
+#include <QString>
 
 namespace MqttDoctor {
 
 /**
- * The application's icons, painted in code so they need no image plugin (Debian's Qt has no SVG
- * plugin unless qt6-svg is installed). The app icon matches resources/icons/nats-mqtt-doctor.svg.
- * GUI thread only, after QGuiApplication exists (QPixmap).
+ * The application's icons, drawn from the SVG files in resources/icons (compiled into the Qt
+ * resources under :/mqttdoctor/icons). Qt draws SVG through its SVG image plugin (Debian: libqt6svg6,
+ * which the package depends on); without it every icon is null. GUI thread only, after
+ * QGuiApplication exists (QPixmap).
  */
 class IconFactory final
 {
 public:
     enum class Kind {
-        App,
-        Cluster,
-        Server,
-        Account,
-        AccountWithoutJetStream,
-        Stream,
-        LegacyStream,
-        Warning,
-        Error,
-        Ok,
-        Sessions,  ///< resources/icons/sessions.svg
-        Retained,  ///< resources/icons/retained.svg
-        Consumers, ///< resources/icons/consumers.svg
+        App,                     ///< nats-mqtt-doctor.svg
+        Cluster,                 ///< cluster.svg
+        Server,                  ///< server.svg
+        Account,                 ///< account.svg
+        AccountWithoutJetStream, ///< account-no-jetstream.svg
+        Stream,                  ///< stream.svg
+        LegacyStream,            ///< stream-legacy.svg
+        Warning,                 ///< warning.svg
+        Error,                   ///< error.svg
+        Ok,                      ///< ok.svg
+        Sessions,                ///< sessions.svg
+        Retained,                ///< retained.svg
+        Consumers,               ///< consumers.svg
     };
 
-    /** The icon of `kind`: painted (the record-view kinds from their SVG when an SVG plugin is there). */
+    /**
+     * The icon of `kind` at the sizes views ask for (16 to 256 pixels). On a selected row it is a
+     * white silhouette (the colours vanish on the selection highlight); App keeps its colours.
+     */
     static QIcon icon(Kind kind);
-    /** The window icon: the SVG when an SVG plugin is there, else the painted one. */
+    /** The window icon: the application's SVG as it is, at any size. */
     static QIcon appIcon();
+    /** The resource path of the SVG that `kind` is drawn from. */
+    static QString svgPath(Kind kind);
 };
 
 } // namespace MqttDoctor

@@ -13,20 +13,17 @@
 #include "controllers/accountdatacontroller.h"
 #include "widgets/loadprogresswidget.h"
 #include "widgets/noticelabel.h"
-#include "models/errortext.h"
 
 namespace MqttDoctor {
 
 using Load = AccountDataController::Load;
 
 ConsumersPanel::ConsumersPanel(AccountDataController &controller, QWidget *parent)
-    : QWidget(parent), m_controller(controller), m_status(new QLabel(this)), m_notice(new NoticeLabel(this)),
-      m_progress(new LoadProgressWidget(this)), m_model(new ConsumerTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_table(new QTableView(this))
+    : QWidget(parent), m_controller(controller),
+      m_loadState(new PanelLoadState(controller, Load::Consumers, QStringLiteral("consumer"), this)),
+      m_model(new ConsumerTableModel(this)), m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this))
 {
     setObjectName(QStringLiteral("consumersPanel"));
-    m_status->setObjectName(QStringLiteral("consumerStatus"));
-    m_notice->setObjectName(QStringLiteral("consumerNotice"));
     auto *reload = new QPushButton(tr("Reload"), this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ConsumerTableModel::SortRole);
@@ -47,68 +44,50 @@ ConsumersPanel::ConsumersPanel(AccountDataController &controller, QWidget *paren
         m_table->setColumnWidth(column, widths[column] * charWidth + 16);
 
     auto *tools = new QHBoxLayout;
-    tools->addWidget(m_status, 1);
+    tools->addWidget(m_loadState->status(), 1);
     tools->addWidget(reload);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(tools);
-    layout->addWidget(m_notice);
-    layout->addWidget(m_progress);
+    layout->addWidget(m_loadState->notice());
+    layout->addWidget(m_loadState->progress());
     layout->addWidget(m_table, 1);
 
     connect(reload, &QPushButton::clicked, this, [this] {
-        m_controller.refresh(m_account);  // a new snapshot of the account, for every view of it
+        m_controller.refresh(m_loadState->account());  // a new snapshot of the account, for every view of it
         this->reload();
     });
-    connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Consumers); });
     connect(&controller, &AccountDataController::consumersLoaded, this, &ConsumersPanel::handleLoaded);
-    connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {
-        if (load == Load::Consumers)
-            handleFailed(account, error);
-    });
-    m_status->setText(tr("Not loaded yet"));
+    connect(m_loadState, &PanelLoadState::loadFailed, this, &ConsumersPanel::handleFailed);
 }
 
 ConsumersPanel::~ConsumersPanel() = default;
 
 void ConsumersPanel::setAccount(const QString &account)
 {
-    if (account == m_account && (m_loaded || m_loading))
-        return;
-    if (m_loading)
-        m_controller.cancel(Load::Consumers);
-    m_account = account;
-    m_loading = m_loaded = false;
-    m_model->clear();
-    m_progress->finish();
-    m_notice->clearNotice();
-    m_status->setText(tr("Not loaded yet"));
+    if (m_loadState->setAccount(account))
+        m_model->clear();
 }
 
 void ConsumersPanel::ensureLoaded()
 {
-    if (!m_loaded && !m_loading)
+    if (m_loadState->needsLoad())
         reload();
 }
 
 void ConsumersPanel::reload()
 {
     const bool quiet = m_model->rowCount() > 0; // the rows stay until the new list arrives
-    m_notice->clearNotice();
-    m_loading = true;
-    m_loaded = false;
-    m_progress->start(quiet ? tr("Refreshing consumers and their sessions") : tr("Loading consumers and their sessions"));
-    m_status->setText(quiet ? tr("Refreshing… %1 consumers shown until done").arg(QLocale().toString(m_model->rowCount()))
-                            : tr("Loading…"));
-    m_controller.loadConsumers(m_account);
+    m_loadState->begin(quiet ? tr("Refreshing consumers and their sessions") : tr("Loading consumers and their sessions"));
+    if (quiet)
+        m_loadState->status()->setText(tr("Refreshing… %1 consumers shown until done").arg(QLocale().toString(m_model->rowCount())));
+    m_controller.loadConsumers(m_loadState->account());
 }
 
 void ConsumersPanel::handleLoaded(const QString &account, const QList<ConsumerRow> &rows)
 {
-    if (account != m_account || !m_loading)
+    if (!m_loadState->accepts(account))
         return;
-    m_loading = false;
-    m_loaded = true;
-    m_progress->finish();
+    m_loadState->finish();
     // The selection and scroll position as they are now (the person may have moved on meanwhile).
     const auto [stream, name] = selectedConsumer();
     const int scroll = m_table->verticalScrollBar()->value();
@@ -117,24 +96,15 @@ void ConsumersPanel::handleLoaded(const QString &account, const QList<ConsumerRo
         selectConsumer(stream, name);
     m_table->verticalScrollBar()->setValue(scroll);
     const QLocale locale;
-    m_status->setText(rows.isEmpty() ? tr("No consumers on $MQTT_msgs or $MQTT_out")
-                                     : tr("%1 consumers, %2 orphaned")
-                                           .arg(locale.toString(rows.size()), locale.toString(qint64(m_model->orphanCount()))));
+    m_loadState->status()->setText(rows.isEmpty() ? tr("No consumers on $MQTT_msgs or $MQTT_out")
+                                                  : tr("%1 consumers, %2 orphaned")
+                                                        .arg(locale.toString(rows.size()), locale.toString(qint64(m_model->orphanCount()))));
     emit loadFinished();
 }
 
-void ConsumersPanel::handleFailed(const QString &account, const Error &error)
+void ConsumersPanel::handleFailed(const Error &error)
 {
-    if (account != m_account || !m_loading)
-        return;
-    m_loading = false;
-    m_loaded = true;
-    m_progress->finish();
-    m_status->setText(tr("Not loaded"));
-    m_notice->showNotice(tr("The consumers of %1 could not be read: %2%3")
-                             .arg(account.isEmpty() ? tr("this account") : account, error.message(),
-                                  ErrorText::hintSuffix(error)),
-                         NoticeLabel::Kind::Error);
+    m_loadState->fail(tr("The consumers of %1 could not be read: %2%3"), error);
     emit loadFinished();
 }
 
@@ -155,16 +125,6 @@ std::pair<QString, QString> ConsumersPanel::selectedConsumer() const
     if (!current.isValid())
         return {};
     return {current.data(ConsumerTableModel::StreamRole).toString(), current.data(ConsumerTableModel::NameRole).toString()};
-}
-
-QString ConsumersPanel::statusText() const
-{
-    return m_status->text();
-}
-
-QString ConsumersPanel::noticeText() const
-{
-    return m_notice->isHidden() ? QString() : m_notice->text();
 }
 
 } // namespace MqttDoctor

@@ -3,8 +3,8 @@
 #include <QWidget>
 
 #include "models/consumertablemodel.h"
+#include "panels/panelloadstate.h"
 
-class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -12,8 +12,6 @@ namespace MqttDoctor {
 
 class AccountDataController;
 class Error;
-class LoadProgressWidget;
-class NoticeLabel;
 
 /**
  * The durables of `$MQTT_msgs`/`$MQTT_out` with pending counts and their owner session or "orphan".
@@ -32,31 +30,26 @@ public:
     void setAccount(const QString &account);
     void ensureLoaded();
     void reload();
-    bool isLoading() const { return m_loading; }
-    bool isLoaded() const { return m_loaded; }
+    bool isLoading() const { return m_loadState->isLoading(); }
+    bool isLoaded() const { return m_loadState->isLoaded(); }
     ConsumerTableModel *model() const { return m_model; }
     /** Selects a stream's consumer; false when it is not in the table. */
     bool selectConsumer(const QString &stream, const QString &name);
     /** The selected consumer as {stream, name}; empty strings without a selection. */
     std::pair<QString, QString> selectedConsumer() const;
     QTableView *view() const { return m_table; }
-    QString statusText() const;
-    QString noticeText() const;
+    QString statusText() const { return m_loadState->statusText(); }
+    QString noticeText() const { return m_loadState->noticeText(); }
 
 Q_SIGNALS:
     void loadFinished();
 
 private:
     void handleLoaded(const QString &account, const QList<ConsumerRow> &rows);
-    void handleFailed(const QString &account, const Error &error);
+    void handleFailed(const Error &error);
 
     AccountDataController &m_controller;
-    QString m_account;
-    bool m_loading = false;
-    bool m_loaded = false;
-    QLabel *m_status;
-    NoticeLabel *m_notice;
-    LoadProgressWidget *m_progress;
+    PanelLoadState *m_loadState;
     ConsumerTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;

@@ -2,9 +2,9 @@
 
 #include <QWidget>
 
+#include "panels/panelloadstate.h"
 #include "records/accountinflight.h"
 
-class QLabel;
 class QTableView;
 
 namespace MqttDoctor {
@@ -12,8 +12,6 @@ namespace MqttDoctor {
 class AccountDataController;
 class Error;
 class InflightTableModel;
-class LoadProgressWidget;
-class NoticeLabel;
 
 /**
  * The account's "In flight" tab: every session with queued messages, QoS 2 messages waiting for a
@@ -33,27 +31,22 @@ public:
     void setAccount(const QString &account);
     void ensureLoaded();
     void reload();
-    bool isLoading() const { return m_loading; }
-    bool isLoaded() const { return m_loaded; }
+    bool isLoading() const { return m_loadState->isLoading(); }
+    bool isLoaded() const { return m_loadState->isLoaded(); }
     InflightTableModel *model() const { return m_model; }
     QTableView *view() const { return m_table; }
-    QString statusText() const;
-    QString noticeText() const;
+    QString statusText() const { return m_loadState->statusText(); }
+    QString noticeText() const { return m_loadState->noticeText(); }
 
 Q_SIGNALS:
     void loadFinished();
 
 private:
     void handleLoaded(const QString &account, const AccountInflight &inflight);
-    void handleFailed(const QString &account, const Error &error);
+    void handleFailed(const Error &error);
 
     AccountDataController &m_controller;
-    QString m_account;
-    bool m_loading = false;
-    bool m_loaded = false;
-    QLabel *m_status;
-    NoticeLabel *m_notice;
-    LoadProgressWidget *m_progress;
+    PanelLoadState *m_loadState;
     InflightTableModel *m_model;
     QTableView *m_table;
 };

@@ -28,15 +28,14 @@ namespace MqttDoctor {
 using Load = AccountDataController::Load;
 
 PinnedPanel::PinnedPanel(AccountDataController &controller, QWidget *parent)
-    : QWidget(parent), m_controller(controller), m_status(new QLabel(this)), m_notice(new NoticeLabel(this)),
-      m_progress(new LoadProgressWidget(this)), m_model(new PinnedTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+    : QWidget(parent), m_controller(controller),
+      m_loadState(new PanelLoadState(controller, Load::Consumers, QStringLiteral("pinned"), this)),
+      m_model(new PinnedTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
       m_table(new QTableView(this)), m_chart(new QChart), m_chartView(new QChartView(m_chart, this)),
       m_repair(new QPushButton(tr("Delete Session (Backed Up)…"), this))
 {
     setObjectName(QStringLiteral("pinnedPanel"));
-    m_status->setObjectName(QStringLiteral("pinnedStatus"));
-    m_status->setWordWrap(true);
-    m_notice->setObjectName(QStringLiteral("pinnedNotice"));
+    m_loadState->status()->setWordWrap(true);
     m_repair->setObjectName(QStringLiteral("pinnedRepair"));
     auto *reload = new QPushButton(tr("Reload"), this);
     m_proxy->setSourceModel(m_model);
@@ -71,17 +70,17 @@ PinnedPanel::PinnedPanel(AccountDataController &controller, QWidget *parent)
     split->setSizes({720, 340});
 
     auto *tools = new QHBoxLayout;
-    tools->addWidget(m_status, 1);
+    tools->addWidget(m_loadState->status(), 1);
     tools->addWidget(m_repair);
     tools->addWidget(reload);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(tools);
-    layout->addWidget(m_notice);
-    layout->addWidget(m_progress);
+    layout->addWidget(m_loadState->notice());
+    layout->addWidget(m_loadState->progress());
     layout->addWidget(split, 1);
 
     connect(reload, &QPushButton::clicked, this, [this] {
-        m_controller.refresh(m_account);
+        m_controller.refresh(m_loadState->account());
         this->reload();
     });
     connect(m_repair, &QPushButton::clicked, this, [this] {
@@ -89,15 +88,10 @@ PinnedPanel::PinnedPanel(AccountDataController &controller, QWidget *parent)
             emit repairRequested({*f});
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &PinnedPanel::updateRepairButton);
-    connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Consumers); });
     connect(&controller, &AccountDataController::interestHoldersLoaded, this, &PinnedPanel::handleLoaded);
     connect(&controller, &AccountDataController::findingsLoaded, this,
             [this](const QString &account, const FindingList &findings, const QList<CoverageGap> &) { handleFindings(account, findings); });
-    connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {
-        if (load == Load::Consumers)
-            handleFailed(account, error);
-    });
-    m_status->setText(tr("Not loaded yet"));
+    connect(m_loadState, &PanelLoadState::loadFailed, this, &PinnedPanel::handleFailed);
     updateRepairButton();
 }
 
@@ -105,44 +99,34 @@ PinnedPanel::~PinnedPanel() = default;
 
 void PinnedPanel::setAccount(const QString &account)
 {
-    if (account == m_account && (m_loaded || m_loading))
+    // A running load is the account snapshot that the findings and the consumers view read too.
+    if (!m_loadState->setAccount(account, PanelLoadState::RunningLoad::LetRun))
         return;
-    m_account = account;
-    m_loading = m_loaded = false;
     m_model->clear();
     m_pinnedFindings.clear();
     m_model->setFlagged({});
-    m_progress->finish();
-    m_notice->clearNotice();
-    m_status->setText(tr("Not loaded yet"));
     updateChart();
     updateRepairButton();
 }
 
 void PinnedPanel::ensureLoaded()
 {
-    if (!m_loaded && !m_loading)
+    if (m_loadState->needsLoad())
         reload();
 }
 
 void PinnedPanel::reload()
 {
-    m_notice->clearNotice();
-    m_loading = true;
-    m_loaded = false;
-    m_progress->start(tr("Reading the durables and their sessions"));
-    m_status->setText(tr("Loading…"));
-    m_controller.loadFindings(m_account);  // which sessions INTEREST_PINNED names
-    m_controller.loadConsumers(m_account);
+    m_loadState->begin(tr("Reading the durables and their sessions"));
+    m_controller.loadFindings(m_loadState->account());  // which sessions INTEREST_PINNED names
+    m_controller.loadConsumers(m_loadState->account());
 }
 
 void PinnedPanel::handleLoaded(const QString &account, const QList<InterestHolder> &holders)
 {
-    if (account != m_account || !m_loading)
+    if (!m_loadState->accepts(account))
         return;
-    m_loading = false;
-    m_loaded = true;
-    m_progress->finish();
+    m_loadState->finish();
     const QString selected = m_table->currentIndex().isValid()
                                  ? m_table->currentIndex().siblingAtColumn(PinnedTableModel::HolderColumn).data().toString()
                                  : QString();
@@ -170,14 +154,14 @@ void PinnedPanel::handleLoaded(const QString &account, const QList<InterestHolde
     }
     const QLocale locale;
     if (holders.isEmpty())
-        m_status->setText(tr("No durable holds a message: nothing is pinned in $MQTT_msgs or $MQTT_out."));
+        m_loadState->status()->setText(tr("No durable holds a message: nothing is pinned in $MQTT_msgs or $MQTT_out."));
     else if (!connectedKnown)
-        m_status->setText(tr("%1 holders. Connected state unknown (no system account credentials): offline sessions cannot be told apart.")
-                              .arg(locale.toString(holders.size())));
+        m_loadState->status()->setText(tr("%1 holders. Connected state unknown (no system account credentials): offline sessions cannot be told apart.")
+                                           .arg(locale.toString(holders.size())));
     else
-        m_status->setText(tr("%1 holders; %2 offline session(s) keep %3 message(s), about %4. %5 above the INTEREST_PINNED threshold.")
-                              .arg(locale.toString(holders.size()), locale.toString(qint64(offline)), locale.toString(offlineMessages),
-                                   DisplayFormat::bytes(offlineBytes), locale.toString(qint64(m_model->flaggedCount()))));
+        m_loadState->status()->setText(tr("%1 holders; %2 offline session(s) keep %3 message(s), about %4. %5 above the INTEREST_PINNED threshold.")
+                                           .arg(locale.toString(holders.size()), locale.toString(qint64(offline)), locale.toString(offlineMessages),
+                                                DisplayFormat::bytes(offlineBytes), locale.toString(qint64(m_model->flaggedCount()))));
     updateChart();
     updateRepairButton();
     emit loadFinished();
@@ -185,7 +169,7 @@ void PinnedPanel::handleLoaded(const QString &account, const QList<InterestHolde
 
 void PinnedPanel::handleFindings(const QString &account, const FindingList &findings)
 {
-    if (account != m_account)
+    if (account != m_loadState->account())
         return;
     m_pinnedFindings.clear();
     QSet<QString> flagged;
@@ -198,18 +182,9 @@ void PinnedPanel::handleFindings(const QString &account, const FindingList &find
     updateRepairButton();
 }
 
-void PinnedPanel::handleFailed(const QString &account, const Error &error)
+void PinnedPanel::handleFailed(const Error &error)
 {
-    if (account != m_account || !m_loading)
-        return;
-    m_loading = false;
-    m_loaded = true;
-    m_progress->finish();
-    m_status->setText(tr("Not loaded"));
-    m_notice->showNotice(tr("Who holds messages in %1 could not be read: %2%3")
-                             .arg(account.isEmpty() ? tr("this account") : account, error.message(),
-                                  error.hint().isEmpty() ? QString() : QStringLiteral("\n") + error.hint()),
-                         NoticeLabel::Kind::Error);
+    m_loadState->fail(tr("Who holds messages in %1 could not be read: %2%3"), error);
     updateChart();
     emit loadFinished();
 }
@@ -290,11 +265,6 @@ void PinnedPanel::updateRepairButton()
                                     : tr("Select an offline session that INTEREST_PINNED names (marked bold). Sessions below the "
                                          "threshold, connected clients and orphaned durables are repaired from the Findings tab "
                                          "(SESSION_STALE, ORPHAN_CONSUMER)."));
-}
-
-QString PinnedPanel::statusText() const
-{
-    return m_status->text();
 }
 
 } // namespace MqttDoctor

@@ -6,10 +6,10 @@
 
 #include "diagnosis/findinglist.h"
 #include "diagnosis/interestholder.h"
+#include "panels/panelloadstate.h"
 
 class QChart;
 class QChartView;
-class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
@@ -18,8 +18,6 @@ namespace MqttDoctor {
 
 class AccountDataController;
 class Error;
-class LoadProgressWidget;
-class NoticeLabel;
 class PinnedTableModel;
 
 /**
@@ -45,13 +43,13 @@ public:
     void setAccount(const QString &account);
     void ensureLoaded();
     void reload();
-    bool isLoading() const { return m_loading; }
-    bool isLoaded() const { return m_loaded; }
+    bool isLoading() const { return m_loadState->isLoading(); }
+    bool isLoaded() const { return m_loadState->isLoaded(); }
     PinnedTableModel *model() const { return m_model; }
     QTableView *view() const { return m_table; }
     QChart *chart() const { return m_chart; }
     QPushButton *repairButton() const { return m_repair; }
-    QString statusText() const;
+    QString statusText() const { return m_loadState->statusText(); }
     /** The chart's categories, top bar first. */
     QStringList chartedNames() const { return m_charted; }
     /** Selects the holder named `name` (client ID or "(hash …)"); false when absent. */
@@ -65,19 +63,14 @@ Q_SIGNALS:
 private:
     void handleLoaded(const QString &account, const QList<InterestHolder> &holders);
     void handleFindings(const QString &account, const FindingList &findings);
-    void handleFailed(const QString &account, const Error &error);
+    void handleFailed(const Error &error);
     void updateChart();
     void updateRepairButton();
     /** The INTEREST_PINNED finding of the selected row, if any. */
     const Finding *selectedFinding() const;
 
     AccountDataController &m_controller;
-    QString m_account;
-    bool m_loading = false;
-    bool m_loaded = false;
-    QLabel *m_status;
-    NoticeLabel *m_notice;
-    LoadProgressWidget *m_progress;
+    PanelLoadState *m_loadState;
     PinnedTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;

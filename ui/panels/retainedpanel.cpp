@@ -19,7 +19,6 @@
 #include "models/retainedtablemodel.h"
 #include "widgets/loadprogresswidget.h"
 #include "widgets/noticelabel.h"
-#include "models/errortext.h"
 
 namespace MqttDoctor {
 
@@ -28,7 +27,7 @@ using Mode = RetainedTableModel::PayloadMode;
 
 RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_filter(new QLineEdit(this)), m_mode(new QComboBox(this)),
-      m_status(new QLabel(this)), m_notice(new NoticeLabel(this)), m_progress(new LoadProgressWidget(this)),
+      m_loadState(new PanelLoadState(controller, Load::Retained, QStringLiteral("retained"), this)),
       m_model(new RetainedTableModel(this)), m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this)),
       m_payload(new QPlainTextEdit(this))
 {
@@ -40,8 +39,6 @@ RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
     m_mode->addItem(tr("Text"), QVariant::fromValue(Mode::Text));
     m_mode->addItem(tr("Hex"), QVariant::fromValue(Mode::Hex));
     m_mode->addItem(tr("JSON"), QVariant::fromValue(Mode::Json));
-    m_status->setObjectName(QStringLiteral("retainedStatus"));
-    m_notice->setObjectName(QStringLiteral("retainedNotice"));
     auto *reload = new QPushButton(tr("Reload"), this);
 
     m_proxy->setSourceModel(m_model);
@@ -84,9 +81,9 @@ RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
     splitter->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(tools);
-    layout->addWidget(m_status);
-    layout->addWidget(m_notice);
-    layout->addWidget(m_progress);
+    layout->addWidget(m_loadState->status());
+    layout->addWidget(m_loadState->notice());
+    layout->addWidget(m_loadState->progress());
     layout->addWidget(splitter, 1);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
@@ -98,11 +95,10 @@ RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
         showSelected();
     });
     connect(reload, &QPushButton::clicked, this, &RetainedPanel::reload);
-    connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Retained); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RetainedPanel::showSelected);
     connect(&controller, &AccountDataController::retainedBatch, this,
             [this](const QString &account, const QList<RetainedEntry> &batch, quint64 done, quint64 total) {
-                if (account != m_account || !m_loading)
+                if (!m_loadState->accepts(account))
                     return;
                 if (m_quiet) {
                     m_pending.append(batch);
@@ -110,15 +106,12 @@ RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
                     QList<RetainedEntry> rows = batch;
                     m_model->appendBatch(std::move(rows));
                 }
-                m_progress->setProgress(done, total);
+                m_loadState->progress()->setProgress(done, total);
                 updateStatus();
             });
     connect(&controller, &AccountDataController::retainedFinished, this,
             &RetainedPanel::handleFinished);
-    connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {
-        if (load == Load::Retained)
-            handleFailed(account, error);
-    });
+    connect(m_loadState, &PanelLoadState::loadFailed, this, &RetainedPanel::handleFailed);
     updateStatus();
 }
 
@@ -126,23 +119,18 @@ RetainedPanel::~RetainedPanel() = default;
 
 void RetainedPanel::setAccount(const QString &account)
 {
-    if (account == m_account && (m_loaded || m_loading))
+    if (!m_loadState->setAccount(account))
         return;
-    if (m_loading)
-        m_controller.cancel(Load::Retained);
-    m_account = account;
-    m_loading = m_loaded = m_quiet = false;
+    m_quiet = false;
     m_pending.clear();
     m_model->clear();
     m_payload->clear();
-    m_progress->finish();
-    m_notice->clearNotice();
     updateStatus();
 }
 
 void RetainedPanel::ensureLoaded()
 {
-    if (!m_loaded && !m_loading)
+    if (m_loadState->needsLoad())
         reload();
 }
 
@@ -154,22 +142,20 @@ void RetainedPanel::reload()
         m_model->clear();
         m_payload->clear();
     }
-    m_notice->clearNotice();
-    m_loading = true;
-    m_loaded = false;
-    m_progress->start(m_quiet ? tr("Refreshing retained messages") : tr("Loading retained messages"));
-    m_controller.loadRetained(m_account);
+    m_loadState->begin(m_quiet ? tr("Refreshing retained messages") : tr("Loading retained messages"));
+    m_controller.loadRetained(m_loadState->account());
     updateStatus();
 }
 
 void RetainedPanel::handleFinished(const QString &account, bool cancelled, const QString &note)
 {
-    if (account != m_account || !m_loading)
+    if (!m_loadState->accepts(account))
         return;
     if (m_quiet && !cancelled) // a canceled refresh keeps the rows it had
         applyRefresh();
-    endLoad();
-    m_notice->showNotice(note, NoticeLabel::Kind::Info);
+    dropPending();
+    m_loadState->finish();
+    m_loadState->notice()->showNotice(note, NoticeLabel::Kind::Info);
     updateStatus();
     emit loadFinished();
 }
@@ -184,24 +170,16 @@ void RetainedPanel::applyRefresh()
     m_table->verticalScrollBar()->setValue(scroll);
 }
 
-void RetainedPanel::endLoad()
+void RetainedPanel::dropPending()
 {
-    m_loading = false;
-    m_loaded = true;
     m_quiet = false;
     m_pending.clear();
-    m_progress->finish();
 }
 
-void RetainedPanel::handleFailed(const QString &account, const Error &error)
+void RetainedPanel::handleFailed(const Error &error)
 {
-    if (account != m_account || !m_loading)
-        return;
-    endLoad(); // a failed refresh keeps the rows it had
-    m_notice->showNotice(tr("The retained messages of %1 could not be read: %2%3")
-                             .arg(account.isEmpty() ? tr("this account") : account, error.message(),
-                                  ErrorText::hintSuffix(error)),
-                         NoticeLabel::Kind::Error);
+    dropPending(); // a failed refresh keeps the rows it had
+    m_loadState->fail(tr("The retained messages of %1 could not be read: %2%3"), error);
     updateStatus();
     emit loadFinished();
 }
@@ -249,30 +227,20 @@ void RetainedPanel::updateStatus()
 {
     const QLocale locale;
     const int total = m_model->rowCount();
-    QString text = m_loading && m_quiet ? tr("Refreshing… %1 retained messages read, %2 shown until done")
-                                              .arg(locale.toString(m_pending.size()), locale.toString(total))
-                   : m_loading ? tr("Loading… %1 retained messages so far").arg(locale.toString(total))
-                   : !m_loaded ? tr("Not loaded yet")
+    QString text = isLoading() && m_quiet ? tr("Refreshing… %1 retained messages read, %2 shown until done")
+                                                .arg(locale.toString(m_pending.size()), locale.toString(total))
+                   : isLoading() ? tr("Loading… %1 retained messages so far").arg(locale.toString(total))
+                   : !isLoaded() ? tr("Not loaded yet")
                    : total == 0 ? tr("No retained messages")
                                 : tr("%1 retained messages").arg(locale.toString(total));
     if (m_proxy->rowCount() != total)
         text += tr(" · %1 shown").arg(locale.toString(m_proxy->rowCount()));
-    m_status->setText(text);
+    m_loadState->status()->setText(text);
 }
 
 QString RetainedPanel::payloadText() const
 {
     return m_payload->toPlainText();
-}
-
-QString RetainedPanel::statusText() const
-{
-    return m_status->text();
-}
-
-QString RetainedPanel::noticeText() const
-{
-    return m_notice->isHidden() ? QString() : m_notice->text();
 }
 
 } // namespace MqttDoctor

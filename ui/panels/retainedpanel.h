@@ -2,10 +2,10 @@
 
 #include <QWidget>
 
+#include "panels/panelloadstate.h"
 #include "records/retainedloader.h"
 
 class QComboBox;
-class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QSortFilterProxyModel;
@@ -15,8 +15,6 @@ namespace MqttDoctor {
 
 class AccountDataController;
 class Error;
-class LoadProgressWidget;
-class NoticeLabel;
 class RetainedTableModel;
 
 /**
@@ -37,8 +35,8 @@ public:
     void setAccount(const QString &account);
     void ensureLoaded();
     void reload();
-    bool isLoading() const { return m_loading; }
-    bool isLoaded() const { return m_loaded; }
+    bool isLoading() const { return m_loadState->isLoading(); }
+    bool isLoaded() const { return m_loadState->isLoaded(); }
 
     RetainedTableModel *model() const { return m_model; }
     QTableView *view() const { return m_table; }
@@ -49,32 +47,28 @@ public:
     bool selectTopic(const QString &topic);
     /** The selected row's topic; empty without a selection (or on an undecodable message). */
     QString selectedTopic() const;
-    QString statusText() const;
-    QString noticeText() const;
+    QString statusText() const { return m_loadState->statusText(); }
+    QString noticeText() const { return m_loadState->noticeText(); }
 
 Q_SIGNALS:
     void loadFinished();
 
 private:
     void handleFinished(const QString &account, bool cancelled, const QString &note);
-    void handleFailed(const QString &account, const Error &error);
+    void handleFailed(const Error &error);
     void showSelected();
     void updateStatus();
     /** Swaps the refresh's rows in, keeping the selected topic and the scroll position. */
     void applyRefresh();
-    void endLoad();
+    /** Ends a refresh's keeping of the old rows: its pending rows go (swapped in or not). */
+    void dropPending();
 
     AccountDataController &m_controller;
-    QString m_account;
-    bool m_loading = false;
-    bool m_loaded = false;
     bool m_quiet = false;            ///< a refresh of a table that has rows: batches go to m_pending
     QList<RetainedEntry> m_pending;  ///< the refresh's rows until it has read them all
     QLineEdit *m_filter;
     QComboBox *m_mode;
-    QLabel *m_status;
-    NoticeLabel *m_notice;
-    LoadProgressWidget *m_progress;
+    PanelLoadState *m_loadState;
     RetainedTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;

@@ -19,7 +19,6 @@
 #include "widgets/loadprogresswidget.h"
 #include "widgets/noticelabel.h"
 #include "widgets/sessiondetailsview.h"
-#include "models/errortext.h"
 
 namespace MqttDoctor {
 
@@ -28,7 +27,7 @@ using Load = AccountDataController::Load;
 SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_filter(new QLineEdit(this)),
       m_problemsOnly(new QCheckBox(tr("Problems only"), this)), m_reload(new QPushButton(tr("Reload"), this)),
-      m_status(new QLabel(this)), m_notice(new NoticeLabel(this)), m_progress(new LoadProgressWidget(this)),
+      m_loadState(new PanelLoadState(controller, Load::Sessions, QStringLiteral("session"), this)),
       m_model(new SessionTableModel(this)), m_proxy(new SessionFilterProxyModel(this)), m_table(new QTableView(this)),
       m_details(new SessionDetailsView(this)), m_filterDelay(new QTimer(this)), m_showDelay(new QTimer(this))
 {
@@ -36,8 +35,6 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
     m_filter->setObjectName(QStringLiteral("sessionFilter"));
     m_filter->setPlaceholderText(tr("Filter by client ID, hash, subject or subscription"));
     m_filter->setClearButtonEnabled(true);
-    m_status->setObjectName(QStringLiteral("sessionStatus"));
-    m_notice->setObjectName(QStringLiteral("sessionNotice"));
     m_filterDelay->setSingleShot(true);
     m_filterDelay->setInterval(200);
     m_showDelay->setSingleShot(true);
@@ -83,9 +80,9 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(tools);
-    layout->addWidget(m_status);
-    layout->addWidget(m_notice);
-    layout->addWidget(m_progress);
+    layout->addWidget(m_loadState->status());
+    layout->addWidget(m_loadState->notice());
+    layout->addWidget(m_loadState->progress());
     layout->addWidget(splitter, 1);
 
     connect(m_filter, &QLineEdit::textChanged, m_filterDelay, qOverload<>(&QTimer::start));
@@ -99,41 +96,39 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
     });
     connect(m_proxy, &SessionFilterProxyModel::filterApplied, this, &SessionsPanel::updateStatus);
     connect(m_reload, &QPushButton::clicked, this, [this] {
-        m_controller.refresh(m_account);  // a new snapshot of the account, for every view of it
+        m_controller.refresh(account());  // a new snapshot of the account, for every view of it
         reload();
     });
-    connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(Load::Sessions); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &SessionsPanel::showSelected);
     // The selection and scroll position as they are when the rows are swapped (the person may have
     // moved on while the refresh was reading).
     connect(m_model, &SessionTableModel::aboutToBeReplaced, this, &SessionsPanel::keepView);
     connect(m_model, &SessionTableModel::replaced, this, [this] {
-        if (m_loading && m_quiet)
+        if (isLoading() && m_quiet)
             completeLoad();
         restoreView();
     });
     connect(m_model, &SessionTableModel::sorted, this, [this] {
-        if (!m_loading)
+        if (!isLoading())
             restoreView();
     });
     connect(&controller, &AccountDataController::sessionsBatch, this, &SessionsPanel::handleBatch);
     connect(&controller, &AccountDataController::sessionsFinished, this, &SessionsPanel::handleFinished);
     connect(&controller, &AccountDataController::rawSessionLoaded, this,
             [this](const QString &account, quint64 seq, const QByteArray &bytes) {
-                if (account == m_account && seq == m_shownSeq)
+                if (account == this->account() && seq == m_shownSeq)
                     m_details->setRaw(bytes);
             });
     connect(&controller, &AccountDataController::sessionInflightLoaded, this,
             [this](const QString &account, quint64 seq, const SessionInflight &inflight) {
-                if (account == m_account && seq == m_shownSeq)
+                if (account == this->account() && seq == m_shownSeq)
                     m_details->setInflight(inflight);
             });
+    connect(m_loadState, &PanelLoadState::loadFailed, this, &SessionsPanel::handleFailed);
     connect(&controller, &AccountDataController::failed, this, [this](Load load, const QString &account, const Error &error) {
-        if (account != m_account)
+        if (account != this->account())
             return;
-        if (load == Load::Sessions)
-            handleFailed(account, error);
-        else if (load == Load::RawSession)
+        if (load == Load::RawSession)
             m_details->setRawError(tr("The stored record could not be read: %1").arg(error.toString()));
         else if (load == Load::SessionInflight)
             m_details->setInflightError(tr("What is in flight could not be read: %1").arg(error.toString()));
@@ -145,12 +140,9 @@ SessionsPanel::~SessionsPanel() = default;
 
 void SessionsPanel::setAccount(const QString &account)
 {
-    if (account == m_account && (m_loaded || m_loading))
+    if (!m_loadState->setAccount(account))
         return;
-    if (m_loading)
-        m_controller.cancel(Load::Sessions);
-    m_account = account;
-    m_loading = m_loaded = m_quiet = false;
+    m_quiet = false;
     dropReceived();
     m_pending.clear();
     m_pendingRows = 0;
@@ -158,14 +150,12 @@ void SessionsPanel::setAccount(const QString &account)
     m_keepScroll = -1;
     m_model->clear();
     m_details->setEntry(nullptr);
-    m_progress->finish();
-    m_notice->clearNotice();
     updateStatus();
 }
 
 void SessionsPanel::ensureLoaded()
 {
-    if (!m_loaded && !m_loading)
+    if (m_loadState->needsLoad())
         reload();
 }
 
@@ -188,17 +178,15 @@ void SessionsPanel::reload()
         m_model->clear();
         m_details->setEntry(nullptr);
     }
-    m_notice->clearNotice();
-    m_loading = true;
-    m_loaded = m_cancelled = false;
-    m_progress->start(m_quiet ? tr("Refreshing sessions") : tr("Loading sessions"));
-    m_controller.loadSessions(m_account);
+    m_cancelled = false;
+    m_loadState->begin(m_quiet ? tr("Refreshing sessions") : tr("Loading sessions"));
+    m_controller.loadSessions(account());
     updateStatus();
 }
 
 void SessionsPanel::handleBatch(const QString &account, const QList<SessionEntry> &batch, quint64 done, quint64 total)
 {
-    if (account != m_account || !m_loading)
+    if (!m_loadState->accepts(account))
         return;
     m_received.push_back(batch);
     m_receivedDone = done;
@@ -227,7 +215,7 @@ void SessionsPanel::showReceived()
         if (wasEmpty && m_model->rowCount() > 0)
             emit firstRowsShown(m_model->rowCount());
     }
-    m_progress->setProgress(m_receivedDone, m_receivedTotal);
+    m_loadState->progress()->setProgress(m_receivedDone, m_receivedTotal);
     updateStatus();
 }
 
@@ -240,12 +228,12 @@ void SessionsPanel::dropReceived()
 
 void SessionsPanel::handleFinished(const QString &account, bool cancelled, const QString &note)
 {
-    if (account != m_account || !m_loading)
+    if (!m_loadState->accepts(account))
         return;
     showReceived();
     m_cancelled = cancelled && !m_quiet; // a canceled refresh keeps the rows it had
-    m_progress->finish();
-    m_notice->showNotice(note, NoticeLabel::Kind::Info);
+    m_loadState->progress()->finish(); // the load itself ends when the rows are in (completeLoad())
+    m_loadState->notice()->showNotice(note, NoticeLabel::Kind::Info);
     if (m_quiet && !cancelled) {
         m_pendingRows = 0;
         m_model->replaceAllAsync(std::exchange(m_pending, {})); // completeLoad() on replaced()
@@ -258,8 +246,7 @@ void SessionsPanel::handleFinished(const QString &account, bool cancelled, const
 
 void SessionsPanel::completeLoad()
 {
-    m_loading = false;
-    m_loaded = true;
+    m_loadState->finish();
     m_quiet = false;
     m_pending.clear();
     m_pendingRows = 0;
@@ -282,21 +269,13 @@ void SessionsPanel::restoreView()
     m_keepScroll = -1;
 }
 
-void SessionsPanel::handleFailed(const QString &account, const Error &error)
+void SessionsPanel::handleFailed(const Error &error)
 {
-    if (account != m_account || !m_loading)
-        return;
     showReceived(); // what was read before the failure stays in the table
-    m_loading = false;
-    m_loaded = true;
     m_quiet = false;
     m_pending.clear();
     m_pendingRows = 0;
-    m_progress->finish();
-    m_notice->showNotice(tr("The sessions of %1 could not be read: %2%3")
-                             .arg(account.isEmpty() ? tr("this account") : account, error.message(),
-                                  ErrorText::hintSuffix(error)),
-                         NoticeLabel::Kind::Error);
+    m_loadState->fail(tr("The sessions of %1 could not be read: %2%3"), error);
     updateStatus();
     emit loadFinished();
 }
@@ -319,9 +298,9 @@ void SessionsPanel::showSelected()
     m_details->setEntry(entry);
     m_shownSeq = entry ? entry->seq : 0;
     if (entry)
-        m_controller.loadRawSession(m_account, entry->seq);
+        m_controller.loadRawSession(account(), entry->seq);
     if (entry && entry->record && !entry->isLegacy())
-        m_controller.loadSessionInflight(m_account, *entry);
+        m_controller.loadSessionInflight(account(), *entry);
 }
 
 void SessionsPanel::updateStatus()
@@ -330,33 +309,23 @@ void SessionsPanel::updateStatus()
     const int total = m_model->rowCount();
     const int shown = m_proxy->rowCount();
     QString text;
-    if (m_loading && m_quiet)
+    if (isLoading() && m_quiet)
         text = tr("Refreshing… %1 sessions read, %2 shown until done").arg(locale.toString(m_pendingRows), locale.toString(total));
-    else if (m_loading)
+    else if (isLoading())
         text = tr("Loading… %1 sessions so far").arg(locale.toString(total));
-    else if (!m_loaded)
+    else if (!isLoaded())
         text = tr("Not loaded yet");
     else if (total == 0)
         text = tr("No MQTT sessions");
     else
         text = tr("%1 sessions, %2 with problems").arg(locale.toString(total), locale.toString(qint64(m_model->problemRows())));
-    if (m_loaded && m_cancelled)
+    if (isLoaded() && m_cancelled)
         text += tr(" (canceled: the table holds the sessions read until then)");
     if (shown != total)
         text += tr(" · %1 shown").arg(locale.toString(shown));
     if (m_proxy->isFiltering())
         text += tr(" · filtering…");
-    m_status->setText(text);
-}
-
-QString SessionsPanel::statusText() const
-{
-    return m_status->text();
-}
-
-QString SessionsPanel::noticeText() const
-{
-    return m_notice->isHidden() ? QString() : m_notice->text();
+    m_loadState->status()->setText(text);
 }
 
 } // namespace MqttDoctor

@@ -2,10 +2,10 @@
 
 #include <QWidget>
 
+#include "panels/panelloadstate.h"
 #include "records/sessionloader.h"
 
 class QCheckBox;
-class QLabel;
 class QLineEdit;
 class QPushButton;
 class QTableView;
@@ -16,7 +16,6 @@ namespace MqttDoctor {
 class AccountDataController;
 class Error;
 class LoadProgressWidget;
-class NoticeLabel;
 class SessionDetailsView;
 class SessionFilterProxyModel;
 class SessionTableModel;
@@ -37,7 +36,7 @@ public:
 
     /** Shows the account (empty until ensureLoaded()). */
     void setAccount(const QString &account);
-    QString account() const { return m_account; }
+    QString account() const { return m_loadState->account(); }
     /** Starts the load unless this account is loaded or loading. */
     void ensureLoaded();
     /**
@@ -46,23 +45,23 @@ public:
      * client and scroll position.
      */
     void reload();
-    bool isLoading() const { return m_loading; }
+    bool isLoading() const { return m_loadState->isLoading(); }
     /**
      * During a load, batches that arrive within this many milliseconds of the last rows shown are
      * handed to the table together: each hand-over costs the GUI thread a repaint of the table, so
      * fewer of them keep it free to react (the first rows are shown at once).
      */
     static constexpr int kShowIntervalMs = 150;
-    bool isLoaded() const { return m_loaded; }
+    bool isLoaded() const { return m_loadState->isLoaded(); }
 
     SessionTableModel *model() const { return m_model; }
     SessionFilterProxyModel *proxy() const { return m_proxy; }
     QTableView *view() const { return m_table; }
     QLineEdit *filterEdit() const { return m_filter; }
     SessionDetailsView *detailsView() const { return m_details; }
-    LoadProgressWidget *progress() const { return m_progress; }
-    QString statusText() const;
-    QString noticeText() const;
+    LoadProgressWidget *progress() const { return m_loadState->progress(); }
+    QString statusText() const { return m_loadState->statusText(); }
+    QString noticeText() const { return m_loadState->noticeText(); }
     /** Selects the row of a client ID (visible after filtering); false when not shown. */
     bool selectClient(const QString &clientId);
 
@@ -78,7 +77,7 @@ private:
     void showReceived();
     void dropReceived();
     void handleFinished(const QString &account, bool cancelled, const QString &note);
-    void handleFailed(const QString &account, const Error &error);
+    void handleFailed(const Error &error);
     void showSelected();
     void updateStatus();
     void completeLoad();
@@ -88,16 +87,11 @@ private:
     void restoreView();
 
     AccountDataController &m_controller;
-    QString m_account;
-    bool m_loading = false;
-    bool m_loaded = false;
     bool m_cancelled = false;
     QLineEdit *m_filter;
     QCheckBox *m_problemsOnly;
     QPushButton *m_reload;
-    QLabel *m_status;
-    NoticeLabel *m_notice;
-    LoadProgressWidget *m_progress;
+    PanelLoadState *m_loadState;
     SessionTableModel *m_model;
     SessionFilterProxyModel *m_proxy;
     QTableView *m_table;
