@@ -68,7 +68,7 @@ QStringList sessionRow(const SessionEntry &e)
     return {e.record ? e.clientId : QStringLiteral("(undecodable)"), e.hash,
             !e.record ? QStringLiteral("?") : e.clean ? QStringLiteral("yes") : QStringLiteral("no"),
             subscriptionsText(e), cons, QString::number(pending), yesNoUnknown(e.connected),
-            e.problems.isEmpty() ? QStringLiteral("-") : e.problems.join(QStringLiteral("; "))};
+            !e.hasProblems() ? QStringLiteral("-") : e.problems().join(QStringLiteral("; "))};
 }
 
 /**
@@ -296,7 +296,7 @@ int runSession(CliContext &ctx)
     }
     const SessionEntry &e = *it;
     if (!e.record) {
-        const QString reason = e.problems.isEmpty() ? QStringLiteral("unknown reason") : e.problems.first();
+        const QString reason = !e.hasProblems() ? QStringLiteral("unknown reason") : e.problems().first();
         if (ctx.json) {
             const QJsonObject session = SessionLoader::toJson(e, true);
             printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("session"), session},
@@ -354,9 +354,9 @@ int runSession(CliContext &ctx)
         ctx.out << "  (none)\n";
     else
         cons.print(ctx.out, 2);
-    if (!e.problems.isEmpty()) {
+    if (e.hasProblems()) {
         ctx.out << "\nProblems:\n";
-        for (const QString &p : e.problems)
+        for (const QString &p : e.problems())
             ctx.out << "  " << p << '\n';
     }
     InflightText::printSession(ctx.out, *inflight, QDateTime::currentDateTimeUtc());

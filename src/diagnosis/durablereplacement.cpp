@@ -47,7 +47,7 @@ QList<DurableReplacement> DurableReplacement::ofAccount(const SessionCheckInput 
             const auto candidates = unnamedByHash.constFind(e.hash);
             if (candidates == unnamedByHash.cend())
                 continue;
-            const QString filter = c.recordConfig.value(QLatin1String("filter_subject")).toString();
+            const QString filter = e.recordedConfig(c).value(QLatin1String("filter_subject")).toString();
             const SessionLoader::ConsumerIndex::Entry *match = nullptr;
             int matches = 0;
             for (const SessionLoader::ConsumerIndex::Entry *candidate : *candidates)

@@ -50,7 +50,7 @@ void checkUndecodable(const SessionCheckInput &in, QList<Finding> &out)
         Finding f = FindingCatalogue::make(FindingCodes::sessionUndecodable(), in.account, sessStream(),
                                            {{QStringLiteral("subject"), e.subject}});
         QString reason;
-        for (const QString &p : e.problems)
+        for (const QString &p : e.otherProblems)
             if (p.startsWith(QLatin1String("undecodable: ")))
                 reason = p.mid(13);
         f.detail = QStringLiteral("The record at sequence %1 on %2 (written %3) cannot be decoded: %4. The server fails every "

@@ -24,6 +24,41 @@ QList<SessionRecord::Subscription> SessionEntry::subscriptions() const
     return record ? record->subscriptions(dialect) : QList<SessionRecord::Subscription>();
 }
 
+namespace {
+
+bool reportedMissing(const SessionEntry &entry, const SessionConsumer &c)
+{
+    return entry.durablesChecked && !c.exists && !c.name.isEmpty();
+}
+
+} // namespace
+
+ConsumerConfigJson SessionEntry::recordedConfig(const SessionConsumer &c) const
+{
+    if (!record)
+        return {};
+    if (c.sid == QLatin1String("pubrel") && record->pubrel)
+        return *record->pubrel;
+    return record->cons.value(c.sid);
+}
+
+QStringList SessionEntry::problems() const
+{
+    QStringList out = otherProblems;
+    for (const SessionConsumer &c : consumers)
+        if (reportedMissing(*this, c))
+            out << QStringLiteral("consumer %1 missing").arg(c.name);
+    return out;
+}
+
+qsizetype SessionEntry::problemCount() const
+{
+    qsizetype n = otherProblems.size();
+    for (const SessionConsumer &c : consumers)
+        n += reportedMissing(*this, c) ? 1 : 0;
+    return n;
+}
+
 namespace SessionLoader {
 
 namespace {
@@ -63,7 +98,7 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
     const QStringView subjectHash = rec ? SessionRecord::subjectHashOf(message.subject) : QStringView();
     e.hash = subjectHash.isEmpty() ? lastToken(message.subject) : subjectHash.toString();
     if (!rec) {
-        e.problems << QStringLiteral("undecodable: ") + rec.error().message();
+        e.otherProblems << QStringLiteral("undecodable: ") + rec.error().message();
         return e;
     }
     e.clientId = rec->id;
@@ -73,7 +108,7 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
     if (!subjectHash.isEmpty() && !MqttLayout::isLegacySessionStream(message.subject)) {
         e.idMatchesHash = ClientIdHash::hashEquals(rec->id, subjectHash);
         if (!*e.idMatchesHash)
-            e.problems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
+            e.otherProblems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
                               .arg(rec->id, rec->idHash(), e.hash);
     }
     e.record = std::move(rec).value();
@@ -109,8 +144,7 @@ QString durableNameOf(const ConsumerConfigJson &config)
 }
 
 // One consumer of a record, joined with what the index found under its name (`found`: null when missing).
-void addConsumer(SessionEntry &entry, const QString &sid, const ConsumerConfigJson &config, QString name,
-                 const IndexedConsumer *found, bool consumersKnown)
+void addConsumer(SessionEntry &entry, const QString &sid, QString name, const IndexedConsumer *found)
 {
     SessionConsumer c;
     c.sid = sid;
@@ -122,16 +156,12 @@ void addConsumer(SessionEntry &entry, const QString &sid, const ConsumerConfigJs
         c.numAckPending = found->numAckPending;
         c.config = found->config;
         if (!found->unavailable.isEmpty()) {
-            c.config = {};
-            c.recordConfig = config;  // its actual config could not be read
-            entry.problems << QStringLiteral("consumer %1 exists but did not answer (%2); its pending counts are not known")
+            c.config = {};  // its actual config could not be read: SessionEntry::configOf gives the record's
+            entry.otherProblems << QStringLiteral("consumer %1 exists but did not answer (%2); its pending counts are not known")
                                   .arg(c.name, found->unavailable);
         }
-    } else {
-        c.recordConfig = config;
-        if (consumersKnown && !c.name.isEmpty())
-            entry.problems << QStringLiteral("consumer %1 missing").arg(c.name);
-    }
+    }  // else missing: SessionEntry::problems() names it when the consumers are known
+
     entry.consumers.append(std::move(c));
 }
 
@@ -154,6 +184,7 @@ void joinConsumers(std::span<SessionEntry> entries, const ConsumerIndex &consume
     std::vector<QString> names;
     for (SessionEntry &entry : entries) {
         entry.consumers.clear();
+        entry.durablesChecked = consumersKnown;
         if (!entry.record)
             continue;
         for (const ConsumerConfigJson &config : entry.record->cons)
@@ -171,9 +202,9 @@ void joinConsumers(std::span<SessionEntry> entries, const ConsumerIndex &consume
         const SessionRecord &r = *entry.record;
         entry.consumers.reserve(r.cons.size() + (r.pubrel ? 1 : 0));
         for (auto it = r.cons.cbegin(); it != r.cons.cend(); ++it, ++k)
-            addConsumer(entry, it.key(), it.value(), std::move(names[k]), found[k], consumersKnown);
+            addConsumer(entry, it.key(), std::move(names[k]), found[k]);
         if (r.pubrel) {
-            addConsumer(entry, pubrelSid(), *r.pubrel, std::move(names[k]), found[k], consumersKnown);
+            addConsumer(entry, pubrelSid(), std::move(names[k]), found[k]);
             ++k;
         }
     }
@@ -240,7 +271,7 @@ QJsonObject toJson(const SessionEntry &e, bool detail)
                       {QStringLiteral("num_pending"), c.exists ? QJsonValue(c.numPending) : QJsonValue(QJsonValue::Null)},
                       {QStringLiteral("num_ack_pending"), c.exists ? QJsonValue(c.numAckPending) : QJsonValue(QJsonValue::Null)}};
         if (detail)
-            o.insert(QStringLiteral("config"), c.configOrRecorded());
+            o.insert(QStringLiteral("config"), e.configOf(c));
         cons.append(o);
     }
     QJsonObject o{{QStringLiteral("client_id"), e.record ? QJsonValue(e.clientId) : QJsonValue(QJsonValue::Null)},
@@ -253,7 +284,7 @@ QJsonObject toJson(const SessionEntry &e, bool detail)
                   {QStringLiteral("subscriptions"), subs},
                   {QStringLiteral("consumers"), cons},
                   {QStringLiteral("connected"), e.connected ? QJsonValue(*e.connected) : QJsonValue(QJsonValue::Null)},
-                  {QStringLiteral("problems"), QJsonArray::fromStringList(e.problems)}};
+                  {QStringLiteral("problems"), QJsonArray::fromStringList(e.problems())}};
     if (detail) {
         o.insert(QStringLiteral("server"), e.server.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(e.server));
         o.insert(QStringLiteral("origin"), e.record ? QJsonValue(e.record->origin) : QJsonValue(QJsonValue::Null));
@@ -288,7 +319,7 @@ void writeJson(JsonStreamWriter &w, const SessionEntry &e)
     }
     w.endArray();
     w.string(QStringLiteral("hash"), e.hash);
-    w.strings(QStringLiteral("problems"), e.problems);
+    w.strings(QStringLiteral("problems"), e.problems());
     w.number(QStringLiteral("seq"), qint64(e.seq));
     w.string(QStringLiteral("stream"), e.isLegacy() ? e.legacyStream : sessStream);
     w.string(QStringLiteral("subject"), e.subject);
@@ -569,7 +600,7 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
 void markLegacy(SessionEntry &entry, const QString &stream)
 {
     entry.legacyStream = stream;
-    entry.problems.prepend(
+    entry.otherProblems.prepend(
         QStringLiteral("left in the legacy stream %1: servers since 2.5 read sessions only from $MQTT_sess and move these only when "
                        "they create $MQTT_sess (LEGACY_SESSION_STREAMS; repair: migrate_legacy_sessions)")
             .arg(stream));
@@ -596,7 +627,7 @@ Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &ac
             e.subject = stream;
             e.hash = stream.mid(MqttLayout::legacySessionPrefix().size());
             markLegacy(e, stream);
-            e.problems << QStringLiteral("unreadable: ") + why;
+            e.otherProblems << QStringLiteral("unreadable: ") + why;
             if (matches(e, options.filter))
                 out.append(std::move(e));
         };

@@ -36,11 +36,7 @@ struct SessionConsumer
     bool exists = false;
     qint64 numPending = 0;       ///< consumer info `num_pending` (not yet delivered)
     qint64 numAckPending = 0;    ///< consumer info `num_ack_pending` (delivered, unacknowledged)
-    QJsonObject config;          ///< the consumer's actual config (exists and answered), else empty
-    /** The config the record stores for it (parsed only when asked: with a million records, most are never shown). */
-    ConsumerConfigJson recordConfig;
-    /** The actual config, or the one the record stores when the consumer is missing or did not answer. */
-    QJsonObject configOrRecorded() const { return config.isEmpty() ? recordConfig.toObject() : config; }
+    QJsonObject config;          ///< the consumer's actual config (exists and answered), else empty (the record's: SessionEntry::configOf)
     /** What `pending` means in the CLI: num_pending + num_ack_pending. */
     qint64 pending() const { return numPending + numAckPending; }
 };
@@ -59,7 +55,13 @@ struct SessionEntry
     QList<SessionConsumer> consumers;
     std::optional<bool> connected;  ///< nullopt: unknown (no system connection)
     QString server;              ///< the server the client is connected to (when connected)
-    QStringList problems;        ///< "id does not hash to the subject", "consumer X missing", "undecodable: ..."
+    /**
+     * The problems found while decoding and joining that are not a missing durable: "undecodable: ...",
+     * "id does not hash to the subject ...", "consumer X exists but did not answer ...", the legacy stream's.
+     */
+    QStringList otherProblems;
+    /** Joined with the account's consumers (known): each durable named that does not exist is a problem. */
+    bool durablesChecked = false;
     /**
      * Whether the record's id hashes to `hash`, as the loader found while decoding (one SHA-256 per
      * record, made once); nullopt: not looked at (undecodable, a legacy stream, an entry made by hand).
@@ -76,6 +78,20 @@ struct SessionEntry
      */
     QList<SessionRecord::Subscription> subscriptions() const;
     qsizetype subscriptionCount() const { return record ? record->subs.size() : 0; }
+    /**
+     * The config the record stores for `c` (one of `consumers`): its `cons` entry, or `pubrel`'s. Read
+     * from the record when asked, not kept with each consumer: with a million records most are never shown.
+     */
+    ConsumerConfigJson recordedConfig(const SessionConsumer &c) const;
+    /** `c`'s actual config, or the one the record stores when the consumer is missing or did not answer. */
+    QJsonObject configOf(const SessionConsumer &c) const { return c.config.isEmpty() ? recordedConfig(c).toObject() : c.config; }
+    /**
+     * Every problem of the entry: otherProblems, then "consumer X missing" for each durable that does not
+     * exist. Made on each call: a million sessions whose durables are gone keep no text each.
+     */
+    QStringList problems() const;
+    qsizetype problemCount() const;
+    bool hasProblems() const { return problemCount() > 0; }
 };
 
 /** What a session load reads and how. */

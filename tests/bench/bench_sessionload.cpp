@@ -174,7 +174,7 @@ int runLoader(const QString &url, const Workload &w, int records)
             if (sessionList.isEmpty())
                 sessionList.reserve(qsizetype(progress.total));  // the total is known from the first batch
             for (const SessionEntry &e : batch)
-                problems += e.problems.isEmpty() ? 0 : 1;
+                problems += e.hasProblems() ? 1 : 0;
             sessionList.append(std::move(batch));
             firstThousand(sessionList.size());
             return true;

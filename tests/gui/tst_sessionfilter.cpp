@@ -28,7 +28,7 @@ SessionEntry entry(const QString &clientId, quint64 seq, bool problem = false)
     e.subject = u"$MQTT.sess."_s + e.hash;
     e.seq = seq;
     if (problem)
-        e.problems << u"durable missing"_s;
+        e.otherProblems << u"durable missing"_s;
     e.record = SessionRecord{};
     e.record->subs.insert(u"plant.x"_s, 0); // MQTT filter plant/x
     return e;

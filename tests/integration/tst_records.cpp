@@ -138,7 +138,7 @@ private slots:
         const SessionEntry bad = SessionLoader::fromMessage(garbage, TopicMapping::Dialect::V2_10);
         QVERIFY(!bad.record);
         QCOMPARE(bad.hash, QStringLiteral("kBmSuDPK"));
-        QVERIFY(bad.problems.value(0).startsWith(QStringLiteral("undecodable: ")));
+        QVERIFY(bad.problems().value(0).startsWith(QStringLiteral("undecodable: ")));
         QCOMPARE(SessionLoader::toJson(bad).value(QLatin1String("client_id")), QJsonValue(QJsonValue::Null));
 
         StreamMessage good;
@@ -147,10 +147,10 @@ private slots:
         good.data = R"({"origin":"abc","id":"sensor-sub-1","clean":false,"subs":{"a.>":1},"cons":{"a.>":{"durable_name":"kBmSuDPK_x"}}})";
         SessionEntry e = SessionLoader::fromMessage(good, TopicMapping::Dialect::V2_10);
         QVERIFY(e.record);
-        QVERIFY(e.problems.value(0).startsWith(QStringLiteral("id does not hash to the subject")));
+        QVERIFY(e.problems().value(0).startsWith(QStringLiteral("id does not hash to the subject")));
         QCOMPARE(e.subscriptions().value(0).mqttFilter, QStringLiteral("a/#"));
         SessionLoader::joinConsumers(e, {});
-        QVERIFY(e.problems.contains(QStringLiteral("consumer kBmSuDPK_x missing")));
+        QVERIFY(e.problems().contains(QStringLiteral("consumer kBmSuDPK_x missing")));
         QVERIFY(SessionLoader::matches(e, QStringLiteral("SENSOR")));
         QVERIFY(SessionLoader::matches(e, QStringLiteral("a/#")));
         QVERIFY(!SessionLoader::matches(e, QStringLiteral("nothing")));

@@ -4,7 +4,7 @@ namespace MqttDoctor {
 
 bool SessionFilter::accepts(const SessionEntry &entry) const
 {
-    if (problemsOnly && entry.problems.isEmpty())
+    if (problemsOnly && !entry.hasProblems())
         return false;
     return SessionLoader::matches(entry, text);
 }

@@ -26,7 +26,7 @@ SessionSort::Key keyOf(const SessionEntry &e, int column)
         break;
     }
     case C::LastWrittenColumn: k.number = e.time.isValid() ? e.time.toMSecsSinceEpoch() : 0; break;
-    case C::ProblemsColumn: k.number = e.problems.size(); break;
+    case C::ProblemsColumn: k.number = e.problemCount(); break;
     default: k.number = qint64(e.seq); break;
     }
     return k;

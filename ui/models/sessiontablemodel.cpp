@@ -29,7 +29,7 @@ void SessionTableModel::appendBatch(QList<SessionEntry> &&batch)
     beginInsertRows({}, first, first + int(kept->size()) - 1);
     for (const SessionEntry &e : *kept) {
         m_rows.push_back(&e);
-        m_problemRows += e.problems.isEmpty() ? 0 : 1;
+        m_problemRows += e.hasProblems() ? 1 : 0;
     }
     m_batches.push_back(std::move(kept));
     endInsertRows();
@@ -179,7 +179,7 @@ void SessionTableModel::replaceAllAsync(QList<QList<SessionEntry>> batches)
             auto kept = std::make_shared<const QList<SessionEntry>>(std::move(b));
             for (const SessionEntry &e : *kept) {
                 out.rows.push_back(&e);
-                out.problemRows += e.problems.isEmpty() ? 0 : 1;
+                out.problemRows += e.hasProblems() ? 1 : 0;
             }
             out.batches.push_back(std::move(kept));
         }
@@ -329,7 +329,7 @@ QVariant SessionTableModel::displayData(const SessionEntry &e, int column) const
     }
     case ConsumersColumn: return consumersText(e);
     case LastWrittenColumn: return e.time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-    case ProblemsColumn: return e.problems.join(QStringLiteral("; "));
+    case ProblemsColumn: return e.problems().join(QStringLiteral("; "));
     default: return {};
     }
 }
@@ -346,7 +346,7 @@ QVariant SessionTableModel::sortData(const SessionEntry &e, int column) const
         return qint64(e.consumers.size() - ok) * 1000000 + qint64(e.consumers.size());
     }
     case LastWrittenColumn: return e.time.toMSecsSinceEpoch();
-    case ProblemsColumn: return qint64(e.problems.size());
+    case ProblemsColumn: return qint64(e.problemCount());
     default: return displayData(e, column);
     }
 }
@@ -360,13 +360,13 @@ QVariant SessionTableModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         return displayData(e, index.column());
     case Qt::ToolTipRole:
-        if (index.column() == ProblemsColumn && !e.problems.isEmpty())
-            return e.problems.join(QLatin1Char('\n'));
+        if (index.column() == ProblemsColumn && e.hasProblems())
+            return e.problems().join(QLatin1Char('\n'));
         if (index.column() == SubscriptionsColumn)
             return displayData(e, index.column());
         return {};
     case Qt::ForegroundRole:
-        if (index.column() == ProblemsColumn && !e.problems.isEmpty())
+        if (index.column() == ProblemsColumn && e.hasProblems())
             return QBrush(QColor(0xb0, 0x20, 0x20));
         if (index.column() == ClientIdColumn && !e.record)
             return QBrush(QColor(0xb0, 0x20, 0x20));
@@ -378,7 +378,7 @@ QVariant SessionTableModel::data(const QModelIndex &index, int role) const
     case HashRole:
         return e.hash;
     case ProblemCountRole:
-        return int(e.problems.size());
+        return int(e.problemCount());
     default:
         return {};
     }

@@ -181,9 +181,9 @@ QString SessionDetailsView::describe(const SessionEntry &e)
     for (const SessionConsumer &c : e.consumers)
         lines << (c.exists ? tr("  %1 on %2: pending %3, ack pending %4").arg(c.name, c.stream).arg(c.numPending).arg(c.numAckPending)
                            : tr("  %1: MISSING").arg(c.name));
-    if (!e.problems.isEmpty()) {
+    if (e.hasProblems()) {
         lines << QString() << tr("Problems:");
-        for (const QString &p : e.problems)
+        for (const QString &p : e.problems())
             lines << QStringLiteral("  ") + p;
     }
     return lines.join(QLatin1Char('\n'));

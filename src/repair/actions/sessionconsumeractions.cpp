@@ -55,7 +55,7 @@ public:
         if (entry)
             for (const SessionConsumer &c : entry->consumers)
                 if (c.name == durable && !c.exists) {
-                    config = c.configOrRecorded();
+                    config = entry->configOf(c);
                     sid = c.sid;
                 }
         if (durable.isEmpty() || !entry || !entry->record || config.isEmpty()) {
