@@ -41,9 +41,9 @@ std::optional<Error> AccountChoice::missing(const Command &command, const Profil
         .asUsage();
 }
 
-Result<RecordSource> AccountChoice::recordSource(ConnectionSet &connections, const QString &account)
+Result<AccountRecordAccess> AccountChoice::recordAccess(ConnectionSet &connections, const QString &account)
 {
-    auto source = RecordSource::resolve(connections, account);
+    auto source = AccountRecordAccess::resolve(connections, account);
     if (!source)
         return explained(connections, account, source.error());
     return source;

@@ -6,7 +6,7 @@
 
 #include "clicontext.h"
 #include "common/result.h"
-#include "records/recordsource.h"
+#include "records/accountrecordaccess.h"
 #include "repair/repairtarget.h"
 
 namespace MqttDoctor {
@@ -34,8 +34,8 @@ public:
      */
     static std::optional<Error> missing(const Command &command, const Profile &profile, const QString &account);
 
-    /** RecordSource::resolve() with explained() errors. */
-    static Result<RecordSource> recordSource(ConnectionSet &connections, const QString &account);
+    /** AccountRecordAccess::resolve() with explained() errors. */
+    static Result<AccountRecordAccess> recordAccess(ConnectionSet &connections, const QString &account);
     /** RepairTarget::resolve() with explained() errors. */
     static Result<RepairTarget> repairTarget(ConnectionSet &connections, const QString &account);
 

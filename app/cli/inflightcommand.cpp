@@ -30,7 +30,7 @@ int runInflight(CliContext &ctx)
                              QStringLiteral("for example 90s, 10m, 12h or 2d"));
         olderThanSecs = qint64(*ms / 1000);
     }
-    auto src = AccountChoice::recordSource(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    auto src = AccountChoice::recordAccess(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
     if (!src)
         return ctx.fail(src.error());
     InflightReader::Options read;

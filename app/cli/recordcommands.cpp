@@ -16,7 +16,7 @@
 #include "nats/connectionset.h"
 #include "nats/jserrors.h"
 #include "records/inflightreader.h"
-#include "records/recordsource.h"
+#include "records/accountrecordaccess.h"
 #include "records/retainedloader.h"
 #include "records/sessionloader.h"
 #include "textoutput.h"
@@ -26,7 +26,7 @@ namespace MqttDoctor::Cli {
 namespace {
 
 /** CONNZ when there is a system connection; nullopt (connected state unknown) otherwise or on failure (noted on stderr). */
-std::optional<SessionLoader::ConnectedClients> connectedClients(CliContext &ctx, const RecordSource &src, const QString &clientId = {})
+std::optional<SessionLoader::ConnectedClients> connectedClients(CliContext &ctx, const AccountRecordAccess &src, const QString &clientId = {})
 {
     QString why;
     auto connected = src.connectedClients(*ctx.connections, clientId, &why);
@@ -128,12 +128,12 @@ int runSessions(CliContext &ctx)
         }
         return rc;
     }
-    if (!snapshot->source || snapshot->recordsError)
+    if (!snapshot->recordAccess || snapshot->recordsError)
         return ctx.fail(AccountChoice::explained(
             *ctx.connections, accountName,
             snapshot->recordsError.value_or(
                 Error(Error::Kind::InvalidInput, QStringLiteral("the session records of account %1 cannot be read").arg(snapshot->account.name)))));
-    const RecordSource &src = *snapshot->source;
+    const AccountRecordAccess &src = *snapshot->recordAccess;
     const auto &connected = snapshot->records.connected;
     if (!connected && ctx.connections->hasSystem())
         ctx.err << "note: " << snapshot->connectedWhy << '\n';
@@ -209,7 +209,7 @@ int runSession(CliContext &ctx)
     const auto inflightLimit = InflightText::limitOption(ctx);
     if (!inflightLimit)
         return ctx.usage(inflightLimit.error().message());
-    auto src = AccountChoice::recordSource(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    auto src = AccountChoice::recordAccess(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
     if (!src)
         return ctx.fail(src.error());
     auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
@@ -402,7 +402,7 @@ int runRetained(CliContext &ctx)
         return ctx.usage(QStringLiteral("--filter \"%1\" is not a valid MQTT topic filter: %2").arg(options.filter, why),
                          QStringLiteral("levels are separated by /; + stands for one whole level, # for the rest and only at the end "
                                         "(e.g. sensors/+/temp, alerts/#)"));
-    auto src = AccountChoice::recordSource(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    auto src = AccountChoice::recordAccess(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
     if (!src)
         return ctx.fail(src.error());
     options.domain = src->apiDomain;

@@ -18,7 +18,7 @@
 #include "diagnosis/findinglist.h"
 #include "diagnosis/sessionchecks.h"
 #include "nats/clusterinfo.h"
-#include "records/recordsource.h"
+#include "records/accountrecordaccess.h"
 
 namespace MqttDoctor {
 
@@ -34,8 +34,8 @@ struct AccountSnapshot
     QList<ServerInfo> servers;
     /** The account with all its streams (the account's own view where the profile can read it). */
     AccountInfo account;
-    /** Where its records are read; nullopt when they cannot be (no credentials: see recordsError). */
-    std::optional<RecordSource> source;
+    /** The access its records are read with; nullopt when they cannot be (no credentials: see recordsError). */
+    std::optional<AccountRecordAccess> recordAccess;
     /**
      * The records: `$MQTT_sess` (legacy streams' records are in legacySessions), the durables of
      * `$MQTT_msgs`/`$MQTT_out` (consumersKnown), CONNZ (connected; nullopt: unknown, see connectedWhy)

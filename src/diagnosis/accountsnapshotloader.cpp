@@ -104,19 +104,19 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
         if (checked)
             snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Failed, error.toString()};
     };
-    if (!RecordSource::canResolve(m_connections, name)) {
-        snapshot.recordsError = RecordSource::resolve(m_connections, name, snapshot.servers, &snapshot.account.streams).error();
+    if (!AccountRecordAccess::canResolve(m_connections, name)) {
+        snapshot.recordsError = AccountRecordAccess::resolve(m_connections, name, snapshot.servers, &snapshot.account.streams).error();
         if (checked)
             snapshot.gaps << Gap::recordsNeedCredentials(name);
         return;
     }
     const std::optional<QHash<QString, QJsonObject>> streams = knownStreams(snapshot.account);
-    auto src = RecordSource::resolve(m_connections, name, snapshot.servers, streams ? &snapshot.account.streams : nullptr);
+    auto src = AccountRecordAccess::resolve(m_connections, name, snapshot.servers, streams ? &snapshot.account.streams : nullptr);
     if (!src) {
         notChecked(src.error());
         return;
     }
-    snapshot.source = *src;
+    snapshot.recordAccess = *src;
     SessionCheckInput &records = snapshot.records;
     records.account = name;
     records.now = QDateTime::currentDateTimeUtc();
@@ -258,16 +258,16 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
 Result<ReadSummary> AccountSnapshotLoader::streamSessions(const AccountSnapshot &snapshot, SessionLoadOptions options,
                                                           const SessionLoader::BatchHandler &onBatch, bool *truncated)
 {
-    if (!snapshot.source)
+    if (!snapshot.recordAccess)
         return snapshot.recordsError.value_or(Error(Error::Kind::InvalidInput,
                                                     QStringLiteral("the records of account %1 were not read").arg(snapshot.account.name)));
-    options.dialect = snapshot.source->dialect;
-    options.domain = snapshot.source->apiDomain;
+    options.dialect = snapshot.recordAccess->dialect;
+    options.domain = snapshot.recordAccess->apiDomain;
     options.knownStreams = knownStreams(snapshot.account);
     std::optional<SessionLoader::ConsumerIndex> consumers;
     if (snapshot.records.consumersKnown)
         consumers = snapshot.records.consumers;
-    return SessionLoader::load(snapshot.source->connection, options, consumers, snapshot.records.connected, onBatch, truncated);
+    return SessionLoader::load(snapshot.recordAccess->connection, options, consumers, snapshot.records.connected, onBatch, truncated);
 }
 
 } // namespace MqttDoctor

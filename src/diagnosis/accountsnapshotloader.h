@@ -20,7 +20,7 @@ class ConnectionSet;
  *   again only when the set's roster changed), never pinged per load;
  * - the account: Discovery::account (its own JetStream API: `INFO`, `STREAM.LIST`, the `$MQTT_rmsgs`
  *   subject count and `CONSUMER.LIST` of the MQTT streams, or the system JSZ view);
- * - its records, where the profile can read them (RecordSource): the consumers are those the
+ * - its records, where the profile can read them (AccountRecordAccess): the consumers are those the
  *   account's `CONSUMER.LIST` gave (asked again only when the account came from the system view),
  *   CONNZ once through the system connection, `$MQTT_sess` once with one ordered consumer, using the
  *   stream infos already read (no STREAM.INFO or STREAM.NAMES again).

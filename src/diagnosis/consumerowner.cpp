@@ -12,6 +12,13 @@ namespace MqttDoctor {
 
 QList<ConsumerOwner> ConsumerOwner::ofAccount(const SessionCheckInput &input)
 {
+    if (!input.consumersKnown || input.consumers.isEmpty())
+        return {};
+    return ofAccount(input, DurableReplacement::ofAccount(input));
+}
+
+QList<ConsumerOwner> ConsumerOwner::ofAccount(const SessionCheckInput &input, const QList<DurableReplacement> &replacements)
+{
     QList<ConsumerOwner> out;
     if (!input.consumersKnown || input.consumers.isEmpty())
         return out;  // no durable to own: the indexes of a hundred thousand records are not needed
@@ -61,7 +68,6 @@ QList<ConsumerOwner> ConsumerOwner::ofAccount(const SessionCheckInput &input)
         out.append(o);
     }
     // A durable the server made in place of a record's missing one is that session's, under another name.
-    const QList<DurableReplacement> replacements = DurableReplacement::ofAccount(input);
     if (!replacements.isEmpty()) {
         QHash<QString, const DurableReplacement *> byLive;
         for (const DurableReplacement &r : replacements)

@@ -3,6 +3,7 @@
 #include <QList>
 #include <QString>
 
+#include "diagnosis/durablereplacement.h"
 #include "diagnosis/sessionchecks.h"
 
 namespace MqttDoctor {
@@ -49,6 +50,8 @@ struct ConsumerOwner
      * false.
      */
     static QList<ConsumerOwner> ofAccount(const SessionCheckInput &input);
+    /** The same with the account's durable replacements already worked out (DurableReplacement::ofAccount of `input`). */
+    static QList<ConsumerOwner> ofAccount(const SessionCheckInput &input, const QList<DurableReplacement> &replacements);
 };
 
 } // namespace MqttDoctor

@@ -170,10 +170,11 @@ void checkCollisions(const SessionCheckInput &in, const CheckOptions &options, Q
     }
 }
 
-void checkOrphans(const SessionCheckInput &in, const QSet<QString> &replaced, QList<Finding> &out)
+void checkOrphans(const SessionCheckInput &in, const QList<DurableReplacement> &replacements, const QSet<QString> &replaced,
+                  QList<Finding> &out)
 {
     // The rule is ConsumerOwner's, shared with the consumers view.
-    QList<ConsumerOwner> orphans = ConsumerOwner::ofAccount(in);
+    QList<ConsumerOwner> orphans = ConsumerOwner::ofAccount(in, replacements);
     orphans.removeIf([&replaced](const ConsumerOwner &o) { return !o.isOrphan() || replaced.contains(o.name); });
     std::sort(orphans.begin(), orphans.end(), [](const ConsumerOwner &a, const ConsumerOwner &b) { return a.name < b.name; });
     for (const ConsumerOwner &o : std::as_const(orphans)) {
@@ -328,7 +329,7 @@ QList<Finding> checkSessions(const SessionCheckInput &input, const CheckOptions 
         *apart = std::move(missing);
     else
         missing.appendTo(out);
-    checkOrphans(input, replaced, out);
+    checkOrphans(input, replacements, replaced, out);
     checkReplaced(input, replacements, out);
     checkStale(input, options, out);
     checkDuplicates(input, out);

@@ -26,7 +26,7 @@ Result<QList<ServerInfo>> servers(ConnectionSet &connections);
 /**
  * The servers as the set knows them (ConnectionSet::knownServers): found once and asked again only
  * when the roster changed since; loads that run at once wait for one discovery. What a load of one
- * account uses (AccountSnapshotLoader, RecordSource::resolve).
+ * account uses (AccountSnapshotLoader, AccountRecordAccess::resolve).
  */
 Result<QList<ServerInfo>> knownServers(ConnectionSet &connections);
 

@@ -167,7 +167,7 @@ Result<ReadSummary> read(const std::shared_ptr<NatsConnection> &connection, cons
     // A whole stream is read by sequence whatever its retention: a consumer needs a filter, and the
     // configured subjects miss messages stored before a subjects change (2.9 retained messages left on
     // `$MQTT.rmsgs` in a 2.10+ stream, exactly what a repair is about to move); a wildcard consumer on
-    // a store a newer server wrote can also hang a 2.9.10 server (recordsource.cpp).
+    // a store a newer server wrote can also hang a 2.9.10 server (accountrecordaccess.cpp).
     if (subject.isEmpty())
         return readBySequence(connection, domain, stream, options, onBatch);
     if (!readsWithoutConsumer(config))

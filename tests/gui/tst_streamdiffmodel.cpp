@@ -1,13 +1,13 @@
 // StreamDiffModel: an account's MQTT streams against the layout its servers expect. Configs as
 // nats-server reports them (MqttStreamSpec::expectedConfig, then changed like an operator would);
-// the diff text must be the repair planner's own rendering (StreamActionSupport::renderDiff).
+// the diff text must be the repair planner's own rendering (StreamConfigEdit::renderDiff).
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
 #include <QTest>
 
 #include "models/streamdiffmodel.h"
 #include "mqtt/layouts.h"
-#include "repair/actions/streamactionsupport.h"
+#include "repair/actions/streamconfigedit.h"
 
 using namespace MqttDoctor;
 using namespace Qt::Literals::StringLiterals;
@@ -126,7 +126,7 @@ void TestStreamDiffModel::changedMissingAndExtraStreams()
     // The repair planner's rendering, old = actual, new = expected.
     QCOMPARE(model.diffText(sess), u"-max_msgs_per_subject: 5\n+max_msgs_per_subject: 1"_s);
     const MqttStreamSpec outSpec = *choice.layout.stream(MqttLayout::outStream());
-    QCOMPARE(model.diffText(out), StreamActionSupport::renderCreateDiff(outSpec.createConfig()));
+    QCOMPARE(model.diffText(out), StreamConfigEdit::renderCreateDiff(outSpec.createConfig()));
     QVERIFY(model.diffText(out).startsWith(u'+'));
     QVERIFY(model.allDiffText().contains(u"--- $MQTT_sess (differs)"_s));
     QVERIFY(model.allDiffText().contains(u"--- $MQTT_out (missing)"_s));

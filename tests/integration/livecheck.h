@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the tst_check*.cpp integration tests (header-only: the test support library must not link
-// nats.c or the core). Runs `check --json` / `explain` as an operator would, changes streams through the
+// Shared by the integration tests of check, repair and the record commands (header-only: the test
+// support library must not link nats.c or the core). Runs `check --json` / `explain` as an operator would, changes streams through the
 // account's raw JetStream API as a careless operator would, and picks findings out of the CLI's JSON.
 
 #include <QDebug>
@@ -47,6 +47,16 @@ inline Profile acmeProfile(const QString &url, bool allowChanges = false)
     p.auth.user = QStringLiteral("acme");
     p.auth.password = QStringLiteral("acmepass");
     p.allowChanges = allowChanges;
+    return p;
+}
+
+/** acmeProfile() with the system user sys/syspass too (CONNZ: which MQTT clients are connected). */
+inline Profile acmeWithSystemProfile(const QString &url, bool allowChanges = false)
+{
+    Profile p = acmeProfile(url, allowChanges);
+    p.system.kind = Credentials::Kind::UserPassword;
+    p.system.user = QStringLiteral("sys");
+    p.system.password = QStringLiteral("syspass");
     return p;
 }
 

@@ -101,7 +101,7 @@ void TestAccountSnapshot::sessionsStreamedFromASnapshot()
     options.sessions = false;
     auto snapshot = loader.load(u"ACME"_s, options);
     QVERIFY2(snapshot, qPrintable(snapshot ? QString() : snapshot.error().toString()));
-    QVERIFY(snapshot->source.has_value());
+    QVERIFY(snapshot->recordAccess.has_value());
     QVERIFY(snapshot->records.consumersKnown && snapshot->records.connected.has_value());
     QVERIFY(snapshot->records.sessions.isEmpty());
     QCOMPARE(connections.requests().count(Kind::OrderedConsumer), 0u);

@@ -11,6 +11,7 @@
 
 #include "livecheck.h"
 #include "mqttclient.h"
+#include "persistentsessionfixture.h"
 #include "repairrun.h"
 #include "silentsubscriber.h"
 #include "diagnosis/checks.h"
@@ -23,21 +24,6 @@ using namespace MqttDoctor::Test;
 using namespace MqttDoctor::Test::LiveCheck;
 
 namespace {
-
-QStringList bothArgs(const QString &url)
-{
-    return acmeArgs(url) + QStringList{QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
-                                       QStringLiteral("syspass")};
-}
-
-Profile bothProfile(const QString &url, bool allowChanges = false)
-{
-    Profile p = acmeProfile(url, allowChanges);
-    p.system.kind = Credentials::Kind::UserPassword;
-    p.system.user = QStringLiteral("sys");
-    p.system.password = QStringLiteral("syspass");
-    return p;
-}
 
 QString sessSubject(const QString &clientId)
 {
@@ -101,18 +87,17 @@ private slots:
         ServerConfig config = ServerConfig::standard();
         config.addMqttSetting(QStringLiteral("max_ack_pending: 3"));
         config.addMqttSetting(QStringLiteral("ack_wait: \"1s\""));
-        NatsServerFixture server;
-        QVERIFY2(server.start(version, config), qPrintable(server.errorString()));
-        const QString url = server.url();
-        MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
-        mqtt.setTimeoutMs(30000);
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(version, config), qPrintable(lab.errorString()));
+        const QString url = lab.url();
+        MqttClient &mqtt = lab.mqtt();
 
         SilentSubscriber full;
-        QCOMPARE(full.start(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"), QStringLiteral("stuck-1"),
+        QCOMPARE(full.start(lab.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"), QStringLiteral("stuck-1"),
                             QStringLiteral("dev/full/m")),
                  QString());
         SilentSubscriber slow;
-        QCOMPARE(slow.start(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"), QStringLiteral("stuck-2"),
+        QCOMPARE(slow.start(lab.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"), QStringLiteral("stuck-2"),
                             QStringLiteral("dev/slow/m")),
                  QString());
         for (int i = 0; i < 5; ++i)
@@ -121,7 +106,7 @@ private slots:
         QVERIFY2(full.take(3, 1), qPrintable(QStringLiteral("%1 delivered, %2 redelivered").arg(full.delivered()).arg(full.redelivered())));
 
         // One sample: stuck-1 is stuck; stuck-2 has received nothing and is not.
-        const auto one = check(bothArgs(url));
+        const auto one = check(lab.cliArgs());
         QVERIFY2(one.jsonValid, qPrintable(describe(one)));
         const QList<QJsonObject> stuck = ofClient(one, QStringLiteral("CONSUMER_STUCK"), QStringLiteral("stuck-1"));
         QCOMPARE(stuck.size(), 1);
@@ -134,13 +119,13 @@ private slots:
         QVERIFY(evidence.value(QLatin1String("num_redelivered")).toInteger() >= 1);
         QVERIFY(ofClient(one, QStringLiteral("CONSUMER_STUCK"), QStringLiteral("stuck-2")).isEmpty());
         QCOMPARE(one.json.value(QLatin1String("two_sample_checks")).toObject().value(QLatin1String("run")).toBool(true), false);
-        QVERIFY(!CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("check")}).out().isEmpty());
-        const CliRunner::Run text = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("check")});
+        QVERIFY(!CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("check")}).out().isEmpty());
+        const CliRunner::Run text = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("check")});
         QVERIFY2(text.out().contains(QStringLiteral("compare two samples")), qPrintable(text.describe()));
 
         // Two samples (in-process, as check --watch does): stuck-2 received one message before the first and
         // one more before the second, acknowledging neither.
-        ConnectionSet connections(bothProfile(url));
+        ConnectionSet connections(acmeWithSystemProfile(url));
         DiagnosisGatherer::Request request;
         request.account = acme();
         QVERIFY(mqtt.publish(QStringLiteral("dev/slow/m"), "1", 1).acknowledged);
@@ -168,13 +153,13 @@ private slots:
             QVERIFY2(!(f.code == QLatin1String("CONSUMER_STUCK") && f.clientId == QLatin1String("stuck-2")), qPrintable(f.detail.toString()));
 
         // check --sample-interval takes the two samples itself.
-        const auto sampled = check(bothArgs(url), {QStringLiteral("--sample-interval"), QStringLiteral("1s")});
+        const auto sampled = check(lab.cliArgs(), {QStringLiteral("--sample-interval"), QStringLiteral("1s")});
         QVERIFY2(sampled.jsonValid, qPrintable(describe(sampled)));
         const QJsonObject two = sampled.json.value(QLatin1String("two_sample_checks")).toObject();
         QCOMPARE(two.value(QLatin1String("run")).toBool(), true);
         QVERIFY(two.value(QLatin1String("seconds")).toDouble() >= 1.0);
         QCOMPARE(ofClient(sampled, QStringLiteral("CONSUMER_STUCK"), QStringLiteral("stuck-1")).size(), 1);
-        QCOMPARE(check(bothArgs(url), {QStringLiteral("--sample-interval"), QStringLiteral("soon")}).exitCode(), 64);
+        QCOMPARE(check(lab.cliArgs(), {QStringLiteral("--sample-interval"), QStringLiteral("soon")}).exitCode(), 64);
 
         // The reset: record and durables gone (backed up), the client still connected, nothing stuck any more.
         QTemporaryDir backups;
@@ -190,7 +175,7 @@ private slots:
         QVERIFY2(said, QJsonDocument(repaired.plan.toJson()).toJson().constData());
         QVERIFY(durablesOf(js, QStringLiteral("stuck-1")).isEmpty());
         QVERIFY(!QDir(backups.path()).entryList({QStringLiteral("*.json*")}, QDir::Files).isEmpty());
-        const auto after = check(bothArgs(url));
+        const auto after = check(lab.cliArgs());
         QVERIFY(ofClient(after, QStringLiteral("CONSUMER_STUCK"), QStringLiteral("stuck-1")).isEmpty());
         // The next CONNECT starts clean, and a new subscription delivers again.
         full.stop();
@@ -210,13 +195,12 @@ private slots:
     void replacedDurable()
     {
         QFETCH(QString, version);
-        NatsServerFixture server;
-        QVERIFY2(server.start(version, ServerConfig::standard()), qPrintable(server.errorString()));
-        const QString url = server.url();
-        MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
-        mqtt.setTimeoutMs(30000);
-        QVERIFY(mqtt.createPersistentSession(QStringLiteral("moved-1"), {QStringLiteral("moved/x")}, 1).subscribed());
-        ConnectionSet connections(bothProfile(url));
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(version), qPrintable(lab.errorString()));
+        const QString url = lab.url();
+        MqttClient &mqtt = lab.mqtt();
+        QVERIFY(lab.addSession(QStringLiteral("moved-1"), {QStringLiteral("moved/x")}).subscribed());
+        ConnectionSet connections(acmeWithSystemProfile(url));
         JetStreamClient js(*connections.primary());
         const QStringList before = durablesOf(js, QStringLiteral("moved-1"));
         QCOMPARE(before.size(), 1);
@@ -234,7 +218,7 @@ private slots:
         QVERIFY(mqtt.publish(QStringLiteral("moved/x"), "kept-1", 1).acknowledged);
         QVERIFY(mqtt.publish(QStringLiteral("moved/x"), "kept-2", 1).acknowledged);
 
-        const auto broken = check(bothArgs(url));
+        const auto broken = check(lab.cliArgs());
         QVERIFY2(broken.jsonValid, qPrintable(describe(broken)));
         const QList<QJsonObject> replaced = findingsWith(broken, QStringLiteral("SESSION_DURABLE_REPLACED"));
         QCOMPARE(replaced.size(), 1);
@@ -251,7 +235,7 @@ private slots:
         QVERIFY2(repaired.report.complete, QJsonDocument(repaired.plan.toJson()).toJson().constData());
         QCOMPARE(repaired.plan.steps.size(), 1);
         QCOMPARE(repaired.plan.steps.first().action, QStringLiteral("adopt_durable"));
-        const auto after = check(bothArgs(url));
+        const auto after = check(lab.cliArgs());
         QVERIFY2(findingsWith(after, QStringLiteral("SESSION_DURABLE_REPLACED")).isEmpty(), qPrintable(describe(after)));
         QVERIFY(findingsWith(after, QStringLiteral("ORPHAN_CONSUMER")).isEmpty());
         // A rerun finds it done.
@@ -273,18 +257,17 @@ private slots:
     void pinnedAndApiErrors()
     {
         QFETCH(QString, version);
-        NatsServerFixture server;
-        QVERIFY2(server.start(version, ServerConfig::standard()), qPrintable(server.errorString()));
-        const QString url = server.url();
-        MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
-        mqtt.setTimeoutMs(30000);
-        QVERIFY(mqtt.createPersistentSession(QStringLiteral("away-1"), {QStringLiteral("away/#")}, 1).subscribed());
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(version), qPrintable(lab.errorString()));
+        const QString url = lab.url();
+        MqttClient &mqtt = lab.mqtt();
+        QVERIFY(lab.addSession(QStringLiteral("away-1"), {QStringLiteral("away/#")}).subscribed());
         for (int i = 0; i < 3; ++i)
             QVERIFY(mqtt.publish(QStringLiteral("away/x"), QByteArray(100, 'p'), 1).acknowledged);
 
-        const auto quiet = check(bothArgs(url));
+        const auto quiet = check(lab.cliArgs());
         QVERIFY(findingsWith(quiet, QStringLiteral("INTEREST_PINNED")).isEmpty());  // 3 is below the default 10000
-        const auto pinned = check(bothArgs(url), {QStringLiteral("--pinned-warn-at"), QStringLiteral("2")});
+        const auto pinned = check(lab.cliArgs(), {QStringLiteral("--pinned-warn-at"), QStringLiteral("2")});
         const QList<QJsonObject> found = ofClient(pinned, QStringLiteral("INTEREST_PINNED"), QStringLiteral("away-1"));
         QCOMPARE(found.size(), 1);
         QCOMPARE(str(found.first(), "severity"), QStringLiteral("warning"));
@@ -294,7 +277,7 @@ private slots:
         // Without a system connection the offline state is unknown: not claimed.
         QVERIFY(findingsWith(check(acmeArgs(url), {QStringLiteral("--pinned-warn-at"), QStringLiteral("2")}), QStringLiteral("INTEREST_PINNED")).isEmpty());
 
-        const CliRunner::Run listed = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("pinned"), QStringLiteral("--json"),
+        const CliRunner::Run listed = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("pinned"), QStringLiteral("--json"),
                                                                                   QStringLiteral("--pinned-warn-at"), QStringLiteral("2")});
         QCOMPARE(listed.exitCode(), 0);
         QVERIFY2(listed.jsonValid, qPrintable(listed.describe()));
@@ -307,14 +290,14 @@ private slots:
         QCOMPARE(h.value(QLatin1String("messages")).toInteger(), 3);
         QVERIFY(!h.value(QLatin1String("written")).toString().isEmpty());
         QCOMPARE(listed.json.value(QLatin1String("offline")).toObject().value(QLatin1String("above_threshold")).toInteger(), 1);
-        const CliRunner::Run text = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("pinned"), QStringLiteral("--pinned-warn-at"),
+        const CliRunner::Run text = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("pinned"), QStringLiteral("--pinned-warn-at"),
                                                                                 QStringLiteral("2")});
         QVERIFY2(text.out().contains(QStringLiteral("! away-1")) && text.out().contains(QStringLiteral("--finding INTEREST_PINNED")),
                  qPrintable(text.describe()));
-        QCOMPARE(CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("pinned"), QStringLiteral("--top"), QStringLiteral("-1")}).exitCode(), 64);
+        QCOMPARE(CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("pinned"), QStringLiteral("--top"), QStringLiteral("-1")}).exitCode(), 64);
 
         // API errors: three clean-session connects between two samples each cost a session lookup that finds nothing.
-        ConnectionSet connections(bothProfile(url));
+        ConnectionSet connections(acmeWithSystemProfile(url));
         DiagnosisGatherer::Request request;
         request.account = acme();
         request.options.apiErrorsPerMinute = 1;

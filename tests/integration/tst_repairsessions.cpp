@@ -14,6 +14,7 @@
 
 #include "livecheck.h"
 #include "mqttclient.h"
+#include "persistentsessionfixture.h"
 #include "diagnosis/checks.h"
 #include "diagnosis/diagnosisgatherer.h"
 #include "mqtt/clientidhash.h"
@@ -36,31 +37,23 @@ QString sessSubject(const QString &clientId)
     return u"$MQTT.sess."_s + ClientIdHash::hash(clientId);
 }
 
-/** One server, the account's connections (with the system user for CONNZ), and the repair pipeline. */
-struct Lab
+/**
+ * The server with ACME's persistent sessions, the account's connections (with the system user for CONNZ),
+ * and the repair pipeline.
+ */
+struct Lab : PersistentSessionFixture
 {
-    NatsServerFixture server;
     Profile profile;
     std::unique_ptr<ConnectionSet> connections;
     std::shared_ptr<NatsConnection> conn;
     QTemporaryDir dir;
-    std::unique_ptr<MqttClient> mqtt;
 
     bool start(const QString &version)
     {
-        if (!server.start(version, ServerConfig::standard()))
+        if (!PersistentSessionFixture::start(version))
             return false;
-        mqtt = std::make_unique<MqttClient>(server.mqttPort(), u"acme"_s, u"acmepass"_s);
-        mqtt->setTimeoutMs(30000);
+        profile = acmeWithSystemProfile(url(), true);
         profile.name = u"repair-test"_s;
-        profile.servers = {server.url()};
-        profile.auth.kind = Credentials::Kind::UserPassword;
-        profile.auth.user = u"acme"_s;
-        profile.auth.password = u"acmepass"_s;
-        profile.system.kind = Credentials::Kind::UserPassword;
-        profile.system.user = u"sys"_s;
-        profile.system.password = u"syspass"_s;
-        profile.allowChanges = true;
         connections = std::make_unique<ConnectionSet>(profile);
         auto c = connections->primary();
         conn = c ? *c : nullptr;
@@ -168,21 +161,12 @@ struct Lab
 
     QStringList backupFiles() { return QDir(dir.filePath(u"backups"_s)).entryList(QDir::Files); }
 
-    /** Persistent sessions need a retry now and then while a server settles. */
-    bool session(const QString &id, const QString &topic, int qos)
-    {
-        for (int attempt = 0; attempt < 3; ++attempt)
-            if (mqtt->createPersistentSession(id, {topic}, qos).subscribed())
-                return true;
-        return false;
-    }
-
     /** A client may be refused once by a server that cached the purged session (wrong last sequence). */
     MqttResult connect(const QString &id)
     {
         MqttResult r;
         for (int attempt = 0; attempt < 3 && !r.connected(); ++attempt)
-            r = mqtt->connectOnce(id, false);
+            r = mqtt().connectOnce(id, false);
         return r;
     }
 };
@@ -258,16 +242,16 @@ private slots:
     {
         QFETCH(QString, version);
         Lab lab;
-        QVERIFY2(lab.start(version), qPrintable(lab.server.errorString()));
+        QVERIFY2(lab.start(version), qPrintable(lab.errorString()));
         const bool qos2 = version != "2.9"_L1;  // 2.10+: a QoS 2 subscription adds $MQTT_PUBREL_<hash>
-        QVERIFY(lab.session(u"keeper-1"_s, u"keep/#"_s, 1));
-        QVERIFY(lab.session(u"victim-2"_s, u"site/victim-2/#"_s, 1));
-        QVERIFY(lab.session(u"orphan-3"_s, u"site/orphan-3/#"_s, qos2 ? 2 : 1));
-        QVERIFY(lab.session(u"garbage-4"_s, u"site/garbage-4/#"_s, 1));
+        QVERIFY(lab.addSession(u"keeper-1"_s, {u"keep/#"_s}, 1).subscribed());
+        QVERIFY(lab.addSession(u"victim-2"_s, {u"site/victim-2/#"_s}, 1).subscribed());
+        QVERIFY(lab.addSession(u"orphan-3"_s, {u"site/orphan-3/#"_s}, qos2 ? 2 : 1).subscribed());
+        QVERIFY(lab.addSession(u"garbage-4"_s, {u"site/garbage-4/#"_s}, 1).subscribed());
         for (const QByteArray &p : {QByteArray("q1"), QByteArray("q2")})
-            QVERIFY(lab.mqtt->publish(u"keep/queued"_s, p, 1).acknowledged);
-        QVERIFY(lab.mqtt->publish(u"news/a"_s, "retained-a", 1, true).acknowledged);
-        QVERIFY(lab.mqtt->publish(u"news/b"_s, "retained-b", 1, true).acknowledged);
+            QVERIFY(lab.mqtt().publish(u"keep/queued"_s, p, 1).acknowledged);
+        QVERIFY(lab.mqtt().publish(u"news/a"_s, "retained-a", 1, true).acknowledged);
+        QVERIFY(lab.mqtt().publish(u"news/b"_s, "retained-b", 1, true).acknowledged);
 
         // Break them.
         QVERIFY(lab.publish(sessSubject(u"garbage-4"_s), "this is not a session").isEmpty());
@@ -368,14 +352,14 @@ private slots:
 
         // The clients: the victim receives a QoS 1 message published while it was offline (delivery works
         // again), the garbage one connects with a clean session, the keeper gets its queued messages.
-        QVERIFY(lab.mqtt->publish(u"site/victim-2/alarm"_s, "after-repair", 1).acknowledged);
-        const MqttResult victim = lab.mqtt->subscribeAndCollect(u"victim-2"_s, {u"site/victim-2/#"_s}, 1, 1, 10, true);
+        QVERIFY(lab.mqtt().publish(u"site/victim-2/alarm"_s, "after-repair", 1).acknowledged);
+        const MqttResult victim = lab.mqtt().subscribeAndCollect(u"victim-2"_s, {u"site/victim-2/#"_s}, 1, 1, 10, true);
         QVERIFY2(victim.receivedPayloads().contains(u"after-repair"_s), qPrintable(victim.describe()));
         const MqttResult garbage = lab.connect(u"garbage-4"_s);
         QVERIFY2(garbage.connected(), qPrintable(garbage.describe()));
-        const MqttResult keeper = lab.mqtt->subscribeAndCollect(u"keeper-1"_s, {u"keep/#"_s}, 1, 2, 10, true);
+        const MqttResult keeper = lab.mqtt().subscribeAndCollect(u"keeper-1"_s, {u"keep/#"_s}, 1, 2, 10, true);
         QCOMPARE(keeper.receivedPayloads(), (QStringList{u"q1"_s, u"q2"_s}));
-        const MqttResult news = lab.mqtt->subscribeAndCollect(QString(), {u"news/#"_s}, 1, 2, 10);
+        const MqttResult news = lab.mqtt().subscribeAndCollect(QString(), {u"news/#"_s}, 1, 2, 10);
         QVERIFY2(news.receivedPayloads().contains(u"retained-a"_s) && news.receivedPayloads().contains(u"retained-b"_s),
                  qPrintable(news.describe()));
 
@@ -412,12 +396,12 @@ private slots:
     {
         QFETCH(QString, version);
         Lab lab;
-        QVERIFY2(lab.start(version), qPrintable(lab.server.errorString()));
-        QVERIFY(lab.session(u"stale-6"_s, u"old/#"_s, 1));
-        QVERIFY(lab.session(u"back-7"_s, u"back/#"_s, 1));
-        QVERIFY(lab.session(u"online-8"_s, u"live/#"_s, 1));
-        QVERIFY(lab.mqtt->publish(u"old/queued"_s, "for-stale", 1).acknowledged);
-        QVERIFY(lab.mqtt->publish(u"live/queued"_s, "for-online", 1).acknowledged);
+        QVERIFY2(lab.start(version), qPrintable(lab.errorString()));
+        QVERIFY(lab.addSession(u"stale-6"_s, {u"old/#"_s}, 1).subscribed());
+        QVERIFY(lab.addSession(u"back-7"_s, {u"back/#"_s}, 1).subscribed());
+        QVERIFY(lab.addSession(u"online-8"_s, {u"live/#"_s}, 1).subscribed());
+        QVERIFY(lab.mqtt().publish(u"old/queued"_s, "for-stale", 1).acknowledged);
+        QVERIFY(lab.mqtt().publish(u"live/queued"_s, "for-online", 1).acknowledged);
         const QString staleHash = ClientIdHash::hash(u"stale-6"_s);
         const QMap<QString, QByteArray> staleRecord = lab.contents(u"$MQTT_sess"_s, sessSubject(u"stale-6"_s));
         QCOMPARE(staleRecord.size(), 1);
@@ -425,7 +409,7 @@ private slots:
 
         // online-8 stays connected (not stale); its session must survive.
         auto *online = new QProcess(this);
-        online->start(u"mosquitto_sub"_s, {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(lab.server.mqttPort()), u"-u"_s,
+        online->start(u"mosquitto_sub"_s, {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(lab.mqttPort()), u"-u"_s,
                                            u"acme"_s, u"-P"_s, u"acmepass"_s, u"-i"_s, u"online-8"_s, u"-c"_s, u"-q"_s, u"1"_s, u"-t"_s,
                                            u"live/#"_s});
         QVERIFY(online->waitForStarted(5000));
@@ -474,8 +458,8 @@ private slots:
         online->kill();
         online->waitForFinished(5000);
         QCOMPARE(lab.contents(u"$MQTT_sess"_s, sessSubject(u"online-8"_s)).size(), 1);
-        QVERIFY(lab.mqtt->publish(u"live/later"_s, "while-offline", 1).acknowledged);
-        const MqttResult live = lab.mqtt->subscribeAndCollect(u"online-8"_s, {u"live/#"_s}, 1, 1, 10, true);
+        QVERIFY(lab.mqtt().publish(u"live/later"_s, "while-offline", 1).acknowledged);
+        const MqttResult live = lab.mqtt().subscribeAndCollect(u"online-8"_s, {u"live/#"_s}, 1, 1, 10, true);
         QVERIFY2(live.receivedPayloads().contains(u"while-offline"_s), qPrintable(live.describe()));
 
         // The backup of the record step puts the record back byte for byte.
@@ -495,8 +479,8 @@ private slots:
     {
         QFETCH(QString, version);
         Lab lab;
-        QVERIFY2(lab.start(version), qPrintable(lab.server.errorString()));
-        QVERIFY(lab.session(u"keeper-1"_s, u"keep/#"_s, 1));
+        QVERIFY2(lab.start(version), qPrintable(lab.errorString()));
+        QVERIFY(lab.addSession(u"keeper-1"_s, {u"keep/#"_s}, 1).subscribed());
         const auto makeLegacy = [&lab](const QString &hashOf, const QByteArray &record) {
             const QString name = u"$MQTT_sess_"_s + ClientIdHash::hash(hashOf);
             if (!lab.api(u"STREAM.CREATE."_s + name, QJsonObject{{u"name"_s, name}, {u"subjects"_s, QJsonArray{name}},
@@ -513,7 +497,7 @@ private slots:
         const QString junk = makeLegacy(u"junk-10"_s, "not a session");
         const QString superseded = makeLegacy(u"keeper-1"_s, supersededRecord);
         QVERIFY(!empty.isEmpty() && !real.isEmpty() && !junk.isEmpty() && !superseded.isEmpty());
-        QVERIFY(lab.session(u"keeper-1"_s, u"keep/#"_s, 1));  // its record is now newer than the legacy one
+        QVERIFY(lab.addSession(u"keeper-1"_s, {u"keep/#"_s}, 1).subscribed());  // its record is now newer than the legacy one
         const QMap<QString, QByteArray> keeperRecord = lab.contents(u"$MQTT_sess"_s, sessSubject(u"keeper-1"_s));
 
         auto in = lab.gather();

@@ -9,6 +9,7 @@
 
 #include "livecheck.h"
 #include "mqttclient.h"
+#include "persistentsessionfixture.h"
 #include "mqtt/clientidhash.h"
 #include "nats/connectionset.h"
 #include "records/sessionloader.h"
@@ -18,12 +19,6 @@ using namespace MqttDoctor::Test;
 using namespace MqttDoctor::Test::LiveCheck;
 
 namespace {
-
-QStringList bothArgs(const QString &url)
-{
-    return acmeArgs(url) + QStringList{QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
-                                       QStringLiteral("syspass")};
-}
 
 QString sessSubject(const QString &clientId)
 {
@@ -161,28 +156,25 @@ private slots:
     void brokenRecords()
     {
         QFETCH(QString, version);
-        NatsServerFixture server;
-        QVERIFY2(server.start(version, ServerConfig::standard()), qPrintable(server.errorString()));
-        MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
-        mqtt.setTimeoutMs(30000);
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(version), qPrintable(lab.errorString()));
+        MqttClient &mqtt = lab.mqtt();
         const QStringList ids{QStringLiteral("healthy-1"), QStringLiteral("victim-2"), QStringLiteral("orphan-3"),
                               QStringLiteral("garbage-4"), QStringLiteral("cid-03579431")};
         const bool qos2 = version != QLatin1String("2.9");  // 2.10+: a QoS 2 subscription adds $MQTT_PUBREL_<hash> on $MQTT_out
         for (const QString &id : ids) {
-            MqttResult r;
             const int qos = qos2 && id == QLatin1String("orphan-3") ? 2 : 1;
-            for (int attempt = 0; attempt < 3 && !r.subscribed(); ++attempt)
-                r = mqtt.createPersistentSession(id, {QStringLiteral("site/%1/#").arg(id)}, qos);
+            const MqttResult r = lab.addSession(id, {QStringLiteral("site/%1/#").arg(id)}, qos);
             QVERIFY2(r.subscribed(), qPrintable(r.describe()));
         }
         QVERIFY2(mqtt.publish(QStringLiteral("site/victim-2/alarm"), "queued", 1).acknowledged, "queued publish");
-        const QString url = server.url();
+        const QString url = lab.url();
         Acme acme(url);
         QVERIFY(acme.conn);
 
         // Healthy: no record-level finding, and the check changes nothing.
         const QMap<QString, QString> before = acme.snapshot();
-        const auto healthy = check(bothArgs(url));
+        const auto healthy = check(lab.cliArgs());
         QVERIFY2(healthy.jsonValid, qPrintable(describe(healthy)));
         QVERIFY2(!hasRecordFinding(healthy), qPrintable(describe(healthy)));
         QCOMPARE(healthy.json.value(QLatin1String("records_checked")).toArray(), QJsonArray{LiveCheck::acme()});
@@ -203,7 +195,7 @@ private slots:
                          QJsonObject{{QStringLiteral("filter"), sessSubject(QStringLiteral("orphan-3"))}}));
         const QString orphanHash = ClientIdHash::hash(QStringLiteral("orphan-3"));
 
-        const auto broken = check(bothArgs(url), {QStringLiteral("--client-id"), QStringLiteral("cid-09191235")});
+        const auto broken = check(lab.cliArgs(), {QStringLiteral("--client-id"), QStringLiteral("cid-09191235")});
         QVERIFY2(broken.jsonValid, qPrintable(describe(broken)));
         QCOMPARE(broken.exitCode(), 2);
 
@@ -251,14 +243,14 @@ private slots:
         QVERIFY(str(collision.first(), "title").contains(QStringLiteral("cid-09191235")));
         QVERIFY(str(collision.first(), "title").contains(QStringLiteral("1fbmU9bb")));
         // Without the operator's hint the second ID is unknown: no collision.
-        QVERIFY(findingsWith(check(bothArgs(url)), QStringLiteral("SESSION_HASH_COLLISION")).isEmpty());
+        QVERIFY(findingsWith(check(lab.cliArgs()), QStringLiteral("SESSION_HASH_COLLISION")).isEmpty());
         // `session` tells the cases apart: the colliding ID's subject holds the other client's session (a
         // collision); mismatch-5's subject holds a record of a client whose ID does not hash there (a foreign record).
-        const CliRunner::Run other = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("cid-09191235")});
+        const CliRunner::Run other = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("session"), QStringLiteral("cid-09191235")});
         QVERIFY2(other.exitCode() == 3 && other.err().contains(QStringLiteral("SESSION_HASH_COLLISION"))
                      && other.err().contains(QStringLiteral("cid-03579431")),
                  qPrintable(other.describe()));
-        const CliRunner::Run foreignRecord = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("mismatch-5")});
+        const CliRunner::Run foreignRecord = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("session"), QStringLiteral("mismatch-5")});
         QVERIFY2(foreignRecord.exitCode() == 3 && foreignRecord.err().contains(QStringLiteral("SESSION_ID_MISMATCH"))
                      && foreignRecord.err().contains(QStringLiteral("someone-else")),
                  qPrintable(foreignRecord.describe()));
@@ -268,12 +260,12 @@ private slots:
         // Ages are whole seconds: "older than 1s" means written 2 s ago or more. The commands between the
         // sessions' creation and here may take well under a second.
         QTest::qWait(2100);
-        QProcess *online = startSubscriber(this, server.mqttPort(), QStringLiteral("healthy-1"), false, QStringLiteral("site/healthy-1/#"));
+        QProcess *online = startSubscriber(this, lab.mqttPort(), QStringLiteral("healthy-1"), false, QStringLiteral("site/healthy-1/#"));
         bool onlineSeen = false;
         CliRunner::Run stale;
         for (int i = 0; i < 20 && !onlineSeen; ++i) {
             QTest::qWait(250);
-            stale = check(bothArgs(url), {QStringLiteral("--stale-after"), QStringLiteral("1s")});
+            stale = check(lab.cliArgs(), {QStringLiteral("--stale-after"), QStringLiteral("1s")});
             onlineSeen = stale.jsonValid && !withClient(stale, QStringLiteral("SESSION_STALE"), QStringLiteral("cid-03579431")).isEmpty()
                          && withClient(stale, QStringLiteral("SESSION_STALE"), QStringLiteral("healthy-1")).isEmpty();
         }
@@ -284,7 +276,7 @@ private slots:
         QCOMPARE(victimStale.size(), 1);
         QCOMPARE(str(victimStale.first(), "repair"), QStringLiteral("delete_session"));
         QCOMPARE(withClient(stale, QStringLiteral("SESSION_STALE"), QStringLiteral("cid-03579431")).size(), 1);
-        const auto badThreshold = check(bothArgs(url), {QStringLiteral("--stale-after"), QStringLiteral("soon")});
+        const auto badThreshold = check(lab.cliArgs(), {QStringLiteral("--stale-after"), QStringLiteral("soon")});
         QCOMPARE(badThreshold.exitCode(), 64);  // a usage error
         QVERIFY2(badThreshold.out().contains(QStringLiteral("--stale-after")), qPrintable(describe(badThreshold)));
 
@@ -293,13 +285,13 @@ private slots:
         // connect and read part of the account, some do not even connect. The account has a critical record,
         // so each run either finds it (exit 2) or says it could not check (exit 3), never 0 or 1.
         for (int i = 0; i < 8; ++i) {
-            const CliRunner::Run hurried = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("--timeout"), QStringLiteral("1ms"),
+            const CliRunner::Run hurried = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("--timeout"), QStringLiteral("1ms"),
                                                                                        QStringLiteral("check"), QStringLiteral("--json")});
             QVERIFY2(hurried.exitCode() == 2 || hurried.exitCode() == 3, qPrintable(describe(hurried)));
             if (hurried.exitCode() == 3 && hurried.jsonValid && hurried.json.contains(QLatin1String("findings")))
                 QVERIFY2(!hurried.json.value(QLatin1String("coverage_complete")).toBool(true) || !hurried.json.value(QLatin1String("unanswered_servers")).toArray().isEmpty(),
                          qPrintable(describe(hurried)));
-            const CliRunner::Run hurriedText = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("--timeout"), QStringLiteral("1ms"),
+            const CliRunner::Run hurriedText = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("--timeout"), QStringLiteral("1ms"),
                                                                                            QStringLiteral("check")});
             QVERIFY2(hurriedText.exitCode() == 2 || hurriedText.exitCode() == 3, qPrintable(hurriedText.describe()));
             QVERIFY2(!hurriedText.out().contains(QStringLiteral("No problem found.")), qPrintable(hurriedText.describe()));
@@ -330,11 +322,11 @@ private slots:
         QCOMPARE(sysOnly.json.value(QLatin1String("coverage")).toArray().first().toObject().value(QLatin1String("records")).toString(),
                  QStringLiteral("not_checked"));
         // --no-records skips them on request.
-        QVERIFY(!hasRecordFinding(check(bothArgs(url), {QStringLiteral("--no-records")})));
+        QVERIFY(!hasRecordFinding(check(lab.cliArgs(), {QStringLiteral("--no-records")})));
 
         // The checks changed nothing (the broken state included).
         const QMap<QString, QString> brokenState = acme.snapshot();
-        check(bothArgs(url));
+        check(lab.cliArgs());
         QCOMPARE(acme.snapshot(), brokenState);
 
         // The server agrees: the garbage client cannot connect, and explain maps its line to the finding.
@@ -344,13 +336,12 @@ private slots:
     // A connected clean-session client's durables are not orphans, and no record is left behind it.
     void connectedCleanSessionIsNotOrphan()
     {
-        NatsServerFixture server;
-        QVERIFY2(server.start(QStringLiteral("newest"), ServerConfig::standard()), qPrintable(server.errorString()));
-        MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
-        QVERIFY(mqtt.createPersistentSession(QStringLiteral("keeper"), {QStringLiteral("k/#")}, 1).subscribed());
-        const QString url = server.url();
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(QStringLiteral("newest")), qPrintable(lab.errorString()));
+        QVERIFY(lab.addSession(QStringLiteral("keeper"), {QStringLiteral("k/#")}).subscribed());
+        const QString url = lab.url();
         Acme acme(url);
-        QProcess *clean = startSubscriber(this, server.mqttPort(), QStringLiteral("clean-live"), true, QStringLiteral("c/#"));
+        QProcess *clean = startSubscriber(this, lab.mqttPort(), QStringLiteral("clean-live"), true, QStringLiteral("c/#"));
         const QString hash = ClientIdHash::hash(QStringLiteral("clean-live"));
         bool durableSeen = false;
         for (int i = 0; i < 40 && !durableSeen; ++i) {
@@ -359,7 +350,7 @@ private slots:
                 durableSeen = durableSeen || name.startsWith(hash + QLatin1Char('_'));
         }
         QVERIFY(durableSeen);
-        const auto run = check(bothArgs(url));
+        const auto run = check(lab.cliArgs());
         clean->kill();
         clean->waitForFinished(5000);
         QVERIFY2(run.jsonValid, qPrintable(describe(run)));
@@ -374,17 +365,15 @@ private slots:
         QFETCH(QString, version);
         ServerConfig config = ServerConfig::standard();
         config.setJetStreamDomain(QStringLiteral("hub"));
-        NatsServerFixture server;
-        QVERIFY2(server.start(version, config), qPrintable(server.errorString()));
-        MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
-        mqtt.setTimeoutMs(30000);
-        QVERIFY(mqtt.createPersistentSession(QStringLiteral("dom-1"), {QStringLiteral("d/+/x")}, 1).subscribed());
-        const QString url = server.url();
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(version, config), qPrintable(lab.errorString()));
+        QVERIFY(lab.addSession(QStringLiteral("dom-1"), {QStringLiteral("d/+/x")}).subscribed());
+        const QString url = lab.url();
         const QString hash = ClientIdHash::hash(QStringLiteral("dom-1"));
         const QString subject = QStringLiteral("$MQTT.sess.hub.") + hash;
 
         for (const QStringList &extra : {QStringList{}, QStringList{QStringLiteral("--js-domain"), QStringLiteral("hub")}}) {
-            const auto list = CliRunner::run(bothArgs(url) + extra + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
+            const auto list = CliRunner::run(lab.cliArgs() + extra + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
             QVERIFY2(list.exitCode() == 0 && list.jsonValid, qPrintable(list.describe()));
             const QJsonArray sessions = list.json.value(QLatin1String("sessions")).toArray();
             QCOMPARE(sessions.size(), 1);
@@ -395,9 +384,9 @@ private slots:
             QCOMPARE(one.value(QLatin1String("subscriptions")).toArray().first().toObject().value(QLatin1String("topic")).toString(),
                      QStringLiteral("d/+/x"));
             QVERIFY(one.value(QLatin1String("consumers")).toArray().first().toObject().value(QLatin1String("exists")).toBool());
-            const auto single = CliRunner::run(bothArgs(url) + extra + QStringList{QStringLiteral("session"), QStringLiteral("dom-1"), QStringLiteral("--json")});
+            const auto single = CliRunner::run(lab.cliArgs() + extra + QStringList{QStringLiteral("session"), QStringLiteral("dom-1"), QStringLiteral("--json")});
             QVERIFY2(single.exitCode() == 0 && single.jsonValid, qPrintable(single.describe()));
-            QVERIFY2(!hasRecordFinding(check(bothArgs(url) + extra)), "healthy domain account");
+            QVERIFY2(!hasRecordFinding(check(lab.cliArgs() + extra)), "healthy domain account");
         }
 
         Acme acme(url);
@@ -407,7 +396,7 @@ private slots:
                 durables << name;
         QCOMPARE(durables.size(), 1);
         QVERIFY(acme.api(QStringLiteral("CONSUMER.DELETE.$MQTT_msgs.") + durables.first()));
-        const auto run = check(bothArgs(url));
+        const auto run = check(lab.cliArgs());
         const QList<QJsonObject> missing = findingsWith(run, QStringLiteral("SESSION_MISSING_CONSUMER"));
         QCOMPARE(missing.size(), 1);
         QCOMPARE(str(missing.first(), "subject"), subject);
@@ -417,14 +406,14 @@ private slots:
     // CONNZ is read in pages: with pages of 2, five connected MQTT clients are all found.
     void connectedClientsPaged()
     {
-        NatsServerFixture server;
-        QVERIFY2(server.start(QStringLiteral("newest"), ServerConfig::standard()), qPrintable(server.errorString()));
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(QStringLiteral("newest")), qPrintable(lab.errorString()));
         QStringList ids;
         for (int i = 0; i < 5; ++i) {
             ids << QStringLiteral("paged-%1").arg(i);
-            startSubscriber(this, server.mqttPort(), ids.last(), true, QStringLiteral("p/%1").arg(i));
+            startSubscriber(this, lab.mqttPort(), ids.last(), true, QStringLiteral("p/%1").arg(i));
         }
-        Profile profile = acmeProfile(server.url());
+        Profile profile = acmeProfile(lab.url());
         profile.system.kind = Credentials::Kind::UserPassword;
         profile.system.user = QStringLiteral("sys");
         profile.system.password = QStringLiteral("syspass");
@@ -457,12 +446,11 @@ private slots:
     void duplicateRecords()
     {
         QFETCH(QString, version);
-        NatsServerFixture server;
-        QVERIFY2(server.start(version, ServerConfig::standard()), qPrintable(server.errorString()));
-        MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
-        mqtt.setTimeoutMs(30000);
-        QVERIFY(mqtt.createPersistentSession(QStringLiteral("dup-1"), {QStringLiteral("d/#")}, 1).subscribed());
-        const QString url = server.url();
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(version), qPrintable(lab.errorString()));
+        MqttClient &mqtt = lab.mqtt();
+        QVERIFY(lab.addSession(QStringLiteral("dup-1"), {QStringLiteral("d/#")}).subscribed());
+        const QString url = lab.url();
         Acme acme(url);
         auto info = acme.api(QStringLiteral("STREAM.INFO.$MQTT_sess"));
         QVERIFY(info);
@@ -472,7 +460,7 @@ private slots:
         QVERIFY(mqtt.createPersistentSession(QStringLiteral("dup-1"), {QStringLiteral("e/#")}, 1).subscribed());
         QVERIFY(mqtt.createPersistentSession(QStringLiteral("dup-1"), {QStringLiteral("f/#")}, 1).subscribed());
 
-        const auto run = check(bothArgs(url));
+        const auto run = check(lab.cliArgs());
         QVERIFY2(run.jsonValid, qPrintable(describe(run)));
         const QList<QJsonObject> dups = findingsWith(run, QStringLiteral("DUPLICATE_SESSION_RECORDS"));
         QCOMPARE(dups.size(), 1);

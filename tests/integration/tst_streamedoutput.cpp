@@ -17,9 +17,10 @@
 #include "benchdata.h"
 #include "clirunner.h"
 #include "mqttclient.h"
-#include "natsserverfixture.h"
+#include "livecheck.h"
+#include "persistentsessionfixture.h"
 #include "nats/connectionset.h"
-#include "records/recordsource.h"
+#include "records/accountrecordaccess.h"
 #include "records/retainedloader.h"
 #include "records/sessionloader.h"
 
@@ -28,25 +29,6 @@ using namespace MqttDoctor::Test;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
-
-QStringList bothArgs(const QString &url)
-{
-    return {u"--server"_s, url, u"--user"_s, u"acme"_s, u"--password"_s, u"acmepass"_s, u"--system-user"_s, u"sys"_s,
-            u"--system-password"_s, u"syspass"_s};
-}
-
-Profile bothProfile(const QString &url)
-{
-    Profile p;
-    p.servers = {url};
-    p.auth.kind = Credentials::Kind::UserPassword;
-    p.auth.user = u"acme"_s;
-    p.auth.password = u"acmepass"_s;
-    p.system.kind = Credentials::Kind::UserPassword;
-    p.system.user = u"sys"_s;
-    p.system.password = u"syspass"_s;
-    return p;
-}
 
 // The section of docs/cli.md about `command` (from its "### `command" heading to the next heading).
 QString docSection(const QString &command)
@@ -134,22 +116,19 @@ private slots:
     void sameAsDocuments()
     {
         QFETCH(QString, version);
-        NatsServerFixture server;
-        QVERIFY2(server.start(version, ServerConfig::standard()), qPrintable(server.errorString()));
-        MqttClient acme(server.mqttPort(), u"acme"_s, u"acmepass"_s);
-        acme.setTimeoutMs(30000);
-        MqttResult s1;
-        for (int attempt = 0; attempt < 3 && !s1.subscribed(); ++attempt)
-            s1 = acme.createPersistentSession(u"sensor-sub-1"_s, {u"sensors/+/temp"_s, u"alerts/#"_s}, 1);
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(version), qPrintable(lab.errorString()));
+        MqttClient &acme = lab.mqtt();
+        const MqttResult s1 = lab.addSession(u"sensor-sub-1"_s, {u"sensors/+/temp"_s, u"alerts/#"_s});
         QVERIFY2(s1.subscribed(), qPrintable(s1.describe()));
-        const MqttResult s2 = acme.createPersistentSession(u"caf\u00e9-\"2\""_s, {u"#"_s}, 1);
+        const MqttResult s2 = lab.addSession(u"caf\u00e9-\"2\""_s, {u"#"_s});
         QVERIFY2(s2.subscribed(), qPrintable(s2.describe()));
         QVERIFY2(acme.publish(u"sensors/kitchen/temp"_s, "21.5", 1, true).acknowledged, "retained publish");
         QVERIFY2(acme.publish(u"status/d\u00f6or"_s, "open\n\"now\"", 1, true).acknowledged, "retained publish");
         QVERIFY2(acme.publish(u"alerts/smoke"_s, "smoke!", 1).acknowledged, "queued publish");
-        const QString url = server.url();
-        ConnectionSet connections(bothProfile(url));
-        auto src = RecordSource::resolve(connections, {});
+        const QString url = lab.url();
+        ConnectionSet connections(LiveCheck::acmeWithSystemProfile(url));
+        auto src = AccountRecordAccess::resolve(connections, {});
         QVERIFY2(src, qPrintable(src ? QString() : src.error().toString()));
         // An undecodable record next to the real ones, stored twice: the stream keeps the second, and
         // the first one's sequence is a gap that a first page read by sequence must step over.
@@ -186,7 +165,7 @@ private slots:
         QCOMPARE(retained.size(), 2);
 
         QString problem;
-        const auto all = CliRunner::run(bothArgs(url) + QStringList{u"--json"_s, u"sessions"_s, u"--limit"_s, u"0"_s});
+        const auto all = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"sessions"_s, u"--limit"_s, u"0"_s});
         const QJsonObject allJson = parsed(all, &problem);
         QVERIFY2(problem.isEmpty() && all.exitCode() == 0, qPrintable(problem + all.describe()));
         QCOMPARE(allJson, (QJsonObject{{u"account"_s, src->account}, {u"sessions"_s, sessions}, {u"truncated"_s, false}}));
@@ -194,7 +173,7 @@ private slots:
 
         // The first pages (read by sequence, no consumer) are the full list's first records.
         for (int limit = 1; limit <= 4; ++limit) {
-            const auto first = CliRunner::run(bothArgs(url) + QStringList{u"--json"_s, u"sessions"_s, u"--limit"_s, QString::number(limit)});
+            const auto first = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"sessions"_s, u"--limit"_s, QString::number(limit)});
             const QJsonObject firstJson = parsed(first, &problem);
             QVERIFY2(problem.isEmpty() && first.exitCode() == 0, qPrintable(problem + first.describe()));
             QJsonArray page;
@@ -203,14 +182,14 @@ private slots:
             QCOMPARE(firstJson, (QJsonObject{{u"account"_s, src->account}, {u"sessions"_s, page}, {u"truncated"_s, limit < sessions.size()}}));
         }
 
-        const auto ret = CliRunner::run(bothArgs(url) + QStringList{u"--json"_s, u"retained"_s});
+        const auto ret = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"retained"_s});
         const QJsonObject retJson = parsed(ret, &problem);
         QVERIFY2(problem.isEmpty() && ret.exitCode() == 0, qPrintable(problem + ret.describe()));
         QCOMPARE(retJson, (QJsonObject{{u"account"_s, src->account}, {u"retained"_s, retained}}));
         QVERIFY2(undocumentedKeys(u"retained"_s, retJson).isEmpty(), qPrintable(undocumentedKeys(u"retained"_s, retJson).join(u", "_s)));
 
         // streams and check: their documented members, every key documented.
-        const auto streams = CliRunner::run(bothArgs(url) + QStringList{u"--json"_s, u"streams"_s});
+        const auto streams = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"streams"_s});
         const QJsonObject streamsJson = parsed(streams, &problem);
         QVERIFY2(problem.isEmpty() && streams.exitCode() == 0, qPrintable(problem + streams.describe()));
         QCOMPARE(QStringList(streamsJson.keys()),
@@ -218,7 +197,7 @@ private slots:
         QVERIFY(streamsJson.value(u"streams"_s).toArray().size() >= 3);
         QVERIFY2(undocumentedKeys(u"streams"_s, streamsJson).isEmpty(), qPrintable(undocumentedKeys(u"streams"_s, streamsJson).join(u", "_s)));
 
-        const auto check = CliRunner::run(bothArgs(url) + QStringList{u"--json"_s, u"check"_s});
+        const auto check = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"check"_s});
         const QJsonObject checkJson = parsed(check, &problem);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QCOMPARE(QStringList(checkJson.keys()),
@@ -243,13 +222,13 @@ private slots:
     void connectionLostMidStream()
     {
         QFETCH(bool, json);
-        NatsServerFixture server;
-        QVERIFY2(server.start(u"newest"_s, ServerConfig::standard()), qPrintable(server.errorString()));
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(u"newest"_s), qPrintable(lab.errorString()));
         constexpr int kRecords = 150000;
-        QVERIFY(BenchData::fill(server.url().toUtf8(), kRecords, 0));
+        QVERIFY(BenchData::fill(lab.url().toUtf8(), kRecords, 0));
 
         QProcess cli;
-        QStringList args = bothArgs(server.url()) + QStringList{u"--timeout"_s, u"3s"_s, u"sessions"_s, u"--limit"_s, u"0"_s};
+        QStringList args = lab.cliArgs() + QStringList{u"--timeout"_s, u"3s"_s, u"sessions"_s, u"--limit"_s, u"0"_s};
         if (json)
             args.prepend(u"--json"_s);
         cli.start(CliRunner::path(), args);
@@ -262,7 +241,7 @@ private slots:
             out += cli.readAllStandardOutput();
         }
         QVERIFY2(out.size() >= 64 * 1024, qPrintable(QString::fromUtf8(cli.readAllStandardError())));
-        QCOMPARE(::kill(pid_t(server.processId()), SIGKILL), 0);
+        QCOMPARE(::kill(pid_t(lab.server().processId()), SIGKILL), 0);
         QVERIFY2(cli.waitForFinished(60000), "the CLI ends after the server is gone");
         out += cli.readAllStandardOutput();
         const QString err = QString::fromUtf8(cli.readAllStandardError());
@@ -290,11 +269,11 @@ private slots:
     // the rest; --all-findings prints every one; JSON always lists them all. The summary counts them all.
     void manyAlikeFindingsAreCounted()
     {
-        NatsServerFixture server;
-        QVERIFY2(server.start(u"newest"_s, ServerConfig::standard()), qPrintable(server.errorString()));
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(u"newest"_s), qPrintable(lab.errorString()));
         constexpr int kRecords = 40;
-        QVERIFY(BenchData::fill(server.url().toUtf8(), kRecords, 0));
-        const QStringList args = bothArgs(server.url()) + QStringList{u"check"_s};
+        QVERIFY(BenchData::fill(lab.url().toUtf8(), kRecords, 0));
+        const QStringList args = lab.cliArgs() + QStringList{u"check"_s};
         const auto text = CliRunner::run(args);
         QCOMPARE(text.exitCode(), 2);
         QCOMPARE(text.out().count(u"ERROR    SESSION_MISSING_CONSUMER"_s), 10);

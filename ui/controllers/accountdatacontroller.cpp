@@ -10,7 +10,7 @@
 #include "nats/jserrors.h"
 #include "nats/messagegetter.h"
 #include "records/inflightreader.h"
-#include "records/recordsource.h"
+#include "records/accountrecordaccess.h"
 
 namespace MqttDoctor {
 
@@ -58,7 +58,7 @@ void AccountDataController::clearProfile()
 
 bool AccountDataController::canReadRecords(const QString &account) const
 {
-    return m_connections && RecordSource::canResolve(*m_connections, account);
+    return m_connections && AccountRecordAccess::canResolve(*m_connections, account);
 }
 
 void AccountDataController::shutdown()
@@ -264,9 +264,9 @@ AccountDataController::Outcome AccountDataController::outcomeOf(
     }
     out.recordsError = snapshot->recordsError;
     out.sessionsComplete = snapshot->sessionsComplete;
-    out.sessionsCancelled = !snapshot->sessionsComplete && !snapshot->recordsError && snapshot->source;
+    out.sessionsCancelled = !snapshot->sessionsComplete && !snapshot->recordsError && snapshot->recordAccess;
     QStringList notes;
-    if (snapshot->source && !snapshot->records.connected)
+    if (snapshot->recordAccess && !snapshot->records.connected)
         notes << (connections.hasSystem() ? tr("Connected state unknown: %1").arg(snapshot->connectedWhy)
                                           : tr("Connected state unknown: the profile has no system account credentials."));
     if (snapshot->noSessionsStream && legacyRows == 0)
@@ -384,7 +384,7 @@ void AccountDataController::loadRetained(const QString &account)
         return;
     const quint64 gen = begin(Load::Retained);
     static_cast<void>(m_runner->run([this, gen, account, connections = m_connections, cancel = slot(Load::Retained).cancel] {
-        auto src = RecordSource::resolve(*connections, account);
+        auto src = AccountRecordAccess::resolve(*connections, account);
         if (!src) {
             fail(Load::Retained, gen, account, src.error());
             return;
@@ -420,7 +420,7 @@ void AccountDataController::loadRawSession(const QString &account, quint64 seq)
         return;
     const quint64 gen = begin(Load::RawSession);
     static_cast<void>(m_runner->run([this, gen, account, seq, connections = m_connections] {
-        auto src = RecordSource::resolve(*connections, account);
+        auto src = AccountRecordAccess::resolve(*connections, account);
         if (!src) {
             fail(Load::RawSession, gen, account, src.error());
             return;
@@ -459,7 +459,7 @@ void AccountDataController::loadSessionInflight(const QString &account, const Se
         return;
     const quint64 gen = begin(Load::SessionInflight);
     static_cast<void>(m_runner->run([this, gen, account, entry, limit, connections = m_connections, cancel = slot(Load::SessionInflight).cancel] {
-        auto src = RecordSource::resolve(*connections, account);
+        auto src = AccountRecordAccess::resolve(*connections, account);
         if (!src) {
             fail(Load::SessionInflight, gen, account, src.error());
             return;
@@ -488,7 +488,7 @@ void AccountDataController::loadAccountInflight(const QString &account)
         return;
     const quint64 gen = begin(Load::AccountInflight);
     static_cast<void>(m_runner->run([this, gen, account, connections = m_connections, cancel = slot(Load::AccountInflight).cancel] {
-        auto src = RecordSource::resolve(*connections, account);
+        auto src = AccountRecordAccess::resolve(*connections, account);
         if (!src) {
             fail(Load::AccountInflight, gen, account, src.error());
             return;

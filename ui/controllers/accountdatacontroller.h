@@ -42,7 +42,7 @@ class ConnectionSet;
  * Every read runs on a worker pool through the profile's own ConnectionSet; results arrive as signals
  * on the GUI thread. Each kind of delivery and the snapshot have a generation token: starting again (a
  * refresh, another account) drops whatever the previous one still delivers. Records need the
- * account's credentials (RecordSource::resolve); without them the sessions and consumers fail with the
+ * account's credentials (AccountRecordAccess::resolve); without them the sessions and consumers fail with the
  * core's InvalidInput error and hint, and the findings say why the records were not checked.
  *
  * Threads: every member function is for the GUI thread. Shutdown (shutdown(), also from the

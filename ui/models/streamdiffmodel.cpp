@@ -6,7 +6,7 @@
 #include <QSet>
 
 #include "mqtt/mqttlayout.h"
-#include "repair/actions/streamactionsupport.h"
+#include "repair/actions/streamconfigedit.h"
 
 namespace MqttDoctor {
 
@@ -33,7 +33,7 @@ StreamDiffModel::Entry StreamDiffModel::compare(const std::optional<MqttStreamSp
     const QStringList fields = MqttStreamSpec::comparedFields();
     const bool configKnown = actual && !actual->config.isEmpty();
     const QJsonObject expected = spec ? spec->comparedValues() : QJsonObject();
-    const QJsonObject current = configKnown ? StreamActionSupport::currentValues(actual->config, fields) : QJsonObject();
+    const QJsonObject current = configKnown ? StreamConfigEdit::currentValues(actual->config, fields) : QJsonObject();
     QSet<QString> differing;
     if (spec && configKnown)
         for (const MqttStreamSpec::Difference &d : spec->differences(actual->config))
@@ -52,16 +52,16 @@ StreamDiffModel::Entry StreamDiffModel::compare(const std::optional<MqttStreamSp
     for (const QString &f : fields) {
         Field field;
         field.name = f;
-        field.expected = spec ? StreamActionSupport::renderValue(expected.value(f)) : tr("(not in the layout)");
-        field.actual = configKnown ? StreamActionSupport::renderValue(current.value(f)) : absent;
+        field.expected = spec ? StreamConfigEdit::renderValue(expected.value(f)) : tr("(not in the layout)");
+        field.actual = configKnown ? StreamConfigEdit::renderValue(current.value(f)) : absent;
         field.differs = differing.contains(f) || e.status == Status::Missing;
         e.fields.append(field);
     }
     // The repair planner's own rendering: nothing is re-implemented here.
     if (e.status == Status::Differs)
-        e.diff = StreamActionSupport::renderDiff(current, expected);
+        e.diff = StreamConfigEdit::renderDiff(current, expected);
     else if (e.status == Status::Missing)
-        e.diff = StreamActionSupport::renderCreateDiff(spec->createConfig());
+        e.diff = StreamConfigEdit::renderCreateDiff(spec->createConfig());
     return e;
 }
 

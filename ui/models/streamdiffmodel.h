@@ -18,7 +18,7 @@ namespace MqttDoctor {
  * beside actual (the config the server reports): one top-level row per stream, its compared fields
  * (MqttStreamSpec::comparedFields) as children, DiffersRole true where MqttStreamSpec::differences
  * says the actual value is not what nats-server creates. diffText() is the repair planner's
- * natscli-style `-old +new` diff (StreamActionSupport::renderDiff), old = actual, new = expected.
+ * natscli-style `-old +new` diff (StreamConfigEdit::renderDiff), old = actual, new = expected.
  * GUI thread only; setComparison() resets the model.
  */
 class StreamDiffModel final : public QAbstractItemModel

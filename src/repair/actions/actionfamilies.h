@@ -1,4 +1,14 @@
 #pragma once
+// The repair actions, by family. Each action is a RepairAction subclass private to the .cpp file that
+// holds it; a file holds one action, or the few small actions of one family and is named for that family
+// (streamactions.cpp, retainedactions.cpp, sessionactions.cpp, sessionconsumeractions.cpp), so that an
+// action is found by its family. The family functions below list a family's actions in the order the
+// registry (repairaction.h) shows them; every instance is static and stateless.
+//
+// What the actions of a family share lives in files named for what it is: StreamConfigEdit (stream
+// configs: the expected spec, what differs, the diff text), RetainedStore and RetainedStepBackup (reads
+// and writes of $MQTT_rmsgs, and the backup files of its steps), RetainedActionBase (the step skeleton of
+// the retained actions), SessionLiveState and GatheredSessions (a session's live and gathered state).
 
 #include <QList>
 
@@ -6,19 +16,32 @@ namespace MqttDoctor {
 
 class RepairAction;
 
-/**
- * The repair actions, by family (each family in its own files under repair/actions/). The
- * registry (repairaction.h) lists them all; every instance is static and stateless.
- */
 namespace RepairActionFamilies {
-/** create_stream, update_stream, recreate_stream, resolve_overlap. */
+
+/** create_stream, update_stream, recreate_stream, resolve_overlap (streamactions.cpp). */
 QList<const RepairAction *> streamActions();
-/** migrate_retained, republish, revert_retained. */
+/** migrate_retained, republish, revert_retained (retainedactions.cpp). */
 QList<const RepairAction *> retainedActions();
-/** purge_session, create_consumer, delete_consumer, delete_session, migrate_legacy_sessions. */
+/** purge_session, create_consumer, delete_consumer, delete_session, migrate_legacy_sessions, adopt_durable (sessionactions.cpp). */
 QList<const RepairAction *> sessionActions();
-/** delete_qos2_records. */
+/** delete_qos2_records (qos2actions.cpp). */
 QList<const RepairAction *> qos2Actions();
+
+// The actions in files of their own, which the family functions above add to their lists.
+
+/** recreate_stream (streamrecreate.cpp). */
+const RepairAction *recreateStreamAction();
+/** revert_retained (retainedrevert.cpp). */
+const RepairAction *revertRetainedAction();
+/** create_consumer (sessionconsumeractions.cpp). */
+const RepairAction *createConsumerAction();
+/** delete_consumer (sessionconsumeractions.cpp). */
+const RepairAction *deleteConsumerAction();
+/** migrate_legacy_sessions (sessionmigrate.cpp). */
+const RepairAction *migrateLegacySessionsAction();
+/** adopt_durable (sessionadopt.cpp). */
+const RepairAction *adoptDurableAction();
+
 } // namespace RepairActionFamilies
 
 } // namespace MqttDoctor

@@ -6,13 +6,12 @@
 #include "mqtt/clientidhash.h"
 #include "mqtt/mqttlayout.h"
 #include "repair/actions/actionfamilies.h"
-#include "repair/actions/sessionactionsupport.h"
+#include "repair/actions/gatheredsessions.h"
+#include "repair/actions/sessionlivestate.h"
 
 namespace MqttDoctor {
 
 namespace {
-
-using namespace SessionRepair;
 
 QList<quint64> sequencesOf(const QJsonObject &params)
 {
@@ -37,7 +36,7 @@ public:
                         .arg(f.code, f.title);
             return {};
         }
-        const QString sessionSubject = subjectOfHash(ctx, hash);
+        const QString sessionSubject = GatheredSessions::subjectOfHash(ctx, hash);
         QStringList seqText;
         for (const QJsonValue &v : seqs)
             seqText << QString::number(v.toInteger());
@@ -74,7 +73,7 @@ public:
     {
         const QString hash = step.params.value(QLatin1String("hash")).toString();
         const QString sessionSubject = step.params.value(QLatin1String("session_subject")).toString();
-        auto rec = lastOnSubject(ctx, MqttLayout::sessionsStream(), sessionSubject);
+        auto rec = SessionLiveState::lastOnSubject(ctx, MqttLayout::sessionsStream(), sessionSubject);
         if (!rec)
             return rec.error();
         if (*rec)
@@ -82,7 +81,7 @@ public:
                                                         "exists again and its QoS 2 records are its own")
                                              .arg(sessionSubject)
                                              .arg((*rec)->seq));
-        if (const auto clients = connectedNow(ctx)) {
+        if (const auto clients = SessionLiveState::connectedNow(ctx)) {
             for (auto it = clients->cbegin(); it != clients->cend(); ++it)
                 if (ClientIdHash::hash(it.key()) == hash)
                     return Precondition::changed(QStringLiteral("MQTT client \"%1\", whose ID hashes to %2, is connected to %3")
@@ -90,7 +89,7 @@ public:
         }
         int present = 0;
         for (quint64 seq : sequencesOf(step.params)) {
-            auto msg = bySequence(ctx, step.stream, seq);
+            auto msg = SessionLiveState::bySequence(ctx, step.stream, seq);
             if (!msg)
                 return msg.error();
             if (!*msg)
@@ -120,7 +119,7 @@ public:
                 continue;
             }
             // Gone already (a rerun, or the client released it meanwhile): not fatal.
-            auto still = bySequence(ctx, step.stream, seq);
+            auto still = SessionLiveState::bySequence(ctx, step.stream, seq);
             if (still && !*still) {
                 replies.append(QJsonObject{{QStringLiteral("note"), QStringLiteral("sequence %1 was already gone").arg(seq)}});
                 continue;
@@ -133,7 +132,7 @@ public:
     Result<void> verify(const RepairStep &step, const ExecContext &ctx) const override
     {
         for (quint64 seq : sequencesOf(step.params)) {
-            auto msg = bySequence(ctx, step.stream, seq);
+            auto msg = SessionLiveState::bySequence(ctx, step.stream, seq);
             if (!msg)
                 return msg.error();
             if (*msg)

@@ -10,42 +10,6 @@ namespace {
 QString rmStream() { return MqttLayout::retainedStream(); }
 } // namespace
 
-Result<QHash<QString, qint64>> RetainedActionBase::subjectCounts(const ExecContext &ctx, const QString &filter)
-{
-    auto info = ctx.api(QStringLiteral("STREAM.INFO.") + rmStream(), QJsonObject{{QStringLiteral("subjects_filter"), filter}});
-    if (!info) {
-        Error e = info.error();
-        e.prefixed(QStringLiteral("reading the subjects of %1").arg(rmStream()));
-        return e;
-    }
-    QHash<QString, qint64> out;
-    const QJsonObject subjects = info->value(QLatin1String("state")).toObject().value(QLatin1String("subjects")).toObject();
-    for (auto it = subjects.constBegin(); it != subjects.constEnd(); ++it)
-        out.insert(it.key(), it.value().toInteger());
-    return out;
-}
-
-Result<std::optional<QJsonObject>> RetainedActionBase::currentConfig(const ExecContext &ctx)
-{
-    auto info = ctx.streamInfo(rmStream());
-    if (!info)
-        return info.error();
-    if (!info->has_value())
-        return std::optional<QJsonObject>();
-    return std::optional<QJsonObject>((*info)->value(QLatin1String("config")).toObject());
-}
-
-Result<void> RetainedActionBase::noneLeftOnLegacySubject(const ExecContext &ctx)
-{
-    auto counts = subjectCounts(ctx, MqttLayout::retainedLegacySubject());
-    if (!counts)
-        return counts.error();
-    const qint64 left = counts->value(MqttLayout::retainedLegacySubject());
-    if (left != 0)
-        return Error(Error::Kind::Internal, QStringLiteral("%1 message(s) are still on $MQTT.rmsgs").arg(left));
-    return {};
-}
-
 RepairStep RetainedActionBase::baseStep(const Finding &f, const PlanContext &ctx) const
 {
     RepairStep s;

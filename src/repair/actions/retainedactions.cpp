@@ -26,15 +26,16 @@
 #include "mqtt/topicmapping.h"
 #include "nats/jserrors.h"
 #include "repair/actions/retainedactionbase.h"
-#include "repair/actions/retainedsupport.h"
-#include "repair/actions/streamactionsupport.h"
+#include "repair/actions/retainedstepbackup.h"
+#include "repair/actions/retainedstore.h"
+#include "repair/actions/streamconfigedit.h"
 
 namespace MqttDoctor {
 
 namespace {
 
-namespace RR = RetainedRepair;
-namespace S = StreamActionSupport;
+namespace Store = RetainedStore;
+namespace S = StreamConfigEdit;
 namespace C = FindingCodes;
 
 QString legacySubject() { return MqttLayout::retainedLegacySubject(); }
@@ -44,11 +45,11 @@ QString modernSubjects() { return MqttLayout::retainedSubjects(); }
 QString targetOf(const RetainedRecord &r)
 {
     if (!r.subject.isEmpty())
-        return RR::perSubjectSubject(r.subject);
+        return Store::perSubjectSubject(r.subject);
     if (r.topic.isEmpty())
         return {};
     auto mapped = TopicMapping::topicToSubject(r.topic, TopicMapping::Dialect::V2_10);
-    return mapped ? RR::perSubjectSubject(*mapped) : QString();
+    return mapped ? Store::perSubjectSubject(*mapped) : QString();
 }
 
 /**
@@ -57,7 +58,7 @@ QString targetOf(const RetainedRecord &r)
  */
 Result<QJsonArray> moveLegacyMessages(const RepairStep &step, const ExecContext &ctx)
 {
-    auto messages = RR::readMessages(ctx, legacySubject());
+    auto messages = Store::readMessages(ctx, legacySubject());
     if (!messages)
         return messages.error();
     QList<RetainedRecord> records;
@@ -67,17 +68,17 @@ Result<QJsonArray> moveLegacyMessages(const RepairStep &step, const ExecContext 
         if (m.subject != legacySubject())
             continue;
         originals << m.sequence;
-        auto r = RR::decode(m);
+        auto r = Store::decode(m);
         if (r && !r->isDeleteMarker && !targetOf(*r).isEmpty())
             records << *r;
         else
             ++undecodable;
     }
-    if (auto held = RR::requireBackedUp(ctx, step, originals); !held)
+    if (auto held = RetainedStepBackup::requireBackedUp(ctx, step, originals); !held)
         return held.error();
-    QList<RR::Outgoing> outgoing;
+    QList<Store::Outgoing> outgoing;
     quint64 newerThere = 0;
-    for (const RetainedRecord &r : RR::newestPerTopic(records)) {
+    for (const RetainedRecord &r : Store::newestPerTopic(records)) {
         const QString target = targetOf(r);
         auto last = ctx.api(QStringLiteral("STREAM.MSG.GET.") + MqttLayout::retainedStream(), QJsonObject{{QStringLiteral("last_by_subj"), target}});
         quint64 lastSeq = 0;
@@ -89,9 +90,9 @@ Result<QJsonArray> moveLegacyMessages(const RepairStep &step, const ExecContext 
             ++newerThere;
             continue;
         }
-        outgoing << RR::Outgoing{target, RR::republishBody(r), lastSeq, r.topic};
+        outgoing << Store::Outgoing{target, Store::republishBody(r), lastSeq, r.topic};
     }
-    auto published = RR::publishAll(ctx, outgoing);
+    auto published = Store::publishAll(ctx, outgoing);
     if (!published)
         return published.error();
     const QJsonObject publishReport{{QStringLiteral("request"), QStringLiteral("publish $MQTT.rmsgs.<subject> (JSON record, origin dropped, "
@@ -106,10 +107,10 @@ Result<QJsonArray> moveLegacyMessages(const RepairStep &step, const ExecContext 
                                                  .arg(published->failed)
                                                  .arg(outgoing.size())
                                                  .arg(published->failures.join(QStringLiteral("; "))));
-    auto deleted = RR::deleteSequences(ctx, originals);
+    auto deleted = Store::deleteSequences(ctx, originals);
     if (!deleted)
         return deleted.error();
-    const QJsonObject deleteReport{{QStringLiteral("request"), RR::apiSubject(ctx, QStringLiteral("STREAM.MSG.DELETE.") + MqttLayout::retainedStream())},
+    const QJsonObject deleteReport{{QStringLiteral("request"), Store::apiSubject(ctx, QStringLiteral("STREAM.MSG.DELETE.") + MqttLayout::retainedStream())},
                                    {QStringLiteral("deleted"), qint64(deleted->deleted)},
                                    {QStringLiteral("already_gone"), qint64(deleted->alreadyGone)},
                                    {QStringLiteral("sample_replies"), deleted->sample}};
@@ -119,17 +120,17 @@ Result<QJsonArray> moveLegacyMessages(const RepairStep &step, const ExecContext 
 /** Every topic of the step's backup on the literal subject has exactly one message on its $MQTT.rmsgs.<subject>. */
 Result<void> verifyMoved(const RepairStep &step, const ExecContext &ctx)
 {
-    auto counts = RetainedActionBase::subjectCounts(ctx, modernSubjects());
+    auto counts = Store::subjectCounts(ctx, modernSubjects());
     if (!counts)
         return counts.error();
-    const QString backup = RR::stepBackupFile(ctx, step);
+    const QString backup = RetainedStepBackup::stepBackupFile(ctx, step);
     if (backup.isEmpty())
         return {};  // no backup of this step to compare with (a dry run never gets here)
-    auto records = RR::backupRecords(backup, false);
+    auto records = RetainedStepBackup::backupRecords(backup, false);
     if (!records)
         return records.error();
     QStringList missing;
-    for (const RetainedRecord &r : RR::newestPerTopic(*records)) {
+    for (const RetainedRecord &r : Store::newestPerTopic(*records)) {
         const QString target = targetOf(r);
         if (!target.isEmpty() && counts->value(target) != 1)
             missing << QStringLiteral("%1 (%2 message(s) on %3)").arg(r.topic).arg(counts->value(target)).arg(target);
@@ -160,22 +161,22 @@ public:
                                    "before the first MQTT client connects (no step planned).").arg(f.code, f.account);
             return {};
         }
-        const RR::Shape shape = RR::shapeOf(rm->config);
-        if (shape == RR::Shape::Other) {
+        const Store::Shape shape = Store::shapeOf(rm->config);
+        if (shape == Store::Shape::Other) {
             *note = QStringLiteral("%1: $MQTT_rmsgs has other subjects than either layout; repair STREAM_SUBJECTS_WRONG first.").arg(f.code);
             return {};
         }
         const qint64 messages = rm->state.value(QLatin1String("messages")).toInteger();
-        const qint64 limit = RR::perSubjectLimit(rm->config);
+        const qint64 limit = Store::perSubjectLimit(rm->config);
         const QString stream = MqttLayout::retainedStream();
         RepairStep s = baseStep(f, ctx);
         s.description = QStringLiteral("Migrate %1 to the 2.10+ layout: %2republish its %3 message(s) on $MQTT.rmsgs to "
                                        "$MQTT.rmsgs.<subject> (newest per topic, JSON), delete the originals, then set "
                                        "max_msgs_per_subject 1")
-                            .arg(stream, shape == RR::Shape::Legacy ? QStringLiteral("subjects → $MQTT.rmsgs.>, ") : QString())
+                            .arg(stream, shape == Store::Shape::Legacy ? QStringLiteral("subjects → $MQTT.rmsgs.>, ") : QString())
                             .arg(messages);
         QJsonObject config = rm->config;
-        if (shape == RR::Shape::Legacy) {
+        if (shape == Store::Shape::Legacy) {
             config.insert(QStringLiteral("subjects"), QJsonArray{modernSubjects()});
             s.requests << RepairRequest{ctx.apiSubject(QStringLiteral("STREAM.UPDATE.") + stream), config};
         }
@@ -193,7 +194,7 @@ public:
                      .arg(stream);
         s.verification = QStringLiteral("subjects [$MQTT.rmsgs.>], max_msgs_per_subject 1, no message left on $MQTT.rmsgs, and every "
                                         "topic of the backup exactly once on its $MQTT.rmsgs.<subject>");
-        s.params = QJsonObject{{QStringLiteral("shape"), shape == RR::Shape::Legacy ? QStringLiteral("legacy") : QStringLiteral("modern")},
+        s.params = QJsonObject{{QStringLiteral("shape"), shape == Store::Shape::Legacy ? QStringLiteral("legacy") : QStringLiteral("modern")},
                                {QStringLiteral("messages"), messages},
                                {QStringLiteral("max_msgs_per_subject"), limit}};
         *note = QStringLiteral("migrate_retained runs before any MQTT client of a 2.10+ server sets the account up: a server doing its own "
@@ -203,20 +204,20 @@ public:
 
     Result<Precondition> precondition(const RepairStep &, const ExecContext &ctx) const override
     {
-        auto config = currentConfig(ctx);
+        auto config = Store::currentConfig(ctx);
         if (!config)
             return config.error();
         if (!*config)
             return Precondition::changed(QStringLiteral("$MQTT_rmsgs no longer exists"));
-        const RR::Shape shape = RR::shapeOf(**config);
-        if (shape == RR::Shape::Legacy)
+        const Store::Shape shape = Store::shapeOf(**config);
+        if (shape == Store::Shape::Legacy)
             return Precondition::run();
-        if (shape == RR::Shape::Other)
+        if (shape == Store::Shape::Other)
             return Precondition::changed(QStringLiteral("$MQTT_rmsgs now has subjects %1").arg(S::renderValue((*config)->value(QLatin1String("subjects")))));
-        auto counts = subjectCounts(ctx, legacySubject());
+        auto counts = Store::subjectCounts(ctx, legacySubject());
         if (!counts)
             return counts.error();
-        if (counts->value(legacySubject()) == 0 && RR::perSubjectLimit(**config) == 1)
+        if (counts->value(legacySubject()) == 0 && Store::perSubjectLimit(**config) == 1)
             return Precondition::alreadyDone(QStringLiteral("$MQTT_rmsgs is in the 2.10+ layout with nothing left on $MQTT.rmsgs"));
         return Precondition::run();  // a migration under way (ours after a crash, or a server's): continue it
     }
@@ -226,17 +227,17 @@ public:
         if (auto w = ctx.target.checkWritable(name()); !w)
             return w.error();
         QJsonArray replies;
-        auto config = currentConfig(ctx);
+        auto config = Store::currentConfig(ctx);
         if (!config)
             return config.error();
         if (!*config)
             return S::stateChanged(QStringLiteral("$MQTT_rmsgs no longer exists"));
-        if (RR::shapeOf(**config) == RR::Shape::Legacy) {
-            auto updated = RR::updateConfig(ctx, {{QStringLiteral("subjects"), QJsonArray{modernSubjects()}}});
+        if (Store::shapeOf(**config) == Store::Shape::Legacy) {
+            auto updated = Store::updateConfig(ctx, {{QStringLiteral("subjects"), QJsonArray{modernSubjects()}}});
             if (!updated)
                 return updated.error();
             replies.append(*updated);
-        } else if (RR::shapeOf(**config) != RR::Shape::Modern) {
+        } else if (Store::shapeOf(**config) != Store::Shape::Modern) {
             return S::stateChanged(QStringLiteral("$MQTT_rmsgs has unexpected subjects"));
         }
         auto moved = moveLegacyMessages(step, ctx);
@@ -244,14 +245,14 @@ public:
             return moved.error();
         for (const QJsonValue &v : std::as_const(*moved))
             replies.append(v);
-        auto counts = subjectCounts(ctx, legacySubject());
+        auto counts = Store::subjectCounts(ctx, legacySubject());
         if (!counts)
             return counts.error();
         if (counts->value(legacySubject()) != 0)  // never lower the limit while $MQTT.rmsgs holds anything: it would purge
             return Error(Error::Kind::Internal, QStringLiteral("%1 message(s) appeared on $MQTT.rmsgs meanwhile; max_msgs_per_subject was "
                                                                "not changed. Run the repair again.").arg(counts->value(legacySubject())));
-        if (RR::perSubjectLimit(**config) != 1) {
-            auto updated = RR::updateConfig(ctx, {{QStringLiteral("max_msgs_per_subject"), 1}});
+        if (Store::perSubjectLimit(**config) != 1) {
+            auto updated = Store::updateConfig(ctx, {{QStringLiteral("max_msgs_per_subject"), 1}});
             if (!updated)
                 return updated.error();
             replies.append(*updated);
@@ -261,12 +262,12 @@ public:
 
     Result<void> verify(const RepairStep &step, const ExecContext &ctx) const override
     {
-        auto config = currentConfig(ctx);
+        auto config = Store::currentConfig(ctx);
         if (!config)
             return config.error();
-        if (!*config || RR::shapeOf(**config) != RR::Shape::Modern || RR::perSubjectLimit(**config) != 1)
+        if (!*config || Store::shapeOf(**config) != Store::Shape::Modern || Store::perSubjectLimit(**config) != 1)
             return Error(Error::Kind::Internal, QStringLiteral("$MQTT_rmsgs is not [$MQTT.rmsgs.>] with max_msgs_per_subject 1"));
-        if (auto left = noneLeftOnLegacySubject(ctx); !left)
+        if (auto left = Store::noneLeftOnLegacySubject(ctx); !left)
             return left;
         return verifyMoved(step, ctx);
     }
@@ -305,14 +306,14 @@ public:
 
     Result<Precondition> precondition(const RepairStep &, const ExecContext &ctx) const override
     {
-        auto config = currentConfig(ctx);
+        auto config = Store::currentConfig(ctx);
         if (!config)
             return config.error();
         if (!*config)
             return Precondition::changed(QStringLiteral("$MQTT_rmsgs no longer exists"));
-        if (RR::shapeOf(**config) != RR::Shape::Modern || RR::perSubjectLimit(**config) != 1)
+        if (Store::shapeOf(**config) != Store::Shape::Modern || Store::perSubjectLimit(**config) != 1)
             return Precondition::changed(QStringLiteral("$MQTT_rmsgs is no longer [$MQTT.rmsgs.>] with max_msgs_per_subject 1"));
-        auto counts = subjectCounts(ctx, legacySubject());
+        auto counts = Store::subjectCounts(ctx, legacySubject());
         if (!counts)
             return counts.error();
         if (counts->value(legacySubject()) == 0)
@@ -329,7 +330,7 @@ public:
 
     Result<void> verify(const RepairStep &step, const ExecContext &ctx) const override
     {
-        if (auto left = noneLeftOnLegacySubject(ctx); !left)
+        if (auto left = Store::noneLeftOnLegacySubject(ctx); !left)
             return left;
         return verifyMoved(step, ctx);
     }
@@ -343,7 +344,7 @@ QList<const RepairAction *> retainedActions()
 {
     static const MigrateRetained migrate;
     static const Republish republish;
-    return {&migrate, &republish, RetainedActionBase::revertAction()};
+    return {&migrate, &republish, RepairActionFamilies::revertRetainedAction()};
 }
 
 } // namespace RepairActionFamilies

@@ -40,16 +40,18 @@
 #include "diagnosis/findingcodes.h"
 #include "mqtt/mqttlayout.h"
 #include "mqtt/topicmapping.h"
+#include "repair/actions/actionfamilies.h"
 #include "repair/actions/retainedactionbase.h"
-#include "repair/actions/retainedsupport.h"
-#include "repair/actions/streamactionsupport.h"
+#include "repair/actions/retainedstepbackup.h"
+#include "repair/actions/retainedstore.h"
+#include "repair/actions/streamconfigedit.h"
 
 namespace MqttDoctor {
 
 namespace {
 
-namespace RR = RetainedRepair;
-namespace S = StreamActionSupport;
+namespace Store = RetainedStore;
+namespace S = StreamConfigEdit;
 
 QString legacyRmsgs() { return MqttLayout::retainedLegacySubject(); }
 
@@ -60,14 +62,14 @@ QJsonObject legacyShapeChanges()
 
 bool isLegacyShaped(const QJsonObject &config)
 {
-    return RR::shapeOf(config) == RR::Shape::Legacy && RR::perSubjectLimit(config) == -1;
+    return Store::shapeOf(config) == Store::Shape::Legacy && Store::perSubjectLimit(config) == -1;
 }
 
 quint64 perSubjectMessages(const QHash<QString, quint64> &counts)
 {
     quint64 n = 0;
     for (auto it = counts.constBegin(); it != counts.constEnd(); ++it)
-        if (RR::isPerSubject(it.key()))
+        if (Store::isPerSubject(it.key()))
             n += it.value();
     return n;
 }
@@ -82,15 +84,15 @@ QString legacySubjectOf(const RetainedRecord &r)
 /** The messages of $MQTT_rmsgs, all of them: the number read must be the (consistent) message count. */
 Result<QList<StreamMessage>> readAll(const ExecContext &ctx)
 {
-    auto state = RR::consistentState(ctx);
+    auto state = Store::consistentState(ctx);
     if (!state)
         return state.error();
-    auto messages = RR::readMessages(ctx);
+    auto messages = Store::readMessages(ctx);
     if (!messages)
         return messages.error();
     if (quint64(messages->size()) != state->messages) {
         // A client may have stored or a server deleted one meanwhile: only a second, equal count is trusted.
-        auto again = RR::consistentState(ctx);
+        auto again = Store::consistentState(ctx);
         if (!again)
             return again.error();
         if (quint64(messages->size()) != again->messages)
@@ -123,12 +125,12 @@ public:
                                    "servers and plan again (no step planned).").arg(f.code, f.account);
             return {};
         }
-        const RR::Shape shape = RR::shapeOf(rm->config);
-        if (shape == RR::Shape::Other) {
+        const Store::Shape shape = Store::shapeOf(rm->config);
+        if (shape == Store::Shape::Other) {
             *note = QStringLiteral("%1: $MQTT_rmsgs has neither the 2.10+ nor the 2.9 subjects; run check again (no step planned).").arg(f.code);
             return {};
         }
-        if (const QString why = RR::stateContradiction(rm->state); !why.isEmpty()) {
+        if (const QString why = Store::stateContradiction(rm->state); !why.isEmpty()) {
             *note = QStringLiteral("%1: not planned, the 2.9 server misreads $MQTT_rmsgs (%2). This happens when a 2.9 server serves "
                                    "the files a 2.10+ server wrote: deleted records come back and newer ones cannot be read, so no "
                                    "complete backup can be taken. Serve the account with a 2.10+ server again (its data is intact "
@@ -139,7 +141,7 @@ public:
         const QString stream = MqttLayout::retainedStream();
         RepairStep s = baseStep(f, ctx);
         s.subject = MqttLayout::retainedSubjects();
-        s.description = shape == RR::Shape::Modern
+        s.description = shape == Store::Shape::Modern
             ? QStringLiteral("Revert %1 to the 2.9 layout: subjects → $MQTT.rmsgs with max_msgs_per_subject -1, republish its %2 "
                              "message(s) to $MQTT.rmsgs in the JSON encoding 2.9 reads (newest per topic), delete the per-subject "
                              "originals").arg(stream).arg(messages)
@@ -184,18 +186,18 @@ public:
 
     Result<Precondition> precondition(const RepairStep &, const ExecContext &ctx) const override
     {
-        auto config = currentConfig(ctx);
+        auto config = Store::currentConfig(ctx);
         if (!config)
             return config.error();
         if (!*config)
             return Precondition::changed(QStringLiteral("$MQTT_rmsgs no longer exists"));
-        const RR::Shape shape = RR::shapeOf(**config);
-        if (shape == RR::Shape::Other)
+        const Store::Shape shape = Store::shapeOf(**config);
+        if (shape == Store::Shape::Other)
             return Precondition::changed(QStringLiteral("$MQTT_rmsgs now has subjects %1").arg(S::renderValue((*config)->value(QLatin1String("subjects")))));
-        auto state = RR::consistentState(ctx);
+        auto state = Store::consistentState(ctx);
         if (!state)
             return state.error();
-        if (shape == RR::Shape::Legacy && isLegacyShaped(**config) && perSubjectMessages(state->subjects) == 0)
+        if (shape == Store::Shape::Legacy && isLegacyShaped(**config) && perSubjectMessages(state->subjects) == 0)
             return Precondition::alreadyDone(QStringLiteral("$MQTT_rmsgs is in the 2.9 layout with nothing left on $MQTT.rmsgs.>"));
         return Precondition::run();  // the 2.10+ shape, or an interrupted revert: continue it
     }
@@ -205,12 +207,12 @@ public:
         if (auto w = ctx.target.checkWritable(name()); !w)
             return w.error();
         QJsonArray replies;
-        auto config = currentConfig(ctx);
+        auto config = Store::currentConfig(ctx);
         if (!config)
             return config.error();
         if (!*config)
             return S::stateChanged(QStringLiteral("$MQTT_rmsgs no longer exists"));
-        if (RR::shapeOf(**config) == RR::Shape::Other)
+        if (Store::shapeOf(**config) == Store::Shape::Other)
             return S::stateChanged(QStringLiteral("$MQTT_rmsgs has unexpected subjects"));
 
         // (0) Before any change: every message read, and every one of them in the fsynced backup.
@@ -220,15 +222,15 @@ public:
         QList<quint64> all;
         for (const StreamMessage &m : std::as_const(*first))
             all << m.sequence;
-        if (auto held = RR::requireBackedUp(ctx, step, all); !held)
+        if (auto held = RetainedStepBackup::requireBackedUp(ctx, step, all); !held)
             return held.error();
-        replies.append(QJsonObject{{QStringLiteral("request"), RR::apiSubject(ctx, QStringLiteral("STREAM.MSG.GET.") + MqttLayout::retainedStream())},
+        replies.append(QJsonObject{{QStringLiteral("request"), Store::apiSubject(ctx, QStringLiteral("STREAM.MSG.GET.") + MqttLayout::retainedStream())},
                                    {QStringLiteral("read"), qint64(all.size())},
                                    {QStringLiteral("in_backup"), qint64(all.size())}});
 
         // (1) The 2.9 shape (nothing is purged: the limit goes up, stored messages keep their subjects).
         if (!isLegacyShaped(**config)) {
-            auto updated = RR::updateConfig(ctx, legacyShapeChanges());
+            auto updated = Store::updateConfig(ctx, legacyShapeChanges());
             if (!updated)
                 return updated.error();
             replies.append(*updated);
@@ -245,11 +247,11 @@ public:
         quint64 skipped = 0;
         for (const StreamMessage &m : std::as_const(*messages)) {
             const bool onLegacy = m.subject == legacyRmsgs();
-            if (!onLegacy && !RR::isPerSubject(m.subject))
+            if (!onLegacy && !Store::isPerSubject(m.subject))
                 continue;
             if (!onLegacy)
                 originals << m.sequence;
-            auto r = RR::decode(m);
+            auto r = Store::decode(m);
             if (!r || r->isDeleteMarker || r->topic.isEmpty()) {
                 skipped += onLegacy ? 0 : 1;
                 continue;
@@ -259,13 +261,13 @@ public:
             else
                 perSubject << *r;
         }
-        if (auto held = RR::requireBackedUp(ctx, step, originals); !held)
+        if (auto held = RetainedStepBackup::requireBackedUp(ctx, step, originals); !held)
             return held.error();
 
         // (2) The newest record of each topic, in the encoding 2.9 reads, unless a newer one is on $MQTT.rmsgs.
-        QList<RR::Outgoing> outgoing;
+        QList<Store::Outgoing> outgoing;
         quint64 newerThere = 0;
-        for (RetainedRecord r : RR::newestPerTopic(perSubject)) {
+        for (RetainedRecord r : Store::newestPerTopic(perSubject)) {
             if (newestLegacy.value(r.topic) > r.seq) {
                 ++newerThere;
                 continue;
@@ -275,9 +277,9 @@ public:
                 unrepresentable << r.topic;
                 continue;
             }
-            outgoing << RR::Outgoing{legacyRmsgs(), RR::republishBody(r), std::nullopt, r.topic};
+            outgoing << Store::Outgoing{legacyRmsgs(), Store::republishBody(r), std::nullopt, r.topic};
         }
-        auto published = RR::publishAll(ctx, outgoing);
+        auto published = Store::publishAll(ctx, outgoing);
         if (!published)
             return published.error();
         replies.append(QJsonObject{{QStringLiteral("request"), QStringLiteral("publish $MQTT.rmsgs (JSON record, 2.9 subject, origin dropped)")},
@@ -294,10 +296,10 @@ public:
                                                      .arg(published->failures.join(QStringLiteral("; "))));
 
         // (3) The per-subject originals (all in the backup, checked above).
-        auto deleted = RR::deleteSequences(ctx, originals);
+        auto deleted = Store::deleteSequences(ctx, originals);
         if (!deleted)
             return deleted.error();
-        replies.append(QJsonObject{{QStringLiteral("request"), RR::apiSubject(ctx, QStringLiteral("STREAM.MSG.DELETE.") + MqttLayout::retainedStream())},
+        replies.append(QJsonObject{{QStringLiteral("request"), Store::apiSubject(ctx, QStringLiteral("STREAM.MSG.DELETE.") + MqttLayout::retainedStream())},
                                    {QStringLiteral("deleted"), qint64(deleted->deleted)},
                                    {QStringLiteral("already_gone"), qint64(deleted->alreadyGone)},
                                    {QStringLiteral("sample_replies"), deleted->sample}});
@@ -306,20 +308,20 @@ public:
 
     Result<void> verify(const RepairStep &step, const ExecContext &ctx) const override
     {
-        auto config = currentConfig(ctx);
+        auto config = Store::currentConfig(ctx);
         if (!config)
             return config.error();
         if (!*config || !isLegacyShaped(**config))
             return Error(Error::Kind::Internal, QStringLiteral("$MQTT_rmsgs is not [$MQTT.rmsgs] with max_msgs_per_subject -1"));
-        auto state = RR::consistentState(ctx);
+        auto state = Store::consistentState(ctx);
         if (!state)
             return state.error();
         if (const quint64 left = perSubjectMessages(state->subjects); left != 0)
             return Error(Error::Kind::Internal, QStringLiteral("%1 message(s) are still on $MQTT.rmsgs.>").arg(left));
-        const QString backup = RR::stepBackupFile(ctx, step);
+        const QString backup = RetainedStepBackup::stepBackupFile(ctx, step);
         if (backup.isEmpty())
             return {};
-        auto expected = RR::backupRecords(backup, true);
+        auto expected = RetainedStepBackup::backupRecords(backup, true);
         if (!expected)
             return expected.error();
         auto now = readAll(ctx);
@@ -327,10 +329,10 @@ public:
             return now.error();
         QSet<QString> present;
         for (const StreamMessage &m : std::as_const(*now))
-            if (auto r = RR::decode(m); r && m.subject == legacyRmsgs() && !r->isDeleteMarker)
+            if (auto r = Store::decode(m); r && m.subject == legacyRmsgs() && !r->isDeleteMarker)
                 present.insert(r->topic);
         QStringList missing;
-        for (const RetainedRecord &r : RR::newestPerTopic(*expected))
+        for (const RetainedRecord &r : Store::newestPerTopic(*expected))
             if (!legacySubjectOf(r).isEmpty() && !present.contains(r.topic))
                 missing << r.topic;
         if (!missing.isEmpty())
@@ -341,7 +343,7 @@ public:
 
 } // namespace
 
-const RepairAction *RetainedActionBase::revertAction()
+const RepairAction *RepairActionFamilies::revertRetainedAction()
 {
     static const RevertRetained revert;
     return &revert;

@@ -21,7 +21,9 @@
 #include "mqtt/clientidhash.h"
 #include "mqtt/mqttlayout.h"
 #include "repair/actions/actionfamilies.h"
-#include "repair/actions/sessionactionsupport.h"
+#include "repair/actions/gatheredsessions.h"
+#include "repair/actions/sessionconsumeractions.h"
+#include "repair/actions/sessionlivestate.h"
 
 namespace MqttDoctor {
 
@@ -57,12 +59,12 @@ void addConsumerSteps(QList<RepairStep> &steps, const PlanContext &ctx, const Se
                       const QString &why, bool whileConnected = false)
 {
     for (const QString &name : names) {
-        const QString stream = consumerInfo(ctx, name).value(QLatin1String("stream")).toString();
+        const QString stream = GatheredSessions::consumerInfo(ctx, name).value(QLatin1String("stream")).toString();
         QList<WatchedSubject> watched{{entry.subject, entry.seq, true}};
         const QString owner = MqttLayout::durableOwnerHash(stream, name);
         if (!owner.isEmpty() && owner != entry.hash) {
-            const QString other = subjectOfHash(ctx, owner);
-            const SessionEntry *e = entryOn(ctx, other);
+            const QString other = GatheredSessions::subjectOfHash(ctx, owner);
+            const SessionEntry *e = GatheredSessions::entryOn(ctx, other);
             watched.append({other, e ? e->seq : 0, false});
         }
         RepairStep s = deleteConsumerStep(ctx, stream, name, why, watched);
@@ -85,9 +87,9 @@ QStringList removable(const PlanContext &ctx, const SessionEntry &entry, const Q
 {
     QStringList out;
     for (const QString &name : names) {
-        if (consumerInfo(ctx, name).isEmpty())
+        if (GatheredSessions::consumerInfo(ctx, name).isEmpty())
             continue;  // does not exist
-        const QStringList others = referencingSubjects(ctx, name, entry.subject);
+        const QStringList others = GatheredSessions::referencingSubjects(ctx, name, entry.subject);
         if (others.isEmpty())
             out << name;
         else
@@ -99,7 +101,7 @@ QStringList removable(const PlanContext &ctx, const SessionEntry &entry, const Q
 Result<Precondition> purgePrecondition(const RepairStep &step, const ExecContext &ctx)
 {
     const quint64 planned = quint64(step.params.value(QLatin1String("seq")).toInteger());
-    auto rec = lastOnSubject(ctx, sessStream, step.subject);
+    auto rec = SessionLiveState::lastOnSubject(ctx, sessStream, step.subject);
     if (!rec)
         return rec.error();
     if (!*rec)
@@ -129,7 +131,7 @@ Result<QJsonArray> purgeApply(const QString &action, const RepairStep &step, con
 Result<void> purgeVerify(const RepairStep &step, const ExecContext &ctx)
 {
     const quint64 planned = quint64(step.params.value(QLatin1String("seq")).toInteger());
-    auto rec = lastOnSubject(ctx, sessStream, step.subject);
+    auto rec = SessionLiveState::lastOnSubject(ctx, sessStream, step.subject);
     if (!rec)
         return rec.error();
     if (*rec && (*rec)->seq <= planned)
@@ -144,7 +146,7 @@ public:
 
     QList<RepairStep> plan(const Finding &f, const PlanContext &ctx, QString *note) const override
     {
-        const SessionEntry *entry = entryOn(ctx, f.subject);
+        const SessionEntry *entry = GatheredSessions::entryOn(ctx, f.subject);
         if (!entry) {
             *note = QStringLiteral("%1 (%2): the record was not gathered; run check with the account's credentials and plan again.")
                         .arg(f.code, f.title);
@@ -161,7 +163,7 @@ public:
                                 .arg(entry->subject)
                                 .arg(entry->seq)
                                 .arg(entry->hash);
-            names = durablesOfHash(ctx, entry->hash);
+            names = GatheredSessions::durablesOfHash(ctx, entry->hash);
             why = QStringLiteral("of the undecodable record on %1 (hash %2)").arg(entry->subject, entry->hash);
         } else {
             s.description = QStringLiteral("Back up and purge the record on %1 (sequence %2), which holds the foreign client ID \"%3\" "
@@ -206,7 +208,7 @@ public:
 
     QList<RepairStep> plan(const Finding &f, const PlanContext &ctx, QString *note) const override
     {
-        const SessionEntry *entry = entryOn(ctx, f.subject);
+        const SessionEntry *entry = GatheredSessions::entryOn(ctx, f.subject);
         if (!entry || !entry->record) {
             *note = QStringLiteral("%1 (%2): the record was not gathered; run check with the account's credentials and plan again.")
                         .arg(f.code, f.title);
@@ -269,7 +271,7 @@ public:
         if (step.params.value(QLatin1String("while_connected")).toBool())
             return pre;
         const QString clientId = step.params.value(QLatin1String("client_id")).toString();
-        const auto clients = connectedNow(ctx, clientId);
+        const auto clients = SessionLiveState::connectedNow(ctx, clientId);
         if (clients && clients->contains(clientId))
             return Precondition::changed(QStringLiteral("\"%1\" is connected to %2").arg(clientId, clients->value(clientId)));
         Precondition run = Precondition::run();
@@ -290,8 +292,7 @@ QList<const RepairAction *> sessionActions()
 {
     static const SessionRepair::PurgeSession purge;
     static const SessionRepair::DeleteSession deleteSession;
-    return {&purge, SessionRepair::createConsumerAction(), SessionRepair::deleteConsumerAction(), &deleteSession,
-            SessionRepair::migrateLegacySessionsAction(), SessionRepair::adoptDurableAction()};
+    return {&purge, createConsumerAction(), deleteConsumerAction(), &deleteSession, migrateLegacySessionsAction(), adoptDurableAction()};
 }
 
 } // namespace RepairActionFamilies

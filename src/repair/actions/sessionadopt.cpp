@@ -12,7 +12,9 @@
 #include "mqtt/mqttlayout.h"
 #include "nats/natsheaders.h"
 #include "mqtt/sessionrecord.h"
-#include "repair/actions/sessionactionsupport.h"
+#include "repair/actions/actionfamilies.h"
+#include "repair/actions/gatheredsessions.h"
+#include "repair/actions/sessionlivestate.h"
 #include "nats/jetstreampublisher.h"
 
 namespace MqttDoctor::SessionRepair {
@@ -54,13 +56,13 @@ public:
     {
         const QString recorded = f.expected.toObject().value(QLatin1String("consumer")).toString();
         const QString live = f.actual.toObject().value(QLatin1String("live")).toString();
-        const SessionEntry *entry = entryOn(ctx, f.subject);
+        const SessionEntry *entry = GatheredSessions::entryOn(ctx, f.subject);
         QString sid;
         if (entry)
             for (const SessionConsumer &c : entry->consumers)
                 if (c.name == recorded && !c.exists)
                     sid = c.sid;
-        const QJsonObject liveInfo = consumerInfo(ctx, live);
+        const QJsonObject liveInfo = GatheredSessions::consumerInfo(ctx, live);
         if (!entry || !entry->record || sid.isEmpty() || liveInfo.isEmpty()) {
             *note = QStringLiteral("%1 (%2): the record or the live durable was not gathered; run check with the account's credentials "
                                    "and plan again.")
@@ -86,7 +88,7 @@ public:
                             .arg(entry->clientId, entry->subject)
                             .arg(entry->seq)
                             .arg(live, recorded, sid)
-                            .arg(pendingText(liveInfo));
+                            .arg(GatheredSessions::pendingText(liveInfo));
         s.requests = {RepairRequest{entry->subject,
                                     QJsonObject{{QStringLiteral("publish"),
                                                  QStringLiteral("the record with cons[\"%1\"] set to %2's config, JetStream publish with "
@@ -115,7 +117,7 @@ public:
         const QString sid = step.params.value(QLatin1String("sid")).toString();
         const QString recorded = step.params.value(QLatin1String("recorded")).toString();
         const QString live = step.params.value(QLatin1String("live")).toString();
-        auto rec = lastOnSubject(ctx, MqttLayout::sessionsStream(), step.subject);
+        auto rec = SessionLiveState::lastOnSubject(ctx, MqttLayout::sessionsStream(), step.subject);
         if (!rec)
             return rec.error();
         if (!*rec)
@@ -149,7 +151,7 @@ public:
         const quint64 planned = quint64(step.params.value(QLatin1String("seq")).toInteger());
         const QString sid = step.params.value(QLatin1String("sid")).toString();
         const QString live = step.params.value(QLatin1String("live")).toString();
-        auto rec = lastOnSubject(ctx, MqttLayout::sessionsStream(), step.subject);
+        auto rec = SessionLiveState::lastOnSubject(ctx, MqttLayout::sessionsStream(), step.subject);
         if (!rec)
             return rec.error();
         if (!*rec)
@@ -174,7 +176,7 @@ public:
     {
         const QString sid = step.params.value(QLatin1String("sid")).toString();
         const QString live = step.params.value(QLatin1String("live")).toString();
-        auto rec = lastOnSubject(ctx, MqttLayout::sessionsStream(), step.subject);
+        auto rec = SessionLiveState::lastOnSubject(ctx, MqttLayout::sessionsStream(), step.subject);
         if (!rec)
             return rec.error();
         if (!*rec || adoptedNameIn((*rec)->data, sid) != live)
@@ -185,10 +187,14 @@ public:
 
 } // namespace
 
+} // namespace MqttDoctor::SessionRepair
+
+namespace MqttDoctor::RepairActionFamilies {
+
 const RepairAction *adoptDurableAction()
 {
-    static const AdoptDurable action;
+    static const SessionRepair::AdoptDurable action;
     return &action;
 }
 
-} // namespace MqttDoctor::SessionRepair
+} // namespace MqttDoctor::RepairActionFamilies

@@ -1,5 +1,7 @@
 // create_consumer (SESSION_MISSING_CONSUMER) and delete_consumer (ORPHAN_CONSUMER, and the consumer
 // removals of purge_session and delete_session): one durable per step.
+#include "repair/actions/sessionconsumeractions.h"
+
 #include <QJsonArray>
 
 #include "diagnosis/findingcatalogue.h"
@@ -8,7 +10,9 @@
 #include "mqtt/mqttlayout.h"
 #include "mqtt/sessionrecord.h"
 #include "nats/jserrors.h"
-#include "repair/actions/sessionactionsupport.h"
+#include "repair/actions/actionfamilies.h"
+#include "repair/actions/gatheredsessions.h"
+#include "repair/actions/sessionlivestate.h"
 
 namespace MqttDoctor::SessionRepair {
 
@@ -49,7 +53,7 @@ public:
     QList<RepairStep> plan(const Finding &f, const PlanContext &ctx, QString *note) const override
     {
         const QString durable = f.expected.toObject().value(QLatin1String("consumer")).toString();
-        const SessionEntry *entry = entryOn(ctx, f.subject);
+        const SessionEntry *entry = GatheredSessions::entryOn(ctx, f.subject);
         QJsonObject config;
         QString sid;
         if (entry)
@@ -103,7 +107,7 @@ public:
                                                        .arg(step.consumer, str(actual, "deliver_subject"), str(actual, "filter_subject"),
                                                             str(planned, "deliver_subject"), str(planned, "filter_subject")));
         }
-        auto rec = lastOnSubject(ctx, sessStream, step.subject);
+        auto rec = SessionLiveState::lastOnSubject(ctx, sessStream, step.subject);
         if (!rec)
             return rec.error();
         if (!*rec)
@@ -171,8 +175,8 @@ public:
                                    "and plan again.").arg(f.code, f.title);
             return {};
         }
-        const QString subject = subjectOfHash(ctx, hash);
-        const SessionEntry *entry = entryOn(ctx, subject);
+        const QString subject = GatheredSessions::subjectOfHash(ctx, hash);
+        const SessionEntry *entry = GatheredSessions::entryOn(ctx, subject);
         WatchedSubject w{subject, entry ? entry->seq : 0, false};
         RepairStep s = deleteConsumerStep(ctx, f.stream, durable,
                                           QStringLiteral("(orphaned: no session record references it%1)")
@@ -194,7 +198,7 @@ public:
             return Precondition::alreadyDone(QStringLiteral("%1 no longer exists on %2").arg(step.consumer, step.stream));
         for (const QJsonValue &v : step.params.value(QLatin1String("watched")).toArray()) {
             const WatchedSubject w = WatchedSubject::fromJson(v.toObject());
-            auto rec = lastOnSubject(ctx, sessStream, w.subject);
+            auto rec = SessionLiveState::lastOnSubject(ctx, sessStream, w.subject);
             if (!rec)
                 return rec.error();
             if (!*rec)
@@ -206,13 +210,13 @@ public:
                                                  .arg((*rec)->seq)
                                                  .arg(w.seq == 0 ? QStringLiteral("none") : QString::number(w.seq)));
             // The record the plan saw: an earlier step purges it (a dry run still sees it), or it names other durables.
-            if (!w.purgedBefore && recordReferences((*rec)->data, step.consumer))
+            if (!w.purgedBefore && SessionLiveState::recordReferences((*rec)->data, step.consumer))
                 return Precondition::changed(QStringLiteral("the record on %1 references %2").arg(w.subject, step.consumer));
         }
         const QString hash = step.params.value(QLatin1String("hash")).toString();
         if (step.params.value(QLatin1String("while_connected")).toBool())
             return Precondition::run();
-        if (const auto clients = connectedNow(ctx)) {
+        if (const auto clients = SessionLiveState::connectedNow(ctx)) {
             for (auto it = clients->cbegin(); it != clients->cend(); ++it)
                 if (!hash.isEmpty() && ClientIdHash::hash(it.key()) == hash)
                     return Precondition::changed(QStringLiteral("MQTT client \"%1\", whose ID hashes to %2, is connected to %3")
@@ -246,16 +250,86 @@ public:
 
 } // namespace
 
+QJsonObject WatchedSubject::toJson() const
+{
+    return QJsonObject{{QStringLiteral("subject"), subject},
+                       {QStringLiteral("seq"), qint64(seq)},
+                       {QStringLiteral("purged_before"), purgedBefore}};
+}
+
+WatchedSubject WatchedSubject::fromJson(const QJsonObject &o)
+{
+    WatchedSubject w;
+    w.subject = o.value(QLatin1String("subject")).toString();
+    w.seq = quint64(o.value(QLatin1String("seq")).toInteger());
+    w.purgedBefore = o.value(QLatin1String("purged_before")).toBool();
+    return w;
+}
+
+RepairStep deleteConsumerStep(const PlanContext &ctx, const QString &stream, const QString &name, const QString &why,
+                              const QList<WatchedSubject> &watched)
+{
+    const QJsonObject info = GatheredSessions::consumerInfo(ctx, name);
+    const QJsonObject config = info.value(QLatin1String("config")).toObject();
+    const QString filter = config.value(QLatin1String("filter_subject")).toString();
+    const QString hash = MqttLayout::durableOwnerHash(stream, name);
+    RepairStep s;
+    s.action = RepairActions::deleteConsumer();
+    s.stream = stream;
+    s.consumer = name;
+    // The messages it holds leave the stream with it (interest retention): they are backed up first, read
+    // by subject with STREAM.MSG.GET (never a consumer on an interest stream), so "backed up" is true.
+    const qint64 held = info.value(QLatin1String("num_pending")).toInteger() + info.value(QLatin1String("num_ack_pending")).toInteger();
+    s.description = QStringLiteral("Delete the durable %1 on %2 (filter %3; %4%5) %6")
+                        .arg(name, stream, filter.isEmpty() ? QStringLiteral("-") : filter, GatheredSessions::pendingText(info),
+                             held > 0 ? QStringLiteral(": the messages on its filter are backed up first, then dropped with it")
+                                      : QString(),
+                             why);
+    s.requests = {RepairRequest{ctx.apiSubject(QStringLiteral("CONSUMER.DELETE.%1.%2").arg(stream, name)), {}}};
+    s.destructive = true;
+    RepairBackupSpec b;
+    b.stream = stream;
+    b.includeMessages = held > 0;
+    b.subject = held > 0 ? filter : QString();
+    b.allConsumers = false;
+    b.consumers = {name};
+    s.backups = {b};
+    QStringList subjects;
+    QJsonArray watchedJson;
+    for (const WatchedSubject &w : watched) {
+        subjects << w.subject;
+        watchedJson.append(w.toJson());
+    }
+    s.precondition = QStringLiteral("%1 still exists; no session record on %2 references it or was written since the plan; no "
+                                    "MQTT client whose ID hashes to %3 is connected (CONNZ through the account's connection; "
+                                    "where no server answers it, a reconnect still shows as a new record, because servers "
+                                    "save the session at every CONNECT)")
+                         .arg(name, subjects.join(QStringLiteral(", ")), hash.isEmpty() ? QStringLiteral("-") : hash);
+    s.undo = held > 0 ? QStringLiteral("restore the step's backup file (recreates the durable with its config and republishes the "
+                                       "messages of its filter, which every durable on that filter then receives again)")
+                      : QStringLiteral("restore the step's backup file (recreates the durable with its config; it held no message)");
+    s.verification = QStringLiteral("CONSUMER.INFO of %1 on %2 answers \"consumer not found\"").arg(name, stream);
+    s.params = QJsonObject{{QStringLiteral("hash"), hash},
+                           {QStringLiteral("watched"), watchedJson},
+                           {QStringLiteral("num_pending"), info.value(QLatin1String("num_pending"))},
+                           {QStringLiteral("num_ack_pending"), info.value(QLatin1String("num_ack_pending"))}};
+    return s;
+}
+
+} // namespace MqttDoctor::SessionRepair
+
+namespace MqttDoctor::RepairActionFamilies {
+
 const RepairAction *deleteConsumerAction()
 {
-    static const DeleteConsumer action;
+    static const SessionRepair::DeleteConsumer action;
     return &action;
 }
 
 const RepairAction *createConsumerAction()
 {
-    static const CreateConsumer action;
+    static const SessionRepair::CreateConsumer action;
     return &action;
 }
 
-} // namespace MqttDoctor::SessionRepair
+} // namespace MqttDoctor::RepairActionFamilies

@@ -13,7 +13,8 @@
 #include "nats/natsheaders.h"
 #include "mqtt/sessionrecord.h"
 #include "nats/jserrors.h"
-#include "repair/actions/sessionactionsupport.h"
+#include "repair/actions/actionfamilies.h"
+#include "repair/actions/sessionlivestate.h"
 #include "nats/jetstreampublisher.h"
 
 namespace MqttDoctor::SessionRepair {
@@ -152,18 +153,18 @@ private:
     /** Copies the record to $MQTT_sess (or says why not); an error leaves the legacy stream in place. */
     static Result<QJsonObject> move(const RepairStep &step, const ExecContext &ctx, quint64 lastSeq)
     {
-        auto legacy = bySequence(ctx, step.stream, lastSeq);
+        auto legacy = SessionLiveState::bySequence(ctx, step.stream, lastSeq);
         if (!legacy)
             return legacy.error().prefixed(QStringLiteral("reading the record of %1").arg(step.stream));
         if (!*legacy)
             return Error(Error::Kind::NotFound, QStringLiteral("%1 no longer holds sequence %2").arg(step.stream).arg(lastSeq));
-        const StoredRecord &record = **legacy;
+        const SessionLiveState::StoredRecord &record = **legacy;
         auto decoded = SessionRecord::decode(record.data);
         if (!decoded || decoded->id.isEmpty())
             return QJsonObject{{QStringLiteral("note"), QStringLiteral("not a session record (%1): only backed up")
                                                             .arg(decoded ? QStringLiteral("no client ID") : decoded.error().message())}};
         const QString target = step.params.value(QLatin1String("prefix")).toString() + ClientIdHash::hash(decoded->id);
-        auto existing = lastOnSubject(ctx, sessStream, target);
+        auto existing = SessionLiveState::lastOnSubject(ctx, sessStream, target);
         if (!existing)
             return existing.error().prefixed(QStringLiteral("reading %1").arg(target));
         QJsonObject out{{QStringLiteral("client_id"), decoded->id}, {QStringLiteral("subject"), target}};
@@ -184,7 +185,7 @@ private:
         auto seq = store(ctx, target, record.data, expected);
         if (!seq)
             return seq.error().prefixed(QStringLiteral("storing the record of %1 on %2").arg(step.stream, target));
-        auto copy = bySequence(ctx, sessStream, *seq);
+        auto copy = SessionLiveState::bySequence(ctx, sessStream, *seq);
         if (!copy)
             return copy.error().prefixed(QStringLiteral("reading back %1").arg(target));
         if (!*copy || (*copy)->data != record.data || (*copy)->subject != target)
@@ -201,10 +202,14 @@ private:
 
 } // namespace
 
+} // namespace MqttDoctor::SessionRepair
+
+namespace MqttDoctor::RepairActionFamilies {
+
 const RepairAction *migrateLegacySessionsAction()
 {
-    static const MigrateLegacySessions action;
+    static const SessionRepair::MigrateLegacySessions action;
     return &action;
 }
 
-} // namespace MqttDoctor::SessionRepair
+} // namespace MqttDoctor::RepairActionFamilies

@@ -8,18 +8,29 @@
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/subjectoverlap.h"
 #include "nats/jserrors.h"
-#include "repair/actions/streamactionsupport.h"
+#include "repair/actions/streamconfigedit.h"
 #include "repair/repairaction.h"
 
 namespace MqttDoctor {
 
 namespace {
 
-namespace S = StreamActionSupport;
+namespace S = StreamConfigEdit;
 namespace C = FindingCodes;
 namespace R = RepairActions;
 
 QString sub(const char *s) { return QString::fromLatin1(s); }
+
+/** The subjects of another stream that capture any of the layout's MQTT subjects (for resolve_overlap). */
+QStringList capturedByOther(const QStringList &otherSubjects, const QStringList &mqttSubjects)
+{
+    QStringList out;
+    for (const QString &theirs : otherSubjects)
+        for (const QString &mine : mqttSubjects)
+            if (subjectsOverlap(mine, theirs) && !out.contains(theirs))
+                out.append(theirs);
+    return out;
+}
 
 Result<QJsonObject> currentConfig(const ExecContext &ctx, const QString &stream)
 {
@@ -361,7 +372,7 @@ public:
             return {};
         }
         const QStringList subjects = MqttStreamSpec::subjectsOf(info->config);
-        const QStringList captured = S::overlapping(subjects, mqttSubjects(ctx));
+        const QStringList captured = capturedByOther(subjects, mqttSubjects(ctx));
         if (captured.isEmpty()) {
             *note = QStringLiteral("\"%1\" no longer captures MQTT subjects.").arg(other);
             return {};
@@ -526,7 +537,7 @@ QList<const RepairAction *> streamActions()
     static const CreateStream create;
     static const UpdateStream update;
     static const ResolveOverlap overlap;
-    return {&create, &update, StreamActionSupport::recreateStreamAction(), &overlap};
+    return {&create, &update, RepairActionFamilies::recreateStreamAction(), &overlap};
 }
 
 } // namespace RepairActionFamilies

@@ -12,10 +12,12 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include "diagnosis/findingcodes.h"
 #include "nats/jserrors.h"
-#include "repair/actions/streamactionsupport.h"
+#include "repair/actions/actionfamilies.h"
+#include "repair/actions/streamconfigedit.h"
 #include "repair/backupfile.h"
 #include "repair/repairaction.h"
 #include "repair/streambackup.h"
@@ -25,13 +27,22 @@ namespace MqttDoctor {
 
 namespace {
 
-namespace S = StreamActionSupport;
+namespace S = StreamConfigEdit;
 
 QString key(const char *k) { return QString::fromLatin1(k); }
 
+/** A file name for the recreate journal and backups: account and stream, made safe for file systems. */
+QString recreateFileStem(const QString &account, const QString &stream)
+{
+    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9_.-]"));
+    QString a = account.isEmpty() ? QStringLiteral("account") : account;
+    QString s = stream;
+    return a.replace(unsafe, QStringLiteral("_")) + QLatin1Char('-') + s.replace(unsafe, QStringLiteral("_"));
+}
+
 QString journalPath(const ExecContext &ctx, const RepairStep &step)
 {
-    return QDir(ctx.backupDir).filePath(S::safeFileStem(step.account, step.stream) + QStringLiteral("-recreate.journal.json"));
+    return QDir(ctx.backupDir).filePath(recreateFileStem(step.account, step.stream) + QStringLiteral("-recreate.journal.json"));
 }
 
 std::optional<QJsonObject> readJournal(const QString &path, const QString &stream)
@@ -158,7 +169,7 @@ public:
                 return S::stateChanged(p.reason);
             if (p.verdict == Precondition::Verdict::Run) {
                 // 1. The working backup (nothing is deleted unless it is complete on disk).
-                const QString stem = S::safeFileStem(step.account, step.stream);
+                const QString stem = recreateFileStem(step.account, step.stream);
                 const QString backup = freshBackupPath(ctx.backupDir, [&stem](const QString &stamp) -> QString {
                     return QStringLiteral("%1-recreate-%2.jsonl").arg(stem, stamp);
                 });
@@ -278,7 +289,7 @@ public:
 
 } // namespace
 
-const RepairAction *StreamActionSupport::recreateStreamAction()
+const RepairAction *RepairActionFamilies::recreateStreamAction()
 {
     static const RecreateStream action;
     return &action;

@@ -14,15 +14,14 @@
 
 namespace MqttDoctor {
 
-class RepairAction;
-
 /**
- * Helpers shared by the stream-level repair actions (streamactions.cpp, streamrecreate.cpp): the
- * expected spec with feasible replicas, which config fields differ and can change in place, the
- * natscli-style `-old +new` diff (subject order ignored), and the field-by-field precondition of a
- * read-modify-write. Pure unless stated; any thread.
+ * A change of an MQTT stream's config, as the stream-level repair actions (streamactions.cpp,
+ * streamrecreate.cpp) and the retained ones work it out and report it: the expected spec with feasible
+ * replicas, which config fields differ and can change in place, the config with the changes written
+ * over it, the natscli-style `-old +new` diff (subject order ignored) that plans and the GUI show, the
+ * field-by-field precondition of a read-modify-write, and the errors a change reports. Pure; any thread.
  */
-namespace StreamActionSupport {
+namespace StreamConfigEdit {
 
 /** The fields STREAM.UPDATE can change on an MQTT stream (retention and storage cannot). */
 QStringList inPlaceFields();
@@ -86,14 +85,5 @@ Error stateChanged(const QString &what);
 /** "Name already in use" on STREAM.CREATE (10058), to be re-read rather than fatal (docs/safety.md). */
 bool isAlreadyInUse(const Error &error);
 
-/** Every name of `spec`'s layout subjects that `other` captures (for resolve_overlap). */
-QStringList overlapping(const QStringList &otherSubjects, const QStringList &mqttSubjects);
-
-/** A file name for the recreate journal and backups: account and stream, made safe for file systems. */
-QString safeFileStem(const QString &account, const QString &stream);
-
-/** The recreate_stream action (streamrecreate.cpp). */
-const RepairAction *recreateStreamAction();
-
-} // namespace StreamActionSupport
+} // namespace StreamConfigEdit
 } // namespace MqttDoctor

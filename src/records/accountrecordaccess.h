@@ -16,11 +16,13 @@ class ConnectionSet;
 class NatsConnection;
 
 /**
- * Where an account's MQTT records are read from, and how its topics map: the account's own
- * connection (records can only be read with the account's credentials; the system connection sees
- * summaries only). Shared by the CLI's record commands, the record-level checks and the GUI.
+ * Access to an account's MQTT records: the connection that reads them, which is the account's own
+ * (records can only be read with the account's credentials; the system connection sees summaries
+ * only), and what reading them needs besides (the JetStream API domain, the session subjects' domain
+ * token, the topic dialect of the servers). resolve() picks that connection. Shared by the CLI's
+ * record commands, the record-level checks and the GUI.
  */
-struct RecordSource
+struct AccountRecordAccess
 {
     std::shared_ptr<NatsConnection> connection;
     QString account;        ///< may be empty when the server cannot tell
@@ -33,13 +35,13 @@ struct RecordSource
      * primary connection when it belongs to that account (or `accountName` is empty). A clear
      * InvalidInput error (with a hint) when there is none. Blocking (connects, asks the servers).
      */
-    static Result<RecordSource> resolve(ConnectionSet &connections, const QString &accountName);
+    static Result<AccountRecordAccess> resolve(ConnectionSet &connections, const QString &accountName);
     /**
      * The same with the cluster's servers already discovered (their versions choose the topic dialect)
      * and, when not null, the account's streams already read (the downgrade check looks at their
      * `$MQTT_rmsgs` instead of asking for it).
      */
-    static Result<RecordSource> resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers,
+    static Result<AccountRecordAccess> resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers,
                                         const QList<StreamInfo> *knownStreams = nullptr);
     /** True when resolve() can succeed without asking the network: credentials or a primary user. */
     static bool canResolve(const ConnectionSet &connections, const QString &accountName);

@@ -1,8 +1,9 @@
 #pragma once
-// Shared by the retained-message repair actions (retainedactions.cpp): the two shapes of $MQTT_rmsgs,
-// reading its messages without a consumer, read-modify-write config updates, pipelined republishing
-// with publish acks, deletes by sequence, and the records a step's backup holds. Private to
-// repair/actions. Blocking functions run on the executor's worker thread.
+// Reads and writes of the retained-message store $MQTT_rmsgs, shared by the retained-message repair
+// actions (retainedactions.cpp, retainedrevert.cpp): its two shapes, its config and state, reading its
+// messages without a consumer, read-modify-write config updates, pipelined republishing with publish
+// acks, deletes by sequence. Private to repair/actions. Blocking functions run on the executor's worker
+// thread.
 
 #include <optional>
 
@@ -18,7 +19,7 @@
 #include "nats/streamreader.h"
 #include "repair/repairaction.h"
 
-namespace MqttDoctor::RetainedRepair {
+namespace MqttDoctor::RetainedStore {
 
 /** The subjects of $MQTT_rmsgs: 2.9 (`$MQTT.rmsgs`), 2.10+ (`$MQTT.rmsgs.>`), or anything else. */
 enum class Shape { Legacy, Modern, Other };
@@ -59,6 +60,13 @@ QString stateContradiction(const QJsonObject &state, const std::optional<quint64
 
 /** The state of $MQTT_rmsgs with its per-subject counts; an error when stateContradiction() finds one. */
 Result<StoreState> consistentState(const ExecContext &ctx);
+
+/** `$JS.API.STREAM.INFO.$MQTT_rmsgs` `{"subjects_filter": filter}`: messages per subject. */
+Result<QHash<QString, qint64>> subjectCounts(const ExecContext &ctx, const QString &filter);
+/** The raw config of $MQTT_rmsgs now; nullopt when it does not exist. */
+Result<std::optional<QJsonObject>> currentConfig(const ExecContext &ctx);
+/** Ok when nothing is stored on the literal `$MQTT.rmsgs`. */
+Result<void> noneLeftOnLegacySubject(const ExecContext &ctx);
 
 /** Decodes one stored message of $MQTT_rmsgs. */
 Result<RetainedRecord> decode(const StreamMessage &message);
@@ -111,18 +119,7 @@ Result<DeleteOutcome> deleteSequences(const ExecContext &ctx, const QList<quint6
 /** The full API subject of `op` for the report (`$JS.API.<op>` or `$JS.<domain>.API.<op>`). */
 QString apiSubject(const ExecContext &ctx, const QString &op);
 
-/** The newest backup file the executor wrote for `step` in ctx.backupDir; empty when there is none. */
-QString stepBackupFile(const ExecContext &ctx, const RepairStep &step);
-/** The decodable, non-marker records of a backup file whose stored subject satisfies `wanted`. */
-Result<QList<RetainedRecord>> backupRecords(const QString &path, bool perSubject);
-
-/**
- * Safety rule 2, checked by the action itself: the step's backup file holds every one of `sequences`
- * (the messages the step is about to delete). An error naming what is missing otherwise.
- */
-Result<void> requireBackedUp(const ExecContext &ctx, const RepairStep &step, const QList<quint64> &sequences);
-
 /** The newest record per topic (highest sequence), in sequence order. */
 QList<RetainedRecord> newestPerTopic(const QList<RetainedRecord> &records);
 
-} // namespace MqttDoctor::RetainedRepair
+} // namespace MqttDoctor::RetainedStore

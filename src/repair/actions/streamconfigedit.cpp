@@ -1,10 +1,6 @@
-#include "streamactionsupport.h"
+#include "repair/actions/streamconfigedit.h"
 
-#include <QRegularExpression>
-
-#include "diagnosis/subjectoverlap.h"
-
-namespace MqttDoctor::StreamActionSupport {
+namespace MqttDoctor::StreamConfigEdit {
 
 namespace {
 
@@ -245,22 +241,4 @@ bool isAlreadyInUse(const Error &error)
     return error.jsErrCode() == 10058 || error.message().contains(QLatin1String("already in use"), Qt::CaseInsensitive);
 }
 
-QStringList overlapping(const QStringList &otherSubjects, const QStringList &mqttSubjects)
-{
-    QStringList out;
-    for (const QString &theirs : otherSubjects)
-        for (const QString &mine : mqttSubjects)
-            if (subjectsOverlap(mine, theirs) && !out.contains(theirs))
-                out.append(theirs);
-    return out;
-}
-
-QString safeFileStem(const QString &account, const QString &stream)
-{
-    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9_.-]"));
-    QString a = account.isEmpty() ? QStringLiteral("account") : account;
-    QString s = stream;
-    return a.replace(unsafe, QStringLiteral("_")) + QLatin1Char('-') + s.replace(unsafe, QStringLiteral("_"));
-}
-
-} // namespace MqttDoctor::StreamActionSupport
+} // namespace MqttDoctor::StreamConfigEdit

@@ -1,4 +1,4 @@
-#include "recordsource.h"
+#include "accountrecordaccess.h"
 
 #include "mqtt/layouts.h"
 #include "nats/connectionset.h"
@@ -16,7 +16,7 @@ namespace {
  * layout): lab-observed, a consumer with a wildcard filter on such a store sends 2.9.10's file store
  * into an endless scan that wedges the account's JetStream API until restart. Non-empty: the reason.
  */
-QString downgradeHazard(const RecordSource &src, const QList<StreamInfo> *knownStreams)
+QString downgradeHazard(const AccountRecordAccess &src, const QList<StreamInfo> *knownStreams)
 {
     QJsonObject config;
     if (knownStreams) {
@@ -39,21 +39,21 @@ QString downgradeHazard(const RecordSource &src, const QList<StreamInfo> *knownS
 
 } // namespace
 
-bool RecordSource::canResolve(const ConnectionSet &connections, const QString &accountName)
+bool AccountRecordAccess::canResolve(const ConnectionSet &connections, const QString &accountName)
 {
     return (!accountName.isEmpty() && connections.hasAccountCredentials(accountName)) || connections.profile().auth.isSet();
 }
 
-Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QString &accountName)
+Result<AccountRecordAccess> AccountRecordAccess::resolve(ConnectionSet &connections, const QString &accountName)
 {
     auto servers = Discovery::knownServers(connections);
     return resolve(connections, accountName, servers ? *servers : QList<ServerInfo>());
 }
 
-Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers,
+Result<AccountRecordAccess> AccountRecordAccess::resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers,
                                           const QList<StreamInfo> *knownStreams)
 {
-    RecordSource src;
+    AccountRecordAccess src;
     src.apiDomain = connections.profile().jsDomain;
     const QString needCreds = QStringLiteral("reading the MQTT records of account %1 needs the account's credentials")
                                   .arg(accountName.isEmpty() ? QStringLiteral("(none given)") : accountName);
@@ -95,7 +95,7 @@ Result<RecordSource> RecordSource::resolve(ConnectionSet &connections, const QSt
     return src;
 }
 
-std::optional<SessionLoader::ConnectedClients> RecordSource::connectedClients(ConnectionSet &connections, const QString &clientId,
+std::optional<SessionLoader::ConnectedClients> AccountRecordAccess::connectedClients(ConnectionSet &connections, const QString &clientId,
                                                                              QString *why, QList<MqttClientEvent> *closed) const
 {
     const auto note = [why](const QString &text) {

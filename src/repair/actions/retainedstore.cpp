@@ -1,9 +1,7 @@
-#include "repair/actions/retainedsupport.h"
+#include "repair/actions/retainedstore.h"
 
-#include <QDir>
 #include <QHash>
 #include <QJsonDocument>
-#include <QSet>
 
 #include <algorithm>
 
@@ -13,12 +11,11 @@
 #include "nats/natsheaders.h"
 #include "mqtt/storedmessage.h"
 #include "nats/jserrors.h"
-#include "repair/backupfile.h"
 #include "nats/jetstreampublisher.h"
 #include "nats/streamindex.h"
 #include "repair/streamcontent.h"
 
-namespace MqttDoctor::RetainedRepair {
+namespace MqttDoctor::RetainedStore {
 
 namespace {
 
@@ -164,6 +161,42 @@ Result<StoreState> consistentState(const ExecContext &ctx)
     return out;
 }
 
+Result<QHash<QString, qint64>> subjectCounts(const ExecContext &ctx, const QString &filter)
+{
+    auto info = ctx.api(QStringLiteral("STREAM.INFO.") + stream(), QJsonObject{{QStringLiteral("subjects_filter"), filter}});
+    if (!info) {
+        Error e = info.error();
+        e.prefixed(QStringLiteral("reading the subjects of %1").arg(stream()));
+        return e;
+    }
+    QHash<QString, qint64> out;
+    const QJsonObject subjects = info->value(QLatin1String("state")).toObject().value(QLatin1String("subjects")).toObject();
+    for (auto it = subjects.constBegin(); it != subjects.constEnd(); ++it)
+        out.insert(it.key(), it.value().toInteger());
+    return out;
+}
+
+Result<std::optional<QJsonObject>> currentConfig(const ExecContext &ctx)
+{
+    auto info = ctx.streamInfo(stream());
+    if (!info)
+        return info.error();
+    if (!info->has_value())
+        return std::optional<QJsonObject>();
+    return std::optional<QJsonObject>((*info)->value(QLatin1String("config")).toObject());
+}
+
+Result<void> noneLeftOnLegacySubject(const ExecContext &ctx)
+{
+    auto counts = subjectCounts(ctx, MqttLayout::retainedLegacySubject());
+    if (!counts)
+        return counts.error();
+    const qint64 left = counts->value(MqttLayout::retainedLegacySubject());
+    if (left != 0)
+        return Error(Error::Kind::Internal, QStringLiteral("%1 message(s) are still on $MQTT.rmsgs").arg(left));
+    return {};
+}
+
 Result<RetainedRecord> decode(const StreamMessage &message)
 {
     StoredMessage m;
@@ -280,64 +313,6 @@ QString apiSubject(const ExecContext &ctx, const QString &op)
     return JetStreamClient::apiSubject(ctx.target.apiDomain, op);
 }
 
-QString stepBackupFile(const ExecContext &ctx, const RepairStep &step)
-{
-    if (ctx.backupDir.isEmpty())
-        return {};
-    // The executor names them "<stamp>-<account>-step<id>-<action>-<stream>[...].jsonl" (stamp first: newest sorts last).
-    const QDir dir(ctx.backupDir);
-    QStringList files = dir.entryList({QStringLiteral("*-step%1-%2-MQTT_rmsgs*.jsonl").arg(step.id, step.action)}, QDir::Files, QDir::Name);
-    return files.isEmpty() ? QString() : dir.filePath(files.constLast());
-}
-
-Result<QList<RetainedRecord>> backupRecords(const QString &path, bool perSubject)
-{
-    QList<RetainedRecord> out;
-    auto read = BackupFileReader::read(path, [&](BackupMessage &&m, qint64) {
-        if (isPerSubject(m.subject) != perSubject)
-            return true;
-        StreamMessage sm;
-        sm.subject = m.subject;
-        sm.sequence = m.seq;
-        sm.headers = m.headers;
-        sm.data = m.data;
-        auto r = decode(sm);
-        if (r && !r->isDeleteMarker)
-            out.append(*r);
-        return true;
-    });
-    if (!read)
-        return read.error();
-    return out;
-}
-
-Result<void> requireBackedUp(const ExecContext &ctx, const RepairStep &step, const QList<quint64> &sequences)
-{
-    if (sequences.isEmpty())
-        return {};
-    const QString path = stepBackupFile(ctx, step);
-    if (path.isEmpty())
-        return Error(Error::Kind::InvalidInput, QStringLiteral("no backup of this step was found in %1; nothing was deleted").arg(ctx.backupDir));
-    QSet<quint64> held;
-    auto read = BackupFileReader::read(path, [&held](BackupMessage &&m, qint64) {
-        held.insert(m.seq);
-        return true;
-    });
-    if (!read)
-        return read.error();
-    QStringList missing;
-    for (quint64 seq : sequences)
-        if (!held.contains(seq))
-            missing << QString::number(seq);
-    if (missing.isEmpty())
-        return {};
-    return Error(Error::Kind::Internal,
-                 QStringLiteral("the step's backup %1 does not hold sequence(s) %2 of %3, which this step would delete; nothing was deleted")
-                     .arg(path, missing.mid(0, 10).join(QStringLiteral(", ")), stream()),
-                 QStringLiteral("the backup reads whole streams through their configured subjects; messages outside them need a "
-                                "read by sequence"));
-}
-
 QList<RetainedRecord> newestPerTopic(const QList<RetainedRecord> &records)
 {
     QHash<QString, qsizetype> newest;
@@ -353,4 +328,4 @@ QList<RetainedRecord> newestPerTopic(const QList<RetainedRecord> &records)
     return out;
 }
 
-} // namespace MqttDoctor::RetainedRepair
+} // namespace MqttDoctor::RetainedStore
