@@ -22,21 +22,25 @@ QList<DurableReplacement> DurableReplacement::ofAccount(const SessionCheckInput 
     });
     if (!anyMissing)
         return out;
-    QSet<QString> named;
+    const QString msgs = MqttLayout::messagesStream();
+    // The live durables of $MQTT_msgs that could stand in for a session's (a hash in their name), then
+    // those no record names: the set is as big as the live durables, not as the records (an account
+    // whose durables are all gone has none, and a million records are not put in a set for nothing).
+    QHash<QString, const SessionLoader::ConsumerIndex::Entry *> unnamed;  // name -> entry
+    for (const SessionLoader::ConsumerIndex::Entry &entry : input.consumers)
+        if (entry.consumer.stream == msgs && !MqttLayout::durableOwnerHash(msgs, entry.name).isEmpty())
+            unnamed.insert(entry.name, &entry);
+    if (unnamed.isEmpty())
+        return out;
     for (const SessionEntry &e : input.sessions)
         if (e.record && !e.isLegacy())
             for (const SessionConsumer &c : e.consumers)
-                named.insert(c.name);
-    const QString msgs = MqttLayout::messagesStream();
-    // hash -> the unnamed durables of $MQTT_msgs with that hash
+                unnamed.remove(c.name);
+    // hash -> the unnamed durables of $MQTT_msgs with that hash, in the index's order
     QHash<QString, QList<const SessionLoader::ConsumerIndex::Entry *>> unnamedByHash;
-    for (const SessionLoader::ConsumerIndex::Entry &entry : input.consumers) {
-        if (entry.consumer.stream != msgs || named.contains(entry.name))
-            continue;
-        const QString hash = MqttLayout::durableOwnerHash(msgs, entry.name);
-        if (!hash.isEmpty())
-            unnamedByHash[hash].append(&entry);
-    }
+    for (const SessionLoader::ConsumerIndex::Entry &entry : input.consumers)
+        if (unnamed.contains(entry.name) && unnamed.value(entry.name) == &entry)
+            unnamedByHash[MqttLayout::durableOwnerHash(msgs, entry.name)].append(&entry);
     QSet<QString> taken;  // a live durable answers one missing name only
     for (const SessionEntry &e : input.sessions) {
         if (!e.record || e.isLegacy())

@@ -58,6 +58,11 @@ InterestHolder::Kind holderKindOf(ConsumerOwner::Kind kind)
 
 QList<InterestHolder> InterestHolder::ofAccount(const SessionCheckInput &input, const AccountInfo &account)
 {
+    return ofAccount(input, account, ConsumerOwner::ofAccount(input));
+}
+
+QList<InterestHolder> InterestHolder::ofAccount(const SessionCheckInput &input, const AccountInfo &account, const QList<ConsumerOwner> &owners)
+{
     QList<InterestHolder> out;
     // The average stored message of each interest stream.
     QHash<QString, double> averageBytes;
@@ -68,7 +73,7 @@ QList<InterestHolder> InterestHolder::ofAccount(const SessionCheckInput &input, 
     }
     // Only the durables that hold something are grouped: most of a big account's hold nothing.
     QHash<QString, qsizetype> holderAt;  // owner key -> index in out
-    for (const ConsumerOwner &o : ConsumerOwner::ofAccount(input)) {
+    for (const ConsumerOwner &o : owners) {
         const qint64 held = o.numPending + o.numAckPending;
         if (held <= 0)
             continue;

@@ -8,6 +8,7 @@
 
 #include <optional>
 
+#include "diagnosis/consumerowner.h"
 #include "diagnosis/sessionchecks.h"
 #include "nats/clusterinfo.h"
 
@@ -49,6 +50,8 @@ struct InterestHolder
      * client ID and hash). `account` gives the streams' sizes; empty unless the consumers are known.
      */
     static QList<InterestHolder> ofAccount(const SessionCheckInput &input, const AccountInfo &account);
+    /** The same with the durables' owners already worked out (ConsumerOwner::ofAccount(input)). */
+    static QList<InterestHolder> ofAccount(const SessionCheckInput &input, const AccountInfo &account, const QList<ConsumerOwner> &owners);
 };
 
 } // namespace MqttDoctor

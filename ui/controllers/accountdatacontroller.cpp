@@ -287,8 +287,10 @@ AccountDataController::Outcome AccountDataController::outcomeOf(
         out.findingGaps << CoverageGap::noEarlierSample(account.isEmpty() ? snapshot->account.name : account);
     out.sample = snapshot->sample();
     if (snapshot->sessionsComplete) {
-        out.consumers = ConsumerTableModel::rowsFor(snapshot->consumerOwners());
-        out.holders = InterestHolder::ofAccount(snapshot->records, snapshot->account);
+        // The owners once for both views (the findings' checks classify them on their own).
+        const QList<ConsumerOwner> owners = snapshot->consumerOwners();
+        out.consumers = ConsumerTableModel::rowsFor(owners);
+        out.holders = InterestHolder::ofAccount(snapshot->records, snapshot->account, owners);
     }
     return out;
 }
