@@ -21,8 +21,7 @@ namespace {
 // Excerpts and descriptions are cut: a hostile reply cannot make an error message (a terminal line) huge.
 void checkError(const Error &e, const QString &op)
 {
-    MQTTDOCTOR_FUZZ_CHECK(e.kind() == Error::Kind::Protocol || e.kind() == Error::Kind::JetStream
-                              || e.kind() == Error::Kind::NotFound,
+    MQTTDOCTOR_FUZZ_CHECK(e.kind() == Error::Kind::Protocol || e.kind() == Error::Kind::JetStream || e.kind() == Error::Kind::NotFound,
                           "a reply fails as a protocol, JetStream or not-found error");
     MQTTDOCTOR_FUZZ_CHECK(e.message().startsWith(QStringLiteral("JetStream ") + op), "the error names the request");
     MQTTDOCTOR_FUZZ_CHECK(e.message().size() < 1000, "the error message is bounded");
@@ -33,8 +32,8 @@ void checkError(const Error &e, const QString &op)
 // As a reply for the sequence it names (most inputs name one), else for sequence 1.
 void messageGetReply(const QByteArray &input)
 {
-    const qint64 named = QJsonDocument::fromJson(input).object().value(QLatin1String("message")).toObject()
-                             .value(QLatin1String("seq")).toInteger(0);
+    const qint64 named =
+        QJsonDocument::fromJson(input).object().value(QLatin1String("message")).toObject().value(QLatin1String("seq")).toInteger(0);
     const quint64 sequence = named > 0 ? quint64(named) : 1;
     const auto m = MessageGetter::parseMessageGetReply(input, QStringLiteral("$MQTT_sess"), sequence);
     if (!m) {

@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (record.ok())
         MQTTDOCTOR_FUZZ_CHECK(*record == *reference, "decode() and decodeReference() give different records");
     else
-        MQTTDOCTOR_FUZZ_CHECK(record.error().message() == reference.error().message(), "decode() and decodeReference() give different errors");
+        MQTTDOCTOR_FUZZ_CHECK(record.error().message() == reference.error().message(),
+                              "decode() and decodeReference() give different errors");
 
     const auto json = RetainedRecord::decodeJson(message.data);
     if (json) {

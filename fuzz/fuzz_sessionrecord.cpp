@@ -16,7 +16,8 @@ void checkSame(const Result<SessionRecord> &fast, const Result<SessionRecord> &r
     if (fast.ok())
         MQTTDOCTOR_FUZZ_CHECK(*fast == *reference, "decode() and decodeReference() give different records");
     else
-        MQTTDOCTOR_FUZZ_CHECK(fast.error().message() == reference.error().message(), "decode() and decodeReference() give different errors");
+        MQTTDOCTOR_FUZZ_CHECK(fast.error().message() == reference.error().message(),
+                              "decode() and decodeReference() give different errors");
 }
 
 } // namespace

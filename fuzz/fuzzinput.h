@@ -45,10 +45,10 @@ inline StoredMessage storedMessage(const QByteArray &input, const QString &strea
 } // namespace MqttDoctor::Fuzz
 
 /** A failed property of a fuzz target: print it and abort, so libFuzzer (and the replay test) report it. */
-#define MQTTDOCTOR_FUZZ_CHECK(condition, what)                                              \
-    do {                                                                                     \
-        if (!(condition)) {                                                                  \
-            fprintf(stderr, "fuzz check failed: %s (%s:%d)\n", what, __FILE__, __LINE__);    \
-            abort();                                                                         \
-        }                                                                                    \
+#define MQTTDOCTOR_FUZZ_CHECK(condition, what)                                            \
+    do {                                                                                  \
+        if (!(condition)) {                                                               \
+            fprintf(stderr, "fuzz check failed: %s (%s:%d)\n", what, __FILE__, __LINE__); \
+            abort();                                                                      \
+        }                                                                                 \
     } while (false)

@@ -58,8 +58,8 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
       m_accountData(new AccountDataController(this)), m_workspace(new AccountWorkspace(m_details, *m_accountData, this)),
       m_banner(new ErrorBanner(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_status(new ConnectionStatusWidget(controller, this)), m_autoRefresh(new AutoRefresh(this)), m_sweep(new RecordSweep(this)),
-      m_activity(new ActivityFeed(this)), m_clientEvents(new ClientEventModel(this)),
-      m_sweepLabel(new QLabel(this)), m_overviewTimer(new QTimer(this))
+      m_activity(new ActivityFeed(this)), m_clientEvents(new ClientEventModel(this)), m_sweepLabel(new QLabel(this)),
+      m_overviewTimer(new QTimer(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("NATS MQTT Doctor"));
@@ -341,9 +341,8 @@ void MainWindow::showLogExplainer()
 {
     auto *dialog = new LogExplainerDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &LogExplainerDialog::accountRequested, this, [this](const QString &account) {
-        m_treePanel->setCurrentSourceIndex(m_model->accountIndex(account));
-    });
+    connect(dialog, &LogExplainerDialog::accountRequested, this,
+            [this](const QString &account) { m_treePanel->setCurrentSourceIndex(m_model->accountIndex(account)); });
     dialog->show();
 }
 
@@ -410,10 +409,11 @@ void MainWindow::showCurrentDetails()
         m_details->showAccount(*owner, stream ? stream->name : QString());
         if (stream)
             m_workspace->selectStream(stream->name);
-        m_workspace->showAccount(*owner, kind == ClusterTreeModel::NodeKind::Sessions    ? AccountWorkspace::SessionsTab
-                                         : kind == ClusterTreeModel::NodeKind::Retained  ? AccountWorkspace::RetainedTab
-                                         : kind == ClusterTreeModel::NodeKind::Consumers ? AccountWorkspace::ConsumersTab
-                                                                                          : AccountWorkspace::OverviewTab);
+        m_workspace->showAccount(*owner,
+                                 kind == ClusterTreeModel::NodeKind::Sessions        ? AccountWorkspace::SessionsTab
+                                     : kind == ClusterTreeModel::NodeKind::Retained  ? AccountWorkspace::RetainedTab
+                                     : kind == ClusterTreeModel::NodeKind::Consumers ? AccountWorkspace::ConsumersTab
+                                                                                     : AccountWorkspace::OverviewTab);
         return;
     }
     m_workspace->showOverviewOnly();
@@ -438,9 +438,9 @@ void MainWindow::showCurrentDetails()
             m_details->showMessage(text + QStringLiteral("\n\n") + tr("Select a server to see its details."));
         }
     } else if (kind == ClusterTreeModel::NodeKind::ServerGroup) {
-        m_details->showMessage(tr("%1, nats-server %2.\n\nSelect a server to see its details.")
-                                   .arg(DisplayFormat::serverCount(m_model->servers().size()),
-                                        DisplayFormat::serverVersions(m_model->servers())));
+        m_details->showMessage(
+            tr("%1, nats-server %2.\n\nSelect a server to see its details.")
+                .arg(DisplayFormat::serverCount(m_model->servers().size()), DisplayFormat::serverVersions(m_model->servers())));
     } else {
         // The cluster or its Accounts node: what is wrong in this cluster, and where.
         updateClusterOverview();
@@ -451,12 +451,13 @@ void MainWindow::showCurrentDetails()
 void MainWindow::updateClusterOverview()
 {
     const QString name = m_controller.hasProfile() ? m_controller.profile().name : QString();
-    m_details->clusterPanel()->setState(name.isEmpty() ? m_controller.connectionDetail() : name, m_model->servers(), m_model->accountCount(),
-                                        m_model->allFindings(), m_model->coverageCounts(), m_lastRead);
+    m_details->clusterPanel()->setState(name.isEmpty() ? m_controller.connectionDetail() : name, m_model->servers(),
+                                        m_model->accountCount(), m_model->allFindings(), m_model->coverageCounts(), m_lastRead);
     // Safety rule 1: the same rule as the Repair… action, with how to turn changes on.
     const bool allowed = m_controller.hasProfile() && m_controller.profile().allowChanges;
     m_details->clusterPanel()->setChangesAllowed(
-        allowed, tr("Changes are off: this connection is read-only. Turn on \"Allow changes\" in the connection settings (Connect…) to repair."));
+        allowed,
+        tr("Changes are off: this connection is read-only. Turn on \"Allow changes\" in the connection settings (Connect…) to repair."));
     // The chart of session records and retained messages ranks the accounts only when they changed (not
     // on each of the record sweep's updates).
     if (std::exchange(m_overviewAccountsStale, false))

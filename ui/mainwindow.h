@@ -130,10 +130,10 @@ private:
     ClientEventModel *m_clientEvents;
     QLabel *m_sweepLabel;
     QTimer *m_overviewTimer;
-    QDateTime m_lastRead;  ///< when the last load's badges arrived
+    QDateTime m_lastRead; ///< when the last load's badges arrived
     bool m_treeCompleteSeen = false; ///< since the last connect
     bool m_overviewAccountsStale = true; ///< the tree's accounts changed since the overview's chart last ranked them
-    QString m_requestedAccount;      ///< openAccountSessions(), until it is opened
+    QString m_requestedAccount; ///< openAccountSessions(), until it is opened
 };
 
 } // namespace MqttDoctor

@@ -27,7 +27,7 @@ std::optional<Error> AccountChoice::missing(const Command &command, const Profil
     if (command.account != AccountUse::One || !account.isEmpty() || profile.auth.isSet())
         return std::nullopt;
     if (!profile.hasSystem() && profile.accounts.isEmpty())
-        return std::nullopt;  // --account would not help: the core says what is missing
+        return std::nullopt; // --account would not help: the core says what is missing
     QString hint = QStringLiteral("the accounts command lists the accounts (with the same connection options)");
     if (!profile.accounts.isEmpty())
         hint += QStringLiteral("; the profile holds the credentials of ") + accountList(profile);
@@ -35,9 +35,7 @@ std::optional<Error> AccountChoice::missing(const Command &command, const Profil
         hint += QStringLiteral("; %1 reads an account through its own credentials: connect as one of its users (--user/--password, "
                                "--creds, ...) or give a profile that holds them")
                     .arg(command.name);
-    return Error(Error::Kind::InvalidInput,
-                 QStringLiteral("%1 works on one account: give --account NAME").arg(command.name),
-                 hint)
+    return Error(Error::Kind::InvalidInput, QStringLiteral("%1 works on one account: give --account NAME").arg(command.name), hint)
         .asUsage();
 }
 

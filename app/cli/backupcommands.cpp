@@ -66,28 +66,28 @@ int runBackup(CliContext &ctx)
         return ctx.fail(target.error());
     InterruptGuard interrupt;
     BackupOptions options;
-    options.cancel = &InterruptGuard::flag();  // no partial backup file; acknowledged publishes stay
+    options.cancel = &InterruptGuard::flag(); // no partial backup file; acknowledged publishes stay
     options.progress = progressPrinter(ctx.err, QStringLiteral("backup"));
     auto result = StreamBackup::run(*target, request, options);
     if (!result)
         return ctx.fail(result.error());
     const BackupResult &r = *result;
     if (ctx.json) {
-        printJson(ctx.out, QJsonObject{{QStringLiteral("stream"), r.stream},
-                                       {QStringLiteral("account"), r.account},
-                                       {QStringLiteral("file"), r.path},
-                                       {QStringLiteral("messages"), qint64(r.messages)},
-                                       {QStringLiteral("bytes"), qint64(r.bytes)},
-                                       {QStringLiteral("file_bytes"), r.fileBytes},
-                                       {QStringLiteral("subject_filter"), r.subjectFilter},
-                                       {QStringLiteral("consumers"), QJsonArray::fromStringList(r.consumers)},
-                                       {QStringLiteral("read_with"), r.interestRetention ? QStringLiteral("direct_get")
-                                                                                         : QStringLiteral("ordered_consumer")}});
+        printJson(ctx.out,
+                  QJsonObject{{QStringLiteral("stream"), r.stream},
+                              {QStringLiteral("account"), r.account},
+                              {QStringLiteral("file"), r.path},
+                              {QStringLiteral("messages"), qint64(r.messages)},
+                              {QStringLiteral("bytes"), qint64(r.bytes)},
+                              {QStringLiteral("file_bytes"), r.fileBytes},
+                              {QStringLiteral("subject_filter"), r.subjectFilter},
+                              {QStringLiteral("consumers"), QJsonArray::fromStringList(r.consumers)},
+                              {QStringLiteral("read_with"),
+                               r.interestRetention ? QStringLiteral("direct_get") : QStringLiteral("ordered_consumer")}});
         return ExitOk;
     }
-    ctx.out << "Backed up " << r.messages << " message" << (r.messages == 1 ? "" : "s") << " (" << humanBytes(qint64(r.bytes))
-            << ") and " << r.consumers.size() << " consumer config" << (r.consumers.size() == 1 ? "" : "s") << " of stream "
-            << r.stream;
+    ctx.out << "Backed up " << r.messages << " message" << (r.messages == 1 ? "" : "s") << " (" << humanBytes(qint64(r.bytes)) << ") and "
+            << r.consumers.size() << " consumer config" << (r.consumers.size() == 1 ? "" : "s") << " of stream " << r.stream;
     if (!r.subjectFilter.isEmpty())
         ctx.out << " on subject " << r.subjectFilter;
     if (!r.account.isEmpty())
@@ -122,7 +122,7 @@ QJsonObject restoreJson(const RestoreResult &r)
 
 int runRestore(CliContext &ctx)
 {
-    const QString file = ctx.parser.positionalArguments().value(1);  // [0] is the command; exactly one (Command::arguments)
+    const QString file = ctx.parser.positionalArguments().value(1); // [0] is the command; exactly one (Command::arguments)
     auto target = AccountChoice::repairTarget(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
     if (!target)
         return ctx.fail(target.error());
@@ -130,7 +130,7 @@ int runRestore(CliContext &ctx)
     RestoreOptions options;
     options.merge = ctx.parser.isSet(QStringLiteral("merge"));
     options.dryRun = ctx.parser.isSet(QStringLiteral("dry-run"));
-    options.cancel = &InterruptGuard::flag();  // no partial backup file; acknowledged publishes stay
+    options.cancel = &InterruptGuard::flag(); // no partial backup file; acknowledged publishes stay
     options.progress = progressPrinter(ctx.err, QStringLiteral("restore"));
     auto result = StreamRestore::run(*target, file, options);
     if (!result)
@@ -165,8 +165,8 @@ int runRestore(CliContext &ctx)
         ctx.out << "Cancelled: run the same restore again to continue (messages already restored are skipped).\n";
     ctx.out << "File: " << r.path << '\n';
     if (!r.dryRun)
-        ctx.out << "Audit log: " << r.auditPath << (r.auditError.isEmpty() ? QString() : QStringLiteral(" (not written: ") + r.auditError + QLatin1Char(')'))
-                << '\n';
+        ctx.out << "Audit log: " << r.auditPath
+                << (r.auditError.isEmpty() ? QString() : QStringLiteral(" (not written: ") + r.auditError + QLatin1Char(')')) << '\n';
     return rc;
 }
 
@@ -185,20 +185,23 @@ QString auditLogHelpLine()
 
 QList<Command> backupCommands()
 {
-    Command backup{QStringLiteral("backup"), QStringLiteral("Back up a stream (messages, config, consumer configs) to a JSON Lines file."),
-                   {accountOption(), QCommandLineOption(QStringLiteral("stream"), QStringLiteral("The stream to back up (required)."),
-                                                        QStringLiteral("name")),
-                    QCommandLineOption(QStringLiteral("out"),
-                                       QStringLiteral("The backup file to write (required; refused if it exists, see --overwrite)."),
-                                       QStringLiteral("file")),
-                    QCommandLineOption(QStringLiteral("subject"), QStringLiteral("Only messages on this subject (wildcards allowed)."),
-                                       QStringLiteral("subject")),
-                    QCommandLineOption(QStringLiteral("consumer"), QStringLiteral("Only this consumer's config (repeatable; default: all)."),
-                                       QStringLiteral("name")),
-                    QCommandLineOption(QStringLiteral("configs-only"), QStringLiteral("The stream and consumer configs, no messages.")),
-                    QCommandLineOption(QStringLiteral("overwrite"), QStringLiteral("Replace an existing file."))},
-                   runBackup};
-    Command restore{QStringLiteral("restore"), QStringLiteral("Restore a backup file: recreate the stream and consumers, republish messages."),
+    Command backup{
+        QStringLiteral("backup"),
+        QStringLiteral("Back up a stream (messages, config, consumer configs) to a JSON Lines file."),
+        {accountOption(),
+         QCommandLineOption(QStringLiteral("stream"), QStringLiteral("The stream to back up (required)."), QStringLiteral("name")),
+         QCommandLineOption(QStringLiteral("out"),
+                            QStringLiteral("The backup file to write (required; refused if it exists, see --overwrite)."),
+                            QStringLiteral("file")),
+         QCommandLineOption(QStringLiteral("subject"), QStringLiteral("Only messages on this subject (wildcards allowed)."),
+                            QStringLiteral("subject")),
+         QCommandLineOption(QStringLiteral("consumer"), QStringLiteral("Only this consumer's config (repeatable; default: all)."),
+                            QStringLiteral("name")),
+         QCommandLineOption(QStringLiteral("configs-only"), QStringLiteral("The stream and consumer configs, no messages.")),
+         QCommandLineOption(QStringLiteral("overwrite"), QStringLiteral("Replace an existing file."))},
+        runBackup};
+    Command restore{QStringLiteral("restore"),
+                    QStringLiteral("Restore a backup file: recreate the stream and consumers, republish messages."),
                     {accountOption(),
                      QCommandLineOption(QStringLiteral("merge"),
                                         QStringLiteral("Also when the stream holds messages the backup lacks (they are kept).")),
@@ -208,7 +211,7 @@ QList<Command> backupCommands()
     QList<Command> commands{backup, restore};
     for (Command &c : commands) {
         c.account = AccountUse::One;
-        c.needsAccountCredentials = true;  // messages are read and written through the account's own connection
+        c.needsAccountCredentials = true; // messages are read and written through the account's own connection
     }
     return commands;
 }

@@ -98,10 +98,11 @@ void printFleetSummary(QTextStream &out, const QList<Finding> &findings, const Q
         int count = 0;
         QStringList accounts;
     };
-    QList<CodeRow> codes;  // in the findings' order: most severe first
+    QList<CodeRow> codes; // in the findings' order: most severe first
     QMap<QString, QMap<Finding::Severity, int>> perAccount;
     for (const Finding &f : findings) {
-        auto row = std::find_if(codes.begin(), codes.end(), [&f](const CodeRow &r) { return r.code == f.code && r.severity == f.severity; });
+        auto row =
+            std::find_if(codes.begin(), codes.end(), [&f](const CodeRow &r) { return r.code == f.code && r.severity == f.severity; });
         if (row == codes.end())
             row = codes.insert(codes.end(), CodeRow{f.severity, f.code, 0, {}});
         ++row->count;
@@ -173,9 +174,9 @@ QJsonObject summaryOf(const QList<Finding> &findings, const QList<MissingConsume
     return o;
 }
 
-const QString kTwoSampleNote = QStringLiteral(
-    "the checks that compare two samples (CONSUMER_STUCK's delivery progress, JETSTREAM_API_ERRORS) were not run; "
-    "--sample-interval 5s or --watch runs them.");
+const QString kTwoSampleNote =
+    QStringLiteral("the checks that compare two samples (CONSUMER_STUCK's delivery progress, JETSTREAM_API_ERRORS) were not run; "
+                   "--sample-interval 5s or --watch runs them.");
 
 // {"run": bool, "seconds": the time between the samples or null}.
 QJsonObject twoSampleJson(const DiagnosisInput &input)
@@ -246,8 +247,9 @@ int runCheck(CliContext &ctx)
         const QString text = ctx.parser.value(QStringLiteral("target-version"));
         const auto target = ServerVersion::parse(text);
         if (!target || target->majorVersion() != 2)
-            return ctx.usage(QStringLiteral("--target-version must be a nats-server version such as 2.11.15 or 2.14.5, not \"%1\"").arg(text),
-                             QStringLiteral("the version the servers are to be upgraded to"));
+            return ctx.usage(
+                QStringLiteral("--target-version must be a nats-server version such as 2.11.15 or 2.14.5, not \"%1\"").arg(text),
+                QStringLiteral("the version the servers are to be upgraded to"));
         request.options.targetVersion = *target;
         // An upgrade of 2.9 servers to 2.10+ also migrates the retained messages.
         if (target->atLeast(2, 10))
@@ -286,7 +288,8 @@ int runCheck(CliContext &ctx)
     TerminalProgress progress(ctx.err);
     if (progress.isShown())
         request.progress = [&progress](int done, int total, const QString &account) {
-            progress.update(QStringLiteral("Reading accounts through their own connections: %1 of %2 (%3)").arg(done).arg(total).arg(account));
+            progress.update(
+                QStringLiteral("Reading accounts through their own connections: %1 of %2 (%3)").arg(done).arg(total).arg(account));
         };
 
     // The two-sample checks: a first look (streams and consumers, no records), then the check that long after.
@@ -328,7 +331,7 @@ int runCheck(CliContext &ctx)
     const QList<AccountCoverage> coverage = AccountCoverage::of(*input);
 
     QStringList checked;
-    QMap<QString, const AccountInfo *> withJetStream;  // sorted, as the keys of a JSON object
+    QMap<QString, const AccountInfo *> withJetStream; // sorted, as the keys of a JSON object
     for (const AccountInfo &a : input->accounts) {
         if (a.isSystem && !input->includeSystemAccount)
             continue;
@@ -398,7 +401,7 @@ int runCheck(CliContext &ctx)
         byAccount[findings.at(i).account].append(i);
     for (auto it = byAccount.cbegin(); it != byAccount.cend(); ++it) {
         ctx.out << (it.key().isEmpty() ? QStringLiteral("Cluster") : QStringLiteral("Account ") + it.key()) << '\n';
-        qsizetype run = 0;  // findings of the current code and severity so far
+        qsizetype run = 0; // findings of the current code and severity so far
         const auto flush = [&](const Finding *last) {
             if (!everyFinding && last && run > kMaxShownPerCode)
                 ctx.out << "  ... and " << (run - kMaxShownPerCode) << " more " << last->code << " findings like these ("
@@ -450,58 +453,62 @@ int runCheck(CliContext &ctx)
 
 QList<Command> checkCommands()
 {
-    Command check{QStringLiteral("check"),
-                  QStringLiteral("Diagnose the MQTT streams: findings with evidence, the server errors they explain, and the repair."),
-                  {QCommandLineOption(QStringLiteral("account"), QStringLiteral("Check one account (default: the connected user's account)."),
-                                      QStringLiteral("name")),
-                   QCommandLineOption(QStringLiteral("all-accounts"), QStringLiteral("Check every account (needs a system connection).")),
-                   QCommandLineOption(QStringLiteral("stream-replicas"),
-                                      QStringLiteral("The servers' mqtt { stream_replicas } (default: derived from the cluster size)."),
-                                      QStringLiteral("n")),
-                   QCommandLineOption(QStringLiteral("upgrade-planned"),
-                                      QStringLiteral("Also report what an upgrade of 2.9 servers to 2.10+ will do.")),
-                   QCommandLineOption(QStringLiteral("target-version"),
-                                      QStringLiteral("Upgrade readiness: also report what this nats-server version will refuse or change "
-                                                     "for the account's sessions, connected clients and retained messages."),
-                                      QStringLiteral("version")),
-                   QCommandLineOption(QStringLiteral("stale-after"),
-                                      QStringLiteral("SESSION_STALE: persistent sessions not connected and not written for longer than this, "
-                                                     "e.g. 12h or 7d."),
-                                      QStringLiteral("duration"), QStringLiteral("30d")),
-                   QCommandLineOption(QStringLiteral("client-id"),
-                                      QStringLiteral("A client ID to check for hash collisions with the sessions (repeatable)."),
-                                      QStringLiteral("id")),
-                   QCommandLineOption(QStringLiteral("all-findings"),
-                                      QStringLiteral("Text output: print every finding (by default a code found more than %1 times in "
-                                                     "an account is shown %1 times, then counted).").arg(kMaxShownPerCode)),
-                   QCommandLineOption(QStringLiteral("format"),
-                                      QStringLiteral("text (default) or openmetrics: OpenMetrics text for node_exporter's textfile "
-                                                     "collector (findings, session records, retained messages, connected clients)."),
-                                      QStringLiteral("format")),
-                   QCommandLineOption(QStringLiteral("watch"),
-                                      QStringLiteral("Check again every interval and print only what changed (new and resolved "
-                                                     "findings); Ctrl-C ends with the last check's exit code."),
-                                      QStringLiteral("interval")),
-                   QCommandLineOption(QStringLiteral("sample-interval"),
-                                      QStringLiteral("Also run the checks that compare two samples (CONSUMER_STUCK's delivery progress, "
-                                                     "JETSTREAM_API_ERRORS): sample the streams and consumers, wait this long, then "
-                                                     "check, e.g. 5s."),
-                                      QStringLiteral("interval")),
-                   QCommandLineOption(QStringLiteral("pinned-warn-at"),
-                                      QStringLiteral("INTEREST_PINNED: an offline session whose durables hold more messages than this."),
-                                      QStringLiteral("messages"), QStringLiteral("10000")),
-                   QCommandLineOption(QStringLiteral("api-errors-per-minute"),
-                                      QStringLiteral("JETSTREAM_API_ERRORS: JetStream API error replies per minute between two "
-                                                     "samples from which it is reported."),
-                                      QStringLiteral("n"), QStringLiteral("60")),
-                   QCommandLineOption(QStringLiteral("no-records"),
-                                      QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts).")),
-                   QCommandLineOption(QStringLiteral("parallel"),
-                                      QStringLiteral("With --all-accounts: how many accounts are read through their own connections "
-                                                     "at once, 1 to 64."),
-                                      QStringLiteral("n"), QString::number(DiagnosisGatherer::Request::kDefaultParallelAccounts))},
-                  runCheck, true, true};
-    check.account = AccountUse::Optional;  // none: the connected user's account, or every account
+    Command check{
+        QStringLiteral("check"),
+        QStringLiteral("Diagnose the MQTT streams: findings with evidence, the server errors they explain, and the repair."),
+        {QCommandLineOption(QStringLiteral("account"), QStringLiteral("Check one account (default: the connected user's account)."),
+                            QStringLiteral("name")),
+         QCommandLineOption(QStringLiteral("all-accounts"), QStringLiteral("Check every account (needs a system connection).")),
+         QCommandLineOption(QStringLiteral("stream-replicas"),
+                            QStringLiteral("The servers' mqtt { stream_replicas } (default: derived from the cluster size)."),
+                            QStringLiteral("n")),
+         QCommandLineOption(QStringLiteral("upgrade-planned"),
+                            QStringLiteral("Also report what an upgrade of 2.9 servers to 2.10+ will do.")),
+         QCommandLineOption(QStringLiteral("target-version"),
+                            QStringLiteral("Upgrade readiness: also report what this nats-server version will refuse or change "
+                                           "for the account's sessions, connected clients and retained messages."),
+                            QStringLiteral("version")),
+         QCommandLineOption(QStringLiteral("stale-after"),
+                            QStringLiteral("SESSION_STALE: persistent sessions not connected and not written for longer than this, "
+                                           "e.g. 12h or 7d."),
+                            QStringLiteral("duration"), QStringLiteral("30d")),
+         QCommandLineOption(QStringLiteral("client-id"),
+                            QStringLiteral("A client ID to check for hash collisions with the sessions (repeatable)."),
+                            QStringLiteral("id")),
+         QCommandLineOption(QStringLiteral("all-findings"),
+                            QStringLiteral("Text output: print every finding (by default a code found more than %1 times in "
+                                           "an account is shown %1 times, then counted).")
+                                .arg(kMaxShownPerCode)),
+         QCommandLineOption(QStringLiteral("format"),
+                            QStringLiteral("text (default) or openmetrics: OpenMetrics text for node_exporter's textfile "
+                                           "collector (findings, session records, retained messages, connected clients)."),
+                            QStringLiteral("format")),
+         QCommandLineOption(QStringLiteral("watch"),
+                            QStringLiteral("Check again every interval and print only what changed (new and resolved "
+                                           "findings); Ctrl-C ends with the last check's exit code."),
+                            QStringLiteral("interval")),
+         QCommandLineOption(QStringLiteral("sample-interval"),
+                            QStringLiteral("Also run the checks that compare two samples (CONSUMER_STUCK's delivery progress, "
+                                           "JETSTREAM_API_ERRORS): sample the streams and consumers, wait this long, then "
+                                           "check, e.g. 5s."),
+                            QStringLiteral("interval")),
+         QCommandLineOption(QStringLiteral("pinned-warn-at"),
+                            QStringLiteral("INTEREST_PINNED: an offline session whose durables hold more messages than this."),
+                            QStringLiteral("messages"), QStringLiteral("10000")),
+         QCommandLineOption(QStringLiteral("api-errors-per-minute"),
+                            QStringLiteral("JETSTREAM_API_ERRORS: JetStream API error replies per minute between two "
+                                           "samples from which it is reported."),
+                            QStringLiteral("n"), QStringLiteral("60")),
+         QCommandLineOption(QStringLiteral("no-records"),
+                            QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts).")),
+         QCommandLineOption(QStringLiteral("parallel"),
+                            QStringLiteral("With --all-accounts: how many accounts are read through their own connections "
+                                           "at once, 1 to 64."),
+                            QStringLiteral("n"), QString::number(DiagnosisGatherer::Request::kDefaultParallelAccounts))},
+        runCheck,
+        true,
+        true};
+    check.account = AccountUse::Optional; // none: the connected user's account, or every account
     return {check};
 }
 

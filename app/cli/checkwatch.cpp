@@ -24,7 +24,7 @@ struct State
 {
     QList<Finding> findings;
     QSet<QString> identities;
-    QStringList gaps;  ///< CoverageGap::text() of the gaps that leave the verdict open
+    QStringList gaps; ///< CoverageGap::text() of the gaps that leave the verdict open
     QList<CoverageGap> gapList;
     std::optional<Error> error;
     int exitCode = ExitOk;
@@ -96,7 +96,7 @@ int runCheckWatch(CliContext &ctx, const DiagnosisGatherer::Request &request, qi
                     resolved << f;
         const bool gapsChanged = !last || last->gaps != now.gaps;
         const bool errorChanged = !last || last->error.has_value() != now.error.has_value()
-                                  || (now.error && last->error && now.error->toString() != last->error->toString());
+            || (now.error && last->error && now.error->toString() != last->error->toString());
         // A failed check says nothing about the findings: they are neither new nor resolved.
         if (now.error) {
             added.clear();
@@ -106,7 +106,8 @@ int runCheckWatch(CliContext &ctx, const DiagnosisGatherer::Request &request, qi
         const bool changed = !added.isEmpty() || !resolved.isEmpty() || (gapsChanged && !now.error) || errorChanged;
         if (changed) {
             if (ctx.json) {
-                QJsonObject o{{QStringLiteral("time"), stamp}, {QStringLiteral("exit_code"), now.exitCode},
+                QJsonObject o{{QStringLiteral("time"), stamp},
+                              {QStringLiteral("exit_code"), now.exitCode},
                               {QStringLiteral("findings"), int(now.findings.size())}};
                 QJsonArray a, r, g;
                 for (const Finding &f : added)
@@ -127,8 +128,8 @@ int runCheckWatch(CliContext &ctx, const DiagnosisGatherer::Request &request, qi
                     ctx.out << time << "  could not check: " << now.error->toString() << '\n';
                 } else {
                     if (!last)
-                        ctx.out << time << "  " << now.findings.size() << (now.findings.size() == 1 ? " finding" : " findings")
-                                << " (exit " << now.exitCode << ")\n";
+                        ctx.out << time << "  " << now.findings.size() << (now.findings.size() == 1 ? " finding" : " findings") << " (exit "
+                                << now.exitCode << ")\n";
                     for (const Finding &f : added)
                         ctx.out << time << "  + " << findingLine(f) << '\n';
                     for (const Finding &f : resolved)

@@ -32,7 +32,8 @@ QString programName()
 
 QString Command::usageLine() const
 {
-    return programName() + QStringLiteral(" [global options] ") + synopsis() + (options.isEmpty() ? QString() : QStringLiteral(" [options]"));
+    return programName() + QStringLiteral(" [global options] ") + synopsis()
+        + (options.isEmpty() ? QString() : QStringLiteral(" [options]"));
 }
 
 std::optional<Error> Command::checkArguments(const QStringList &given) const
@@ -61,8 +62,8 @@ std::optional<Error> Command::checkArguments(const QStringList &given) const
     for (const CommandArgument &a : arguments)
         names << a.name;
     const QString takes = arguments.isEmpty() ? QStringLiteral("no arguments")
-                          : arguments.size() == 1 ? QStringLiteral("one argument, %1").arg(names.first())
-                                                  : QStringLiteral("%1 arguments, %2").arg(arguments.size()).arg(names.join(QLatin1Char(' ')));
+        : arguments.size() == 1               ? QStringLiteral("one argument, %1").arg(names.first())
+                                              : QStringLiteral("%1 arguments, %2").arg(arguments.size()).arg(names.join(QLatin1Char(' ')));
     QString hint = usage;
     const bool takesAccount = std::any_of(options.cbegin(), options.cend(),
                                           [](const QCommandLineOption &o) { return o.names().contains(QStringLiteral("account")); });
@@ -90,7 +91,7 @@ QJsonArray CliContext::unansweredServersJson() const
         return list;
     for (const ServerRoster::Unanswered &u : connections->roster().unanswered())
         list.append(QJsonObject{{QStringLiteral("name"), u.name.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(u.name)},
-                               {QStringLiteral("reason"), u.reason}});
+                                {QStringLiteral("reason"), u.reason}});
     return list;
 }
 

@@ -24,8 +24,8 @@ enum ExitCode {
     ExitOk = 0,
     ExitWarnings = 1,
     ExitErrors = 2,
-    ExitCouldNotCheck = 3,  ///< could not connect, read or check: any connection, server, file or profile error
-    ExitUsage = 64,         ///< the command line is wrong: unknown command or option, bad argument or option value
+    ExitCouldNotCheck = 3, ///< could not connect, read or check: any connection, server, file or profile error
+    ExitUsage = 64, ///< the command line is wrong: unknown command or option, bad argument or option value
 };
 
 /** The exit code of a command that failed with `error`: ExitUsage for usage errors (Error::isUsage()), else ExitCouldNotCheck. */
@@ -60,17 +60,17 @@ struct CliContext
 /** A positional argument of a command, as its help and usage line show it. */
 struct CommandArgument
 {
-    QString name;         ///< e.g. CLIENT_ID
+    QString name; ///< e.g. CLIENT_ID
     QString description;
     bool optional = false;
-    bool repeated = false;  ///< any number (the last argument only): `[LINE ...]`
+    bool repeated = false; ///< any number (the last argument only): `[LINE ...]`
 };
 
 /** Which account a command works on. */
 enum class AccountUse {
-    None,      ///< no account (servers, accounts, explain)
-    Optional,  ///< --account, else the connected user's account or every account (check)
-    One,       ///< exactly one: --account, or the connected user's account; neither is a usage error
+    None, ///< no account (servers, accounts, explain)
+    Optional, ///< --account, else the connected user's account or every account (check)
+    One, ///< exactly one: --account, or the connected user's account; neither is a usage error
 };
 
 /** One CLI command. */
@@ -78,9 +78,9 @@ struct Command
 {
     QString name;
     QString summary;
-    QList<QCommandLineOption> options;  ///< the command's own options
+    QList<QCommandLineOption> options; ///< the command's own options
     std::function<int(CliContext &)> run;
-    bool needsConnection = true;  ///< false: runs without any server (e.g. explain)
+    bool needsConnection = true; ///< false: runs without any server (e.g. explain)
     /**
      * Reads or writes whole streams (sessions, backup, restore, repair): the watchdog allows hours, not
      * seconds; every request still has its own timeout and stream reads stop when the server goes quiet.
@@ -88,7 +88,7 @@ struct Command
     bool longRunning = false;
     /** Runs until Ctrl-C or its own --duration (events): no watchdog. */
     bool followsUntilStopped = false;
-    QList<CommandArgument> arguments = {};  ///< positional arguments; none unless listed
+    QList<CommandArgument> arguments = {}; ///< positional arguments; none unless listed
     AccountUse account = AccountUse::None;
     /** With AccountUse::One: the account is read through its own credentials (records, changes), not the system view. */
     bool needsAccountCredentials = false;

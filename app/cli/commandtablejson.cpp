@@ -6,7 +6,8 @@
 
 namespace MqttDoctor::Cli {
 
-QJsonObject CommandTableJson::describe(const QString &description, const QStringList &usage, const QList<Command> &commands, const QList<QCommandLineOption> &globalOptions)
+QJsonObject CommandTableJson::describe(const QString &description, const QStringList &usage, const QList<Command> &commands,
+                                       const QList<QCommandLineOption> &globalOptions)
 {
     QJsonArray commandArray;
     for (const Command &c : commands) {

@@ -24,7 +24,8 @@ namespace MqttDoctor::Cli {
 class CommandTableJson final
 {
 public:
-    static QJsonObject describe(const QString &description, const QStringList &usage, const QList<Command> &commands, const QList<QCommandLineOption> &globalOptions);
+    static QJsonObject describe(const QString &description, const QStringList &usage, const QList<Command> &commands,
+                                const QList<QCommandLineOption> &globalOptions);
 };
 
 } // namespace MqttDoctor::Cli

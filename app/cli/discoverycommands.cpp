@@ -50,17 +50,18 @@ int runServers(CliContext &ctx)
         QJsonArray groups;
         for (const ClusterGroup &g : clusters)
             groups.append(g.toJson());
-        printJson(ctx.out, QJsonObject{{QStringLiteral("servers"), arr},
-                                       {QStringLiteral("clusters"), groups},
-                                       {QStringLiteral("unanswered_servers"), ctx.unansweredServersJson()}});
+        printJson(ctx.out,
+                  QJsonObject{{QStringLiteral("servers"), arr},
+                              {QStringLiteral("clusters"), groups},
+                              {QStringLiteral("unanswered_servers"), ctx.unansweredServersJson()}});
         return ExitOk;
     }
-    TextTable table({QStringLiteral("NAME"), QStringLiteral("VERSION"), QStringLiteral("CLUSTER"),
-                     QStringLiteral("JETSTREAM"), QStringLiteral("MQTT"), QStringLiteral("LINKS"), QStringLiteral("ID")});
+    TextTable table({QStringLiteral("NAME"), QStringLiteral("VERSION"), QStringLiteral("CLUSTER"), QStringLiteral("JETSTREAM"),
+                     QStringLiteral("MQTT"), QStringLiteral("LINKS"), QStringLiteral("ID")});
     for (const ServerInfo &s : servers) {
         const QString mqtt = !s.mqttKnown ? QStringLiteral("unknown")
-                             : s.mqttPort > 0 ? QStringLiteral("%1:%2").arg(s.mqttHost).arg(s.mqttPort)
-                                              : QStringLiteral("none");
+            : s.mqttPort > 0              ? QStringLiteral("%1:%2").arg(s.mqttHost).arg(s.mqttPort)
+                                          : QStringLiteral("none");
         QString js = yesNo(s.jetstream);
         if (s.jetstream && !s.jsDomain.isEmpty())
             js += QStringLiteral(" (domain ") + s.jsDomain + QLatin1Char(')');
@@ -112,7 +113,8 @@ QString findingText(const QJsonObject &counts)
     QStringList parts;
     for (const char *k : {"critical", "error", "warning"})
         if (const int n = counts.value(QLatin1String(k)).toInt())
-            parts << QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(k), n > 1 && qstrcmp(k, "critical") != 0 ? QStringLiteral("s") : QString());
+            parts << QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(k),
+                                                          n > 1 && qstrcmp(k, "critical") != 0 ? QStringLiteral("s") : QString());
     return parts.isEmpty() ? QStringLiteral("ok") : parts.join(QStringLiteral(", "));
 }
 
@@ -165,8 +167,8 @@ int runAccounts(CliContext &ctx)
         w.finish();
         return ExitOk;
     }
-    TextTable table({QStringLiteral("ACCOUNT"), QStringLiteral("JETSTREAM"), QStringLiteral("STREAMS"),
-                     QStringLiteral("MQTT STREAMS"), QStringLiteral("STORAGE"), QStringLiteral("LIMITS"), QStringLiteral("STREAM CHECKS")});
+    TextTable table({QStringLiteral("ACCOUNT"), QStringLiteral("JETSTREAM"), QStringLiteral("STREAMS"), QStringLiteral("MQTT STREAMS"),
+                     QStringLiteral("STORAGE"), QStringLiteral("LIMITS"), QStringLiteral("STREAM CHECKS")});
     for (const AccountInfo &a : *accounts) {
         QStringList mqtt;
         for (const StreamInfo &s : a.streams)
@@ -175,9 +177,13 @@ int runAccounts(CliContext &ctx)
         QString name = a.name.isEmpty() ? QStringLiteral("(connected user's account)") : a.name;
         if (a.isSystem)
             name += QStringLiteral(" (system)");
-        const QString js = !a.jetstreamKnown ? QStringLiteral("unknown") : a.jetstream ? QStringLiteral("enabled") : QStringLiteral("disabled");
+        const QString js = !a.jetstreamKnown ? QStringLiteral("unknown")
+            : a.jetstream                    ? QStringLiteral("enabled")
+                                             : QStringLiteral("disabled");
         table.addRow({name, js, a.streamsKnown && a.jetstream ? QString::number(a.streamCount) : QStringLiteral("-"),
-                      !a.jetstream ? QStringLiteral("-") : mqtt.isEmpty() ? QStringLiteral("none") : mqtt.join(QLatin1Char(' ')),
+                      !a.jetstream         ? QStringLiteral("-")
+                          : mqtt.isEmpty() ? QStringLiteral("none")
+                                           : mqtt.join(QLatin1Char(' ')),
                       a.jetstream ? humanBytes(a.storage) : QStringLiteral("-"), limitText(a), findingText(findingCounts(a.name))});
     }
     table.print(ctx.out);
@@ -216,7 +222,7 @@ int runStreams(CliContext &ctx)
             input.limits.insert(account->name, account->limits);
         streamFindings = Checks::diagnose(input);
     }
-    QMap<QString, Finding> why;  // missing stream -> the finding that explains it
+    QMap<QString, Finding> why; // missing stream -> the finding that explains it
     for (const QString &name : std::as_const(missing))
         if (auto f = Checks::whyMissing(streamFindings, account->name, name))
             why.insert(name, *f);
@@ -237,7 +243,8 @@ int runStreams(CliContext &ctx)
                 o.insert(QStringLiteral("expected"), spec->expectedConfig());
                 QJsonArray diffs;
                 for (const MqttStreamSpec::Difference &d : spec->differences(s.config))
-                    diffs.append(QJsonObject{{QStringLiteral("field"), d.field}, {QStringLiteral("expected"), d.expected},
+                    diffs.append(QJsonObject{{QStringLiteral("field"), d.field},
+                                             {QStringLiteral("expected"), d.expected},
                                              {QStringLiteral("actual"), d.actual}});
                 o.insert(QStringLiteral("differences"), diffs);
             } else {
@@ -278,10 +285,9 @@ int runStreams(CliContext &ctx)
         return rc;
     }
 
-    TextTable table({QStringLiteral("STREAM"), QStringLiteral("SUBJECTS"), QStringLiteral("RETENTION"),
-                     QStringLiteral("STORAGE"), QStringLiteral("REPLICAS"), QStringLiteral("PER-SUBJECT"),
-                     QStringLiteral("MESSAGES"), QStringLiteral("BYTES"), QStringLiteral("CONSUMERS"), QStringLiteral("CLUSTER"),
-                     QStringLiteral("LEADER")});
+    TextTable table({QStringLiteral("STREAM"), QStringLiteral("SUBJECTS"), QStringLiteral("RETENTION"), QStringLiteral("STORAGE"),
+                     QStringLiteral("REPLICAS"), QStringLiteral("PER-SUBJECT"), QStringLiteral("MESSAGES"), QStringLiteral("BYTES"),
+                     QStringLiteral("CONSUMERS"), QStringLiteral("CLUSTER"), QStringLiteral("LEADER")});
     for (const StreamInfo &s : mqtt) {
         QStringList subjects;
         for (const QJsonValue &v : s.config.value(QLatin1String("subjects")).toArray())
@@ -329,16 +335,21 @@ int runStreams(CliContext &ctx)
 
 QList<Command> discoveryCommands()
 {
-    Command streams{QStringLiteral("streams"), QStringLiteral("Show an account's MQTT streams ($MQTT_*) with config, state and consumers."),
+    Command streams{QStringLiteral("streams"),
+                    QStringLiteral("Show an account's MQTT streams ($MQTT_*) with config, state and consumers."),
                     {QCommandLineOption(QStringLiteral("account"), QStringLiteral("The account (default: the connected user's account)."),
                                         QStringLiteral("name"))},
                     runStreams};
-    streams.account = AccountUse::One;  // with only a system connection: its JSZ view
+    streams.account = AccountUse::One; // with only a system connection: its JSZ view
     return {
-        {QStringLiteral("servers"), QStringLiteral("List the servers: name, id, version, cluster, JetStream, MQTT listener."),
-         {}, runServers},
-        {QStringLiteral("accounts"), QStringLiteral("List the accounts with their JetStream state, limits and MQTT streams."),
-         {}, runAccounts},
+        {QStringLiteral("servers"),
+         QStringLiteral("List the servers: name, id, version, cluster, JetStream, MQTT listener."),
+         {},
+         runServers},
+        {QStringLiteral("accounts"),
+         QStringLiteral("List the accounts with their JetStream state, limits and MQTT streams."),
+         {},
+         runAccounts},
         streams,
     };
 }

@@ -15,7 +15,7 @@ namespace MqttDoctor::Cli {
 
 namespace {
 
-constexpr int kPollMs = 200;  // how quickly Ctrl-C and the end of --duration are noticed
+constexpr int kPollMs = 200; // how quickly Ctrl-C and the end of --duration are noticed
 
 QJsonObject stormJson(const TakeoverWatch::Storm &s, const TakeoverWatch::Options &o)
 {
@@ -35,7 +35,8 @@ QString stormText(const TakeoverWatch::Storm &s, const TakeoverWatch::Options &o
                           "connection at every CONNECT. Give each device its own client ID.")
         .arg(s.clientId, s.account)
         .arg(s.takeovers)
-        .arg(formatAge(o.windowMs / 1000), s.addresses.isEmpty() ? QStringLiteral("unknown addresses") : s.addresses.join(QStringLiteral(", ")));
+        .arg(formatAge(o.windowMs / 1000),
+             s.addresses.isEmpty() ? QStringLiteral("unknown addresses") : s.addresses.join(QStringLiteral(", ")));
 }
 
 int runEvents(CliContext &ctx)
@@ -62,7 +63,8 @@ int runEvents(CliContext &ctx)
     if (ctx.parser.isSet(QStringLiteral("takeover-window"))) {
         const auto ms = parseAgeMs(ctx.parser.value(QStringLiteral("takeover-window")));
         if (!ms || *ms < 1000)
-            return ctx.usage(QStringLiteral("--takeover-window must be a duration of at least 1s"), QStringLiteral("for example 60s or 5m"));
+            return ctx.usage(QStringLiteral("--takeover-window must be a duration of at least 1s"),
+                             QStringLiteral("for example 60s or 5m"));
         watchOptions.windowMs = qint64(*ms);
     }
 
@@ -74,7 +76,8 @@ int runEvents(CliContext &ctx)
         ctx.err << "Following MQTT client connects and disconnects"
                 << (filter.account.isEmpty() ? QString() : QStringLiteral(" of account ") + filter.account)
                 << (filter.clientId.isEmpty() ? QString() : QStringLiteral(" with client ID ") + filter.clientId)
-                << (durationMs > 0 ? QStringLiteral(" for %1").arg(formatAge(std::max<qint64>(1, durationMs / 1000))) : QStringLiteral("; Ctrl-C ends"))
+                << (durationMs > 0 ? QStringLiteral(" for %1").arg(formatAge(std::max<qint64>(1, durationMs / 1000)))
+                                   : QStringLiteral("; Ctrl-C ends"))
                 << ".\n";
         ctx.err.flush();
     }
@@ -143,14 +146,16 @@ int runEvents(CliContext &ctx)
                             {QStringLiteral("takeovers"), watch.takeovers()},
                             {QStringLiteral("takeover_storms"), stormList},
                             {QStringLiteral("dropped"), dropped},
-                            {QStringLiteral("ended"), failure ? QStringLiteral("error") : interrupt.raised() ? QStringLiteral("interrupted")
-                                                                                                         : QStringLiteral("duration")}};
+                            {QStringLiteral("ended"),
+                             failure                  ? QStringLiteral("error")
+                                 : interrupt.raised() ? QStringLiteral("interrupted")
+                                                      : QStringLiteral("duration")}};
         if (failure)
             summary.insert(QStringLiteral("error"), failure->toString());
         printJsonLine(ctx.out, QJsonObject{{QStringLiteral("summary"), summary}});
     } else {
-        ctx.out << "\nFollowed for " << QString::number(seconds, 'f', 1) << " s: " << connects << (connects == 1 ? " connect, " : " connects, ")
-                << disconnects << (disconnects == 1 ? " disconnect" : " disconnects");
+        ctx.out << "\nFollowed for " << QString::number(seconds, 'f', 1) << " s: " << connects
+                << (connects == 1 ? " connect, " : " connects, ") << disconnects << (disconnects == 1 ? " disconnect" : " disconnects");
         QStringList parts;
         for (auto it = reasons.cbegin(); it != reasons.cend(); ++it)
             parts << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
@@ -174,18 +179,19 @@ int runEvents(CliContext &ctx)
 
 QList<Command> eventsCommands()
 {
-    Command events{QStringLiteral("events"),
-                   QStringLiteral("Follow MQTT clients connecting and disconnecting (system connection), with takeovers of one client ID."),
-                   {QCommandLineOption(QStringLiteral("account"), QStringLiteral("Only this account's clients."), QStringLiteral("name")),
-                    QCommandLineOption(QStringLiteral("client"), QStringLiteral("Only this MQTT client ID."), QStringLiteral("id")),
-                    QCommandLineOption(QStringLiteral("duration"), QStringLiteral("Stop after this long (default: until Ctrl-C)."),
-                                       QStringLiteral("duration")),
-                    QCommandLineOption(QStringLiteral("takeover-threshold"),
-                                       QStringLiteral("A client ID replaced more than N times in the window is a takeover storm (default 3)."),
-                                       QStringLiteral("n"), QStringLiteral("3")),
-                    QCommandLineOption(QStringLiteral("takeover-window"), QStringLiteral("The takeover window (default 5m)."),
-                                       QStringLiteral("duration"), QStringLiteral("5m"))},
-                   runEvents};
+    Command events{
+        QStringLiteral("events"),
+        QStringLiteral("Follow MQTT clients connecting and disconnecting (system connection), with takeovers of one client ID."),
+        {QCommandLineOption(QStringLiteral("account"), QStringLiteral("Only this account's clients."), QStringLiteral("name")),
+         QCommandLineOption(QStringLiteral("client"), QStringLiteral("Only this MQTT client ID."), QStringLiteral("id")),
+         QCommandLineOption(QStringLiteral("duration"), QStringLiteral("Stop after this long (default: until Ctrl-C)."),
+                            QStringLiteral("duration")),
+         QCommandLineOption(QStringLiteral("takeover-threshold"),
+                            QStringLiteral("A client ID replaced more than N times in the window is a takeover storm (default 3)."),
+                            QStringLiteral("n"), QStringLiteral("3")),
+         QCommandLineOption(QStringLiteral("takeover-window"), QStringLiteral("The takeover window (default 5m)."),
+                            QStringLiteral("duration"), QStringLiteral("5m"))},
+        runEvents};
     events.followsUntilStopped = true;
     return {events};
 }

@@ -36,8 +36,8 @@ const QString kArgumentsName = u"argument"_s;
 /** Where lines come from: the arguments, a file or standard input. */
 struct Input
 {
-    QString name;                 ///< the file as given, "-" for standard input, "argument" for the arguments
-    std::unique_ptr<QFile> file;  ///< open, unless the lines are the arguments'
+    QString name; ///< the file as given, "-" for standard input, "argument" for the arguments
+    std::unique_ptr<QFile> file; ///< open, unless the lines are the arguments'
 };
 
 int usageError(CliContext &ctx, const QString &message, const QString &hint)
@@ -119,8 +119,7 @@ void causeRows(QTextStream &out, const LogLineMatch &m)
     row(out, "findings", m.codes.isEmpty() ? u"none (no finding of the catalogue applies)"_s : m.codes.join(u", "_s));
 }
 
-const char *const kNotRecognisedNote =
-    "    No template of the catalogue matches this line (run \"explain --templates\" for the list).\n";
+const char *const kNotRecognisedNote = "    No template of the catalogue matches this line (run \"explain --templates\" for the list).\n";
 
 /** `explain --per-line`: one line, as every version before grouping printed it. */
 void printLine(QTextStream &out, const QString &where, const LogLineMatch &m)
@@ -155,8 +154,10 @@ QString sourceLabel(const QString &source)
 QString linesText(const LogGroup &g)
 {
     if (g.firstLine.source != g.lastLine.source)
-        return u"%1 line %2 to %3 line %4"_s.arg(sourceLabel(g.firstLine.source)).arg(g.firstLine.line)
-            .arg(sourceLabel(g.lastLine.source)).arg(g.lastLine.line);
+        return u"%1 line %2 to %3 line %4"_s.arg(sourceLabel(g.firstLine.source))
+            .arg(g.firstLine.line)
+            .arg(sourceLabel(g.lastLine.source))
+            .arg(g.lastLine.line);
     if (g.count == 1)
         return u"line %1 of %2"_s.arg(g.firstLine.line).arg(sourceLabel(g.firstLine.source));
     return u"lines %1 to %2 of %3"_s.arg(g.firstLine.line).arg(g.lastLine.line).arg(sourceLabel(g.firstLine.source));
@@ -211,8 +212,10 @@ void printGroup(QTextStream &out, qsizetype number, const LogGroup &g)
 {
     const LogLineMatch &m = g.match;
     out << "[" << number << "] " << plural(g.count, "line", "lines")
-        << (m.matched ? "" : g.otherShapes ? " NOT RECOGNISED (of many shapes)" : " NOT RECOGNISED") << ", "
-        << timesText(g) << " (" << linesText(g) << ")\n";
+        << (m.matched           ? ""
+                : g.otherShapes ? " NOT RECOGNISED (of many shapes)"
+                                : " NOT RECOGNISED")
+        << ", " << timesText(g) << " (" << linesText(g) << ")\n";
     if (!m.matched) {
         row(out, "first line", m.line);
         out << kNotRecognisedNote << '\n';
@@ -240,9 +243,7 @@ void printGroup(QTextStream &out, qsizetype number, const LogGroup &g)
 void printSummary(QTextStream &out, const QList<LogGroup> &groups)
 {
     // To the second; the last time without its date when it is the first one's.
-    auto shortTime = [](const QString &t) -> QString {
-        return t.isEmpty() ? u"-"_s : t.section(u'.', 0, 0).section(u'Z', 0, 0);
-    };
+    auto shortTime = [](const QString &t) -> QString { return t.isEmpty() ? u"-"_s : t.section(u'.', 0, 0).section(u'Z', 0, 0); };
     auto lastTime = [&](const LogGroup &g) -> QString {
         const QString first = shortTime(g.firstTime), last = shortTime(g.lastTime);
         const QString date = first.section(u' ', 0, 0);
@@ -254,12 +255,11 @@ void printSummary(QTextStream &out, const QList<LogGroup> &groups)
             return codes.isEmpty() ? u"-"_s : codes.first();
         return u"%1 +%2"_s.arg(codes.first()).arg(codes.size() - 1);
     };
-    TextTable table({u"COUNT"_s, u"FIRST SEEN"_s, u"LAST SEEN"_s, u"SEVERITY"_s, u"FINDING"_s, u"ACCOUNT"_s,
-                     u"MEANING"_s});
+    TextTable table({u"COUNT"_s, u"FIRST SEEN"_s, u"LAST SEEN"_s, u"SEVERITY"_s, u"FINDING"_s, u"ACCOUNT"_s, u"MEANING"_s});
     for (const LogGroup &g : groups) {
         const LogLineMatch &m = g.match;
-        table.addRow({thousands(g.count), shortTime(g.firstTime), lastTime(g), m.matched ? m.severity : u"-"_s,
-                      findings(m.codes), m.account.isEmpty() ? u"-"_s : m.account, shortMeaning(g)});
+        table.addRow({thousands(g.count), shortTime(g.firstTime), lastTime(g), m.matched ? m.severity : u"-"_s, findings(m.codes),
+                      m.account.isEmpty() ? u"-"_s : m.account, shortMeaning(g)});
     }
     table.print(out);
 }
@@ -278,8 +278,7 @@ QString countsText(const LogGrouper::Counts &c)
         text += u", "_s + thousands(c.blank) + u" blank"_s;
     text += u".\n"_s;
     if (c.longLines > 0)
-        text += u"%1 longer than %2 KiB: only their start was read.\n"_s
-                    .arg(plural(c.longLines, "line was", "lines were"))
+        text += u"%1 longer than %2 KiB: only their start was read.\n"_s.arg(plural(c.longLines, "line was", "lines were"))
                     .arg(LogLineReader::kDefaultMaxLineBytes / 1024);
     if (c.serverLines == 0 && c.explained == 0 && c.lines > c.blank)
         text += u"No line has a nats-server level token ([ERR], [WRN], [INF]...): is this a nats-server log?\n"_s;
@@ -355,8 +354,7 @@ std::optional<Error> openInputs(const QStringList &files, bool haveArguments, st
             opened = file->open(QIODevice::ReadOnly | QIODevice::Unbuffered);
         }
         if (!opened)
-            return Error(Error::Kind::Io, u"cannot read %1: %2"_s.arg(path == kStdinName ? u"standard input"_s : path,
-                                                                        file->errorString()),
+            return Error(Error::Kind::Io, u"cannot read %1: %2"_s.arg(path == kStdinName ? u"standard input"_s : path, file->errorString()),
                          u"check the path and that this user may read it"_s);
         inputs.push_back({path, std::move(file)});
     }
@@ -373,8 +371,8 @@ public:
     {
         if (!m_ctx.json) {
             const QString where = position.source == kStdinName || position.source == kArgumentsName
-                                      ? QString::number(position.line)
-                                      : position.source + u':' + QString::number(position.line);
+                ? QString::number(position.line)
+                : position.source + u':' + QString::number(position.line);
             printLine(m_ctx.out, where, m);
             return;
         }
@@ -439,7 +437,7 @@ int runExplain(CliContext &ctx)
 
     // An argument may hold several lines ("$(grep ERR nats.log)"): each is explained on its own.
     QStringList argumentLines;
-    for (const QString &arg : ctx.parser.positionalArguments().mid(1))  // [0] is the command name
+    for (const QString &arg : ctx.parser.positionalArguments().mid(1)) // [0] is the command name
         argumentLines += arg.split(u'\n');
     std::vector<Input> inputs;
     if (const std::optional<Error> error = openInputs(ctx.parser.values(u"file"_s), !argumentLines.isEmpty(), inputs)) {
@@ -476,8 +474,9 @@ int runExplain(CliContext &ctx)
         while (reader.next(raw, truncated))
             take(QString::fromUtf8(raw), {input.name, reader.lineNumber()}, truncated);
         if (reader.failed()) {
-            const Error error(Error::Kind::Io, u"reading %1 failed after line %2: %3"_s.arg(sourceLabel(input.name))
-                                                   .arg(reader.lineNumber()).arg(reader.errorString()));
+            const Error error(
+                Error::Kind::Io,
+                u"reading %1 failed after line %2: %3"_s.arg(sourceLabel(input.name)).arg(reader.lineNumber()).arg(reader.errorString()));
             if (perLine)
                 printer.fail(error);
             else
@@ -487,7 +486,7 @@ int runExplain(CliContext &ctx)
     }
 
     const LogGrouper::Counts &counts = grouper.counts();
-    if (counts.lines == counts.blank)  // nothing was printed either
+    if (counts.lines == counts.blank) // nothing was printed either
         return usageError(ctx, u"no log lines to explain"_s,
                           u"give a log file (--file PATH), lines as arguments (quoted) or lines on standard input"_s);
     const int exitCode = counts.notRecognised == 0 ? ExitOk : ExitWarnings;
@@ -531,20 +530,22 @@ int runExplain(CliContext &ctx)
 
 QList<Command> explainCommands()
 {
-    Command explain{u"explain"_s,
-                    u"Explain nats-server log lines: a whole log (--file PATH, or standard input), or lines as arguments; "
-                    u"repeated lines are counted once."_s,
-                    {QCommandLineOption(u"file"_s, u"Read the nats-server log PATH (repeat for several; - is standard input)."_s,
-                                        u"PATH"_s),
-                     QCommandLineOption(u"summary"_s, u"One line per group of lines (the default when the full text would not "
-                                                      u"fit on the screen)."_s),
-                     QCommandLineOption(u"details"_s, u"The full explanation of every group, however long."_s),
-                     QCommandLineOption(u"per-line"_s, u"Every MQTT line on its own, in input order, not grouped."_s),
-                     QCommandLineOption(u"templates"_s, u"List every log template the explainer knows."_s)},
-                    runExplain,
-                    /*needsConnection=*/false};
-    explain.arguments = {{u"LINE"_s, u"A nats-server log line (quote it); without lines or --file, the log is read from "
-                                     u"standard input."_s,
+    Command explain{
+        u"explain"_s,
+        u"Explain nats-server log lines: a whole log (--file PATH, or standard input), or lines as arguments; "
+        u"repeated lines are counted once."_s,
+        {QCommandLineOption(u"file"_s, u"Read the nats-server log PATH (repeat for several; - is standard input)."_s, u"PATH"_s),
+         QCommandLineOption(u"summary"_s,
+                            u"One line per group of lines (the default when the full text would not "
+                            u"fit on the screen)."_s),
+         QCommandLineOption(u"details"_s, u"The full explanation of every group, however long."_s),
+         QCommandLineOption(u"per-line"_s, u"Every MQTT line on its own, in input order, not grouped."_s),
+         QCommandLineOption(u"templates"_s, u"List every log template the explainer knows."_s)},
+        runExplain,
+        /*needsConnection=*/false};
+    explain.arguments = {{u"LINE"_s,
+                          u"A nats-server log line (quote it); without lines or --file, the log is read from "
+                          u"standard input."_s,
                           /*optional=*/true, /*repeated=*/true}};
     return {explain};
 }

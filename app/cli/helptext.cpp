@@ -6,8 +6,8 @@ namespace MqttDoctor::Cli {
 
 namespace {
 
-constexpr qsizetype kIndent = 2;       ///< before a row's term
-constexpr qsizetype kGap = 2;          ///< between the term and its text
+constexpr qsizetype kIndent = 2; ///< before a row's term
+constexpr qsizetype kGap = 2; ///< between the term and its text
 constexpr qsizetype kMaxTermWidth = 28; ///< a longer term puts its text on the next line
 constexpr qsizetype kMinTextWidth = 30;
 
@@ -74,7 +74,7 @@ QString HelpText::table(const QString &heading, const QList<Row> &rows) const
         const QStringList lines = wrap(r.text, textWidth);
         qsizetype first = 0;
         if (r.term.size() > termWidth) {
-            out += line + QLatin1Char('\n');  // the text starts on the next line, in its column
+            out += line + QLatin1Char('\n'); // the text starts on the next line, in its column
         } else if (!lines.isEmpty()) {
             out += line.leftJustified(textColumn) + lines.first() + QLatin1Char('\n');
             first = 1;

@@ -36,8 +36,8 @@ public:
 private:
     struct Row
     {
-        QString term;  ///< left column: "-s, --server <urls>", "CLIENT_ID", "session CLIENT_ID"
-        QString text;  ///< right column, wrapped
+        QString term; ///< left column: "-s, --server <urls>", "CLIENT_ID", "session CLIENT_ID"
+        QString text; ///< right column, wrapped
     };
 
     QString table(const QString &heading, const QList<Row> &rows) const;

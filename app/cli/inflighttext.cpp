@@ -53,8 +53,8 @@ QString age(const QDateTime &t, const QDateTime &now)
 void printSession(QTextStream &out, const SessionInflight &in, const QDateTime &now)
 {
     out << "\nQueued (" << countLine(in.queued.size(), in.queuedTotal, "messages not yet acknowledged") << "):\n";
-    TextTable queued({QStringLiteral("SEQ"), QStringLiteral("CONSUMER"), QStringLiteral("TOPIC"), QStringLiteral("QOS"), QStringLiteral("SIZE"),
-                      QStringLiteral("AGE"), QStringLiteral("DELIVERED"), QStringLiteral("PAYLOAD")});
+    TextTable queued({QStringLiteral("SEQ"), QStringLiteral("CONSUMER"), QStringLiteral("TOPIC"), QStringLiteral("QOS"),
+                      QStringLiteral("SIZE"), QStringLiteral("AGE"), QStringLiteral("DELIVERED"), QStringLiteral("PAYLOAD")});
     for (const SessionInflight::Queued &q : in.queued)
         queued.addRow({QString::number(q.seq), q.consumer, q.topic, QString::number(q.qos), QString::number(q.size), age(q.time, now),
                        deliveredText(q), q.problem.isEmpty() ? q.payloadPreview : q.problem});
@@ -65,9 +65,11 @@ void printSession(QTextStream &out, const SessionInflight &in, const QDateTime &
 
     out << "\nQoS 2 incoming, waiting for the client's PUBREL (" << countLine(in.qos2Incoming.size(), in.qos2IncomingTotal, "messages")
         << "):\n";
-    TextTable incoming({QStringLiteral("PACKET ID"), QStringLiteral("TOPIC"), QStringLiteral("SIZE"), QStringLiteral("AGE"), QStringLiteral("SEQ")});
+    TextTable incoming(
+        {QStringLiteral("PACKET ID"), QStringLiteral("TOPIC"), QStringLiteral("SIZE"), QStringLiteral("AGE"), QStringLiteral("SEQ")});
     for (const SessionInflight::Qos2Incoming &q : in.qos2Incoming)
-        incoming.addRow({QString::number(q.packetId), q.problem.isEmpty() ? q.topic + (q.retain ? QStringLiteral(" (retain)") : QString()) : q.problem,
+        incoming.addRow({QString::number(q.packetId),
+                         q.problem.isEmpty() ? q.topic + (q.retain ? QStringLiteral(" (retain)") : QString()) : q.problem,
                          QString::number(q.size), age(q.time, now), QString::number(q.seq)});
     if (!in.qos2Streams && in.qos2Incoming.isEmpty())
         out << "  (not kept by these servers, see the note)\n";
@@ -95,18 +97,19 @@ void printSession(QTextStream &out, const SessionInflight &in, const QDateTime &
 void printAccount(QTextStream &out, const AccountInflight &in, int limit)
 {
     TextTable sessions({QStringLiteral("CLIENT ID"), QStringLiteral("HASH"), QStringLiteral("QUEUED"), QStringLiteral("OLDEST QUEUED"),
-                        QStringLiteral("QOS2 IN"), QStringLiteral("OLDEST QOS2 IN"), QStringLiteral("PUBREL"), QStringLiteral("OLDEST PUBREL")});
+                        QStringLiteral("QOS2 IN"), QStringLiteral("OLDEST QOS2 IN"), QStringLiteral("PUBREL"),
+                        QStringLiteral("OLDEST PUBREL")});
     qsizetype shown = 0;
     for (const AccountInflight::Session &s : in.sessions) {
         if (limit > 0 && shown >= limit)
             break;
         ++shown;
-        const QString oldestQueued = s.oldestQueued ? QStringLiteral("%1 (%2, seq %3)").arg(age(s.oldestQueued->time, in.now), s.oldestQueued->topic)
-                                                          .arg(s.oldestQueued->seq)
-                                                    : QStringLiteral("-");
-        sessions.addRow({s.clientId.isEmpty() ? QStringLiteral("(hash %1)").arg(s.hash) : s.clientId, s.hash, QString::number(s.queuedTotal),
-                         oldestQueued, QString::number(s.qos2Incoming), age(s.oldestQos2Incoming, in.now), QString::number(s.pubrelPending),
-                         age(s.oldestPubrel, in.now)});
+        const QString oldestQueued = s.oldestQueued
+            ? QStringLiteral("%1 (%2, seq %3)").arg(age(s.oldestQueued->time, in.now), s.oldestQueued->topic).arg(s.oldestQueued->seq)
+            : QStringLiteral("-");
+        sessions.addRow({s.clientId.isEmpty() ? QStringLiteral("(hash %1)").arg(s.hash) : s.clientId, s.hash,
+                         QString::number(s.queuedTotal), oldestQueued, QString::number(s.qos2Incoming), age(s.oldestQos2Incoming, in.now),
+                         QString::number(s.pubrelPending), age(s.oldestPubrel, in.now)});
     }
     if (sessions.isEmpty())
         out << "No session has messages in flight.\n";

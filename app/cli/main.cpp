@@ -36,11 +36,12 @@ namespace {
 
 QList<Command> allCommands()
 {
-    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + inflightCommands() + pinnedCommands() + backupCommands()
-                         + repairCommands() + eventsCommands();
+    QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + inflightCommands()
+        + pinnedCommands() + backupCommands() + repairCommands() + eventsCommands();
     // These read whole streams (100,000s of session records) or write them back.
-    const QStringList longRunning{QStringLiteral("check"), QStringLiteral("sessions"), QStringLiteral("retained"), QStringLiteral("pinned"),
-                                  QStringLiteral("backup"), QStringLiteral("restore"), QStringLiteral("repair")};
+    const QStringList longRunning{QStringLiteral("check"),  QStringLiteral("sessions"), QStringLiteral("retained"),
+                                  QStringLiteral("pinned"), QStringLiteral("backup"),   QStringLiteral("restore"),
+                                  QStringLiteral("repair")};
     for (Command &c : all)
         c.longRunning = c.longRunning || longRunning.contains(c.name);
     return all;
@@ -50,10 +51,12 @@ QList<Command> allCommands()
 QList<QCommandLineOption> globalOptions()
 {
     QList<QCommandLineOption> list{
-        QCommandLineOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help; after a command, the command's.")),
+        QCommandLineOption({QStringLiteral("h"), QStringLiteral("help")},
+                           QStringLiteral("Show this help; after a command, the command's.")),
         QCommandLineOption({QStringLiteral("v"), QStringLiteral("version")},
                            QStringLiteral("Show the version, the git commit it was built from, and the Qt and nats.c versions.")),
-        QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print one JSON object on standard output, errors included (docs/cli.md).")),
+        QCommandLineOption(QStringLiteral("json"),
+                           QStringLiteral("Print one JSON object on standard output, errors included (docs/cli.md).")),
     };
     list += ConnectionOptions::options();
     list += OptionsJson::helpJsonOption();
@@ -65,7 +68,7 @@ QString overviewFooter()
     return QStringLiteral("Run \"%1 COMMAND --help\" for a command's arguments and options.\n"
                           "Exit codes: 0 ok, 1 warnings, 2 errors, 3 could not connect or check, 64 usage.\n")
                .arg(programName())
-           + auditLogHelpLine() + QLatin1Char('\n');
+        + auditLogHelpLine() + QLatin1Char('\n');
 }
 
 const QString kDescription = QStringLiteral("Diagnose and repair the JetStream streams that nats-server keeps MQTT state in.");

@@ -12,7 +12,8 @@ namespace MqttDoctor::Cli {
 int MissingStream::report(CliContext &ctx, const AccountSnapshot &snapshot, const QString &stream, const QString &what,
                           JsonStreamWriter *json)
 {
-    return print(ctx, snapshot.account.name, stream, what, Checks::whyMissing(snapshot.findings().listed(), snapshot.account.name, stream), json);
+    return print(ctx, snapshot.account.name, stream, what, Checks::whyMissing(snapshot.findings().listed(), snapshot.account.name, stream),
+                 json);
 }
 
 int MissingStream::print(CliContext &ctx, const QString &account, const QString &stream, const QString &what,

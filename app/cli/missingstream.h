@@ -11,7 +11,7 @@
 namespace MqttDoctor {
 class JsonStreamWriter;
 struct AccountSnapshot;
-}
+} // namespace MqttDoctor
 
 namespace MqttDoctor::Cli {
 
@@ -28,15 +28,14 @@ public:
      * ({"stream", "finding"}) into the object being written (the caller finishes it); in text, says so
      * in place of "No ..." (`what`: "session records", "retained messages"). Returns the exit code.
      */
-    static int report(CliContext &ctx, const AccountSnapshot &snapshot, const QString &stream, const QString &what,
-                      JsonStreamWriter *json);
+    static int report(CliContext &ctx, const AccountSnapshot &snapshot, const QString &stream, const QString &what, JsonStreamWriter *json);
     /** The same for a command that has no snapshot yet: the account's streams are read (no records). */
     static int report(CliContext &ctx, const QString &account, const QString &stream, const QString &what, JsonStreamWriter *json);
     /** The finding that explains why `stream` of `account` is missing (its streams read, no records); nullopt: none, or unreadable. */
     static std::optional<Finding> why(CliContext &ctx, const QString &account, const QString &stream);
     /** report() with the explanation given. */
-    static int print(CliContext &ctx, const QString &account, const QString &stream, const QString &what,
-                     const std::optional<Finding> &why, JsonStreamWriter *json);
+    static int print(CliContext &ctx, const QString &account, const QString &stream, const QString &what, const std::optional<Finding> &why,
+                     JsonStreamWriter *json);
 };
 
 } // namespace MqttDoctor::Cli

@@ -33,7 +33,7 @@ std::optional<qint64> messagesIn(const AccountInfo &account, const QString &stre
             const QJsonValue v = s.state.value(QLatin1String("messages"));
             return v.isDouble() ? std::optional<qint64>(qint64(v.toDouble())) : std::nullopt;
         }
-    return 0;  // no such stream: nothing in it
+    return 0; // no such stream: nothing in it
 }
 
 } // namespace
@@ -62,8 +62,8 @@ void write(QTextStream &out, const DiagnosisInput &input, const QList<Finding> &
         if (!a.isSystem || input.includeSystemAccount)
             accounts << &a;
 
-    QMap<QString, QMap<Finding::Severity, int>> bySeverity;  // account -> severity -> count
-    QMap<std::tuple<QString, QString, int>, int> byCode;      // (account, code, severity) -> count
+    QMap<QString, QMap<Finding::Severity, int>> bySeverity; // account -> severity -> count
+    QMap<std::tuple<QString, QString, int>, int> byCode; // (account, code, severity) -> count
     for (const Finding &f : findings) {
         ++bySeverity[f.account][f.severity];
         ++byCode[{f.account, f.code, int(f.severity)}];
@@ -83,7 +83,8 @@ void write(QTextStream &out, const DiagnosisInput &input, const QList<Finding> &
     family(out, "mqttdoctor_findings_by_code", "Findings of the last check by account, code and severity (codes found only).");
     for (auto it = byCode.cbegin(); it != byCode.cend(); ++it)
         out << "mqttdoctor_findings_by_code"
-            << labels({{"account", std::get<0>(it.key())}, {"code", std::get<1>(it.key())},
+            << labels({{"account", std::get<0>(it.key())},
+                       {"code", std::get<1>(it.key())},
                        {"severity", Finding::severityName(Finding::Severity(std::get<2>(it.key())))}})
             << ' ' << it.value() << '\n';
 
@@ -91,7 +92,8 @@ void write(QTextStream &out, const DiagnosisInput &input, const QList<Finding> &
     for (const AccountInfo *a : accounts)
         if (const auto n = messagesIn(*a, QStringLiteral("$MQTT_sess")); n && a->jetstream)
             out << "mqttdoctor_session_records" << labels({{"account", a->name}}) << ' ' << *n << '\n';
-    family(out, "mqttdoctor_retained_messages", "Retained messages in the account's $MQTT_rmsgs (absent when its streams could not be read).");
+    family(out, "mqttdoctor_retained_messages",
+           "Retained messages in the account's $MQTT_rmsgs (absent when its streams could not be read).");
     for (const AccountInfo *a : accounts)
         if (const auto n = messagesIn(*a, QStringLiteral("$MQTT_rmsgs")); n && a->jetstream)
             out << "mqttdoctor_retained_messages" << labels({{"account", a->name}}) << ' ' << *n << '\n';
@@ -108,8 +110,8 @@ void write(QTextStream &out, const DiagnosisInput &input, const QList<Finding> &
             bool missed = false;
             for (const CoverageGap &g : input.gaps)
                 missed = missed || (g.account == a->name && g.level == level);
-            out << "mqttdoctor_checked" << labels({{"account", a->name}, {"level", CoverageGap::levelName(level)}}) << ' ' << (missed ? 0 : 1)
-                << '\n';
+            out << "mqttdoctor_checked" << labels({{"account", a->name}, {"level", CoverageGap::levelName(level)}}) << ' '
+                << (missed ? 0 : 1) << '\n';
         }
 
     family(out, "mqttdoctor_check_exit_code", "The exit code of the check (0 ok, 1 warnings, 2 errors, 3 could not check everything).");

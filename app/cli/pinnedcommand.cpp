@@ -51,8 +51,8 @@ int runPinned(CliContext &ctx)
             json->beginArray(QStringLiteral("holders"));
             json->endArray();
         }
-        const int rc = MissingStream::report(ctx, *snapshot, MqttLayout::sessionsStream(), QStringLiteral("session records"),
-                                             json ? &*json : nullptr);
+        const int rc =
+            MissingStream::report(ctx, *snapshot, MqttLayout::sessionsStream(), QStringLiteral("session records"), json ? &*json : nullptr);
         if (json)
             json->finish();
         return rc;
@@ -73,34 +73,38 @@ int runPinned(CliContext &ctx)
     QJsonObject streams;
     for (const StreamInfo &s : snapshot->account.streams)
         if (s.name == MqttLayout::messagesStream() || s.name == MqttLayout::outStream())
-            streams.insert(s.name, QJsonObject{{QStringLiteral("messages"), s.state.value(QLatin1String("messages")).toInteger()},
-                                               {QStringLiteral("bytes"), s.state.value(QLatin1String("bytes")).toInteger()},
-                                               {QStringLiteral("consumers"), qint64(s.consumers.size())}});
+            streams.insert(s.name,
+                           QJsonObject{{QStringLiteral("messages"), s.state.value(QLatin1String("messages")).toInteger()},
+                                       {QStringLiteral("bytes"), s.state.value(QLatin1String("bytes")).toInteger()},
+                                       {QStringLiteral("consumers"), qint64(s.consumers.size())}});
     const qsizetype shown = top == 0 ? holders.size() : std::min<qsizetype>(holders.size(), qsizetype(top));
 
     if (ctx.json) {
         QJsonArray rows;
         for (qsizetype i = 0; i < shown; ++i)
             rows.append(holders.at(i).toJson());
-        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), snapshot->account.name},
-                                       {QStringLiteral("streams"), streams},
-                                       {QStringLiteral("holders"), rows},
-                                       {QStringLiteral("holders_total"), qint64(holders.size())},
-                                       {QStringLiteral("connected_known"), connectedKnown},
-                                       {QStringLiteral("offline"), QJsonObject{{QStringLiteral("sessions"), offlineSessions},
-                                                                               {QStringLiteral("messages"), offlineMessages},
-                                                                               {QStringLiteral("bytes"), offlineBytes},
-                                                                               {QStringLiteral("above_threshold"), aboveThreshold}}},
-                                       {QStringLiteral("pinned_warn_at"), qint64(warnAt)},
-                                       {QStringLiteral("truncated"), shown < holders.size()}});
+        printJson(ctx.out,
+                  QJsonObject{{QStringLiteral("account"), snapshot->account.name},
+                              {QStringLiteral("streams"), streams},
+                              {QStringLiteral("holders"), rows},
+                              {QStringLiteral("holders_total"), qint64(holders.size())},
+                              {QStringLiteral("connected_known"), connectedKnown},
+                              {QStringLiteral("offline"),
+                               QJsonObject{{QStringLiteral("sessions"), offlineSessions},
+                                           {QStringLiteral("messages"), offlineMessages},
+                                           {QStringLiteral("bytes"), offlineBytes},
+                                           {QStringLiteral("above_threshold"), aboveThreshold}}},
+                              {QStringLiteral("pinned_warn_at"), qint64(warnAt)},
+                              {QStringLiteral("truncated"), shown < holders.size()}});
         return ExitOk;
     }
 
     QStringList sizes;
     for (auto it = streams.begin(); it != streams.end(); ++it) {
         const QJsonObject s = it.value().toObject();
-        sizes << QStringLiteral("%1 %2 message(s), %3").arg(it.key(), pinnedCount(s.value(QLatin1String("messages")).toInteger()),
-                                                            pinnedBytes(s.value(QLatin1String("bytes")).toInteger()));
+        sizes << QStringLiteral("%1 %2 message(s), %3")
+                     .arg(it.key(), pinnedCount(s.value(QLatin1String("messages")).toInteger()),
+                          pinnedBytes(s.value(QLatin1String("bytes")).toInteger()));
     }
     ctx.out << "Interest streams of account " << snapshot->account.name << ": "
             << (sizes.isEmpty() ? QStringLiteral("none") : sizes.join(QStringLiteral("; "))) << ".\n";
@@ -117,7 +121,8 @@ int runPinned(CliContext &ctx)
             << QStringLiteral("BYTES").rightJustified(10) << "  DURABLES\n";
     for (qsizetype i = 0; i < shown; ++i) {
         const InterestHolder &h = holders.at(i);
-        const QString who = h.clientId.isEmpty() ? QStringLiteral("(hash %1)").arg(h.hash.isEmpty() ? QStringLiteral("-") : h.hash) : h.clientId;
+        const QString who =
+            h.clientId.isEmpty() ? QStringLiteral("(hash %1)").arg(h.hash.isEmpty() ? QStringLiteral("-") : h.hash) : h.clientId;
         const QString connected = !h.connected ? QStringLiteral("?") : *h.connected ? QStringLiteral("yes") : QStringLiteral("no");
         const bool flagged = h.kind == InterestHolder::Kind::Session && h.connected == false && h.messages > warnAt;
         ctx.out << (flagged ? "! " : "  ") << who.leftJustified(24) << ' ' << InterestHolder::kindName(h.kind).leftJustified(16) << ' '
@@ -130,12 +135,12 @@ int runPinned(CliContext &ctx)
         ctx.out << "Connected state unknown (no system connection): offline sessions cannot be told apart.\n";
     else
         ctx.out << "Offline sessions hold " << pinnedCount(offlineMessages) << " message(s), about " << pinnedBytes(offlineBytes) << ", in "
-                << offlineSessions << " session(s); " << aboveThreshold << " above the INTEREST_PINNED threshold of "
-                << pinnedCount(warnAt) << " (marked !).\n";
+                << offlineSessions << " session(s); " << aboveThreshold << " above the INTEREST_PINNED threshold of " << pinnedCount(warnAt)
+                << " (marked !).\n";
     if (aboveThreshold > 0)
         ctx.out << "To delete those sessions (each backed up first): " << programName() << " repair --account " << snapshot->account.name
-                << " --finding INTEREST_PINNED" << (warnAt != CheckOptions().pinnedWarnAt ? QStringLiteral(" --pinned-warn-at %1").arg(warnAt) : QString())
-                << '\n';
+                << " --finding INTEREST_PINNED"
+                << (warnAt != CheckOptions().pinnedWarnAt ? QStringLiteral(" --pinned-warn-at %1").arg(warnAt) : QString()) << '\n';
     return ExitOk;
 }
 

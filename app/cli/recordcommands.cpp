@@ -26,7 +26,8 @@ namespace MqttDoctor::Cli {
 namespace {
 
 /** CONNZ when there is a system connection; nullopt (connected state unknown) otherwise or on failure (noted on stderr). */
-std::optional<SessionLoader::ConnectedClients> connectedClients(CliContext &ctx, const AccountRecordAccess &src, const QString &clientId = {})
+std::optional<SessionLoader::ConnectedClients> connectedClients(CliContext &ctx, const AccountRecordAccess &src,
+                                                                const QString &clientId = {})
 {
     QString why;
     auto connected = src.connectedClients(*ctx.connections, clientId, &why);
@@ -65,9 +66,15 @@ QStringList sessionRow(const SessionEntry &e)
 {
     qint64 pending = 0;
     const QString cons = consumersText(e, &pending);
-    return {e.record ? e.clientId : QStringLiteral("(undecodable)"), e.hash,
-            !e.record ? QStringLiteral("?") : e.clean ? QStringLiteral("yes") : QStringLiteral("no"),
-            subscriptionsText(e), cons, QString::number(pending), yesNoUnknown(e.connected),
+    return {e.record ? e.clientId : QStringLiteral("(undecodable)"),
+            e.hash,
+            !e.record     ? QStringLiteral("?")
+                : e.clean ? QStringLiteral("yes")
+                          : QStringLiteral("no"),
+            subscriptionsText(e),
+            cons,
+            QString::number(pending),
+            yesNoUnknown(e.connected),
             !e.hasProblems() ? QStringLiteral("-") : e.problems().join(QStringLiteral("; "))};
 }
 
@@ -121,7 +128,8 @@ int runSessions(CliContext &ctx)
             json->beginArray(QStringLiteral("sessions"));
             json->endArray();
         }
-        const int rc = MissingStream::report(ctx, *snapshot, MqttLayout::sessionsStream(), QStringLiteral("session records"), json ? &*json : nullptr);
+        const int rc =
+            MissingStream::report(ctx, *snapshot, MqttLayout::sessionsStream(), QStringLiteral("session records"), json ? &*json : nullptr);
         if (json) {
             json->boolean(QStringLiteral("truncated"), false);
             json->finish();
@@ -129,10 +137,11 @@ int runSessions(CliContext &ctx)
         return rc;
     }
     if (!snapshot->recordAccess || snapshot->recordsError)
-        return ctx.fail(AccountChoice::explained(
-            *ctx.connections, accountName,
-            snapshot->recordsError.value_or(
-                Error(Error::Kind::InvalidInput, QStringLiteral("the session records of account %1 cannot be read").arg(snapshot->account.name)))));
+        return ctx.fail(
+            AccountChoice::explained(*ctx.connections, accountName,
+                                     snapshot->recordsError.value_or(Error(
+                                         Error::Kind::InvalidInput,
+                                         QStringLiteral("the session records of account %1 cannot be read").arg(snapshot->account.name)))));
     const AccountRecordAccess &src = *snapshot->recordAccess;
     const auto &connected = snapshot->records.connected;
     if (!connected && ctx.connections->hasSystem())
@@ -179,8 +188,9 @@ int runSessions(CliContext &ctx)
             return failAfterOutput(ctx, &*json, summary.error());
         }
         // Missing is not empty: the document says which finding explains it.
-        const int rc = missing ? MissingStream::report(ctx, *snapshot, MqttLayout::sessionsStream(), QStringLiteral("session records"), &*json)
-                               : ExitOk;
+        const int rc = missing
+            ? MissingStream::report(ctx, *snapshot, MqttLayout::sessionsStream(), QStringLiteral("session records"), &*json)
+            : ExitOk;
         json->boolean(QStringLiteral("truncated"), truncated);
         json->finish();
         return rc;
@@ -205,7 +215,7 @@ int runSessions(CliContext &ctx)
 
 int runSession(CliContext &ctx)
 {
-    const QString clientId = ctx.parser.positionalArguments().value(1);  // [0] is the command; exactly one (Command::arguments)
+    const QString clientId = ctx.parser.positionalArguments().value(1); // [0] is the command; exactly one (Command::arguments)
     const auto inflightLimit = InflightText::limitOption(ctx);
     if (!inflightLimit)
         return ctx.usage(inflightLimit.error().message());
@@ -221,12 +231,12 @@ int runSession(CliContext &ctx)
     options.domain = src->apiDomain;
     options.subjectFilter = SessionLoader::sessionSubject(clientId, src->sessionDomain);
     QList<SessionEntry> entries;
-    auto summary = !consumers ? Result<ReadSummary>(consumers.error())
-                              : SessionLoader::load(src->connection, options, *consumers, connected,
-                                       [&](QList<SessionEntry> &&batch, const ReadProgress &) {
-                                           entries.append(std::move(batch));
-                                           return true;
-                                       });
+    auto summary = !consumers
+        ? Result<ReadSummary>(consumers.error())
+        : SessionLoader::load(src->connection, options, *consumers, connected, [&](QList<SessionEntry> &&batch, const ReadProgress &) {
+              entries.append(std::move(batch));
+              return true;
+          });
     if (!summary && !isStreamMissing(summary.error()))
         return ctx.fail(summary.error());
     const bool sessionsMissing = !summary;
@@ -237,8 +247,8 @@ int runSession(CliContext &ctx)
         SessionLoadOptions legacyOptions = options;
         legacyOptions.subjectFilter.clear();
         legacyOptions.filter = clientId;
-        auto legacy = SessionLoader::loadLegacy(src->connection, legacyOptions,
-                                                consumers ? std::optional<SessionLoader::ConsumerIndex>(*consumers) : std::nullopt, connected);
+        auto legacy = SessionLoader::loadLegacy(
+            src->connection, legacyOptions, consumers ? std::optional<SessionLoader::ConsumerIndex>(*consumers) : std::nullopt, connected);
         if (!legacy && !isStreamMissing(legacy.error()))
             return ctx.fail(legacy.error());
         const qsizetype before = entries.size();
@@ -252,8 +262,8 @@ int runSession(CliContext &ctx)
     std::optional<Finding> whyNoSessions;
     if (it == entries.cend() && sessionsMissing)
         whyNoSessions = MissingStream::why(ctx, src->account, MqttLayout::sessionsStream());
-    const bool notUsedYet = whyNoSessions && whyNoSessions->severity == Finding::Severity::Info
-                            && whyNoSessions->code == FindingCodes::streamMissing();
+    const bool notUsedYet =
+        whyNoSessions && whyNoSessions->severity == Finding::Severity::Info && whyNoSessions->code == FindingCodes::streamMissing();
     if (it == entries.cend() && sessionsMissing && !notUsedYet) {
         // Missing is not empty: $MQTT_sess itself does not exist.
         std::optional<JsonStreamWriter> json;
@@ -272,7 +282,8 @@ int runSession(CliContext &ctx)
     // The record on this client's subject cannot be decoded: almost surely its own record, corrupted
     // (SESSION_UNDECODABLE), shown as such: the hash of the ID is the subject's, nothing else is known.
     if (it == entries.cend()) {
-        const auto undecodable = std::find_if(entries.cbegin(), entries.cend(), [](const SessionEntry &e) { return !e.record && !e.isLegacy(); });
+        const auto undecodable =
+            std::find_if(entries.cbegin(), entries.cend(), [](const SessionEntry &e) { return !e.record && !e.isLegacy(); });
         if (undecodable != entries.cend())
             it = undecodable;
     }
@@ -299,8 +310,10 @@ int runSession(CliContext &ctx)
         const QString reason = !e.hasProblems() ? QStringLiteral("unknown reason") : e.problems().first();
         if (ctx.json) {
             const QJsonObject session = SessionLoader::toJson(e, true);
-            printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("session"), session},
-                                           {QStringLiteral("undecodable"), true}});
+            printJson(ctx.out,
+                      QJsonObject{{QStringLiteral("account"), src->account},
+                                  {QStringLiteral("session"), session},
+                                  {QStringLiteral("undecodable"), true}});
             return ExitErrors;
         }
         ctx.out << "Client ID:  " << clientId << " (its record cannot be decoded)\n"
@@ -335,7 +348,8 @@ int runSession(CliContext &ctx)
             << "Hash:       " << e.hash << '\n'
             << "Clean:      " << (e.clean ? "yes" : "no") << '\n'
             << "Origin:     " << (e.record ? e.record->origin : QString()) << '\n'
-            << "Connected:  " << yesNoUnknown(e.connected) << (e.server.isEmpty() ? QString() : QStringLiteral(" (server %1)").arg(e.server)) << '\n';
+            << "Connected:  " << yesNoUnknown(e.connected)
+            << (e.server.isEmpty() ? QString() : QStringLiteral(" (server %1)").arg(e.server)) << '\n';
     ctx.out << "\nSubscriptions:\n";
     TextTable subs({QStringLiteral("TOPIC FILTER"), QStringLiteral("NATS SUBJECT"), QStringLiteral("QOS"), QStringLiteral("DURABLE")});
     for (const SessionRecord::Subscription &s : e.subscriptions())
@@ -348,8 +362,10 @@ int runSession(CliContext &ctx)
     TextTable cons({QStringLiteral("NAME"), QStringLiteral("FOR"), QStringLiteral("STREAM"), QStringLiteral("EXISTS"),
                     QStringLiteral("PENDING"), QStringLiteral("ACK PENDING")});
     for (const SessionConsumer &c : e.consumers)
-        cons.addRow({c.name, c.sid, c.stream.isEmpty() ? QStringLiteral("-") : c.stream, c.exists ? QStringLiteral("yes") : QStringLiteral("no"),
-                     c.exists ? QString::number(c.numPending) : QStringLiteral("-"), c.exists ? QString::number(c.numAckPending) : QStringLiteral("-")});
+        cons.addRow({c.name, c.sid, c.stream.isEmpty() ? QStringLiteral("-") : c.stream,
+                     c.exists ? QStringLiteral("yes") : QStringLiteral("no"),
+                     c.exists ? QString::number(c.numPending) : QStringLiteral("-"),
+                     c.exists ? QString::number(c.numAckPending) : QStringLiteral("-")});
     if (cons.isEmpty())
         ctx.out << "  (none)\n";
     else
@@ -366,12 +382,17 @@ int runSession(CliContext &ctx)
 QStringList retainedRow(const RetainedEntry &e)
 {
     if (!e.record)
-        return {QStringLiteral("(undecodable)"), QStringLiteral("-"), QString::number(e.storedBytes), QStringLiteral("-"),
-                QString::number(e.seq), e.problem};
+        return {QStringLiteral("(undecodable)"), QStringLiteral("-"),
+                QString::number(e.storedBytes),  QStringLiteral("-"),
+                QString::number(e.seq),          e.problem};
     const RetainedRecord &r = *e.record;
     // Sparkplug B births are protobuf: what they are says more than their bytes.
     const auto birth = r.sparkplugBirth();
-    return {r.topic, QString::number(r.qos()), QString::number(r.payload.size()), r.encodingName(), QString::number(e.seq),
+    return {r.topic,
+            QString::number(r.qos()),
+            QString::number(r.payload.size()),
+            r.encodingName(),
+            QString::number(e.seq),
             r.isDeleteMarker ? QStringLiteral("(delete marker)")
                              : (birth ? QStringLiteral("(%1)").arg(birth->description()) : r.payloadPreview(48))};
 }
@@ -436,8 +457,9 @@ int runRetained(CliContext &ctx)
         json->endArray();
         if (failed)
             return failAfterOutput(ctx, &*json, summary.error());
-        const int rc = missing ? MissingStream::report(ctx, src->account, MqttLayout::retainedStream(), QStringLiteral("retained messages"), &*json)
-                               : ExitOk;
+        const int rc = missing
+            ? MissingStream::report(ctx, src->account, MqttLayout::retainedStream(), QStringLiteral("retained messages"), &*json)
+            : ExitOk;
         json->finish();
         return rc;
     }
@@ -460,7 +482,8 @@ QCommandLineOption accountOption()
 
 QList<Command> recordCommands()
 {
-    Command sessions{QStringLiteral("sessions"), QStringLiteral("List the MQTT sessions: client ID, subscriptions, consumers, connected."),
+    Command sessions{QStringLiteral("sessions"),
+                     QStringLiteral("List the MQTT sessions: client ID, subscriptions, consumers, connected."),
                      {accountOption(),
                       QCommandLineOption(QStringLiteral("filter"),
                                          QStringLiteral("Only sessions whose client ID, hash, subject or a subscription contains TEXT."),
@@ -468,22 +491,26 @@ QList<Command> recordCommands()
                       QCommandLineOption(QStringLiteral("limit"), QStringLiteral("At most N sessions (0: all)."), QStringLiteral("n"),
                                          QStringLiteral("100"))},
                      runSessions};
-    Command session{QStringLiteral("session"), QStringLiteral("Show one client's session record, its consumers, whether it is connected and what is in flight."),
-                    {accountOption(),
-                     QCommandLineOption(QStringLiteral("limit"),
-                                        QStringLiteral("At most N messages of each kind in flight: queued, QoS 2 incoming, PUBREL (0: all)."),
-                                        QStringLiteral("n"), QStringLiteral("100"))},
-                    runSession};
+    Command session{
+        QStringLiteral("session"),
+        QStringLiteral("Show one client's session record, its consumers, whether it is connected and what is in flight."),
+        {accountOption(),
+         QCommandLineOption(QStringLiteral("limit"),
+                            QStringLiteral("At most N messages of each kind in flight: queued, QoS 2 incoming, PUBREL (0: all)."),
+                            QStringLiteral("n"), QStringLiteral("100"))},
+        runSession};
     session.arguments = {{QStringLiteral("CLIENT_ID"), QStringLiteral("The MQTT client ID whose session record to show.")}};
-    Command retained{QStringLiteral("retained"), QStringLiteral("List the retained MQTT messages (both encodings)."),
-                     {accountOption(),
-                      QCommandLineOption(QStringLiteral("filter"), QStringLiteral("Only topics matching TOPIC (an MQTT topic or filter with + and #)."),
-                                         QStringLiteral("topic"))},
-                     runRetained};
+    Command retained{
+        QStringLiteral("retained"),
+        QStringLiteral("List the retained MQTT messages (both encodings)."),
+        {accountOption(),
+         QCommandLineOption(QStringLiteral("filter"), QStringLiteral("Only topics matching TOPIC (an MQTT topic or filter with + and #)."),
+                            QStringLiteral("topic"))},
+        runRetained};
     QList<Command> commands{sessions, session, retained};
     for (Command &c : commands) {
         c.account = AccountUse::One;
-        c.needsAccountCredentials = true;  // records are read through the account's own connection
+        c.needsAccountCredentials = true; // records are read through the account's own connection
     }
     return commands;
 }

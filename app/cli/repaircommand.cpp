@@ -47,7 +47,8 @@ void printPlan(QTextStream &out, const RepairPlan &plan)
                     out << "     " << line << '\n';
             for (const RepairRequest &r : s.requests)
                 out << "     request: " << r.subject
-                    << (r.body.isEmpty() ? QString() : u' ' + QString::fromUtf8(QJsonDocument(r.body).toJson(QJsonDocument::Compact))) << '\n';
+                    << (r.body.isEmpty() ? QString() : u' ' + QString::fromUtf8(QJsonDocument(r.body).toJson(QJsonDocument::Compact)))
+                    << '\n';
             for (const RepairBackupSpec &b : s.backups)
                 out << "     backup:  " << b.stream << (b.subject.isEmpty() ? QString() : u' ' + b.subject)
                     << (b.includeMessages ? "" : " (configs only)") << '\n';
@@ -103,7 +104,8 @@ RepairSession::EventHandler progressPrinter(QTextStream &err)
 
 void printRoundResult(QTextStream &out, const RepairRound &round)
 {
-    out << '\n' << "Round " << round.number << (round.report.complete ? ": every step done." : ": stopped: ")
+    out << '\n'
+        << "Round " << round.number << (round.report.complete ? ": every step done." : ": stopped: ")
         << (round.report.complete ? QString() : round.report.stoppedBecause) << '\n';
     for (const Finding &f : round.fixed)
         out << "  fixed:     " << f.code << "  " << f.title << '\n';
@@ -114,8 +116,9 @@ void printSummary(QTextStream &out, const RepairSession &session)
     const QList<RepairRound> &rounds = session.rounds();
     const RepairExecutor::Report report = session.wholeReport();
     const bool complete = !rounds.isEmpty() && report.complete;
-    out << '\n' << (complete ? "Repair complete" : "Repair stopped") << " after " << rounds.size() << (rounds.size() == 1 ? " round: " : " rounds: ")
-        << session.stopText() << ".\n";
+    out << '\n'
+        << (complete ? "Repair complete" : "Repair stopped") << " after " << rounds.size()
+        << (rounds.size() == 1 ? " round: " : " rounds: ") << session.stopText() << ".\n";
     for (const QString &b : report.backups)
         out << "  backup: " << b << '\n';
     if (!session.lastCheckSucceeded())
@@ -129,14 +132,14 @@ void printSummary(QTextStream &out, const RepairSession &session)
     for (const Finding &f : notSelected)
         out << "  not selected: " << Finding::severityName(f.severity) << ' ' << f.code << "  " << f.title << '\n';
     if (!notSelected.isEmpty())
-        out << (session.onlyCodes().isEmpty()
-                    ? "  (may be deliberate: repaired only when named with --finding CODE)\n"
-                    : "  (outside --finding: left alone; run repair without --finding to include them)\n");
+        out << (session.onlyCodes().isEmpty() ? "  (may be deliberate: repaired only when named with --finding CODE)\n"
+                                              : "  (outside --finding: left alone; run repair without --finding to include them)\n");
     const QList<CoverageGap> gaps = session.remainingGaps();
     for (const CoverageGap &g : gaps)
         out << "  not checked: " << g.text() << '\n';
     if (session.lastCheckSucceeded() && remaining.isEmpty() && notSelected.isEmpty())
-        out << (CoverageGap::anyLeavesVerdictOpen(gaps) ? "No finding in what the check could look at (see above).\n" : "Check is clean.\n");
+        out << (CoverageGap::anyLeavesVerdictOpen(gaps) ? "No finding in what the check could look at (see above).\n"
+                                                        : "Check is clean.\n");
 }
 
 int runRepair(CliContext &ctx)
@@ -165,7 +168,8 @@ int runRepair(CliContext &ctx)
                              QStringLiteral("INTEREST_PINNED: an offline session holding more messages than this"));
         options.checkOptions.pinnedWarnAt = n;
     }
-    options.backupDir = ctx.parser.isSet(QStringLiteral("backup-dir")) ? ctx.parser.value(QStringLiteral("backup-dir")) : defaultBackupDir();
+    options.backupDir =
+        ctx.parser.isSet(QStringLiteral("backup-dir")) ? ctx.parser.value(QStringLiteral("backup-dir")) : defaultBackupDir();
     const bool dryRun = ctx.parser.isSet(QStringLiteral("dry-run"));
     const bool yes = ctx.parser.isSet(QStringLiteral("yes"));
 
@@ -230,8 +234,8 @@ int runRepair(CliContext &ctx)
         if (!session.hasPendingRound())
             break;
         // The round made new findings visible (e.g. durables whose session records went with a deleted stream).
-        ctx.out << "\nThe check after round " << session.rounds().last().number
-                << " found problems the repair uncovered. Round " << session.pendingRound() << ":\n";
+        ctx.out << "\nThe check after round " << session.rounds().last().number << " found problems the repair uncovered. Round "
+                << session.pendingRound() << ":\n";
         printPlan(ctx.out, session.pendingPlan());
         if (ask && !confirm(ctx.out, session.pendingPlan())) {
             session.decline();
@@ -268,7 +272,7 @@ QList<Command> repairCommands()
                    runRepair};
     repair.longRunning = true;
     repair.account = AccountUse::One;
-    repair.needsAccountCredentials = true;  // only the account's own connection may change its streams
+    repair.needsAccountCredentials = true; // only the account's own connection may change its streams
     return {repair};
 }
 

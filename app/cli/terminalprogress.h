@@ -30,7 +30,7 @@ private:
     bool m_shown;
     QMutex m_mutex;
     QElapsedTimer m_sinceLast;
-    qsizetype m_width = 0;  ///< of the line on screen, to blank it
+    qsizetype m_width = 0; ///< of the line on screen, to blank it
 };
 
 } // namespace MqttDoctor::Cli

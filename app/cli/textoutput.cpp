@@ -81,11 +81,8 @@ QString cliHint(const Error &error)
         how = QStringLiteral("--user/--password, --creds, --nkey or --token of a user of the account, or the account's entry "
                              "under \"accounts\" in the profile");
         break;
-    case Error::Setting::AllowChanges:
-        how = QStringLiteral("--allow-changes, or \"allow_changes\": true in the profile");
-        break;
-    case Error::Setting::None:
-        break;
+    case Error::Setting::AllowChanges: how = QStringLiteral("--allow-changes, or \"allow_changes\": true in the profile"); break;
+    case Error::Setting::None: break;
     }
     if (how.isEmpty())
         return error.hint();

@@ -39,14 +39,15 @@ int main(int argc, char *argv[])
     QApplication::setWindowIcon(IconFactory::appIcon());
 
     QCommandLineParser parser;
-    const QString description = QStringLiteral(
-        "Diagnose the JetStream streams that nats-server keeps MQTT state in.\n"
-        "Without connection options the connection dialog opens; with --profile FILE or --server URL\n"
-        "(and the same authentication options as nats-mqtt-doctor-cli) the window opens connected.");
+    const QString description =
+        QStringLiteral("Diagnose the JetStream streams that nats-server keeps MQTT state in.\n"
+                       "Without connection options the connection dialog opens; with --profile FILE or --server URL\n"
+                       "(and the same authentication options as nats-mqtt-doctor-cli) the window opens connected.");
     parser.setApplicationDescription(description);
     const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
-    const QCommandLineOption versionOption({QStringLiteral("v"), QStringLiteral("version")},
-                                           QStringLiteral("Show the version, the git commit it was built from, and the Qt and nats.c versions."));
+    const QCommandLineOption versionOption(
+        {QStringLiteral("v"), QStringLiteral("version")},
+        QStringLiteral("Show the version, the git commit it was built from, and the Qt and nats.c versions."));
     const QCommandLineOption accountOption(QStringLiteral("account"),
                                            QStringLiteral("Open this account's sessions once it is listed (with connection options)."),
                                            QStringLiteral("name"));

@@ -24,10 +24,10 @@ ValueKind kindOf(const QString &valueName)
 
 struct Options
 {
-    QStringList all;       ///< every spelling: -s --server
-    QStringList values;    ///< spellings that take a value
-    QStringList files;     ///< ... a file
-    QStringList dirs;      ///< ... a directory
+    QStringList all; ///< every spelling: -s --server
+    QStringList values; ///< spellings that take a value
+    QStringList files; ///< ... a file
+    QStringList dirs; ///< ... a directory
 };
 
 Options collect(const QJsonArray &options)
@@ -96,10 +96,13 @@ QString BashCompletionWriter::script(QString *error) const
         list.removeDuplicates();
         return list;
     };
-    const auto alternatives = [](const QStringList &list) { return list.isEmpty() ? QStringLiteral("--never-an-option") : list.join(QLatin1Char('|')); };
+    const auto alternatives = [](const QStringList &list) {
+        return list.isEmpty() ? QStringLiteral("--never-an-option") : list.join(QLatin1Char('|'));
+    };
 
     QString s;
-    s += QStringLiteral("# bash completion for %1\n# Made by the build from \"%1 --help-json\" (its command table); do not edit.\n\n").arg(program);
+    s += QStringLiteral("# bash completion for %1\n# Made by the build from \"%1 --help-json\" (its command table); do not edit.\n\n")
+             .arg(program);
     s += functionName(program) + QStringLiteral("()\n{\n");
     s += QStringLiteral("    local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"\"\n");
     s += QStringLiteral("    (( COMP_CWORD > 0 )) && prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n");

@@ -24,7 +24,8 @@ QStringList longNames(const QJsonArray &options)
 bool names(const QString &text, const QString &option)
 {
     // "--account" must not match inside "--all-accounts" or "--account-x".
-    const QRegularExpression re(QStringLiteral("(^|[^A-Za-z0-9-])") + QRegularExpression::escape(option) + QStringLiteral("($|[^A-Za-z0-9-])"));
+    const QRegularExpression re(QStringLiteral("(^|[^A-Za-z0-9-])") + QRegularExpression::escape(option)
+                                + QStringLiteral("($|[^A-Za-z0-9-])"));
     return re.match(text).hasMatch();
 }
 
@@ -39,7 +40,7 @@ QStringList DocsCoverage::differences(const QJsonObject &table, const QString &m
             out << QStringLiteral("the global option %1 is not named in the document").arg(o);
 
     // The command sections: "### `check [--account A | --all-accounts] ...`".
-    QMap<QString, QString> headings;  // command -> heading text
+    QMap<QString, QString> headings; // command -> heading text
     static const QRegularExpression commandHeading(QStringLiteral("^### `([a-z][a-z0-9-]*)([^`]*)`"));
     for (const QString &line : markdown.split(QLatin1Char('\n'))) {
         const auto m = commandHeading.match(line);

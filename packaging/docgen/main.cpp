@@ -60,7 +60,8 @@ bool readTable(const QString &path, QJsonObject *table)
     QJsonParseError e{};
     const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &e);
     if (!doc.isObject() || doc.object().value(QStringLiteral("program")).toString().isEmpty()) {
-        err() << "mqttdoctor-docgen: " << path << " is not a --help-json table" << (e.error ? QStringLiteral(": ") + e.errorString() : QString()) << '\n';
+        err() << "mqttdoctor-docgen: " << path << " is not a --help-json table"
+              << (e.error ? QStringLiteral(": ") + e.errorString() : QString()) << '\n';
         return false;
     }
     *table = doc.object();
@@ -97,7 +98,8 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("what"), QStringLiteral("man, bash or check-docs"));
-    const QCommandLineOption tableOption(QStringLiteral("table"), QStringLiteral("The program's --help-json output."), QStringLiteral("file"));
+    const QCommandLineOption tableOption(QStringLiteral("table"), QStringLiteral("The program's --help-json output."),
+                                         QStringLiteral("file"));
     const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Where to write."), QStringLiteral("file"));
     const QCommandLineOption versionOption(QStringLiteral("version"), QStringLiteral("The project's version."), QStringLiteral("v"));
     const QCommandLineOption dateOption(QStringLiteral("date"), QStringLiteral("The release date."), QStringLiteral("date"));

@@ -29,15 +29,15 @@ QString whatis(const QString &description)
 QString usage(const QString &line, const QString &program)
 {
     QString rest = line.startsWith(program) ? line.mid(program.size()).trimmed() : line;
-    return QStringLiteral(".B ") + RoffText::literal(program) + QLatin1Char('\n') + RoffText::lineStart(RoffText::literal(rest)) + QLatin1Char('\n');
+    return QStringLiteral(".B ") + RoffText::literal(program) + QLatin1Char('\n') + RoffText::lineStart(RoffText::literal(rest))
+        + QLatin1Char('\n');
 }
 
 } // namespace
 
 ManPageWriter::ManPageWriter(QJsonObject table, QString date, QString source)
     : m_table(std::move(table)), m_date(std::move(date)), m_source(std::move(source))
-{
-}
+{}
 
 void ManPageWriter::addSection(const Section &section)
 {
@@ -53,7 +53,7 @@ QString ManPageWriter::options(const QJsonArray &options) const
         for (const QJsonValue &n : o.value(QStringLiteral("names")).toArray()) {
             const QString name = n.toString();
             names << QStringLiteral("\\fB") + RoffText::literal((name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name)
-                         + QStringLiteral("\\fR");
+                    + QStringLiteral("\\fR");
         }
         QString term = names.join(QStringLiteral(", "));
         const QString value = o.value(QStringLiteral("value")).toString();
@@ -83,17 +83,19 @@ QString ManPageWriter::commands() const
         out += QStringLiteral(".SS ") + quoted(RoffText::literal(c.value(QStringLiteral("synopsis")).toString())) + QLatin1Char('\n');
         out += usage(c.value(QStringLiteral("usage")).toString(), program);
         out += QStringLiteral(".PP\n") + RoffText::lineStart(RoffText::escape(c.value(QStringLiteral("summary")).toString().simplified()))
-               + QLatin1Char('\n');
+            + QLatin1Char('\n');
         const QJsonArray arguments = c.value(QStringLiteral("arguments")).toArray();
         if (!arguments.isEmpty()) {
             out += QStringLiteral(".PP\nArguments:\n.RS 4\n");
             for (const QJsonValue &a : arguments) {
                 const QJsonObject arg = a.toObject();
-                QString name = QStringLiteral("\\fI") + RoffText::literal(arg.value(QStringLiteral("name")).toString()) + QStringLiteral("\\fR");
+                QString name =
+                    QStringLiteral("\\fI") + RoffText::literal(arg.value(QStringLiteral("name")).toString()) + QStringLiteral("\\fR");
                 if (arg.value(QStringLiteral("repeated")).toBool())
                     name += QStringLiteral(" ...");
                 out += QStringLiteral(".TP\n") + name + QLatin1Char('\n')
-                       + RoffText::lineStart(RoffText::escape(arg.value(QStringLiteral("description")).toString().simplified())) + QLatin1Char('\n');
+                    + RoffText::lineStart(RoffText::escape(arg.value(QStringLiteral("description")).toString().simplified()))
+                    + QLatin1Char('\n');
             }
             out += QStringLiteral(".RE\n");
         }
@@ -112,7 +114,7 @@ QString ManPageWriter::page() const
                .arg(program.toUpper().replace(QLatin1Char('-'), QStringLiteral("\\-")), quoted(m_date),
                     quoted(QStringLiteral("NATS MQTT Doctor ") + m_table.value(QStringLiteral("version")).toString()));
     out += QStringLiteral(".SH NAME\n") + RoffText::literal(program) + QStringLiteral(" \\- ")
-           + RoffText::escape(whatis(m_table.value(QStringLiteral("description")).toString())) + QLatin1Char('\n');
+        + RoffText::escape(whatis(m_table.value(QStringLiteral("description")).toString())) + QLatin1Char('\n');
     out += QStringLiteral(".SH SYNOPSIS\n");
     bool firstUsage = true;
     for (const QJsonValue &u : m_table.value(QStringLiteral("usage")).toArray()) {

@@ -18,8 +18,8 @@ class ManPageWriter final
 public:
     struct Section
     {
-        QString title;  ///< "DESCRIPTION", "EXIT STATUS", ...
-        QString roff;   ///< the body
+        QString title; ///< "DESCRIPTION", "EXIT STATUS", ...
+        QString roff; ///< the body
     };
 
     ManPageWriter(QJsonObject table, QString date, QString source);

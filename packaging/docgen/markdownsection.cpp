@@ -122,7 +122,7 @@ QString MarkdownSection::toRoff() const
         } else if (headingLevel(line) > 0) {
             flushParagraph();
             out += QStringLiteral(".SS \"") + RoffText::escape(headingText(line)).replace(QLatin1Char('"'), QStringLiteral("\\(dq"))
-                   + QStringLiteral("\"\n");
+                + QStringLiteral("\"\n");
             first = true;
         } else if (isTableRow(line)) {
             flushParagraph();

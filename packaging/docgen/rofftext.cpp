@@ -37,7 +37,8 @@ QString RoffText::fromMarkdown(const QString &markdown)
             const qsizetype end = markdown.indexOf(QLatin1Char('`'), i + 1);
             if (end > i) {
                 flush();
-                out += QStringLiteral("\\fB\\%") + literal(markdown.mid(i + 1, end - i - 1)) + QStringLiteral("\\fR");  // \% : never hyphenated
+                out +=
+                    QStringLiteral("\\fB\\%") + literal(markdown.mid(i + 1, end - i - 1)) + QStringLiteral("\\fR"); // \% : never hyphenated
                 i = end + 1;
                 continue;
             }

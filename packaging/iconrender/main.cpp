@@ -39,7 +39,8 @@ int main(int argc, char *argv[])
         svg.render(&painter, QRectF(0, 0, size, size));
         painter.end();
         const QString dir = QStringLiteral("%1/%2x%2/apps").arg(args.at(2)).arg(size);
-        if (!QDir().mkpath(dir) || !image.convertToFormat(QImage::Format_ARGB32).save(dir + QLatin1Char('/') + name + QStringLiteral(".png"), "PNG", 100)) {
+        if (!QDir().mkpath(dir)
+            || !image.convertToFormat(QImage::Format_ARGB32).save(dir + QLatin1Char('/') + name + QStringLiteral(".png"), "PNG", 100)) {
             err << "mqttdoctor-iconrender: cannot write " << dir << '\n';
             return 1;
         }

@@ -9,8 +9,7 @@ namespace MqttDoctor {
 
 ClientEventFeed::ClientEventFeed(std::unique_ptr<NatsSubscription> subscription, Filter filter)
     : m_subscription(std::move(subscription)), m_filter(std::move(filter))
-{
-}
+{}
 
 ClientEventFeed::~ClientEventFeed() = default;
 ClientEventFeed::ClientEventFeed(ClientEventFeed &&) noexcept = default;
@@ -26,8 +25,7 @@ Result<ClientEventFeed> ClientEventFeed::open(ConnectionSet &connections, const 
         return system.error();
     // Two tokens after the account: CONNECT and DISCONNECT (and the account's connection counts, skipped).
     const QString subject = QStringLiteral("$SYS.ACCOUNT.%1.*").arg(filter.account.isEmpty() ? QStringLiteral("*") : filter.account);
-    return NatsSubscription::subscribe(*system, subject).transform(
-        [&](auto &&value) { return ClientEventFeed(std::move(value), filter); });
+    return NatsSubscription::subscribe(*system, subject).transform([&](auto &&value) { return ClientEventFeed(std::move(value), filter); });
 }
 
 Result<std::optional<MqttClientEvent>> ClientEventFeed::next(int timeoutMs)

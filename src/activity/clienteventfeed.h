@@ -24,8 +24,8 @@ class ClientEventFeed
 public:
     struct Filter
     {
-        QString account;   ///< empty: every account
-        QString clientId;  ///< empty: every client
+        QString account; ///< empty: every account
+        QString clientId; ///< empty: every client
     };
 
     ~ClientEventFeed();

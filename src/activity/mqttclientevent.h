@@ -18,14 +18,14 @@ struct MqttClientEvent
     enum class Kind { Connect, Disconnect };
 
     Kind kind = Kind::Connect;
-    QDateTime time;          ///< the advisory's timestamp (UTC)
+    QDateTime time; ///< the advisory's timestamp (UTC)
     QString account;
-    QString clientId;        ///< the MQTT client ID (client.client_id; 2.5.0+)
-    QString server;          ///< the server's name (its ID when it has none)
-    QString address;         ///< the client's host:port
+    QString clientId; ///< the MQTT client ID (client.client_id; 2.5.0+)
+    QString server; ///< the server's name (its ID when it has none)
+    QString address; ///< the client's host:port
     QString user;
-    quint64 connectionId = 0;///< the server's connection id (cid)
-    QString reason;          ///< Disconnect: why ("Client Closed", "Duplicate Client ID", ...)
+    quint64 connectionId = 0; ///< the server's connection id (cid)
+    QString reason; ///< Disconnect: why ("Client Closed", "Duplicate Client ID", ...)
 
     /** From an advisory's JSON; nullopt for other advisories, non-MQTT clients and malformed ones. */
     static std::optional<MqttClientEvent> fromAdvisory(const QByteArray &json);

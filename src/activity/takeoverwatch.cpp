@@ -29,7 +29,7 @@ std::optional<TakeoverWatch::Storm> TakeoverWatch::add(const MqttClientEvent &ev
     }
     if (inWindow <= m_options.threshold) {
         if (inWindow <= 1)
-            track.storming = false;  // the window emptied: a later storm is a new one
+            track.storming = false; // the window emptied: a later storm is a new one
         return std::nullopt;
     }
     if (track.storming)

@@ -24,7 +24,7 @@ class TakeoverWatch
 public:
     struct Options
     {
-        int threshold = 3;                   ///< more than this many takeovers in the window is a storm
+        int threshold = 3; ///< more than this many takeovers in the window is a storm
         qint64 windowMs = 5 * 60 * 1000;
     };
 
@@ -32,9 +32,9 @@ public:
     {
         QString account;
         QString clientId;
-        int takeovers = 0;          ///< in the window when it was reported
-        QStringList addresses;      ///< every address the client ID connected or was closed from, first seen first
-        QDateTime first;            ///< the window's first takeover
+        int takeovers = 0; ///< in the window when it was reported
+        QStringList addresses; ///< every address the client ID connected or was closed from, first seen first
+        QDateTime first; ///< the window's first takeover
         QDateTime last;
     };
 
@@ -55,7 +55,7 @@ public:
 private:
     struct Track
     {
-        QList<QDateTime> times;  ///< takeovers within the window, oldest first
+        QList<QDateTime> times; ///< takeovers within the window, oldest first
         QStringList addresses;
         bool storming = false;
         int peak = 0;
@@ -63,7 +63,7 @@ private:
     };
 
     Options m_options;
-    QHash<QString, Track> m_tracks;  ///< by account + '\n' + client ID
+    QHash<QString, Track> m_tracks; ///< by account + '\n' + client ID
     int m_total = 0;
 };
 

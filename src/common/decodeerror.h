@@ -13,9 +13,9 @@ namespace MqttDoctor {
  */
 struct DecodeError final
 {
-    QString record;  ///< "session record", "retained message", ...
-    QString field;   ///< JSON key or header name at fault; empty for the whole record
-    QString reason;  ///< what is wrong, e.g. "expected an object, got a string"
+    QString record; ///< "session record", "retained message", ...
+    QString field; ///< JSON key or header name at fault; empty for the whole record
+    QString reason; ///< what is wrong, e.g. "expected an object, got a string"
 
     /** "session record: field 'subs': expected an object, got a string". */
     QString toString() const

@@ -50,7 +50,10 @@ std::optional<double> parseDurationMs(QStringView text, bool allowDays)
         if (number.isEmpty() || !ok)
             return std::nullopt;
         const qsizetype unitStart = i;
-        while (i < text.size() && (((text[i] >= QLatin1Char('a') && text[i] <= QLatin1Char('z')) || (text[i] >= QLatin1Char('A') && text[i] <= QLatin1Char('Z'))) || text[i] == QChar(0xb5) || text[i] == QChar(0x3bc)))
+        while (i < text.size()
+               && (((text[i] >= QLatin1Char('a') && text[i] <= QLatin1Char('z'))
+                    || (text[i] >= QLatin1Char('A') && text[i] <= QLatin1Char('Z')))
+                   || text[i] == QChar(0xb5) || text[i] == QChar(0x3bc)))
             ++i;
         const QStringView unit = text.sliced(unitStart, i - unitStart);
         double factor = 0;

@@ -14,14 +14,14 @@ namespace MqttDoctor {
  * tree (a QMap costs a shared header plus a node per entry; this costs one list allocation).
  * Lookups are binary searches. A value type; not thread-safe for writes, like QMap.
  */
-template <typename Key, typename T>
+template<typename Key, typename T>
 class FlatMap
 {
     using Entry = std::pair<Key, T>;
     using List = QList<Entry>;
 
 public:
-    template <typename ListIterator, typename Ref>
+    template<typename ListIterator, typename Ref>
     class Iterator
     {
     public:
@@ -31,9 +31,22 @@ public:
         Ref value() const { return m_it->second; }
         Ref operator*() const { return m_it->second; }
         auto *operator->() const { return &m_it->second; }
-        Iterator &operator++() { ++m_it; return *this; }
-        Iterator operator++(int) { Iterator old = *this; ++m_it; return old; }
-        Iterator &operator--() { --m_it; return *this; }
+        Iterator &operator++()
+        {
+            ++m_it;
+            return *this;
+        }
+        Iterator operator++(int)
+        {
+            Iterator old = *this;
+            ++m_it;
+            return old;
+        }
+        Iterator &operator--()
+        {
+            --m_it;
+            return *this;
+        }
         bool operator==(const Iterator &other) const { return m_it == other.m_it; }
         bool operator!=(const Iterator &other) const { return m_it != other.m_it; }
         ListIterator base() const { return m_it; }
@@ -66,7 +79,7 @@ public:
         }
         const qsizetype at = it - m_entries.begin();
         if (m_entries.capacity() == 0)
-            m_entries.reserve(1);  // most maps here hold one entry: no growth (its work and spare room) for it
+            m_entries.reserve(1); // most maps here hold one entry: no growth (its work and spare room) for it
         m_entries.insert(at, Entry(key, value));
         return iterator(m_entries.begin() + at);
     }
@@ -115,8 +128,8 @@ public:
 private:
     typename List::const_iterator find(const Key &key) const
     {
-        const auto it = std::lower_bound(m_entries.cbegin(), m_entries.cend(), key,
-                                         [](const Entry &e, const Key &k) { return e.first < k; });
+        const auto it =
+            std::lower_bound(m_entries.cbegin(), m_entries.cend(), key, [](const Entry &e, const Key &k) { return e.first < k; });
         return it != m_entries.cend() && it->first == key ? it : m_entries.cend();
     }
     typename List::iterator lowerBound(const Key &key)

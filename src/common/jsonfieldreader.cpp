@@ -18,7 +18,7 @@ void JsonFieldReader::fail(const QString &key, const QString &problem)
     if (!m_error.isEmpty())
         return;
     m_error = m_what + (m_name.isEmpty() ? QString() : QLatin1Char(' ') + m_name) + QStringLiteral(": member '") + key
-              + QStringLiteral("' ") + problem;
+        + QStringLiteral("' ") + problem;
 }
 
 QString JsonFieldReader::string(const char *key, bool required)
@@ -112,8 +112,9 @@ Result<void> JsonFieldReader::finish() const
         return Error(Error::Kind::InvalidInput, m_error);
     for (auto it = m_object.begin(); it != m_object.end(); ++it)
         if (!m_read.contains(it.key()))
-            return Error(Error::Kind::InvalidInput, m_what + (m_name.isEmpty() ? QString() : QLatin1Char(' ') + m_name)
-                                                        + QStringLiteral(": unknown member '") + it.key() + QLatin1Char('\''));
+            return Error(Error::Kind::InvalidInput,
+                         m_what + (m_name.isEmpty() ? QString() : QLatin1Char(' ') + m_name) + QStringLiteral(": unknown member '")
+                             + it.key() + QLatin1Char('\''));
     return {};
 }
 

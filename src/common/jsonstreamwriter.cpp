@@ -13,7 +13,6 @@
 
 namespace MqttDoctor {
 
-
 JsonStreamWriter::JsonStreamWriter(QTextStream &out) : m_out(out) {}
 
 JsonStreamWriter::~JsonStreamWriter()
@@ -293,12 +292,8 @@ void JsonStreamWriter::writeBare(const QJsonValue &value)
         close();
         break;
     }
-    case QJsonValue::String:
-        writeEscaped(value.toString());
-        break;
-    case QJsonValue::Bool:
-        value.toBool() ? m_buffer.append("true", 4) : m_buffer.append("false", 5);
-        break;
+    case QJsonValue::String: writeEscaped(value.toString()); break;
+    case QJsonValue::Bool: value.toBool() ? m_buffer.append("true", 4) : m_buffer.append("false", 5); break;
     case QJsonValue::Double: {
         // As QJsonDocument writes numbers: integers exactly, other doubles shortest, non-finite ones null.
         const double d = value.toDouble();
@@ -315,9 +310,7 @@ void JsonStreamWriter::writeBare(const QJsonValue &value)
         break;
     }
     case QJsonValue::Null:
-    case QJsonValue::Undefined:
-        m_buffer.append("null", 4);
-        break;
+    case QJsonValue::Undefined: m_buffer.append("null", 4); break;
     }
 }
 

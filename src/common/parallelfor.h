@@ -30,7 +30,7 @@ void parallelFor(int count, int parallel, Fn fn)
     pool.reserve(size_t(threads - 1));
     for (int t = 1; t < threads; ++t)
         pool.emplace_back(work);
-    work();  // the calling thread takes its share
+    work(); // the calling thread takes its share
     for (std::thread &t : pool)
         t.join();
 }

@@ -23,9 +23,10 @@ public:
     Result(Error &&error) : m_data(std::move(error)) {}
     /** From anything that converts to T (a QStringBuilder expression, a derived value...). */
     template<typename U>
-        requires(std::is_convertible_v<U, T> && !std::is_same_v<std::decay_t<U>, T>
-                 && !std::is_same_v<std::decay_t<U>, Error>)
-    Result(U &&value) : m_data(std::in_place_index<0>, T(std::forward<U>(value))) {}
+    requires(std::is_convertible_v<U, T> && !std::is_same_v<std::decay_t<U>, T> && !std::is_same_v<std::decay_t<U>, Error>)
+        Result(U &&value)
+        : m_data(std::in_place_index<0>, T(std::forward<U>(value)))
+    {}
 
     bool ok() const { return m_data.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -43,15 +44,27 @@ public:
 
     /** The value, or `fallback` when this holds an error. */
     template<typename U>
-    T value_or(U &&fallback) const & { return ok() ? value() : T(std::forward<U>(fallback)); }
+    T value_or(U &&fallback) const &
+    {
+        return ok() ? value() : T(std::forward<U>(fallback));
+    }
     template<typename U>
-    T value_or(U &&fallback) && { return ok() ? std::move(*this).value() : T(std::forward<U>(fallback)); }
+    T value_or(U &&fallback) &&
+    {
+        return ok() ? std::move(*this).value() : T(std::forward<U>(fallback));
+    }
 
     /** `f(value)` wrapped in a Result (Result<void> when f returns nothing); the error passes through. */
     template<typename F>
-    auto transform(F &&f) const & { return transformImpl(*this, std::forward<F>(f)); }
+    auto transform(F &&f) const &
+    {
+        return transformImpl(*this, std::forward<F>(f));
+    }
     template<typename F>
-    auto transform(F &&f) && { return transformImpl(std::move(*this), std::forward<F>(f)); }
+    auto transform(F &&f) &&
+    {
+        return transformImpl(std::move(*this), std::forward<F>(f));
+    }
 
     /** `f(value)`, itself a Result, or the error: chains steps that can each fail. */
     template<typename F>

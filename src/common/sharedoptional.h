@@ -12,20 +12,33 @@ namespace MqttDoctor {
  * Reads like std::optional: `if (x)`, `*x`, `x->`, `value()`, `reset()`, assignment of a value or
  * std::nullopt; equality compares values. A value type.
  */
-template <typename T>
+template<typename T>
 class SharedOptional
 {
 public:
     SharedOptional() = default;
-    SharedOptional(std::nullopt_t) {}  // NOLINT(google-explicit-constructor)
-    SharedOptional(const T &value) : m_value(std::make_shared<const T>(value)) {}  // NOLINT(google-explicit-constructor)
-    SharedOptional(T &&value) : m_value(std::make_shared<const T>(std::move(value))) {}  // NOLINT(google-explicit-constructor)
-    SharedOptional(const std::optional<T> &value)  // NOLINT(google-explicit-constructor)
-        : m_value(value ? std::make_shared<const T>(*value) : nullptr) {}
+    SharedOptional(std::nullopt_t) {} // NOLINT(google-explicit-constructor)
+    SharedOptional(const T &value) : m_value(std::make_shared<const T>(value)) {} // NOLINT(google-explicit-constructor)
+    SharedOptional(T &&value) : m_value(std::make_shared<const T>(std::move(value))) {} // NOLINT(google-explicit-constructor)
+    SharedOptional(const std::optional<T> &value) // NOLINT(google-explicit-constructor)
+        : m_value(value ? std::make_shared<const T>(*value) : nullptr)
+    {}
 
-    SharedOptional &operator=(std::nullopt_t) { m_value.reset(); return *this; }
-    SharedOptional &operator=(const T &value) { m_value = std::make_shared<const T>(value); return *this; }
-    SharedOptional &operator=(T &&value) { m_value = std::make_shared<const T>(std::move(value)); return *this; }
+    SharedOptional &operator=(std::nullopt_t)
+    {
+        m_value.reset();
+        return *this;
+    }
+    SharedOptional &operator=(const T &value)
+    {
+        m_value = std::make_shared<const T>(value);
+        return *this;
+    }
+    SharedOptional &operator=(T &&value)
+    {
+        m_value = std::make_shared<const T>(std::move(value));
+        return *this;
+    }
 
     bool has_value() const { return m_value != nullptr; }
     explicit operator bool() const { return has_value(); }

@@ -23,7 +23,8 @@ bool AccountCoverage::complete() const
 
 QJsonObject AccountCoverage::toJson() const
 {
-    return QJsonObject{{QStringLiteral("connections"), connections}, {QStringLiteral("records"), records}, {QStringLiteral("streams"), streams}};
+    return QJsonObject{
+        {QStringLiteral("connections"), connections}, {QStringLiteral("records"), records}, {QStringLiteral("streams"), streams}};
 }
 
 QList<AccountCoverage> AccountCoverage::of(const DiagnosisInput &input)
@@ -43,8 +44,8 @@ QList<AccountCoverage> AccountCoverage::of(const DiagnosisInput &input)
             c.streams = notChecked;
         else
             c.streams = (a.source == QLatin1String("api") && !streamsFailed) ? checked : systemView;
-        const bool hasSessions = std::any_of(a.streams.cbegin(), a.streams.cend(),
-                                             [](const StreamInfo &s) { return s.name == MqttLayout::sessionsStream(); });
+        const bool hasSessions =
+            std::any_of(a.streams.cbegin(), a.streams.cend(), [](const StreamInfo &s) { return s.name == MqttLayout::sessionsStream(); });
         const auto sessions = input.sessions.constFind(a.name);
         if (!a.jetstream || (a.streamsKnown && !hasSessions)) {
             c.records = notApplicable;

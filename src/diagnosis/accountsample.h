@@ -16,13 +16,13 @@ struct ConsumerProgress
 {
     QString stream;
     qint64 deliveredConsumerSeq = 0; ///< `delivered.consumer_seq`: every delivery, redeliveries included
-    qint64 deliveredStreamSeq = 0;   ///< `delivered.stream_seq`
-    qint64 ackFloorConsumerSeq = 0;  ///< `ack_floor.consumer_seq`
-    qint64 ackFloorStreamSeq = 0;    ///< `ack_floor.stream_seq`
+    qint64 deliveredStreamSeq = 0; ///< `delivered.stream_seq`
+    qint64 ackFloorConsumerSeq = 0; ///< `ack_floor.consumer_seq`
+    qint64 ackFloorStreamSeq = 0; ///< `ack_floor.stream_seq`
     qint64 numAckPending = 0;
     qint64 numRedelivered = 0;
     qint64 numPending = 0;
-    qint64 maxAckPending = 0;        ///< `config.max_ack_pending` (0: unknown)
+    qint64 maxAckPending = 0; ///< `config.max_ack_pending` (0: unknown)
 
     /** From a consumer info object (CONSUMER.LIST or JSZ consumer_detail). */
     static ConsumerProgress fromInfo(const QString &stream, const QJsonObject &info);
@@ -37,7 +37,7 @@ struct ConsumerProgress
 struct AccountSample
 {
     QString account;
-    QDateTime time;  ///< when it was taken (UTC)
+    QDateTime time; ///< when it was taken (UTC)
     std::optional<JetStreamApiCounts> api;
     /** The durables by name; only meaningful when consumersKnown. */
     QHash<QString, ConsumerProgress> consumers;

@@ -23,7 +23,7 @@ DiagnosisInput AccountSnapshot::diagnosisInput(const CheckOptions &options) cons
         in.limits.insert(account.name, account.limits);
     in.includeSystemAccount = true;
     if (wantsRecordChecks() && sessionsComplete && records.consumersKnown)
-        in.sessions.insert(account.name, records);  // shares the lists: no record is copied
+        in.sessions.insert(account.name, records); // shares the lists: no record is copied
     in.gaps = gaps;
     if (closed)
         in.closedConnections.insert(account.name, *closed);
@@ -38,7 +38,7 @@ FindingList AccountSnapshot::findings(const CheckOptions &options) const
     QList<MissingConsumerFindings> apart;
     QList<Finding> listed = MissingConsumerFindings::diagnoseApart(diagnosisInput(options), apart);
     listed.removeIf([this](const Finding &f) { return !f.account.isEmpty() && f.account != account.name; });
-    return FindingList(std::move(listed), std::move(apart));  // the records' are this account's only
+    return FindingList(std::move(listed), std::move(apart)); // the records' are this account's only
 }
 
 } // namespace MqttDoctor

@@ -86,8 +86,9 @@ AccountSnapshot AccountSnapshotLoader::load(const QList<ServerInfo> &servers, co
             snapshot.account = std::move(detailed).value();
             snapshot.account.isSystem = known.isSystem;
         } else {
-            snapshot.gaps << Gap{known.name, Gap::Level::Streams, Gap::Cause::Failed,
-                                 QStringLiteral("reading the account through its own connection failed: %1").arg(detailed.error().toString())};
+            snapshot.gaps << Gap{
+                known.name, Gap::Level::Streams, Gap::Cause::Failed,
+                QStringLiteral("reading the account through its own connection failed: %1").arg(detailed.error().toString())};
         }
     }
     if (options.records && snapshot.wantsRecordChecks())
@@ -154,24 +155,23 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
     load.cancel = options.cancel;
     load.includeLegacy = options.includeLegacy;
     load.knownStreams = streams;
-    auto summary = SessionLoader::load(src->connection, load, records.consumers, records.connected,
-                                       [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
-                                           if (options.keepSessions) {
-                                               // Kept as the batch it is (shared with the handler's copy: a
-                                               // million sessions exist once); legacy records apart.
-                                               const bool anyLegacy = std::any_of(batch.cbegin(), batch.cend(),
-                                                                                  [](const SessionEntry &e) { return e.isLegacy(); });
-                                               if (!anyLegacy) {
-                                                   records.sessions.appendBatch(batch);
-                                               } else {
-                                                   for (const SessionEntry &e : std::as_const(batch))
-                                                       e.isLegacy() ? snapshot.legacySessions.append(e) : records.sessions.append(e);
-                                               }
-                                           }
-                                           if (options.onSessions)
-                                               return options.onSessions(std::move(batch), progress);
-                                           return !(options.cancel && options.cancel->load());
-                                       });
+    auto summary = SessionLoader::load(
+        src->connection, load, records.consumers, records.connected, [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
+            if (options.keepSessions) {
+                // Kept as the batch it is (shared with the handler's copy: a
+                // million sessions exist once); legacy records apart.
+                const bool anyLegacy = std::any_of(batch.cbegin(), batch.cend(), [](const SessionEntry &e) { return e.isLegacy(); });
+                if (!anyLegacy) {
+                    records.sessions.appendBatch(batch);
+                } else {
+                    for (const SessionEntry &e : std::as_const(batch))
+                        e.isLegacy() ? snapshot.legacySessions.append(e) : records.sessions.append(e);
+                }
+            }
+            if (options.onSessions)
+                return options.onSessions(std::move(batch), progress);
+            return !(options.cancel && options.cancel->load());
+        });
     if (!summary) {
         if (summary.error().jsErrCode() != JsErrors::StreamNotFound) {
             notChecked(summary.error());
@@ -203,9 +203,8 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
     }
 
     // The retained messages' topics and sizes, for upgrade readiness only (a whole read of $MQTT_rmsgs).
-    const bool hasRetained = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(), [](const StreamInfo &s) {
-        return s.name == MqttLayout::retainedStream();
-    });
+    const bool hasRetained = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(),
+                                         [](const StreamInfo &s) { return s.name == MqttLayout::retainedStream(); });
     if (options.retainedTopics && hasRetained) {
         // Message gets (JSON replies), not a consumer: a subject with a tab, which the target version is
         // asked about, breaks the client protocol's MSG line.
@@ -215,31 +214,33 @@ void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options
         if (map) {
             MessageGetter::Options read;
             read.cancel = options.cancel;
-            loaded = MessageGetter(src->connection, src->apiDomain).getBySequences(MqttLayout::retainedStream(), map->liveSequences(), read,
-                                           [&topics](QList<StreamMessage> &&batch, const ReadProgress &) {
-                                               for (const StreamMessage &m : std::as_const(batch)) {
-                                                   if (m.deleted)
-                                                       continue;
-                                                   const RetainedEntry e = RetainedLoader::fromMessage(m);
-                                                   if (e.record && !e.record->isDeleteMarker)
-                                                       topics.append({e.record->topic, qint64(e.record->payload.size())});
-                                               }
-                                               return true;
-                                           });
+            loaded = MessageGetter(src->connection, src->apiDomain)
+                         .getBySequences(MqttLayout::retainedStream(), map->liveSequences(), read,
+                                         [&topics](QList<StreamMessage> &&batch, const ReadProgress &) {
+                                             for (const StreamMessage &m : std::as_const(batch)) {
+                                                 if (m.deleted)
+                                                     continue;
+                                                 const RetainedEntry e = RetainedLoader::fromMessage(m);
+                                                 if (e.record && !e.record->isDeleteMarker)
+                                                     topics.append({e.record->topic, qint64(e.record->payload.size())});
+                                             }
+                                             return true;
+                                         });
         }
         if (loaded)
             records.retained = std::move(topics);
         else if (checked)
             snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Failed,
                                  QStringLiteral("reading $MQTT_rmsgs failed, so the retained topics were not checked for the target "
-                                                "version: %1").arg(loaded.error().toString())};
+                                                "version: %1")
+                                     .arg(loaded.error().toString())};
     }
 
     // The QoS 2 records (2.10+), for QOS2_ORPHANED: their sessions against the records read above. Empty
     // streams (the usual case) cost no request.
     const bool hasQos2 = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(), [](const StreamInfo &s) {
         return (s.name == MqttLayout::qos2InStream() || s.name == MqttLayout::outStream())
-               && s.state.value(QLatin1String("messages")).toInteger(1) > 0;
+            && s.state.value(QLatin1String("messages")).toInteger(1) > 0;
     });
     if (hasQos2) {
         InflightReader::Options read;
@@ -259,8 +260,8 @@ Result<ReadSummary> AccountSnapshotLoader::streamSessions(const AccountSnapshot 
                                                           const SessionLoader::BatchHandler &onBatch, bool *truncated)
 {
     if (!snapshot.recordAccess)
-        return snapshot.recordsError.value_or(Error(Error::Kind::InvalidInput,
-                                                    QStringLiteral("the records of account %1 were not read").arg(snapshot.account.name)));
+        return snapshot.recordsError.value_or(
+            Error(Error::Kind::InvalidInput, QStringLiteral("the records of account %1 were not read").arg(snapshot.account.name)));
     options.dialect = snapshot.recordAccess->dialect;
     options.domain = snapshot.recordAccess->apiDomain;
     options.knownStreams = knownStreams(snapshot.account);

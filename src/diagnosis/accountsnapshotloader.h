@@ -82,7 +82,6 @@ public:
 private:
     void readRecords(AccountSnapshot &snapshot, const Options &options);
 
-
     ConnectionSet &m_connections;
 };
 

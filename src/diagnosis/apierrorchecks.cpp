@@ -30,9 +30,9 @@ std::optional<Finding> checkApiErrors(const AccountInfo &account, const AccountS
     const QString window = formatAge(std::max<qint64>(1, (ms + 500) / 1000));
     Finding f = FindingCatalogue::make(FindingCodes::jetStreamApiErrors(), account.name);
     const QString counted = account.api->source == QLatin1String("jsz")
-                                ? QStringLiteral("summed over the %1 server(s) that answered JSZ").arg(account.api->servers)
-                                : QStringLiteral("as counted by the server that answered $JS.API.INFO (other servers of a cluster count "
-                                                 "their own)");
+        ? QStringLiteral("summed over the %1 server(s) that answered JSZ").arg(account.api->servers)
+        : QStringLiteral("as counted by the server that answered $JS.API.INFO (other servers of a cluster count "
+                         "their own)");
     f.detail = QStringLiteral("The JetStream API of account %1 answered %2 request(s) with an error in the last %3 (%4 per minute; %5 "
                               "request(s) in all, %6). Every CONNECT of a clean-session or new MQTT client adds one (its session "
                               "lookup finds no record), so a trickle is normal; this many means requests are failing now. The "

@@ -28,7 +28,8 @@ void BlockerChecks::replicasConfig(QList<Finding> &out)
     Finding f = FindingCatalogue::make(FindingCodes::replicasMismatch(), m_ctx.account);
     f.title = QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers);
     f.expected = QJsonObject{{QStringLiteral("stream_replicas_at_most"), peers}};
-    f.actual = QJsonObject{{QStringLiteral("stream_replicas"), wanted}, {QStringLiteral("peers"), QJsonArray::fromStringList(m_ctx.choice.peers)}};
+    f.actual =
+        QJsonObject{{QStringLiteral("stream_replicas"), wanted}, {QStringLiteral("peers"), QJsonArray::fromStringList(m_ctx.choice.peers)}};
     f.repair.clear();
     f.explains = QStringList{F::replicasMismatch()};
     if (!m_ctx.missing.isEmpty()) {
@@ -37,15 +38,20 @@ void BlockerChecks::replicasConfig(QList<Finding> &out)
         f.detail = QStringLiteral("The servers create MQTT streams with %1 replicas, but only %2 JetStream server(s) can hold them: "
                                   "creating %3 fails (%4), so every MQTT connect in account \"%5\" fails. Set mqtt.stream_replicas "
                                   "to at most %2 (or remove it) and reload the servers.")
-                       .arg(wanted).arg(peers).arg(m_ctx.missing.join(QStringLiteral(", ")), cause, m_ctx.account);
+                       .arg(wanted)
+                       .arg(peers)
+                       .arg(m_ctx.missing.join(QStringLiteral(", ")), cause, m_ctx.account);
         for (const QString &name : std::as_const(m_ctx.missing))
-            m_ctx.blocked.insert(name, {QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers), cause});
+            m_ctx.blocked.insert(
+                name, {QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers), cause});
     } else {
         f.severity = Sev::Warning;
         f.detail = QStringLiteral("mqtt.stream_replicas is %1 but only %2 JetStream server(s) exist. The existing MQTT streams are "
                                   "kept as they are (the server only logs a replicas mismatch), but any MQTT stream that has to "
                                   "be created again will fail (%3). Set mqtt.stream_replicas to at most %2.")
-                       .arg(wanted).arg(peers).arg(cause);
+                       .arg(wanted)
+                       .arg(peers)
+                       .arg(cause);
     }
     out.append(f);
 }
@@ -53,7 +59,11 @@ void BlockerChecks::replicasConfig(QList<Finding> &out)
 void BlockerChecks::overlap(QList<Finding> &out)
 {
     enum class Kind { Blocking, Existing, Upgrade };
-    struct Target { MqttStreamSpec spec; Kind kind; };
+    struct Target
+    {
+        MqttStreamSpec spec;
+        Kind kind;
+    };
 
     QList<Target> targets;
     for (const MqttStreamSpec &spec : m_ctx.layout().streams()) {
@@ -77,15 +87,15 @@ void BlockerChecks::overlap(QList<Finding> &out)
     struct Hit
     {
         MqttStreamSpec spec;
-        QStringList overlapping;  // the other stream's subjects that overlap
-        QString mqttSubject;      // the first MQTT subject they overlap
+        QStringList overlapping; // the other stream's subjects that overlap
+        QString mqttSubject; // the first MQTT subject they overlap
     };
     enum class Harm { Create, Update, Existing, Upgrade };
     const auto overlapFinding = [this](const StreamInfo &other, Harm harm, const QList<Hit> &group) {
         const QStringList otherSubjects = MqttStreamSpec::subjectsOf(other.config);
         QStringList names;
         QStringList overlapping;
-        QStringList pairs;  // "$MQTT.msgs.> of $MQTT_msgs"
+        QStringList pairs; // "$MQTT.msgs.> of $MQTT_msgs"
         QJsonArray harmed;
         for (const Hit &h : group) {
             names << h.spec.name;
@@ -93,13 +103,16 @@ void BlockerChecks::overlap(QList<Finding> &out)
                 if (!overlapping.contains(o))
                     overlapping << o;
             pairs << QStringLiteral("%1 of %2").arg(h.mqttSubject, h.spec.name);
-            harmed.append(QJsonObject{{QStringLiteral("stream"), h.spec.name}, {QStringLiteral("subjects"), QJsonArray::fromStringList(h.spec.subjects)}});
+            harmed.append(QJsonObject{{QStringLiteral("stream"), h.spec.name},
+                                      {QStringLiteral("subjects"), QJsonArray::fromStringList(h.spec.subjects)}});
         }
         const QString joined = names.join(QStringLiteral(", "));
-        Finding f = FindingCatalogue::make(FindingCodes::subjectsOverlap(), m_ctx.account, other.name,
-                                           {{QStringLiteral("subject"), group.first().mqttSubject}, {QStringLiteral("mqtt_stream"), joined}});
+        Finding f =
+            FindingCatalogue::make(FindingCodes::subjectsOverlap(), m_ctx.account, other.name,
+                                   {{QStringLiteral("subject"), group.first().mqttSubject}, {QStringLiteral("mqtt_stream"), joined}});
         if (group.size() > 1)
-            f.title = QStringLiteral("Stream %1 captures the subjects of %2 MQTT streams (%3)").arg(other.name).arg(group.size()).arg(joined);
+            f.title =
+                QStringLiteral("Stream %1 captures the subjects of %2 MQTT streams (%3)").arg(other.name).arg(group.size()).arg(joined);
         f.expected = QJsonObject{{QStringLiteral("mqtt_streams"), harmed}};
         f.actual = QJsonObject{{QStringLiteral("stream"), other.name},
                                {QStringLiteral("subjects"), QJsonArray::fromStringList(otherSubjects)},
@@ -114,32 +127,42 @@ void BlockerChecks::overlap(QList<Finding> &out)
         case Harm::Create:
             f.severity = Sev::Critical;
             f.explains = createLines;
-            f.detail = what + QStringLiteral(" JetStream refuses to create %1 (10065), so the servers fail every MQTT connect in "
-                                             "account \"%2\".").arg(joined, m_ctx.account);
+            f.detail = what
+                + QStringLiteral(" JetStream refuses to create %1 (10065), so the servers fail every MQTT connect in "
+                                 "account \"%2\".")
+                      .arg(joined, m_ctx.account);
             for (const QString &name : names)
-                m_ctx.blocked.insert(name, {QStringLiteral("stream \"%1\" captures %2").arg(other.name, overlapping.join(QStringLiteral(", "))),
+                m_ctx.blocked.insert(name,
+                                     {QStringLiteral("stream \"%1\" captures %2").arg(other.name, overlapping.join(QStringLiteral(", "))),
                                       F::errSubjectsOverlap()});
             break;
         case Harm::Update:
             f.severity = Sev::Critical;
             f.explains = QStringList{updateLine};
-            f.detail = what + QStringLiteral(" A 2.10+ server changes the subjects of %1 to the 2.10+ ones when it sets up MQTT for "
-                                             "the account; JetStream refuses (10065) and the MQTT connect fails.").arg(joined);
+            f.detail = what
+                + QStringLiteral(" A 2.10+ server changes the subjects of %1 to the 2.10+ ones when it sets up MQTT for "
+                                 "the account; JetStream refuses (10065) and the MQTT connect fails.")
+                      .arg(joined);
             break;
         case Harm::Existing:
             f.severity = Sev::Warning;
             f.explains = createLines;
-            f.detail = what + QStringLiteral(" Both exist, so messages on the shared subjects go to one of them only, and %1 cannot "
-                                             "be recreated while \"%2\" exists.").arg(joined, other.name);
+            f.detail = what
+                + QStringLiteral(" Both exist, so messages on the shared subjects go to one of them only, and %1 cannot "
+                                 "be recreated while \"%2\" exists.")
+                      .arg(joined, other.name);
             break;
         case Harm::Upgrade:
             f.severity = Sev::Warning;
             f.explains.clear();
             for (const Hit &h : group)
-                f.explains << (h.spec.name == MqttLayout::retainedStream() ? updateLine : CheckContext::withCause(CheckContext::createFormatFor(h.spec.name), F::errSubjectsOverlap()));
-            f.detail = what + QStringLiteral(" The 2.10+ servers need %1 with these subjects: after an upgrade (or on the 2.10+ "
-                                             "servers of a mixed cluster) every MQTT connect in account \"%2\" will fail (10065).")
-                                  .arg(joined, m_ctx.account);
+                f.explains << (h.spec.name == MqttLayout::retainedStream()
+                                   ? updateLine
+                                   : CheckContext::withCause(CheckContext::createFormatFor(h.spec.name), F::errSubjectsOverlap()));
+            f.detail = what
+                + QStringLiteral(" The 2.10+ servers need %1 with these subjects: after an upgrade (or on the 2.10+ "
+                                 "servers of a mixed cluster) every MQTT connect in account \"%2\" will fail (10065).")
+                      .arg(joined, m_ctx.account);
             break;
         }
         return f;
@@ -166,8 +189,8 @@ void BlockerChecks::overlap(QList<Finding> &out)
                 continue;
             reported.append(t.spec.name);
             const Harm harm = t.kind == Kind::Blocking ? (m_ctx.stream(t.spec.name) ? Harm::Update : Harm::Create)
-                              : t.kind == Kind::Existing ? Harm::Existing
-                                                         : Harm::Upgrade;
+                : t.kind == Kind::Existing             ? Harm::Existing
+                                                       : Harm::Upgrade;
             hits[harm].append(hit);
         }
         for (auto group = hits.cbegin(); group != hits.cend(); ++group)
@@ -199,11 +222,17 @@ void BlockerChecks::headroom(QList<Finding> &out)
         f.explains = QStringList{CheckContext::withCause(CheckContext::createFormatFor(cannot.first()), F::errMaxStreams())};
         f.detail = QStringLiteral("Account \"%1\" may have %2 streams and has %3; the servers need to create %4, so creating %5 fails "
                                   "(10027) and every MQTT connect in the account fails. Raise max_streams to at least %6.")
-                       .arg(m_ctx.account).arg(maxStreams).arg(current).arg(m_ctx.missing.join(QStringLiteral(", ")), cannot.first())
+                       .arg(m_ctx.account)
+                       .arg(maxStreams)
+                       .arg(current)
+                       .arg(m_ctx.missing.join(QStringLiteral(", ")), cannot.first())
                        .arg(current + m_ctx.missing.size());
         for (const QString &name : cannot)
-            m_ctx.blocked.insert(name, {QStringLiteral("account max_streams %1 leaves room for %2 of the %3 missing MQTT stream(s)")
-                                      .arg(maxStreams).arg(room).arg(m_ctx.missing.size()),
+            m_ctx.blocked.insert(name,
+                                 {QStringLiteral("account max_streams %1 leaves room for %2 of the %3 missing MQTT stream(s)")
+                                      .arg(maxStreams)
+                                      .arg(room)
+                                      .arg(m_ctx.missing.size()),
                                   F::errMaxStreams()});
         out.append(f);
     } else if (maxStreams > 0 && m_ctx.layout().kind() == MqttLayout::Kind::V2_9) {
@@ -218,11 +247,15 @@ void BlockerChecks::headroom(QList<Finding> &out)
             f.severity = Sev::Warning;
             f.expected = QJsonObject{{QStringLiteral("max_streams"), current + needed.size()}};
             f.actual = QJsonObject{{QStringLiteral("max_streams"), maxStreams}, {QStringLiteral("streams"), current}};
-            f.explains = QStringList{CheckContext::withCause(F::createQos2InStream(), F::errMaxStreams()), CheckContext::withCause(F::createOutStream(), F::errMaxStreams())};
+            f.explains = QStringList{CheckContext::withCause(F::createQos2InStream(), F::errMaxStreams()),
+                                     CheckContext::withCause(F::createOutStream(), F::errMaxStreams())};
             f.detail = QStringLiteral("Account \"%1\" may have %2 streams and has %3. Servers 2.10 and newer also create $MQTT_qos2in and "
                                       "$MQTT_out: after an upgrade every MQTT connect in the account will fail (10027). Raise max_streams "
                                       "to at least %4 before upgrading.")
-                           .arg(m_ctx.account).arg(maxStreams).arg(current).arg(current + needed.size());
+                           .arg(m_ctx.account)
+                           .arg(maxStreams)
+                           .arg(current)
+                           .arg(current + needed.size());
             out.append(f);
         }
     }
@@ -235,7 +268,8 @@ void BlockerChecks::headroom(QList<Finding> &out)
         f.explains = QStringList{CheckContext::withCause(CheckContext::createFormatFor(m_ctx.missing.first()), F::errMaxBytesRequired())};
         f.detail = QStringLiteral("Account \"%1\" requires every stream to set max_bytes, but the servers create MQTT streams without "
                                   "it: creating %2 fails (10113). Remove max_bytes_required for the account, or create the MQTT "
-                                  "streams by hand with max_bytes set.").arg(m_ctx.account, m_ctx.missing.first());
+                                  "streams by hand with max_bytes set.")
+                       .arg(m_ctx.account, m_ctx.missing.first());
         for (const QString &name : std::as_const(m_ctx.missing))
             m_ctx.blocked.insert(name, {QStringLiteral("the account requires max_bytes on every stream"), F::errMaxBytesRequired()});
         out.append(f);
@@ -252,10 +286,14 @@ void BlockerChecks::headroom(QList<Finding> &out)
             f.explains = QStringList{CheckContext::withCause(F::persistSession(), F::errAccountResources()), F::accountResourcesExceeded()};
             f.detail = full ? QStringLiteral("Account \"%1\" uses %2 of its %3 bytes of file storage: session records cannot be saved "
                                              "(10002), so MQTT connects fail, and retained and QoS1 messages are not stored.")
-                                  .arg(m_ctx.account).arg(used).arg(maxStorage)
+                                  .arg(m_ctx.account)
+                                  .arg(used)
+                                  .arg(maxStorage)
                             : QStringLiteral("Account \"%1\" uses %2 of its %3 bytes of file storage (over 90%): once full, session "
                                              "records cannot be saved and MQTT connects fail.")
-                                  .arg(m_ctx.account).arg(used).arg(maxStorage);
+                                  .arg(m_ctx.account)
+                                  .arg(used)
+                                  .arg(maxStorage);
             out.append(f);
         }
     }

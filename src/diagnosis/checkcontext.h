@@ -25,14 +25,14 @@ struct CheckContext
     QString account;
     LayoutChoice choice;
     QHash<QString, const StreamInfo *> streams; ///< every stream of the account by name
-    QStringList present;                        ///< expected MQTT streams that exist, creation order
-    QStringList missing;                        ///< expected MQTT streams that do not, creation order
+    QStringList present; ///< expected MQTT streams that exist, creation order
+    QStringList missing; ///< expected MQTT streams that do not, creation order
     std::optional<QJsonObject> limits;
     /** Why the servers cannot create a missing stream. */
     struct Blocker
     {
         QString reason; ///< one clause: "stream \"ORDERS\" captures $MQTT.> (10065)"
-        QString cause;  ///< the JetStream error text the server's create line carries
+        QString cause; ///< the JetStream error text the server's create line carries
     };
     /** Missing streams whose creation will fail. */
     QHash<QString, Blocker> blocked;

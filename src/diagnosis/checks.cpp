@@ -38,11 +38,13 @@ QList<Finding> checkAccount(const AccountCheckInput &input)
         if (input.assumeMqtt) {
             f.detail = QStringLiteral("nats-server keeps all MQTT state in JetStream: every MQTT connect to account \"%1\" fails with "
                                       "\"JetStream not enabled for account (10039)\" and no CONNACK. Enable JetStream for the account "
-                                      "(accounts { %1: { jetstream: enabled } } or its JWT limits) and reload.").arg(acc.name);
+                                      "(accounts { %1: { jetstream: enabled } } or its JWT limits) and reload.")
+                           .arg(acc.name);
         } else {
             f.severity = Sev::Info;
             f.detail = QStringLiteral("Account \"%1\" has no JetStream, so it cannot serve MQTT clients (their connects would fail with "
-                                      "10039). Nothing to do unless MQTT clients are meant to use it.").arg(acc.name);
+                                      "10039). Nothing to do unless MQTT clients are meant to use it.")
+                           .arg(acc.name);
         }
         return {f};
     }
@@ -50,7 +52,7 @@ QList<Finding> checkAccount(const AccountCheckInput &input)
         return out;
 
     CheckContext ctx = CheckContext::make(input);
-    BlockerChecks blockers(ctx);  // first: they record the streams the servers cannot create
+    BlockerChecks blockers(ctx); // first: they record the streams the servers cannot create
     blockers.replicasConfig(out);
     blockers.overlap(out);
     blockers.headroom(out);
@@ -77,8 +79,9 @@ QList<Finding> checkAccount(const AccountCheckInput &input)
             if (int(f.severity) > int(Sev::Warning)) {
                 f.severity = Sev::Warning;
                 f.detail += QStringLiteral(" (Account \"%1\" has no MQTT stream yet: either no MQTT client has connected to it, or every "
-                                          "one was refused because of this. Rated a warning because it cannot be told which; the "
-                                          "next MQTT client to connect fails.)").arg(acc.name);
+                                           "one was refused because of this. Rated a warning because it cannot be told which; the "
+                                           "next MQTT client to connect fails.)")
+                                .arg(acc.name);
             }
     sortFindings(out);
     return out;
@@ -233,7 +236,8 @@ QList<Finding> diagnoseAccounts(const DiagnosisInput &input, QList<MissingConsum
             sortFindings(orphans);
             mergeFindings(out, std::move(orphans));
             const auto previous = input.previousSamples.constFind(acc.name);
-            mergeFindings(out, checkStuckConsumers(*sessions, previous == input.previousSamples.cend() ? nullptr : &*previous, input.options));
+            mergeFindings(out,
+                          checkStuckConsumers(*sessions, previous == input.previousSamples.cend() ? nullptr : &*previous, input.options));
             mergeFindings(out, checkInterestPinned(*sessions, acc, input.options));
             if (input.options.targetVersion)
                 mergeFindings(out, UpgradeReadiness::accountFindings(*sessions, input.servers, input.options));
@@ -433,7 +437,7 @@ qsizetype MissingConsumerFindings::placeIn(const QList<Finding> &sorted) const
     // No finding of the list has their code and account: they all sort on the same side of each.
     const Finding first = at(0);
     return std::partition_point(sorted.cbegin(), sorted.cend(), [&first](const Finding &f) { return Checks::sortsBefore(f, first); })
-           - sorted.cbegin();
+        - sorted.cbegin();
 }
 
 void MissingConsumerFindings::sortGroups(QList<MissingConsumerFindings> &groups)

@@ -21,10 +21,10 @@ QList<ConsumerOwner> ConsumerOwner::ofAccount(const SessionCheckInput &input, co
 {
     QList<ConsumerOwner> out;
     if (!input.consumersKnown || input.consumers.isEmpty())
-        return out;  // no durable to own: the indexes of a hundred thousand records are not needed
-    QHash<QString, QString> referencedBy;  // durable -> client ID of the record naming it
-    QHash<QString, QString> clientOfHash;  // hash -> client ID of the decodable record on it
-    QSet<QString> brokenHashes;            // hashes with an undecodable record
+        return out; // no durable to own: the indexes of a hundred thousand records are not needed
+    QHash<QString, QString> referencedBy; // durable -> client ID of the record naming it
+    QHash<QString, QString> clientOfHash; // hash -> client ID of the decodable record on it
+    QSet<QString> brokenHashes; // hashes with an undecodable record
     for (const SessionEntry &e : input.sessions) {
         if (e.isLegacy())
             continue;

@@ -26,10 +26,10 @@ struct ConsumerOwner
 
     QString name;
     QString stream;
-    QString hash;              ///< the client-ID hash in the durable's name; empty for NotMqtt
+    QString hash; ///< the client-ID hash in the durable's name; empty for NotMqtt
     qint64 numPending = 0;
     qint64 numAckPending = 0;
-    QString filterSubject;     ///< the consumer's `filter_subject`
+    QString filterSubject; ///< the consumer's `filter_subject`
     Kind kind = Kind::Orphan;
     /** Session: the client ID of the record naming it; ConnectedClient: the connected client with the hash. */
     QString clientId;

@@ -9,11 +9,9 @@ bool CoverageGap::leavesVerdictOpen() const
     switch (cause) {
     case Cause::Failed:
     case Cause::NoCredentials:
-    case Cause::Cancelled:
-        return true;
+    case Cause::Cancelled: return true;
     case Cause::NoSystemConnection:
-    case Cause::NotAsked:
-        return false;
+    case Cause::NotAsked: return false;
     }
     return true;
 }
@@ -21,14 +19,10 @@ bool CoverageGap::leavesVerdictOpen() const
 QString CoverageGap::levelName(Level level)
 {
     switch (level) {
-    case Level::Streams:
-        return QStringLiteral("streams");
-    case Level::Records:
-        return QStringLiteral("records");
-    case Level::Connections:
-        return QStringLiteral("connections");
-    case Level::Samples:
-        return QStringLiteral("samples");
+    case Level::Streams: return QStringLiteral("streams");
+    case Level::Records: return QStringLiteral("records");
+    case Level::Connections: return QStringLiteral("connections");
+    case Level::Samples: return QStringLiteral("samples");
     }
     return {};
 }
@@ -36,16 +30,11 @@ QString CoverageGap::levelName(Level level)
 QString CoverageGap::causeName(Cause cause)
 {
     switch (cause) {
-    case Cause::Failed:
-        return QStringLiteral("failed");
-    case Cause::NoCredentials:
-        return QStringLiteral("no_credentials");
-    case Cause::NoSystemConnection:
-        return QStringLiteral("no_system_connection");
-    case Cause::Cancelled:
-        return QStringLiteral("cancelled");
-    case Cause::NotAsked:
-        return QStringLiteral("not_asked");
+    case Cause::Failed: return QStringLiteral("failed");
+    case Cause::NoCredentials: return QStringLiteral("no_credentials");
+    case Cause::NoSystemConnection: return QStringLiteral("no_system_connection");
+    case Cause::Cancelled: return QStringLiteral("cancelled");
+    case Cause::NotAsked: return QStringLiteral("not_asked");
     }
     return {};
 }
@@ -55,12 +44,9 @@ QString CoverageGap::text() const
     switch (level) {
     case Level::Streams:
         return QStringLiteral("Streams of account %1 checked from the system account's view only: %2").arg(account, reason);
-    case Level::Records:
-        return QStringLiteral("Session records of account %1 not checked: %2").arg(account, reason);
-    case Level::Connections:
-        return QStringLiteral("Connected clients of account %1 not checked: %2").arg(account, reason);
-    case Level::Samples:
-        return QStringLiteral("Checks that compare two samples of account %1 not run: %2").arg(account, reason);
+    case Level::Records: return QStringLiteral("Session records of account %1 not checked: %2").arg(account, reason);
+    case Level::Connections: return QStringLiteral("Connected clients of account %1 not checked: %2").arg(account, reason);
+    case Level::Samples: return QStringLiteral("Checks that compare two samples of account %1 not run: %2").arg(account, reason);
     }
     return reason;
 }

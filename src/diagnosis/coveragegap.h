@@ -18,17 +18,17 @@ struct CoverageGap
 {
     enum class Level { Streams, Records, Connections, Samples };
     enum class Cause {
-        Failed,             ///< tried and could not (timeout, permission, lost connection, ...)
-        NoCredentials,      ///< the account's own credentials are not in the profile
+        Failed, ///< tried and could not (timeout, permission, lost connection, ...)
+        NoCredentials, ///< the account's own credentials are not in the profile
         NoSystemConnection, ///< no system connection was given (connected clients unknown)
-        Cancelled,          ///< stopped before it finished
-        NotAsked,           ///< the operator asked to leave it out (check --no-records)
+        Cancelled, ///< stopped before it finished
+        NotAsked, ///< the operator asked to leave it out (check --no-records)
     };
 
     QString account;
     Level level = Level::Records;
     Cause cause = Cause::Failed;
-    QString reason;  ///< what happened, one sentence without the account (e.g. the error text)
+    QString reason; ///< what happened, one sentence without the account (e.g. the error text)
 
     /**
      * The level might hide problems the result does not show: failures, missing credentials and

@@ -40,12 +40,14 @@ QList<Finding> checkStuckConsumers(const SessionCheckInput &input, const Account
     if (!input.consumersKnown || !input.connected || input.connected->isEmpty())
         return out;
     const bool compare = previous && previous->consumersKnown;
-    const qint64 seconds = compare && input.now.isValid() && previous->time.isValid() ? std::max<qint64>(0, previous->time.secsTo(input.now)) : 0;
+    const qint64 seconds =
+        compare && input.now.isValid() && previous->time.isValid() ? std::max<qint64>(0, previous->time.secsTo(input.now)) : 0;
     for (const SessionEntry &e : input.sessions) {
         if (!e.record || e.isLegacy() || e.clientId.isEmpty())
             continue;
         // Every rule needs deliveries waiting for acknowledgement, which the join already counted.
-        if (std::none_of(e.consumers.cbegin(), e.consumers.cend(), [](const SessionConsumer &c) { return c.exists && c.numAckPending > 0; }))
+        if (std::none_of(e.consumers.cbegin(), e.consumers.cend(),
+                         [](const SessionConsumer &c) { return c.exists && c.numAckPending > 0; }))
             continue;
         const auto server = input.connected->constFind(e.clientId);
         if (server == input.connected->cend())
@@ -66,7 +68,7 @@ QList<Finding> checkStuckConsumers(const SessionCheckInput &input, const Account
                 if (const auto it = previous->consumers.constFind(c.name); it != previous->consumers.cend())
                     before = *it;
             const bool advancedWithoutAcks = before && now.deliveredConsumerSeq > before->deliveredConsumerSeq
-                                             && now.ackFloorConsumerSeq == before->ackFloorConsumerSeq && now.numAckPending > 0;
+                && now.ackFloorConsumerSeq == before->ackFloorConsumerSeq && now.numAckPending > 0;
             const bool atLimit = now.maxAckPending > 0 && now.numAckPending >= now.maxAckPending && now.numRedelivered > 0;
             if (advancedWithoutAcks || atLimit)
                 stuck.append({c.name, c.sid, now, advancedWithoutAcks ? before : std::nullopt});
@@ -148,8 +150,7 @@ QList<Finding> checkInterestPinned(const SessionCheckInput &input, const Account
         const QString written = e.time.isValid() ? e.time.toString(Qt::ISODate) : QStringLiteral("at an unknown time");
         const QString age = e.time.isValid() && input.now.isValid() ? formatAge(std::max<qint64>(0, e.time.secsTo(input.now))) : QString();
         Finding f = FindingCatalogue::make(FindingCodes::interestPinned(), input.account, MqttLayout::messagesStream(),
-                                           {{QStringLiteral("subject"), e.subject},
-                                            {QStringLiteral("client_id"), e.clientId}});
+                                           {{QStringLiteral("subject"), e.subject}, {QStringLiteral("client_id"), e.clientId}});
         // The title names no count: the same session stays one finding while its count changes.
         f.detail = QStringLiteral("Session \"%1\" is not connected; its record was last written %2%3. Its durables %4 hold %5 "
                                   "message(s), about %6, which %7 keeps for it (interest retention) until the client reconnects "

@@ -47,7 +47,7 @@ void readAccounts(ConnectionSet &connections, const Request &request, DiagnosisI
     if (connections.profile().auth.isSet())
         if (auto name = connections.primaryAccountName())
             primaryAccount = *name;
-    QList<int> own;  // accounts read through their own connections
+    QList<int> own; // accounts read through their own connections
     for (int i = 0; i < input.accounts.size(); ++i) {
         const AccountInfo &a = input.accounts[i];
         if (a.jetstream && (connections.hasAccountCredentials(a.name) || (!primaryAccount.isEmpty() && a.name == primaryAccount)))

@@ -25,7 +25,7 @@ namespace DiagnosisGatherer {
 
 struct Request
 {
-    QString account;          ///< one account; empty: the connection's own account, or all with only a system connection
+    QString account; ///< one account; empty: the connection's own account, or all with only a system connection
     bool allAccounts = false; ///< every account (needs a system connection)
     CheckOptions options;
     /** Also read the session records and run the record-level checks where the account's credentials allow. */

@@ -19,8 +19,8 @@ namespace MqttDoctor {
 /** Everything Checks::diagnose looks at: the gathered cluster state (no network). */
 struct DiagnosisInput
 {
-    QList<ServerInfo> servers;      ///< Discovery::servers()
-    QList<AccountInfo> accounts;    ///< Discovery::accounts() or the one Discovery::account()
+    QList<ServerInfo> servers; ///< Discovery::servers()
+    QList<AccountInfo> accounts; ///< Discovery::accounts() or the one Discovery::account()
     CheckOptions options;
     QHash<QString, QJsonObject> limits; ///< known JetStream limits per account name (see AccountCheckInput::limits)
     bool includeSystemAccount = false; ///< the system account is skipped unless set

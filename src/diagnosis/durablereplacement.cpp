@@ -26,7 +26,7 @@ QList<DurableReplacement> DurableReplacement::ofAccount(const SessionCheckInput 
     // The live durables of $MQTT_msgs that could stand in for a session's (a hash in their name), then
     // those no record names: the set is as big as the live durables, not as the records (an account
     // whose durables are all gone has none, and a million records are not put in a set for nothing).
-    QHash<QString, const SessionLoader::ConsumerIndex::Entry *> unnamed;  // name -> entry
+    QHash<QString, const SessionLoader::ConsumerIndex::Entry *> unnamed; // name -> entry
     for (const SessionLoader::ConsumerIndex::Entry &entry : input.consumers)
         if (entry.consumer.stream == msgs && !MqttLayout::durableOwnerHash(msgs, entry.name).isEmpty())
             unnamed.insert(entry.name, &entry);
@@ -41,7 +41,7 @@ QList<DurableReplacement> DurableReplacement::ofAccount(const SessionCheckInput 
     for (const SessionLoader::ConsumerIndex::Entry &entry : input.consumers)
         if (unnamed.contains(entry.name) && unnamed.value(entry.name) == &entry)
             unnamedByHash[MqttLayout::durableOwnerHash(msgs, entry.name)].append(&entry);
-    QSet<QString> taken;  // a live durable answers one missing name only
+    QSet<QString> taken; // a live durable answers one missing name only
     for (const SessionEntry &e : input.sessions) {
         if (!e.record || e.isLegacy())
             continue;

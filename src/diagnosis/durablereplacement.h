@@ -17,15 +17,15 @@ namespace MqttDoctor {
 struct DurableReplacement
 {
     QString clientId;
-    QString subject;       ///< the session record's subject
-    quint64 seq = 0;       ///< the record's sequence
-    QString sid;           ///< the record's `cons` key
-    QString stream;        ///< `$MQTT_msgs`
+    QString subject; ///< the session record's subject
+    quint64 seq = 0; ///< the record's sequence
+    QString sid; ///< the record's `cons` key
+    QString stream; ///< `$MQTT_msgs`
     QString filterSubject;
-    QString recorded;      ///< the durable the record names (missing)
-    QString live;          ///< the durable that exists and no record names
-    qint64 livePending = 0;     ///< the live durable's num_pending
-    qint64 liveAckPending = 0;  ///< its num_ack_pending
+    QString recorded; ///< the durable the record names (missing)
+    QString live; ///< the durable that exists and no record names
+    qint64 livePending = 0; ///< the live durable's num_pending
+    qint64 liveAckPending = 0; ///< its num_ack_pending
 
     /**
      * Every replacement of an account: for each missing durable of a decodable record on `$MQTT_msgs`, the

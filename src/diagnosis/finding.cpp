@@ -28,18 +28,19 @@ std::optional<Finding::Severity> Finding::severityFromName(const QString &name)
 QJsonObject Finding::toJson() const
 {
     const auto orNull = [](const QString &s) { return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s); };
-    return QJsonObject{{QStringLiteral("code"), code},
-                       {QStringLiteral("severity"), severityName(severity)},
-                       {QStringLiteral("account"), account},
-                       {QStringLiteral("stream"), orNull(stream)},
-                       {QStringLiteral("subject"), orNull(subject)},
-                       {QStringLiteral("client_id"), orNull(clientId)},
-                       {QStringLiteral("title"), title.toString()},
-                       {QStringLiteral("detail"), detail.toString()},
-                       {QStringLiteral("evidence"),
-                        QJsonObject{{QStringLiteral("expected"), expected.toJsonValue()}, {QStringLiteral("actual"), actual.toJsonValue()}}},
-                       {QStringLiteral("explains"), QJsonArray::fromStringList(explains)},
-                       {QStringLiteral("repair"), orNull(repair)}};
+    return QJsonObject{
+        {QStringLiteral("code"), code},
+        {QStringLiteral("severity"), severityName(severity)},
+        {QStringLiteral("account"), account},
+        {QStringLiteral("stream"), orNull(stream)},
+        {QStringLiteral("subject"), orNull(subject)},
+        {QStringLiteral("client_id"), orNull(clientId)},
+        {QStringLiteral("title"), title.toString()},
+        {QStringLiteral("detail"), detail.toString()},
+        {QStringLiteral("evidence"),
+         QJsonObject{{QStringLiteral("expected"), expected.toJsonValue()}, {QStringLiteral("actual"), actual.toJsonValue()}}},
+        {QStringLiteral("explains"), QJsonArray::fromStringList(explains)},
+        {QStringLiteral("repair"), orNull(repair)}};
 }
 
 void Finding::writeJson(JsonStreamWriter &w) const

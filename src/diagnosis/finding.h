@@ -30,15 +30,15 @@ struct Finding
     QString code;
     Severity severity = Severity::Info;
     QString account;
-    QString stream;      ///< empty when not about one stream
-    QString subject;     ///< empty when not about one subject
-    QString clientId;    ///< empty when not about one MQTT client
-    FindingText title;   ///< one line, e.g. "$MQTT_sess is missing"
-    FindingText detail;  ///< what it means and what the server does because of it
+    QString stream; ///< empty when not about one stream
+    QString subject; ///< empty when not about one subject
+    QString clientId; ///< empty when not about one MQTT client
+    FindingText title; ///< one line, e.g. "$MQTT_sess is missing"
+    FindingText detail; ///< what it means and what the server does because of it
     FindingEvidence expected; ///< evidence: what the server expects (JSON: object, array, string or number)
-    FindingEvidence actual;   ///< evidence: what is there
-    QStringList explains;///< server log templates this finding explains
-    QString repair;      ///< repair action name ("create_stream", ...) or empty for none
+    FindingEvidence actual; ///< evidence: what is there
+    QStringList explains; ///< server log templates this finding explains
+    QString repair; ///< repair action name ("create_stream", ...) or empty for none
 
     static QString severityName(Severity s);
     static std::optional<Severity> severityFromName(const QString &name);

@@ -35,8 +35,8 @@ public:
     /** A server log line a finding explains. */
     struct LogTemplate
     {
-        QString format;   ///< the exact format string nats-server logs (MqttLogFormats)
-        QString cause;    ///< the JetStream error text in its %v / %w when it matters; empty: any
+        QString format; ///< the exact format string nats-server logs (MqttLogFormats)
+        QString cause; ///< the JetStream error text in its %v / %w when it matters; empty: any
         QString versions; ///< server versions that log it: "all", "2.10+", "2.9.10-2.11.14"...
 
         /**
@@ -55,12 +55,12 @@ public:
         Scope scope = Scope::Account;
         /** Placeholders: {account}, {stream}, {subject}, {client_id} and per-code ones (see the .cpp). */
         QString titleTemplate;
-        QString detects;           ///< one line: what the code detects
+        QString detects; ///< one line: what the code detects
         QList<LogTemplate> explains;
-        QString symptoms;          ///< what operators see that leaves no log line; may be empty
-        QString repair;            ///< repair action name (RepairActions), empty: none
+        QString symptoms; ///< what operators see that leaves no log line; may be empty
+        QString repair; ///< repair action name (RepairActions), empty: none
         QStringList alternativeRepairs; ///< other actions the planner may choose for this code
-        QString guidance;          ///< what to do, in one or two sentences (always set; the only help when repair is empty)
+        QString guidance; ///< what to do, in one or two sentences (always set; the only help when repair is empty)
         /**
          * The repair runs only when the operator names the code (`repair --finding CODE`, a ticked row in the
          * GUI): the state may be deliberate, so a plain `repair` leaves it alone.

@@ -27,11 +27,10 @@ class FindingEvidence final
 public:
     FindingEvidence() = default;
     /** Anything a QJsonValue is made from: an object, an array, a string, a number, a bool, QJsonValue::Null. */
-    template <typename T>
-        requires(!std::is_same_v<std::remove_cvref_t<T>, FindingEvidence> && std::is_constructible_v<QJsonValue, T>)
-    FindingEvidence(T &&value) : m_value(QJsonValue(std::forward<T>(value))) // NOLINT(google-explicit-constructor)
-    {
-    }
+    template<typename T>
+    requires(!std::is_same_v<std::remove_cvref_t<T>, FindingEvidence> && std::is_constructible_v<QJsonValue, T>) FindingEvidence(T &&value)
+        : m_value(QJsonValue(std::forward<T>(value))) // NOLINT(google-explicit-constructor)
+    {}
     /** `pattern` (which must outlive the evidence: a static) filled from `args` when read. */
     FindingEvidence(const EvidencePattern &pattern, const QStringList &args) : m_value(Deferred{&pattern, args}) {}
 

@@ -30,7 +30,7 @@ void FindingList::placeGroups()
 
 const FindingList::Group *FindingList::locate(qsizetype &i) const
 {
-    qsizetype before = 0;  // findings of the groups before `i`
+    qsizetype before = 0; // findings of the groups before `i`
     for (const Group &g : m_groups) {
         if (i < g.start)
             break;
@@ -67,7 +67,7 @@ QList<Finding> FindingList::toList() const
     out.reserve(size());
     qsizetype listed = 0;
     for (const Group &g : m_groups) {
-        const qsizetype upTo = g.start - (out.size() - listed);  // listed findings before this group
+        const qsizetype upTo = g.start - (out.size() - listed); // listed findings before this group
         out.append(m_listed.mid(listed, upTo - listed));
         listed = upTo;
         m_apart.at(g.apart).appendTo(out);
@@ -95,7 +95,7 @@ QList<Finding> FindingList::withCode(const QString &code) const
 void FindingList::writeJson(JsonStreamWriter &w) const
 {
     qsizetype listed = 0;
-    qsizetype written = 0;  // of the groups
+    qsizetype written = 0; // of the groups
     for (const Group &g : m_groups) {
         for (const qsizetype upTo = g.start - written; listed < upTo; ++listed)
             m_listed.at(listed).writeJson(w);

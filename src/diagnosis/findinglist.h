@@ -28,7 +28,7 @@ class FindingList final
 public:
     FindingList() = default;
     /** Plain findings, in sortFindings' order. */
-    FindingList(QList<Finding> findings);  // NOLINT(google-explicit-constructor): a list is a FindingList
+    FindingList(QList<Finding> findings); // NOLINT(google-explicit-constructor): a list is a FindingList
     FindingList(std::initializer_list<Finding> findings) : FindingList(QList<Finding>(findings)) {}
     /**
      * `listed` in sortFindings' order, and the findings kept apart (any order, any accounts), each group
@@ -61,8 +61,8 @@ public:
 private:
     struct Group
     {
-        qsizetype start = 0;  ///< index of its first finding in the whole list
-        qsizetype apart = 0;  ///< index in m_apart
+        qsizetype start = 0; ///< index of its first finding in the whole list
+        qsizetype apart = 0; ///< index in m_apart
     };
     /** The group holding finding `i`, or null with `i` made an index into m_listed. */
     const Group *locate(qsizetype &i) const;
@@ -70,7 +70,7 @@ private:
 
     QList<Finding> m_listed;
     QList<MissingConsumerFindings> m_apart;
-    std::vector<Group> m_groups;  ///< in the order of their start
+    std::vector<Group> m_groups; ///< in the order of their start
     qsizetype m_apartSize = 0;
 };
 

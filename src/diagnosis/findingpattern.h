@@ -42,7 +42,7 @@ public:
 private:
     struct Piece
     {
-        QString literal;    ///< text before the placeholder (or the tail, for the last piece)
+        QString literal; ///< text before the placeholder (or the tail, for the last piece)
         QByteArray escaped; ///< `literal` as a JSON string holds it
         qsizetype arg = -1; ///< index of the argument after `literal`; -1: none (the tail)
     };

@@ -29,10 +29,9 @@ public:
     FindingText() = default;
     FindingText(const QString &text) : m_value(text) {} // NOLINT(google-explicit-constructor): a text is a QString
     FindingText(QString &&text) : m_value(std::move(text)) {} // NOLINT(google-explicit-constructor)
-    template <typename A, typename B>
+    template<typename A, typename B>
     FindingText(const QStringBuilder<A, B> &text) : m_value(QString(text)) // NOLINT(google-explicit-constructor)
-    {
-    }
+    {}
     /** `pattern` (which must outlive the text: a static) filled from `args` when read. */
     FindingText(const FindingPattern &pattern, const QStringList &args) : m_value(Deferred{&pattern, args}) {}
 

@@ -61,7 +61,8 @@ QList<InterestHolder> InterestHolder::ofAccount(const SessionCheckInput &input, 
     return ofAccount(input, account, ConsumerOwner::ofAccount(input));
 }
 
-QList<InterestHolder> InterestHolder::ofAccount(const SessionCheckInput &input, const AccountInfo &account, const QList<ConsumerOwner> &owners)
+QList<InterestHolder> InterestHolder::ofAccount(const SessionCheckInput &input, const AccountInfo &account,
+                                                const QList<ConsumerOwner> &owners)
 {
     QList<InterestHolder> out;
     // The average stored message of each interest stream.
@@ -72,7 +73,7 @@ QList<InterestHolder> InterestHolder::ofAccount(const SessionCheckInput &input, 
             averageBytes.insert(s.name, double(s.state.value(QLatin1String("bytes")).toInteger()) / double(messages));
     }
     // Only the durables that hold something are grouped: most of a big account's hold nothing.
-    QHash<QString, qsizetype> holderAt;  // owner key -> index in out
+    QHash<QString, qsizetype> holderAt; // owner key -> index in out
     for (const ConsumerOwner &o : owners) {
         const qint64 held = o.numPending + o.numAckPending;
         if (held <= 0)
@@ -80,7 +81,7 @@ QList<InterestHolder> InterestHolder::ofAccount(const SessionCheckInput &input, 
         // A durable standing in for a record's missing one holds that session's messages.
         const Kind kind = o.replacing.isEmpty() ? holderKindOf(o.kind) : Kind::Session;
         const QString key = (kind == Kind::Session || kind == Kind::ConnectedClient) ? QStringLiteral("c:") + o.clientId
-                            : kind == Kind::NotMqtt                                  ? QStringLiteral("n:") + o.name
+            : kind == Kind::NotMqtt                                                  ? QStringLiteral("n:") + o.name
                                                                                      : QStringLiteral("h:") + o.hash;
         auto at = holderAt.constFind(key);
         if (at == holderAt.cend()) {

@@ -28,18 +28,18 @@ struct InterestHolder
     enum class Kind { Session, ConnectedClient, Orphan, UndecodableRecord, NotMqtt };
 
     Kind kind = Kind::Session;
-    QString clientId;           ///< the record's (Session) or the connected client's; empty otherwise
-    QString hash;               ///< the client-ID hash of its durables; empty for NotMqtt
-    QString subject;            ///< the session record's subject (Session), else empty
-    quint64 seq = 0;            ///< the record's sequence (Session)
-    QDateTime written;          ///< when the record was last written (Session), else invalid
+    QString clientId; ///< the record's (Session) or the connected client's; empty otherwise
+    QString hash; ///< the client-ID hash of its durables; empty for NotMqtt
+    QString subject; ///< the session record's subject (Session), else empty
+    quint64 seq = 0; ///< the record's sequence (Session)
+    QDateTime written; ///< when the record was last written (Session), else invalid
     bool clean = false;
-    std::optional<bool> connected;  ///< nullopt: unknown (no system connection)
-    QString server;             ///< the server the client is connected to
-    QStringList durables;       ///< its durables that hold messages, sorted
-    qint64 messages = 0;        ///< num_pending + num_ack_pending of its durables
-    qint64 unacknowledged = 0;  ///< num_ack_pending of its durables (delivered, waiting for PUBACK)
-    qint64 bytes = 0;           ///< estimated: each durable's messages times its stream's average message size
+    std::optional<bool> connected; ///< nullopt: unknown (no system connection)
+    QString server; ///< the server the client is connected to
+    QStringList durables; ///< its durables that hold messages, sorted
+    qint64 messages = 0; ///< num_pending + num_ack_pending of its durables
+    qint64 unacknowledged = 0; ///< num_ack_pending of its durables (delivered, waiting for PUBACK)
+    qint64 bytes = 0; ///< estimated: each durable's messages times its stream's average message size
 
     static QString kindName(Kind kind);
     /** {"kind", "client_id", "hash", "subject", "seq", "written", "clean", "connected", "server", "durables", "messages", "unacknowledged", "bytes"} (docs/cli.md). */

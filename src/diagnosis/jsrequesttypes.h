@@ -11,9 +11,9 @@ namespace MqttDoctor {
  */
 struct JsRequestType
 {
-    QString code;     ///< "SP"
-    QString meaning;  ///< "session persist"
-    QString request;  ///< what the gateway asked for: "stores the session record in $MQTT_sess"
+    QString code; ///< "SP"
+    QString meaning; ///< "session persist"
+    QString request; ///< what the gateway asked for: "stores the session record in $MQTT_sess"
 
     /** Every type, in the servers' order. */
     static const QList<JsRequestType> &all();

@@ -24,10 +24,10 @@ namespace {
 struct CompiledEntry
 {
     LogCatalogueEntry entry;
-    QString ownSeverity;  ///< the entry's severity as written: for a line that points to no finding
+    QString ownSeverity; ///< the entry's severity as written: for a line that points to no finding
     QRegularExpression re;
-    QStringList roles;  ///< role of capture group i+1
-    QString needle;     ///< the longest literal piece of the template: a cheap test before the regular expression
+    QStringList roles; ///< role of capture group i+1
+    QString needle; ///< the longest literal piece of the template: a cheap test before the regular expression
 };
 
 /** Compiled up front: a shared, already compiled expression can be matched from several threads at once. */
@@ -107,7 +107,7 @@ struct Catalogue
 {
     QList<LogCatalogueEntry> entries;
     QList<CompiledEntry> compiled;
-    QList<qsizetype> innerIndexes;  ///< compiled entries that can stand inside another template's error
+    QList<qsizetype> innerIndexes; ///< compiled entries that can stand inside another template's error
     QHash<QString, LogCatalogueCause> causes;
 
     Catalogue()
@@ -173,18 +173,17 @@ QString streamForLabel(const QString &label)
 QString streamForSubject(const QString &subject)
 {
     static const QList<std::pair<QString, QString>> prefixes{
-        {u"$MQTT.sess."_s, u"$MQTT_sess"_s},       {u"$MQTT.msgs."_s, u"$MQTT_msgs"_s},
-        {u"$MQTT.rmsgs."_s, u"$MQTT_rmsgs"_s},     {u"$MQTT.qos2.in."_s, u"$MQTT_qos2in"_s},
-        {u"$MQTT.out."_s, u"$MQTT_out"_s},
+        {u"$MQTT.sess."_s, u"$MQTT_sess"_s},      {u"$MQTT.msgs."_s, u"$MQTT_msgs"_s}, {u"$MQTT.rmsgs."_s, u"$MQTT_rmsgs"_s},
+        {u"$MQTT.qos2.in."_s, u"$MQTT_qos2in"_s}, {u"$MQTT.out."_s, u"$MQTT_out"_s},
     };
     if (subject == u"$MQTT.rmsgs")
         return u"$MQTT_rmsgs"_s;
     for (const auto &[prefix, stream] : prefixes)
         if (subject.startsWith(prefix))
             return stream;
-    static const QRegularExpression api = compiled(
-        u"^\\$JS\\.(?:[^.]+\\.)?API\\.(?:STREAM\\.(?:INFO|CREATE|UPDATE|DELETE|PURGE|MSG\\.GET|MSG\\.DELETE)"
-        u"|DIRECT\\.GET|CONSUMER\\.(?:CREATE|DURABLE\\.CREATE|DELETE|INFO|MSG\\.NEXT))\\.([^.]+)"_s);
+    static const QRegularExpression api =
+        compiled(u"^\\$JS\\.(?:[^.]+\\.)?API\\.(?:STREAM\\.(?:INFO|CREATE|UPDATE|DELETE|PURGE|MSG\\.GET|MSG\\.DELETE)"
+                 u"|DIRECT\\.GET|CONSUMER\\.(?:CREATE|DURABLE\\.CREATE|DELETE|INFO|MSG\\.NEXT))\\.([^.]+)"_s);
     if (const auto m = api.match(subject); m.hasMatch())
         return m.captured(1);
     return {};
@@ -257,17 +256,14 @@ QString fill(const QString &text, const Context &ctx)
         else if (name == u"subject")
             out += ctx.subject.isEmpty() ? u"the subject"_s : ctx.subject;
         else if (name == u"request_subject")
-            out += !ctx.requestSubject.isEmpty() ? ctx.requestSubject
-                   : ctx.subject.isEmpty()       ? u"the subject"_s
-                                                 : ctx.subject;
+            out += !ctx.requestSubject.isEmpty() ? ctx.requestSubject : ctx.subject.isEmpty() ? u"the subject"_s : ctx.subject;
         else if (name == u"kind")
             out += ctx.kind.isEmpty() ? u"a"_s : kindName(ctx.kind);
         else if (name == u"domain_hint")
-            out += ctx.domain.isEmpty()
-                       ? QString()
-                       : u" The request went to JetStream domain \""_s + ctx.domain
-                             + u"\": if no JetStream server of that domain is reachable from this account, every such "
-                               u"request times out; check mqtt js_domain, default_js_domain and jetstream domain."_s;
+            out += ctx.domain.isEmpty() ? QString()
+                                        : u" The request went to JetStream domain \""_s + ctx.domain
+                    + u"\": if no JetStream server of that domain is reachable from this account, every such "
+                      u"request times out; check mqtt js_domain, default_js_domain and jetstream domain."_s;
         else if (name == u"check")
             out += program + u"check "_s + (ctx.account.isEmpty() ? u"--all-accounts"_s : accountOpt);
         else if (name == u"repair")
@@ -276,15 +272,13 @@ QString fill(const QString &text, const Context &ctx)
             out += program + u"streams "_s + accountOpt;
         else if (name == u"events")
             out += program + u"events "_s + (ctx.account.isEmpty() ? QString() : accountOpt + u' ')
-                   + (ctx.clientId.isEmpty() ? QString() : u"--client "_s + shellWord(ctx.clientId));
+                + (ctx.clientId.isEmpty() ? QString() : u"--client "_s + shellWord(ctx.clientId));
         else if (name == u"sessions")
-            out += program + u"sessions "_s + accountOpt
-                   + (ctx.clientId.isEmpty() ? QString() : u" --filter "_s + shellWord(ctx.clientId));
+            out += program + u"sessions "_s + accountOpt + (ctx.clientId.isEmpty() ? QString() : u" --filter "_s + shellWord(ctx.clientId));
         else if (name == u"retained")
             out += program + u"retained "_s + accountOpt
-                   + (ctx.subject.isEmpty() || ctx.subject.startsWith(u'$')
-                          ? QString()
-                          : u" --filter "_s + shellWord(topicOfSubject(ctx.subject)));
+                + (ctx.subject.isEmpty() || ctx.subject.startsWith(u'$') ? QString()
+                                                                         : u" --filter "_s + shellWord(topicOfSubject(ctx.subject)));
         else
             out += m.captured(0);
     }
@@ -334,7 +328,7 @@ void takeValues(const CompiledEntry &c, const QRegularExpressionMatch &m, LogLin
         else if (role == u"error")
             out.errorText = value;
         else if (isJetStreamCodeRole(role))
-            out.errorText += u" ("_s + value + u')';  // "<description> (<code>)", as the server printed it
+            out.errorText += u" ("_s + value + u')'; // "<description> (<code>)", as the server printed it
     }
 }
 
@@ -442,9 +436,7 @@ LogLineMatch LogCatalogue::explain(const LogLine &parsed)
     const bool causeKnown = !causeKey.isEmpty() && (cause != cat.causes.cend() || e.codesByCause.contains(causeKey));
     if (causeKnown && (e.causeDecides || e.codesByCause.contains(causeKey))) {
         const bool haveCause = cause != cat.causes.cend();
-        out.codes = e.codesByCause.contains(causeKey) ? e.codesByCause.value(causeKey)
-                    : haveCause                       ? cause->codes
-                                                      : e.codes;
+        out.codes = e.codesByCause.contains(causeKey) ? e.codesByCause.value(causeKey) : haveCause ? cause->codes : e.codes;
         const QString causeMeaning = e.meaningByCause.value(causeKey, haveCause ? cause->meaning : QString());
         if (!causeMeaning.isEmpty())
             meaning += u' ' + causeMeaning;
@@ -482,8 +474,8 @@ Result<LogCatalogue::Data> LogCatalogue::parseData(const QByteArray &json)
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return Error(Error::Kind::InvalidInput, QStringLiteral("log catalogue: not JSON at offset %1: %2")
-                                                    .arg(parseError.offset).arg(parseError.errorString()));
+        return Error(Error::Kind::InvalidInput,
+                     QStringLiteral("log catalogue: not JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
     const QJsonObject root = doc.object();
     for (auto it = root.begin(); it != root.end(); ++it)
         if (it.key() != u"entries"_s && it.key() != u"causes"_s)
@@ -541,8 +533,7 @@ QString LogCatalogue::findingSeverity(const QStringList &codes, const QString &s
             continue;
         Finding::Severity severity = finding->severity;
         // The situations of FindingCatalogue::severityRule() a line shows by itself.
-        if (stream == u"$MQTT_sess"
-            && (code == FindingCodes::streamMissing() || code == FindingCodes::streamUnhealthy()))
+        if (stream == u"$MQTT_sess" && (code == FindingCodes::streamMissing() || code == FindingCodes::streamUnhealthy()))
             severity = Finding::Severity::Critical;
         if (streamCreationRefused && code == FindingCodes::replicasMismatch())
             severity = Finding::Severity::Critical;
@@ -555,18 +546,39 @@ QString LogCatalogue::findingSeverity(const QStringList &codes, const QString &s
 QStringList LogCatalogue::findingCodes()
 {
     return {
-        u"JETSTREAM_DISABLED"_s,     u"STREAM_MISSING"_s,         u"STREAM_SUBJECTS_WRONG"_s,
-        u"STREAM_CONFIG_WRONG"_s,    u"SUBJECTS_OVERLAP"_s,       u"STREAM_LIMIT_HEADROOM"_s,
-        u"REPLICAS_MISMATCH"_s,      u"STREAM_UNHEALTHY"_s,       u"MIXED_SERVER_VERSIONS"_s,
-        u"RETAINED_LEGACY_LAYOUT"_s, u"RETAINED_ORPHANED"_s,      u"RETAINED_DOWNGRADE"_s,
-        u"LEGACY_SESSION_STREAMS"_s, u"SESSION_UNDECODABLE"_s,    u"SESSION_ID_MISMATCH"_s,
-        u"SESSION_HASH_COLLISION"_s, u"SESSION_MISSING_CONSUMER"_s, u"ORPHAN_CONSUMER"_s,
-        u"SESSION_STALE"_s,          u"DUPLICATE_SESSION_RECORDS"_s, u"QOS2_ORPHANED"_s,
-        u"CLIENT_ID_TAKEOVER"_s,     u"CONSUMER_STUCK"_s,         u"SESSION_DURABLE_REPLACED"_s,
-        u"INTEREST_PINNED"_s,        u"JETSTREAM_API_ERRORS"_s,
-        u"SERVER_VERSION_ADVISORY"_s, u"JETSTREAM_META_DEGRADED"_s,
-        u"DELIBERATE_DEVIATION"_s,   u"UPGRADE_CLIENT_ID_REFUSED"_s, u"UPGRADE_RETAINED_SKIPPED"_s,
-        u"UPGRADE_PAYLOAD_TOO_LARGE"_s, u"UPGRADE_INTERNAL_SUBSCRIPTION"_s,
+        u"JETSTREAM_DISABLED"_s,
+        u"STREAM_MISSING"_s,
+        u"STREAM_SUBJECTS_WRONG"_s,
+        u"STREAM_CONFIG_WRONG"_s,
+        u"SUBJECTS_OVERLAP"_s,
+        u"STREAM_LIMIT_HEADROOM"_s,
+        u"REPLICAS_MISMATCH"_s,
+        u"STREAM_UNHEALTHY"_s,
+        u"MIXED_SERVER_VERSIONS"_s,
+        u"RETAINED_LEGACY_LAYOUT"_s,
+        u"RETAINED_ORPHANED"_s,
+        u"RETAINED_DOWNGRADE"_s,
+        u"LEGACY_SESSION_STREAMS"_s,
+        u"SESSION_UNDECODABLE"_s,
+        u"SESSION_ID_MISMATCH"_s,
+        u"SESSION_HASH_COLLISION"_s,
+        u"SESSION_MISSING_CONSUMER"_s,
+        u"ORPHAN_CONSUMER"_s,
+        u"SESSION_STALE"_s,
+        u"DUPLICATE_SESSION_RECORDS"_s,
+        u"QOS2_ORPHANED"_s,
+        u"CLIENT_ID_TAKEOVER"_s,
+        u"CONSUMER_STUCK"_s,
+        u"SESSION_DURABLE_REPLACED"_s,
+        u"INTEREST_PINNED"_s,
+        u"JETSTREAM_API_ERRORS"_s,
+        u"SERVER_VERSION_ADVISORY"_s,
+        u"JETSTREAM_META_DEGRADED"_s,
+        u"DELIBERATE_DEVIATION"_s,
+        u"UPGRADE_CLIENT_ID_REFUSED"_s,
+        u"UPGRADE_RETAINED_SKIPPED"_s,
+        u"UPGRADE_PAYLOAD_TOO_LARGE"_s,
+        u"UPGRADE_INTERNAL_SUBSCRIPTION"_s,
     };
 }
 

@@ -17,10 +17,10 @@ namespace MqttDoctor {
 struct LogCatalogueCause
 {
     QString key;
-    QString description;   ///< the JetStream description or the error text, for docs
+    QString description; ///< the JetStream description or the error text, for docs
     QStringList codes;
-    QString severity;      ///< overrides the entry's severity when not empty (a one-off, a shutdown)
-    QString meaning;       ///< may use the placeholders of LogCatalogueEntry
+    QString severity; ///< overrides the entry's severity when not empty (a one-off, a shutdown)
+    QString meaning; ///< may use the placeholders of LogCatalogueEntry
     QString advice;
 
     /** As the catalogue's data file holds it (empty members left out). */

@@ -45,8 +45,7 @@ int LogGroup::severityRank() const
 {
     if (!match.matched)
         return -1;
-    static const QStringList ranks{QStringLiteral("info"), QStringLiteral("warning"), QStringLiteral("error"),
-                                   QStringLiteral("critical")};
+    static const QStringList ranks{QStringLiteral("info"), QStringLiteral("warning"), QStringLiteral("error"), QStringLiteral("critical")};
     return int(ranks.indexOf(match.severity));
 }
 

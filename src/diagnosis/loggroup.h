@@ -22,22 +22,22 @@ struct LogGroup
     /** Where a line was read: the input's name and the line's 1-based number in it. */
     struct Position
     {
-        QString source;  ///< a file as given, "-" for standard input, "argument" for lines given as arguments
+        QString source; ///< a file as given, "-" for standard input, "argument" for lines given as arguments
         qint64 line = 0;
     };
 
-    LogLineMatch match;        ///< the first line, explained (matched false: a line no template matches)
-    qint64 count = 0;          ///< lines in the group
-    QString firstTime;         ///< the earliest timestamp as the log wrote it ("2026/12/02 15:50:37.344798"), or empty
-    QString lastTime;          ///< the latest one, or empty
+    LogLineMatch match; ///< the first line, explained (matched false: a line no template matches)
+    qint64 count = 0; ///< lines in the group
+    QString firstTime; ///< the earliest timestamp as the log wrote it ("2026/12/02 15:50:37.344798"), or empty
+    QString lastTime; ///< the latest one, or empty
     std::optional<qint64> firstMicros; ///< LogLine::timeMicros of firstTime
     std::optional<qint64> lastMicros;
-    qint64 untimedLines = 0;   ///< lines of the group without a timestamp
-    Position firstLine;        ///< the first line read, in reading order
-    Position lastLine;         ///< the last one
-    LogValueTally clientIds;   ///< client IDs of the lines (from the message, else from the MQTT client's prefix)
-    LogValueTally subjects;    ///< subjects of the lines
-    qsizetype order = 0;       ///< when the group was made (ties in sorting go to the earlier one)
+    qint64 untimedLines = 0; ///< lines of the group without a timestamp
+    Position firstLine; ///< the first line read, in reading order
+    Position lastLine; ///< the last one
+    LogValueTally clientIds; ///< client IDs of the lines (from the message, else from the MQTT client's prefix)
+    LogValueTally subjects; ///< subjects of the lines
+    qsizetype order = 0; ///< when the group was made (ties in sorting go to the earlier one)
     /** The catch-all of lines no template matches once LogGrouper::kMaxUnrecognisedShapes shapes are kept. */
     bool otherShapes = false;
 

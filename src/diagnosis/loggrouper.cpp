@@ -62,8 +62,7 @@ bool LogGrouper::isAboutMqtt(const LogLine &line)
     return hasJetStreamCode(m);
 }
 
-LogGrouper::LineKind LogGrouper::add(const QString &line, const LogGroup::Position &position, bool truncated,
-                                     LogLineMatch *match)
+LogGrouper::LineKind LogGrouper::add(const QString &line, const LogGroup::Position &position, bool truncated, LogLineMatch *match)
 {
     ++m_counts.lines;
     if (truncated)
@@ -77,8 +76,7 @@ LogGrouper::LineKind LogGrouper::add(const QString &line, const LogGroup::Positi
         ++m_counts.serverLines;
     // No template is logged at these levels (connection chatter and protocol traces, most of a debug log),
     // except a leaf connection refusing to pass a JetStream API request on.
-    if ((parsed.level == u"DBG" && !parsed.message.startsWith(u"Not permitted to deliver to \"$JS."))
-        || parsed.level == u"TRC") {
+    if ((parsed.level == u"DBG" && !parsed.message.startsWith(u"Not permitted to deliver to \"$JS.")) || parsed.level == u"TRC") {
         ++m_counts.skipped;
         return LineKind::Skipped;
     }
@@ -135,9 +133,16 @@ qsizetype LogGrouper::explainedGroup(const LogLineMatch &m)
     // The same template, account, stream and cause: the client IDs, subjects and sequences of its lines are tallied,
     // and an error text the catalogue does not know is told apart by its shape.
     const QString cause = m.errorCode == 0 && m.innerTemplateId.isEmpty() ? masked(m.errorText) : QString();
-    const QString key = QStringList{u"="_s, m.templateId, m.innerTemplateId, m.account, m.stream,
-                                    QString::number(m.errorCode), m.codes.join(u','), m.severity,
-                                    m.connectRefused ? u"1"_s : u"0"_s, cause}
+    const QString key = QStringList{u"="_s,
+                                    m.templateId,
+                                    m.innerTemplateId,
+                                    m.account,
+                                    m.stream,
+                                    QString::number(m.errorCode),
+                                    m.codes.join(u','),
+                                    m.severity,
+                                    m.connectRefused ? u"1"_s : u"0"_s,
+                                    cause}
                             .join(u'\x1f');
     if (const auto it = m_groupIndex.constFind(key); it != m_groupIndex.cend())
         return *it;

@@ -30,14 +30,14 @@ public:
 
     struct Counts
     {
-        qint64 lines = 0;          ///< every line read, blank ones included
+        qint64 lines = 0; ///< every line read, blank ones included
         qint64 blank = 0;
         qint64 explained = 0;
         qint64 notRecognised = 0;
         qint64 skipped = 0;
-        qint64 longLines = 0;      ///< lines cut at the reader's cap (LogLineReader)
-        qint64 serverLines = 0;    ///< lines with a nats-server level token ([ERR], [INF]...): is this a server log?
-        qsizetype explainedGroups = 0;    ///< groups of explained lines
+        qint64 longLines = 0; ///< lines cut at the reader's cap (LogLineReader)
+        qint64 serverLines = 0; ///< lines with a nats-server level token ([ERR], [INF]...): is this a server log?
+        qsizetype explainedGroups = 0; ///< groups of explained lines
         qsizetype unrecognisedGroups = 0; ///< groups of lines not recognised
     };
 
@@ -48,8 +48,7 @@ public:
      * Counts one line (without its line end). `position` says where it was read. `match`, when given, receives the
      * line's explanation for explained and not recognised lines (what `explain --per-line` prints).
      */
-    LineKind add(const QString &line, const LogGroup::Position &position, bool truncated = false,
-                 LogLineMatch *match = nullptr);
+    LineKind add(const QString &line, const LogGroup::Position &position, bool truncated = false, LogLineMatch *match = nullptr);
 
     const Counts &counts() const { return m_counts; }
     qsizetype groupCount() const { return m_groups.size(); }

@@ -19,24 +19,24 @@ QRegularExpression compiled(const QString &pattern)
 // Up to the first level token: whatever came before it (syslog, journald, a file name from grep) is dropped.
 const QRegularExpression &levelPrefix()
 {
-    static const QRegularExpression re = compiled(
-        QStringLiteral("^.*?(?:\\[(\\d+)\\]\\s+)?(?:(\\d{4}/\\d{2}/\\d{2}\\s+\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?Z?)\\s+)?"
-                       "\\[(ERR|WRN|INF|DBG|TRC|FTL)\\](?:\\s+|$)"));
+    static const QRegularExpression re =
+        compiled(QStringLiteral("^.*?(?:\\[(\\d+)\\]\\s+)?(?:(\\d{4}/\\d{2}/\\d{2}\\s+\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?Z?)\\s+)?"
+                                "\\[(ERR|WRN|INF|DBG|TRC|FTL)\\](?:\\s+|$)"));
     return re;
 }
 
 // The same without a level token: "[pid] date " only.
 const QRegularExpression &bareTimePrefix()
 {
-    static const QRegularExpression re = compiled(
-        QStringLiteral("^(?:\\[(\\d+)\\]\\s+)?(\\d{4}/\\d{2}/\\d{2}\\s+\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?Z?)\\s+"));
+    static const QRegularExpression re =
+        compiled(QStringLiteral("^(?:\\[(\\d+)\\]\\s+)?(\\d{4}/\\d{2}/\\d{2}\\s+\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?Z?)\\s+"));
     return re;
 }
 
 bool isAsciiSpace(QChar c)
 {
     const char16_t u = c.unicode();
-    return u == u' ' || (u >= u'\t' && u <= u'\r');  // \s of the expressions: space, \t, \n, \v, \f, \r
+    return u == u' ' || (u >= u'\t' && u <= u'\r'); // \s of the expressions: space, \t, \n, \v, \f, \r
 }
 
 bool isAsciiDigit(QChar c)
@@ -66,16 +66,14 @@ qsizetype dateTimeEnd(QStringView s, qsizetype from)
     auto digitsExactly = [&](qsizetype at, qsizetype n) { return digitsAt(s, at) >= n && at + n <= s.size(); };
     auto charAt = [&](qsizetype at, char16_t c) { return at < s.size() && s[at] == c; };
     qsizetype i = from;
-    if (!digitsExactly(i, 4) || !charAt(i + 4, u'/') || !digitsExactly(i + 5, 2) || !charAt(i + 7, u'/')
-        || !digitsExactly(i + 8, 2))
+    if (!digitsExactly(i, 4) || !charAt(i + 4, u'/') || !digitsExactly(i + 5, 2) || !charAt(i + 7, u'/') || !digitsExactly(i + 8, 2))
         return -1;
     i += 10;
     const qsizetype blanks = skipSpaces(s, i);
     if (blanks == i)
         return -1;
     i = blanks;
-    if (!digitsExactly(i, 2) || !charAt(i + 2, u':') || !digitsExactly(i + 3, 2) || !charAt(i + 5, u':')
-        || !digitsExactly(i + 6, 2))
+    if (!digitsExactly(i, 2) || !charAt(i + 2, u':') || !digitsExactly(i + 3, 2) || !charAt(i + 5, u':') || !digitsExactly(i + 6, 2))
         return -1;
     i += 8;
     if (charAt(i, u'.') && digitsAt(s, i + 1) > 0)
@@ -213,7 +211,7 @@ std::optional<QString> LogLine::unquoteGo(QStringView quoted)
     for (qsizetype i = 0; i < body.size(); ++i) {
         const QChar c = body[i];
         if (c == u'"')
-            return std::nullopt;  // an unescaped quote inside: not one %q value
+            return std::nullopt; // an unescaped quote inside: not one %q value
         if (c != u'\\') {
             // Copy a run of plain characters in one go, keeping surrogate pairs together.
             qsizetype j = i;
@@ -267,7 +265,7 @@ std::optional<QString> LogLine::unquoteGo(QStringView quoted)
             break;
         }
         default:
-            if (e >= u'0' && e <= u'7') {  // \NNN octal (accepted by strconv.Unquote)
+            if (e >= u'0' && e <= u'7') { // \NNN octal (accepted by strconv.Unquote)
                 if (i + 2 >= body.size())
                     return std::nullopt;
                 uint v = 0;

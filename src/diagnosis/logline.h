@@ -15,16 +15,16 @@ namespace MqttDoctor {
  */
 struct LogLine
 {
-    QString raw;            ///< the line as given, trailing whitespace removed
-    QString pid;            ///< "1234" from "[1234]", empty when absent
-    QString timestamp;      ///< "2026/12/02 15:50:37.344798", empty when absent
-    QString level;          ///< "ERR", "WRN", "INF", "DBG", "TRC", "FTL"; empty when the line has none
-    QString clientAddress;  ///< "127.0.0.1:45696" (a websocket client may read "[ip]/ip:port"), empty when absent
-    QString clientKind;     ///< "mid" (MQTT), "mid_ws" (MQTT over websocket), "cid", "wid", "lid", "rid", "gid"
-    qint64 clientNumber = 0;///< the N of "mid:N"
-    QString clientId;       ///< the MQTT client ID from `"<clientID>" - ` (unquoted); only set for MQTT clients
+    QString raw; ///< the line as given, trailing whitespace removed
+    QString pid; ///< "1234" from "[1234]", empty when absent
+    QString timestamp; ///< "2026/12/02 15:50:37.344798", empty when absent
+    QString level; ///< "ERR", "WRN", "INF", "DBG", "TRC", "FTL"; empty when the line has none
+    QString clientAddress; ///< "127.0.0.1:45696" (a websocket client may read "[ip]/ip:port"), empty when absent
+    QString clientKind; ///< "mid" (MQTT), "mid_ws" (MQTT over websocket), "cid", "wid", "lid", "rid", "gid"
+    qint64 clientNumber = 0; ///< the N of "mid:N"
+    QString clientId; ///< the MQTT client ID from `"<clientID>" - ` (unquoted); only set for MQTT clients
     bool hasClientId = false; ///< true when the prefix carried a quoted client ID (it may be empty: "")
-    QString message;        ///< what the server formatted, without the prefix, trimmed
+    QString message; ///< what the server formatted, without the prefix, trimmed
 
     bool isMqttClient() const { return clientKind.startsWith(QLatin1String("mid")); }
 

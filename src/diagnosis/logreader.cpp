@@ -17,8 +17,7 @@ QByteArrayView withoutCarriageReturn(QByteArrayView line)
 
 } // namespace
 
-LogLineReader::LogLineReader(QIODevice *device, qsizetype maxLineBytes)
-    : m_device(device), m_maxLineBytes(qMax<qsizetype>(1, maxLineBytes))
+LogLineReader::LogLineReader(QIODevice *device, qsizetype maxLineBytes) : m_device(device), m_maxLineBytes(qMax<qsizetype>(1, maxLineBytes))
 {
     m_buffer.resize(kBlockBytes);
 }
@@ -48,13 +47,13 @@ bool LogLineReader::fill()
 bool LogLineReader::next(QByteArrayView &line, bool &truncated)
 {
     truncated = false;
-    m_line.resize(0);  // keeps its capacity
+    m_line.resize(0); // keeps its capacity
     bool started = false;
     for (;;) {
         if (m_start == m_end && !fill()) {
             if (!started || failed())
                 return false;
-            ++m_lineNumber;  // the last line, without a line end
+            ++m_lineNumber; // the last line, without a line end
             line = withoutCarriageReturn(m_line);
             return true;
         }
@@ -68,8 +67,7 @@ bool LogLineReader::next(QByteArrayView &line, bool &truncated)
             m_start += length + 1;
             ++m_lineNumber;
             truncated = length > m_maxLineBytes;
-            line = truncated ? QByteArrayView(begin, m_maxLineBytes)
-                             : withoutCarriageReturn(QByteArrayView(begin, length));
+            line = truncated ? QByteArrayView(begin, m_maxLineBytes) : withoutCarriageReturn(QByteArrayView(begin, length));
             return true;
         }
         started = true;
@@ -84,7 +82,7 @@ bool LogLineReader::next(QByteArrayView &line, bool &truncated)
             line = truncated ? QByteArrayView(m_line) : withoutCarriageReturn(m_line);
             return true;
         }
-        m_start = m_end;  // the line goes on in the next block
+        m_start = m_end; // the line goes on in the next block
     }
 }
 

@@ -42,9 +42,9 @@ private:
     QIODevice *m_device;
     qsizetype m_maxLineBytes;
     QByteArray m_buffer;
-    qsizetype m_start = 0;  ///< where the unread part of the buffer begins
-    qsizetype m_end = 0;    ///< where it ends
-    QByteArray m_line;      ///< a line cut at the cap, or one that crossed the end of the buffer
+    qsizetype m_start = 0; ///< where the unread part of the buffer begins
+    qsizetype m_end = 0; ///< where it ends
+    QByteArray m_line; ///< a line cut at the cap, or one that crossed the end of the buffer
     bool m_atEnd = false;
     qint64 m_lineNumber = 0;
     qint64 m_bytesRead = 0;

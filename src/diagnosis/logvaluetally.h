@@ -35,7 +35,7 @@ public:
 private:
     QList<std::pair<QString, qint64>> m_values;
     qint64 m_otherLines = 0;
-    qsizetype m_last = -1;  ///< the value counted last: a run of lines of one client costs one comparison each
+    qsizetype m_last = -1; ///< the value counted last: a run of lines of one client costs one comparison each
 };
 
 } // namespace MqttDoctor

@@ -63,9 +63,9 @@ QList<Finding> MetaGroupCheck::findings(const QList<ServerInfo> &servers)
     for (const ServerInfo &s : servers) {
         const QString name = metaServerKeyOf(s);
         if (s.jsDomain != domain)
-            continue;  // another JetStream domain has a meta group of its own
+            continue; // another JetStream domain has a meta group of its own
         if (!s.jetstream && !(s.cluster.isEmpty() ? false : clusters.contains(s.cluster)))
-            continue;  // no JetStream and not routed to the group's servers: not expected in it
+            continue; // no JetStream and not routed to the group's servers: not expected in it
         up.append(name);
         QString why;
         if (!leaderView)

@@ -20,8 +20,7 @@ namespace {
 // The texts every finding fills from its own arguments when it is read, made once.
 const QStringList &missingConsumerKeys()
 {
-    static const QStringList keys{QStringLiteral("client_id"), QStringLiteral("consumer"), QStringLiteral("stream"),
-                                  QStringLiteral("sid")};
+    static const QStringList keys{QStringLiteral("client_id"), QStringLiteral("consumer"), QStringLiteral("stream"), QStringLiteral("sid")};
     return keys;
 }
 
@@ -47,9 +46,9 @@ const FindingPattern &missingConsumerDetail(bool pubrel)
 
 const EvidencePattern &missingConsumerExpected()
 {
-    static const EvidencePattern expected({{QStringLiteral("consumer"), QStringLiteral("{consumer}")},
-                                           {QStringLiteral("stream"), QStringLiteral("{stream}")}},
-                                          missingConsumerKeys());
+    static const EvidencePattern expected(
+        {{QStringLiteral("consumer"), QStringLiteral("{consumer}")}, {QStringLiteral("stream"), QStringLiteral("{stream}")}},
+        missingConsumerKeys());
     return expected;
 }
 
@@ -150,7 +149,7 @@ void MissingConsumerFindings::writeJson(JsonStreamWriter &w) const
     const auto prefetchText = [](const QString &s) {
         const char *data = reinterpret_cast<const char *>(s.constData());
         __builtin_prefetch(data);
-        __builtin_prefetch(data - 16);  // the reference count, just before the text
+        __builtin_prefetch(data - 16); // the reference count, just before the text
     };
     const size_t n = size_t(m_items.size());
     for (size_t i = 0; i < n; ++i) {

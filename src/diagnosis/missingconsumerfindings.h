@@ -4,7 +4,6 @@
 #include <QSet>
 #include <QString>
 
-
 #include "diagnosis/finding.h"
 #include "records/sessionbatches.h"
 
@@ -68,11 +67,11 @@ private:
     {
         const SessionEntry *entry = nullptr;
         const SessionConsumer *consumer = nullptr;
-        bool pubrel = false;  ///< the PUBREL durable on $MQTT_out (else a subscription's on $MQTT_msgs)
+        bool pubrel = false; ///< the PUBREL durable on $MQTT_out (else a subscription's on $MQTT_msgs)
     };
-    SessionBatches m_records;  ///< what the items point into, kept alive
-    QList<Item> m_items;  ///< shared by copies: a copy costs no references
-    QList<Finding> m_blank;  ///< what every finding on $MQTT_msgs, then on $MQTT_out, shares
+    SessionBatches m_records; ///< what the items point into, kept alive
+    QList<Item> m_items; ///< shared by copies: a copy costs no references
+    QList<Finding> m_blank; ///< what every finding on $MQTT_msgs, then on $MQTT_out, shares
 };
 
 namespace Checks {

@@ -42,14 +42,16 @@ void RetainedChecks::retained(QList<Finding> &out) const
         bool earlyTransfer = false;
         for (const QString &v : m_ctx.choice.versions) {
             const auto parsed = ServerVersion::parse(v);
-            earlyTransfer = earlyTransfer
-                || (parsed && parsed->majorVersion() == 2 && parsed->minorVersion() == 10 && parsed->patchVersion() <= 5);
+            earlyTransfer =
+                earlyTransfer || (parsed && parsed->majorVersion() == 2 && parsed->minorVersion() == 10 && parsed->patchVersion() <= 5);
         }
         const QString when = kind == MqttLayout::Kind::V2_10
-            ? QStringLiteral("The next time a 2.10+ server sets up MQTT for account \"%1\" (its first MQTT connect after a start), it").arg(m_ctx.account)
+            ? QStringLiteral("The next time a 2.10+ server sets up MQTT for account \"%1\" (its first MQTT connect after a start), it")
+                  .arg(m_ctx.account)
             : QStringLiteral("After the planned upgrade, the first 2.10+ server that sets up MQTT for account \"%1\"").arg(m_ctx.account);
-        f.detail = (legacyShape ? QString() : QStringLiteral("The subjects were already changed but max_msgs_per_subject was not: a "
-                                                             "migration started and did not finish. "))
+        f.detail = (legacyShape ? QString()
+                                : QStringLiteral("The subjects were already changed but max_msgs_per_subject was not: a "
+                                                 "migration started and did not finish. "))
             + when
             + QStringLiteral(" changes the subjects to $MQTT.rmsgs.>, moves each of the %1 message(s) on $MQTT.rmsgs to "
                              "$MQTT.rmsgs.<subject> (three JetStream round trips each, 10 s deadline; messages that fail are "
@@ -81,7 +83,8 @@ void RetainedChecks::retained(QList<Finding> &out) const
             f.detail = QStringLiteral("The stream state counts %1 message(s) on the literal subject $MQTT.rmsgs, left over from a "
                                       "2.9 → 2.10+ migration that hit its deadline. The stream now only serves $MQTT.rmsgs.>, and "
                                       "max_msgs_per_subject is already 1, so no server will ever migrate or deliver them: those "
-                                      "retained messages are lost until republished to $MQTT.rmsgs.<subject>.").arg(orphans);
+                                      "retained messages are lost until republished to $MQTT.rmsgs.<subject>.")
+                           .arg(orphans);
             out.append(f);
         }
     }
@@ -97,11 +100,13 @@ void RetainedChecks::retained(QList<Finding> &out) const
         f.detail = QStringLiteral("$MQTT_rmsgs was migrated to the 2.10+ layout (subjects $MQTT.rmsgs.>), but %1 serve%2 MQTT with "
                                   "the 2.9 layout. A 2.9 server builds its retained consumer on $MQTT.rmsgs, which the stream no "
                                   "longer contains (10093): every MQTT connect to account \"%3\" through %4 fails without a CONNACK.")
-                       .arg(m_ctx.choice.legacyServers.isEmpty() ? QStringLiteral("2.9 servers") : m_ctx.choice.legacyServers.join(QStringLiteral(", ")),
+                       .arg(m_ctx.choice.legacyServers.isEmpty() ? QStringLiteral("2.9 servers")
+                                                                 : m_ctx.choice.legacyServers.join(QStringLiteral(", ")),
                             m_ctx.choice.legacyServers.size() == 1 ? QStringLiteral("s") : QString(), m_ctx.account,
                             m_ctx.choice.legacyServers.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"));
         if (kind == MqttLayout::Kind::Mixed)
-            f.detail += QStringLiteral(" The 2.10+ servers (%1) migrated it; finishing the upgrade fixes it.").arg(m_ctx.choice.currentServers.join(QStringLiteral(", ")));
+            f.detail += QStringLiteral(" The 2.10+ servers (%1) migrated it; finishing the upgrade fixes it.")
+                            .arg(m_ctx.choice.currentServers.join(QStringLiteral(", ")));
         out.append(f);
     }
 
@@ -117,15 +122,17 @@ void RetainedChecks::retained(QList<Finding> &out) const
         f.severity = Sev::Error;
         f.title = QStringLiteral("$MQTT_rmsgs holds %1 message(s) outside its subjects (an interrupted revert)").arg(outside);
         f.expected = QJsonObject{{QStringLiteral("messages_outside_subjects"), 0}};
-        f.actual = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(subjects)},
-                               {QStringLiteral("messages"), messages},
-                               {QStringLiteral("messages_outside_subjects"), outside},
-                               {QStringLiteral("evidence"), QStringLiteral("state.messages minus state.subjects[$MQTT.rmsgs] of %1").arg(rm->name)}};
+        f.actual = QJsonObject{
+            {QStringLiteral("subjects"), QJsonArray::fromStringList(subjects)},
+            {QStringLiteral("messages"), messages},
+            {QStringLiteral("messages_outside_subjects"), outside},
+            {QStringLiteral("evidence"), QStringLiteral("state.messages minus state.subjects[$MQTT.rmsgs] of %1").arg(rm->name)}};
         f.explains = {};
         f.detail = QStringLiteral("$MQTT_rmsgs is back in the 2.9 layout (subjects $MQTT.rmsgs), but %1 message(s) are stored on other "
                                   "subjects, most likely $MQTT.rmsgs.<subject> records of a revert that stopped after changing the "
                                   "subjects. No 2.9 server reads them: those retained messages are missing until the revert is "
-                                  "finished.").arg(outside);
+                                  "finished.")
+                       .arg(outside);
         out.append(f);
     }
 }
@@ -150,18 +157,21 @@ void RetainedChecks::legacySessions(QList<Finding> &out) const
             f.detail = QStringLiteral("%1 is an empty legacy per-session stream. When a server creates $MQTT_sess it moves legacy "
                                       "streams into it; an empty one makes that fail and retry every 5 s, forever (the streams "
                                       "after it are never moved).%2")
-                           .arg(s.name, sessPresent ? QStringLiteral(" $MQTT_sess exists, so this only happens if it is ever recreated.")
-                                                    : QStringLiteral(" $MQTT_sess does not exist: the next MQTT connect starts the loop."));
+                           .arg(s.name,
+                                sessPresent ? QStringLiteral(" $MQTT_sess exists, so this only happens if it is ever recreated.")
+                                            : QStringLiteral(" $MQTT_sess does not exist: the next MQTT connect starts the loop."));
         } else if (sessPresent) {
             f.severity = Sev::Warning;
             f.explains = QStringList{F::transferSessionsStart(), F::transferSessionUnmarshal()};
             f.detail = QStringLiteral("%1 holds a session record of a server up to 2.4. Servers move these into $MQTT_sess only when "
-                                      "they create $MQTT_sess, which already exists: this session is never restored.").arg(s.name);
+                                      "they create $MQTT_sess, which already exists: this session is never restored.")
+                           .arg(s.name);
         } else {
             f.severity = Sev::Info;
             f.explains = QStringList{F::transferSessionsStart(), F::transferSessionUnmarshal(), F::transferSessionStore()};
             f.detail = QStringLiteral("%1 holds a session record of a server up to 2.4. The server that creates $MQTT_sess moves it "
-                                      "there and deletes this stream (a record that is not a session is skipped and kept).").arg(s.name);
+                                      "there and deletes this stream (a record that is not a session is skipped and kept).")
+                           .arg(s.name);
         }
         out.append(f);
     }

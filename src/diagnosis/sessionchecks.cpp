@@ -47,8 +47,8 @@ void checkUndecodable(const SessionCheckInput &in, QList<Finding> &out)
     for (const SessionEntry &e : in.sessions) {
         if (e.record)
             continue;
-        Finding f = FindingCatalogue::make(FindingCodes::sessionUndecodable(), in.account, sessStream(),
-                                           {{QStringLiteral("subject"), e.subject}});
+        Finding f =
+            FindingCatalogue::make(FindingCodes::sessionUndecodable(), in.account, sessStream(), {{QStringLiteral("subject"), e.subject}});
         QString reason;
         for (const QString &p : e.otherProblems)
             if (p.startsWith(QLatin1String("undecodable: ")))
@@ -91,8 +91,8 @@ void checkCollisions(const SessionCheckInput &in, const CheckOptions &options, Q
     // that subject's token without hashing again; records are one per subject, so those never collide
     // with each other: only the other IDs (foreign records, connected clients, the operator's) are hashed.
     const bool othersKnown = (in.connected && !in.connected->isEmpty()) || !options.knownClientIds.isEmpty()
-                             || std::any_of(in.sessions.begin(), in.sessions.end(),
-                                            [](const SessionEntry &e) { return e.record && !e.clientId.isEmpty() && !idMatchesHash(e); });
+        || std::any_of(in.sessions.begin(), in.sessions.end(),
+                       [](const SessionEntry &e) { return e.record && !e.clientId.isEmpty() && !idMatchesHash(e); });
     if (!othersKnown)
         return;
     QHash<QString, QString> firstId;
@@ -205,7 +205,7 @@ void checkStale(const SessionCheckInput &in, const CheckOptions &options, QList<
         if (!e.record || e.clean || e.clientId.isEmpty() || in.connected->contains(e.clientId) || !e.time.isValid())
             continue;
         if (!idMatchesHash(e))
-            continue;  // a foreign record is SESSION_ID_MISMATCH, not a session of its own
+            continue; // a foreign record is SESSION_ID_MISMATCH, not a session of its own
         const qint64 age = e.time.secsTo(in.now);
         if (age <= options.staleAfterSecs)
             continue;
@@ -213,10 +213,9 @@ void checkStale(const SessionCheckInput &in, const CheckOptions &options, QList<
         for (const SessionConsumer &c : e.consumers)
             if (c.exists)
                 pending += c.pending();
-        Finding f = FindingCatalogue::make(FindingCodes::sessionStale(), in.account, sessStream(),
-                                           {{QStringLiteral("subject"), e.subject},
-                                            {QStringLiteral("client_id"), e.clientId},
-                                            {QStringLiteral("age"), formatAge(age)}});
+        Finding f = FindingCatalogue::make(
+            FindingCodes::sessionStale(), in.account, sessStream(),
+            {{QStringLiteral("subject"), e.subject}, {QStringLiteral("client_id"), e.clientId}, {QStringLiteral("age"), formatAge(age)}});
         f.detail = QStringLiteral("Session \"%1\" was last written %2 (%3 ago) and its client is not connected. It keeps %4 "
                                   "durable(s) holding %5 queued message(s). If the device is gone for good, delete the session; "
                                   "if it will come back, leave it (it gets its queued messages then).")
@@ -267,16 +266,17 @@ void checkDuplicates(const SessionCheckInput &in, QList<Finding> &out)
         quint64 extra = 0;
         for (qsizetype i = maxDuplicateFindings; i < dups.size(); ++i)
             extra += dups.at(i).messages;
-        Finding f = FindingCatalogue::make(FindingCodes::duplicateSessionRecords(), in.account, sessStream(),
-                                           {{QStringLiteral("subject"), QStringLiteral("$MQTT.sess.>")},
-                                            {QStringLiteral("count"), QString::number(extra)}});
+        Finding f = FindingCatalogue::make(
+            FindingCodes::duplicateSessionRecords(), in.account, sessStream(),
+            {{QStringLiteral("subject"), QStringLiteral("$MQTT.sess.>")}, {QStringLiteral("count"), QString::number(extra)}});
         f.subject.clear();
         f.title = QStringLiteral("%1 more session subjects hold more than one record (%2 records)")
                       .arg(dups.size() - maxDuplicateFindings)
                       .arg(extra);
-        f.detail = QStringLiteral("Besides the subjects listed, %1 more session subjects of %2 hold duplicates; the same repair fixes them all.")
-                       .arg(dups.size() - maxDuplicateFindings)
-                       .arg(sessStream());
+        f.detail =
+            QStringLiteral("Besides the subjects listed, %1 more session subjects of %2 hold duplicates; the same repair fixes them all.")
+                .arg(dups.size() - maxDuplicateFindings)
+                .arg(sessStream());
         f.actual = QJsonObject{{QStringLiteral("subjects"), qint64(dups.size())}};
         out.append(std::move(f));
     }

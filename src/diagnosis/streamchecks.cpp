@@ -70,46 +70,60 @@ std::pair<Sev, QString> fieldImpact(const QString &stream, const MqttStreamSpec:
     const QString field = d.field;
     if (field == QLatin1String("retention")) {
         if (d.expected.toString() == QLatin1String("interest"))
-            return {Sev::Error, QStringLiteral("retention %1 instead of interest: messages are not removed once every consumer "
-                                               "acknowledged them (or, with workqueue, overlapping MQTT consumers are refused).")
-                                    .arg(d.actual.toString())};
-        return {Sev::Error, QStringLiteral("retention %1 instead of limits: records are removed when no consumer is interested, "
-                                           "so %2 are lost.")
-                                .arg(d.actual.toString(), sess ? QStringLiteral("session records") : QStringLiteral("stored messages"))};
+            return {Sev::Error,
+                    QStringLiteral("retention %1 instead of interest: messages are not removed once every consumer "
+                                   "acknowledged them (or, with workqueue, overlapping MQTT consumers are refused).")
+                        .arg(d.actual.toString())};
+        return {Sev::Error,
+                QStringLiteral("retention %1 instead of limits: records are removed when no consumer is interested, "
+                               "so %2 are lost.")
+                    .arg(d.actual.toString(), sess ? QStringLiteral("session records") : QStringLiteral("stored messages"))};
     }
     if (field == QLatin1String("storage"))
-        return {Sev::Warning, QStringLiteral("storage %1 instead of file: the MQTT state is lost when the servers restart.").arg(d.actual.toString())};
+        return {Sev::Warning,
+                QStringLiteral("storage %1 instead of file: the MQTT state is lost when the servers restart.").arg(d.actual.toString())};
     if (field == QLatin1String("max_msgs_per_subject")) {
         if (sess)
-            return {Sev::Error, QStringLiteral("max_msgs_per_subject %1 instead of 1: a cleared session leaves older records of the same "
-                                               "client behind, and last-by-subject reads become erratic (sessions look lost or come back stale).")
-                                    .arg(d.actual.toInteger())};
+            return {Sev::Error,
+                    QStringLiteral("max_msgs_per_subject %1 instead of 1: a cleared session leaves older records of the same "
+                                   "client behind, and last-by-subject reads become erratic (sessions look lost or come back stale).")
+                        .arg(d.actual.toInteger())};
         if (qos2)
-            return {Sev::Error, QStringLiteral("max_msgs_per_subject %1 instead of 1: duplicate QoS2 packet identifiers are no longer "
-                                               "detected, so QoS2 messages can be delivered twice.").arg(d.actual.toInteger())};
+            return {Sev::Error,
+                    QStringLiteral("max_msgs_per_subject %1 instead of 1: duplicate QoS2 packet identifiers are no longer "
+                                   "detected, so QoS2 messages can be delivered twice.")
+                        .arg(d.actual.toInteger())};
         if (d.expected.toInteger() == 1)
-            return {Sev::Error, QStringLiteral("max_msgs_per_subject %1 instead of 1: older retained messages of a topic are kept and "
-                                               "may be delivered instead of the newest.").arg(d.actual.toInteger())};
-        return {Sev::Error, QStringLiteral("max_msgs_per_subject %1 instead of unlimited: messages queued for a topic beyond that "
-                                           "count are dropped.").arg(d.actual.toInteger())};
+            return {Sev::Error,
+                    QStringLiteral("max_msgs_per_subject %1 instead of 1: older retained messages of a topic are kept and "
+                                   "may be delivered instead of the newest.")
+                        .arg(d.actual.toInteger())};
+        return {Sev::Error,
+                QStringLiteral("max_msgs_per_subject %1 instead of unlimited: messages queued for a topic beyond that "
+                               "count are dropped.")
+                    .arg(d.actual.toInteger())};
     }
     if (field == QLatin1String("discard")) {
         if (qos2)
-            return {Sev::Error, QStringLiteral("discard %1 instead of new: a repeated QoS2 packet identifier replaces the stored message "
-                                               "instead of being detected as a duplicate.").arg(d.actual.toString())};
-        return {Sev::Warning, QStringLiteral("discard %1 instead of old: once a stream limit is reached new records are refused.")
-                                  .arg(d.actual.toString())};
+            return {Sev::Error,
+                    QStringLiteral("discard %1 instead of new: a repeated QoS2 packet identifier replaces the stored message "
+                                   "instead of being detected as a duplicate.")
+                        .arg(d.actual.toString())};
+        return {
+            Sev::Warning,
+            QStringLiteral("discard %1 instead of old: once a stream limit is reached new records are refused.").arg(d.actual.toString())};
     }
     if (field == QLatin1String("discard_new_per_subject")) {
         if (qos2)
-            return {Sev::Error, QStringLiteral("discard_new_per_subject is off: a repeated QoS2 packet identifier replaces the stored "
-                                               "message instead of being detected as a duplicate.")};
-        return {Sev::Warning, QStringLiteral("discard_new_per_subject is on: a second record on a subject is refused instead of "
-                                             "replacing the first.")};
+            return {Sev::Error,
+                    QStringLiteral("discard_new_per_subject is off: a repeated QoS2 packet identifier replaces the stored "
+                                   "message instead of being detected as a duplicate.")};
+        return {Sev::Warning,
+                QStringLiteral("discard_new_per_subject is on: a second record on a subject is refused instead of "
+                               "replacing the first.")};
     }
     return {Sev::Warning, QStringLiteral("%1 differs.").arg(field)};
 }
-
 
 /**
  * The settings of `$MQTT_rmsgs` operators choose on purpose (a faster or memory-only retained store, a
@@ -136,7 +150,8 @@ QList<std::pair<QString, QJsonValue>> retainedDeviationsOf(const QJsonObject &co
         for (const QJsonValue &v : sources) {
             const QJsonObject src = v.toObject();
             const QString external = src.value(QLatin1String("external")).toObject().value(QLatin1String("api")).toString();
-            names.append(src.value(QLatin1String("name")).toString() + (external.isEmpty() ? QString() : QStringLiteral(" via ") + external));
+            names.append(src.value(QLatin1String("name")).toString()
+                         + (external.isEmpty() ? QString() : QStringLiteral(" via ") + external));
             transformed = transformed || !src.value(QLatin1String("subject_transforms")).toArray().isEmpty();
         }
         out.append({QStringLiteral("sources"), QJsonArray::fromStringList(names)});
@@ -161,7 +176,8 @@ void StreamChecks::missing(QList<Finding> &out) const
     const QStringList upgradeStreams{MqttLayout::qos2InStream(), MqttLayout::outStream()};
     QStringList sortedMissing = m_ctx.missing;
     sortedMissing.sort();
-    const bool upgradePending = m_ctx.layout().kind() != MqttLayout::Kind::V2_9 && !m_ctx.present.isEmpty() && sortedMissing == QStringList{MqttLayout::outStream(), MqttLayout::qos2InStream()};
+    const bool upgradePending = m_ctx.layout().kind() != MqttLayout::Kind::V2_9 && !m_ctx.present.isEmpty()
+        && sortedMissing == QStringList{MqttLayout::outStream(), MqttLayout::qos2InStream()};
 
     for (const QString &name : m_ctx.missing) {
         // A stream that something keeps from being created is part of that blocker's finding (one cause,
@@ -174,7 +190,8 @@ void StreamChecks::missing(QList<Finding> &out) const
         f.actual = QJsonValue(QJsonValue::Null);
         f.explains = missingExplains(name);
         const AccountInfo &info = m_ctx.input->account;
-        if (m_ctx.present.isEmpty() && info.readDomainKnown && !m_ctx.layout().domain().isEmpty() && info.readDomain != m_ctx.layout().domain()) {
+        if (m_ctx.present.isEmpty() && info.readDomainKnown && !m_ctx.layout().domain().isEmpty()
+            && info.readDomain != m_ctx.layout().domain()) {
             // Read in another JetStream domain than the one the MQTT servers keep their state in (a hub
             // read without the leaf's domain): absent here says nothing about the MQTT state.
             f.explains.clear();
@@ -183,19 +200,23 @@ void StreamChecks::missing(QList<Finding> &out) const
                                       "the servers with an MQTT listener keep the account's MQTT state in domain \"%3\": its streams "
                                       "and sessions were not looked at. Check again with --js-domain %3 (js_domain in a profile); "
                                       "do not create the streams here.")
-                           .arg(m_ctx.account, info.readDomain.isEmpty() ? QStringLiteral("the default domain") : QStringLiteral("domain \"%1\"").arg(info.readDomain),
+                           .arg(m_ctx.account,
+                                info.readDomain.isEmpty() ? QStringLiteral("the default domain")
+                                                          : QStringLiteral("domain \"%1\"").arg(info.readDomain),
                                 m_ctx.layout().domain());
         } else if (m_ctx.present.isEmpty()) {
             // Nothing has failed yet, so no server line to explain.
             f.explains.clear();
             f.severity = Sev::Info;
             f.detail = QStringLiteral("No MQTT stream exists in account \"%1\" yet: nats-server creates %2 (and the other MQTT streams) "
-                                      "at the first MQTT connect to the account, nothing blocks that.").arg(m_ctx.account, name);
+                                      "at the first MQTT connect to the account, nothing blocks that.")
+                           .arg(m_ctx.account, name);
         } else if (upgradePending) {
             f.explains.clear();
             f.severity = Sev::Info;
             f.detail = QStringLiteral("The account still has the 2.9 streams. A 2.10+ server creates %1 the next time it sets up MQTT for "
-                                      "account \"%2\" (its first MQTT connect after a start); nothing blocks that.").arg(name, m_ctx.account);
+                                      "account \"%2\" (its first MQTT connect after a start); nothing blocks that.")
+                           .arg(name, m_ctx.account);
         } else {
             f.severity = name == MqttLayout::sessionsStream() ? Sev::Critical : Sev::Error;
             f.detail = QStringLiteral("%1 is missing while other MQTT streams exist, so it was deleted (or its creation failed). "
@@ -246,11 +267,12 @@ void StreamChecks::subjectsAndConfig(QList<Finding> &out) const
                 const bool memory = actual.contains(QLatin1String("storage"));
                 if (!memory)
                     f.repair.clear();
-                f.detail = QStringLiteral("Tolerated as deliberate, not an error: %1. %2")
-                               .arg(reasons.join(QStringLiteral("; ")),
-                                    memory ? QStringLiteral("A plain repair leaves it alone; `repair --finding DELIBERATE_DEVIATION` backs the "
-                                                            "stream up and recreates it on file storage if it was not meant.")
-                                           : QStringLiteral("Nothing is repaired; undo it with a stream edit if it was not meant."));
+                f.detail =
+                    QStringLiteral("Tolerated as deliberate, not an error: %1. %2")
+                        .arg(reasons.join(QStringLiteral("; ")),
+                             memory ? QStringLiteral("A plain repair leaves it alone; `repair --finding DELIBERATE_DEVIATION` backs the "
+                                                     "stream up and recreates it on file storage if it was not meant.")
+                                    : QStringLiteral("Nothing is repaired; undo it with a stream edit if it was not meant."));
                 out.append(f);
                 diffs.removeIf([](const MqttStreamSpec::Difference &d) { return d.field == QLatin1String("storage"); });
             }
@@ -274,22 +296,25 @@ void StreamChecks::subjectsAndConfig(QList<Finding> &out) const
             const QString head = QStringLiteral("%1 has subjects %2; the servers expect %3%4.")
                                      .arg(name, actualSubjects.join(QStringLiteral(", ")), spec.subjects.join(QStringLiteral(", ")),
                                           name == MqttLayout::sessionsStream()
-                                              ? (m_ctx.layout().domain().isEmpty() ? QStringLiteral(" (no JetStream domain)")
-                                                                             : QStringLiteral(" (JetStream domain \"%1\")").arg(m_ctx.layout().domain()))
+                                              ? (m_ctx.layout().domain().isEmpty()
+                                                     ? QStringLiteral(" (no JetStream domain)")
+                                                     : QStringLiteral(" (JetStream domain \"%1\")").arg(m_ctx.layout().domain()))
                                               : QString());
             if (covers) {
                 f.explains.clear(); // saves and consumers still work: no error line
                 f.severity = Sev::Warning;
-                f.detail = head + QStringLiteral(" The expected subjects are still captured, so MQTT works, but the stream captures more than "
-                                                 "the servers use%1.")
-                                      .arg(name == MqttLayout::sessionsStream()
-                                               ? QStringLiteral(": records saved under another domain token (before a JetStream domain change) "
-                                                                "are no longer found, so those sessions look lost")
-                                               : QString());
+                f.detail = head
+                    + QStringLiteral(" The expected subjects are still captured, so MQTT works, but the stream captures more than "
+                                     "the servers use%1.")
+                          .arg(name == MqttLayout::sessionsStream()
+                                   ? QStringLiteral(": records saved under another domain token (before a JetStream domain change) "
+                                                    "are no longer found, so those sessions look lost")
+                                   : QString());
             } else if (name == MqttLayout::sessionsStream()) {
                 f.severity = Sev::Critical;
-                f.detail = head + QStringLiteral(" No stream captures the session subjects: every session save waits 4-5 s and times out, "
-                                                 "so MQTT connects of persistent sessions fail.");
+                f.detail = head
+                    + QStringLiteral(" No stream captures the session subjects: every session save waits 4-5 s and times out, "
+                                     "so MQTT connects of persistent sessions fail.");
             } else {
                 f.severity = Sev::Error;
                 f.detail = head + QStringLiteral(" Messages on the expected subjects are not stored. %1").arg(missingEffect(name));
@@ -329,7 +354,9 @@ void StreamChecks::subjectsAndConfig(QList<Finding> &out) const
             const qint64 msgs = CheckContext::messagesOf(s);
             const qint64 subjects = s.state.value(QLatin1String("num_subjects")).toInteger(-1);
             if (subjects >= 0 && msgs > subjects) {
-                f.detail += QStringLiteral(" The stream holds %1 records on %2 session subjects: duplicates are already there.").arg(msgs).arg(subjects);
+                f.detail += QStringLiteral(" The stream holds %1 records on %2 session subjects: duplicates are already there.")
+                                .arg(msgs)
+                                .arg(subjects);
                 actual.insert(QStringLiteral("messages"), msgs);
                 actual.insert(QStringLiteral("num_subjects"), subjects);
                 f.actual = actual;
@@ -350,29 +377,41 @@ void StreamChecks::replicas(QList<Finding> &out) const
         const int have = int(MqttStreamSpec::normalizedField(s.config, QStringLiteral("num_replicas")).toInteger(1));
         if (have == wanted && have <= peers)
             continue;
-        Finding f = FindingCatalogue::make(FindingCodes::replicasMismatch(), m_ctx.account, name,
-                                           {{QStringLiteral("actual"), QString::number(have)}, {QStringLiteral("expected"), QString::number(wanted)}});
+        Finding f = FindingCatalogue::make(
+            FindingCodes::replicasMismatch(), m_ctx.account, name,
+            {{QStringLiteral("actual"), QString::number(have)}, {QStringLiteral("expected"), QString::number(wanted)}});
         f.expected = QJsonObject{{QStringLiteral("num_replicas"), wanted}};
-        f.actual = QJsonObject{{QStringLiteral("num_replicas"), have}, {QStringLiteral("peers"), QJsonArray::fromStringList(m_ctx.choice.peers)}};
+        f.actual =
+            QJsonObject{{QStringLiteral("num_replicas"), have}, {QStringLiteral("peers"), QJsonArray::fromStringList(m_ctx.choice.peers)}};
         f.explains = m_ctx.choice.replicasFromConfig ? QStringList{F::replicasMismatch()} : QStringList{};
         const QString basis = m_ctx.choice.replicasFromConfig ? QStringLiteral("mqtt.stream_replicas")
-                                                        : QStringLiteral("%1 JetStream server(s), at most 3").arg(peers);
+                                                              : QStringLiteral("%1 JetStream server(s), at most 3").arg(peers);
         if (have > peers) {
             f.severity = Sev::Error;
             f.detail = QStringLiteral("%1 has %2 replicas but only %3 JetStream server(s) are known: JetStream cannot keep them all, and "
-                                      "the stream loses its quorum easily. Scale it to %4.").arg(name).arg(have).arg(peers).arg(wanted);
+                                      "the stream loses its quorum easily. Scale it to %4.")
+                           .arg(name)
+                           .arg(have)
+                           .arg(peers)
+                           .arg(wanted);
         } else if (have < wanted) {
             f.severity = Sev::Warning;
             f.detail = QStringLiteral("%1 has %2 replica(s); %3 expected (%4). Losing the server(s) holding it stops MQTT for account "
                                       "\"%5\". Servers never rescale MQTT streams themselves: scale it with a stream update.")
-                           .arg(name).arg(have).arg(wanted).arg(basis, m_ctx.account);
+                           .arg(name)
+                           .arg(have)
+                           .arg(wanted)
+                           .arg(basis, m_ctx.account);
         } else {
             f.severity = Sev::Info;
             f.detail = QStringLiteral("%1 has %2 replicas; %3 expected (%4). More copies than the servers would create: harmless%5.")
-                           .arg(name).arg(have).arg(wanted).arg(basis,
-                                                                m_ctx.choice.replicasFromConfig ? QStringLiteral(", but each server logs a replicas "
-                                                                                                           "mismatch warning when it sets up MQTT")
-                                                                                          : QString());
+                           .arg(name)
+                           .arg(have)
+                           .arg(wanted)
+                           .arg(basis,
+                                m_ctx.choice.replicasFromConfig ? QStringLiteral(", but each server logs a replicas "
+                                                                                 "mismatch warning when it sets up MQTT")
+                                                                : QString());
         }
         out.append(f);
     }
@@ -416,20 +455,25 @@ void StreamChecks::health(QList<Finding> &out) const
         f.expected = QJsonObject{{QStringLiteral("leader"), true}, {QStringLiteral("replicas_current"), true}};
         f.actual = s.cluster;
         if (leader.isEmpty()) {
-            f.explains = QStringList{CheckContext::withCause(F::lookupStream(), F::errTimeout()), F::requestTimeoutOld(), F::requestTimeout()};
+            f.explains =
+                QStringList{CheckContext::withCause(F::lookupStream(), F::errTimeout()), F::requestTimeoutOld(), F::requestTimeout()};
             if (name == MqttLayout::sessionsStream())
-                f.explains << CheckContext::withCause(F::loadSessionOld(), F::errTimeout()) << CheckContext::withCause(F::loadSession(), F::errTimeout())
+                f.explains << CheckContext::withCause(F::loadSessionOld(), F::errTimeout())
+                           << CheckContext::withCause(F::loadSession(), F::errTimeout())
                            << CheckContext::withCause(F::persistSession(), F::errTimeout());
             if (name == MqttLayout::retainedStream())
-                f.explains << F::lookupOrCreateRetainedStream() << F::lookupRetainedStream() << CheckContext::withCause(F::storeRetained(), F::errTimeout());
-            f.detail = QStringLiteral("%1 has no leader: every JetStream request on it times out. %2")
-                           .arg(name, name == MqttLayout::sessionsStream()
-                                          ? QStringLiteral("MQTT connects fail (loading the session record times out).")
-                                          : missingEffect(name));
+                f.explains << F::lookupOrCreateRetainedStream() << F::lookupRetainedStream()
+                           << CheckContext::withCause(F::storeRetained(), F::errTimeout());
+            f.detail =
+                QStringLiteral("%1 has no leader: every JetStream request on it times out. %2")
+                    .arg(name,
+                         name == MqttLayout::sessionsStream() ? QStringLiteral("MQTT connects fail (loading the session record times out).")
+                                                              : missingEffect(name));
         } else {
             f.explains = QStringList{};
             f.detail = QStringLiteral("%1: %2. The stream works while a quorum of replicas is current; losing another server "
-                                      "stops it.").arg(name, problems.join(QStringLiteral(", ")));
+                                      "stops it.")
+                           .arg(name, problems.join(QStringLiteral(", ")));
         }
         out.append(f);
     }

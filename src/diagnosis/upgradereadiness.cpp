@@ -136,7 +136,8 @@ QList<Finding> UpgradeReadiness::accountFindings(const SessionCheckInput &input,
             Finding f = FindingCatalogue::make(FindingCodes::upgradeClientIdRefused(), account, MqttLayout::sessionsStream(), values);
             f.clientId = clientId;
             f.expected = QJsonObject{{QStringLiteral("refused_from"), upgradeVersionsText(clientIdRefusalVersions())}};
-            f.actual = QJsonObject{{QStringLiteral("client_id"), clientId}, {QStringLiteral("reason"), reason},
+            f.actual = QJsonObject{{QStringLiteral("client_id"), clientId},
+                                   {QStringLiteral("reason"), reason},
                                    {QStringLiteral("target_version"), targetText}};
             f.detail = QStringLiteral("%1 \"%2\": %3. Servers from %4 answer its CONNECT with CONNACK 0x02 (identifier rejected); "
                                       "accepted now by %5. Give the client another client ID before upgrading to %6.")
@@ -162,7 +163,7 @@ QList<Finding> UpgradeReadiness::accountFindings(const SessionCheckInput &input,
             const QString hash = ClientIdHash::hash(id);
             const SessionEntry *record = byHash.value(hash, nullptr);
             if (record && record->clientId == id)
-                continue;  // its own record: judged above
+                continue; // its own record: judged above
             if (const QString why = clientIdProblem(id); !why.isEmpty()) {
                 refused(id, QString(), why, QStringLiteral("The connected client ID"));
             } else if (record) {
@@ -183,7 +184,8 @@ QList<Finding> UpgradeReadiness::accountFindings(const SessionCheckInput &input,
                 const Value values[] = {{QStringLiteral("client_id"), upgradePrintable(e.clientId)},
                                         {QStringLiteral("subject"), e.subject},
                                         {QStringLiteral("filter"), it.key()}};
-                Finding f = FindingCatalogue::make(FindingCodes::upgradeInternalSubscription(), account, MqttLayout::sessionsStream(), values);
+                Finding f =
+                    FindingCatalogue::make(FindingCodes::upgradeInternalSubscription(), account, MqttLayout::sessionsStream(), values);
                 f.expected = QJsonObject{{QStringLiteral("refused_from"), upgradeVersionsText(internalSubscriptionVersions())}};
                 f.actual = QJsonObject{{QStringLiteral("filter"), it.key()}, {QStringLiteral("target_version"), targetText}};
                 f.detail = QStringLiteral("The session of \"%1\" holds a subscription to %2, an internal subject of the servers' MQTT "

@@ -23,29 +23,40 @@ QList<VersionAdvisories::Advisory> buildAdvisories()
         A{QStringLiteral("retained-migration-spin"),
           QStringLiteral("a corrupt 2.9 retained message makes the move to per-subject retained messages retry it forever inside "
                          "CONNECT, so MQTT connects of the account hang"),
-          QStringLiteral("2.10.0"), {QStringLiteral("2.10.6")}, QStringLiteral("nats-server PR #4810")},
+          QStringLiteral("2.10.0"),
+          {QStringLiteral("2.10.6")},
+          QStringLiteral("nats-server PR #4810")},
         A{QStringLiteral("consumer-churn-memory"),
           QStringLiteral("server memory grows while MQTT clients subscribe and leave (consumers created and deleted)"),
-          {}, {QStringLiteral("2.10.17"), QStringLiteral("2.11.0")}, QStringLiteral("nats-server #5471, fixed by PR #5575")},
+          {},
+          {QStringLiteral("2.10.17"), QStringLiteral("2.11.0")},
+          QStringLiteral("nats-server #5471, fixed by PR #5575")},
         A{QStringLiteral("retained-load-false-timeout"),
           QStringLiteral("false \"Timing out waiting to load N retained messages\" warnings when $MQTT_rmsgs has deleted sequences"),
-          {}, {QStringLiteral("2.11.12"), QStringLiteral("2.12.3"), QStringLiteral("2.14.0")}, QStringLiteral("nats-server PR #7616")},
+          {},
+          {QStringLiteral("2.11.12"), QStringLiteral("2.12.3"), QStringLiteral("2.14.0")},
+          QStringLiteral("nats-server PR #7616")},
         A{QStringLiteral("qos2-silent-after-restart"),
           QStringLiteral("QoS 2 subscriptions receive nothing after a server restart"),
-          QStringLiteral("2.10.0"), {QStringLiteral("2.11.12"), QStringLiteral("2.12.3")}, QStringLiteral("nats-server PR #7643")},
+          QStringLiteral("2.10.0"),
+          {QStringLiteral("2.11.12"), QStringLiteral("2.12.3")},
+          QStringLiteral("nats-server PR #7643")},
         A{QStringLiteral("hash-collision-takeover"),
           QStringLiteral("a client whose ID has the same 8-character hash as another client's silently takes over that client's "
                          "session"),
-          {}, {QStringLiteral("2.11.15"), QStringLiteral("2.12.6"), QStringLiteral("2.14.0")},
+          {},
+          {QStringLiteral("2.11.15"), QStringLiteral("2.12.6"), QStringLiteral("2.14.0")},
           QStringLiteral("nats-server commit 0bb51511b (session restores with a mismatched client ID are refused)")},
         A{QStringLiteral("deny-bypass-retained-internal"),
           QStringLiteral("deny permissions are not applied to retained and QoS replays, and MQTT subscriptions to internal $MQTT. "
                          "subjects bypass deny rules (security)"),
-          {}, {QStringLiteral("2.12.14"), QStringLiteral("2.14.4")},
+          {},
+          {QStringLiteral("2.12.14"), QStringLiteral("2.14.4")},
           QStringLiteral("nats-server security releases 2.12.12 to 2.12.14 and 2.14.3 to 2.14.4")},
         A{QStringLiteral("poisoned-record-panic"),
           QStringLiteral("a malformed record in $MQTT_rmsgs or $MQTT_sess, or a malformed JetStream reply, crashes the server"),
-          {}, {QStringLiteral("2.12.14"), QStringLiteral("2.14.4")},
+          {},
+          {QStringLiteral("2.12.14"), QStringLiteral("2.14.4")},
           QStringLiteral("nats-server commit 0fb7c1f57 (backports 53d688e7a, f44c537da)")},
     };
 }
@@ -94,7 +105,7 @@ QList<Finding> VersionAdvisories::findings(const QList<ServerInfo> &servers)
         QJsonArray affected;
         for (const ServerInfo &s : servers) {
             if (s.mqttKnown && s.mqttPort <= 0)
-                continue;  // serves no MQTT
+                continue; // serves no MQTT
             if (!affects(a, s.version))
                 continue;
             const QString name = s.name.isEmpty() ? s.id : s.name;

@@ -24,11 +24,11 @@ class VersionAdvisories final
 public:
     struct Advisory
     {
-        QString id;           ///< stable, e.g. "mqtt-consumer-churn-memory"
-        QString symptom;      ///< what the operator sees, one sentence without a full stop
+        QString id; ///< stable, e.g. "mqtt-consumer-churn-memory"
+        QString symptom; ///< what the operator sees, one sentence without a full stop
         QString affectedFrom; ///< first affected version; empty: every version before the fix
-        QStringList fixedIn;  ///< the first fixed release of each line, oldest line first
-        QString source;       ///< nats-server issue, pull request or commit
+        QStringList fixedIn; ///< the first fixed release of each line, oldest line first
+        QString source; ///< nats-server issue, pull request or commit
     };
 
     /** Every advisory, oldest fix first. */

@@ -21,16 +21,15 @@ bool sha256(const char *data, size_t size, unsigned char (&digest)[SHA256_DIGEST
     };
     thread_local Context context;
     unsigned int length = 0;
-    return md && context.ctx && EVP_DigestInit_ex2(context.ctx, md, nullptr) == 1
-           && EVP_DigestUpdate(context.ctx, data, size) == 1 && EVP_DigestFinal_ex(context.ctx, digest, &length) == 1
-           && length == SHA256_DIGEST_LENGTH;
+    return md && context.ctx && EVP_DigestInit_ex2(context.ctx, md, nullptr) == 1 && EVP_DigestUpdate(context.ctx, data, size) == 1
+        && EVP_DigestFinal_ex(context.ctx, digest, &length) == 1 && length == SHA256_DIGEST_LENGTH;
 }
 
 void hashInto(const char *data, size_t size, char (&out)[ClientIdHash::length])
 {
     unsigned char digest[SHA256_DIGEST_LENGTH];
     if (!sha256(data, size, digest))
-        SHA256(reinterpret_cast<const unsigned char *>(data), size, digest);  // the slower lookup still works
+        SHA256(reinterpret_cast<const unsigned char *>(data), size, digest); // the slower lookup still works
     for (int i = 0; i < ClientIdHash::length; ++i)
         out[i] = kDigits[digest[i] % kBase];
 }

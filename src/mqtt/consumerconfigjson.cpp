@@ -11,13 +11,10 @@
 namespace MqttDoctor {
 
 ConsumerConfigJson::ConsumerConfigJson(const QJsonObject &object)
-    : m_json(object.isEmpty() ? QByteArray() : GoJson::value(object)),
-      m_durable(object.value(QLatin1String("durable_name")).toString())
-{
-}
+    : m_json(object.isEmpty() ? QByteArray() : GoJson::value(object)), m_durable(object.value(QLatin1String("durable_name")).toString())
+{}
 
-ConsumerConfigJson ConsumerConfigJson::fromSlice(const QByteArray &body, qsizetype offset, qsizetype length,
-                                                 QString durableName)
+ConsumerConfigJson ConsumerConfigJson::fromSlice(const QByteArray &body, qsizetype offset, qsizetype length, QString durableName)
 {
     ConsumerConfigJson c;
     if (offset < 0 || length <= 0 || offset + length > body.size())
@@ -28,11 +25,11 @@ ConsumerConfigJson ConsumerConfigJson::fromSlice(const QByteArray &body, qsizety
     return c;
 }
 
-ConsumerConfigJson ConsumerConfigJson::fromSliceShared(const QByteArray &body, qsizetype offset, qsizetype length,
-                                                       QString durableName, ValueSpan durable, ValueSpan deliver)
+ConsumerConfigJson ConsumerConfigJson::fromSliceShared(const QByteArray &body, qsizetype offset, qsizetype length, QString durableName,
+                                                       ValueSpan durable, ValueSpan deliver)
 {
     const auto inside = [&](ValueSpan v) { return v.offset >= offset && v.length >= 0 && v.offset + v.length <= offset + length; };
-    const auto sameAsName = [&] {  // the raw bytes are the name (unescaped ASCII), so json() can write it back
+    const auto sameAsName = [&] { // the raw bytes are the name (unescaped ASCII), so json() can write it back
         for (qsizetype i = 0; i < durable.length; ++i)
             if (durableName.at(i).unicode() != static_cast<unsigned char>(body.at(durable.offset + i)))
                 return false;
@@ -60,7 +57,7 @@ ConsumerConfigJson ConsumerConfigJson::fromSliceShared(const QByteArray &body, q
     if (n == 2 && cuts[1].at < cuts[0].at)
         std::swap(cuts[0], cuts[1]);
     if (n == 2 && cuts[0].at + cuts[0].length > cuts[1].at)
-        return fromSlice(body, offset, length, std::move(durableName));  // overlapping: not two values
+        return fromSlice(body, offset, length, std::move(durableName)); // overlapping: not two values
 
     thread_local std::string scratch;
     scratch.clear();

@@ -21,7 +21,7 @@ class ConsumerConfigJson final
 public:
     ConsumerConfigJson() = default;
     /** From an object (encoded compactly; unknown fields kept). Implicit: a QJsonObject is a config. */
-    ConsumerConfigJson(const QJsonObject &object);  // NOLINT(google-explicit-constructor)
+    ConsumerConfigJson(const QJsonObject &object); // NOLINT(google-explicit-constructor)
     /**
      * A validated JSON object at `body[offset, offset + length)` (copied). The caller
      * guarantees the slice is one JSON object; `durableName` is its `durable_name` (or empty).
@@ -30,7 +30,7 @@ public:
     /** Where a string value lies in a record body (its bytes without the quotes), unescaped ASCII. */
     struct ValueSpan
     {
-        qsizetype offset = -1;  ///< -1: absent
+        qsizetype offset = -1; ///< -1: absent
         qsizetype length = 0;
     };
     /**
@@ -44,7 +44,7 @@ public:
 
     /** The config as a JSON object (parsed now; empty when there is none). */
     QJsonObject toObject() const;
-    operator QJsonObject() const { return toObject(); }  // NOLINT(google-explicit-constructor)
+    operator QJsonObject() const { return toObject(); } // NOLINT(google-explicit-constructor)
     /** `toObject().value(key)`. */
     QJsonValue value(const QString &key) const { return toObject().value(key); }
     QJsonValue value(QLatin1String key) const { return toObject().value(key); }
@@ -60,11 +60,11 @@ public:
     bool operator==(const QJsonObject &other) const { return toObject() == other; }
 
 private:
-    QByteArray m_json;      ///< the JSON, or (m_durableAt/m_deliverAt >= 0) the shared rest of it
+    QByteArray m_json; ///< the JSON, or (m_durableAt/m_deliverAt >= 0) the shared rest of it
     QString m_durable;
-    QByteArray m_deliver;   ///< the deliver_subject value cut out of m_json (m_deliverAt >= 0)
-    qint32 m_durableAt = -1;  ///< where in m_json the durable name's bytes go back; -1: not cut
-    qint32 m_deliverAt = -1;  ///< where in m_json m_deliver goes back; -1: not cut
+    QByteArray m_deliver; ///< the deliver_subject value cut out of m_json (m_deliverAt >= 0)
+    qint32 m_durableAt = -1; ///< where in m_json the durable name's bytes go back; -1: not cut
+    qint32 m_deliverAt = -1; ///< where in m_json m_deliver goes back; -1: not cut
 };
 
 } // namespace MqttDoctor

@@ -18,7 +18,7 @@
 
 namespace MqttDoctor::FastJson {
 
-inline constexpr int kMaxDepth = 16;  // deeper values go to the reference decoder
+inline constexpr int kMaxDepth = 16; // deeper values go to the reference decoder
 
 // Whether n bytes at a and b are equal. Keys and enum values are a few bytes long: word compares
 // inline cost less than a call to memcmp with a length known only at run time.
@@ -38,7 +38,7 @@ inline bool sameBytes(const char *a, const char *b, size_t n)
         for (size_t i = 0; i + 8 < n; i += 8)
             if (word(a + i) != word(b + i))
                 return false;
-        return word(a + n - 8) == word(b + n - 8);  // the last eight bytes, overlapping the loop's
+        return word(a + n - 8) == word(b + n - 8); // the last eight bytes, overlapping the loop's
     }
     if (n >= 4)
         return half(a) == half(b) && half(a + n - 4) == half(b + n - 4);
@@ -72,13 +72,13 @@ public:
     void skipWs()
     {
         // nats-server writes no whitespace: that case is one test, inlined; the loop is not.
-        if (m_p < m_end && static_cast<unsigned char>(*m_p) > ' ')
+        if (m_p<m_end &&static_cast<unsigned char>(*m_p)> ' ')
             return;
         skipWsLoop();
     }
-    bool peek(char c)  // c is never whitespace
+    bool peek(char c) // c is never whitespace
     {
-        if (m_p < m_end && *m_p == c)  // the usual case first: c with no whitespace in front
+        if (m_p < m_end && *m_p == c) // the usual case first: c with no whitespace in front
             return true;
         skipWs();
         return m_p < m_end && *m_p == c;
@@ -112,7 +112,7 @@ public:
                 s.end = m_p++;
                 return true;
             }
-            if (*m_p != '\\')  // a control byte, DEL or a byte of UTF-8
+            if (*m_p != '\\') // a control byte, DEL or a byte of UTF-8
                 return false;
             s.escaped = true;
             if (++m_p >= m_end)
@@ -126,11 +126,15 @@ public:
                         return false;
                 m_p += 5;
                 break;
-            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-                ++m_p;
-                break;
-            default:
-                return false;
+            case '"':
+            case '\\':
+            case '/':
+            case 'b':
+            case 'f':
+            case 'n':
+            case 'r':
+            case 't': ++m_p; break;
+            default: return false;
             }
         }
     }
@@ -146,12 +150,12 @@ public:
             // Bit 7 of a byte of a term is set when that byte is special; a plain byte neither sets it
             // nor borrows or carries, so no term marks a byte before the first special one (a borrow or
             // carry from a special byte only marks later bytes, which are not looked at).
-            const std::uint64_t special = (w                                // 0x80 and above
-                                           | (w - kOnes * 0x20)              // below 0x20
-                                           | (w + kOnes)                     // 0x7f
-                                           | ((w ^ (kOnes * '"')) - kOnes)   // '"'
-                                           | ((w ^ (kOnes * '\\')) - kOnes))  // '\\'
-                                          & (kOnes * 0x80);
+            const std::uint64_t special = (w // 0x80 and above
+                                           | (w - kOnes * 0x20) // below 0x20
+                                           | (w + kOnes) // 0x7f
+                                           | ((w ^ (kOnes * '"')) - kOnes) // '"'
+                                           | ((w ^ (kOnes * '\\')) - kOnes)) // '\\'
+                & (kOnes * 0x80);
             if (special != 0)
                 return p + std::countr_zero(special) / 8;
         }
@@ -295,7 +299,7 @@ inline bool toQString(const Span &s, QString &out)
         case 'n': u = u'\n'; break;
         case 'r': u = u'\r'; break;
         case 't': u = u'\t'; break;
-        default: {  // 'u', four hex digits checked by the scanner
+        default: { // 'u', four hex digits checked by the scanner
             for (int i = 1; i <= 4; ++i)
                 u = char16_t(u * 16 + Scanner::hexValue(p[i]));
             p += 4;

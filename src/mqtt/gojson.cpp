@@ -22,7 +22,9 @@ QByteArray GoJson::string(const QString &s)
         case '\n': out += "\\n"; break;
         case '\r': out += "\\r"; break;
         case '\t': out += "\\t"; break;
-        case '<': case '>': case '&':
+        case '<':
+        case '>':
+        case '&':
             out += "\\u00";
             out += kHex[c >> 4];
             out += kHex[c & 0xF];
@@ -33,8 +35,7 @@ QByteArray GoJson::string(const QString &s)
                 out += kHex[c >> 4];
                 out += kHex[c & 0xF];
             } else if (c == 0xE2 && i + 2 < utf8.size() && static_cast<unsigned char>(utf8.at(i + 1)) == 0x80
-                       && (static_cast<unsigned char>(utf8.at(i + 2)) == 0xA8
-                           || static_cast<unsigned char>(utf8.at(i + 2)) == 0xA9)) {
+                       && (static_cast<unsigned char>(utf8.at(i + 2)) == 0xA8 || static_cast<unsigned char>(utf8.at(i + 2)) == 0xA9)) {
                 out += static_cast<unsigned char>(utf8.at(i + 2)) == 0xA8 ? "\\u2028" : "\\u2029";
                 i += 2;
             } else {
@@ -50,18 +51,15 @@ QByteArray GoJson::value(const QJsonValue &v)
 {
     switch (v.type()) {
     case QJsonValue::Null:
-    case QJsonValue::Undefined:
-        return QByteArrayLiteral("null");
-    case QJsonValue::Bool:
-        return v.toBool() ? QByteArrayLiteral("true") : QByteArrayLiteral("false");
+    case QJsonValue::Undefined: return QByteArrayLiteral("null");
+    case QJsonValue::Bool: return v.toBool() ? QByteArrayLiteral("true") : QByteArrayLiteral("false");
     case QJsonValue::Double: {
         const double d = v.toDouble();
         if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 9.2e18)
             return QByteArray::number(v.toInteger(static_cast<qint64>(d)));
         return QByteArray::number(d, 'g', 17);
     }
-    case QJsonValue::String:
-        return string(v.toString());
+    case QJsonValue::String: return string(v.toString());
     case QJsonValue::Array: {
         QByteArray out("[");
         const QJsonArray a = v.toArray();

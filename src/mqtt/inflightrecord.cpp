@@ -75,7 +75,7 @@ Result<InflightRecord> InflightRecord::decode(const StoredMessage &message)
 
     for (const auto &[k, v] : headers->entries()) {
         const bool known = k.compare(kPub, Qt::CaseInsensitive) == 0 || k.compare(kSubject, Qt::CaseInsensitive) == 0
-                           || k.compare(kMapped, Qt::CaseInsensitive) == 0 || k.compare(kPubRel, Qt::CaseInsensitive) == 0;
+            || k.compare(kMapped, Qt::CaseInsensitive) == 0 || k.compare(kPubRel, Qt::CaseInsensitive) == 0;
         if (!known)
             r.otherHeaders.append(k, v);
     }
@@ -104,7 +104,8 @@ Result<InflightRecord> InflightRecord::decode(const StoredMessage &message)
             return fail(record, QStringLiteral("subject"), QStringLiteral("expected $MQTT.qos2.in.<client ID>.<packet id>"));
         const auto pi = packetIdFrom(rest.mid(dot + 1));
         if (!pi)
-            return fail(record, QStringLiteral("subject"), QStringLiteral("packet id \"%1\" is not 1..65535").arg(rest.mid(dot + 1).left(40)));
+            return fail(record, QStringLiteral("subject"),
+                        QStringLiteral("packet id \"%1\" is not 1..65535").arg(rest.mid(dot + 1).left(40)));
         r.packetId = *pi;
         r.clientId = rest.left(dot);
         break;
@@ -112,7 +113,8 @@ Result<InflightRecord> InflightRecord::decode(const StoredMessage &message)
     case Kind::PubRel: {
         r.clientIdHash = message.subject.mid(kPubRelPrefix.size());
         if (!ClientIdHash::isHashToken(r.clientIdHash))
-            return fail(record, QStringLiteral("subject"), QStringLiteral("\"%1\" is not an 8-character client ID hash").arg(r.clientIdHash.left(40)));
+            return fail(record, QStringLiteral("subject"),
+                        QStringLiteral("\"%1\" is not an 8-character client ID hash").arg(r.clientIdHash.left(40)));
         if (!headers->contains(kPubRel))
             return fail(record, kPubRel, QStringLiteral("missing"));
         const auto pi = packetIdFrom(headers->value(kPubRel));

@@ -36,15 +36,15 @@ public:
     QString storedSubject;
     quint64 seq = 0;
 
-    int qos = 0;                     ///< from `Nmqtt-Pub` (MessageCopy, Qos2Incoming)
-    std::optional<quint8> flags;     ///< PUBLISH flags nibble from the second `Nmqtt-Pub` digit (2.12.14+)
-    QString natsSubject;             ///< MessageCopy: subject minus `$MQTT.msgs.`; Qos2Incoming: `Nmqtt-Subject`
-    QString mappedSubject;           ///< `Nmqtt-Mapped`, empty when absent
-    QString clientId;                ///< Qos2Incoming: the raw client ID from the subject
-    QString clientIdHash;            ///< PubRel: the hash token of the subject
-    int packetId = 0;                ///< Qos2Incoming: last subject token; PubRel: `Nmqtt-PubRel`
+    int qos = 0; ///< from `Nmqtt-Pub` (MessageCopy, Qos2Incoming)
+    std::optional<quint8> flags; ///< PUBLISH flags nibble from the second `Nmqtt-Pub` digit (2.12.14+)
+    QString natsSubject; ///< MessageCopy: subject minus `$MQTT.msgs.`; Qos2Incoming: `Nmqtt-Subject`
+    QString mappedSubject; ///< `Nmqtt-Mapped`, empty when absent
+    QString clientId; ///< Qos2Incoming: the raw client ID from the subject
+    QString clientIdHash; ///< PubRel: the hash token of the subject
+    int packetId = 0; ///< Qos2Incoming: last subject token; PubRel: `Nmqtt-PubRel`
     QByteArray payload;
-    NatsHeaders otherHeaders;        ///< headers not listed above (e.g. Nats-Msg-Id), kept as stored
+    NatsHeaders otherHeaders; ///< headers not listed above (e.g. Nats-Msg-Id), kept as stored
 
     /** "message copy", "QoS2 incoming", "PUBREL". */
     QString kindName() const;

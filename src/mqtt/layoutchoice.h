@@ -13,19 +13,19 @@ struct LayoutChoice
 {
     enum class Basis {
         Versions, ///< from the versions of the servers that serve MQTT
-        Streams,  ///< no usable version: inferred from the account's existing MQTT streams
-        Default,  ///< nothing to go by: the 2.10+ layout
+        Streams, ///< no usable version: inferred from the account's existing MQTT streams
+        Default, ///< nothing to go by: the 2.10+ layout
     };
 
     MqttLayout layout;
     Basis basis = Basis::Default;
-    QStringList legacyServers;   ///< names of MQTT servers older than 2.10 (2.9 layout), sorted
-    QStringList currentServers;  ///< names of MQTT servers 2.10 or newer, sorted
-    QStringList unknownServers;  ///< servers whose version is missing or not a version
-    QStringList versions;        ///< distinct versions of the MQTT servers, oldest first ("2.9.10", "2.10.27")
-    QStringList peers;           ///< JetStream peers counted for the replicas (server names)
+    QStringList legacyServers; ///< names of MQTT servers older than 2.10 (2.9 layout), sorted
+    QStringList currentServers; ///< names of MQTT servers 2.10 or newer, sorted
+    QStringList unknownServers; ///< servers whose version is missing or not a version
+    QStringList versions; ///< distinct versions of the MQTT servers, oldest first ("2.9.10", "2.10.27")
+    QStringList peers; ///< JetStream peers counted for the replicas (server names)
     bool replicasFromConfig = false; ///< replicas come from `stream_replicas`, not from the peers
-    QString domainSource;        ///< "option", "mqtt" (a server's mqtt.js_domain), "server" or empty (no domain)
+    QString domainSource; ///< "option", "mqtt" (a server's mqtt.js_domain), "server" or empty (no domain)
     /**
      * Several clusters (a supercluster): the one the account's MQTT streams are placed in, where a
      * stream the tool creates must go too (`placement.cluster`). Empty with one cluster or none.

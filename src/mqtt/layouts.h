@@ -59,8 +59,7 @@ QStringList jetStreamPeers(const QList<ServerInfo> &servers, const QString &clus
  */
 int expectedReplicas(std::optional<int> streamReplicas, int peerCount);
 /** The same, counting the peers of `servers` (see jetStreamPeers). */
-int expectedReplicas(const QList<ServerInfo> &servers, std::optional<int> streamReplicas = std::nullopt,
-                     const QString &cluster = {});
+int expectedReplicas(const QList<ServerInfo> &servers, std::optional<int> streamReplicas = std::nullopt, const QString &cluster = {});
 
 /**
  * The layout the servers expect in an account. From the versions of the servers that serve MQTT: all

@@ -21,11 +21,10 @@ MqttStreamSpec spec(const QString &name, const char *label, const QString &subje
 
 } // namespace
 
-MqttLayout::MqttLayout(Kind kind, const QString &domain, int replicas)
-    : m_kind(kind), m_domain(domain), m_replicas(qMax(1, replicas))
+MqttLayout::MqttLayout(Kind kind, const QString &domain, int replicas) : m_kind(kind), m_domain(domain), m_replicas(qMax(1, replicas))
 {
-    MqttStreamSpec sess = spec(sessionsStream(), "sessions", QStringLiteral("$MQTT.sess.") + domainToken() + QLatin1Char('>'),
-                               "limits", m_replicas);
+    MqttStreamSpec sess =
+        spec(sessionsStream(), "sessions", QStringLiteral("$MQTT.sess.") + domainToken() + QLatin1Char('>'), "limits", m_replicas);
     sess.maxMsgsPerSubject = 1;
     m_streams.append(sess);
     m_streams.append(spec(messagesStream(), "messages", QStringLiteral("$MQTT.msgs.>"), "interest", m_replicas));
@@ -89,9 +88,8 @@ QJsonObject MqttLayout::toJson() const
 {
     QJsonArray streams;
     for (const MqttStreamSpec &s : m_streams)
-        streams.append(QJsonObject{{QStringLiteral("name"), s.name},
-                                   {QStringLiteral("label"), s.label},
-                                   {QStringLiteral("config"), s.createConfig()}});
+        streams.append(QJsonObject{
+            {QStringLiteral("name"), s.name}, {QStringLiteral("label"), s.label}, {QStringLiteral("config"), s.createConfig()}});
     return QJsonObject{{QStringLiteral("kind"), kindName(m_kind)},
                        {QStringLiteral("domain"), m_domain},
                        {QStringLiteral("domain_token"), domainToken()},

@@ -58,8 +58,9 @@ QJsonObject MqttStreamSpec::expectedConfig() const
 
 QStringList MqttStreamSpec::comparedFields()
 {
-    return {key("subjects"), key("retention"), key("storage"), key("discard"), key("max_msgs_per_subject"),
-            key("discard_new_per_subject"), key("num_replicas")};
+    return {
+        key("subjects"),    key("retention"), key("storage"), key("discard"), key("max_msgs_per_subject"), key("discard_new_per_subject"),
+        key("num_replicas")};
 }
 
 QStringList MqttStreamSpec::subjectsOf(const QJsonObject &config)

@@ -17,18 +17,19 @@ struct MqttStreamSpec
     /** One compared field whose value differs. Values are normalised (defaults filled in). */
     struct Difference
     {
-        QString field;       ///< "subjects", "retention", "storage", "discard", "max_msgs_per_subject", "discard_new_per_subject", "num_replicas"
+        QString field; ///< "subjects", "retention", "storage", "discard", "max_msgs_per_subject", "discard_new_per_subject", "num_replicas"
         QJsonValue expected;
         QJsonValue actual;
     };
 
-    QString name;                   ///< "$MQTT_sess"
-    QString label;                  ///< the server's word for it in its logs: "sessions", "messages", "QoS2 incoming messages", "QoS2 outgoing PUBREL", "retained messages"
+    QString name; ///< "$MQTT_sess"
+    QString
+        label; ///< the server's word for it in its logs: "sessions", "messages", "QoS2 incoming messages", "QoS2 outgoing PUBREL", "retained messages"
     QStringList subjects;
     QString retention = QStringLiteral("limits");
     QString storage = QStringLiteral("file");
     QString discard = QStringLiteral("old");
-    qint64 maxMsgsPerSubject = -1;  ///< -1: unlimited
+    qint64 maxMsgsPerSubject = -1; ///< -1: unlimited
     bool discardNewPerSubject = false;
     int replicas = 1;
 

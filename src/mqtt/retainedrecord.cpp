@@ -113,8 +113,7 @@ Result<RetainedRecord> RetainedRecord::decodeJson(const QByteArray &body)
     return r;
 }
 
-Result<RetainedRecord> RetainedRecord::decodeHeaders(const NatsHeaders &headers, const QByteArray &body,
-                                                     const QString &storedSubject)
+Result<RetainedRecord> RetainedRecord::decodeHeaders(const NatsHeaders &headers, const QByteArray &body, const QString &storedSubject)
 {
     RetainedRecord r;
     r.encoding = Encoding::Headers;

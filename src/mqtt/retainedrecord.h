@@ -38,24 +38,23 @@ public:
     /** The JSON encoding (a bare body). */
     static Result<RetainedRecord> decodeJson(const QByteArray &body);
     /** The header encoding; `storedSubject` gives the NATS subject (`$MQTT.rmsgs.<subject>`). */
-    static Result<RetainedRecord> decodeHeaders(const NatsHeaders &headers, const QByteArray &body,
-                                                const QString &storedSubject);
+    static Result<RetainedRecord> decodeHeaders(const NatsHeaders &headers, const QByteArray &body, const QString &storedSubject);
 
     /** The JSON body as nats-server writes it (Go field order, base64 `msg`). */
     QByteArray encodeJson() const;
     /** The 2.11+ header block (the body is `payload`, empty for a delete marker). */
     NatsHeaders encodeHeaders() const;
 
-    QString topic;          ///< MQTT topic, e.g. "sensors/kitchen/temp"
-    QString subject;        ///< NATS subject, e.g. "sensors.kitchen.temp" (JSON field, or from the stored subject)
-    quint8 flags = 0;       ///< PUBLISH flags nibble: 0x01 retain, 0x06 QoS, 0x08 dup
+    QString topic; ///< MQTT topic, e.g. "sensors/kitchen/temp"
+    QString subject; ///< NATS subject, e.g. "sensors.kitchen.temp" (JSON field, or from the stored subject)
+    quint8 flags = 0; ///< PUBLISH flags nibble: 0x01 retain, 0x06 QoS, 0x08 dup
     QByteArray payload;
-    QString origin;         ///< serverHash of the server that stored it
-    QString source;         ///< NATS user name of the publisher
+    QString origin; ///< serverHash of the server that stored it
+    QString source; ///< NATS user name of the publisher
     Encoding encoding = Encoding::Json;
     bool isDeleteMarker = false;
 
-    QString storedSubject;  ///< where it was stored ("$MQTT.rmsgs" or "$MQTT.rmsgs.<subject>"); empty for bare bodies
+    QString storedSubject; ///< where it was stored ("$MQTT.rmsgs" or "$MQTT.rmsgs.<subject>"); empty for bare bodies
     quint64 seq = 0;
 
     int qos() const { return (flags >> 1) & 0x3; }
@@ -80,7 +79,7 @@ public:
         QString messageType; ///< "NBIRTH" or "DBIRTH"
         QString groupId;
         QString edgeNodeId;
-        QString deviceId;    ///< DBIRTH only
+        QString deviceId; ///< DBIRTH only
         /** "Sparkplug B NBIRTH certificate: group G, edge node E[, device D]" */
         QString description() const;
     };

@@ -11,7 +11,7 @@ namespace {
 
 using namespace FastJson;
 
-constexpr qsizetype kMaxBody = 64 * 1024 * 1024;  // the reference decoder's limit
+constexpr qsizetype kMaxBody = 64 * 1024 * 1024; // the reference decoder's limit
 const QString kPrefix = QStringLiteral("$MQTT.rmsgs.");
 
 struct HeaderValues
@@ -30,7 +30,7 @@ bool parseHeaders(const QByteArray &block, HeaderValues &h)
         return false;
     p += 10;
     while (p < end) {
-        if (*p == '\r' || *p == '\n') {  // the blank line(s) that end the block
+        if (*p == '\r' || *p == '\n') { // the blank line(s) that end the block
             for (; p < end; ++p)
                 if (*p != '\r' && *p != '\n')
                     return false;
@@ -75,7 +75,7 @@ bool parseHeaders(const QByteArray &block, HeaderValues &h)
             return false;
         p = next;
     }
-    return false;  // no blank line at the end
+    return false; // no blank line at the end
 }
 
 int hexByte(const Span &s)
@@ -195,7 +195,7 @@ std::optional<RetainedRecord> fromJson(const QByteArray &json)
             Span key;
             Span v;
             if (!sc.string(key) || key.escaped || !sc.eat(':') || sc.peek('n'))
-                return std::nullopt;  // nulls: the reference decoder
+                return std::nullopt; // nulls: the reference decoder
             bool ok = true;
             if (key.is("origin") && once(1)) {
                 ok = sc.string(v) && interned(v, r.origin);
@@ -208,8 +208,8 @@ std::optional<RetainedRecord> fromJson(const QByteArray &json)
             } else if (key.is("msg") && once(16)) {
                 ok = sc.string(v) && !v.escaped;
                 if (ok && !canonicalBase64(v, r.payload)) {
-                    auto decoded = QByteArray::fromBase64Encoding(QByteArray::fromRawData(v.begin, v.size()),
-                                                                  QByteArray::AbortOnBase64DecodingErrors);
+                    auto decoded =
+                        QByteArray::fromBase64Encoding(QByteArray::fromRawData(v.begin, v.size()), QByteArray::AbortOnBase64DecodingErrors);
                     ok = bool(decoded);
                     if (ok)
                         r.payload = std::move(*decoded);
@@ -217,17 +217,16 @@ std::optional<RetainedRecord> fromJson(const QByteArray &json)
             } else if (key.is("flags") && once(32)) {
                 ok = sc.integer(v) && *v.begin != '-' && v.size() <= 3;
                 if (ok) {
-                    int f = 0;  // one to three digits (checked by the scanner)
+                    int f = 0; // one to three digits (checked by the scanner)
                     for (const char *c = v.begin; c < v.end; ++c)
                         f = f * 10 + (*c - '0');
                     ok = f <= 255 && validQos(f);
                     r.flags = quint8(f);
                 }
-            } else if (key.is("origin") || key.is("subject") || key.is("topic") || key.is("source") || key.is("msg")
-                       || key.is("flags")) {
-                ok = false;  // a repeated field: the reference decoder decides which wins
+            } else if (key.is("origin") || key.is("subject") || key.is("topic") || key.is("source") || key.is("msg") || key.is("flags")) {
+                ok = false; // a repeated field: the reference decoder decides which wins
             } else {
-                ok = sc.skipValue(1);  // other fields are ignored, as by the reference decoder
+                ok = sc.skipValue(1); // other fields are ignored, as by the reference decoder
             }
             if (!ok)
                 return std::nullopt;

@@ -6,8 +6,7 @@ namespace MqttDoctor {
 
 ServerVersion::ServerVersion(int majorVersion, int minorVersion, int patchVersion, QString preRelease)
     : m_major(majorVersion), m_minor(minorVersion), m_patch(patchVersion), m_preRelease(std::move(preRelease)), m_valid(true)
-{
-}
+{}
 
 Result<ServerVersion> ServerVersion::parse(const QString &text)
 {

@@ -47,19 +47,20 @@ bool isIntegral(const QJsonValue &v, double min, double max)
 // Checks the fields of a JetStream ConsumerConfig that Go would refuse to unmarshal.
 std::optional<QString> checkConsumerConfig(const QJsonObject &c)
 {
-    static const QStringList strings = {
-        QStringLiteral("durable_name"), QStringLiteral("name"), QStringLiteral("description"),
-        QStringLiteral("deliver_policy"), QStringLiteral("ack_policy"), QStringLiteral("filter_subject"),
-        QStringLiteral("replay_policy"), QStringLiteral("deliver_subject"), QStringLiteral("deliver_group"),
-        QStringLiteral("sample_freq"), QStringLiteral("opt_start_time")};
-    static const QStringList signedInts = {
-        QStringLiteral("ack_wait"), QStringLiteral("max_deliver"), QStringLiteral("max_waiting"),
-        QStringLiteral("max_ack_pending"), QStringLiteral("idle_heartbeat"), QStringLiteral("max_batch"),
-        QStringLiteral("max_expires"), QStringLiteral("max_bytes"), QStringLiteral("inactive_threshold"),
-        QStringLiteral("num_replicas")};
+    static const QStringList strings = {QStringLiteral("durable_name"),  QStringLiteral("name"),
+                                        QStringLiteral("description"),   QStringLiteral("deliver_policy"),
+                                        QStringLiteral("ack_policy"),    QStringLiteral("filter_subject"),
+                                        QStringLiteral("replay_policy"), QStringLiteral("deliver_subject"),
+                                        QStringLiteral("deliver_group"), QStringLiteral("sample_freq"),
+                                        QStringLiteral("opt_start_time")};
+    static const QStringList signedInts = {QStringLiteral("ack_wait"),           QStringLiteral("max_deliver"),
+                                           QStringLiteral("max_waiting"),        QStringLiteral("max_ack_pending"),
+                                           QStringLiteral("idle_heartbeat"),     QStringLiteral("max_batch"),
+                                           QStringLiteral("max_expires"),        QStringLiteral("max_bytes"),
+                                           QStringLiteral("inactive_threshold"), QStringLiteral("num_replicas")};
     static const QStringList unsignedInts = {QStringLiteral("opt_start_seq"), QStringLiteral("rate_limit_bps")};
-    static const QStringList bools = {QStringLiteral("flow_control"), QStringLiteral("headers_only"),
-                                      QStringLiteral("mem_storage"), QStringLiteral("direct")};
+    static const QStringList bools = {QStringLiteral("flow_control"), QStringLiteral("headers_only"), QStringLiteral("mem_storage"),
+                                      QStringLiteral("direct")};
     for (auto it = c.begin(); it != c.end(); ++it) {
         const QString &k = it.key();
         const QJsonValue v = it.value();
@@ -68,7 +69,8 @@ std::optional<QString> checkConsumerConfig(const QJsonObject &c)
         if (strings.contains(k) && !v.isString())
             return k + QStringLiteral(": expected a string, got ") + typeName(v);
         if (signedInts.contains(k) && !isIntegral(v, -9.2233720368547758e18, 9.2233720368547758e18))
-            return k + QStringLiteral(": expected a 64-bit integer, got ") + typeName(v) + (v.isDouble() ? QStringLiteral(" out of range or fractional") : QString());
+            return k + QStringLiteral(": expected a 64-bit integer, got ") + typeName(v)
+                + (v.isDouble() ? QStringLiteral(" out of range or fractional") : QString());
         if (unsignedInts.contains(k) && !isIntegral(v, 0, 1.8446744073709552e19))
             return k + QStringLiteral(": expected an unsigned 64-bit integer");
         if (bools.contains(k) && !v.isBool())
@@ -81,12 +83,10 @@ std::optional<QString> checkConsumerConfig(const QJsonObject &c)
         return std::nullopt;
     };
     if (auto e = checkEnum(QStringLiteral("deliver_policy"),
-                           {QStringLiteral("all"), QStringLiteral("last"), QStringLiteral("new"),
-                            QStringLiteral("by_start_sequence"), QStringLiteral("by_start_time"),
-                            QStringLiteral("last_per_subject"), QStringLiteral("undefined")}))
+                           {QStringLiteral("all"), QStringLiteral("last"), QStringLiteral("new"), QStringLiteral("by_start_sequence"),
+                            QStringLiteral("by_start_time"), QStringLiteral("last_per_subject"), QStringLiteral("undefined")}))
         return e;
-    if (auto e = checkEnum(QStringLiteral("ack_policy"),
-                           {QStringLiteral("none"), QStringLiteral("all"), QStringLiteral("explicit")}))
+    if (auto e = checkEnum(QStringLiteral("ack_policy"), {QStringLiteral("none"), QStringLiteral("all"), QStringLiteral("explicit")}))
         return e;
     if (auto e = checkEnum(QStringLiteral("replay_policy"), {QStringLiteral("instant"), QStringLiteral("original")}))
         return e;
@@ -149,7 +149,9 @@ Result<SessionRecord> SessionRecord::decodeReference(const QByteArray &json)
     if (pe.error != QJsonParseError::NoError)
         return fail({}, QStringLiteral("invalid JSON at offset %1: %2").arg(pe.offset).arg(pe.errorString()));
     if (!doc.isObject())
-        return fail({}, QStringLiteral("expected a JSON object, got %1").arg(doc.isArray() ? QStringLiteral("an array") : QStringLiteral("a scalar")));
+        return fail(
+            {},
+            QStringLiteral("expected a JSON object, got %1").arg(doc.isArray() ? QStringLiteral("an array") : QStringLiteral("a scalar")));
     const QJsonObject o = doc.object();
 
     SessionRecord r;
@@ -177,8 +179,9 @@ Result<SessionRecord> SessionRecord::decodeReference(const QByteArray &json)
             for (auto s = subs.begin(); s != subs.end(); ++s) {
                 // Go stores a byte (0..255); MQTT only defines 0..2.
                 if (!isIntegral(s.value(), 0, 255))
-                    return fail(key, QStringLiteral("QoS of \"%1\": expected an integer 0..255, got %2")
-                                         .arg(s.key(), s.value().isDouble() ? QString::number(s.value().toDouble()) : typeName(s.value())));
+                    return fail(key,
+                                QStringLiteral("QoS of \"%1\": expected an integer 0..255, got %2")
+                                    .arg(s.key(), s.value().isDouble() ? QString::number(s.value().toDouble()) : typeName(s.value())));
                 if (s.value().toInt() > 2)
                     return fail(key, QStringLiteral("QoS of \"%1\" is %2, MQTT only has 0, 1 and 2").arg(s.key()).arg(s.value().toInt()));
                 if (s.key().isEmpty())
@@ -233,7 +236,8 @@ Result<SessionRecord> SessionRecord::decodeReference(const StoredMessage &messag
         bool ok = false;
         const quint64 n = headers->value(kExpectedLastSubjSeq).toULongLong(&ok);
         if (!ok)
-            return fail(kExpectedLastSubjSeq, QStringLiteral("not an unsigned integer: \"%1\"").arg(headers->value(kExpectedLastSubjSeq).left(40)));
+            return fail(kExpectedLastSubjSeq,
+                        QStringLiteral("not an unsigned integer: \"%1\"").arg(headers->value(kExpectedLastSubjSeq).left(40)));
         r->headerForm = HeaderForm::ExpectedLastSequence;
         r->expectedLastSubjectSequence = n;
     } else {
@@ -278,7 +282,7 @@ QStringView SessionRecord::subjectHashOf(QStringView subject)
 {
     if (subject.startsWith(kSessPrefix)) {
         const QStringView rest = subject.mid(kSessPrefix.size());
-        return rest.mid(rest.lastIndexOf(QLatin1Char('.')) + 1);  // no dot: the whole rest
+        return rest.mid(rest.lastIndexOf(QLatin1Char('.')) + 1); // no dot: the whole rest
     }
     if (subject.startsWith(kLegacyPrefix))
         return subject.mid(kLegacyPrefix.size());

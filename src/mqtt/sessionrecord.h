@@ -35,20 +35,20 @@ class SessionRecord final
 public:
     /** Which header block the stored message had (saves after the first carry the optimistic lock). */
     enum class HeaderForm {
-        None,                 ///< no header block (decoded from a bare body, or a legacy record)
-        Empty,                ///< `NATS/1.0\r\n\r\n` (first save)
+        None, ///< no header block (decoded from a bare body, or a legacy record)
+        Empty, ///< `NATS/1.0\r\n\r\n` (first save)
         ExpectedLastSequence, ///< `Nats-Expected-Last-Subject-Sequence:<n>`
-        Other,                ///< other headers only
+        Other, ///< other headers only
     };
 
     /** One MQTT subscription of the session (one `subs` entry). */
     struct Subscription
     {
-        QString natsSubject;     ///< key in `subs`, e.g. "alerts.>"
-        QString mqttFilter;      ///< e.g. "alerts/#"
+        QString natsSubject; ///< key in `subs`, e.g. "alerts.>"
+        QString mqttFilter; ///< e.g. "alerts/#"
         int qos = 0;
-        QString durableName;     ///< from `cons[natsSubject]`, empty for QoS 0 or when missing
-        QString levelUpDurable;  ///< from `cons["<parent> fwc"]` for `x.>` subjects, else empty
+        QString durableName; ///< from `cons[natsSubject]`, empty for QoS 0 or when missing
+        QString levelUpDurable; ///< from `cons["<parent> fwc"]` for `x.>` subjects, else empty
         bool operator==(const Subscription &other) const = default;
     };
 
@@ -64,16 +64,16 @@ public:
     QByteArray encode() const;
 
     // --- stored fields ---
-    QString origin;                      ///< serverHash of the server that last wrote it
-    QString id;                          ///< MQTT client ID
+    QString origin; ///< serverHash of the server that last wrote it
+    QString id; ///< MQTT client ID
     bool clean = false;
-    FlatMap<QString, int> subs;          ///< NATS subject filter → QoS (sorted, like the QMap it replaced)
-    FlatMap<QString, ConsumerConfigJson> cons;  ///< sid (subject or "<subject> fwc") → ConsumerConfig JSON
-    SharedOptional<ConsumerConfigJson> pubrel;  ///< 2.10+: the PUBREL durable's ConsumerConfig (shared, 16 bytes: most records have none)
-    QJsonObject unknownFields;           ///< top-level keys this version does not know (kept for encode)
+    FlatMap<QString, int> subs; ///< NATS subject filter → QoS (sorted, like the QMap it replaced)
+    FlatMap<QString, ConsumerConfigJson> cons; ///< sid (subject or "<subject> fwc") → ConsumerConfig JSON
+    SharedOptional<ConsumerConfigJson> pubrel; ///< 2.10+: the PUBREL durable's ConsumerConfig (shared, 16 bytes: most records have none)
+    QJsonObject unknownFields; ///< top-level keys this version does not know (kept for encode)
 
     // --- from the stored message (decode(StoredMessage) only) ---
-    QString subject;                     ///< e.g. "$MQTT.sess.kBmSuDPK"; empty for decode(json)
+    QString subject; ///< e.g. "$MQTT.sess.kBmSuDPK"; empty for decode(json)
     quint64 seq = 0;
     HeaderForm headerForm = HeaderForm::None;
     std::optional<quint64> expectedLastSubjectSequence;

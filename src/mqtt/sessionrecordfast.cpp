@@ -13,7 +13,7 @@ namespace {
 
 using namespace FastJson;
 
-constexpr qsizetype kMaxBody = 64 * 1024 * 1024;  // the reference decoder's limit
+constexpr qsizetype kMaxBody = 64 * 1024 * 1024; // the reference decoder's limit
 constexpr int kMaxConfigKeys = 48;
 
 enum class FieldKind { Any, String, Enum, Signed, Unsigned, Bool };
@@ -32,19 +32,33 @@ constexpr KnownField field(const char (&name)[N], FieldKind kind)
 }
 
 // The ConsumerConfig fields whose type Go checks on unmarshal (as the reference decoder does).
-constexpr KnownField kKnownFields[] = {
-    field("durable_name", FieldKind::String), field("name", FieldKind::String), field("description", FieldKind::String),
-    field("filter_subject", FieldKind::String), field("deliver_subject", FieldKind::String),
-    field("deliver_group", FieldKind::String), field("sample_freq", FieldKind::String),
-    field("opt_start_time", FieldKind::String), field("deliver_policy", FieldKind::Enum),
-    field("ack_policy", FieldKind::Enum), field("replay_policy", FieldKind::Enum), field("ack_wait", FieldKind::Signed),
-    field("max_deliver", FieldKind::Signed), field("max_waiting", FieldKind::Signed),
-    field("max_ack_pending", FieldKind::Signed), field("idle_heartbeat", FieldKind::Signed),
-    field("max_batch", FieldKind::Signed), field("max_expires", FieldKind::Signed), field("max_bytes", FieldKind::Signed),
-    field("inactive_threshold", FieldKind::Signed), field("num_replicas", FieldKind::Signed),
-    field("opt_start_seq", FieldKind::Unsigned), field("rate_limit_bps", FieldKind::Unsigned),
-    field("flow_control", FieldKind::Bool), field("headers_only", FieldKind::Bool), field("mem_storage", FieldKind::Bool),
-    field("direct", FieldKind::Bool)};
+constexpr KnownField kKnownFields[] = {field("durable_name", FieldKind::String),
+                                       field("name", FieldKind::String),
+                                       field("description", FieldKind::String),
+                                       field("filter_subject", FieldKind::String),
+                                       field("deliver_subject", FieldKind::String),
+                                       field("deliver_group", FieldKind::String),
+                                       field("sample_freq", FieldKind::String),
+                                       field("opt_start_time", FieldKind::String),
+                                       field("deliver_policy", FieldKind::Enum),
+                                       field("ack_policy", FieldKind::Enum),
+                                       field("replay_policy", FieldKind::Enum),
+                                       field("ack_wait", FieldKind::Signed),
+                                       field("max_deliver", FieldKind::Signed),
+                                       field("max_waiting", FieldKind::Signed),
+                                       field("max_ack_pending", FieldKind::Signed),
+                                       field("idle_heartbeat", FieldKind::Signed),
+                                       field("max_batch", FieldKind::Signed),
+                                       field("max_expires", FieldKind::Signed),
+                                       field("max_bytes", FieldKind::Signed),
+                                       field("inactive_threshold", FieldKind::Signed),
+                                       field("num_replicas", FieldKind::Signed),
+                                       field("opt_start_seq", FieldKind::Unsigned),
+                                       field("rate_limit_bps", FieldKind::Unsigned),
+                                       field("flow_control", FieldKind::Bool),
+                                       field("headers_only", FieldKind::Bool),
+                                       field("mem_storage", FieldKind::Bool),
+                                       field("direct", FieldKind::Bool)};
 static_assert(std::size(kKnownFields) <= 32, "one bit per known field");
 
 constexpr bool named(const KnownField &f, const char *name)
@@ -94,8 +108,8 @@ int knownField(const Span &key)
 bool enumAllowed(const Span &key, const Span &value)
 {
     if (key.is("deliver_policy"))
-        return value.is("all") || value.is("last") || value.is("new") || value.is("by_start_sequence")
-               || value.is("by_start_time") || value.is("last_per_subject") || value.is("undefined");
+        return value.is("all") || value.is("last") || value.is("new") || value.is("by_start_sequence") || value.is("by_start_time")
+            || value.is("last_per_subject") || value.is("undefined");
     if (key.is("ack_policy"))
         return value.is("none") || value.is("all") || value.is("explicit");
     return value.is("instant") || value.is("original");
@@ -113,10 +127,10 @@ bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out
         const char *begin;
         qsizetype size;
     };
-    Key others[kMaxConfigKeys];  // the keys that are not known fields (no initializers: most configs have none)
+    Key others[kMaxConfigKeys]; // the keys that are not known fields (no initializers: most configs have none)
     int count = 0;
     int otherCount = 0;
-    quint32 seen = 0;  // known fields met, one bit each
+    quint32 seen = 0; // known fields met, one bit each
     QString durable;
     ConsumerConfigJson::ValueSpan durableAt, deliverAt;
     if (!sc.eat('}')) {
@@ -137,7 +151,7 @@ bool consumerConfig(Scanner &sc, const QByteArray &body, ConsumerConfigJson &out
                         return false;
                 others[otherCount++] = {key.begin, key.size()};
             }
-            if (sc.peek('n')) {  // null is allowed for every field
+            if (sc.peek('n')) { // null is allowed for every field
                 if (!sc.literal("null"))
                     return false;
                 continue;
@@ -204,7 +218,7 @@ std::optional<SessionRecord> decodeBody(const QByteArray &json)
         Span key;
         if (!sc.string(key) || key.escaped || !sc.eat(':'))
             return std::nullopt;
-        if (sc.peek('n'))  // nulls: the reference decoder
+        if (sc.peek('n')) // nulls: the reference decoder
             return std::nullopt;
         Span v;
         if (key.is("origin") && once(1)) {
@@ -256,7 +270,7 @@ std::optional<SessionRecord> decodeBody(const QByteArray &json)
                 return std::nullopt;
             r.pubrel = std::move(config);
         } else {
-            return std::nullopt;  // unknown or repeated field: kept/decided by the reference decoder
+            return std::nullopt; // unknown or repeated field: kept/decided by the reference decoder
         }
     } while (sc.eat(','));
     if (!sc.eat('}') || !sc.atEnd())
@@ -299,7 +313,7 @@ bool headerForm(const QByteArray &block, SessionRecord::HeaderForm &form, std::o
     if (end - p < keyLen || std::memcmp(p, kExpected, size_t(keyLen)) != 0)
         return false;
     p += keyLen;
-    auto skipBlanks = [end](const char *from) {  // nats.c writes `Key: value`, nats-server `Key:value`
+    auto skipBlanks = [end](const char *from) { // nats.c writes `Key: value`, nats-server `Key:value`
         while (from < end && (*from == ' ' || *from == '\t'))
             ++from;
         return from;

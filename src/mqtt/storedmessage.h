@@ -15,11 +15,11 @@ namespace MqttDoctor {
  */
 struct StoredMessage final
 {
-    QString stream;    ///< may be empty when unknown
+    QString stream; ///< may be empty when unknown
     QString subject;
     quint64 seq = 0;
-    QByteArray headers;  ///< raw header block, empty when the message has none
-    QByteArray data;     ///< raw body
+    QByteArray headers; ///< raw header block, empty when the message has none
+    QByteArray data; ///< raw body
 
     /**
      * From the `message` object of a MSG.GET reply (`{"subject","seq","hdrs","data"}`, hdrs/data in

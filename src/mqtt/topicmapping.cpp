@@ -15,14 +15,14 @@ Error mappingError(const QString &what, const QString &reason)
 
 Result<QString> toSubject(const QString &mqtt, TopicMapping::Dialect dialect, bool isFilter)
 {
-    const QString what = isFilter ? QStringLiteral("filter \"") + mqtt + QLatin1Char('"')
-                                  : QStringLiteral("topic \"") + mqtt + QLatin1Char('"');
+    const QString what =
+        isFilter ? QStringLiteral("filter \"") + mqtt + QLatin1Char('"') : QStringLiteral("topic \"") + mqtt + QLatin1Char('"');
     if (mqtt.isEmpty())
         return mappingError(what, QStringLiteral("empty topic"));
     if (mqtt.contains(QLatin1Char(' ')))
-        return mappingError(what, dialect == TopicMapping::Dialect::V2_9
-                                      ? QStringLiteral("characters ' ' and '.' not supported for MQTT topics")
-                                      : QStringLiteral("character ' ' not supported for MQTT topics"));
+        return mappingError(what,
+                            dialect == TopicMapping::Dialect::V2_9 ? QStringLiteral("characters ' ' and '.' not supported for MQTT topics")
+                                                                   : QStringLiteral("character ' ' not supported for MQTT topics"));
     if (dialect == TopicMapping::Dialect::V2_9 && mqtt.contains(QLatin1Char('.')))
         return mappingError(what, QStringLiteral("characters ' ' and '.' not supported for MQTT topics"));
 

@@ -73,7 +73,8 @@ QList<ClusterGroup> ClusterGroup::of(const QList<ServerInfo> &servers)
         g.gateways = remotes;
         out << g;
     }
-    std::stable_sort(out.begin(), out.end(), [](const ClusterGroup &a, const ClusterGroup &b) { return clusterGroupNameLess(a.name, b.name); });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const ClusterGroup &a, const ClusterGroup &b) { return clusterGroupNameLess(a.name, b.name); });
     return out;
 }
 

@@ -18,11 +18,11 @@ namespace MqttDoctor {
  */
 struct ClusterGroup
 {
-    QString name;              ///< empty: servers that are not in a cluster
-    QStringList servers;       ///< the answering servers' names, sorted
-    QStringList gateways;      ///< the clusters this one has gateways to, sorted
-    QStringList gatewayFrom;   ///< the servers that have a gateway to this cluster (for a group without servers)
-    QString problem;           ///< empty when fine
+    QString name; ///< empty: servers that are not in a cluster
+    QStringList servers; ///< the answering servers' names, sorted
+    QStringList gateways; ///< the clusters this one has gateways to, sorted
+    QStringList gatewayFrom; ///< the servers that have a gateway to this cluster (for a group without servers)
+    QString problem; ///< empty when fine
 
     /** Groups the servers by cluster, sorted by name (the unclustered ones last), plus the unreachable gateway clusters. */
     static QList<ClusterGroup> of(const QList<ServerInfo> &servers);

@@ -15,13 +15,13 @@ struct ServerInfo
 {
     QString name;
     QString id;
-    QString version;      ///< "2.9.10"
-    QString cluster;      ///< cluster name, empty when not clustered
+    QString version; ///< "2.9.10"
+    QString cluster; ///< cluster name, empty when not clustered
     QString host;
     bool jetstream = false;
     QString jsDomain;
-    QString mqttHost;     ///< empty when the server has no MQTT listener or does not say
-    int mqttPort = 0;     ///< 0 when unknown or none
+    QString mqttHost; ///< empty when the server has no MQTT listener or does not say
+    int mqttPort = 0; ///< 0 when unknown or none
     bool mqttKnown = false; ///< false when the reply could not tell (no system connection)
     /** This server's gateway name (its cluster's, in a supercluster); empty without gateways. */
     QString gateway;
@@ -49,11 +49,11 @@ struct StreamInfo
     QString name;
     QJsonObject config;
     QJsonObject state;
-    QJsonObject cluster;          ///< {name, leader, replicas:[...]}; empty on a single server
+    QJsonObject cluster; ///< {name, leader, replicas:[...]}; empty on a single server
     QString created;
     QList<QJsonObject> consumers; ///< consumer info objects, when fetched
     bool consumersKnown = false;
-    QString source;               ///< "api" (account connection) or "jsz" (system view)
+    QString source; ///< "api" (account connection) or "jsz" (system view)
 
     bool isMqtt() const { return name.startsWith(QLatin1String("$MQTT_")); }
     bool isLegacySession() const { return name.startsWith(QLatin1String("$MQTT_sess_")); }
@@ -84,16 +84,16 @@ struct AccountInfo
     QString name;
     bool isSystem = false;
     bool jetstream = false;
-    bool jetstreamKnown = true;    ///< false when no source could tell
-    QJsonObject limits;            ///< {max_memory, max_storage, max_streams, max_consumers, ...} when known
+    bool jetstreamKnown = true; ///< false when no source could tell
+    QJsonObject limits; ///< {max_memory, max_storage, max_streams, max_consumers, ...} when known
     bool limitsKnown = false;
     qint64 memory = 0;
     qint64 storage = 0;
     int streamCount = 0;
     int consumerCount = 0;
-    QList<StreamInfo> streams;     ///< every stream of the account (not only MQTT ones)
+    QList<StreamInfo> streams; ///< every stream of the account (not only MQTT ones)
     bool streamsKnown = false;
-    QString source;                ///< "jsz", "api" or "accountz"
+    QString source; ///< "jsz", "api" or "accountz"
     /** The account's JetStream API counters; nullopt: not read. */
     std::optional<JetStreamApiCounts> api;
     /**

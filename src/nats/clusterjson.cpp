@@ -13,11 +13,13 @@ QJsonObject server(const ServerInfo &s)
                   {QStringLiteral("host"), s.host},
                   {QStringLiteral("jetstream"), s.jetstream},
                   {QStringLiteral("js_domain"), s.jsDomain},
-                  {QStringLiteral("gateway"), s.gateway.isEmpty() ? QJsonValue(QJsonValue::Null)
-                                                                  : QJsonValue(QJsonObject{{QStringLiteral("name"), s.gateway},
-                                                                                           {QStringLiteral("remotes"), QJsonArray::fromStringList(s.gatewayRemotes)}})},
-                  {QStringLiteral("leafnodes"), QJsonObject{{QStringLiteral("listener"), s.leafListener},
-                                                            {QStringLiteral("remotes"), s.leafRemotes}}}};
+                  {QStringLiteral("gateway"),
+                   s.gateway.isEmpty()
+                       ? QJsonValue(QJsonValue::Null)
+                       : QJsonValue(QJsonObject{{QStringLiteral("name"), s.gateway},
+                                                {QStringLiteral("remotes"), QJsonArray::fromStringList(s.gatewayRemotes)}})},
+                  {QStringLiteral("leafnodes"),
+                   QJsonObject{{QStringLiteral("listener"), s.leafListener}, {QStringLiteral("remotes"), s.leafRemotes}}}};
     if (!s.mqttKnown)
         o.insert(QStringLiteral("mqtt"), QJsonValue(QJsonValue::Null));
     else if (s.mqttPort > 0)
@@ -60,12 +62,9 @@ QJsonObject consumer(const QJsonObject &info)
 
 QJsonObject stream(const StreamInfo &s)
 {
-    QJsonObject o{{QStringLiteral("name"), s.name},
-                  {QStringLiteral("legacy"), s.isLegacySession()},
-                  {QStringLiteral("config"), s.config},
-                  {QStringLiteral("state"), s.state},
-                  {QStringLiteral("created"), s.created},
-                  {QStringLiteral("source"), s.source}};
+    QJsonObject o{{QStringLiteral("name"), s.name},       {QStringLiteral("legacy"), s.isLegacySession()},
+                  {QStringLiteral("config"), s.config},   {QStringLiteral("state"), s.state},
+                  {QStringLiteral("created"), s.created}, {QStringLiteral("source"), s.source}};
     if (!s.cluster.isEmpty())
         o.insert(QStringLiteral("cluster"), s.cluster);
     if (s.consumersKnown) {

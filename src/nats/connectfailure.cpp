@@ -85,10 +85,8 @@ bool ConnectFailure::needsProbe(int status)
     case NATS_PROTOCOL_ERROR:
     case NATS_LINE_TOO_LONG:
     case NATS_STALE_CONNECTION:
-    case NATS_SSL_ERROR:
-        return true;
-    default:
-        return false;
+    case NATS_SSL_ERROR: return true;
+    default: return false;
     }
 }
 
@@ -115,8 +113,7 @@ int ConnectFailure::priority(Error::Kind kind)
     }
 }
 
-Error ConnectFailure::classify(int status, const QString &natsText, const ConnectAttempt &attempt,
-                               const QList<ServerProbeFacts> &facts)
+Error ConnectFailure::classify(int status, const QString &natsText, const ConnectAttempt &attempt, const QList<ServerProbeFacts> &facts)
 {
     const QString who = attempt.role.isEmpty() ? QString() : QStringLiteral(" (") + attempt.role + QLatin1Char(')');
     const QString what = QStringLiteral("cannot connect to ") + attempt.urls.join(QStringLiteral(", ")) + who + QStringLiteral(": ");
@@ -174,7 +171,8 @@ ConnectFailure::Cause ConnectFailure::fromStatus(int status, const QString &nats
                 QStringLiteral("check the user's permissions in the server's configuration")};
     case NATS_ADDRESS_MISSING:
     case NATS_INVALID_ARG:
-        return {Error::Kind::InvalidInput, QStringLiteral("the server URL or a connection setting is not valid") + withNatsText(status, natsText),
+        return {Error::Kind::InvalidInput,
+                QStringLiteral("the server URL or a connection setting is not valid") + withNatsText(status, natsText),
                 QStringLiteral("check the server URL (nats://host:4222 or tls://host:4222)")};
     case NATS_NO_SERVER:
         return {Error::Kind::ConnectionRefused, QStringLiteral("no server could be reached"),
@@ -200,15 +198,15 @@ ConnectFailure::Cause ConnectFailure::fromFacts(int status, const QString &natsT
     using C = ServerProbeFacts::Reach;
     using G = ServerProbeFacts::Greeting;
     switch (f.resolution) {
-    case R::Resolved:
-        break;
+    case R::Resolved: break;
     case R::NoSuchHost:
         return {Error::Kind::Dns, QStringLiteral("%1 does not resolve (DNS: no such host)").arg(f.host),
                 QStringLiteral("check the host name in the server URL")};
     case R::TemporaryFailure:
         return {Error::Kind::Dns,
-                f.waitedMs > 0 ? QStringLiteral("%1 could not be resolved: the DNS lookup did not end within %2 ms").arg(f.host).arg(f.waitedMs)
-                               : QStringLiteral("%1 could not be resolved: the name servers did not answer (temporary DNS failure)").arg(f.host),
+                f.waitedMs > 0
+                    ? QStringLiteral("%1 could not be resolved: the DNS lookup did not end within %2 ms").arg(f.host).arg(f.waitedMs)
+                    : QStringLiteral("%1 could not be resolved: the name servers did not answer (temporary DNS failure)").arg(f.host),
                 QStringLiteral("check this machine's DNS settings and network, then retry")};
     case R::Failed:
         return {Error::Kind::Dns, QStringLiteral("%1 could not be resolved (DNS: %2)").arg(f.host, f.detail),
@@ -216,8 +214,7 @@ ConnectFailure::Cause ConnectFailure::fromFacts(int status, const QString &natsT
     }
 
     switch (f.reach) {
-    case C::Connected:
-        break;
+    case C::Connected: break;
     case C::Refused:
         return {Error::Kind::ConnectionRefused, QStringLiteral("nothing listens on %1 (connection refused)").arg(f.hostPort()),
                 QStringLiteral("check the port in the server URL (NATS clients connect to 4222 by default) and that nats-server "
@@ -228,7 +225,9 @@ ConnectFailure::Cause ConnectFailure::fromFacts(int status, const QString &natsT
     case C::TimedOut:
         return {Error::Kind::Timeout,
                 QStringLiteral("%1 did not accept a TCP connection within %2 ms (the host is down, or a firewall drops the "
-                               "connection)").arg(f.hostPort()).arg(f.waitedMs),
+                               "connection)")
+                    .arg(f.hostPort())
+                    .arg(f.waitedMs),
                 QStringLiteral("check the address in the server URL, that the server is up, and the firewalls on the way; on a "
                                "slow network raise the timeout")};
     case C::Failed:
@@ -238,12 +237,12 @@ ConnectFailure::Cause ConnectFailure::fromFacts(int status, const QString &natsT
     }
 
     switch (f.greeting) {
-    case G::Info:
-        return fromNatsServer(status, natsText, attempt, f);
+    case G::Info: return fromNatsServer(status, natsText, attempt, f);
     case G::Closed:
         return {Error::Kind::NotNatsServer,
                 QStringLiteral("%1 is not a NATS server (it did not answer the NATS handshake: it closed the connection without "
-                               "sending the NATS greeting)").arg(f.hostPort()),
+                               "sending the NATS greeting)")
+                    .arg(f.hostPort()),
                 QStringLiteral("is it the MQTT port? ") + kGiveClientPort};
     case G::Http:
         return {Error::Kind::NotNatsServer,
@@ -251,16 +250,18 @@ ConnectFailure::Cause ConnectFailure::fromFacts(int status, const QString &natsT
                 QStringLiteral("is it the HTTP monitoring port (8222 by default) or a WebSocket port? ") + kGiveClientPort};
     case G::OtherProtocol:
         return {Error::Kind::NotNatsServer,
-                QStringLiteral("%1 is not a NATS server (it sent \"%2\" instead of the NATS greeting)").arg(f.hostPort(), printableStart(f.firstBytes)),
+                QStringLiteral("%1 is not a NATS server (it sent \"%2\" instead of the NATS greeting)")
+                    .arg(f.hostPort(), printableStart(f.firstBytes)),
                 QStringLiteral("the port belongs to another service: ") + kClientPortHint};
     case G::Silent:
         return {Error::Kind::Timeout,
                 QStringLiteral("%1 accepted the connection but sent no NATS greeting within %2 ms (a NATS server sends one at "
-                               "once), and did not answer a line sent to it either").arg(f.hostPort()).arg(f.waitedMs),
+                               "once), and did not answer a line sent to it either")
+                    .arg(f.hostPort())
+                    .arg(f.waitedMs),
                 QStringLiteral("the server is hung or overloaded, or the port is not a NATS client port: check that nats-server "
                                "runs normally there, and that the URL gives its client port (4222 by default)")};
-    case G::NotTried:
-        break;
+    case G::NotTried: break;
     }
     return fromStatus(status, natsText, attempt);
 }
@@ -269,14 +270,14 @@ ConnectFailure::Cause ConnectFailure::fromNatsServer(int status, const QString &
                                                      const ServerProbeFacts &f)
 {
     switch (status) {
-    case NATS_SSL_ERROR:
-        return tlsHandshake(natsText, attempt, f);
+    case NATS_SSL_ERROR: return tlsHandshake(natsText, attempt, f);
     case NATS_TIMEOUT:
-        return {Error::Kind::Timeout,
-                QStringLiteral("%1 sent its greeting but did not complete the %2handshake within %3 ms")
-                    .arg(serverAt(f), f.tlsRequired || attempt.tlsWanted() ? QStringLiteral("TLS and connect ") : QStringLiteral("connect "))
-                    .arg(attempt.timeoutMs),
-                QStringLiteral("the server may be overloaded: retry, or on a slow network raise the timeout")};
+        return {
+            Error::Kind::Timeout,
+            QStringLiteral("%1 sent its greeting but did not complete the %2handshake within %3 ms")
+                .arg(serverAt(f), f.tlsRequired || attempt.tlsWanted() ? QStringLiteral("TLS and connect ") : QStringLiteral("connect "))
+                .arg(attempt.timeoutMs),
+            QStringLiteral("the server may be overloaded: retry, or on a slow network raise the timeout")};
     case NATS_NO_SERVER:
         return {Error::Kind::ConnectionRefused,
                 QStringLiteral("the connection failed, although %1 answers now (it may have just started)").arg(serverAt(f)),
@@ -290,20 +291,21 @@ ConnectFailure::Cause ConnectFailure::fromNatsServer(int status, const QString &
         if (f.tlsVerify && !attempt.clientCertGiven)
             return {Error::Kind::Tls,
                     QStringLiteral("%1 requires a client certificate (its greeting says so) and closed the connection, as none "
-                                   "was given").arg(serverAt(f)),
+                                   "was given")
+                        .arg(serverAt(f)),
                     QStringLiteral("give a client certificate and its key, signed by a CA the server trusts")};
         if (f.tlsVerify)
             return {Error::Kind::Tls,
                     QStringLiteral("%1 requires a client certificate (its greeting says so) and closed the connection during the "
-                                   "handshake: it did not accept the one given").arg(serverAt(f)),
+                                   "handshake: it did not accept the one given")
+                        .arg(serverAt(f)),
                     QStringLiteral("check that the client certificate is signed by a CA the server trusts (its tls ca_file) and "
                                    "has not expired")};
         return {Error::Kind::ConnectionRefused,
                 QStringLiteral("%1 closed the connection during the connect handshake").arg(serverAt(f)) + withNatsText(status, natsText),
                 QStringLiteral("the server's log says why (for example its connection limit, or an authentication timeout); "
                                "retry once that is fixed")};
-    default:
-        return fromStatus(status, natsText, attempt);
+    default: return fromStatus(status, natsText, attempt);
     }
 }
 
@@ -314,7 +316,8 @@ ConnectFailure::Cause ConnectFailure::tlsHandshake(const QString &natsText, cons
     if (f.tlsRequired && !attempt.tlsWanted()) {
         // nats.c switches to TLS by itself when the server requires it; without a CA it cannot verify the server.
         sentence = QStringLiteral("%1 requires TLS (its greeting says so), and the TLS handshake failed: no CA certificate "
-                                  "was given to verify the server's certificate").arg(serverAt(f));
+                                  "was given to verify the server's certificate")
+                       .arg(serverAt(f));
         todo << QStringLiteral("connect with TLS and give the CA certificate that signed the server's certificate");
     } else {
         sentence = QStringLiteral("the TLS handshake with %1 failed").arg(serverAt(f));
@@ -323,7 +326,8 @@ ConnectFailure::Cause ConnectFailure::tlsHandshake(const QString &natsText, cons
                                    "machine trusts are accepted)");
         else
             todo << QStringLiteral("check that the CA certificate is the one that signed the server's certificate, and that the "
-                                   "certificate names %1").arg(f.host);
+                                   "certificate names %1")
+                        .arg(f.host);
     }
     if (f.tlsVerify)
         todo << (attempt.clientCertGiven ? QStringLiteral("check that the client certificate is signed by a CA the server trusts")

@@ -13,12 +13,12 @@ namespace MqttDoctor {
 /** What a connect attempt was set up with: what explaining its failure may rely on. */
 struct ConnectAttempt
 {
-    QStringList urls;  ///< normalised (normalizeServerUrl), never holding credentials
-    QString role;      ///< "connection", "system connection", "account ACME", ...
+    QStringList urls; ///< normalised (normalizeServerUrl), never holding credentials
+    QString role; ///< "connection", "system connection", "account ACME", ...
     int timeoutMs = 5000;
-    bool tlsUrl = false;           ///< a tls:// URL
-    bool caGiven = false;          ///< a CA certificate to verify the server with
-    bool clientCertGiven = false;  ///< a client certificate and key
+    bool tlsUrl = false; ///< a tls:// URL
+    bool caGiven = false; ///< a CA certificate to verify the server with
+    bool clientCertGiven = false; ///< a client certificate and key
     Credentials::Kind credentials = Credentials::Kind::None;
 
     bool tlsWanted() const { return tlsUrl || caGiven || clientCertGiven; }
@@ -47,21 +47,18 @@ public:
     /** True when the status alone does not tell the cause and the URLs are probed. */
     static bool needsProbe(int natsStatus);
     /** explain() with the facts already established (one per URL, in the attempt's order; may be fewer). */
-    static Error classify(int natsStatus, const QString &natsText, const ConnectAttempt &attempt,
-                          const QList<ServerProbeFacts> &facts);
+    static Error classify(int natsStatus, const QString &natsText, const ConnectAttempt &attempt, const QList<ServerProbeFacts> &facts);
 
 private:
     struct Cause
     {
         Error::Kind kind = Error::Kind::Internal;
-        QString sentence;  ///< what happened, naming the host where it is about one URL
+        QString sentence; ///< what happened, naming the host where it is about one URL
         QString hint;
     };
     static Cause fromStatus(int natsStatus, const QString &natsText, const ConnectAttempt &attempt);
-    static Cause fromFacts(int natsStatus, const QString &natsText, const ConnectAttempt &attempt,
-                           const ServerProbeFacts &facts);
-    static Cause fromNatsServer(int natsStatus, const QString &natsText, const ConnectAttempt &attempt,
-                                const ServerProbeFacts &facts);
+    static Cause fromFacts(int natsStatus, const QString &natsText, const ConnectAttempt &attempt, const ServerProbeFacts &facts);
+    static Cause fromNatsServer(int natsStatus, const QString &natsText, const ConnectAttempt &attempt, const ServerProbeFacts &facts);
     static Cause tlsHandshake(const QString &natsText, const ConnectAttempt &attempt, const ServerProbeFacts &facts);
     static int priority(Error::Kind kind);
 };

@@ -99,7 +99,8 @@ Result<int> parseDurationMs(const QString &text)
     const std::optional<double> ms = isNumber ? std::optional<double>(seconds * 1000) : parseGoDurationMs(t);
     if (!ms)
         return Error(Error::Kind::InvalidInput, QStringLiteral("--timeout \"%1\" is not a duration").arg(text),
-                     QStringLiteral("write it like 5s, 500ms, 1m30s or 2h")).asUsage();
+                     QStringLiteral("write it like 5s, 500ms, 1m30s or 2h"))
+            .asUsage();
     auto inRange = timeoutInRange(*ms, QStringLiteral("--timeout"), QStringLiteral("\"%1\"").arg(text));
     if (!inRange)
         return Error(inRange.error()).asUsage();
@@ -171,8 +172,12 @@ Result<Profile> ConnectionOptions::toProfile() const
         profile.auth.nkeySeed = *ref;
     }
 
-    const struct { const QString &path; FileOrData TlsSettings::*field; const char *option; } tlsFiles[] = {
-        {tlsCa, &TlsSettings::ca, "tlsca"}, {tlsCert, &TlsSettings::cert, "tlscert"}, {tlsKey, &TlsSettings::key, "tlskey"}};
+    const struct
+    {
+        const QString &path;
+        FileOrData TlsSettings::*field;
+        const char *option;
+    } tlsFiles[] = {{tlsCa, &TlsSettings::ca, "tlsca"}, {tlsCert, &TlsSettings::cert, "tlscert"}, {tlsKey, &TlsSettings::key, "tlskey"}};
     for (const auto &f : tlsFiles) {
         if (f.path.isEmpty())
             continue;

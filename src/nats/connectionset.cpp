@@ -14,10 +14,9 @@ ConnectionSet::ConnectionSet(Profile profile) : m_profile(std::move(profile)) {}
 
 ConnectionSet::~ConnectionSet() = default;
 
-Result<std::shared_ptr<NatsConnection>> ConnectionSet::connectCached(const QString &key, const Credentials &creds,
-                                                                     const QString &role)
+Result<std::shared_ptr<NatsConnection>> ConnectionSet::connectCached(const QString &key, const Credentials &creds, const QString &role)
 {
-    QList<std::shared_ptr<NatsConnection>> evicted;  // closed after the lock is let go (closing waits for nats.c's threads)
+    QList<std::shared_ptr<NatsConnection>> evicted; // closed after the lock is let go (closing waits for nats.c's threads)
     const auto arrived = std::chrono::steady_clock::now();
     // Connecting under the lock keeps two workers from opening the same connection twice.
     QMutexLocker lock(&m_mutex);
@@ -108,24 +107,23 @@ Result<QString> ConnectionSet::primaryAccountName()
         // Every account imports $SYS.REQ.ACCOUNT.PING.CONNZ, mapped to itself: find our own client on
         // the server we are connected to (its reply is the one that matters; the others are not awaited).
         // The reply's "jwt" field can hold a password; only the account name is read from it.
-        const QJsonObject options{{QStringLiteral("cid"), static_cast<qint64>((*conn)->clientId())},
-                                  {QStringLiteral("auth"), true}};
+        const QJsonObject options{{QStringLiteral("cid"), static_cast<qint64>((*conn)->clientId())}, {QStringLiteral("auth"), true}};
         const QString ownServer = (*conn)->connectedServerId();
         ReplyGatherer gatherer(**conn, SystemClient::kDefaultQuietMs);
-        static_cast<void>(gatherer.run(
-            {{QStringLiteral("$SYS.REQ.ACCOUNT.PING.CONNZ"), QJsonDocument(options).toJson(QJsonDocument::Compact)}},
-            [&name, &ownServer](int, NatsReply &&raw) -> Result<ReplyGatherer::Verdict> {
-                auto parsed = SystemClient::parse(raw.data);
-                if (!parsed)
-                    return ReplyGatherer::Verdict::More;
-                for (const QJsonValue &c : parsed->data.value(QLatin1String("connections")).toArray()) {
-                    const QString acc = c.toObject().value(QLatin1String("account")).toString();
-                    if (!acc.isEmpty())
-                        name = acc;
-                }
-                const bool own = parsed->server.value(QLatin1String("id")).toString() == ownServer && !ownServer.isEmpty();
-                return own && !name.isEmpty() ? ReplyGatherer::Verdict::Enough : ReplyGatherer::Verdict::More;
-            }));
+        static_cast<void>(
+            gatherer.run({{QStringLiteral("$SYS.REQ.ACCOUNT.PING.CONNZ"), QJsonDocument(options).toJson(QJsonDocument::Compact)}},
+                         [&name, &ownServer](int, NatsReply &&raw) -> Result<ReplyGatherer::Verdict> {
+                             auto parsed = SystemClient::parse(raw.data);
+                             if (!parsed)
+                                 return ReplyGatherer::Verdict::More;
+                             for (const QJsonValue &c : parsed->data.value(QLatin1String("connections")).toArray()) {
+                                 const QString acc = c.toObject().value(QLatin1String("account")).toString();
+                                 if (!acc.isEmpty())
+                                     name = acc;
+                             }
+                             const bool own = parsed->server.value(QLatin1String("id")).toString() == ownServer && !ownServer.isEmpty();
+                             return own && !name.isEmpty() ? ReplyGatherer::Verdict::Enough : ReplyGatherer::Verdict::More;
+                         }));
     }
     QMutexLocker lock(&m_mutex);
     m_primaryAccount = name;

@@ -94,13 +94,13 @@ private:
         Error error;
         std::chrono::steady_clock::time_point ended;
     };
-    QMap<QString, Failure> m_failures;  ///< the last failed attempt per key, for the callers that waited for it
-    QStringList m_accountUse;  ///< keys of account connections, least recently used first
+    QMap<QString, Failure> m_failures; ///< the last failed attempt per key, for the callers that waited for it
+    QStringList m_accountUse; ///< keys of account connections, least recently used first
     std::optional<QString> m_primaryAccount;
     std::shared_ptr<ServerRoster> m_roster = std::make_shared<ServerRoster>();
     std::shared_ptr<RequestCounter> m_requests = std::make_shared<RequestCounter>();
     QMutex m_discovery;
-    std::optional<QList<ServerInfo>> m_servers;  ///< under m_mutex
+    std::optional<QList<ServerInfo>> m_servers; ///< under m_mutex
     quint64 m_serversGeneration = 0;
 };
 

@@ -76,9 +76,8 @@ std::optional<Kind> kindOfAuthField(const QString &key)
 
 const QStringList &authFieldNames()
 {
-    static const QStringList names{QStringLiteral("user"),  QStringLiteral("password"), QStringLiteral("token"),
-                                   QStringLiteral("nkey"),  QStringLiteral("creds"),    QStringLiteral("user_jwt"),
-                                   QStringLiteral("user_seed")};
+    static const QStringList names{QStringLiteral("user"),  QStringLiteral("password"), QStringLiteral("token"),    QStringLiteral("nkey"),
+                                   QStringLiteral("creds"), QStringLiteral("user_jwt"), QStringLiteral("user_seed")};
     return names;
 }
 
@@ -115,9 +114,8 @@ Result<QString> parseInlineSecret(const QString &value, const QString &field, co
 
 QString pathToReference(const QString &path)
 {
-    const bool special = path.startsWith(QLatin1Char('~')) || path.contains(QLatin1Char('$'))
-                         || path.contains(QLatin1String("://")) || path.startsWith(QLatin1String("data:"), Qt::CaseInsensitive)
-                         || path.startsWith(QLatin1String("file:"), Qt::CaseInsensitive);
+    const bool special = path.startsWith(QLatin1Char('~')) || path.contains(QLatin1Char('$')) || path.contains(QLatin1String("://"))
+        || path.startsWith(QLatin1String("data:"), Qt::CaseInsensitive) || path.startsWith(QLatin1String("file:"), Qt::CaseInsensitive);
     if (special && QDir::isAbsolutePath(path))
         return QUrl::fromLocalFile(path).toString(QUrl::FullyEncoded);
     return path;
@@ -129,7 +127,6 @@ QString dataUri(const QByteArray &data)
 }
 
 /** Paths always; inline content only with secrets (it may be a key or a seed). */
-
 
 } // namespace
 
@@ -209,7 +206,8 @@ Result<void> checkFile(const FileOrData &file, const QString &field)
     if (!info.exists())
         return Error(Error::Kind::Io, quoted(field) + QStringLiteral(": file ") + quoted(file.path) + QStringLiteral(" does not exist"));
     if (info.isDir())
-        return Error(Error::Kind::Io, quoted(field) + QStringLiteral(": ") + quoted(file.path) + QStringLiteral(" is a folder, not a file"));
+        return Error(Error::Kind::Io,
+                     quoted(field) + QStringLiteral(": ") + quoted(file.path) + QStringLiteral(" is a folder, not a file"));
     if (!info.isReadable())
         return Error(Error::Kind::Io, quoted(field) + QStringLiteral(": file ") + quoted(file.path) + QStringLiteral(" is not readable"),
                      QStringLiteral("check the file's permissions"));
@@ -220,11 +218,16 @@ Result<void> validateCredentials(const Credentials &c, const QString &name)
 {
     auto field = [&name](const char *key) { return quoted(name + QLatin1Char('.') + QLatin1String(key)); };
     const QString kind = quoted(Credentials::kindName(c.kind));
-    struct Part { const char *key; bool set; Kind kind; };
+    struct Part
+    {
+        const char *key;
+        bool set;
+        Kind kind;
+    };
     const Part parts[] = {
-        {"user", !c.user.isEmpty(), Kind::UserPassword},   {"password", !c.password.isEmpty(), Kind::UserPassword},
-        {"token", !c.token.isEmpty(), Kind::Token},         {"nkey", !c.nkeySeed.isEmpty(), Kind::NKey},
-        {"creds", !c.creds.isEmpty(), Kind::Creds},         {"user_jwt", !c.userJwt.isEmpty(), Kind::UserJwt},
+        {"user", !c.user.isEmpty(), Kind::UserPassword},     {"password", !c.password.isEmpty(), Kind::UserPassword},
+        {"token", !c.token.isEmpty(), Kind::Token},          {"nkey", !c.nkeySeed.isEmpty(), Kind::NKey},
+        {"creds", !c.creds.isEmpty(), Kind::Creds},          {"user_jwt", !c.userJwt.isEmpty(), Kind::UserJwt},
         {"user_seed", !c.userSeed.isEmpty(), Kind::UserJwt},
     };
     for (const Part &p : parts) {

@@ -115,8 +115,7 @@ QList<AccountInfo> accountsFromJsz(const QList<SystemClient::Reply> &replies)
 
 namespace {
 
-Result<AccountInfo> accountThroughApi(const std::shared_ptr<NatsConnection> &conn, const QString &name,
-                                      const QString &domain)
+Result<AccountInfo> accountThroughApi(const std::shared_ptr<NatsConnection> &conn, const QString &name, const QString &domain)
 {
     JetStreamClient js(conn, domain);
     AccountInfo info;
@@ -149,7 +148,7 @@ Result<AccountInfo> accountThroughApi(const std::shared_ptr<NatsConnection> &con
             // Retained messages left on the literal subject (the 2.9 layout's only subject): the
             // checks compare this count with the layout the servers expect.
             auto retained = js.call(QStringLiteral("STREAM.INFO.$MQTT_rmsgs"),
-                                QJsonObject{{QStringLiteral("subjects_filter"), QStringLiteral("$MQTT.rmsgs")}});
+                                    QJsonObject{{QStringLiteral("subjects_filter"), QStringLiteral("$MQTT.rmsgs")}});
             if (retained) {
                 const QJsonValue subjects = retained->value(QLatin1String("state")).toObject().value(QLatin1String("subjects"));
                 s.state.insert(QStringLiteral("subjects"), subjects.isObject() ? subjects : QJsonValue(QJsonObject()));
@@ -232,19 +231,19 @@ Result<QList<ServerInfo>> discoverServers(ConnectionSet &connections)
     QList<ServerInfo> out;
     QSet<QString> seen;
     ReplyGatherer gatherer(**conn, SystemClient::kDefaultQuietMs);
-    static_cast<void>(gatherer.run(
-        {{QStringLiteral("$SYS.REQ.SERVER.PING.CONNZ"), QByteArrayLiteral("{\"limit\":1}")}},
-        [&](int, NatsReply &&raw) -> Result<ReplyGatherer::Verdict> {
-            auto parsed = SystemClient::parse(raw.data);
-            if (parsed && !parsed->server.isEmpty()) {
-                const ServerInfo s = serverFromEnvelope(parsed->server);
-                if (!seen.contains(s.id)) {
-                    seen.insert(s.id);
-                    out.append(s);
-                }
-            }
-            return expected > 0 && out.size() >= expected ? ReplyGatherer::Verdict::Enough : ReplyGatherer::Verdict::More;
-        }));
+    static_cast<void>(gatherer.run({{QStringLiteral("$SYS.REQ.SERVER.PING.CONNZ"), QByteArrayLiteral("{\"limit\":1}")}},
+                                   [&](int, NatsReply &&raw) -> Result<ReplyGatherer::Verdict> {
+                                       auto parsed = SystemClient::parse(raw.data);
+                                       if (parsed && !parsed->server.isEmpty()) {
+                                           const ServerInfo s = serverFromEnvelope(parsed->server);
+                                           if (!seen.contains(s.id)) {
+                                               seen.insert(s.id);
+                                               out.append(s);
+                                           }
+                                       }
+                                       return expected > 0 && out.size() >= expected ? ReplyGatherer::Verdict::Enough
+                                                                                     : ReplyGatherer::Verdict::More;
+                                   }));
     if (out.isEmpty()) {
         ServerInfo s;
         s.id = (*conn)->connectedServerId();
@@ -259,7 +258,7 @@ Result<QList<ServerInfo>> discoverServers(ConnectionSet &connections)
 Result<QList<ServerInfo>> discoverAndKeep(ConnectionSet &connections)
 {
     auto found = discoverServers(connections);
-    if (found)  // the roster as the requests left it: a change after this asks again
+    if (found) // the roster as the requests left it: a change after this asks again
         connections.setKnownServers(*found, connections.roster().generation());
     return found;
 }
@@ -277,7 +276,7 @@ Result<QList<ServerInfo>> knownServers(ConnectionSet &connections)
     if (auto known = connections.knownServers())
         return *known;
     QMutexLocker lock(&connections.discoveryMutex());
-    if (auto known = connections.knownServers())  // found by the load this one waited for
+    if (auto known = connections.knownServers()) // found by the load this one waited for
         return *known;
     return discoverAndKeep(connections);
 }
@@ -289,8 +288,9 @@ Result<QList<AccountInfo>> accounts(ConnectionSet &connections, AccountLimits li
         if (!conn)
             return conn.error();
         auto name = connections.primaryAccountName();
-        return accountThroughApi(*conn, name ? *name : QString(), connections.profile().jsDomain).transform(
-            [&](auto &&value) { return QList<AccountInfo>{value}; });
+        return accountThroughApi(*conn, name ? *name : QString(), connections.profile().jsDomain).transform([&](auto &&value) {
+            return QList<AccountInfo>{value};
+        });
     }
     auto sys = connections.systemClient();
     if (!sys)
@@ -383,7 +383,7 @@ Result<AccountInfo> account(ConnectionSet &connections, const QString &name)
     if (primaryIsAccountUser) {
         auto primaryName = connections.primaryAccountName();
         if (!primaryName && name.isEmpty())
-            return primaryName.error();  // the connection failed: connecting again below would only fail again
+            return primaryName.error(); // the connection failed: connecting again below would only fail again
         if (name.isEmpty() || (primaryName && *primaryName == name)) {
             auto conn = connections.primary();
             if (!conn)

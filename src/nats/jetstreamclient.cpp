@@ -11,8 +11,7 @@ namespace MqttDoctor {
 
 JetStreamClient::JetStreamClient(std::shared_ptr<NatsConnection> connection, QString domain)
     : m_connection(std::move(connection)), m_domain(std::move(domain))
-{
-}
+{}
 
 QString JetStreamClient::apiSubject(const QString &domain, const QString &op)
 {
@@ -23,7 +22,7 @@ QString JetStreamClient::apiSubject(const QString &domain, const QString &op)
 
 namespace {
 
-constexpr int kMaxPages = 10000;           // 10,000 pages of 256: far beyond any real account
+constexpr int kMaxPages = 10000; // 10,000 pages of 256: far beyond any real account
 constexpr qsizetype kMaxItems = 2'000'000; // e.g. consumers of 1M sessions with two subscriptions each
 
 // A short, printable excerpt of a reply for messages.
@@ -48,7 +47,9 @@ Error JetStreamClient::errorFromReply(const QJsonObject &error, const QString &o
     if (description.isEmpty())
         description = QStringLiteral("the server gave no description");
     const QString number = errCode ? QString::number(errCode) : (code ? QString::number(code) : QStringLiteral("no error code"));
-    Error e(errCode == JsErrors::StreamNotFound || errCode == JsErrors::ConsumerNotFound || errCode == JsErrors::NoMessageFound ? Error::Kind::NotFound : Error::Kind::JetStream,
+    Error e(errCode == JsErrors::StreamNotFound || errCode == JsErrors::ConsumerNotFound || errCode == JsErrors::NoMessageFound
+                ? Error::Kind::NotFound
+                : Error::Kind::JetStream,
             QStringLiteral("JetStream %1 failed: %2 (%3)").arg(op, description, number));
     if (errCode == JsErrors::NotEnabledForAccount)
         e.withHint(QStringLiteral("enable JetStream for the account in the server configuration"));
@@ -72,8 +73,8 @@ Result<QJsonObject> JetStreamClient::call(const QString &op, const QJsonObject &
         Error e = reply.error();
         if (e.kind() == Error::Kind::NoResponders)
             return Error(Error::Kind::JetStream,
-                         QStringLiteral("JetStream %1: no JetStream responds for this account%2").arg(
-                             op, m_domain.isEmpty() ? QString() : QStringLiteral(" in domain ") + m_domain),
+                         QStringLiteral("JetStream %1: no JetStream responds for this account%2")
+                             .arg(op, m_domain.isEmpty() ? QString() : QStringLiteral(" in domain ") + m_domain),
                          QStringLiteral("JetStream is not enabled for the account, or the domain is wrong"))
                 .withNatsStatus(e.natsStatus())
                 .withJsErrCode(JsErrors::NotEnabledForAccount);
@@ -89,11 +90,15 @@ Result<QJsonObject> JetStreamClient::parseReply(const QByteArray &body, const QS
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return malformed(op, QStringLiteral("the reply is not JSON (%1 at offset %2): %3")
-                                 .arg(parseError.errorString()).arg(parseError.offset).arg(excerpt(body)));
+        return malformed(op,
+                         QStringLiteral("the reply is not JSON (%1 at offset %2): %3")
+                             .arg(parseError.errorString())
+                             .arg(parseError.offset)
+                             .arg(excerpt(body)));
     if (!doc.isObject())
-        return malformed(op, QStringLiteral("the reply is %1, not a JSON object: %2")
-                                 .arg(doc.isArray() ? QStringLiteral("an array") : QStringLiteral("a bare value"), excerpt(body)));
+        return malformed(op,
+                         QStringLiteral("the reply is %1, not a JSON object: %2")
+                             .arg(doc.isArray() ? QStringLiteral("an array") : QStringLiteral("a bare value"), excerpt(body)));
     const QJsonObject obj = doc.object();
     if (obj.contains(QLatin1String("error"))) {
         const QJsonValue error = obj.value(QLatin1String("error"));
@@ -129,17 +134,20 @@ Result<void> JetStreamClient::checkStreamInfo(const QJsonObject &info, const QSt
     if (!name.isString() || name.toString().isEmpty())
         return malformed(op, QStringLiteral("the stream's config.name is %1, not a stream name").arg(jsonTypeName(name)));
     if (!expectedName.isEmpty() && name.toString() != expectedName)
-        return malformed(op, QStringLiteral("asked for stream %1, the reply describes stream %2").arg(expectedName, name.toString().left(100)));
+        return malformed(op,
+                         QStringLiteral("asked for stream %1, the reply describes stream %2").arg(expectedName, name.toString().left(100)));
     const QJsonValue subjects = config.toObject().value(QLatin1String("subjects"));
     if (!subjects.isUndefined() && !subjects.isNull() && !subjects.isArray())
-        return malformed(op, QStringLiteral("config.subjects of stream %1 is %2, not an array").arg(name.toString(), jsonTypeName(subjects)));
+        return malformed(op,
+                         QStringLiteral("config.subjects of stream %1 is %2, not an array").arg(name.toString(), jsonTypeName(subjects)));
     const QJsonValue state = info.value(QLatin1String("state"));
     if (!state.isObject())
         return malformed(op, QStringLiteral("the state of stream %1 is %2, not an object").arg(name.toString(), jsonTypeName(state)));
     for (const char *key : {"messages", "bytes", "first_seq", "last_seq", "consumer_count"}) {
         const QJsonValue v = state.toObject().value(QLatin1String(key));
         if (!v.isUndefined() && (!v.isDouble() || v.toDouble() < 0))
-            return malformed(op, QStringLiteral("state.%1 of stream %2 is %3, not a count").arg(QLatin1String(key), name.toString(), jsonTypeName(v)));
+            return malformed(
+                op, QStringLiteral("state.%1 of stream %2 is %3, not a count").arg(QLatin1String(key), name.toString(), jsonTypeName(v)));
     }
     return {};
 }
@@ -151,7 +159,8 @@ Result<void> JetStreamClient::checkConsumerInfo(const QJsonObject &info, const Q
         return malformed(op, QStringLiteral("a consumer's \"name\" is %1, not a name").arg(jsonTypeName(name)));
     const QJsonValue config = info.value(QLatin1String("config"));
     if (!config.isObject())
-        return malformed(op, QStringLiteral("the \"config\" of consumer %1 is %2, not an object").arg(name.toString().left(100), jsonTypeName(config)));
+        return malformed(
+            op, QStringLiteral("the \"config\" of consumer %1 is %2, not an object").arg(name.toString().left(100), jsonTypeName(config)));
     return {};
 }
 
@@ -175,13 +184,15 @@ Result<void> forEachPage(JetStreamClient &js, const QString &op, QJsonObject bod
             return JetStreamClient::malformed(op, QStringLiteral("\"total\" is %1, not a count").arg(jsonTypeName(totalValue)));
         const qint64 total = totalValue.toInteger(-1);
         if (itemsValue.isNull() || (itemsValue.isUndefined() && total == 0))
-            return {};  // the server writes null for an empty list
+            return {}; // the server writes null for an empty list
         if (!itemsValue.isArray())
             return JetStreamClient::malformed(op, QStringLiteral("\"%1\" is %2, not an array").arg(key, jsonTypeName(itemsValue)));
         const QJsonValue replyOffset = reply->value(QLatin1String("offset"));
         if (!replyOffset.isUndefined() && replyOffset.toInteger(-1) != offset)
-            return JetStreamClient::malformed(op, QStringLiteral("asked for the page at offset %1, got offset %2")
-                                                      .arg(offset).arg(replyOffset.toVariant().toString().left(40)));
+            return JetStreamClient::malformed(op,
+                                              QStringLiteral("asked for the page at offset %1, got offset %2")
+                                                  .arg(offset)
+                                                  .arg(replyOffset.toVariant().toString().left(40)));
         // In a cluster, entries whose leader did not answer in time are listed by name under "missing".
         if (missing)
             for (const QJsonValue &m : reply->value(QLatin1String("missing")).toArray())
@@ -189,8 +200,10 @@ Result<void> forEachPage(JetStreamClient &js, const QString &op, QJsonObject bod
                     missing->append(m.toString());
         const QJsonArray items = itemsValue.toArray();
         if (total < 0 || offset + items.size() > kMaxItems || total > kMaxItems)
-            return JetStreamClient::malformed(op, QStringLiteral("the reply claims %1 entries, more than the %2 this tool reads")
-                                                      .arg(totalValue.toVariant().toString().left(40)).arg(kMaxItems));
+            return JetStreamClient::malformed(op,
+                                              QStringLiteral("the reply claims %1 entries, more than the %2 this tool reads")
+                                                  .arg(totalValue.toVariant().toString().left(40))
+                                                  .arg(kMaxItems));
         for (const QJsonValue &v : items)
             if (auto r = fn(v); !r)
                 return r;
@@ -262,8 +275,7 @@ Result<QList<QJsonObject>> JetStreamClient::streamList(const QString &subjectFil
         if (!info && info.error().jsErrCode() == JsErrors::StreamNotFound)
             continue; // deleted meanwhile
         if (!info)
-            return Error(Error::Kind::JetStream,
-                         QStringLiteral("%1: stream %2 did not answer (%3)").arg(op, name, info.error().message()),
+            return Error(Error::Kind::JetStream, QStringLiteral("%1: stream %2 did not answer (%3)").arg(op, name, info.error().message()),
                          info.error().jsErrCode() == JsErrors::StreamOffline
                              ? QStringLiteral("every server holding it is down or cut off; in a supercluster the gateway to the "
                                               "cluster it is placed in may be down (\"servers\" names the clusters no server of "
@@ -300,7 +312,8 @@ Result<QList<QJsonObject>> JetStreamClient::listConsumers(const QString &stream,
             // name from its config and mark it. An entry that names nothing anywhere is malformed.
             if (entry.value(QLatin1String("name")).toString().isEmpty() && entry.value(QLatin1String("config")).isObject()) {
                 const QJsonObject config = entry.value(QLatin1String("config")).toObject();
-                const QString fromConfig = config.value(QLatin1String("durable_name")).toString(config.value(QLatin1String("name")).toString());
+                const QString fromConfig =
+                    config.value(QLatin1String("durable_name")).toString(config.value(QLatin1String("name")).toString());
                 if (!fromConfig.isEmpty()) {
                     entry.insert(QStringLiteral("name"), fromConfig);
                     entry.insert(QStringLiteral("unavailable"), QStringLiteral("listed without its state; its server may be down"));

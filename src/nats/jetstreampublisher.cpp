@@ -39,7 +39,7 @@ struct JetStreamPublisher::Private
     natsSubscription *sub = nullptr;
     QByteArray prefix;
     quint64 nextId = 0;
-    QHash<quint64, std::pair<quint64, QString>> pending;  // reply id -> (tag, subject)
+    QHash<quint64, std::pair<quint64, QString>> pending; // reply id -> (tag, subject)
     QElapsedTimer idle;
 };
 
@@ -57,7 +57,7 @@ JetStreamPublisher::JetStreamPublisher(std::shared_ptr<NatsConnection> connectio
 JetStreamPublisher::~JetStreamPublisher()
 {
     if (d->sub)
-        closeSubscription(natsHandle(*d->connection), d->sub);  // acks of abandoned publishes may still come
+        closeSubscription(natsHandle(*d->connection), d->sub); // acks of abandoned publishes may still come
 }
 
 quint64 JetStreamPublisher::outstanding() const
@@ -135,9 +135,10 @@ Result<void> JetStreamPublisher::receive(int waitMs)
                 d->pending.clear();
                 for (auto it = lost.cbegin(); it != lost.cend(); ++it)
                     d->onAck(it.value().first,
-                             Error(Error::Kind::Timeout, QStringLiteral("%1: no publish acknowledgement within %2 ms (it may or may not be stored)")
-                                                             .arg(it.value().second)
-                                                             .arg(d->idleTimeoutMs)));
+                             Error(Error::Kind::Timeout,
+                                   QStringLiteral("%1: no publish acknowledgement within %2 ms (it may or may not be stored)")
+                                       .arg(it.value().second)
+                                       .arg(d->idleTimeoutMs)));
             }
             return {};
         }
@@ -152,7 +153,7 @@ Result<void> JetStreamPublisher::receive(int waitMs)
         const quint64 id = replySubject.mid(d->prefix.size()).toULongLong(&ok);
         const auto it = ok ? d->pending.constFind(id) : d->pending.constEnd();
         if (it == d->pending.constEnd())
-            continue;  // not ours, or already timed out
+            continue; // not ours, or already timed out
         const auto [tag, subject] = it.value();
         d->pending.erase(it);
         if (noResponders) {
@@ -161,21 +162,26 @@ Result<void> JetStreamPublisher::receive(int waitMs)
         }
         const QJsonDocument ackDoc = QJsonDocument::fromJson(payload);
         if (!ackDoc.isObject()) {
-            d->onAck(tag, Error(Error::Kind::Protocol, QStringLiteral("%1: the publish acknowledgement is not a JSON object: %2")
-                                                           .arg(subject, QString::fromUtf8(payload.left(200)))));
+            d->onAck(tag,
+                     Error(Error::Kind::Protocol,
+                           QStringLiteral("%1: the publish acknowledgement is not a JSON object: %2")
+                               .arg(subject, QString::fromUtf8(payload.left(200)))));
             continue;
         }
         const QJsonObject ack = ackDoc.object();
         if (ack.contains(QLatin1String("error"))) {
-            d->onAck(tag, Error(JetStreamClient::errorFromReply(ack.value(QLatin1String("error")).toObject(), QStringLiteral("publish"))
-                                    .prefixed(subject)));
+            d->onAck(tag,
+                     Error(JetStreamClient::errorFromReply(ack.value(QLatin1String("error")).toObject(), QStringLiteral("publish"))
+                               .prefixed(subject)));
             continue;
         }
         const QString stored = ack.value(QLatin1String("stream")).toString();
         const qint64 seq = ack.value(QLatin1String("seq")).toInteger(0);
         if (stored != d->stream || seq <= 0) {
-            d->onAck(tag, Error(Error::Kind::Protocol, QStringLiteral("%1: stored in stream \"%2\" instead of %3 (ack: %4)")
-                                                           .arg(subject, stored, d->stream, QString::fromUtf8(payload.left(200)))));
+            d->onAck(tag,
+                     Error(Error::Kind::Protocol,
+                           QStringLiteral("%1: stored in stream \"%2\" instead of %3 (ack: %4)")
+                               .arg(subject, stored, d->stream, QString::fromUtf8(payload.left(200)))));
             continue;
         }
         if (ack.value(QLatin1String("duplicate")).toBool()) {
@@ -184,7 +190,7 @@ Result<void> JetStreamPublisher::receive(int waitMs)
         }
         d->onAck(tag, quint64(seq));
         if (waitMs > 0)
-            return {};  // progress made; the caller decides whether to wait more
+            return {}; // progress made; the caller decides whether to wait more
     }
 }
 

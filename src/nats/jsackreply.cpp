@@ -55,9 +55,9 @@ bool JsAckReply::parse(const char *reply, JsAckReply &out)
     }
     if (count != 7 && count < 9)
         return false;
-    const int first = count == 7 ? 0 : 2;  // <stream> in v1; after <domain>.<account hash> in v2
+    const int first = count == 7 ? 0 : 2; // <stream> in v1; after <domain>.<account hash> in v2
     if (tokens[first].begin == tokens[first].end || tokens[first + 1].begin == tokens[first + 1].end)
-        return false;  // stream and consumer names are never empty
+        return false; // stream and consumer names are never empty
     quint64 values[5];
     for (int i = 0; i < 5; ++i)
         if (!number(tokens[first + 2 + i].begin, tokens[first + 2 + i].end, values[i]))

@@ -8,8 +8,8 @@ namespace MqttDoctor::JsErrors {
 
 constexpr int ConsumerNotFound = 10014;
 constexpr int NoMessageFound = 10037;
-constexpr int NotEnabledForAccount = 10039;  ///< JetStream not enabled for the account
+constexpr int NotEnabledForAccount = 10039; ///< JetStream not enabled for the account
 constexpr int StreamNotFound = 10059;
-constexpr int StreamOffline = 10118;  ///< no server of the stream's replica group answers
+constexpr int StreamOffline = 10118; ///< no server of the stream's replica group answers
 
 } // namespace MqttDoctor::JsErrors

@@ -10,9 +10,9 @@ namespace {
 
 const QString kJsz = QStringLiteral("JSZ");
 const QString kJszSubject = QStringLiteral("$SYS.REQ.SERVER.PING.JSZ");
-constexpr int kMaxJszPages = 1000;      // a million accounts per server at the default page size
-constexpr int kPageWindow = 4;       // pages in flight: a few MiB each per server
-constexpr int kNameWindow = 16;      // requests for one account: small replies
+constexpr int kMaxJszPages = 1000; // a million accounts per server at the default page size
+constexpr int kPageWindow = 4; // pages in flight: a few MiB each per server
+constexpr int kNameWindow = 16; // requests for one account: small replies
 
 QJsonObject detailOptions()
 {
@@ -31,11 +31,11 @@ struct Listing
     QSet<QString> found;
     bool jetstream = true;
     bool headAnswered = false;
-    QString head;              // the offset-0 request for one account: the first sorted one on 2.11+
+    QString head; // the offset-0 request for one account: the first sorted one on 2.11+
     bool firstPageAnswered = false;
-    QString firstSorted;       // the first name of the page at offset 1
-    int lastOffset = -1;       // the highest page offset this server answered
-    bool lastFull = false;     // and whether that page was full
+    QString firstSorted; // the first name of the page at offset 1
+    int lastOffset = -1; // the highest page offset this server answered
+    bool lastFull = false; // and whether that page was full
 };
 
 } // namespace
@@ -51,7 +51,7 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
         known = std::max(known, names.size());
 
     QList<SystemClient::Request> requests;
-    QList<int> offsets;  // per request: its page offset, -1 for the head
+    QList<int> offsets; // per request: its page offset, -1 for the head
     const auto addPage = [&](int offset) {
         QJsonObject o = detailOptions();
         o.insert(QStringLiteral("accounts"), true);
@@ -88,10 +88,11 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
         const bool full = names->size() >= m_pageSize;
         // Sorted pages never overlap: a full page of names already listed is a server repeating itself.
         if (full && added == 0)
-            return Error(Error::Kind::Protocol,
-                         QStringLiteral("%1: malformed reply: the page at offset %2 repeats accounts already listed").arg(kJszSubject).arg(offset),
-                         QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
-                                        "answers on $SYS.REQ subjects"));
+            return Error(
+                Error::Kind::Protocol,
+                QStringLiteral("%1: malformed reply: the page at offset %2 repeats accounts already listed").arg(kJszSubject).arg(offset),
+                QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
+                               "answers on $SYS.REQ subjects"));
         if (offset == 1) {
             l.firstPageAnswered = true;
             l.firstSorted = names->value(0);
@@ -121,10 +122,11 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
         if (!more)
             break;
         if (pagesAsked >= kMaxJszPages)
-            return Error(Error::Kind::Protocol,
-                         QStringLiteral("%1: malformed reply: still full pages of accounts after %2 pages").arg(kJszSubject).arg(pagesAsked),
-                         QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
-                                        "answers on $SYS.REQ subjects"));
+            return Error(
+                Error::Kind::Protocol,
+                QStringLiteral("%1: malformed reply: still full pages of accounts after %2 pages").arg(kJszSubject).arg(pagesAsked),
+                QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
+                               "answers on $SYS.REQ subjects"));
         requests.clear();
         offsets.clear();
         for (int k = 0; k < kPageWindow && pagesAsked < kMaxJszPages; ++k, ++pagesAsked, nextOffset += m_pageSize)
@@ -137,7 +139,7 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
     for (auto it = listings.cbegin(); it != listings.cend(); ++it) {
         const Listing &l = it.value();
         if (!l.jetstream || !l.firstPageAnswered || l.firstSorted.isEmpty())
-            continue;  // nothing sorted after a first account: the head request listed it, if any
+            continue; // nothing sorted after a first account: the head request listed it, if any
         if (l.headAnswered && !l.head.isEmpty() && l.head < l.firstSorted)
             continue;
         const auto own = accountzByServer.constFind(it.key());
@@ -156,12 +158,15 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
         o.insert(QStringLiteral("limit"), 1);
         requests.append({kJsz, o});
     }
-    auto done = m_system.pingEach(requests, [&](int i, SystemClient::Reply &&reply) -> Result<void> {
-        auto added = merge.add(reply, kJszSubject, names[i]);
-        if (!added)
-            return added.error();
-        return {};
-    }, kNameWindow);
+    auto done = m_system.pingEach(
+        requests,
+        [&](int i, SystemClient::Reply &&reply) -> Result<void> {
+            auto added = merge.add(reply, kJszSubject, names[i]);
+            if (!added)
+                return added.error();
+            return {};
+        },
+        kNameWindow);
     if (!done)
         return done.error();
     return merge;
@@ -173,12 +178,15 @@ Result<JszMerge> JszCollector::collectOne(const QString &account)
     QJsonObject o = detailOptions();
     o.insert(QStringLiteral("account"), account);
     o.insert(QStringLiteral("limit"), 1);
-    auto done = m_system.pingEach({{kJsz, o}}, [&](int, SystemClient::Reply &&reply) -> Result<void> {
-        auto added = merge.add(reply, kJszSubject, account);
-        if (!added)
-            return added.error();
-        return {};
-    }, 1);
+    auto done = m_system.pingEach(
+        {{kJsz, o}},
+        [&](int, SystemClient::Reply &&reply) -> Result<void> {
+            auto added = merge.add(reply, kJszSubject, account);
+            if (!added)
+                return added.error();
+            return {};
+        },
+        1);
     if (!done)
         return done.error();
     return merge;

@@ -22,7 +22,8 @@ Error malformedJsz(const QString &subject, const QString &what)
 
 QString streamName(const QJsonObject &s)
 {
-    return s.contains(QLatin1String("name")) ? jsonString(s, "name") : s.value(QLatin1String("config")).toObject().value(QLatin1String("name")).toString();
+    return s.contains(QLatin1String("name")) ? jsonString(s, "name")
+                                             : s.value(QLatin1String("config")).toObject().value(QLatin1String("name")).toString();
 }
 
 // The parts of a JSZ reply the merge relies on: arrays of objects with names.
@@ -38,7 +39,8 @@ Result<void> checkShape(const QJsonValue &details, const QString &subject)
         if (streams.isUndefined() || streams.isNull())
             continue;
         if (!streams.isArray())
-            return malformedJsz(subject, QStringLiteral("stream_detail of account %1 is not an array").arg(jsonString(a, "name").left(100)));
+            return malformedJsz(subject,
+                                QStringLiteral("stream_detail of account %1 is not an array").arg(jsonString(a, "name").left(100)));
         for (const QJsonValue &sv : streams.toArray()) {
             const QString name = streamName(sv.toObject());
             if (!sv.isObject() || name.isEmpty())
@@ -92,7 +94,8 @@ Result<QStringList> JszMerge::add(const SystemClient::Reply &reply, const QStrin
         acc.info.storage = std::max<qint64>(acc.info.storage, a.value(QLatin1String("storage")).toInteger());
         // Each server counts the API requests it answered: one entry per server however often it is listed.
         if (const QJsonObject api = a.value(QLatin1String("api")).toObject(); !api.isEmpty())
-            acc.apiByServer.insert(serverName, {api.value(QLatin1String("total")).toInteger(), api.value(QLatin1String("errors")).toInteger()});
+            acc.apiByServer.insert(serverName,
+                                   {api.value(QLatin1String("total")).toInteger(), api.value(QLatin1String("errors")).toInteger()});
         for (const QJsonValue &sv : a.value(QLatin1String("stream_detail")).toArray()) {
             StreamInfo s = Discovery::streamFromJson(sv.toObject(), QStringLiteral("jsz"));
             const bool leader = s.cluster.isEmpty() || jsonString(s.cluster, "leader") == serverName;
@@ -130,7 +133,7 @@ QList<AccountInfo> JszMerge::accounts() const
             }
             info.api = api;
         }
-        for (const StreamPick &pick : acc.streams) {  // a QMap: streams come sorted by name
+        for (const StreamPick &pick : acc.streams) { // a QMap: streams come sorted by name
             StreamInfo s = pick.info;
             s.consumers.clear();
             s.consumers.reserve(pick.consumers.size());

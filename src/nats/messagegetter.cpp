@@ -22,11 +22,10 @@ namespace MqttDoctor {
 
 MessageGetter::MessageGetter(std::shared_ptr<NatsConnection> connection, QString domain)
     : m_connection(std::move(connection)), m_domain(std::move(domain))
-{
-}
+{}
 
-Result<ReadSummary> MessageGetter::getBySequences(const QString &stream, const QList<quint64> &sequences,
-                                                 const Options &options, const BatchHandler &onBatch)
+Result<ReadSummary> MessageGetter::getBySequences(const QString &stream, const QList<quint64> &sequences, const Options &options,
+                                                  const BatchHandler &onBatch)
 {
     const QString what = QStringLiteral("reading stream ") + stream + QStringLiteral(" by sequence");
     ReadSummary summary;
@@ -66,8 +65,7 @@ Result<ReadSummary> MessageGetter::getBySequences(const QString &stream, const Q
     progress.total = quint64(total);
 
     auto flushBatch = [&]() -> bool {
-        std::sort(batch.begin(), batch.end(),
-                  [](const StreamMessage &a, const StreamMessage &b) { return a.sequence < b.sequence; });
+        std::sort(batch.begin(), batch.end(), [](const StreamMessage &a, const StreamMessage &b) { return a.sequence < b.sequence; });
         summary.delivered += quint64(batch.size());
         progress.done = summary.delivered;
         const bool more = onBatch(std::move(batch), progress);
@@ -87,8 +85,7 @@ Result<ReadSummary> MessageGetter::getBySequences(const QString &stream, const Q
             const QByteArray reply = prefix + QByteArray::number(sent);
             const QByteArray body = "{\"seq\":" + QByteArray::number(sequences.at(sent)) + '}';
             m_connection->requests().noteRequest(apiSubject);
-            s = natsConnection_PublishRequest(nc, api.constData(), reply.constData(), body.constData(),
-                                              static_cast<int>(body.size()));
+            s = natsConnection_PublishRequest(nc, api.constData(), reply.constData(), body.constData(), static_cast<int>(body.size()));
             if (s != NATS_OK)
                 return ReadFailure::natsError(s, what);
             ++sent;
@@ -117,7 +114,7 @@ Result<ReadSummary> MessageGetter::getBySequences(const QString &stream, const Q
         bool okIndex = false;
         const qsizetype index = replySubject.mid(prefix.size()).toLongLong(&okIndex);
         if (!okIndex || index < 0 || index >= sent || answered.at(index))
-            continue;  // not ours, or a duplicate
+            continue; // not ours, or a duplicate
         answered[index] = true;
         ++received;
 
@@ -148,8 +145,10 @@ Result<StreamMessage> MessageGetter::parseMessageGetReply(const QByteArray &payl
     const QString op = QStringLiteral("STREAM.MSG.GET.") + stream;
     const QJsonDocument doc = QJsonDocument::fromJson(payload);
     if (!doc.isObject())
-        return JetStreamClient::malformed(op, QStringLiteral("the reply for sequence %1 is not a JSON object: %2")
-                                                  .arg(sequence).arg(QString::fromUtf8(payload.left(120)).simplified()));
+        return JetStreamClient::malformed(op,
+                                          QStringLiteral("the reply for sequence %1 is not a JSON object: %2")
+                                              .arg(sequence)
+                                              .arg(QString::fromUtf8(payload.left(120)).simplified()));
     const QJsonObject obj = doc.object();
     StreamMessage out;
     out.sequence = sequence;
@@ -164,10 +163,12 @@ Result<StreamMessage> MessageGetter::parseMessageGetReply(const QByteArray &payl
         const QJsonObject msg = obj.value(QLatin1String("message")).toObject();
         out.subject = msg.value(QLatin1String("subject")).toString();
         if (msg.value(QLatin1String("seq")).toInteger(-1) != qint64(sequence) || out.subject.isEmpty())
-            return JetStreamClient::malformed(op, QStringLiteral("asked for sequence %1, the reply holds %2")
-                                                      .arg(sequence)
-                                                      .arg(out.subject.isEmpty() ? QStringLiteral("a message without a subject")
-                                                                                 : QStringLiteral("sequence ") + msg.value(QLatin1String("seq")).toVariant().toString().left(40)));
+            return JetStreamClient::malformed(op,
+                                              QStringLiteral("asked for sequence %1, the reply holds %2")
+                                                  .arg(sequence)
+                                                  .arg(out.subject.isEmpty() ? QStringLiteral("a message without a subject")
+                                                                             : QStringLiteral("sequence ")
+                                                               + msg.value(QLatin1String("seq")).toVariant().toString().left(40)));
         out.sequence = quint64(msg.value(QLatin1String("seq")).toInteger());
         out.timeNs = parseTimeNs(msg.value(QLatin1String("time")).toString());
         out.data = QByteArray::fromBase64(msg.value(QLatin1String("data")).toString().toLatin1());
@@ -175,8 +176,10 @@ Result<StreamMessage> MessageGetter::parseMessageGetReply(const QByteArray &payl
         if (!hdrs.isEmpty())
             out.headers = QByteArray::fromBase64(hdrs.toLatin1());
     } else {
-        return JetStreamClient::malformed(op, QStringLiteral("the reply for sequence %1 holds neither a message object nor an error: %2")
-                                                  .arg(sequence).arg(QString::fromUtf8(payload.left(120)).simplified()));
+        return JetStreamClient::malformed(op,
+                                          QStringLiteral("the reply for sequence %1 holds neither a message object nor an error: %2")
+                                              .arg(sequence)
+                                              .arg(QString::fromUtf8(payload.left(120)).simplified()));
     }
     return out;
 }

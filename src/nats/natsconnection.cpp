@@ -109,8 +109,7 @@ void onAsyncError(natsConnection *nc, natsSubscription *, natsStatus err, void *
     static_cast<EventSink *>(closure)->emitEvent({ConnectionEvent::Type::AsyncError, {}, message});
 }
 
-natsStatus signWithSeed(char **customErrTxt, unsigned char **signature, int *signatureLength,
-                        const char *nonce, void *closure)
+natsStatus signWithSeed(char **customErrTxt, unsigned char **signature, int *signatureLength, const char *nonce, void *closure)
 {
     auto *sink = static_cast<EventSink *>(closure);
     const natsStatus s = nats_Sign(sink->seed.constData(), nonce, signature, signatureLength);
@@ -125,7 +124,10 @@ natsStatus provideJwt(char **userJWT, char **, void *closure)
     return *userJWT ? NATS_OK : NATS_NO_MEMORY;
 }
 
-struct OptionsDeleter { void operator()(natsOptions *o) const { natsOptions_Destroy(o); } };
+struct OptionsDeleter
+{
+    void operator()(natsOptions *o) const { natsOptions_Destroy(o); }
+};
 using OptionsPtr = std::unique_ptr<natsOptions, OptionsDeleter>;
 
 // nats.c's text of the last failure on this thread, as a detail after an explanation.
@@ -136,22 +138,18 @@ QString natsDetail(natsStatus s)
 
 Error optionError(natsStatus s, const QString &what)
 {
-    return Error(Error::Kind::InvalidInput, what + natsDetail(s),
-                 QStringLiteral("check the connection settings")).withNatsStatus(s);
+    return Error(Error::Kind::InvalidInput, what + natsDetail(s), QStringLiteral("check the connection settings")).withNatsStatus(s);
 }
 
 Result<void> applyCredentials(natsOptions *opts, const Credentials &c, EventSink *sink)
 {
     natsStatus s = NATS_OK;
     switch (c.kind) {
-    case Credentials::Kind::None:
-        return {};
+    case Credentials::Kind::None: return {};
     case Credentials::Kind::UserPassword:
         s = natsOptions_SetUserInfo(opts, c.user.toUtf8().constData(), c.password.toUtf8().constData());
         break;
-    case Credentials::Kind::Token:
-        s = natsOptions_SetToken(opts, c.token.toUtf8().constData());
-        break;
+    case Credentials::Kind::Token: s = natsOptions_SetToken(opts, c.token.toUtf8().constData()); break;
     case Credentials::Kind::NKey: {
         auto content = c.nkeySeed.load();
         if (!content)
@@ -200,7 +198,8 @@ Result<void> applyTls(natsOptions *opts, const TlsSettings &tls)
             s = natsOptions_LoadCATrustedCertificates(opts, tls.ca.path.toUtf8().constData());
         if (s != NATS_OK)
             return Error(Error::Kind::Tls, QStringLiteral("cannot load the CA certificate") + natsDetail(s),
-                         QStringLiteral("check the CA certificate file: it must hold PEM certificates")).withNatsStatus(s);
+                         QStringLiteral("check the CA certificate file: it must hold PEM certificates"))
+                .withNatsStatus(s);
     }
     if (s == NATS_OK && (!tls.cert.isEmpty() || !tls.key.isEmpty())) {
         if (tls.cert.isEmpty() || tls.key.isEmpty())
@@ -220,7 +219,8 @@ Result<void> applyTls(natsOptions *opts, const TlsSettings &tls)
         if (s != NATS_OK)
             return Error(Error::Kind::Tls, QStringLiteral("cannot load the client certificate or key") + natsDetail(s),
                          QStringLiteral("check the client certificate and key files: PEM, and the key must match the "
-                                        "certificate")).withNatsStatus(s);
+                                        "certificate"))
+                .withNatsStatus(s);
     }
     if (s != NATS_OK)
         return optionError(s, QStringLiteral("cannot set up TLS"));
@@ -290,13 +290,17 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
 
     auto p = std::make_unique<Private>();
     p->sink = new EventSink;
-    auto freeSink = qScopeGuard([&] { if (p && p->sink && !p->nc) delete p->sink; });
+    auto freeSink = qScopeGuard([&] {
+        if (p && p->sink && !p->nc)
+            delete p->sink;
+    });
 
     s = natsOptions_SetServers(opts.get(), urlPointers.data(), static_cast<int>(urlPointers.size()));
     if (s != NATS_OK)
-        return Error(Error::Kind::InvalidInput, QStringLiteral("invalid server URL in ") + attempt.urls.join(QStringLiteral(", "))
-                                                    + natsDetail(s),
-                     QStringLiteral("check the server URL (nats://host:4222 or tls://host:4222)")).withNatsStatus(s);
+        return Error(Error::Kind::InvalidInput,
+                     QStringLiteral("invalid server URL in ") + attempt.urls.join(QStringLiteral(", ")) + natsDetail(s),
+                     QStringLiteral("check the server URL (nats://host:4222 or tls://host:4222)"))
+            .withNatsStatus(s);
     natsOptions_SetTimeout(opts.get(), settings.timeoutMs);
     natsOptions_SetName(opts.get(), "nats-mqtt-doctor");
     natsOptions_SetMaxReconnect(opts.get(), -1);
@@ -358,8 +362,7 @@ natsStatus sendRequest(natsConnection *nc, const QString &subject, const QByteAr
     if (s == NATS_OK)
         s = natsSubscription_AutoUnsubscribe(inbox.sub, 1);
     if (s == NATS_OK)
-        s = natsConnection_PublishRequest(nc, subject.toUtf8().constData(), name, payload.constData(),
-                                          static_cast<int>(payload.size()));
+        s = natsConnection_PublishRequest(nc, subject.toUtf8().constData(), name, payload.constData(), static_cast<int>(payload.size()));
     natsInbox_Destroy(name);
     return s;
 }
@@ -437,14 +440,12 @@ Result<NatsReply> NatsConnection::request(const QString &subject, const QByteArr
             return NatsErrors::permissionDenied(v, subject, false, s);
         return NatsErrors::fromRequest(s, text, subject, timeout);
     }
-    NatsReply out{QString::fromUtf8(natsMsg_GetSubject(reply)),
-                  QByteArray(natsMsg_GetData(reply), natsMsg_GetDataLength(reply))};
+    NatsReply out{QString::fromUtf8(natsMsg_GetSubject(reply)), QByteArray(natsMsg_GetData(reply), natsMsg_GetDataLength(reply))};
     natsMsg_Destroy(reply);
     return out;
 }
 
-Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QByteArray &payload, int quietMs,
-                                                int expected, int timeoutMs)
+Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QByteArray &payload, int quietMs, int expected, int timeoutMs)
 {
     QList<NatsReply> replies;
     ReplyGatherer gatherer(*this, quietMs, timeoutMs);
@@ -459,8 +460,7 @@ Result<QList<NatsReply>> NatsConnection::gather(const QString &subject, const QB
 
 Result<void> NatsConnection::publish(const QString &subject, const QByteArray &payload)
 {
-    const natsStatus s = natsConnection_Publish(d->nc, subject.toUtf8().constData(), payload.constData(),
-                                                static_cast<int>(payload.size()));
+    const natsStatus s = natsConnection_Publish(d->nc, subject.toUtf8().constData(), payload.constData(), static_cast<int>(payload.size()));
     if (s != NATS_OK)
         return NatsErrors::fromRequest(s, lastErrorText(), subject, m_settings.timeoutMs);
     return {};

@@ -23,7 +23,7 @@ struct ConnectionSettings
     Credentials credentials;
     TlsSettings tls;
     int timeoutMs = 5000;
-    QString role;  ///< for messages: "system connection", "account ACME", ...
+    QString role; ///< for messages: "system connection", "account ACME", ...
     /** Also counts this connection's requests (the connection set's counter); may be null. */
     std::shared_ptr<RequestCounter> counter;
 };
@@ -68,8 +68,7 @@ public:
      * per server). Collects replies until `quietMs` passes without one, `expected` replies arrived
      * (0: no count), or the overall timeout ends. No reply at all is an error (Timeout/NoResponders).
      */
-    Result<QList<NatsReply>> gather(const QString &subject, const QByteArray &payload, int quietMs,
-                                    int expected = 0, int timeoutMs = -1);
+    Result<QList<NatsReply>> gather(const QString &subject, const QByteArray &payload, int quietMs, int expected = 0, int timeoutMs = -1);
     /**
      * Permission violations the server reported asynchronously: a mark taken before an operation,
      * then the text of the first violation after it that names `subject` (any subject when empty),

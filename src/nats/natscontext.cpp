@@ -33,11 +33,12 @@ std::optional<Error> unsupportedScheme(const QString &reference, const QString &
 {
     const QString f = QStringLiteral("field ") + quoted(field);
     if (reference.startsWith(QLatin1String("nsc://"), Qt::CaseInsensitive))
-        return invalid(f + QStringLiteral(" uses an nsc:// reference, which is not supported by NATS MQTT Doctor; "
-                                          "export the user's credentials with \"nsc generate creds\" and give the .creds file's path"));
+        return invalid(f
+                       + QStringLiteral(" uses an nsc:// reference, which is not supported by NATS MQTT Doctor; "
+                                        "export the user's credentials with \"nsc generate creds\" and give the .creds file's path"));
     if (reference.startsWith(QLatin1String("op://"), Qt::CaseInsensitive))
         return invalid(f + QStringLiteral(" uses a 1Password (op://) reference, which is not supported by NATS MQTT Doctor; ")
-                           + fileHint(field));
+                       + fileHint(field));
     if (reference.startsWith(QLatin1String("env://"), Qt::CaseInsensitive))
         return invalid(f + QStringLiteral(" uses an env:// reference, which is not supported by NATS MQTT Doctor; ") + fileHint(field));
     return std::nullopt;
@@ -45,8 +46,8 @@ std::optional<Error> unsupportedScheme(const QString &reference, const QString &
 
 bool isVariableChar(QChar c, bool first)
 {
-    const bool letter = (c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('A') && c <= QLatin1Char('Z'))
-                        || c == QLatin1Char('_');
+    const bool letter =
+        (c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('A') && c <= QLatin1Char('Z')) || c == QLatin1Char('_');
     return letter || (!first && c >= QLatin1Char('0') && c <= QLatin1Char('9'));
 }
 
@@ -160,9 +161,10 @@ Result<Profile> convert(const QJsonObject &context)
     // Settings natscli has that nats.c or this tool cannot honour: refuse rather than connect differently.
     auto notSupported = [](const QString &field, const QString &what, const QString &hint) {
         return invalid(QStringLiteral("field ") + quoted(field) + QStringLiteral(" (") + what
-                           + QStringLiteral(") is not supported by NATS MQTT Doctor; ") + hint);
+                       + QStringLiteral(") is not supported by NATS MQTT Doctor; ") + hint);
     };
-    const struct {
+    const struct
+    {
         const char *key;
         const char *what;
         const char *hint;
@@ -283,7 +285,7 @@ Result<Profile> load(const QString &nameOrPath)
         return invalid(QStringLiteral("no natscli context name given"), QStringLiteral("\"nats context ls\" lists the saved contexts"));
 
     const bool isPath = given.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || given.contains(QLatin1Char('/'))
-                        || given.contains(QDir::separator());
+        || given.contains(QDir::separator());
     QString path = given;
     if (!isPath) {
         path = configDir() + QStringLiteral("/context/") + given + QStringLiteral(".json");
@@ -303,8 +305,9 @@ Result<Profile> load(const QString &nameOrPath)
         return Error(Error::Kind::Io, what + QStringLiteral(": the file does not exist"));
     QFile file(path);
     if (info.isDir() || !file.open(QIODevice::ReadOnly))
-        return Error(Error::Kind::Io, what + QStringLiteral(": cannot read the file")
-                                          + (info.isDir() ? QStringLiteral(": it is a folder") : QStringLiteral(": ") + file.errorString()));
+        return Error(Error::Kind::Io,
+                     what + QStringLiteral(": cannot read the file")
+                         + (info.isDir() ? QStringLiteral(": it is a folder") : QStringLiteral(": ") + file.errorString()));
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (parseError.error != QJsonParseError::NoError)

@@ -91,7 +91,8 @@ Error permissionDenied(const QString &violation, const QString &subject, bool in
     return Error(Error::Kind::PermissionDenied, what,
                  inbox ? QStringLiteral("the user needs permission to subscribe to its reply inbox (_INBOX.>)")
                        : QStringLiteral("the user's permissions deny publishing to %1; use a user allowed to, or "
-                                        "change its permissions in the server configuration").arg(subject))
+                                        "change its permissions in the server configuration")
+                             .arg(subject))
         .withNatsStatus(status);
 }
 

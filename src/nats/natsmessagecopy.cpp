@@ -25,8 +25,7 @@ bool layoutAsExpected()
         natsMsg *probe = nullptr;
         if (natsMsg_Create(&probe, "s", "r", "dd", 2) != NATS_OK || !probe)
             return false;
-        const bool same = natsMsg_GetSubject(probe) + 2 == natsMsg_GetReply(probe)
-                          && natsMsg_GetReply(probe) + 2 == natsMsg_GetData(probe);
+        const bool same = natsMsg_GetSubject(probe) + 2 == natsMsg_GetReply(probe) && natsMsg_GetReply(probe) + 2 == natsMsg_GetData(probe);
         natsMsg_Destroy(probe);
         return same;
     }();
@@ -43,7 +42,7 @@ bool rawHeaderBlock(natsMsg *m, const char *data, QByteArray &out)
         return false;
     const char *start = reply + std::strlen(reply) + 1;
     if (start == data)
-        return true;  // no header block
+        return true; // no header block
     if (start > data || data - start > 1024 * 1024 || data - start < 13 || data[-1] != '\0')
         return false;
     const qsizetype len = qsizetype(data - start - 1);

@@ -9,8 +9,8 @@ namespace MqttDoctor::NKeys {
 namespace {
 
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-constexpr quint8 kPrefixSeed = 18 << 3;  // 'S'
-constexpr quint8 kPrefixUser = 20 << 3;  // 'U'
+constexpr quint8 kPrefixSeed = 18 << 3; // 'S'
+constexpr quint8 kPrefixUser = 20 << 3; // 'U'
 
 quint16 crc16(const QByteArray &data)
 {
@@ -89,8 +89,8 @@ Result<QByteArray> publicKeyFromSeed(const QByteArray &seed)
     const quint8 type = static_cast<quint8>(((b0 & 7) << 5) | ((b1 & 0xf8) >> 3));
     const QByteArray privateSeed = body.mid(2, 32);
 
-    EVP_PKEY *key = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr,
-        reinterpret_cast<const unsigned char *>(privateSeed.constData()), 32);
+    EVP_PKEY *key =
+        EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char *>(privateSeed.constData()), 32);
     if (!key)
         return bad;
     unsigned char pub[32];

@@ -363,7 +363,8 @@ Result<void> Profile::validate() const
     }
 
     if (tls.cert.isEmpty() != tls.key.isEmpty())
-        return invalid(tls.cert.isEmpty() ? QStringLiteral("\"tls.key\" needs \"tls.cert\"") : QStringLiteral("\"tls.cert\" needs \"tls.key\""),
+        return invalid(tls.cert.isEmpty() ? QStringLiteral("\"tls.key\" needs \"tls.cert\"")
+                                          : QStringLiteral("\"tls.cert\" needs \"tls.key\""),
                        QStringLiteral("a TLS client certificate needs both the certificate and its key"));
     if (auto r = checkFile(tls.ca, QStringLiteral("tls.ca")); !r)
         return r;

@@ -16,8 +16,8 @@ namespace MqttDoctor {
  */
 struct FileOrData
 {
-    QString path;     ///< expanded absolute or relative path; empty when inline
-    QByteArray data;  ///< inline content; empty when from a file
+    QString path; ///< expanded absolute or relative path; empty when inline
+    QByteArray data; ///< inline content; empty when from a file
 
     bool isEmpty() const { return path.isEmpty() && data.isEmpty(); }
     bool isInline() const { return path.isEmpty() && !data.isEmpty(); }
@@ -33,12 +33,12 @@ struct Credentials
 
     Kind kind = Kind::None;
     QString user;
-    QString password;    ///< secret
-    QString token;       ///< secret
+    QString password; ///< secret
+    QString token; ///< secret
     FileOrData nkeySeed; ///< Kind::NKey: the seed file (secret)
-    FileOrData creds;    ///< Kind::Creds: the .creds file holding JWT and seed (secret)
-    QString userJwt;     ///< Kind::UserJwt: inline JWT
-    QString userSeed;    ///< Kind::UserJwt: inline seed (secret)
+    FileOrData creds; ///< Kind::Creds: the .creds file holding JWT and seed (secret)
+    QString userJwt; ///< Kind::UserJwt: inline JWT
+    QString userSeed; ///< Kind::UserJwt: inline seed (secret)
 
     bool isSet() const { return kind != Kind::None; }
     bool operator==(const Credentials &) const = default;
@@ -67,14 +67,14 @@ struct Profile
 {
     QString name;
     QString description;
-    QStringList servers;          ///< nats://, tls://, ws:// ... URLs; several for a cluster
-    Credentials auth;             ///< the default connection
-    TlsSettings tls;              ///< shared by every connection of the profile
-    QString jsDomain;             ///< JetStream domain, empty for none
-    Credentials system;           ///< system-account connection; kind None when not given
+    QStringList servers; ///< nats://, tls://, ws:// ... URLs; several for a cluster
+    Credentials auth; ///< the default connection
+    TlsSettings tls; ///< shared by every connection of the profile
+    QString jsDomain; ///< JetStream domain, empty for none
+    Credentials system; ///< system-account connection; kind None when not given
     QMap<QString, Credentials> accounts; ///< account name -> its credentials
-    int timeoutMs = 5000;         ///< per request and for connecting
-    bool allowChanges = false;    ///< read-only unless set (docs/safety.md)
+    int timeoutMs = 5000; ///< per request and for connecting
+    bool allowChanges = false; ///< read-only unless set (docs/safety.md)
 
     bool hasSystem() const { return system.isSet(); }
     bool operator==(const Profile &) const = default;

@@ -11,8 +11,8 @@ namespace MqttDoctor {
 
 namespace {
 
-constexpr int kDenialPollMs = 100;             // how quickly a permission violation ends a wait
-constexpr int kMaxReplies = 4096;        // more "servers" than any cluster has: a flood, not replies
+constexpr int kDenialPollMs = 100; // how quickly a permission violation ends a wait
+constexpr int kMaxReplies = 4096; // more "servers" than any cluster has: a flood, not replies
 constexpr qint64 kMaxBytes = 512LL * 1024 * 1024;
 
 QString natsThreadError()
@@ -26,8 +26,8 @@ struct Pending
 {
     enum class State { Waiting, Sent, Ended };
     State state = State::Waiting;
-    QDeadlineTimer deadline;  // from when it was sent
-    QDeadlineTimer quiet;     // from its last reply
+    QDeadlineTimer deadline; // from when it was sent
+    QDeadlineTimer quiet; // from its last reply
     ReplyGatherer::Outcome outcome;
 };
 
@@ -44,8 +44,7 @@ struct InboxSubscription
 ReplyGatherer::ReplyGatherer(NatsConnection &connection, int quietMs, int timeoutMs)
     : m_connection(connection), m_quietMs(std::max(1, quietMs)),
       m_timeoutMs(timeoutMs < 0 ? connection.timeoutMs() : std::max(1, timeoutMs))
-{
-}
+{}
 
 Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &requests, const Handler &handler)
 {
@@ -75,7 +74,7 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
     int nextToSend = 0;
     int inFlight = 0;
     int ended = 0;
-    QList<int> active;  // indexes sent and not ended
+    QList<int> active; // indexes sent and not ended
 
     const auto sendMore = [&]() -> natsStatus {
         bool sent = false;
@@ -148,8 +147,9 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
         const natsStatus ns = natsSubscription_NextMsg(&m, inbox.sub, std::max<qint64>(1, wait));
         if (ns == NATS_TIMEOUT) {
             for (int i : std::as_const(active))
-                if (pending[i].outcome.replies == 0 && (m_connection.permissionViolationSince(mark, requests[i].subject).size()
-                                                        || m_connection.permissionViolationSince(mark, wildcard).size()))
+                if (pending[i].outcome.replies == 0
+                    && (m_connection.permissionViolationSince(mark, requests[i].subject).size()
+                        || m_connection.permissionViolationSince(mark, wildcard).size()))
                     return failure(i, NATS_TIMEOUT);
             continue;
         }
@@ -161,7 +161,7 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
         bool ok = false;
         const int i = QByteArray(subject).mid(prefix.size()).toInt(&ok);
         if (!ok || i < 0 || i >= requests.size() || pending[i].state != Pending::State::Sent) {
-            natsMsg_Destroy(m);  // a late reply to a request that ended already
+            natsMsg_Destroy(m); // a late reply to a request that ended already
             continue;
         }
         if (natsMsg_IsNoResponders(m)) {

@@ -39,7 +39,7 @@ public:
     struct Outcome
     {
         int replies = 0;
-        bool enough = false;  ///< the handler said Enough (false: the quiet period ended it)
+        bool enough = false; ///< the handler said Enough (false: the quiet period ended it)
         qint64 bytes = 0;
     };
 

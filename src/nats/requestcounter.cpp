@@ -10,9 +10,23 @@ namespace {
 Q_LOGGING_CATEGORY(lcRequests, "mqttdoctor.requests", QtWarningMsg)
 
 constexpr std::array<const char *, RequestCounter::kKinds> kNames = {
-    "VARZ",          "STATSZ",       "JSZ",          "CONNZ",         "ACCOUNTZ",        "other $SYS",
-    "INFO",          "STREAM.LIST",  "STREAM.INFO",  "MSG.GET",       "CONSUMER.LIST",   "CONSUMER.INFO",
-    "CONSUMER.CREATE", "CONSUMER.DELETE", "other $JS.API", "other", "ordered consumer",
+    "VARZ",
+    "STATSZ",
+    "JSZ",
+    "CONNZ",
+    "ACCOUNTZ",
+    "other $SYS",
+    "INFO",
+    "STREAM.LIST",
+    "STREAM.INFO",
+    "MSG.GET",
+    "CONSUMER.LIST",
+    "CONSUMER.INFO",
+    "CONSUMER.CREATE",
+    "CONSUMER.DELETE",
+    "other $JS.API",
+    "other",
+    "ordered consumer",
 };
 
 RequestCounter::Kind systemKind(QStringView subject)

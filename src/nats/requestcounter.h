@@ -27,22 +27,22 @@ class RequestCounter final
 {
 public:
     enum class Kind {
-        Varz,            ///< `$SYS.REQ.SERVER.*.VARZ`
-        Statsz,          ///< `$SYS.REQ.SERVER.PING[.STATSZ]` (the roster's learning ping)
-        Jsz,             ///< `$SYS.REQ.*.JSZ`
-        Connz,           ///< `$SYS.REQ.*.CONNZ` (server or account)
-        Accountz,        ///< `$SYS.REQ.*.ACCOUNTZ`
-        OtherSystem,     ///< any other `$SYS.` request
-        JsAccountInfo,   ///< `$JS.API.INFO`
-        StreamList,      ///< `STREAM.LIST`, `STREAM.NAMES`
-        StreamInfo,      ///< `STREAM.INFO.<stream>`
-        MessageGet,      ///< `STREAM.MSG.GET.<stream>`, `DIRECT.GET.<stream>`
-        ConsumerList,    ///< `CONSUMER.LIST.<stream>`, `CONSUMER.NAMES.<stream>`
-        ConsumerInfo,    ///< `CONSUMER.INFO.<stream>.<name>`
-        ConsumerCreate,  ///< `CONSUMER.CREATE.*`, `CONSUMER.DURABLE.CREATE.*` (and every ordered consumer)
-        ConsumerDelete,  ///< `CONSUMER.DELETE.*`
-        OtherJetStream,  ///< any other `$JS.API` request (stream create, purge, message delete, ...)
-        Other,           ///< anything else
+        Varz, ///< `$SYS.REQ.SERVER.*.VARZ`
+        Statsz, ///< `$SYS.REQ.SERVER.PING[.STATSZ]` (the roster's learning ping)
+        Jsz, ///< `$SYS.REQ.*.JSZ`
+        Connz, ///< `$SYS.REQ.*.CONNZ` (server or account)
+        Accountz, ///< `$SYS.REQ.*.ACCOUNTZ`
+        OtherSystem, ///< any other `$SYS.` request
+        JsAccountInfo, ///< `$JS.API.INFO`
+        StreamList, ///< `STREAM.LIST`, `STREAM.NAMES`
+        StreamInfo, ///< `STREAM.INFO.<stream>`
+        MessageGet, ///< `STREAM.MSG.GET.<stream>`, `DIRECT.GET.<stream>`
+        ConsumerList, ///< `CONSUMER.LIST.<stream>`, `CONSUMER.NAMES.<stream>`
+        ConsumerInfo, ///< `CONSUMER.INFO.<stream>.<name>`
+        ConsumerCreate, ///< `CONSUMER.CREATE.*`, `CONSUMER.DURABLE.CREATE.*` (and every ordered consumer)
+        ConsumerDelete, ///< `CONSUMER.DELETE.*`
+        OtherJetStream, ///< any other `$JS.API` request (stream create, purge, message delete, ...)
+        Other, ///< anything else
         OrderedConsumer, ///< an ordered consumer made for a stream read (not a request of ours; see above)
     };
     static constexpr int kKinds = int(Kind::OrderedConsumer) + 1;

@@ -41,7 +41,14 @@ struct DnsLookup
     addrinfo *result = nullptr;
 };
 
-struct AddrInfoDeleter { void operator()(addrinfo *a) const { if (a) freeaddrinfo(a); } };
+struct AddrInfoDeleter
+{
+    void operator()(addrinfo *a) const
+    {
+        if (a)
+            freeaddrinfo(a);
+    }
+};
 using AddrInfoPtr = std::unique_ptr<addrinfo, AddrInfoDeleter>;
 
 struct ProbeResolution
@@ -100,9 +107,7 @@ ProbeResolution resolveWithin(const QString &host, quint16 port, int timeoutMs)
 #endif
         out.resolution = ServerProbeFacts::Resolution::NoSuchHost;
         break;
-    case EAI_AGAIN:
-        out.resolution = ServerProbeFacts::Resolution::TemporaryFailure;
-        break;
+    case EAI_AGAIN: out.resolution = ServerProbeFacts::Resolution::TemporaryFailure; break;
     default:
         out.resolution = ServerProbeFacts::Resolution::Failed;
         out.detail = QString::fromLocal8Bit(gai_strerror(lookup->rc));
@@ -142,7 +147,11 @@ int reachRank(ServerProbeFacts::Reach r)
 struct ProbeSocket
 {
     int fd = -1;
-    ~ProbeSocket() { if (fd >= 0) ::close(fd); }
+    ~ProbeSocket()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
 };
 
 // Non-blocking connect to one address within `deadline`; returns 0 or the errno.

@@ -21,42 +21,42 @@ struct ServerProbeFacts
 {
     enum class Resolution {
         Resolved,
-        NoSuchHost,        ///< the name servers say the name does not exist (or has no address)
-        TemporaryFailure,  ///< the name servers did not answer (EAI_AGAIN), or not in time
-        Failed,            ///< another resolver error (see detail)
+        NoSuchHost, ///< the name servers say the name does not exist (or has no address)
+        TemporaryFailure, ///< the name servers did not answer (EAI_AGAIN), or not in time
+        Failed, ///< another resolver error (see detail)
     };
     enum class Reach {
         NotTried,
         Connected,
-        Refused,      ///< every address refused the connection: nothing listens
-        Unreachable,  ///< no route to the host or its network
-        TimedOut,     ///< no answer to the TCP connect in time
-        Failed,       ///< another socket error (see detail)
+        Refused, ///< every address refused the connection: nothing listens
+        Unreachable, ///< no route to the host or its network
+        TimedOut, ///< no answer to the TCP connect in time
+        Failed, ///< another socket error (see detail)
     };
     enum class Greeting {
         NotTried,
-        Info,           ///< the NATS greeting: an INFO line (see the info fields)
-        Http,           ///< it answered as an HTTP server
-        OtherProtocol,  ///< it sent something else first (see firstBytes)
-        Closed,         ///< it closed the connection without sending anything
-        Silent,         ///< it sent nothing in time, not even after a line was sent to it
+        Info, ///< the NATS greeting: an INFO line (see the info fields)
+        Http, ///< it answered as an HTTP server
+        OtherProtocol, ///< it sent something else first (see firstBytes)
+        Closed, ///< it closed the connection without sending anything
+        Silent, ///< it sent nothing in time, not even after a line was sent to it
     };
 
-    QString url;       ///< the normalised URL probed
-    QString host;      ///< without brackets for IPv6
+    QString url; ///< the normalised URL probed
+    QString host; ///< without brackets for IPv6
     quint16 port = 0;
     Resolution resolution = Resolution::Resolved;
     Reach reach = Reach::NotTried;
     Greeting greeting = Greeting::NotTried;
-    QString detail;        ///< the resolver's or the socket's own text for Failed/Unreachable, else empty
+    QString detail; ///< the resolver's or the socket's own text for Failed/Unreachable, else empty
     QByteArray firstBytes; ///< the first bytes it sent (at most 64), for OtherProtocol and Http
-    int waitedMs = 0;      ///< how long the step that timed out was waited for
+    int waitedMs = 0; ///< how long the step that timed out was waited for
 
     // From the INFO line (Greeting::Info).
     bool infoParsed = false;
     bool tlsRequired = false;
     bool tlsAvailable = false;
-    bool tlsVerify = false;  ///< the server requires client certificates
+    bool tlsVerify = false; ///< the server requires client certificates
     bool authRequired = false;
     QString serverName;
     QString version;

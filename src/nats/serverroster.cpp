@@ -119,7 +119,7 @@ void ServerRoster::notePeers(const QList<QPair<QString, bool>> &peers)
             } else if (*it == State::Silent)
                 *it = State::Offline;
         } else if (it != m_servers.end() && *it == State::Offline) {
-            *it = State::Silent;  // back in the meta group, but it has not answered a request yet
+            *it = State::Silent; // back in the meta group, but it has not answered a request yet
         }
     }
     publish();
@@ -161,9 +161,10 @@ QList<ServerRoster::Unanswered> ServerRoster::unanswered() const
             out.append({it.key(), QStringLiteral("offline: the JetStream meta leader lists it as an offline peer")});
     }
     if (m_unknownMissing > 0)
-        out.append({QString(), QStringLiteral("%1 more %2 that the other servers count did not answer (name unknown)")
-                                   .arg(m_unknownMissing)
-                                   .arg(m_unknownMissing == 1 ? QStringLiteral("server") : QStringLiteral("servers"))});
+        out.append({QString(),
+                    QStringLiteral("%1 more %2 that the other servers count did not answer (name unknown)")
+                        .arg(m_unknownMissing)
+                        .arg(m_unknownMissing == 1 ? QStringLiteral("server") : QStringLiteral("servers"))});
     return out;
 }
 

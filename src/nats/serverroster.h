@@ -46,7 +46,7 @@ public:
     /** A server whose view is missing from results, and why. */
     struct Unanswered
     {
-        QString name;  ///< empty: a server counted by the others whose name is unknown
+        QString name; ///< empty: a server counted by the others whose name is unknown
         QString reason;
     };
 
@@ -54,8 +54,8 @@ public:
     struct Expectation
     {
         QSet<QString> servers;
-        int atLeast = 0;      ///< and at least this many replies (a count without names, see learnCount())
-        bool learnt = false;  ///< false: the roster is not learnt yet; wait for the quiet period
+        int atLeast = 0; ///< and at least this many replies (a count without names, see learnCount())
+        bool learnt = false; ///< false: the roster is not learnt yet; wait for the quiet period
     };
 
     /** Learnt, and not longer than kRelearnAfterMs ago. */
@@ -102,11 +102,11 @@ private:
     QMutex m_learning;
     bool m_learnt = false;
     QMap<QString, State> m_servers;
-    int m_unknownMissing = 0;  ///< counted by active_servers, never answered, name unknown
-    int m_atLeast = 0;         ///< learnCount()
+    int m_unknownMissing = 0; ///< counted by active_servers, never answered, name unknown
+    int m_atLeast = 0; ///< learnCount()
     QElapsedTimer m_learntAt;
     quint64 m_generation = 0;
-    QMap<QString, State> m_published;  ///< the membership at the last bump
+    QMap<QString, State> m_published; ///< the membership at the last bump
     int m_publishedMissing = 0;
     int m_publishedAtLeast = 0;
 };

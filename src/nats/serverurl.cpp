@@ -25,8 +25,7 @@ Result<QString> normalizeServerUrl(const QString &url)
         return invalid(QStringLiteral("empty server URL"), schemesHint);
     for (QChar c : text) {
         if (c.isSpace())
-            return bad(QStringLiteral("contains a space"),
-                       QStringLiteral("separate several URLs with commas"));
+            return bad(QStringLiteral("contains a space"), QStringLiteral("separate several URLs with commas"));
     }
 
     QString scheme = QStringLiteral("nats");

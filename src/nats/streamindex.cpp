@@ -11,8 +11,7 @@ namespace MqttDoctor {
 
 StreamIndex::StreamIndex(std::shared_ptr<NatsConnection> connection, QString domain)
     : m_connection(std::move(connection)), m_domain(std::move(domain))
-{
-}
+{}
 
 QList<quint64> SequenceMap::liveSequences() const
 {
@@ -48,7 +47,7 @@ Result<SequenceMap> StreamIndex::sequenceMap(const QString &stream)
     const QJsonArray deleted = deletedValue.toArray();
     map.deleted.reserve(deleted.size());
     for (const QJsonValue &v : deleted) {
-        const qint64 seq = v.toInteger(-1);  // 2.10 lists sequence 0 for a recreated empty stream
+        const qint64 seq = v.toInteger(-1); // 2.10 lists sequence 0 for a recreated empty stream
         if (seq < 0 || !v.isDouble())
             return JetStreamClient::malformed(op, QStringLiteral("state.deleted holds something other than sequence numbers"));
         map.deleted.append(quint64(seq));
@@ -67,8 +66,13 @@ Result<SequenceMap> StreamIndex::sequenceMap(const QString &stream)
         // Past 100 million live sequences the list alone would take most of a machine's memory.
         if ((range - inside > 20'000'000 && range - inside > 4 * map.messages + 100000) || range - inside > 100'000'000)
             return Error(Error::Kind::Protocol,
-                         QStringLiteral("JetStream %1: sequences %2..%3 with %4 deleted cannot hold only %5 messages: too sparse to read by sequence")
-                             .arg(op).arg(map.firstSequence).arg(map.lastSequence).arg(inside).arg(map.messages),
+                         QStringLiteral(
+                             "JetStream %1: sequences %2..%3 with %4 deleted cannot hold only %5 messages: too sparse to read by sequence")
+                             .arg(op)
+                             .arg(map.firstSequence)
+                             .arg(map.lastSequence)
+                             .arg(inside)
+                             .arg(map.messages),
                          QStringLiteral("if a 2.9 server serves streams a 2.10+ server wrote, upgrade it again first; otherwise "
                                         "check what answers on $JS.API for this account"));
     }

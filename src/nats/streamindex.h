@@ -24,7 +24,7 @@ struct SequenceMap
     quint64 messages = 0;
     quint64 firstSequence = 0;
     quint64 lastSequence = 0;
-    QList<quint64> deleted;  ///< sorted
+    QList<quint64> deleted; ///< sorted
     /** The live sequences: firstSequence..lastSequence without the deleted ones. */
     QList<quint64> liveSequences() const;
 };

@@ -19,7 +19,7 @@ struct StreamMessage
 {
     QString subject;
     quint64 sequence = 0;
-    qint64 timeNs = 0;   ///< store time, nanoseconds since the Unix epoch (UTC)
+    qint64 timeNs = 0; ///< store time, nanoseconds since the Unix epoch (UTC)
     /**
      * The raw header block (`NATS/1.0\r\nKey:Value\r\n\r\n`), empty when the message has none.
      * The stored block byte for byte (from the ordered reads: as delivered, read without nats.c
@@ -44,10 +44,10 @@ struct ReadProgress
 /** How a read ended. A cancel is not an error: `cancelled` is set and `delivered` says how far it got. */
 struct ReadSummary
 {
-    quint64 delivered = 0;     ///< messages handed to the batch handler (deleted ones included)
-    quint64 deleted = 0;       ///< MessageGetter: sequences answered with "no message found"
-    quint64 lastSequence = 0;  ///< highest stream sequence seen
-    bool cancelled = false;    ///< stopped early by the cancel flag or by the handler returning false
+    quint64 delivered = 0; ///< messages handed to the batch handler (deleted ones included)
+    quint64 deleted = 0; ///< MessageGetter: sequences answered with "no message found"
+    quint64 lastSequence = 0; ///< highest stream sequence seen
+    bool cancelled = false; ///< stopped early by the cancel flag or by the handler returning false
 };
 
 /**
@@ -56,12 +56,12 @@ struct ReadSummary
  */
 struct StreamReadOptions
 {
-    static constexpr int PollMs = 100;  ///< how long a read waits for the next message before it looks at the cancel flag
+    static constexpr int PollMs = 100; ///< how long a read waits for the next message before it looks at the cancel flag
 
-    int batchSize = 1024;             ///< messages per handler call (the last batch may be smaller)
-    int idleTimeoutMs = 10000;        ///< error if the server delivers nothing for this long mid-read
-    int inFlight = 256;               ///< MessageGetter: requests outstanding at once
-    const std::atomic<bool> *cancel = nullptr;  ///< set to true (any thread) to stop early
+    int batchSize = 1024; ///< messages per handler call (the last batch may be smaller)
+    int idleTimeoutMs = 10000; ///< error if the server delivers nothing for this long mid-read
+    int inFlight = 256; ///< MessageGetter: requests outstanding at once
+    const std::atomic<bool> *cancel = nullptr; ///< set to true (any thread) to stop early
 
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };

@@ -24,8 +24,7 @@ namespace MqttDoctor {
 
 StreamReader::StreamReader(std::shared_ptr<NatsConnection> connection, QString domain)
     : m_connection(std::move(connection)), m_domain(std::move(domain))
-{
-}
+{}
 
 StreamReader::~StreamReader() = default;
 
@@ -35,8 +34,8 @@ void StreamReader::setKnownInfo(const QString &stream, const QJsonObject &info)
     m_knownInfo = info;
 }
 
-Result<ReadSummary> StreamReader::readLastPerSubject(const QString &stream, const QString &filterSubject,
-                                                     const Options &options, const BatchHandler &onBatch)
+Result<ReadSummary> StreamReader::readLastPerSubject(const QString &stream, const QString &filterSubject, const Options &options,
+                                                     const BatchHandler &onBatch)
 {
     return readOrdered(stream, filterSubject, true, options, onBatch);
 }
@@ -106,12 +105,14 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
     s = js_SubscribeSync(&sub, js, subjectUtf8.constData(), &jo, &so, &jerr);
     if (s != NATS_OK) {
         // nats.c creates the consumer itself ($JS.API.CONSUMER.CREATE.<stream>): say that step failed.
-        const QString step = what + QStringLiteral(": creating its read-only ordered consumer (%1) failed")
-                                        .arg(JetStreamClient(m_connection, m_domain).apiSubject(QStringLiteral("CONSUMER.CREATE.") + stream));
+        const QString step = what
+            + QStringLiteral(": creating its read-only ordered consumer (%1) failed")
+                  .arg(JetStreamClient(m_connection, m_domain).apiSubject(QStringLiteral("CONSUMER.CREATE.") + stream));
         Error e = ReadFailure::jsError(s, jerr, step);
         if (s == NATS_TIMEOUT && jerr == 0)
             e = Error(Error::Kind::Timeout, step + QStringLiteral(": no reply within %1 ms").arg(jo.Wait),
-                      QStringLiteral("the account's JetStream may be unavailable; check the server and retry")).withNatsStatus(s);
+                      QStringLiteral("the account's JetStream may be unavailable; check the server and retry"))
+                    .withNatsStatus(s);
         else if (jerr == 0) {
             natsStatus ignored = NATS_OK;
             const char *text = nats_GetLastError(&ignored);
@@ -120,7 +121,7 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
         return ReadFailure::deniedOr(*m_connection, mark, what, e);
     }
     auto destroySub = qScopeGuard([sub, nc] {
-        closeSubscription(nc, sub);  // the unsubscribe deletes the ephemeral consumer
+        closeSubscription(nc, sub); // the unsubscribe deletes the ephemeral consumer
     });
     natsSubscription_SetPendingLimits(sub, -1, -1);
 
@@ -149,7 +150,7 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
     // How long no message came: a clock read only when a poll comes back empty, not per message.
     QElapsedTimer idle;
     idle.start();
-    qint64 idleBefore = 0;  // the quiet time before `idle` was (re)started
+    qint64 idleBefore = 0; // the quiet time before `idle` was (re)started
     for (;;) {
         if (options.cancelled()) {
             summary.cancelled = true;
@@ -158,25 +159,25 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
         natsMsg *m = nullptr;
         s = natsSubscription_NextMsg(&m, sub, StreamReadOptions::PollMs);
         if (s == NATS_TIMEOUT) {
-            if (!idle.isValid()) {  // the first empty poll since a message: it waited one poll
+            if (!idle.isValid()) { // the first empty poll since a message: it waited one poll
                 idle.start();
                 idleBefore = StreamReadOptions::PollMs;
             }
             const qint64 idleMs = idleBefore + idle.elapsed();
-            if (summary.delivered == 0 && batch.isEmpty() && !emptyChecked && idleMs >= 3 * StreamReadOptions::PollMs
-                && nothingMatches())
+            if (summary.delivered == 0 && batch.isEmpty() && !emptyChecked && idleMs >= 3 * StreamReadOptions::PollMs && nothingMatches())
                 return summary;
             if (idleMs > options.idleTimeoutMs)
                 return ReadFailure::deniedOr(*m_connection, mark, what,
-                                ReadFailure::idleError(stream, options.idleTimeoutMs, summary.delivered + quint64(batch.size()),
-                                                               !m_connection->isConnected()));
+                                             ReadFailure::idleError(stream, options.idleTimeoutMs,
+                                                                    summary.delivered + quint64(batch.size()),
+                                                                    !m_connection->isConnected()));
             continue;
         }
         if (s != NATS_OK)
             return ReadFailure::natsError(s, what);
         idle.invalidate();
 
-        quint64 pending = 1;  // without metadata (never seen from an ordered consumer) keep reading
+        quint64 pending = 1; // without metadata (never seen from an ordered consumer) keep reading
         StreamMessage &out = batch.emplace_back();
         if (JsAckReply ack; JsAckReply::parse(natsMsg_GetReply(m), ack)) {
             out.sequence = ack.streamSequence;

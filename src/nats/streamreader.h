@@ -44,8 +44,8 @@ public:
      * one message per subject is read with DeliverAll (same messages, no per-subject start scan on
      * the server). Worker thread only.
      */
-    Result<ReadSummary> readLastPerSubject(const QString &stream, const QString &filterSubject,
-                                           const Options &options, const BatchHandler &onBatch);
+    Result<ReadSummary> readLastPerSubject(const QString &stream, const QString &filterSubject, const Options &options,
+                                           const BatchHandler &onBatch);
     /**
      * The info (`config` and `state`) of `stream` as the caller just read it (an account snapshot):
      * readLastPerSubject()/readAll() of that stream use it instead of asking STREAM.INFO themselves.
@@ -53,12 +53,11 @@ public:
     void setKnownInfo(const QString &stream, const QJsonObject &info);
 
     /** Every message (e.g. 2.9's retained messages, all on `$MQTT.rmsgs`). Worker thread only. */
-    Result<ReadSummary> readAll(const QString &stream, const QString &filterSubject, const Options &options,
-                                const BatchHandler &onBatch);
+    Result<ReadSummary> readAll(const QString &stream, const QString &filterSubject, const Options &options, const BatchHandler &onBatch);
 
 private:
-    Result<ReadSummary> readOrdered(const QString &stream, const QString &filterSubject, bool lastPerSubject,
-                                    const Options &options, const BatchHandler &onBatch);
+    Result<ReadSummary> readOrdered(const QString &stream, const QString &filterSubject, bool lastPerSubject, const Options &options,
+                                    const BatchHandler &onBatch);
 
     std::shared_ptr<NatsConnection> m_connection;
     QString m_domain;

@@ -10,10 +10,8 @@
 namespace MqttDoctor {
 
 SystemClient::SystemClient(std::shared_ptr<NatsConnection> connection, std::shared_ptr<ServerRoster> roster, int quietMs)
-    : m_connection(std::move(connection)), m_roster(roster ? std::move(roster) : std::make_shared<ServerRoster>()),
-      m_quietMs(quietMs)
-{
-}
+    : m_connection(std::move(connection)), m_roster(roster ? std::move(roster) : std::make_shared<ServerRoster>()), m_quietMs(quietMs)
+{}
 
 namespace {
 
@@ -42,8 +40,9 @@ Result<SystemClient::Reply> SystemClient::parse(const QByteArray &raw, const QSt
     QJsonParseError err;
     const QJsonDocument doc = QJsonDocument::fromJson(raw, &err);
     if (err.error != QJsonParseError::NoError)
-        return malformed(subject, QStringLiteral("the reply is not JSON (%1 at offset %2): %3")
-                                      .arg(err.errorString()).arg(err.offset).arg(excerpt(raw)));
+        return malformed(
+            subject,
+            QStringLiteral("the reply is not JSON (%1 at offset %2): %3").arg(err.errorString()).arg(err.offset).arg(excerpt(raw)));
     if (!doc.isObject())
         return malformed(subject, QStringLiteral("the reply is not a JSON object: ") + excerpt(raw));
     const QJsonObject obj = doc.object();
@@ -61,11 +60,11 @@ Result<SystemClient::Reply> SystemClient::parse(const QByteArray &raw, const QSt
             r.error.insert(QStringLiteral("description"), QStringLiteral("an empty error"));
         return r;
     }
-    const QJsonValue data = obj.contains(QLatin1String("data")) ? obj.value(QLatin1String("data"))
-                                                                : obj.value(QLatin1String("statsz"));
+    const QJsonValue data = obj.contains(QLatin1String("data")) ? obj.value(QLatin1String("data")) : obj.value(QLatin1String("statsz"));
     if (!data.isObject())
-        return malformed(subject, data.isUndefined() ? QStringLiteral("neither \"data\" nor \"error\": ") + excerpt(raw)
-                                                     : QStringLiteral("\"data\" is not an object: ") + excerpt(raw));
+        return malformed(subject,
+                         data.isUndefined() ? QStringLiteral("neither \"data\" nor \"error\": ") + excerpt(raw)
+                                            : QStringLiteral("\"data\" is not an object: ") + excerpt(raw));
     r.data = data.toObject();
     return r;
 }
@@ -89,14 +88,17 @@ Error SystemClient::mapNoAnswer(const Error &e, const QString &subject) const
     if (e.kind() == Error::Kind::Timeout)
         return Error(e).withHint(QStringLiteral("no server answered the system request in time: the servers may be overloaded "
                                                 "or hung; retry, or raise the timeout. Check also that the %1's user is a "
-                                                "user of the system account").arg(role));
+                                                "user of the system account")
+                                     .arg(role));
     if (e.kind() != Error::Kind::NoResponders)
         return e;
     return Error(Error::Kind::NoSystemAccess,
                  QStringLiteral("no system-account access: nobody answers %1 for the %2 (no responders), so its user is not a "
-                                "user of the system account").arg(subject, role),
+                                "user of the system account")
+                     .arg(subject, role),
                  QStringLiteral("the %1 needs a user of the system account (system_account in the server's configuration) "
-                                "allowed to publish to $SYS.REQ.>: give that user's credentials").arg(role))
+                                "allowed to publish to $SYS.REQ.>: give that user's credentials")
+                     .arg(role))
         .withNatsStatus(e.natsStatus());
 }
 
@@ -196,7 +198,7 @@ Result<void> SystemClient::gatherEach(const QList<Subject> &subjects, const Repl
     gatherer.setWindow(window);
     auto done = gatherer.run(requests, [&](int i, NatsReply &&raw) -> Result<ReplyGatherer::Verdict> {
         auto reply = parse(raw.data, subjects[i].subject);
-        raw.data = QByteArray();  // the parsed form is what is kept
+        raw.data = QByteArray(); // the parsed form is what is kept
         if (!reply)
             return reply.error();
         Tally &tally = tallies[i];
@@ -221,10 +223,13 @@ Result<QList<SystemClient::Reply>> SystemClient::gather(const QString &subject, 
 {
     const QByteArray payload = options.isEmpty() ? QByteArray() : QJsonDocument(options).toJson(QJsonDocument::Compact);
     QList<Reply> replies;
-    auto done = gatherEach({{subject, payload}}, [&replies](int, Reply &&r) -> Result<void> {
-        replies.append(std::move(r));
-        return {};
-    }, 1);
+    auto done = gatherEach(
+        {{subject, payload}},
+        [&replies](int, Reply &&r) -> Result<void> {
+            replies.append(std::move(r));
+            return {};
+        },
+        1);
     if (!done)
         return done.error();
     return replies;
@@ -245,8 +250,7 @@ Result<QList<SystemClient::Reply>> SystemClient::ping(const QString &what, const
     return gather(QStringLiteral("$SYS.REQ.SERVER.PING.") + what, options);
 }
 
-Result<QList<SystemClient::Reply>> SystemClient::account(const QString &account, const QString &what,
-                                                         const QJsonObject &options)
+Result<QList<SystemClient::Reply>> SystemClient::account(const QString &account, const QString &what, const QJsonObject &options)
 {
     return gather(QStringLiteral("$SYS.REQ.ACCOUNT.") + account + QLatin1Char('.') + what, options);
 }

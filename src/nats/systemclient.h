@@ -35,9 +35,9 @@ public:
     /** A parsed reply: the answering server's envelope and the data. */
     struct Reply
     {
-        QJsonObject server;  ///< {name, host, id, ver, cluster?, jetstream, ...}
-        QJsonObject data;    ///< "data" (or "statsz")
-        QJsonObject error;   ///< non-empty when the server answered with an error
+        QJsonObject server; ///< {name, host, id, ver, cluster?, jetstream, ...}
+        QJsonObject data; ///< "data" (or "statsz")
+        QJsonObject error; ///< non-empty when the server answered with an error
     };
 
     /** One `$SYS.REQ.SERVER.PING.<what>` request of several sent at once (pingEach). */

@@ -23,9 +23,9 @@ struct AccountInflight
     struct Session
     {
         QString hash;
-        QString clientId;                ///< from its record (empty when undecodable)
-        QString subject;                 ///< its `$MQTT_sess` subject
-        qint64 queuedTotal = 0;          ///< num_pending + num_ack_pending of its `$MQTT_msgs` durables
+        QString clientId; ///< from its record (empty when undecodable)
+        QString subject; ///< its `$MQTT_sess` subject
+        qint64 queuedTotal = 0; ///< num_pending + num_ack_pending of its `$MQTT_msgs` durables
         std::optional<SessionInflight::Queued> oldestQueued;
         int qos2Incoming = 0;
         QDateTime oldestQos2Incoming;
@@ -39,11 +39,11 @@ struct AccountInflight
     };
 
     QString account;
-    QList<Session> sessions;             ///< oldest in flight first
+    QList<Session> sessions; ///< oldest in flight first
     QList<Qos2Records::Orphans> orphans; ///< QOS2_ORPHANED
-    bool qos2Streams = true;             ///< `$MQTT_qos2in` and `$MQTT_out` exist
+    bool qos2Streams = true; ///< `$MQTT_qos2in` and `$MQTT_out` exist
     QStringList notes;
-    QDateTime now;                       ///< when it was read (ages are counted from it)
+    QDateTime now; ///< when it was read (ages are counted from it)
 
     /** Only the sessions and orphans with something in flight stored before `cutoff` (invalid: all). */
     AccountInflight olderThan(const QDateTime &cutoff) const;

@@ -27,7 +27,7 @@ QString downgradeHazard(const AccountRecordAccess &src, const QList<StreamInfo> 
         JetStreamClient js(src.connection, src.apiDomain);
         auto info = js.streamInfo(MqttLayout::retainedStream());
         if (!info)
-            return {};  // no retained stream (or no answer): nothing points at a downgrade
+            return {}; // no retained stream (or no answer): nothing points at a downgrade
         config = info->value(QLatin1String("config")).toObject();
     }
     const QJsonArray subjects = config.value(QLatin1String("subjects")).toArray();
@@ -50,8 +50,8 @@ Result<AccountRecordAccess> AccountRecordAccess::resolve(ConnectionSet &connecti
     return resolve(connections, accountName, servers ? *servers : QList<ServerInfo>());
 }
 
-Result<AccountRecordAccess> AccountRecordAccess::resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers,
-                                          const QList<StreamInfo> *knownStreams)
+Result<AccountRecordAccess> AccountRecordAccess::resolve(ConnectionSet &connections, const QString &accountName,
+                                                         const QList<ServerInfo> &servers, const QList<StreamInfo> *knownStreams)
 {
     AccountRecordAccess src;
     src.apiDomain = connections.profile().jsDomain;
@@ -96,7 +96,7 @@ Result<AccountRecordAccess> AccountRecordAccess::resolve(ConnectionSet &connecti
 }
 
 std::optional<SessionLoader::ConnectedClients> AccountRecordAccess::connectedClients(ConnectionSet &connections, const QString &clientId,
-                                                                             QString *why, QList<MqttClientEvent> *closed) const
+                                                                                     QString *why, QList<MqttClientEvent> *closed) const
 {
     const auto note = [why](const QString &text) {
         if (why)

@@ -25,9 +25,9 @@ class NatsConnection;
 struct AccountRecordAccess
 {
     std::shared_ptr<NatsConnection> connection;
-    QString account;        ///< may be empty when the server cannot tell
-    QString apiDomain;      ///< JetStream domain of the API subjects (profile)
-    QString sessionDomain;  ///< the domain token in `$MQTT.sess.<domain>.<hash>`
+    QString account; ///< may be empty when the server cannot tell
+    QString apiDomain; ///< JetStream domain of the API subjects (profile)
+    QString sessionDomain; ///< the domain token in `$MQTT.sess.<domain>.<hash>`
     TopicMapping::Dialect dialect = TopicMapping::Dialect::V2_10;
 
     /**
@@ -42,7 +42,7 @@ struct AccountRecordAccess
      * `$MQTT_rmsgs` instead of asking for it).
      */
     static Result<AccountRecordAccess> resolve(ConnectionSet &connections, const QString &accountName, const QList<ServerInfo> &servers,
-                                        const QList<StreamInfo> *knownStreams = nullptr);
+                                               const QList<StreamInfo> *knownStreams = nullptr);
     /** True when resolve() can succeed without asking the network: credentials or a primary user. */
     static bool canResolve(const ConnectionSet &connections, const QString &accountName);
     /**
@@ -50,7 +50,7 @@ struct AccountRecordAccess
      * (connected state unknown) without a system connection or when CONNZ fails; then `why` says so.
      */
     std::optional<SessionLoader::ConnectedClients> connectedClients(ConnectionSet &connections, const QString &clientId = {},
-                                                                   QString *why = nullptr, QList<MqttClientEvent> *closed = nullptr) const;
+                                                                    QString *why = nullptr, QList<MqttClientEvent> *closed = nullptr) const;
 };
 
 } // namespace MqttDoctor

@@ -49,7 +49,7 @@ void ConsumerIndex::reserve(qsizetype count)
 void ConsumerIndex::rehash(size_t capacity)
 {
     if (m_slots.empty())
-        m_seed = QHashSeed::globalSeed();  // as QHash: names come from the server, no fixed probe sequence
+        m_seed = QHashSeed::globalSeed(); // as QHash: names come from the server, no fixed probe sequence
     m_slots.assign(capacity, kEmpty);
     const size_t mask = capacity - 1;
     for (size_t position = 0; position < m_entries.size(); ++position) {
@@ -73,7 +73,7 @@ size_t ConsumerIndex::probe(QStringView name, size_t hash) const
 
 void ConsumerIndex::insert(const QString &name, IndexedConsumer consumer)
 {
-    Q_ASSERT(m_entries.size() < 0xfffffffeu);  // positions are 32-bit in a slot
+    Q_ASSERT(m_entries.size() < 0xfffffffeu); // positions are 32-bit in a slot
     if ((m_entries.size() + 1) * 2 > m_slots.size())
         rehash(capacityFor(m_entries.size() + 1));
     const size_t hash = hashOf(name);

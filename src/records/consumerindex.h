@@ -14,12 +14,12 @@ namespace MqttDoctor::SessionLoader {
 /** One `CONSUMER.LIST` entry, with the fields the join reads taken out once (not per session). */
 struct IndexedConsumer
 {
-    QString stream;            ///< `$MQTT_msgs` or `$MQTT_out`
+    QString stream; ///< `$MQTT_msgs` or `$MQTT_out`
     qint64 numPending = 0;
     qint64 numAckPending = 0;
     QJsonObject config;
-    QString unavailable;       ///< why a cluster could not give its state (JetStreamClient's marker); empty: it did
-    QJsonObject info;          ///< the whole entry, plus `"stream"`
+    QString unavailable; ///< why a cluster could not give its state (JetStreamClient's marker); empty: it did
+    QJsonObject info; ///< the whole entry, plus `"stream"`
 };
 
 /**
@@ -72,7 +72,7 @@ private:
     size_t probe(QStringView name, size_t hash) const;
 
     std::vector<Entry> m_entries;
-    std::vector<std::uint64_t> m_slots;  // power-of-two size, at most half full
+    std::vector<std::uint64_t> m_slots; // power-of-two size, at most half full
     size_t m_seed = 0;
     HashFunction m_hash = nullptr;
 };

@@ -47,9 +47,8 @@ public:
     Result<ReadSummary> run(const Read &read)
     {
         std::thread reading([this, &read] {
-            Result<ReadSummary> result = read([this](QList<StreamMessage> &&batch, const ReadProgress &progress) {
-                return enqueue(std::move(batch), progress);
-            });
+            Result<ReadSummary> result =
+                read([this](QList<StreamMessage> &&batch, const ReadProgress &progress) { return enqueue(std::move(batch), progress); });
             std::lock_guard<std::mutex> lock(m_mutex);
             m_result.emplace(std::move(result));
             m_cond.notify_all();
@@ -60,14 +59,14 @@ public:
                 std::unique_lock<std::mutex> lock(m_mutex);
                 m_cond.wait(lock, [this] { return !m_queue.empty() || m_result.has_value(); });
                 if (m_queue.empty())
-                    break;  // the read ended and everything it read is handled
+                    break; // the read ended and everything it read is handled
                 item = std::move(m_queue.front());
                 m_queue.pop_front();
-                m_cond.notify_all();  // room for the reading thread
+                m_cond.notify_all(); // room for the reading thread
             }
             handle(item);
             std::lock_guard<std::mutex> lock(m_mutex);
-            m_spent.push_back(std::move(item.batch));  // freed by the reading thread at its next batch
+            m_spent.push_back(std::move(item.batch)); // freed by the reading thread at its next batch
         }
         reading.join();
         m_spent.clear();
@@ -92,7 +91,7 @@ private:
     // Reading thread: waits for room, queues the batch, frees the batches decoded meanwhile.
     bool enqueue(QList<StreamMessage> &&batch, const ReadProgress &progress)
     {
-        std::vector<QList<StreamMessage>> spent;  // destroyed last: after the lock is released
+        std::vector<QList<StreamMessage>> spent; // destroyed last: after the lock is released
         std::unique_lock<std::mutex> lock(m_mutex);
         m_cond.wait(lock, [this] { return m_queue.size() < maxQueued || m_stopped; });
         spent.swap(m_spent);

@@ -72,8 +72,11 @@ Result<int> walk(JetStreamClient &js, const QString &stream, const QString &filt
         if (!got)
             return got.error().prefixed(QStringLiteral("reading %1 on %2").arg(filter, stream));
         if (got->message.seq < next)
-            return Error(Error::Kind::Protocol, QStringLiteral("reading %1 on %2: asked for sequence %3 or later, the server sent %4")
-                                                    .arg(filter, stream).arg(next).arg(got->message.seq));
+            return Error(Error::Kind::Protocol,
+                         QStringLiteral("reading %1 on %2: asked for sequence %3 or later, the server sent %4")
+                             .arg(filter, stream)
+                             .arg(next)
+                             .arg(got->message.seq));
         ++found;
         next = got->message.seq + 1;
         if (!onMessage(*got))
@@ -107,7 +110,7 @@ struct DurableState
     QStringList filters;
     quint64 ackFloorStream = 0;
     quint64 deliveredStream = 0;
-    qint64 deliveries = 0;     ///< delivered.consumer_seq - ack_floor.consumer_seq
+    qint64 deliveries = 0; ///< delivered.consumer_seq - ack_floor.consumer_seq
     qint64 numPending = 0;
     qint64 numAckPending = 0;
     qint64 numRedelivered = 0;
@@ -310,7 +313,8 @@ Result<SessionInflight> readSession(const std::shared_ptr<NatsConnection> &accou
     bool qos2InExists = true;
     const QString inFilter = Qos2Records::qos2InFilter(entry.clientId);
     if (inFilter.isEmpty()) {
-        out.notes << QStringLiteral("the client ID \"%1\" makes no valid subject: its QoS 2 messages cannot be looked up").arg(entry.clientId);
+        out.notes
+            << QStringLiteral("the client ID \"%1\" makes no valid subject: its QoS 2 messages cannot be looked up").arg(entry.clientId);
     } else {
         auto total = countOn(account, options, MqttLayout::qos2InStream(), inFilter);
         if (!total && total.error().jsErrCode() != kStreamNotFound)
@@ -437,7 +441,7 @@ Result<AccountInflight> readAccount(const std::shared_ptr<NatsConnection> &accou
             return Error(Error::Kind::Internal, QStringLiteral("reading the sessions was cancelled"));
         auto reply = js.call(getSess, QJsonObject{{QStringLiteral("last_by_subj"), it->subject}});
         if (!reply)
-            continue;  // deleted meanwhile: shown by its hash
+            continue; // deleted meanwhile: shown by its hash
         auto msg = StoredMessage::fromJson(*reply);
         if (!msg)
             continue;

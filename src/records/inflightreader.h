@@ -28,10 +28,10 @@ namespace InflightReader {
 
 struct Options
 {
-    QString domain;                      ///< JetStream API domain (empty: none)
-    QString sessionDomain;               ///< the domain token of `$MQTT.sess.<domain>.<hash>`
+    QString domain; ///< JetStream API domain (empty: none)
+    QString sessionDomain; ///< the domain token of `$MQTT.sess.<domain>.<hash>`
     TopicMapping::Dialect dialect = TopicMapping::Dialect::V2_10;
-    int limit = 100;                     ///< the first N of each kind per session (0: all)
+    int limit = 100; ///< the first N of each kind per session (0: all)
     const std::atomic<bool> *cancel = nullptr;
 };
 

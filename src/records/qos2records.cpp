@@ -17,15 +17,16 @@ QJsonObject Qos2Records::Orphans::toJson() const
     QJsonArray pis;
     for (int p : packetIds)
         pis.append(p);
-    return QJsonObject{{QStringLiteral("stream"), stream},
-                       {QStringLiteral("client_id"), clientId.isEmpty() ? QJsonValue() : QJsonValue(clientId)},
-                       {QStringLiteral("hash"), hash},
-                       {QStringLiteral("subject"), subjectFilter},
-                       {QStringLiteral("records"), qint64(sequences.size())},
-                       {QStringLiteral("sequences"), seqs},
-                       {QStringLiteral("packet_ids"), pis},
-                       {QStringLiteral("bytes"), bytes},
-                       {QStringLiteral("oldest"), oldest.isValid() ? QJsonValue(oldest.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue()}};
+    return QJsonObject{
+        {QStringLiteral("stream"), stream},
+        {QStringLiteral("client_id"), clientId.isEmpty() ? QJsonValue() : QJsonValue(clientId)},
+        {QStringLiteral("hash"), hash},
+        {QStringLiteral("subject"), subjectFilter},
+        {QStringLiteral("records"), qint64(sequences.size())},
+        {QStringLiteral("sequences"), seqs},
+        {QStringLiteral("packet_ids"), pis},
+        {QStringLiteral("bytes"), bytes},
+        {QStringLiteral("oldest"), oldest.isValid() ? QJsonValue(oldest.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue()}};
 }
 
 QString Qos2Records::qos2InFilter(const QString &clientId)

@@ -18,23 +18,23 @@ struct Qos2Records
 {
     struct Record
     {
-        QString stream;          ///< `$MQTT_qos2in` or `$MQTT_out`
+        QString stream; ///< `$MQTT_qos2in` or `$MQTT_out`
         quint64 seq = 0;
-        QString subject;         ///< the stored subject
-        QString clientId;        ///< `$MQTT_qos2in`: the raw client ID of the subject; `$MQTT_out`: empty (only its hash is stored)
-        QString hash;            ///< the session's client-ID hash
+        QString subject; ///< the stored subject
+        QString clientId; ///< `$MQTT_qos2in`: the raw client ID of the subject; `$MQTT_out`: empty (only its hash is stored)
+        QString hash; ///< the session's client-ID hash
         int packetId = 0;
-        QString topic;           ///< `$MQTT_qos2in`: the MQTT topic of `Nmqtt-Subject`
+        QString topic; ///< `$MQTT_qos2in`: the MQTT topic of `Nmqtt-Subject`
         bool retain = false;
         qint64 size = 0;
         QDateTime time;
-        QString problem;         ///< "undecodable: ..." (still owned by the subject's client)
+        QString problem; ///< "undecodable: ..." (still owned by the subject's client)
     };
     /** Records of one session no `$MQTT_sess` record exists for (QOS2_ORPHANED), per stream. */
     struct Orphans
     {
         QString stream;
-        QString clientId;        ///< `$MQTT_qos2in` only
+        QString clientId; ///< `$MQTT_qos2in` only
         QString hash;
         /** The subjects the records are on (`$MQTT.qos2.in.<client ID>.*`, `$MQTT.out.pubrel.<hash>`); empty when the ID makes no valid filter. */
         QString subjectFilter;
@@ -45,7 +45,7 @@ struct Qos2Records
         QJsonObject toJson() const;
     };
 
-    QList<Record> records;       ///< `$MQTT_qos2in`'s, then `$MQTT_out`'s, each by sequence
+    QList<Record> records; ///< `$MQTT_qos2in`'s, then `$MQTT_out`'s, each by sequence
     bool qos2InExists = false;
     bool outExists = false;
 

@@ -74,10 +74,11 @@ QJsonValue retainedSparkplugJson(const RetainedRecord &r)
     const auto birth = r.sparkplugBirth();
     if (!birth)
         return QJsonValue(QJsonValue::Null);
-    return QJsonObject{{QStringLiteral("message_type"), birth->messageType},
-                       {QStringLiteral("group_id"), birth->groupId},
-                       {QStringLiteral("edge_node_id"), birth->edgeNodeId},
-                       {QStringLiteral("device_id"), birth->deviceId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(birth->deviceId)}};
+    return QJsonObject{
+        {QStringLiteral("message_type"), birth->messageType},
+        {QStringLiteral("group_id"), birth->groupId},
+        {QStringLiteral("edge_node_id"), birth->edgeNodeId},
+        {QStringLiteral("device_id"), birth->deviceId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(birth->deviceId)}};
 }
 
 } // namespace
@@ -86,12 +87,19 @@ QJsonObject toJson(const RetainedEntry &e)
 {
     const QJsonValue null(QJsonValue::Null);
     if (!e.record)
-        return QJsonObject{{QStringLiteral("topic"), null}, {QStringLiteral("subject"), null}, {QStringLiteral("qos"), null},
-                           {QStringLiteral("size"), e.storedBytes}, {QStringLiteral("payload_preview"), null},
-                           {QStringLiteral("encoding"), null}, {QStringLiteral("origin"), null}, {QStringLiteral("source"), null},
-                           {QStringLiteral("seq"), qint64(e.seq)}, {QStringLiteral("stored_subject"), e.storedSubject},
+        return QJsonObject{{QStringLiteral("topic"), null},
+                           {QStringLiteral("subject"), null},
+                           {QStringLiteral("qos"), null},
+                           {QStringLiteral("size"), e.storedBytes},
+                           {QStringLiteral("payload_preview"), null},
+                           {QStringLiteral("encoding"), null},
+                           {QStringLiteral("origin"), null},
+                           {QStringLiteral("source"), null},
+                           {QStringLiteral("seq"), qint64(e.seq)},
+                           {QStringLiteral("stored_subject"), e.storedSubject},
                            {QStringLiteral("time"), Rfc3339Time::formatMs(e.time)},
-                           {QStringLiteral("delete_marker"), false}, {QStringLiteral("sparkplug"), null},
+                           {QStringLiteral("delete_marker"), false},
+                           {QStringLiteral("sparkplug"), null},
                            {QStringLiteral("problem"), e.problem}};
     const RetainedRecord &r = *e.record;
     const auto orNull = [&](const QString &s) { return s.isEmpty() ? null : QJsonValue(s); };
@@ -136,8 +144,7 @@ void writeJson(JsonStreamWriter &w, const RetainedEntry &e)
     w.endObject();
 }
 
-Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const RetainedLoadOptions &options,
-                         const BatchHandler &onBatch)
+Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const RetainedLoadOptions &options, const BatchHandler &onBatch)
 {
     StreamReader reader(account, options.domain);
     StreamReader::Options ro;
@@ -146,7 +153,7 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
     // Every message: 2.9 keeps all retained messages on the one subject $MQTT.rmsgs; the per-subject
     // layouts keep one message per subject, so reading all is the same as last-per-subject there.
     // Decoding and filtering on this thread while the pipeline's reading thread reads; handed over in stream order.
-    quint64 lastDecoded = 0;  // the highest sequence read so far
+    quint64 lastDecoded = 0; // the highest sequence read so far
     auto decode = [&options, &lastDecoded](const QList<StreamMessage> &batch) {
         QList<RetainedEntry> out;
         out.reserve(batch.size());
@@ -163,10 +170,10 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
     auto deliver = [&onBatch](QList<RetainedEntry> &&out, const ReadProgress &progress) {
         return out.isEmpty() ? true : onBatch(std::move(out), progress);
     };
-    DecodePipeline pipeline([&](const QList<StreamMessage> &batch, const ReadProgress &progress) { return deliver(decode(batch), progress); });
-    auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) {
-        return reader.readAll(QStringLiteral("$MQTT_rmsgs"), {}, ro, onRead);
-    });
+    DecodePipeline pipeline(
+        [&](const QList<StreamMessage> &batch, const ReadProgress &progress) { return deliver(decode(batch), progress); });
+    auto summary = pipeline.run(
+        [&](const StreamReader::BatchHandler &onRead) { return reader.readAll(QStringLiteral("$MQTT_rmsgs"), {}, ro, onRead); });
     if (!summary && summary.error().jsErrCode() == JsErrors::StreamNotFound)
         return Error(Error::Kind::NotFound, QStringLiteral("the account has no $MQTT_rmsgs stream: no retained message was ever stored"),
                      QStringLiteral("nats-server creates it on the account's first MQTT connection"))
@@ -182,9 +189,10 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const R
     for (const quint64 seq : map->liveSequences())
         if (seq > lastDecoded)
             rest << seq;
-    auto gets = MessageGetter(account, options.domain).getBySequences(QStringLiteral("$MQTT_rmsgs"), rest, ro, [&](QList<StreamMessage> &&batch, const ReadProgress &progress) {
-        return deliver(decode(batch), progress);
-    });
+    auto gets =
+        MessageGetter(account, options.domain)
+            .getBySequences(QStringLiteral("$MQTT_rmsgs"), rest, ro,
+                            [&](QList<StreamMessage> &&batch, const ReadProgress &progress) { return deliver(decode(batch), progress); });
     return gets ? gets : summary;
 }
 

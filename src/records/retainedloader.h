@@ -22,19 +22,19 @@ class NatsConnection;
 /** One message of `$MQTT_rmsgs`, decoded (or the reason it could not be). */
 struct RetainedEntry
 {
-    QString storedSubject;  ///< "$MQTT.rmsgs" (2.9) or "$MQTT.rmsgs.<subject>"
+    QString storedSubject; ///< "$MQTT.rmsgs" (2.9) or "$MQTT.rmsgs.<subject>"
     quint64 seq = 0;
     QDateTime time;
-    qint64 storedBytes = 0;              ///< header block + body as stored
-    std::optional<RetainedRecord> record;  ///< nullopt when undecodable
-    QString problem;                     ///< "undecodable: ..." when record is nullopt
+    qint64 storedBytes = 0; ///< header block + body as stored
+    std::optional<RetainedRecord> record; ///< nullopt when undecodable
+    QString problem; ///< "undecodable: ..." when record is nullopt
 };
 
 /** What a retained load reads and how. */
 struct RetainedLoadOptions
 {
-    QString domain;          ///< JetStream domain for the API subjects (empty: none)
-    QString filter;          ///< RetainedLoader::matches() topic filter; empty: every message
+    QString domain; ///< JetStream domain for the API subjects (empty: none)
+    QString filter; ///< RetainedLoader::matches() topic filter; empty: every message
     int batchSize = 1024;
     const std::atomic<bool> *cancel = nullptr;
 };
@@ -69,8 +69,7 @@ void writeJson(JsonStreamWriter &w, const RetainedEntry &entry);
  * The stream is read on a reading thread of the load's own while this thread decodes and calls
  * `onBatch`, in stream order.
  */
-Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const RetainedLoadOptions &options,
-                         const BatchHandler &onBatch);
+Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const RetainedLoadOptions &options, const BatchHandler &onBatch);
 
 } // namespace RetainedLoader
 } // namespace MqttDoctor

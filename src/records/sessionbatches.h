@@ -67,7 +67,7 @@ public:
 private:
     QList<QList<SessionEntry>> m_batches;
     qsizetype m_size = 0;
-    bool m_ownTail = false;  ///< the last batch is this object's own (append() may grow it)
+    bool m_ownTail = false; ///< the last batch is this object's own (append() may grow it)
 };
 
 } // namespace MqttDoctor

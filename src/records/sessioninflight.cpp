@@ -53,14 +53,10 @@ QJsonObject SessionInflight::toJson(const Queued &q)
 
 QJsonObject SessionInflight::toJson(const Qos2Incoming &q)
 {
-    return QJsonObject{{QStringLiteral("packet_id"), q.packetId},
-                       {QStringLiteral("seq"), qint64(q.seq)},
-                       {QStringLiteral("stored_subject"), q.subject},
-                       {QStringLiteral("topic"), q.topic},
-                       {QStringLiteral("retain"), q.retain},
-                       {QStringLiteral("size"), q.size},
-                       {QStringLiteral("time"), timeJson(q.time)},
-                       {QStringLiteral("problem"), problemJson(q.problem)}};
+    return QJsonObject{{QStringLiteral("packet_id"), q.packetId},     {QStringLiteral("seq"), qint64(q.seq)},
+                       {QStringLiteral("stored_subject"), q.subject}, {QStringLiteral("topic"), q.topic},
+                       {QStringLiteral("retain"), q.retain},          {QStringLiteral("size"), q.size},
+                       {QStringLiteral("time"), timeJson(q.time)},    {QStringLiteral("problem"), problemJson(q.problem)}};
 }
 
 QJsonObject SessionInflight::toJson(const PubRel &p)

@@ -28,13 +28,13 @@ struct SessionInflight
     /** One message a durable of the session has not had acknowledged. */
     struct Queued
     {
-        QString consumer;        ///< the durable
-        quint64 seq = 0;         ///< stream sequence in `$MQTT_msgs`
-        QString subject;         ///< the NATS subject it was published on (`$MQTT.msgs.` removed)
-        QString topic;           ///< the MQTT topic
-        int qos = 0;             ///< the QoS it was published with (`Nmqtt-Pub`)
-        qint64 size = 0;         ///< payload bytes
-        QDateTime time;          ///< store time (UTC)
+        QString consumer; ///< the durable
+        quint64 seq = 0; ///< stream sequence in `$MQTT_msgs`
+        QString subject; ///< the NATS subject it was published on (`$MQTT.msgs.` removed)
+        QString topic; ///< the MQTT topic
+        int qos = 0; ///< the QoS it was published with (`Nmqtt-Pub`)
+        qint64 size = 0; ///< payload bytes
+        QDateTime time; ///< store time (UTC)
         /**
          * 0: not delivered yet; else how often the durable delivered it without an acknowledgement.
          * Counted from the durable's sequences: exact when nothing was redelivered or one message is
@@ -43,16 +43,16 @@ struct SessionInflight
         int delivered = 0;
         bool deliveredExact = true;
         QString payloadPreview;
-        QString problem;         ///< "undecodable: ..." (the stored headers are not an MQTT copy)
+        QString problem; ///< "undecodable: ..." (the stored headers are not an MQTT copy)
     };
     /** A QoS 2 PUBLISH of the client, stored until its PUBREL. */
     struct Qos2Incoming
     {
         int packetId = 0;
         quint64 seq = 0;
-        QString subject;         ///< the stored subject `$MQTT.qos2.in.<client ID>.<packet ID>`
-        QString topic;           ///< from `Nmqtt-Subject`
-        bool retain = false;     ///< the flags digit of newer servers (`Nmqtt-Pub:25`)
+        QString subject; ///< the stored subject `$MQTT.qos2.in.<client ID>.<packet ID>`
+        QString topic; ///< from `Nmqtt-Subject`
+        bool retain = false; ///< the flags digit of newer servers (`Nmqtt-Pub:25`)
         qint64 size = 0;
         QDateTime time;
         QString problem;
@@ -67,18 +67,18 @@ struct SessionInflight
     };
 
     QList<Queued> queued;
-    qint64 queuedTotal = 0;          ///< num_pending + num_ack_pending over the session's durables
+    qint64 queuedTotal = 0; ///< num_pending + num_ack_pending over the session's durables
     QList<Qos2Incoming> qos2Incoming;
     qint64 qos2IncomingTotal = 0;
     QList<PubRel> pubrelPending;
     qint64 pubrelTotal = 0;
-    int limit = 100;                 ///< the first N of each kind (0: all)
+    int limit = 100; ///< the first N of each kind (0: all)
     /**
      * `$MQTT_qos2in` and `$MQTT_out` exist. False on 2.9 servers (they have no QoS 2 streams: QoS 2
      * PUBLISH is refused and QoS 2 subscriptions are downgraded) or when they are missing; notes say which.
      */
     bool qos2Streams = true;
-    QStringList notes;               ///< what could not be read, and why
+    QStringList notes; ///< what could not be read, and why
 
     /** The oldest store time of anything in flight (invalid: nothing). */
     QDateTime oldest() const;

@@ -109,7 +109,7 @@ SessionEntry fromMessage(const StreamMessage &message, TopicMapping::Dialect dia
         e.idMatchesHash = ClientIdHash::hashEquals(rec->id, subjectHash);
         if (!*e.idMatchesHash)
             e.otherProblems << QStringLiteral("id does not hash to the subject (hash of \"%1\" is %2, subject has %3)")
-                              .arg(rec->id, rec->idHash(), e.hash);
+                                   .arg(rec->id, rec->idHash(), e.hash);
     }
     e.record = std::move(rec).value();
     return e;
@@ -156,11 +156,11 @@ void addConsumer(SessionEntry &entry, const QString &sid, QString name, const In
         c.numAckPending = found->numAckPending;
         c.config = found->config;
         if (!found->unavailable.isEmpty()) {
-            c.config = {};  // its actual config could not be read: SessionEntry::configOf gives the record's
+            c.config = {}; // its actual config could not be read: SessionEntry::configOf gives the record's
             entry.otherProblems << QStringLiteral("consumer %1 exists but did not answer (%2); its pending counts are not known")
-                                  .arg(c.name, found->unavailable);
+                                       .arg(c.name, found->unavailable);
         }
-    }  // else missing: SessionEntry::problems() names it when the consumers are known
+    } // else missing: SessionEntry::problems() names it when the consumers are known
 
     entry.consumers.append(std::move(c));
 }
@@ -232,7 +232,7 @@ ConnectedClients connectedFromConnz(const QList<SystemClient::Reply> &replies)
             // Only mqtt_client (and stop) are read: the `jwt` field can hold the client's password.
             const QJsonObject c = v.toObject();
             if (!c.value(QLatin1String("stop")).toString().isEmpty())
-                continue;  // a closed connection (asked for with state any)
+                continue; // a closed connection (asked for with state any)
             const QString id = c.value(QLatin1String("mqtt_client")).toString();
             if (!id.isEmpty())
                 out.insert(id, server);
@@ -248,7 +248,7 @@ bool matches(const SessionEntry &entry, const QString &filter)
     const auto has = [&](const QString &s) { return s.contains(filter, Qt::CaseInsensitive); };
     if (has(entry.clientId) || has(entry.hash) || has(entry.subject))
         return true;
-    if (entry.record)  // the subscriptions without making them (no list, the filters cached per thread)
+    if (entry.record) // the subscriptions without making them (no list, the filters cached per thread)
         for (auto it = entry.record->subs.begin(); it != entry.record->subs.end(); ++it)
             if (has(it.key()) || has(SessionRecord::mqttFilterOf(it.key(), entry.dialect)))
                 return true;
@@ -259,8 +259,8 @@ QJsonObject toJson(const SessionEntry &e, bool detail)
 {
     QJsonArray subs;
     for (const SessionRecord::Subscription &s : e.subscriptions())
-        subs.append(QJsonObject{{QStringLiteral("filter"), s.natsSubject}, {QStringLiteral("topic"), s.mqttFilter},
-                                {QStringLiteral("qos"), s.qos}});
+        subs.append(QJsonObject{
+            {QStringLiteral("filter"), s.natsSubject}, {QStringLiteral("topic"), s.mqttFilter}, {QStringLiteral("qos"), s.qos}});
     QJsonArray cons;
     for (const SessionConsumer &c : e.consumers) {
         QJsonObject o{{QStringLiteral("name"), c.name},
@@ -348,7 +348,7 @@ Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &accou
     for (const QString &stream : {QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_out")}) {
         auto list = js.consumerListAllowUnavailable(stream);
         if (!list) {
-            if (list.error().jsErrCode() == JsErrors::StreamNotFound)  // stream not found: no consumers
+            if (list.error().jsErrCode() == JsErrors::StreamNotFound) // stream not found: no consumers
                 continue;
             return Error(list.error()).prefixed(QStringLiteral("listing the consumers of ") + stream);
         }
@@ -357,8 +357,8 @@ Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &accou
     return index;
 }
 
-Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &connection, const QString &account,
-                                       const QString &clientId, int pageSize)
+Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &connection, const QString &account, const QString &clientId,
+                                       int pageSize)
 {
     SystemClient sys(connection);
     return loadConnected(sys, account, clientId, pageSize);
@@ -370,7 +370,7 @@ Result<ConnectedClients> loadConnected(SystemClient &sys, const QString &account
     pageSize = std::max(1, pageSize);
     QJsonObject options{{QStringLiteral("limit"), pageSize}};
     if (closed)
-        options.insert(QStringLiteral("state"), 2);  // ConnzOptions.State: 0 open, 1 closed, 2 any
+        options.insert(QStringLiteral("state"), 2); // ConnzOptions.State: 0 open, 1 closed, 2 any
     if (!account.isEmpty())
         options.insert(QStringLiteral("acc"), account);
     if (!clientId.isEmpty())
@@ -381,12 +381,13 @@ Result<ConnectedClients> loadConnected(SystemClient &sys, const QString &account
     // otherwise be asked forever), and so does the page cap.
     constexpr int kMaxPages = 2000;
     ConnectedClients all;
-    QSet<QString> seen;        // server id + cid of every connection listed so far
-    QSet<QString> closedSeen;  // server name + cid of the closed ones kept
+    QSet<QString> seen; // server id + cid of every connection listed so far
+    QSet<QString> closedSeen; // server name + cid of the closed ones kept
     for (qint64 offset = 0, page = 0;; offset += pageSize, ++page) {
         if (page >= kMaxPages)
-            return Error(Error::Kind::Protocol,
-                         QStringLiteral("asking the servers for MQTT connections (CONNZ): still full pages after %1 requests").arg(kMaxPages));
+            return Error(
+                Error::Kind::Protocol,
+                QStringLiteral("asking the servers for MQTT connections (CONNZ): still full pages after %1 requests").arg(kMaxPages));
         options.insert(QStringLiteral("offset"), offset);
         auto replies = sys.ping(QStringLiteral("CONNZ"), options);
         if (!replies)
@@ -434,7 +435,7 @@ struct FirstPage
     quint64 firstSeq = 0;
     quint64 lastSeq = 0;
     quint64 messages = 0;
-    quint64 want = 0;  // the limit and one more: whether there is more
+    quint64 want = 0; // the limit and one more: whether there is more
 };
 
 constexpr quint64 kFirstPageMax = 1000;
@@ -531,7 +532,7 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     };
     quint64 count = 0;
     bool limitReached = false;
-    bool more = false;  // the limit cut the list short
+    bool more = false; // the limit cut the list short
     ReadProgress lastProgress;
     auto deliver = [&](QList<SessionEntry> &&matched, const ReadProgress &progress) {
         lastProgress = progress;
@@ -541,7 +542,7 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
         } else {
             out.reserve(matched.size());
             for (SessionEntry &e : matched) {
-                if (limitReached) {  // one more match after the limit: there is more
+                if (limitReached) { // one more match after the limit: there is more
                     more = true;
                     break;
                 }
@@ -560,7 +561,8 @@ Result<ReadSummary> load(const std::shared_ptr<NatsConnection> &account, const S
     };
     // What was read before the end (or an error) is handed over before run() returns; after a stop by
     // the limit or the handler, the summary describes the read up to that batch.
-    DecodePipeline pipeline([&](const QList<StreamMessage> &batch, const ReadProgress &progress) { return deliver(decode(batch), progress); });
+    DecodePipeline pipeline(
+        [&](const QList<StreamMessage> &batch, const ReadProgress &progress) { return deliver(decode(batch), progress); });
     auto summary = pipeline.run([&](const StreamReader::BatchHandler &onRead) -> Result<ReadSummary> {
         if (options.knownStreams && !options.knownStreams->contains(sessStream))
             return Error(Error::Kind::NotFound, QStringLiteral("stream not found")).withJsErrCode(JsErrors::StreamNotFound);
@@ -607,8 +609,7 @@ void markLegacy(SessionEntry &entry, const QString &stream)
 }
 
 Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &account, const SessionLoadOptions &options,
-                                       const std::optional<ConsumerIndex> &consumers,
-                                       const std::optional<ConnectedClients> &connected)
+                                       const std::optional<ConsumerIndex> &consumers, const std::optional<ConnectedClients> &connected)
 {
     JetStreamClient js(account, options.domain);
     auto names = options.knownStreams ? Result<QStringList>(options.knownStreams->keys()) : js.streamNames();
@@ -633,14 +634,14 @@ Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &ac
         };
         auto info = options.knownStreams ? Result<QJsonObject>(options.knownStreams->value(stream)) : js.streamInfo(stream);
         if (!info) {
-            if (info.error().jsErrCode() != JsErrors::StreamNotFound)  // deleted meanwhile (e.g. migrated by a server): gone
+            if (info.error().jsErrCode() != JsErrors::StreamNotFound) // deleted meanwhile (e.g. migrated by a server): gone
                 unreadable(info.error().message());
             continue;
         }
         const QJsonObject state = info->value(QLatin1String("state")).toObject();
         const qint64 lastSeq = state.value(QLatin1String("last_seq")).toInteger();
         if (state.value(QLatin1String("messages")).toInteger() <= 0 || lastSeq <= 0)
-            continue;  // empty: no session (the check reports the stream)
+            continue; // empty: no session (the check reports the stream)
         MessageGetter getter(account, options.domain);
         MessageGetter::Options ro;
         ro.cancel = options.cancel;
@@ -655,7 +656,7 @@ Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &ac
             continue;
         }
         if (!message)
-            continue;  // gone between the info and the read
+            continue; // gone between the info and the read
         SessionEntry e = fromMessage(*message, options.dialect);
         markLegacy(e, stream);
         if (!matches(e, options.filter))

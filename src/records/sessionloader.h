@@ -31,12 +31,12 @@ class NatsConnection;
 struct SessionConsumer
 {
     QString name;
-    QString sid;                 ///< the `cons` key (subject or "<subject> fwc"), or "pubrel"
-    QString stream;              ///< where it was found (`$MQTT_msgs`, `$MQTT_out`), empty when missing
+    QString sid; ///< the `cons` key (subject or "<subject> fwc"), or "pubrel"
+    QString stream; ///< where it was found (`$MQTT_msgs`, `$MQTT_out`), empty when missing
     bool exists = false;
-    qint64 numPending = 0;       ///< consumer info `num_pending` (not yet delivered)
-    qint64 numAckPending = 0;    ///< consumer info `num_ack_pending` (delivered, unacknowledged)
-    QJsonObject config;          ///< the consumer's actual config (exists and answered), else empty (the record's: SessionEntry::configOf)
+    qint64 numPending = 0; ///< consumer info `num_pending` (not yet delivered)
+    qint64 numAckPending = 0; ///< consumer info `num_ack_pending` (delivered, unacknowledged)
+    QJsonObject config; ///< the consumer's actual config (exists and answered), else empty (the record's: SessionEntry::configOf)
     /** What `pending` means in the CLI: num_pending + num_ack_pending. */
     qint64 pending() const { return numPending + numAckPending; }
 };
@@ -44,17 +44,17 @@ struct SessionConsumer
 /** One session record of `$MQTT_sess`, decoded and joined (or the reason it could not be decoded). */
 struct SessionEntry
 {
-    QString clientId;            ///< empty when undecodable
-    QString hash;                ///< the subject's hash token
+    QString clientId; ///< empty when undecodable
+    QString hash; ///< the subject's hash token
     QString subject;
     quint64 seq = 0;
-    QDateTime time;              ///< store time (UTC)
+    QDateTime time; ///< store time (UTC)
     bool clean = false;
     /** How subscriptions() maps the record's NATS subjects to MQTT filters (the server version's dialect). */
     TopicMapping::Dialect dialect = TopicMapping::Dialect::V2_10;
     QList<SessionConsumer> consumers;
-    std::optional<bool> connected;  ///< nullopt: unknown (no system connection)
-    QString server;              ///< the server the client is connected to (when connected)
+    std::optional<bool> connected; ///< nullopt: unknown (no system connection)
+    QString server; ///< the server the client is connected to (when connected)
     /**
      * The problems found while decoding and joining that are not a missing durable: "undecodable: ...",
      * "id does not hash to the subject ...", "consumer X exists but did not answer ...", the legacy stream's.
@@ -67,7 +67,7 @@ struct SessionEntry
      * record, made once); nullopt: not looked at (undecodable, a legacy stream, an entry made by hand).
      */
     std::optional<bool> idMatchesHash;
-    std::optional<SessionRecord> record;  ///< the decoded record (nullopt when undecodable)
+    std::optional<SessionRecord> record; ///< the decoded record (nullopt when undecodable)
     /** A legacy per-session stream `$MQTT_sess_<hash>` (≤2.4.x) the record is still in; empty: `$MQTT_sess`. */
     QString legacyStream;
 
@@ -98,10 +98,10 @@ struct SessionEntry
 struct SessionLoadOptions
 {
     TopicMapping::Dialect dialect = TopicMapping::Dialect::V2_10;
-    QString domain;              ///< JetStream domain for the API subjects (empty: none)
-    QString subjectFilter;       ///< e.g. "$MQTT.sess.kBmSuDPK"; empty: the whole stream
-    QString filter;              ///< SessionLoader::matches() text; empty: every record
-    quint64 limit = 0;           ///< stop after this many matching records (0: all)
+    QString domain; ///< JetStream domain for the API subjects (empty: none)
+    QString subjectFilter; ///< e.g. "$MQTT.sess.kBmSuDPK"; empty: the whole stream
+    QString filter; ///< SessionLoader::matches() text; empty: every record
+    quint64 limit = 0; ///< stop after this many matching records (0: all)
     int batchSize = 1024;
     const std::atomic<bool> *cancel = nullptr;
     /**
@@ -174,8 +174,8 @@ Result<ConsumerIndex> loadConsumers(const std::shared_ptr<NatsConnection> &accou
  * walk asks for closed connections too (`state` any) and puts the recently closed MQTT connections
  * there (ClosedConnections::fromConnz: reason, address, stop time): one CONNZ walk for both.
  */
-Result<ConnectedClients> loadConnected(SystemClient &system, const QString &account, const QString &clientId = {},
-                                       int pageSize = 5000, QList<MqttClientEvent> *closed = nullptr);
+Result<ConnectedClients> loadConnected(SystemClient &system, const QString &account, const QString &clientId = {}, int pageSize = 5000,
+                                       QList<MqttClientEvent> *closed = nullptr);
 /** The same through a connection of its own (a system user's, or an account user's through its CONNZ import). */
 Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &connection, const QString &account,
                                        const QString &clientId = {}, int pageSize = 5000);
@@ -185,8 +185,7 @@ Result<ConnectedClients> loadConnected(const std::shared_ptr<NatsConnection> &co
  * joined like `$MQTT_sess`'s, marked with markLegacy(). No legacy stream: an empty list.
  */
 Result<QList<SessionEntry>> loadLegacy(const std::shared_ptr<NatsConnection> &account, const SessionLoadOptions &options,
-                                       const std::optional<ConsumerIndex> &consumers,
-                                       const std::optional<ConnectedClients> &connected);
+                                       const std::optional<ConsumerIndex> &consumers, const std::optional<ConnectedClients> &connected);
 /**
  * Reads `$MQTT_sess` and hands over joined entries batch by batch. The stream is read on a reading
  * thread of the load's own while this thread decodes and joins (the pure functions above; the entries

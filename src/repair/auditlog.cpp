@@ -20,7 +20,7 @@ namespace MqttDoctor {
 namespace {
 
 const QLatin1String kRedacted("[redacted]");
-constexpr qsizetype kMinSecretLength = 4;  // shorter strings would blank out ordinary text
+constexpr qsizetype kMinSecretLength = 4; // shorter strings would blank out ordinary text
 
 bool isSecretKey(const QString &key)
 {
@@ -73,8 +73,7 @@ QJsonValue redactValue(const QJsonValue &value, const QStringList &secrets)
 
 void addSecrets(QStringList &out, const Credentials &c)
 {
-    out << c.password << c.token << c.userJwt << c.userSeed << QString::fromUtf8(c.nkeySeed.data)
-        << QString::fromUtf8(c.creds.data);
+    out << c.password << c.token << c.userJwt << c.userSeed << QString::fromUtf8(c.nkeySeed.data) << QString::fromUtf8(c.creds.data);
     // A .creds blob's JWT and seed lines, so that either alone is caught too.
     for (const QByteArray &line : c.creds.data.split('\n'))
         out << QString::fromUtf8(line.trimmed());

@@ -15,15 +15,15 @@ struct Profile;
 /** One applied step (docs/safety.md). */
 struct AuditEntry
 {
-    QDateTime time;       ///< when the step ended; now when left invalid
-    QString profile;      ///< the profile's name (never its credentials)
+    QDateTime time; ///< when the step ended; now when left invalid
+    QString profile; ///< the profile's name (never its credentials)
     QString account;
-    QString action;       ///< "restore", "delete_consumer", ...
-    QString stream;       ///< may be empty
-    QJsonArray requests;  ///< what was sent: AuditLog::request(subject, body) objects
-    QString outcome;      ///< "ok", "error" or "cancelled"
-    QString error;        ///< the error text when outcome is not "ok"
-    QJsonObject details;  ///< counts and notes (e.g. messages restored)
+    QString action; ///< "restore", "delete_consumer", ...
+    QString stream; ///< may be empty
+    QJsonArray requests; ///< what was sent: AuditLog::request(subject, body) objects
+    QString outcome; ///< "ok", "error" or "cancelled"
+    QString error; ///< the error text when outcome is not "ok"
+    QJsonObject details; ///< counts and notes (e.g. messages restored)
 };
 
 /**

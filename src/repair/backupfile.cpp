@@ -80,8 +80,8 @@ Result<void> AtomicFileWriter::open(bool overwrite)
     const QString dir = info.absolutePath();
     if (!QFileInfo(dir).isDir())
         return Error(Error::Kind::Io, QStringLiteral("cannot write %1: the folder %2 does not exist").arg(m_finalPath, dir));
-    const QString temp = QStringLiteral("%1/.%2.tmp-%3")
-                             .arg(dir, info.fileName(), QString::number(QRandomGenerator::global()->generate64(), 36));
+    const QString temp =
+        QStringLiteral("%1/.%2.tmp-%3").arg(dir, info.fileName(), QString::number(QRandomGenerator::global()->generate64(), 36));
     m_file = std::make_unique<QFile>(temp);
     if (!m_file->open(QIODevice::WriteOnly | QIODevice::NewOnly, PrivateFiles::kFilePermissions)) {
         Error e(Error::Kind::Io, QStringLiteral("cannot write %1: %2").arg(m_finalPath, m_file->errorString()),
@@ -111,7 +111,8 @@ Result<void> AtomicFileWriter::commit()
         return ioError(QStringLiteral("writing"));
 #ifdef Q_OS_UNIX
     if (::fsync(m_file->handle()) != 0)
-        return Error(Error::Kind::Io, QStringLiteral("syncing %1 to disk: %2").arg(m_finalPath, QString::fromLocal8Bit(std::strerror(errno))));
+        return Error(Error::Kind::Io,
+                     QStringLiteral("syncing %1 to disk: %2").arg(m_finalPath, QString::fromLocal8Bit(std::strerror(errno))));
 #endif
     m_file->close();
     if (m_file->error() != QFileDevice::NoError)
@@ -175,15 +176,15 @@ Result<BackupFileReader::Summary> BackupFileReader::read(const QString &path, co
             continue;
         }
         switch (l.kind) {
-        case BackupFormat::Line::Kind::Header:
-            return lineError(n, QStringLiteral("a second header"));
+        case BackupFormat::Line::Kind::Header: return lineError(n, QStringLiteral("a second header"));
         case BackupFormat::Line::Kind::Trailer:
             if (l.trailer.messages != messages || l.trailer.bytes != bytes)
-                return lineError(n, QStringLiteral("the end line counts %1 messages / %2 bytes, the file holds %3 / %4")
-                                        .arg(l.trailer.messages)
-                                        .arg(l.trailer.bytes)
-                                        .arg(messages)
-                                        .arg(bytes));
+                return lineError(n,
+                                 QStringLiteral("the end line counts %1 messages / %2 bytes, the file holds %3 / %4")
+                                     .arg(l.trailer.messages)
+                                     .arg(l.trailer.bytes)
+                                     .arg(messages)
+                                     .arg(bytes));
             summary.trailer = l.trailer;
             haveTrailer = true;
             break;

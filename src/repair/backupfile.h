@@ -73,7 +73,7 @@ public:
         BackupHeader header;
         BackupTrailer trailer;
         qint64 lines = 0;
-        bool stopped = false;  ///< the handler returned false; header and counts so far only
+        bool stopped = false; ///< the handler returned false; header and counts so far only
     };
 
     static Result<Summary> read(const QString &path, const MessageHandler &onMessage = {});

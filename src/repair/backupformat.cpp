@@ -72,9 +72,8 @@ Result<BackupHeader> BackupHeader::fromJson(const QJsonObject &json)
     BackupHeader h;
     h.format = json.value(QLatin1String("format")).toInt(0);
     if (h.format != CurrentFormat)
-        return formatError(QStringLiteral("backup format %1 is not supported (this version reads format %2)")
-                               .arg(h.format)
-                               .arg(CurrentFormat));
+        return formatError(
+            QStringLiteral("backup format %1 is not supported (this version reads format %2)").arg(h.format).arg(CurrentFormat));
     h.stream = json.value(QLatin1String("stream")).toString();
     if (h.stream.isEmpty())
         return formatError(QStringLiteral("the header has no stream name"));
@@ -155,9 +154,8 @@ Result<BackupMessage> BackupMessage::fromJson(const QJsonObject &json)
 
 QJsonObject BackupTrailer::toJson() const
 {
-    return QJsonObject{{QStringLiteral("end"), true},
-                       {QStringLiteral("messages"), qint64(messages)},
-                       {QStringLiteral("bytes"), qint64(bytes)}};
+    return QJsonObject{
+        {QStringLiteral("end"), true}, {QStringLiteral("messages"), qint64(messages)}, {QStringLiteral("bytes"), qint64(bytes)}};
 }
 
 Result<BackupTrailer> BackupTrailer::fromJson(const QJsonObject &json)
@@ -188,8 +186,8 @@ QString formatTime(qint64 ns)
         --secs;
     }
     const QDateTime dt = QDateTime::fromSecsSinceEpoch(secs, Qt::UTC);
-    return dt.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss")) + QLatin1Char('.')
-           + QStringLiteral("%1").arg(frac, 9, 10, QLatin1Char('0')) + QLatin1Char('Z');
+    return dt.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss")) + QLatin1Char('.') + QStringLiteral("%1").arg(frac, 9, 10, QLatin1Char('0'))
+        + QLatin1Char('Z');
 }
 
 std::optional<qint64> parseTime(const QString &input)
@@ -232,9 +230,9 @@ Result<Line> parseLine(const QByteArray &bytes)
 bool isStrippedHeader(const QString &key)
 {
     return key.startsWith(QLatin1String("Nats-Expected-"), Qt::CaseInsensitive)
-           || key.compare(QLatin1String("Nats-Msg-Id"), Qt::CaseInsensitive) == 0
-           || key.compare(QLatin1String("Nats-Rollup"), Qt::CaseInsensitive) == 0
-           || key.startsWith(QLatin1String("Nats-Batch-"), Qt::CaseInsensitive);
+        || key.compare(QLatin1String("Nats-Msg-Id"), Qt::CaseInsensitive) == 0
+        || key.compare(QLatin1String("Nats-Rollup"), Qt::CaseInsensitive) == 0
+        || key.startsWith(QLatin1String("Nats-Batch-"), Qt::CaseInsensitive);
 }
 
 NatsHeaders restorableHeaders(const NatsHeaders &headers)

@@ -24,14 +24,14 @@ struct BackupHeader
 
     int format = CurrentFormat;
     QString stream;
-    QString account;        ///< may be empty when the server did not say
-    QString domain;         ///< JetStream API domain used, empty for none
-    QString created;        ///< RFC 3339 (UTC, ns)
+    QString account; ///< may be empty when the server did not say
+    QString domain; ///< JetStream API domain used, empty for none
+    QString created; ///< RFC 3339 (UTC, ns)
     QString toolVersion;
-    QString subjectFilter;  ///< empty: the whole stream; else only messages on this subject (wildcards allowed)
-    bool messagesIncluded = true;  ///< false: configs only (e.g. before deleting a consumer)
-    QJsonObject config;     ///< STREAM.INFO `config`
-    QJsonObject state;      ///< STREAM.INFO `state` when the backup started
+    QString subjectFilter; ///< empty: the whole stream; else only messages on this subject (wildcards allowed)
+    bool messagesIncluded = true; ///< false: configs only (e.g. before deleting a consumer)
+    QJsonObject config; ///< STREAM.INFO `config`
+    QJsonObject state; ///< STREAM.INFO `state` when the backup started
     /** CONSUMER.INFO of each consumer backed up: {"name": ..., "config": {...}}. */
     QList<QJsonObject> consumers;
 
@@ -50,7 +50,7 @@ struct BackupMessage
 {
     QString subject;
     quint64 seq = 0;
-    qint64 timeNs = 0;  ///< store time, ns since the Unix epoch (UTC)
+    qint64 timeNs = 0; ///< store time, ns since the Unix epoch (UTC)
     QByteArray headers;
     QByteArray data;
 

@@ -10,8 +10,7 @@ namespace MqttDoctor::PrivateFiles {
  * IDs. Files are created readable and writable by their owner only (0600), folders the tool creates are 0700.
  */
 inline constexpr QFileDevice::Permissions kFilePermissions = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
-inline constexpr QFileDevice::Permissions kFolderPermissions =
-    QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner;
+inline constexpr QFileDevice::Permissions kFolderPermissions = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner;
 
 /**
  * Creates @p dir and every missing parent with kFolderPermissions. Folders that exist already are left as they are

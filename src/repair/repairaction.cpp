@@ -55,10 +55,8 @@ namespace RepairActionRegistry {
 namespace {
 const QList<const RepairAction *> &all()
 {
-    static const QList<const RepairAction *> actions = RepairActionFamilies::streamActions()
-                                                       + RepairActionFamilies::retainedActions()
-                                                       + RepairActionFamilies::sessionActions()
-                                                       + RepairActionFamilies::qos2Actions();
+    static const QList<const RepairAction *> actions = RepairActionFamilies::streamActions() + RepairActionFamilies::retainedActions()
+        + RepairActionFamilies::sessionActions() + RepairActionFamilies::qos2Actions();
     return actions;
 }
 } // namespace

@@ -25,10 +25,10 @@ namespace MqttDoctor {
 struct PlanContext
 {
     const DiagnosisInput *input = nullptr;
-    const AccountInfo *account = nullptr;   ///< the account being repaired (in input->accounts)
-    LayoutChoice layout;                    ///< expected layout for this account
-    QString apiDomain;                      ///< JetStream API domain ("" none): prefixes request subjects
-    const SessionCheckInput *sessions = nullptr;  ///< records of the account, when read
+    const AccountInfo *account = nullptr; ///< the account being repaired (in input->accounts)
+    LayoutChoice layout; ///< expected layout for this account
+    QString apiDomain; ///< JetStream API domain ("" none): prefixes request subjects
+    const SessionCheckInput *sessions = nullptr; ///< records of the account, when read
 
     /** `$JS.API.<op>` or `$JS.<domain>.API.<op>`. */
     QString apiSubject(const QString &op) const;
@@ -39,7 +39,7 @@ struct PlanContext
 struct ExecContext
 {
     RepairTarget target;
-    QString backupDir;                          ///< where the executor writes the step's backups
+    QString backupDir; ///< where the executor writes the step's backups
     const std::atomic<bool> *cancel = nullptr;
 
     /** One JetStream API request ($JS.API.<op> with the target's domain); the reply's "error" becomes an Error. */
@@ -55,7 +55,7 @@ struct Precondition
 {
     enum class Verdict { Run, AlreadyDone, Changed };
     Verdict verdict = Verdict::Run;
-    QString reason;  ///< AlreadyDone / Changed: what was found
+    QString reason; ///< AlreadyDone / Changed: what was found
 
     static Precondition run() { return {}; }
     static Precondition alreadyDone(const QString &why) { return {Verdict::AlreadyDone, why}; }

@@ -17,12 +17,12 @@ struct RepairEvent
     enum class Kind { RoundStarted, StepStarted, BackupWritten, StepFinished, RoundFinished, Done };
 
     Kind kind = Kind::RoundStarted;
-    int round = 0;          ///< 1 for the first round
-    int steps = 0;          ///< RoundStarted: how many steps the round has
-    RepairStep step;        ///< StepStarted, BackupWritten, StepFinished
-    StepOutcome outcome;    ///< StepFinished
-    QString backupFile;     ///< BackupWritten
-    QString text;           ///< RoundFinished, Done: what happened, one line for people
+    int round = 0; ///< 1 for the first round
+    int steps = 0; ///< RoundStarted: how many steps the round has
+    RepairStep step; ///< StepStarted, BackupWritten, StepFinished
+    StepOutcome outcome; ///< StepFinished
+    QString backupFile; ///< BackupWritten
+    QString text; ///< RoundFinished, Done: what happened, one line for people
 };
 
 } // namespace MqttDoctor

@@ -52,7 +52,7 @@ void audit(const Options &options, const RepairTarget &target, const RepairStep 
     if (options.round > 0)
         e.details.insert(QStringLiteral("round"), options.round);
     const AuditLog log(options.auditPath.isEmpty() ? AuditLog::defaultPath() : options.auditPath);
-    (void)log.append(e, target.profile);  // an audit failure must not hide the step's own outcome
+    (void)log.append(e, target.profile); // an audit failure must not hide the step's own outcome
 }
 
 QString restoreHint(const QStringList &files, bool applied)
@@ -101,10 +101,11 @@ QJsonObject Report::toJson() const
     QJsonArray out;
     for (const StepOutcome &o : outcomes)
         out.append(o.toJson());
-    return QJsonObject{{QStringLiteral("steps"), out},
-                       {QStringLiteral("backups"), QJsonArray::fromStringList(backups)},
-                       {QStringLiteral("complete"), complete},
-                       {QStringLiteral("stopped_because"), stoppedBecause.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(stoppedBecause)}};
+    return QJsonObject{
+        {QStringLiteral("steps"), out},
+        {QStringLiteral("backups"), QJsonArray::fromStringList(backups)},
+        {QStringLiteral("complete"), complete},
+        {QStringLiteral("stopped_because"), stoppedBecause.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(stoppedBecause)}};
 }
 
 Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Options &options)
@@ -126,7 +127,7 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
     ctx.cancel = options.cancel;
 
     Report report;
-    QSet<QString> done;  // applied or already done (or, in a dry run, would run)
+    QSet<QString> done; // applied or already done (or, in a dry run, would run)
     bool stopped = false;
     for (const RepairStep &step : plan.steps) {
         StepOutcome o;
@@ -270,8 +271,9 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
         }
         audit(options, target, step, QStringLiteral("ok"), QString(), o);
         done.insert(step.id);
-        finish(State::Applied, pre->reason.isEmpty() ? QStringLiteral("applied and verified")
-                                                     : QStringLiteral("applied and verified (%1)").arg(pre->reason));
+        finish(State::Applied,
+               pre->reason.isEmpty() ? QStringLiteral("applied and verified")
+                                     : QStringLiteral("applied and verified (%1)").arg(pre->reason));
     }
 
     report.complete = !stopped;

@@ -27,10 +27,10 @@ namespace RepairExecutor {
 
 struct Options
 {
-    QString backupDir;                          ///< required when the plan has destructive steps
-    bool dryRun = false;                        ///< run preconditions only; change nothing, write no backups
-    const std::atomic<bool> *cancel = nullptr;  ///< checked between steps
-    QString auditPath;                          ///< empty: AuditLog::defaultPath()
+    QString backupDir; ///< required when the plan has destructive steps
+    bool dryRun = false; ///< run preconditions only; change nothing, write no backups
+    const std::atomic<bool> *cancel = nullptr; ///< checked between steps
+    QString auditPath; ///< empty: AuditLog::defaultPath()
     /** StepStarted, BackupWritten and StepFinished of every step, as they happen (calling thread). */
     std::function<void(const RepairEvent &event)> events;
     /** The round of a RepairSession the plan is (in the events and the audit log); 0: not part of one. */
@@ -48,10 +48,10 @@ QString backupPath(const QString &dir, const RepairStep &step, const RepairBacku
 
 struct Report
 {
-    QList<StepOutcome> outcomes;   ///< one per plan step, in plan order
-    QStringList backups;           ///< every backup file written
-    bool complete = false;         ///< every step applied or already done
-    QString stoppedBecause;        ///< when not complete: why, and how to restore
+    QList<StepOutcome> outcomes; ///< one per plan step, in plan order
+    QStringList backups; ///< every backup file written
+    bool complete = false; ///< every step applied or already done
+    QString stoppedBecause; ///< when not complete: why, and how to restore
 
     QJsonObject toJson() const;
 };

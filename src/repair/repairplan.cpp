@@ -16,10 +16,10 @@ QJsonObject RepairRequest::toJson() const
 
 QJsonObject RepairBackupSpec::toJson() const
 {
-    QJsonObject o{{QStringLiteral("stream"), stream},
-                  {QStringLiteral("subject"), orNull(subject)},
-                  {QStringLiteral("messages"), includeMessages}};
-    o.insert(QStringLiteral("consumers"), allConsumers ? QJsonValue(QStringLiteral("all")) : QJsonValue(QJsonArray::fromStringList(consumers)));
+    QJsonObject o{
+        {QStringLiteral("stream"), stream}, {QStringLiteral("subject"), orNull(subject)}, {QStringLiteral("messages"), includeMessages}};
+    o.insert(QStringLiteral("consumers"),
+             allConsumers ? QJsonValue(QStringLiteral("all")) : QJsonValue(QJsonArray::fromStringList(consumers)));
     return o;
 }
 

@@ -24,7 +24,7 @@ int phaseOf(const QString &action)
         return 3;
     if (action == RA::migrateLegacySessions())
         return 4;
-    return 5;  // record-level: purge_session, delete_session, create_consumer, delete_consumer
+    return 5; // record-level: purge_session, delete_session, create_consumer, delete_consumer
 }
 
 namespace {
@@ -66,11 +66,11 @@ RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, con
     struct Planned
     {
         RepairStep step;
-        int group = 0;  // which plan() call produced it
-        int order = 0;  // position in the findings' order
+        int group = 0; // which plan() call produced it
+        int order = 0; // position in the findings' order
     };
     QList<Planned> planned;
-    QHash<QString, int> seen;  // dedupe key -> index in planned
+    QHash<QString, int> seen; // dedupe key -> index in planned
     // Dependencies of dropped duplicates, carried over to the step that was kept: (group, local id).
     QHash<int, QList<QPair<int, QString>>> inheritedDeps;
     int group = 0;
@@ -125,7 +125,8 @@ RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, con
                                  [&](const Planned &p) {
                                      if (p.step.action != RA::updateStream() || !recreated.contains(p.step.stream))
                                          return false;
-                                     out.notes << QStringLiteral("%1 is recreated with the expected config, so its in-place update is not needed.")
+                                     out.notes << QStringLiteral(
+                                                      "%1 is recreated with the expected config, so its in-place update is not needed.")
                                                       .arg(p.step.stream);
                                      return true;
                                  }),
@@ -163,7 +164,8 @@ RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, con
             const int earlierPhase = phaseOf(earlier.step.action);
             // Creations wait for every blocker to be out of the way; later steps wait for their stream's steps.
             const bool blocker = earlierPhase == 1 && phase == 2;
-            const bool sameStream = earlierPhase < phase && earlierPhase <= 3 && !p.step.stream.isEmpty() && earlier.step.stream == p.step.stream;
+            const bool sameStream =
+                earlierPhase < phase && earlierPhase <= 3 && !p.step.stream.isEmpty() && earlier.step.stream == p.step.stream;
             if ((blocker || sameStream) && !deps.contains(earlier.step.id))
                 deps << earlier.step.id;
         }

@@ -26,9 +26,9 @@ namespace RepairPlanner {
 
 struct Options
 {
-    QString account;          ///< the account to repair (its findings only)
-    QStringList onlyCodes;    ///< `--finding CODE ...`: only these codes (empty: every code)
-    QString apiDomain;        ///< JetStream API domain of the request subjects
+    QString account; ///< the account to repair (its findings only)
+    QStringList onlyCodes; ///< `--finding CODE ...`: only these codes (empty: every code)
+    QString apiDomain; ///< JetStream API domain of the request subjects
 };
 
 RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, const Options &options);

@@ -9,7 +9,7 @@ namespace MqttDoctor {
 /** How far a backup or restore is. `total` is 0 while unknown. */
 struct RepairProgress
 {
-    QString phase;  ///< "reading", "publishing", "checking", ...
+    QString phase; ///< "reading", "publishing", "checking", ...
     quint64 done = 0;
     quint64 total = 0;
 };

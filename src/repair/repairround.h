@@ -31,7 +31,7 @@ struct RepairRound
     QList<CoverageGap> gaps;
     /** Why the check after the round could not be made. */
     std::optional<Error> recheckError;
-    bool checked = false;  ///< the check after the round ran (not for a dry run or a stopped round)
+    bool checked = false; ///< the check after the round ran (not for a dry run or a stopped round)
 
     /** docs/cli.md, `repair` JSON: `{round, plan, applied, backups, fixed, remaining}`. */
     QJsonObject toJson() const;

@@ -145,13 +145,14 @@ RepairPlan RepairSession::planFrom(const DiagnosisInput &input, const QList<Find
 void RepairSession::planFirstRound(const QList<Finding> &selected)
 {
     if (!m_rounds.isEmpty())
-        return;  // the first round ran: later rounds are planned by the run itself
+        return; // the first round ran: later rounds are planned by the run itself
     m_stop = Stop::None;
     m_stopText.clear();
     m_pending = planFrom(m_input, selected, 1);
     if (m_pending.steps.isEmpty())
-        stop(Stop::NothingToDo, selected.isEmpty() ? QStringLiteral("nothing to repair: no finding was selected")
-                                                   : QStringLiteral("nothing to repair: no selected finding has an automatic repair"));
+        stop(Stop::NothingToDo,
+             selected.isEmpty() ? QStringLiteral("nothing to repair: no finding was selected")
+                                : QStringLiteral("nothing to repair: no selected finding has an automatic repair"));
 }
 
 void RepairSession::planFirstRound()
@@ -174,8 +175,9 @@ void RepairSession::decline()
 {
     if (m_stop != Stop::None)
         return;
-    stop(Stop::Declined, m_rounds.isEmpty() ? QStringLiteral("the plan was not approved; nothing was changed")
-                                            : QStringLiteral("round %1 was not approved; its steps did not run").arg(pendingRound()));
+    stop(Stop::Declined,
+         m_rounds.isEmpty() ? QStringLiteral("the plan was not approved; nothing was changed")
+                            : QStringLiteral("round %1 was not approved; its steps did not run").arg(pendingRound()));
 }
 
 Result<RepairExecutor::Report> RepairSession::dryRun(const EventHandler &events)
@@ -225,7 +227,7 @@ Result<void> RepairSession::runRound(const EventHandler &events)
     options.round = round.number;
     auto report = RepairExecutor::run(*m_target, round.plan, options);
     if (!report)
-        return report.error();  // refused before anything ran
+        return report.error(); // refused before anything ran
     round.report = *report;
     m_pending = {};
     // What the account showed before this round: a finding not among these was made visible by it.
@@ -256,14 +258,15 @@ Result<void> RepairSession::runRound(const EventHandler &events)
 
     if (m_stop == Stop::None) {
         if (!after)
-            stop(Stop::CheckFailed, QStringLiteral("could not check the account again after round %1: %2").arg(round.number).arg(after.error().toString()));
+            stop(Stop::CheckFailed,
+                 QStringLiteral("could not check the account again after round %1: %2").arg(round.number).arg(after.error().toString()));
         else
             decideNextRound(m_rounds.last(), *after);
     }
     emitRound(RepairEvent::Kind::RoundFinished,
-              QStringLiteral("round %1: %2 fixed").arg(round.number).arg(round.fixed.size()) +
-                  (hasPendingRound() ? QStringLiteral("; round %1 planned (%2 steps)").arg(pendingRound()).arg(m_pending.steps.size())
-                                     : QString()));
+              QStringLiteral("round %1: %2 fixed").arg(round.number).arg(round.fixed.size())
+                  + (hasPendingRound() ? QStringLiteral("; round %1 planned (%2 steps)").arg(pendingRound()).arg(m_pending.steps.size())
+                                       : QString()));
     if (m_stop != Stop::None)
         emitRound(RepairEvent::Kind::Done, m_stopText);
     return {};
@@ -285,7 +288,8 @@ void RepairSession::decideNextRound(const RepairRound &round, const DiagnosisInp
         return;
     }
     if (round.fixed.isEmpty()) {
-        stop(Stop::NothingFixed, QStringLiteral("round %1 fixed nothing; still repairable: %2").arg(round.number).arg(codeList(repairable)));
+        stop(Stop::NothingFixed,
+             QStringLiteral("round %1 fixed nothing; still repairable: %2").arg(round.number).arg(codeList(repairable)));
         return;
     }
     if (fresh.isEmpty()) {
@@ -293,9 +297,10 @@ void RepairSession::decideNextRound(const RepairRound &round, const DiagnosisInp
         return;
     }
     if (round.number >= m_options.maxRounds) {
-        stop(Stop::RoundLimit, QStringLiteral("stopped after %1 rounds; still repairable: %2 (run repair again to continue)")
-                                   .arg(round.number)
-                                   .arg(codeList(repairable)));
+        stop(Stop::RoundLimit,
+             QStringLiteral("stopped after %1 rounds; still repairable: %2 (run repair again to continue)")
+                 .arg(round.number)
+                 .arg(codeList(repairable)));
         return;
     }
     int stepsSoFar = 0;
@@ -304,9 +309,10 @@ void RepairSession::decideNextRound(const RepairRound &round, const DiagnosisInp
     m_input = after;
     m_pending = planFrom(m_input, fresh, stepsSoFar + 1);
     if (m_pending.steps.isEmpty())
-        stop(Stop::Unresolved, QStringLiteral("round %1 uncovered %2, but no step could be planned for them%3")
-                                   .arg(round.number)
-                                   .arg(codeList(fresh), m_pending.notes.isEmpty() ? QString() : QStringLiteral(": ") + m_pending.notes.join(u' ')));
+        stop(Stop::Unresolved,
+             QStringLiteral("round %1 uncovered %2, but no step could be planned for them%3")
+                 .arg(round.number)
+                 .arg(codeList(fresh), m_pending.notes.isEmpty() ? QString() : QStringLiteral(": ") + m_pending.notes.join(u' ')));
 }
 
 RepairPlan RepairSession::wholePlan() const
@@ -407,7 +413,7 @@ int RepairSession::exitCode() const
     if (m_dryRun) {
         for (const StepOutcome &o : m_dryRun->outcomes)
             if (o.state == StepOutcome::State::NotRun)
-                return kWarnings;  // something would change
+                return kWarnings; // something would change
         return 0;
     }
     if (m_stop == Stop::Declined && m_rounds.isEmpty())
@@ -430,17 +436,17 @@ QJsonObject RepairSession::toJson() const
         gaps.append(g.toJson());
     const bool ran = m_dryRun.has_value() || !m_rounds.isEmpty();
     const RepairExecutor::Report report = wholeReport();
-    return QJsonObject{{QStringLiteral("plan"), wholePlan().toJson()},
-                       {QStringLiteral("applied"), ran ? QJsonValue(report.toJson()) : QJsonValue(QJsonValue::Null)},
-                       {QStringLiteral("backups"), QJsonArray::fromStringList(m_dryRun ? QStringList() : report.backups)},
-                       {QStringLiteral("fixed"), RepairRound::findingsJson(fixed())},
-                       {QStringLiteral("remaining"), RepairRound::findingsJson(remaining())},
-                       {QStringLiteral("not_selected"), RepairRound::findingsJson(notSelected())},
-                       {QStringLiteral("not_checked"), gaps},
-                       {QStringLiteral("rounds"), rounds},
-                       {QStringLiteral("stop"), QJsonObject{{QStringLiteral("reason"), stopName(m_stop)},
-                                                            {QStringLiteral("text"), m_stopText}}},
-                       {QStringLiteral("dry_run"), m_dryRun.has_value()}};
+    return QJsonObject{
+        {QStringLiteral("plan"), wholePlan().toJson()},
+        {QStringLiteral("applied"), ran ? QJsonValue(report.toJson()) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("backups"), QJsonArray::fromStringList(m_dryRun ? QStringList() : report.backups)},
+        {QStringLiteral("fixed"), RepairRound::findingsJson(fixed())},
+        {QStringLiteral("remaining"), RepairRound::findingsJson(remaining())},
+        {QStringLiteral("not_selected"), RepairRound::findingsJson(notSelected())},
+        {QStringLiteral("not_checked"), gaps},
+        {QStringLiteral("rounds"), rounds},
+        {QStringLiteral("stop"), QJsonObject{{QStringLiteral("reason"), stopName(m_stop)}, {QStringLiteral("text"), m_stopText}}},
+        {QStringLiteral("dry_run"), m_dryRun.has_value()}};
 }
 
 } // namespace MqttDoctor

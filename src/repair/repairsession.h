@@ -48,26 +48,26 @@ class RepairSession
 {
 public:
     enum class Stop {
-        None,          ///< not stopped: a round is pending (or nothing ran yet)
+        None, ///< not stopped: a round is pending (or nothing ran yet)
         NothingRepairable, ///< no finding with a repair remains (within the codes asked for); others may
-        Unresolved,    ///< repairable findings remain that the run's steps did not fix
-        NothingFixed,  ///< the last round fixed nothing
-        RoundLimit,    ///< the round limit was reached with repairable findings left
-        Declined,      ///< the operator did not approve the next round
-        StepFailed,    ///< a step failed or the state moved on since the plan
+        Unresolved, ///< repairable findings remain that the run's steps did not fix
+        NothingFixed, ///< the last round fixed nothing
+        RoundLimit, ///< the round limit was reached with repairable findings left
+        Declined, ///< the operator did not approve the next round
+        StepFailed, ///< a step failed or the state moved on since the plan
         Cancelled,
-        CheckFailed,   ///< the check after a round could not be made
-        NothingToDo,   ///< the first plan has no step
-        DryRun,        ///< the plan was only previewed
+        CheckFailed, ///< the check after a round could not be made
+        NothingToDo, ///< the first plan has no step
+        DryRun, ///< the plan was only previewed
     };
 
     struct Options
     {
-        QString account;            ///< empty: the account of the profile's own user
+        QString account; ///< empty: the account of the profile's own user
         CheckOptions checkOptions;
-        QStringList onlyCodes;      ///< `--finding`: every round only repairs these codes (empty: all)
+        QStringList onlyCodes; ///< `--finding`: every round only repairs these codes (empty: all)
         QString backupDir;
-        QString auditPath;          ///< empty: AuditLog::defaultPath()
+        QString auditPath; ///< empty: AuditLog::defaultPath()
         int maxRounds = 3;
         const std::atomic<bool> *cancel = nullptr;
         /** After a step's backups, right before it changes anything (fault tests). */
@@ -182,9 +182,9 @@ private:
     QString m_account;
     std::optional<RepairTarget> m_target;
     std::optional<Error> m_blocked;
-    DiagnosisInput m_input;          ///< the latest check's input (the next round is planned from it)
-    QList<Finding> m_findings;       ///< check()'s findings
-    QSet<QString> m_seen;            ///< identities of every finding any check of this run showed before the last round
+    DiagnosisInput m_input; ///< the latest check's input (the next round is planned from it)
+    QList<Finding> m_findings; ///< check()'s findings
+    QSet<QString> m_seen; ///< identities of every finding any check of this run showed before the last round
     RepairPlan m_pending;
     QList<RepairRound> m_rounds;
     std::optional<RepairExecutor::Report> m_dryRun;

@@ -10,8 +10,7 @@ Result<RepairTarget> RepairTarget::resolve(ConnectionSet &connections, const QSt
     const QString hint = QStringLiteral("connect as a user of the account or add the account's credentials to the profile; "
                                         "the system connection cannot read or change another account's streams");
     if (!account.isEmpty() && connections.hasAccountCredentials(account))
-        return connections.account(account).transform(
-            [&](auto &&conn) { return fromConnection(profile, conn, account); });
+        return connections.account(account).transform([&](auto &&conn) { return fromConnection(profile, conn, account); });
     if (!profile.auth.isSet() && profile.hasSystem())
         return Error(Error::Kind::InvalidInput,
                      QStringLiteral("account %1 needs its own credentials: only a system connection was given")
@@ -31,8 +30,7 @@ Result<RepairTarget> RepairTarget::resolve(ConnectionSet &connections, const QSt
     return fromConnection(profile, *conn, account.isEmpty() ? own : account);
 }
 
-RepairTarget RepairTarget::fromConnection(const Profile &profile, std::shared_ptr<NatsConnection> connection,
-                                          const QString &account)
+RepairTarget RepairTarget::fromConnection(const Profile &profile, std::shared_ptr<NatsConnection> connection, const QString &account)
 {
     RepairTarget t;
     t.connection = std::move(connection);

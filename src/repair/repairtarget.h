@@ -21,9 +21,9 @@ class NatsConnection;
 struct RepairTarget
 {
     std::shared_ptr<NatsConnection> connection;
-    QString account;    ///< may be empty when the server does not say
-    QString apiDomain;  ///< JetStream API domain (the profile's), empty for none
-    Profile profile;    ///< where the connection came from: name, allowChanges, secrets to redact
+    QString account; ///< may be empty when the server does not say
+    QString apiDomain; ///< JetStream API domain (the profile's), empty for none
+    Profile profile; ///< where the connection came from: name, allowChanges, secrets to redact
 
     /**
      * The connection for `account` (empty: the connected user's account): the account's credentials
@@ -32,8 +32,7 @@ struct RepairTarget
      */
     static Result<RepairTarget> resolve(ConnectionSet &connections, const QString &account);
     /** A target on an existing connection; allowChanges, domain and name come from `profile`. */
-    static RepairTarget fromConnection(const Profile &profile, std::shared_ptr<NatsConnection> connection,
-                                       const QString &account);
+    static RepairTarget fromConnection(const Profile &profile, std::shared_ptr<NatsConnection> connection, const QString &account);
 
     /** Ok when the profile allows changes; else a ReadOnly error naming `action`. Any thread. */
     Result<void> checkWritable(const QString &action) const;

@@ -119,9 +119,8 @@ Result<BackupResult> run(const RepairTarget &target, const BackupRequest &reques
                 QByteArray chunk;
                 for (StreamMessage &m : batch) {
                     if (m.sequence <= lastSeq) {
-                        writeError = Error(Error::Kind::Protocol, QStringLiteral("the stream delivered sequence %1 after %2")
-                                                                      .arg(m.sequence)
-                                                                      .arg(lastSeq));
+                        writeError = Error(Error::Kind::Protocol,
+                                           QStringLiteral("the stream delivered sequence %1 after %2").arg(m.sequence).arg(lastSeq));
                         return false;
                     }
                     lastSeq = m.sequence;

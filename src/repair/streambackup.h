@@ -19,18 +19,18 @@ struct BackupRequest
     QString outputPath;
     /** Empty: every message. Else only messages on this subject (wildcards allowed), e.g. `$MQTT.sess.<hash>`. */
     QString subject;
-    bool includeMessages = true;  ///< false: configs only (e.g. before deleting a consumer)
-    bool allConsumers = true;     ///< false: only the consumers named in `consumers`
-    QStringList consumers;        ///< with allConsumers false: these, each must exist
-    bool overwrite = false;       ///< replace an existing file at outputPath (else refused)
+    bool includeMessages = true; ///< false: configs only (e.g. before deleting a consumer)
+    bool allConsumers = true; ///< false: only the consumers named in `consumers`
+    QStringList consumers; ///< with allConsumers false: these, each must exist
+    bool overwrite = false; ///< replace an existing file at outputPath (else refused)
 };
 
 struct BackupOptions
 {
-    RepairProgressHandler progress;             ///< optional
-    const std::atomic<bool> *cancel = nullptr;  ///< set from any thread to stop; no file is left then
+    RepairProgressHandler progress; ///< optional
+    const std::atomic<bool> *cancel = nullptr; ///< set from any thread to stop; no file is left then
     int batchSize = 1024;
-    QString toolVersion;                        ///< recorded in the header; default: the library's version
+    QString toolVersion; ///< recorded in the header; default: the library's version
 };
 
 /** A finished backup: the file exists under `path`, complete and synced to disk. */
@@ -41,10 +41,10 @@ struct BackupResult
     QString account;
     QString subjectFilter;
     quint64 messages = 0;
-    quint64 bytes = 0;        ///< message data and header bytes
-    qint64 fileBytes = 0;     ///< size of the file
-    QStringList consumers;    ///< names whose configs the file holds
-    bool interestRetention = false;  ///< read with direct gets (no consumer)
+    quint64 bytes = 0; ///< message data and header bytes
+    qint64 fileBytes = 0; ///< size of the file
+    QStringList consumers; ///< names whose configs the file holds
+    bool interestRetention = false; ///< read with direct gets (no consumer)
 };
 
 /**

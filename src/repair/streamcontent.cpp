@@ -30,7 +30,8 @@ Result<ReadSummary> readBySequence(const std::shared_ptr<NatsConnection> &connec
         return map.error();
     // The range the state reports must fit the message count. 2.9.10 serving a store a 2.10+ server
     // wrote reports ranges up to 2^62 + n (the newer server's delete tombstones): listing them would never end.
-    const quint64 range = map->lastSequence >= map->firstSequence && map->firstSequence > 0 ? map->lastSequence - map->firstSequence + 1 : 0;
+    const quint64 range =
+        map->lastSequence >= map->firstSequence && map->firstSequence > 0 ? map->lastSequence - map->firstSequence + 1 : 0;
     if (range > 20'000'000 && range > 4 * map->messages + 100000)
         return Error(Error::Kind::Internal,
                      QStringLiteral("reading %1: the server reports sequences %2 to %3 for %4 messages, too sparse to read by sequence")
@@ -91,8 +92,7 @@ Result<ReadSummary> readBySequence(const std::shared_ptr<NatsConnection> &connec
 
 // Interest stream, one subject: walk `next_by_subj` from the first sequence, one request per message.
 Result<ReadSummary> readSubjectWalk(const std::shared_ptr<NatsConnection> &connection, const QString &domain, const QString &stream,
-                                    const QString &subject, const StreamReader::Options &options,
-                                    const StreamReader::BatchHandler &onBatch)
+                                    const QString &subject, const StreamReader::Options &options, const StreamReader::BatchHandler &onBatch)
 {
     JetStreamClient js(connection, domain);
     const QString op = QStringLiteral("STREAM.MSG.GET.") + stream;
@@ -114,12 +114,12 @@ Result<ReadSummary> readSubjectWalk(const std::shared_ptr<NatsConnection> &conne
             const QJsonObject msg = msgValue.toObject();
             const QJsonValue seqValue = msg.value(QLatin1String("seq"));
             // A sequence is 1 .. 2^53 in JSON; anything else (missing, negative, a string) would wrap `next` around.
-            if (!msgValue.isObject() || !seqValue.isDouble() || seqValue.toDouble() < 1 || seqValue.toDouble() > 9007199254740992.0 ||
-                !msg.value(QLatin1String("subject")).isString())
-                return Error(Error::Kind::Protocol, QStringLiteral("reading %1 on %2: malformed STREAM.MSG.GET reply (no message object "
-                                                                   "with a sequence and a subject): %3")
-                                                        .arg(stream, subject,
-                                                             QString::fromUtf8(QJsonDocument(*reply).toJson(QJsonDocument::Compact).left(200))));
+            if (!msgValue.isObject() || !seqValue.isDouble() || seqValue.toDouble() < 1 || seqValue.toDouble() > 9007199254740992.0
+                || !msg.value(QLatin1String("subject")).isString())
+                return Error(Error::Kind::Protocol,
+                             QStringLiteral("reading %1 on %2: malformed STREAM.MSG.GET reply (no message object "
+                                            "with a sequence and a subject): %3")
+                                 .arg(stream, subject, QString::fromUtf8(QJsonDocument(*reply).toJson(QJsonDocument::Compact).left(200))));
             StreamMessage m;
             m.subject = msg.value(QLatin1String("subject")).toString();
             m.sequence = quint64(seqValue.toInteger());
@@ -129,10 +129,11 @@ Result<ReadSummary> readSubjectWalk(const std::shared_ptr<NatsConnection> &conne
             if (!hdrs.isEmpty())
                 m.headers = QByteArray::fromBase64(hdrs.toLatin1());
             if (m.sequence < next)
-                return Error(Error::Kind::Protocol, QStringLiteral("reading %1 on %2: the server answered sequence %3 for a request from %4")
-                                                        .arg(stream, subject)
-                                                        .arg(m.sequence)
-                                                        .arg(next));
+                return Error(Error::Kind::Protocol,
+                             QStringLiteral("reading %1 on %2: the server answered sequence %3 for a request from %4")
+                                 .arg(stream, subject)
+                                 .arg(m.sequence)
+                                 .arg(next));
             next = m.sequence + 1;
             summary.lastSequence = m.sequence;
             batch.append(std::move(m));

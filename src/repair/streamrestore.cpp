@@ -28,7 +28,7 @@ namespace {
 
 constexpr int MaxFailuresListed = 10;
 
-using Prints = QHash<QByteArray, quint64>;  // fingerprint -> how many messages have it
+using Prints = QHash<QByteArray, quint64>; // fingerprint -> how many messages have it
 
 /** What the stream holds now, within the backup's subject filter. */
 struct TargetState
@@ -36,9 +36,9 @@ struct TargetState
     bool exists = false;
     QJsonObject config;
     Prints prints;
-    QSet<QString> subjects;  ///< subjects holding at least one message
+    QSet<QString> subjects; ///< subjects holding at least one message
     quint64 messages = 0;
-    quint64 foreign = 0;     ///< messages the backup does not have
+    quint64 foreign = 0; ///< messages the backup does not have
     QString foreignExample;
 };
 
@@ -147,7 +147,7 @@ struct Run
         requests.append(AuditLog::request(js.apiSubject(op), header.config));
         auto created = js.call(op, header.config);
         if (!created) {
-            if (created.error().jsErrCode() == 10058) {  // created meanwhile (e.g. by an MQTT server): re-read
+            if (created.error().jsErrCode() == 10058) { // created meanwhile (e.g. by an MQTT server): re-read
                 *raced = true;
                 return {};
             }
@@ -287,8 +287,8 @@ Result<RestoreResult> run(const RepairTarget &target, const QString &path, const
     run.result.subjectFilter = run.header.subjectFilter;
     run.result.messages = scan->trailer.messages;
     if (!target.account.isEmpty() && !run.header.account.isEmpty() && target.account != run.header.account)
-        run.result.warnings << QStringLiteral("the backup was taken from account %1, restoring into account %2")
-                                   .arg(run.header.account, target.account);
+        run.result.warnings
+            << QStringLiteral("the backup was taken from account %1, restoring into account %2").arg(run.header.account, target.account);
 
     // 2. The stream: its content decides whether restoring is safe; create it when missing.
     JetStreamClient js(target.connection, target.apiDomain);
@@ -300,7 +300,7 @@ Result<RestoreResult> run(const RepairTarget &target, const QString &path, const
         state = std::move(*read);
         if (state.exists || options.dryRun) {
             if (!state.exists)
-                run.result.streamCreated = true;  // would be
+                run.result.streamCreated = true; // would be
             break;
         }
         bool raced = false;
@@ -326,8 +326,8 @@ Result<RestoreResult> run(const RepairTarget &target, const QString &path, const
         };
         for (const char *key : {"subjects", "retention", "max_msgs_per_subject", "discard", "storage"})
             if (differs(key))
-                run.result.warnings << QStringLiteral("the existing stream's %1 differs from the backup's; it was left as it is")
-                                           .arg(QLatin1String(key));
+                run.result.warnings
+                    << QStringLiteral("the existing stream's %1 differs from the backup's; it was left as it is").arg(QLatin1String(key));
     }
 
     // 3. Consumers before messages: interest retention keeps only what someone is interested in.
@@ -373,7 +373,8 @@ Result<RestoreResult> run(const RepairTarget &target, const QString &path, const
         const QString op = QStringLiteral("STREAM.UPDATE.") + run.header.stream;
         run.requests.append(AuditLog::request(js.apiSubject(op), *widenedFrom));
         if (auto u = js.call(op, *widenedFrom); !u)
-            return run.failed(u.error().prefixed(QStringLiteral("putting back the subjects of %1 after the restore").arg(run.header.stream)));
+            return run.failed(
+                u.error().prefixed(QStringLiteral("putting back the subjects of %1 after the restore").arg(run.header.stream)));
     }
     if (!published)
         return run.failed(published.error());
@@ -382,16 +383,18 @@ Result<RestoreResult> run(const RepairTarget &target, const QString &path, const
     const quint64 sent = run.result.restored + run.result.failed;
     if (sent > 0) {
         const QString subjects = run.header.subjectFilter.isEmpty()
-                                     ? run.header.config.value(QLatin1String("subjects")).toVariant().toStringList().join(QLatin1Char(','))
-                                     : run.header.subjectFilter;
-        run.requests.append(AuditLog::request(subjects, QJsonObject{{QStringLiteral("publish"), qint64(sent)},
-                                                                    {QStringLiteral("acknowledged"), qint64(run.result.restored)},
-                                                                    {QStringLiteral("failed"), qint64(run.result.failed)}}));
+            ? run.header.config.value(QLatin1String("subjects")).toVariant().toStringList().join(QLatin1Char(','))
+            : run.header.subjectFilter;
+        run.requests.append(AuditLog::request(subjects,
+                                              QJsonObject{{QStringLiteral("publish"), qint64(sent)},
+                                                          {QStringLiteral("acknowledged"), qint64(run.result.restored)},
+                                                          {QStringLiteral("failed"), qint64(run.result.failed)}}));
     }
     if (run.result.cancelled)
         run.audit(QStringLiteral("cancelled"), QStringLiteral("cancelled by the user"));
     else if (run.result.failed > 0)
-        run.audit(QStringLiteral("error"), QStringLiteral("%1 message(s) not restored: %2").arg(run.result.failed).arg(run.result.failures.value(0)));
+        run.audit(QStringLiteral("error"),
+                  QStringLiteral("%1 message(s) not restored: %2").arg(run.result.failed).arg(run.result.failures.value(0)));
     else
         run.audit(QStringLiteral("ok"), {});
     return run.result;

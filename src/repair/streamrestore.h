@@ -22,11 +22,11 @@ struct RestoreOptions
     bool merge = false;
     /** Validate the file and compare with the stream; change nothing (allowed on read-only profiles). */
     bool dryRun = false;
-    RepairProgressHandler progress;             ///< optional
-    const std::atomic<bool> *cancel = nullptr;  ///< stops publishing; what was acknowledged stays (a rerun continues)
-    int inFlight = 256;                         ///< publishes awaiting their ack at once
-    int idleTimeoutMs = 10000;                  ///< a publish ack later than this counts as failed
-    QString auditPath;                          ///< empty: AuditLog::defaultPath()
+    RepairProgressHandler progress; ///< optional
+    const std::atomic<bool> *cancel = nullptr; ///< stops publishing; what was acknowledged stays (a rerun continues)
+    int inFlight = 256; ///< publishes awaiting their ack at once
+    int idleTimeoutMs = 10000; ///< a publish ack later than this counts as failed
+    QString auditPath; ///< empty: AuditLog::defaultPath()
 };
 
 struct RestoreResult
@@ -34,23 +34,23 @@ struct RestoreResult
     QString path;
     QString stream;
     QString account;
-    QString subjectFilter;       ///< the backup's subject filter (empty: whole stream)
-    quint64 messages = 0;        ///< message lines in the file
-    quint64 restored = 0;        ///< published and acknowledged (dry run: would publish)
-    quint64 alreadyPresent = 0;  ///< skipped: an identical message is in the stream
-    quint64 conflicts = 0;       ///< skipped: a per-subject stream holds another message on the subject (kept)
-    quint64 failed = 0;          ///< publish refused or not acknowledged
+    QString subjectFilter; ///< the backup's subject filter (empty: whole stream)
+    quint64 messages = 0; ///< message lines in the file
+    quint64 restored = 0; ///< published and acknowledged (dry run: would publish)
+    quint64 alreadyPresent = 0; ///< skipped: an identical message is in the stream
+    quint64 conflicts = 0; ///< skipped: a per-subject stream holds another message on the subject (kept)
+    quint64 failed = 0; ///< publish refused or not acknowledged
     quint64 headersStripped = 0; ///< messages published without some of their headers (BackupFormat::isStrippedHeader)
-    bool streamCreated = false;  ///< (dry run: would be created)
+    bool streamCreated = false; ///< (dry run: would be created)
     QStringList consumersCreated;
     QStringList consumersExisting;
-    QStringList consumersSkipped;  ///< ephemeral consumers (no durable name): not recreated
-    QStringList failures;          ///< the first failures' texts
+    QStringList consumersSkipped; ///< ephemeral consumers (no durable name): not recreated
+    QStringList failures; ///< the first failures' texts
     QStringList warnings;
     bool cancelled = false;
     bool dryRun = false;
     QString auditPath;
-    QString auditError;            ///< the audit entry could not be written (the restore itself happened)
+    QString auditError; ///< the audit entry could not be written (the restore itself happened)
 
     bool complete() const { return failed == 0 && !cancelled; }
 };

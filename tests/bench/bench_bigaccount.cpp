@@ -41,9 +41,9 @@ using namespace MqttDoctor::Test;
 
 namespace {
 
-const QStringList AllCommands{QStringLiteral("raw-sess"),      QStringLiteral("sessions-json"), QStringLiteral("sessions-text"),
-                              QStringLiteral("sessions-first"), QStringLiteral("check"),         QStringLiteral("raw-rmsgs"),
-                              QStringLiteral("retained-json"),  QStringLiteral("gui")};
+const QStringList AllCommands{
+    QStringLiteral("raw-sess"), QStringLiteral("sessions-json"), QStringLiteral("sessions-text"), QStringLiteral("sessions-first"),
+    QStringLiteral("check"),    QStringLiteral("raw-rmsgs"),     QStringLiteral("retained-json"), QStringLiteral("gui")};
 // What the GUI logs (category mqttdoctor.load, info) when the sessions view shows its first rows and all of them.
 const QRegularExpression FirstRows(QStringLiteral("sessions: first (\\d+) rows (\\d+) ms after connect"));
 const QRegularExpression AllRows(QStringLiteral("sessions complete: (\\d+) rows (\\d+) ms after connect"));
@@ -74,7 +74,7 @@ QString baselineOf(const QString &command)
 
 struct Target
 {
-    double ratio = -1;  // of the raw read's time
+    double ratio = -1; // of the raw read's time
     double ms = -1;
     double rssMiB = -1;
 };
@@ -136,8 +136,7 @@ public:
             std::printf("  serving at %s (user %s, password %s; system user sys, password syspass) until standard input ends\n",
                         qPrintable(server.url()), User, Password);
             std::fflush(stdout);
-            while (std::getchar() != EOF) {
-            }
+            while (std::getchar() != EOF) {}
             return true;
         }
         ProcessRounds::Hooks hooks;
@@ -148,8 +147,9 @@ public:
             s.content = content(command, o);
             if (command == QLatin1String("gui")) {
                 const QString log = QString::fromUtf8(o.standardErrorTail);
-                s.extra = QStringLiteral("first rows %1 ms after connect; findings (%2) complete %3 ms after connect, peak RSS then")
-                              .arg(FirstRows.match(log).captured(2), AllFindings.match(log).captured(1), AllFindings.match(log).captured(2));
+                s.extra =
+                    QStringLiteral("first rows %1 ms after connect; findings (%2) complete %3 ms after connect, peak RSS then")
+                        .arg(FirstRows.match(log).captured(2), AllFindings.match(log).captured(1), AllFindings.match(log).captured(2));
             }
         };
         // The GUI's figure is the time to all rows: the findings' line came later, after connect as much.
@@ -177,10 +177,18 @@ private:
 
     QStringList connection(const NatsServerFixture &server) const
     {
-        return {QStringLiteral("--server"),      server.url(),          QStringLiteral("--user"),
-                QString::fromLatin1(User),       QStringLiteral("--password"), QString::fromLatin1(Password),
-                QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
-                QStringLiteral("syspass"),       QStringLiteral("--timeout"), QStringLiteral("30s")};
+        return {QStringLiteral("--server"),
+                server.url(),
+                QStringLiteral("--user"),
+                QString::fromLatin1(User),
+                QStringLiteral("--password"),
+                QString::fromLatin1(Password),
+                QStringLiteral("--system-user"),
+                QStringLiteral("sys"),
+                QStringLiteral("--system-password"),
+                QStringLiteral("syspass"),
+                QStringLiteral("--timeout"),
+                QStringLiteral("30s")};
     }
 
     TimedProcess::Outcome runCommand(const QString &command, const NatsServerFixture &server) const
@@ -222,7 +230,7 @@ private:
         else
             args << QStringLiteral("--json") << QStringLiteral("retained");
         limit.marker = command.startsWith(QLatin1String("sessions")) ? QByteArrayLiteral("\"client_id\": ")
-                       : command == QLatin1String("retained-json")   ? QByteArrayLiteral("\"topic\": ")
+            : command == QLatin1String("retained-json")              ? QByteArrayLiteral("\"topic\": ")
                                                                      : QByteArrayLiteral("\"code\": ");
         if (command == QLatin1String("sessions-text"))
             limit.marker = QByteArrayLiteral("\n");
@@ -237,7 +245,8 @@ private:
             return out.trimmed();
         if (command == QLatin1String("gui")) {
             const QRegularExpressionMatch rows = AllRows.match(QString::fromUtf8(o.standardErrorTail));
-            return QStringLiteral("%1 rows%2").arg(rows.captured(1), rows.captured(1).toLongLong() == m_size ? QString() : QStringLiteral(" -- INCOMPLETE"));
+            return QStringLiteral("%1 rows%2")
+                .arg(rows.captured(1), rows.captured(1).toLongLong() == m_size ? QString() : QStringLiteral(" -- INCOMPLETE"));
         }
         if (command == QLatin1String("sessions-text")) {
             const qint64 rows = o.markerCount - 1; // the header line
@@ -251,8 +260,8 @@ private:
         }
         const bool truncated = out.contains(QLatin1String("\"truncated\": true"));
         const qint64 expected = command == QLatin1String("sessions-first") ? 100
-                                : command == QLatin1String("retained-json") ? m_retained
-                                                                            : m_size;
+            : command == QLatin1String("retained-json")                    ? m_retained
+                                                                           : m_size;
         return QStringLiteral("%1 records%2, %3%4")
             .arg(number(o.markerCount), truncated ? QStringLiteral(" (truncated)") : QString(), size,
                  o.markerCount == expected ? QString() : QStringLiteral(" -- INCOMPLETE"));
@@ -283,9 +292,10 @@ private:
             QString figures;
             if (!s.ratios.isEmpty())
                 figures += QStringLiteral("  x%1 raw").arg(ProcessRounds::median(s.ratios), 0, 'f', 2)
-                           + ProcessRounds::verdict(ProcessRounds::median(s.ratios), target.ratio, QStringLiteral("x"));
+                    + ProcessRounds::verdict(ProcessRounds::median(s.ratios), target.ratio, QStringLiteral("x"));
             figures += ProcessRounds::verdict(ms, target.ms, QStringLiteral("ms"));
-            figures += QStringLiteral("  peak RSS %1 MiB").arg(rss, 0, 'f', 1) + ProcessRounds::verdict(rss, target.rssMiB, QStringLiteral("MiB"));
+            figures +=
+                QStringLiteral("  peak RSS %1 MiB").arg(rss, 0, 'f', 1) + ProcessRounds::verdict(rss, target.rssMiB, QStringLiteral("MiB"));
             figures += QStringLiteral("  CPU %1 s").arg(ProcessRounds::median(s.cpuSeconds), 0, 'f', 2);
             ProcessRounds::print(titles.value(command), 34, s, figures);
         }

@@ -96,10 +96,8 @@ QString explainContent(const TimedProcess::Outcome &o)
     if (summary.isEmpty())
         return QStringLiteral("no JSON summary: %1").arg(o.describe());
     return QStringLiteral("%1 lines read: %2 explained in %3 groups, %4 not recognised, %5 skipped")
-        .arg(number(summary.value(QLatin1String("lines")).toInteger()),
-             number(summary.value(QLatin1String("explained")).toInteger()),
-             number(summary.value(QLatin1String("groups")).toInteger()),
-             number(summary.value(QLatin1String("not_recognised")).toInteger()),
+        .arg(number(summary.value(QLatin1String("lines")).toInteger()), number(summary.value(QLatin1String("explained")).toInteger()),
+             number(summary.value(QLatin1String("groups")).toInteger()), number(summary.value(QLatin1String("not_recognised")).toInteger()),
              number(summary.value(QLatin1String("skipped")).toInteger()));
 }
 
@@ -135,31 +133,32 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "cannot write %s from %s\n", qPrintable(path), qPrintable(sourceDir()));
             return 1;
         }
-        std::printf("%s log: %.1f MiB\n", unique ? "unique client IDs" : "repeated",
-                    double(QFileInfo(path).size()) / (1024 * 1024));
+        std::printf("%s log: %.1f MiB\n", unique ? "unique client IDs" : "repeated", double(QFileInfo(path).size()) / (1024 * 1024));
         std::fflush(stdout);
         ProcessRounds::Hooks hooks;
         hooks.run = [&](const QString &command) {
             if (command == QLatin1String("grep"))
                 return TimedProcess::run(grep, {QStringLiteral("-c"), QStringLiteral("MQTT"), path}, {}, timeoutMs, launcher());
             return TimedProcess::run(binary(QStringLiteral("bin/nats-mqtt-doctor-cli")),
-                                     {QStringLiteral("explain"), QStringLiteral("--file"), path, QStringLiteral("--json")}, {},
-                                     timeoutMs, launcher());
+                                     {QStringLiteral("explain"), QStringLiteral("--file"), path, QStringLiteral("--json")}, {}, timeoutMs,
+                                     launcher());
         };
         // grep exits 1 when no line matched, explain when some line was not recognised: both still did the work.
         hooks.completed = [](const QString &, const TimedProcess::Outcome &o) {
             return o.started && !o.timedOut && o.error.isEmpty() && o.signal == 0 && (o.exitCode == 0 || o.exitCode == 1);
         };
         hooks.describe = [](const QString &command, const TimedProcess::Outcome &o, ProcessSeries &s) {
-            s.content = command == QLatin1String("grep") ? QStringLiteral("%1 lines with MQTT").arg(QString::fromUtf8(o.standardOutput).trimmed())
-                                                         : explainContent(o);
+            s.content = command == QLatin1String("grep")
+                ? QStringLiteral("%1 lines with MQTT").arg(QString::fromUtf8(o.standardOutput).trimmed())
+                : explainContent(o);
         };
         hooks.baselineOf = [](const QString &command) { return command == QLatin1String("grep") ? QString() : QStringLiteral("grep"); };
         const QStringList commands{QStringLiteral("grep"), QStringLiteral("explain")};
         const QMap<QString, ProcessSeries> series = ProcessRounds::run(commands, runs, hooks);
         for (const QString &command : commands) {
             const ProcessSeries s = series.value(command);
-            const QString title = command == QLatin1String("grep") ? QStringLiteral("grep -c MQTT") : QStringLiteral("explain --file --json");
+            const QString title =
+                command == QLatin1String("grep") ? QStringLiteral("grep -c MQTT") : QStringLiteral("explain --file --json");
             if (s.ms.isEmpty()) {
                 std::printf("  %s no figure: %s\n", qPrintable(title.leftJustified(24)), qPrintable(s.failure));
                 rc = 1;

@@ -123,7 +123,7 @@ QString checkContent(const TimedProcess::Outcome &o, const FleetSetup &fleet)
 
 struct Target
 {
-    double ms = -1;     // -1: no target at this size
+    double ms = -1; // -1: no target at this size
     double rssMiB = -1;
 };
 
@@ -222,7 +222,8 @@ public:
             s.content = content(command, o, fleet);
             if (command == QLatin1String("gui")) {
                 const QRegularExpressionMatch m = TreeComplete.match(o.line);
-                s.extra = QStringLiteral("its line: %1 accounts, %2 servers, %3 ms after connect").arg(m.captured(1), m.captured(2), m.captured(3));
+                s.extra = QStringLiteral("its line: %1 accounts, %2 servers, %3 ms after connect")
+                              .arg(m.captured(1), m.captured(2), m.captured(3));
             }
         };
         const QMap<QString, ProcessSeries> series = ProcessRounds::run(m_settings.commands, m_settings.runs, hooks);
@@ -261,18 +262,19 @@ private:
                                      {}, m_settings.processTimeoutMs, launcher());
         const QString cli = binary(QStringLiteral("bin/nats-mqtt-doctor-cli"));
         if (command == QLatin1String("accounts"))
-            return TimedProcess::run(cli, systemConnection(server.url()) + timeout + QStringList{QStringLiteral("--json"), QStringLiteral("accounts")},
-                                     {}, m_settings.processTimeoutMs, launcher());
+            return TimedProcess::run(
+                cli, systemConnection(server.url()) + timeout + QStringList{QStringLiteral("--json"), QStringLiteral("accounts")}, {},
+                m_settings.processTimeoutMs, launcher());
         if (command == QLatin1String("check"))
             return TimedProcess::run(cli,
                                      systemConnection(server.url()) + timeout
                                          + QStringList{QStringLiteral("--json"), QStringLiteral("check"), QStringLiteral("--all-accounts")},
                                      {}, m_settings.processTimeoutMs, launcher());
         if (command == QLatin1String("check-profile"))
-            return TimedProcess::run(cli,
-                                     {QStringLiteral("--profile"), profile, QStringLiteral("--json"), QStringLiteral("check"),
-                                      QStringLiteral("--all-accounts")},
-                                     {}, m_settings.processTimeoutMs, launcher());
+            return TimedProcess::run(
+                cli,
+                {QStringLiteral("--profile"), profile, QStringLiteral("--json"), QStringLiteral("check"), QStringLiteral("--all-accounts")},
+                {}, m_settings.processTimeoutMs, launcher());
         // The GUI keeps its settings and secrets apart from the user's (it saves recent connections).
         const QString home = QDir(server.directory()).filePath(QStringLiteral("gui-home"));
         QDir().mkpath(home);
@@ -325,9 +327,11 @@ private:
             QString figures;
             if (!s.ratios.isEmpty())
                 figures += QStringLiteral("  x%1 the baseline").arg(ProcessRounds::median(s.ratios), 0, 'f', 1);
-            figures += QStringLiteral("  peak RSS %1 MiB  CPU %2 s").arg(rss, 0, 'f', 1).arg(ProcessRounds::median(s.cpuSeconds), 0, 'f', 2);
+            figures +=
+                QStringLiteral("  peak RSS %1 MiB  CPU %2 s").arg(rss, 0, 'f', 1).arg(ProcessRounds::median(s.cpuSeconds), 0, 'f', 2);
             const Target target = targetFor(command, fleet.count());
-            figures += ProcessRounds::verdict(ms, target.ms, QStringLiteral("ms")) + ProcessRounds::verdict(rss, target.rssMiB, QStringLiteral("MiB"));
+            figures += ProcessRounds::verdict(ms, target.ms, QStringLiteral("ms"))
+                + ProcessRounds::verdict(rss, target.rssMiB, QStringLiteral("MiB"));
             if (fleet.isPartial() && (target.ms >= 0 || target.rssMiB >= 0))
                 figures += QStringLiteral(" (partial fleet: indicative only)");
             ProcessRounds::print(titles.value(command), 40, s, figures);
@@ -365,8 +369,8 @@ int main(int argc, char **argv)
     settings.guiTimeoutMs = std::max(1, option("--gui-timeout", QStringLiteral("120")).toInt()) * 1000;
     settings.partial = !args.contains(QStringLiteral("--no-partial"));
 
-    for (const QString &program : {QStringLiteral("bench/fleet_rawjsz"), QStringLiteral("bench/fleet_launch"), QStringLiteral("bin/nats-mqtt-doctor-cli"),
-                                   QStringLiteral("bin/nats-mqtt-doctor")})
+    for (const QString &program : {QStringLiteral("bench/fleet_rawjsz"), QStringLiteral("bench/fleet_launch"),
+                                   QStringLiteral("bin/nats-mqtt-doctor-cli"), QStringLiteral("bin/nats-mqtt-doctor")})
         if (!QFileInfo(binary(program)).isExecutable()) {
             std::fprintf(stderr, "missing %s: build the benchmarks target of this tree\n", qPrintable(binary(program)));
             return 1;

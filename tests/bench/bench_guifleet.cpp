@@ -51,7 +51,11 @@ QString gapsText(const StallMeter &meter)
 {
     QStringList parts;
     for (const Gap &gap : meter.longGaps())
-        parts << QStringLiteral("%1 ms at %2 (%3 running, %4 waiting for a CPU)").arg(gap.length).arg(gap.at).arg(gap.running).arg(gap.waiting);
+        parts << QStringLiteral("%1 ms at %2 (%3 running, %4 waiting for a CPU)")
+                     .arg(gap.length)
+                     .arg(gap.at)
+                     .arg(gap.running)
+                     .arg(gap.waiting);
     return parts.isEmpty() ? QString() : QStringLiteral("\n    gaps over 20 ms: %1").arg(parts.join(QStringLiteral("; ")));
 }
 
@@ -125,8 +129,8 @@ int main(int argc, char **argv)
     QString why;
     if (!fleet.raiseOpenFileLimit(binary.versionNumber(), &why))
         std::printf("%s\n", qPrintable(why));
-    std::printf("open-file hard limit %lld: MQTT streams for %d of %d accounts\n", static_cast<long long>(hardLimit),
-                mqttAccounts, accounts);
+    std::printf("open-file hard limit %lld: MQTT streams for %d of %d accounts\n", static_cast<long long>(hardLimit), mqttAccounts,
+                accounts);
 
     Test::ServerConfig config = fleet.serverConfig();
     config.setServerName(QStringLiteral("fleet1"));
@@ -140,8 +144,8 @@ int main(int argc, char **argv)
     std::printf("nats-server %s at %s with %d JetStream accounts, started in %lld ms\n", qPrintable(server.binary().version()),
                 qPrintable(server.url()), accounts, static_cast<long long>(setup.elapsed()));
     const Test::FleetSetup::Report made = fleet.createMqttState(server.mqttPort());
-    std::printf("%d of %d accounts got their MQTT streams and a session through MQTT, in %lld ms%s\n", made.sessionsCreated,
-                made.accounts, static_cast<long long>(made.elapsedMs), made.ok() ? "" : qPrintable(QStringLiteral("\n") + made.describe()));
+    std::printf("%d of %d accounts got their MQTT streams and a session through MQTT, in %lld ms%s\n", made.sessionsCreated, made.accounts,
+                static_cast<long long>(made.elapsedMs), made.ok() ? "" : qPrintable(QStringLiteral("\n") + made.describe()));
     int broken = 0;
     for (int i = 0; i < mqttAccounts; i += 1000) {
         Profile own;
@@ -208,10 +212,9 @@ int main(int argc, char **argv)
     idle(100);
     meter.stop();
     std::printf("tree complete: %d accounts, %d servers, %lld ms after connect (target < 1500 ms with 1,000 accounts)\n",
-                model.rowCount(model.accountGroupIndex()), model.rowCount(model.serverGroupIndex()),
-                static_cast<long long>(completeMs));
-    std::printf("  discovery (core, on the pool): servers after %lld ms, accounts after %lld ms\n",
-                static_cast<long long>(serversAtMs), static_cast<long long>(accountsAtMs));
+                model.rowCount(model.accountGroupIndex()), model.rowCount(model.serverGroupIndex()), static_cast<long long>(completeMs));
+    std::printf("  discovery (core, on the pool): servers after %lld ms, accounts after %lld ms\n", static_cast<long long>(serversAtMs),
+                static_cast<long long>(accountsAtMs));
     std::printf("  then the GUI: account rows in the tree after %lld ms, badges computed on the pool by %lld ms, tree "
                 "complete %lld ms after the last discovery result\n",
                 static_cast<long long>(firstRowsMs), static_cast<long long>(healthAtMs),
@@ -268,8 +271,8 @@ int main(int argc, char **argv)
         if (!loading)
             refreshed = true;
     });
-    measure("refresh (servers, accounts, badges; an account selected and expanded)", [&] { controller.refresh(); },
-            [&] { return refreshed; });
+    measure(
+        "refresh (servers, accounts, badges; an account selected and expanded)", [&] { controller.refresh(); }, [&] { return refreshed; });
     QObject::disconnect(connection);
     std::printf("selected after the refresh: %s\n", qPrintable(tree.currentSourceIndex().data(ClusterTreeModel::NameRole).toString()));
     if (!screenshot.isEmpty()) {

@@ -36,8 +36,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "cannot start nats-server %s: %s\n", qPrintable(version), qPrintable(server.errorString()));
         return 1;
     }
-    std::printf("nats-server %s at %s, %d session records\n", qPrintable(server.binary().version()), qPrintable(server.url()),
-                records);
+    std::printf("nats-server %s at %s, %d session records\n", qPrintable(server.binary().version()), qPrintable(server.url()), records);
     if (!BenchData::fill(server.url().toUtf8(), records, 0))
         return 1;
 
@@ -97,10 +96,11 @@ int main(int argc, char **argv)
         QObject::connect(panel.model(), &SessionTableModel::sorted, &sortLoop, &QEventLoop::quit);
         sortLoop.exec();
     };
-    measure("sort by client ID", [&] { panel.view()->sortByColumn(SessionTableModel::ClientIdColumn, Qt::AscendingOrder); },
-            waitForSort);
-    measure("sort by last written, descending",
-            [&] { panel.view()->sortByColumn(SessionTableModel::LastWrittenColumn, Qt::DescendingOrder); }, waitForSort);
+    measure(
+        "sort by client ID", [&] { panel.view()->sortByColumn(SessionTableModel::ClientIdColumn, Qt::AscendingOrder); }, waitForSort);
+    measure(
+        "sort by last written, descending", [&] { panel.view()->sortByColumn(SessionTableModel::LastWrittenColumn, Qt::DescendingOrder); },
+        waitForSort);
     const auto waitForFilter = [&] {
         if (!panel.proxy()->isFiltering())
             return;
@@ -108,12 +108,15 @@ int main(int argc, char **argv)
         QObject::connect(panel.proxy(), &SessionFilterProxyModel::filterApplied, &filterLoop, &QEventLoop::quit);
         filterLoop.exec();
     };
-    measure("filter \"client-0009\"", [&] { panel.proxy()->setFilterText(QStringLiteral("client-0009")); }, waitForFilter);
-    measure("clear the filter", [&] { panel.proxy()->setFilterText({}); }, waitForFilter);
+    measure(
+        "filter \"client-0009\"", [&] { panel.proxy()->setFilterText(QStringLiteral("client-0009")); }, waitForFilter);
+    measure(
+        "clear the filter", [&] { panel.proxy()->setFilterText({}); }, waitForFilter);
     measure("scroll to the end", [&] { panel.view()->scrollToBottom(); });
     // A refresh of the full table (what auto refresh does): the rows stay until the new ones are read.
     panel.selectClient(panel.model()->entryAt(panel.proxy()->mapToSource(panel.proxy()->index(10, 0)).row())->clientId);
-    measure("refresh the loaded table (sorted, a row selected)", [&] { panel.reload(); }, [&] { loop.exec(); });
+    measure(
+        "refresh the loaded table (sorted, a row selected)", [&] { panel.reload(); }, [&] { loop.exec(); });
     controller.shutdown();
     return 0;
 }

@@ -48,7 +48,7 @@ namespace {
 
 struct Workload
 {
-    const char *key;         // child argument
+    const char *key; // child argument
     const char *title;
     const char *stream;
     const char *filter;
@@ -72,17 +72,16 @@ struct Figures
     double first1000ms = -1;
     qint64 rssBeforeKiB = 0;
     qint64 hwmKiB = 0;
-    qint64 indexKiB = 0;  // resident size of the consumer index built before the read (join input)
-    double cpuSeconds = 0;  // this process's user + system time during the read (every thread)
-    qint64 minorFaults = 0;  // page faults during the read (each first touch of a page the process had not used)
+    qint64 indexKiB = 0; // resident size of the consumer index built before the read (join input)
+    double cpuSeconds = 0; // this process's user + system time during the read (every thread)
+    qint64 minorFaults = 0; // page faults during the read (each first touch of a page the process had not used)
 };
 
 void printResult(const Figures &f)
 {
     std::printf("RESULT {\"records\":%lld,\"decoded\":%lld,\"bytes\":%lld,\"seconds\":%.6f,\"first1000ms\":%.3f,"
                 "\"rssBeforeKiB\":%lld,\"hwmKiB\":%lld,\"indexKiB\":%lld,\"cpuSeconds\":%.6f,\"minorFaults\":%lld}\n",
-                f.records, f.decoded, f.bytes, f.seconds, f.first1000ms, f.rssBeforeKiB, f.hwmKiB, f.indexKiB, f.cpuSeconds,
-                f.minorFaults);
+                f.records, f.decoded, f.bytes, f.seconds, f.first1000ms, f.rssBeforeKiB, f.hwmKiB, f.indexKiB, f.cpuSeconds, f.minorFaults);
     std::fflush(stdout);
 }
 
@@ -154,7 +153,7 @@ int runLoader(const QString &url, const Workload &w, int records)
         index = consumerIndex(records);
     f.rssBeforeKiB = vmHwmKiB();
     f.indexKiB = statusKiB("VmRSS") - rssStart;
-    QList<SessionEntry> sessionList;  // what a sessions model would hold
+    QList<SessionEntry> sessionList; // what a sessions model would hold
     QList<RetainedEntry> retainedList;
     qint64 problems = 0;
     QElapsedTimer t;
@@ -169,10 +168,9 @@ int runLoader(const QString &url, const Workload &w, int records)
     Result<ReadSummary> r = ReadSummary{};
     if (sessions) {
         SessionLoadOptions options;
-        r = SessionLoader::load(nc, options, index, std::nullopt,
-                                [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
+        r = SessionLoader::load(nc, options, index, std::nullopt, [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
             if (sessionList.isEmpty())
-                sessionList.reserve(qsizetype(progress.total));  // the total is known from the first batch
+                sessionList.reserve(qsizetype(progress.total)); // the total is known from the first batch
             for (const SessionEntry &e : batch)
                 problems += e.hasProblems() ? 1 : 0;
             sessionList.append(std::move(batch));
@@ -201,7 +199,7 @@ int runLoader(const QString &url, const Workload &w, int records)
     perfControl("disable");
     f.records = qint64(r->delivered);
     f.decoded = sessions ? sessionList.size() : retainedList.size();
-    f.bytes = problems;  // for the loader: entries with a problem (expected: none)
+    f.bytes = problems; // for the loader: entries with a problem (expected: none)
     f.hwmKiB = vmHwmKiB();
     printResult(f);
     return 0;
@@ -236,8 +234,7 @@ int runReader(const QString &url, const Workload &w)
         return true;
     };
     const QString filter = QString::fromLatin1(w.filter);
-    auto r = w.lastPerSubject ? reader.readLastPerSubject(stream, filter, {}, onBatch)
-                              : reader.readAll(stream, filter, {}, onBatch);
+    auto r = w.lastPerSubject ? reader.readLastPerSubject(stream, filter, {}, onBatch) : reader.readAll(stream, filter, {}, onBatch);
     if (!r) {
         std::fprintf(stderr, "%s\n", qPrintable(r.error().toString()));
         return 1;
@@ -258,8 +255,8 @@ QJsonObject runChild(const QString &mode, const QString &url, const Workload &w,
     const double serverStart = otherProcessCpuSeconds(serverPid);
     QProcess p;
     p.start(QCoreApplication::applicationFilePath(),
-            {QStringLiteral("--child"), mode, QStringLiteral("--url"), url, QStringLiteral("--workload"),
-             QString::fromLatin1(w.key), QStringLiteral("--records"), QString::number(records)});
+            {QStringLiteral("--child"), mode, QStringLiteral("--url"), url, QStringLiteral("--workload"), QString::fromLatin1(w.key),
+             QStringLiteral("--records"), QString::number(records)});
     if (!p.waitForFinished(300000) || p.exitCode() != 0) {
         std::fprintf(stderr, "child %s %s failed: %s\n", qPrintable(mode), w.key, p.readAllStandardError().constData());
         return {};
@@ -357,9 +354,9 @@ void decodeAlone(int records)
         for (const StoredMessage &m : std::as_const(input))
             ok += (reference ? SessionRecord::decodeReference(m) : SessionRecord::decode(m)).ok() ? 1 : 0;
         const double s = double(t.nsecsElapsed()) / 1e9;
-        std::printf("SessionRecord::%s alone (one thread, in memory, thread CPU time): %lld records in %.2f s = %.0f records/s (%.2f us each)\n",
-                    reference ? "decodeReference" : "decode", static_cast<long long>(ok), s, double(records) / s,
-                    s * 1e6 / records);
+        std::printf(
+            "SessionRecord::%s alone (one thread, in memory, thread CPU time): %lld records in %.2f s = %.0f records/s (%.2f us each)\n",
+            reference ? "decodeReference" : "decode", static_cast<long long>(ok), s, double(records) / s, s * 1e6 / records);
     }
     const SessionLoader::ConsumerIndex index = consumerIndex(records);
     const qint64 beforeMessages = heapBytes();
@@ -379,20 +376,22 @@ void decodeAlone(int records)
     const double decodeSecs = double(t.nsecsElapsed()) / 1e9;
     const qint64 heapDecoded = heapBytes();
     t.restart();
-    for (qsizetype from = 0; from < entries.size(); from += 1024)  // per batch, as the loader joins
-        SessionLoader::joinConsumers(std::span<SessionEntry>(entries.data() + from, size_t(std::min<qsizetype>(1024, entries.size() - from))),
-                                     index, true);
+    for (qsizetype from = 0; from < entries.size(); from += 1024) // per batch, as the loader joins
+        SessionLoader::joinConsumers(
+            std::span<SessionEntry>(entries.data() + from, size_t(std::min<qsizetype>(1024, entries.size() - from))), index, true);
     const double joinSecs = double(t.nsecsElapsed()) / 1e9;
     const qint64 heapJoined = heapBytes();
-    std::printf("heap per entry (in memory, messages kept aside): list slot %lld B (sizeof SessionEntry %zu), decoded %lld B, joined %lld B; "
-                "message %lld B\n",
-                static_cast<long long>((heapList - heapStart) / records), sizeof(SessionEntry),
-                static_cast<long long>((heapDecoded - heapList) / records), static_cast<long long>((heapJoined - heapDecoded) / records),
-                static_cast<long long>(messageHeap / records));
+    std::printf(
+        "heap per entry (in memory, messages kept aside): list slot %lld B (sizeof SessionEntry %zu), decoded %lld B, joined %lld B; "
+        "message %lld B\n",
+        static_cast<long long>((heapList - heapStart) / records), sizeof(SessionEntry),
+        static_cast<long long>((heapDecoded - heapList) / records), static_cast<long long>((heapJoined - heapDecoded) / records),
+        static_cast<long long>(messageHeap / records));
     const double s = decodeSecs + joinSecs;
     std::printf("SessionLoader::fromMessage alone %.2f us, joinConsumers alone %.2f us (one thread, in memory, thread CPU time)\n",
                 decodeSecs * 1e6 / records, joinSecs * 1e6 / records);
-    std::printf("SessionLoader::fromMessage + joinConsumers alone (one thread, in memory, thread CPU time): %.2f us each\n", s * 1e6 / records);
+    std::printf("SessionLoader::fromMessage + joinConsumers alone (one thread, in memory, thread CPU time): %.2f us each\n",
+                s * 1e6 / records);
 }
 
 int runParent(int records, int retained, int runs, const QString &version, const QStringList &modes)
@@ -428,10 +427,10 @@ int runParent(int records, int retained, int runs, const QString &version, const
                 const QJsonObject o = runChild(mode, server.url(), w, records, server.processId());
                 if (o.isEmpty())
                     return 1;
-                (mode == QLatin1String("baseline")       ? base
-                 : mode == QLatin1String("baseline-all") ? baseAll
-                 : mode == QLatin1String("ours")         ? ours
-                                                         : readerOnly)
+                (mode == QLatin1String("baseline")           ? base
+                     : mode == QLatin1String("baseline-all") ? baseAll
+                     : mode == QLatin1String("ours")         ? ours
+                                                             : readerOnly)
                     .add(o);
             }
             if (ours.rate.size() == i + 1 && base.rate.size() == i + 1)
@@ -444,9 +443,10 @@ int runParent(int records, int retained, int runs, const QString &version, const
         // is for the loader, so it is judged on the peak without the index.
         const double peakLoader = median(ours.hwmMiB) - median(ours.indexMiB);
         std::printf("\n== %s: %.0f records, %.1f MiB raw record bytes\n", w.title, base.records, rawMiB);
-        std::printf("  raw nats.c ordered consumer (count only): %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  peak RSS %6.1f MiB (+%.1f while reading); %s\n",
-                    median(base.rate), qPrintable(base.runs()), median(base.first), median(base.hwmMiB), median(base.deltaMiB),
-                    qPrintable(base.cpu()));
+        std::printf(
+            "  raw nats.c ordered consumer (count only): %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  peak RSS %6.1f MiB (+%.1f while reading); %s\n",
+            median(base.rate), qPrintable(base.runs()), median(base.first), median(base.hwmMiB), median(base.deltaMiB),
+            qPrintable(base.cpu()));
         if (!baseAll.rate.isEmpty())
             std::printf("  raw nats.c ordered consumer, DeliverAll:  %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  "
                         "(the policy StreamReader picks for a max_msgs_per_subject=1 stream: same records); %s\n",
@@ -458,17 +458,18 @@ int runParent(int records, int retained, int runs, const QString &version, const
                         median(ours.rate), qPrintable(ours.runs()), median(ours.first), median(ours.hwmMiB), median(ours.deltaMiB),
                         median(ours.indexMiB), qPrintable(ours.cpu()));
         if (!readerOnly.rate.isEmpty())
-            std::printf("  (StreamReader alone, values kept):   %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  peak RSS %6.1f MiB (+%.1f while reading); reader / raw: %.0f%%; %s\n",
-                        median(readerOnly.rate), qPrintable(readerOnly.runs()), median(readerOnly.first), median(readerOnly.hwmMiB),
-                        median(readerOnly.deltaMiB), 100 * median(readerOnly.rate) / median(base.rate), qPrintable(readerOnly.cpu()));
+            std::printf(
+                "  (StreamReader alone, values kept):   %8.0f records/s  [runs: %s]  first 1000: %6.1f ms  peak RSS %6.1f MiB (+%.1f while reading); reader / raw: %.0f%%; %s\n",
+                median(readerOnly.rate), qPrintable(readerOnly.runs()), median(readerOnly.first), median(readerOnly.hwmMiB),
+                median(readerOnly.deltaMiB), 100 * median(readerOnly.rate) / median(base.rate), qPrintable(readerOnly.cpu()));
         if (!ours.rate.isEmpty())
             std::printf("  entries %.0f of %.0f records (%.0f with a problem); ratio ours/raw: %.0f%% (median of the runs' own ratios"
                         " [%s]; ratio of the medians %.0f%%; target >= 80%%: %s); "
                         "first 1000 entries %.1f ms (target < 300 ms: %s); peak RSS without the index %.1f MiB "
                         "(target < 2 x %.1f + 80 = %.1f MiB: %s)\n",
                         ours.decoded, ours.records, ours.bytes, ratio * 100, qPrintable(percentages(pairedRatios)),
-                        100 * median(ours.rate) / median(base.rate), ratio >= 0.8 ? "met" : "NOT met",
-                        median(ours.first), median(ours.first) < 300 ? "met" : "NOT met", peakLoader, rawMiB, memTarget,
+                        100 * median(ours.rate) / median(base.rate), ratio >= 0.8 ? "met" : "NOT met", median(ours.first),
+                        median(ours.first) < 300 ? "met" : "NOT met", peakLoader, rawMiB, memTarget,
                         peakLoader < memTarget ? "met" : "NOT met");
     }
     return 0;
@@ -497,7 +498,7 @@ int main(int argc, char **argv)
         if (!w)
             return 2;
         rc = child.startsWith(QLatin1String("baseline")) ? runBaseline(url.toUtf8(), *w, child == QLatin1String("baseline-all"))
-             : child == QLatin1String("ours")            ? runLoader(url, *w, records)
+            : child == QLatin1String("ours")             ? runLoader(url, *w, records)
                                                          : runReader(url, *w);
     } else {
         rc = runParent(records, option("--retained", QStringLiteral("10000")).toInt(),

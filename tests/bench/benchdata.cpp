@@ -19,11 +19,13 @@ QByteArray durableOf(const QByteArray &hash, int i)
 // ~300 bytes, like a real record with one QoS1 subscription.
 QByteArray sessionRecord(const QByteArray &clientId, const QByteArray &hash, int i)
 {
-    return "{\"origin\":\"DiAi4bSi\",\"id\":\"" + clientId + "\",\"subs\":{\"sensors.*.temp\":1},"
-           "\"cons\":{\"sensors.*.temp\":{\"durable_name\":\"" + durableOf(hash, i)
-           + "\",\"deliver_policy\":\"new\",\"ack_policy\":\"explicit\",\"ack_wait\":30000000000,"
-             "\"filter_subject\":\"$MQTT.msgs.sensors.*.temp\",\"replay_policy\":\"instant\",\"max_ack_pending\":1024,"
-             "\"deliver_subject\":\"$MQTT.sub.VLQy5y60qFRsGvLlBvebjS\",\"num_replicas\":0}}}";
+    return "{\"origin\":\"DiAi4bSi\",\"id\":\"" + clientId
+        + "\",\"subs\":{\"sensors.*.temp\":1},"
+          "\"cons\":{\"sensors.*.temp\":{\"durable_name\":\""
+        + durableOf(hash, i)
+        + "\",\"deliver_policy\":\"new\",\"ack_policy\":\"explicit\",\"ack_wait\":30000000000,"
+          "\"filter_subject\":\"$MQTT.msgs.sensors.*.temp\",\"replay_policy\":\"instant\",\"max_ack_pending\":1024,"
+          "\"deliver_subject\":\"$MQTT.sub.VLQy5y60qFRsGvLlBvebjS\",\"num_replicas\":0}}}";
 }
 
 QByteArray sessionRecordQos0(const QByteArray &clientId)
@@ -131,8 +133,8 @@ bool fill(const QByteArray &url, int records, int retained, bool qos0)
         QByteArray natsSubject = topic;
         natsSubject.replace('/', '.');
         const QByteArray payload = "{\"celsius\":" + QByteArray::number(15 + i % 20) + ".5,\"sensor\":" + QByteArray::number(i) + "}";
-        const QByteArray json = "{\"origin\":\"DiAi4bSi\",\"subject\":\"" + natsSubject + "\",\"topic\":\"" + topic
-                                + "\",\"msg\":\"" + payload.toBase64() + "\",\"flags\":3,\"source\":\"acme\"}";
+        const QByteArray json = "{\"origin\":\"DiAi4bSi\",\"subject\":\"" + natsSubject + "\",\"topic\":\"" + topic + "\",\"msg\":\""
+            + payload.toBase64() + "\",\"flags\":3,\"source\":\"acme\"}";
         ok = check(js_PublishAsync(js, "$MQTT.rmsgs", json.constData(), int(json.size()), nullptr), "publish retained json");
     }
     jsPubOptions po;
@@ -140,8 +142,8 @@ bool fill(const QByteArray &url, int records, int retained, bool qos0)
     po.MaxWait = 120000;
     ok = ok && check(js_PublishAsyncComplete(js, &po), "publish complete");
     const double s = double(t.nsecsElapsed()) / 1e9;
-    std::printf("fill: %d session records + %d retained (JSON) in %.2f s (%.0f msgs/s, js_PublishAsync, 4096 pending)\n",
-                records, retained, s, double(records + retained) / s);
+    std::printf("fill: %d session records + %d retained (JSON) in %.2f s (%.0f msgs/s, js_PublishAsync, 4096 pending)\n", records, retained,
+                s, double(records + retained) / s);
     jsCtx_Destroy(js);
     natsConnection_Destroy(nc);
     return ok;
@@ -160,8 +162,8 @@ bool fillRetainedHeaders(const QByteArray &url, int retained)
     if (!check(natsConnection_JetStream(&js, nc, &jo), "jetstream"))
         return false;
     jsErrCode jerr = static_cast<jsErrCode>(0);
-    bool ok = check(js_DeleteStream(js, "$MQTT_rmsgs", nullptr, &jerr), "delete $MQTT_rmsgs")
-              && addStream(js, "$MQTT_rmsgs", "$MQTT.rmsgs.>", 1);
+    bool ok =
+        check(js_DeleteStream(js, "$MQTT_rmsgs", nullptr, &jerr), "delete $MQTT_rmsgs") && addStream(js, "$MQTT_rmsgs", "$MQTT.rmsgs.>", 1);
     for (int i = 0; ok && i < retained; ++i) {
         const QByteArray topic = "sensors/room" + QByteArray::number(i) + "/temp";
         QByteArray natsSubject = topic;
@@ -198,14 +200,19 @@ SessionLoader::ConsumerIndex consumerIndex(int records)
         const QByteArray id = "client-" + QByteArray::number(i).rightJustified(8, '0');
         const QByteArray hash = ClientIdHash::hash(QString::fromLatin1(id)).toLatin1();
         const QByteArray durable = durableOf(hash, i);
-        const QByteArray info =
-            "{\"stream_name\":\"$MQTT_msgs\",\"name\":\"" + durable + "\",\"created\":\"2026-12-02T15:50:37.344798216Z\","
-            "\"config\":{\"durable_name\":\"" + durable + "\",\"name\":\"" + durable + "\",\"deliver_policy\":\"new\","
-            "\"ack_policy\":\"explicit\",\"ack_wait\":30000000000,\"max_deliver\":-1,\"filter_subject\":\"$MQTT.msgs.sensors.*.temp\","
-            "\"replay_policy\":\"instant\",\"max_ack_pending\":1024,\"deliver_subject\":\"$MQTT.sub.VLQy5y60qFRsGvLlBvebjS\","
-            "\"num_replicas\":0},\"delivered\":{\"consumer_seq\":0,\"stream_seq\":0},\"ack_floor\":{\"consumer_seq\":0,"
-            "\"stream_seq\":0},\"num_ack_pending\":" + QByteArray::number(i % 3) + ",\"num_redelivered\":0,\"num_waiting\":0,"
-            "\"num_pending\":" + QByteArray::number(i % 7) + ",\"push_bound\":false}";
+        const QByteArray info = "{\"stream_name\":\"$MQTT_msgs\",\"name\":\"" + durable
+            + "\",\"created\":\"2026-12-02T15:50:37.344798216Z\","
+              "\"config\":{\"durable_name\":\""
+            + durable + "\",\"name\":\"" + durable
+            + "\",\"deliver_policy\":\"new\","
+              "\"ack_policy\":\"explicit\",\"ack_wait\":30000000000,\"max_deliver\":-1,\"filter_subject\":\"$MQTT.msgs.sensors.*.temp\","
+              "\"replay_policy\":\"instant\",\"max_ack_pending\":1024,\"deliver_subject\":\"$MQTT.sub.VLQy5y60qFRsGvLlBvebjS\","
+              "\"num_replicas\":0},\"delivered\":{\"consumer_seq\":0,\"stream_seq\":0},\"ack_floor\":{\"consumer_seq\":0,"
+              "\"stream_seq\":0},\"num_ack_pending\":"
+            + QByteArray::number(i % 3)
+            + ",\"num_redelivered\":0,\"num_waiting\":0,"
+              "\"num_pending\":"
+            + QByteArray::number(i % 7) + ",\"push_bound\":false}";
         chunk.append(QJsonDocument::fromJson(info).object());
         if (chunk.size() == 1000 || i == records - 1) {
             SessionLoader::indexConsumers(index, QStringLiteral("$MQTT_msgs"), chunk);

@@ -28,7 +28,7 @@ double seconds(const timeval &tv)
 
 double millisecondsSince(const timespec &start)
 {
-    timespec now {};
+    timespec now{};
     clock_gettime(CLOCK_MONOTONIC, &now);
     return double(now.tv_sec - start.tv_sec) * 1e3 + double(now.tv_nsec - start.tv_nsec) / 1e6;
 }
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
         return 64;
     }
     const pid_t launcher = getpid();
-    timespec start {};
+    timespec start{};
     clock_gettime(CLOCK_MONOTONIC, &start);
     const pid_t pid = fork();
     if (pid < 0) {
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
         _exit(127);
     }
     int status = 0;
-    rusage usage {};
+    rusage usage{};
     while (wait4(pid, &status, 0, &usage) < 0) {
         if (errno != EINTR) {
             std::perror("fleet_launch: wait4");

@@ -30,8 +30,8 @@ int main(int argc, char **argv)
         s = natsOptions_SetUserInfo(opts, argv[2], argv[3]);
     if (s == NATS_OK)
         s = natsConnection_Connect(&nc, opts);
-    const std::string request = "{\"accounts\":true,\"streams\":true,\"consumer\":true,\"config\":true,\"limit\":"
-        + std::to_string(limit) + "}";
+    const std::string request =
+        "{\"accounts\":true,\"streams\":true,\"consumer\":true,\"config\":true,\"limit\":" + std::to_string(limit) + "}";
     if (s == NATS_OK)
         s = natsConnection_Request(&reply, nc, "$SYS.REQ.SERVER.PING.JSZ", request.data(), int(request.size()), timeoutMs);
     int rc = 0;

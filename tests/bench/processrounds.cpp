@@ -48,8 +48,8 @@ QMap<QString, ProcessSeries> ProcessRounds::run(const QStringList &commands, int
 void ProcessRounds::print(const QString &title, int width, const ProcessSeries &series, const QString &figures)
 {
     const QString pad = QString().leftJustified(width);
-    std::printf("  %s %7.0f ms [runs: %s]%s\n", qPrintable(title.leftJustified(width)), median(series.ms),
-                qPrintable(runsList(series.ms)), qPrintable(figures));
+    std::printf("  %s %7.0f ms [runs: %s]%s\n", qPrintable(title.leftJustified(width)), median(series.ms), qPrintable(runsList(series.ms)),
+                qPrintable(figures));
     for (const QString &line : {series.content, series.extra})
         if (!line.isEmpty())
             std::printf("  %s %s\n", qPrintable(pad), qPrintable(line));
@@ -83,7 +83,9 @@ QString ProcessRounds::verdict(double value, double target, const QString &unit)
 {
     if (target < 0)
         return {};
-    return QStringLiteral("  target <= %1 %2: %3").arg(target).arg(unit, value <= target ? QStringLiteral("met") : QStringLiteral("NOT met"));
+    return QStringLiteral("  target <= %1 %2: %3")
+        .arg(target)
+        .arg(unit, value <= target ? QStringLiteral("met") : QStringLiteral("NOT met"));
 }
 
 QString ProcessRounds::treeProgram(const QString &relative)

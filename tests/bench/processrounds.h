@@ -19,9 +19,9 @@ namespace MqttDoctor::BenchData {
 struct ProcessSeries
 {
     QList<double> ms, rssMiB, cpuSeconds, ratios;
-    QString failure;  ///< set when a round failed: the command is not run again
-    QString content;  ///< what its output held (from its first completed round)
-    QString extra;    ///< anything else the bench keeps from its first completed round
+    QString failure; ///< set when a round failed: the command is not run again
+    QString content; ///< what its output held (from its first completed round)
+    QString extra; ///< anything else the bench keeps from its first completed round
 };
 
 class ProcessRounds

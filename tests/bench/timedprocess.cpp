@@ -46,8 +46,8 @@ public:
 
     // stdoutFd/stderrFd (and reportFd, if any): descriptors the child gets as 1 and 2 (and 3), closed
     // here afterwards.
-    bool spawn(const QString &program, const QStringList &arguments, const QMap<QString, QString> &environment, int stdoutFd,
-               int stderrFd, QString *error, int reportFd = -1)
+    bool spawn(const QString &program, const QStringList &arguments, const QMap<QString, QString> &environment, int stdoutFd, int stderrFd,
+               QString *error, int reportFd = -1)
     {
         std::vector<QByteArray> args{QFile::encodeName(program)};
         for (const QString &a : arguments)
@@ -119,7 +119,7 @@ public:
     void reap(TimedProcess::Outcome &o)
     {
         int status = 0;
-        rusage ru {};
+        rusage ru{};
         if (::wait4(m_pid, &status, 0, &ru) != m_pid) {
             o.error = systemError("wait4");
             return;
@@ -190,8 +190,8 @@ void scanOutput(int fd, const TimedProcess::OutputLimit &limit, TimedProcess::Ou
             carry = window.right(limit.marker.size() - 1);
         }
     }
-    o.standardOutput = o.outputBytes <= 2 * limit.keep ? QByteArray(head + tail.right(o.outputBytes - head.size()))
-                                                       : QByteArray(head + "\n...\n" + tail);
+    o.standardOutput =
+        o.outputBytes <= 2 * limit.keep ? QByteArray(head + tail.right(o.outputBytes - head.size())) : QByteArray(head + "\n...\n" + tail);
 }
 
 qint64 vmHwmKiBOf(pid_t pid)
@@ -222,15 +222,14 @@ QString TimedProcess::Outcome::describe() const
     return QStringLiteral("exit %1%2").arg(exitCode).arg(lastLines.isEmpty() ? QString() : QStringLiteral(": ") + lastLines);
 }
 
-TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringList &arguments,
-                                        const QMap<QString, QString> &environment, int timeoutMs, const QString &launcher)
+TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringList &arguments, const QMap<QString, QString> &environment,
+                                        int timeoutMs, const QString &launcher)
 {
     return run(program, arguments, environment, timeoutMs, launcher, OutputLimit{-1, {}});
 }
 
-TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringList &arguments,
-                                        const QMap<QString, QString> &environment, int timeoutMs, const QString &launcher,
-                                        const OutputLimit &limit)
+TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringList &arguments, const QMap<QString, QString> &environment,
+                                        int timeoutMs, const QString &launcher, const OutputLimit &limit)
 {
     Outcome o;
     // In-memory files: a JSON of many MiB never waits for a reader, and nothing lands on disk.
@@ -279,8 +278,8 @@ TimedProcess::Outcome TimedProcess::run(const QString &program, const QStringLis
         for (const QByteArray &field : readAll(report).trimmed().split(' '))
             fields.insert(field.left(field.indexOf('=')), field.mid(field.indexOf('=') + 1));
         if (o.exitCode != 0 || !fields.contains("wall_ms")) {
-            o.error = QStringLiteral("the launcher %1 failed (%2)").arg(launcher, o.signal ? QStringLiteral("signal %1").arg(o.signal)
-                                                                                            : QStringLiteral("exit %1").arg(o.exitCode));
+            o.error = QStringLiteral("the launcher %1 failed (%2)")
+                          .arg(launcher, o.signal ? QStringLiteral("signal %1").arg(o.signal) : QStringLiteral("exit %1").arg(o.exitCode));
         } else {
             o.exitCode = fields.value("exit").toInt();
             o.signal = fields.value("signal").toInt();

@@ -31,7 +31,7 @@ private slots:
                 });
         });
         worker.join();
-        QCOMPARE(delivered, 0);  // nothing runs on the worker
+        QCOMPARE(delivered, 0); // nothing runs on the worker
         QTRY_COMPARE(delivered, 100);
         QCOMPARE(deliveredOn, QThread::currentThread());
     }
@@ -44,7 +44,7 @@ private slots:
         int fresh = 0;
         std::thread worker([&] { GuiDelivery::post(&receiver, generation, 1, [&] { ++stale; }); });
         worker.join();
-        ++generation;  // a new request (refresh, cancel, shutdown) before the old answer is handled
+        ++generation; // a new request (refresh, cancel, shutdown) before the old answer is handled
         std::thread second([&] { GuiDelivery::post(&receiver, generation, 2, [&] { ++fresh; }); });
         second.join();
         QTRY_COMPARE(fresh, 1);
@@ -58,11 +58,10 @@ private slots:
         quint64 generation = 7;
         QString result;
         QThread *deliveredOn = nullptr;
-        GuiDelivery::whenReady(QtConcurrent::run([] { return QStringLiteral("answer"); }), &receiver, generation, 7,
-                               [&](const QString &r) {
-                                   result = r;
-                                   deliveredOn = QThread::currentThread();
-                               });
+        GuiDelivery::whenReady(QtConcurrent::run([] { return QStringLiteral("answer"); }), &receiver, generation, 7, [&](const QString &r) {
+            result = r;
+            deliveredOn = QThread::currentThread();
+        });
         QTRY_COMPARE(result, QStringLiteral("answer"));
         QCOMPARE(deliveredOn, QThread::currentThread());
 
@@ -94,7 +93,7 @@ private slots:
         });
         GuiDelivery::whenReady(work, receiver.get(), generation, 1, [&](int) { ++delivered; });
         GuiDelivery::post(receiver.get(), generation, 1, [&] { ++delivered; });
-        receiver.reset();  // e.g. a dialog closed while its test still runs
+        receiver.reset(); // e.g. a dialog closed while its test still runs
         release = true;
         work.waitForFinished();
         QTest::qWait(100);

@@ -21,13 +21,17 @@ QJsonObject readJson(const QString &name)
 SystemClient::Reply varz(const QString &name, const QString &version, int mqttPort)
 {
     SystemClient::Reply r;
-    r.server = QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("ver"), version},
-                           {QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("jetstream"), true},
+    r.server = QJsonObject{{QStringLiteral("name"), name},
+                           {QStringLiteral("ver"), version},
+                           {QStringLiteral("host"), QStringLiteral("127.0.0.1")},
+                           {QStringLiteral("jetstream"), true},
                            {QStringLiteral("id"), QString(QStringLiteral("N") + name.toUpper())}};
-    r.data = QJsonObject{{QStringLiteral("server_name"), name}, {QStringLiteral("version"), version},
-                         {QStringLiteral("mqtt"), QJsonObject{{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
-                                                              {QStringLiteral("port"), mqttPort},
-                                                              {QStringLiteral("tls_timeout"), 2}}},
+    r.data = QJsonObject{{QStringLiteral("server_name"), name},
+                         {QStringLiteral("version"), version},
+                         {QStringLiteral("mqtt"),
+                          QJsonObject{{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
+                                      {QStringLiteral("port"), mqttPort},
+                                      {QStringLiteral("tls_timeout"), 2}}},
                          {QStringLiteral("jetstream"), QJsonObject{{QStringLiteral("config"), QJsonObject{}}}}};
     return r;
 }

@@ -171,8 +171,7 @@ void TestAccountBrowse::browseAccount()
     QCOMPARE(model.index(broken, SessionTableModel::ConsumersColumn).data().toString(), u"1/2"_s);
     QVERIFY(model.index(broken, SessionTableModel::ProblemsColumn).data().toString().contains(m_deletedDurable));
     QCOMPARE(model.index(model.rowOf(u"sensor-1"_s), SessionTableModel::ConnectedColumn).data().toString(), u"no"_s);
-    QCOMPARE(model.index(model.rowOf(u"sensor-1"_s), SessionTableModel::HashColumn).data().toString(),
-             ClientIdHash::hash(u"sensor-1"_s));
+    QCOMPARE(model.index(model.rowOf(u"sensor-1"_s), SessionTableModel::HashColumn).data().toString(), ClientIdHash::hash(u"sensor-1"_s));
 
     // Filter like the CLI: by client ID, then by subscription.
     sessions.filterEdit()->setText(u"SENSOR"_s);
@@ -374,7 +373,7 @@ void TestAccountBrowse::sessionsNoteWithoutSessStream()
         QSignalSpy batches(&controller, &AccountDataController::sessionsBatch);
         QSignalSpy finished(&controller, &AccountDataController::sessionsFinished);
         QSignalSpy failed(&controller, &AccountDataController::failed);
-        if (refresh)  // the sessions come from the account's snapshot: a new one reads the new stream
+        if (refresh) // the sessions come from the account's snapshot: a new one reads the new stream
             controller.refresh(u"ACME"_s);
         controller.loadSessions(u"ACME"_s);
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1 || failed.count() > 0, kLoadTimeoutMs);

@@ -77,7 +77,7 @@ private slots:
         QCOMPARE(r.top(), (QList<Entry>{{u"ACME"_s, 1, 0}}));
         QCOMPARE(r.moreAccounts(), 0);
         QCOMPARE(r.unknownAccounts(), 0);
-        QCOMPARE(r.consideredAccounts(), 2);  // ACME, BETA
+        QCOMPARE(r.consideredAccounts(), 2); // ACME, BETA
         QCOMPARE(r.totalSessions(), 1);
         QCOMPARE(r.totalRetained(), 0);
         QCOMPARE(AccountRecordRanking::countsOf(CapturedCluster::account(u"BETA"_s)), (Entry{u"BETA"_s, 0, 0}));
@@ -89,13 +89,13 @@ private slots:
     {
         const QList<AccountInfo> accounts{mqttAccount(u"delta"_s, 5, 1), mqttAccount(u"Charlie"_s, 5, 1),
                                           mqttAccount(u"bravo"_s, 5, 7), mqttAccount(u"alpha"_s, 2, 100),
-                                          mqttAccount(u"echo"_s, 0, 3), mqttAccount(u"foxtrot"_s, 0, 0)};
+                                          mqttAccount(u"echo"_s, 0, 3),  mqttAccount(u"foxtrot"_s, 0, 0)};
         const AccountRecordRanking bySessions = AccountRecordRanking::rank(accounts);
         QCOMPARE(namesOf(bySessions), (QStringList{u"bravo"_s, u"Charlie"_s, u"delta"_s, u"alpha"_s, u"echo"_s}));
         QCOMPARE(bySessions.top().at(0), (Entry{u"bravo"_s, 5, 7}));
         QCOMPARE(bySessions.totalSessions(), 17);
         QCOMPARE(bySessions.totalRetained(), 112);
-        QCOMPARE(bySessions.moreAccounts(), 0);  // foxtrot holds nothing: not "more"
+        QCOMPARE(bySessions.moreAccounts(), 0); // foxtrot holds nothing: not "more"
         const AccountRecordRanking byRetained = AccountRecordRanking::rank(accounts, Key::Retained);
         QCOMPARE(byRetained.key(), Key::Retained);
         QCOMPARE(namesOf(byRetained), (QStringList{u"alpha"_s, u"bravo"_s, u"echo"_s, u"Charlie"_s, u"delta"_s}));
@@ -135,8 +135,11 @@ private slots:
         AccountInfo noJsState = CapturedCluster::account(u"NOJS"_s);
         noJsState.name = u"maybe-js"_s;
         noJsState.jetstreamKnown = false;
-        const QList<AccountInfo> accounts{mqttAccount(u"known"_s, 3, 2), unlisted, noJsState,
-                                          mqttAccount(u"no-sess-state"_s, kUnknown, 6), mqttAccount(u"nothing-known"_s, kUnknown, kUnknown),
+        const QList<AccountInfo> accounts{mqttAccount(u"known"_s, 3, 2),
+                                          unlisted,
+                                          noJsState,
+                                          mqttAccount(u"no-sess-state"_s, kUnknown, 6),
+                                          mqttAccount(u"nothing-known"_s, kUnknown, kUnknown),
                                           mqttAccount(u"zero-and-unknown"_s, 0, kUnknown)};
         QCOMPARE(AccountRecordRanking::countsOf(unlisted), (Entry{u"unlisted"_s, kUnknown, kUnknown}));
         QCOMPARE(AccountRecordRanking::countsOf(noJsState), (Entry{u"maybe-js"_s, kUnknown, kUnknown}));
@@ -169,8 +172,8 @@ private slots:
             setMessages(a, u"$MQTT_rmsgs"_s, retained);
             if (!a.jetstream)
                 continue;
-            const bool hasSess = std::any_of(a.streams.cbegin(), a.streams.cend(),
-                                             [](const StreamInfo &s) { return s.name == u"$MQTT_sess"_s; });
+            const bool hasSess =
+                std::any_of(a.streams.cbegin(), a.streams.cend(), [](const StreamInfo &s) { return s.name == u"$MQTT_sess"_s; });
             const Entry e{a.name, hasSess ? sessions : 0, retained};
             if (e.sessions > 0 || e.retained > 0)
                 expected.push_back(e);
@@ -238,12 +241,14 @@ private slots:
         unlisted.streamsKnown = false;
         AccountRecordsChart chart;
         chart.setRanking(AccountRecordRanking::rank({unlisted}, Key::Sessions, 8, false));
-        QCOMPARE(chart.notes(), (QStringList{u"Session and retained counts unknown: the streams of 1 account could not be read."_s,
-                                             u"Only the accounts the profile's credentials reach (no system connection)"_s}));
+        QCOMPARE(chart.notes(),
+                 (QStringList{u"Session and retained counts unknown: the streams of 1 account could not be read."_s,
+                              u"Only the accounts the profile's credentials reach (no system connection)"_s}));
         QCOMPARE(chart.rowAt(chart.rowRect(0).center()), -1);
         chart.setRanking(AccountRecordRanking::rank({CapturedCluster::account(u"BETA"_s)}));
-        QCOMPARE(chart.notes(), (QStringList{u"No account holds session records or retained messages."_s,
-                                             u"In all: 0 session records, 0 retained messages"_s}));
+        QCOMPARE(chart.notes(),
+                 (QStringList{u"No account holds session records or retained messages."_s,
+                              u"In all: 0 session records, 0 retained messages"_s}));
     }
 };
 

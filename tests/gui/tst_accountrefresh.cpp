@@ -71,9 +71,9 @@ void TestAccountRefresh::initTestCase()
 
     // A clean-session client that stays connected: its durable has no record naming it.
     m_cleanClient = new QProcess(this);
-    m_cleanClient->start(u"mosquitto_sub"_s, {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(m_server.mqttPort()), u"-u"_s,
-                                              u"acme"_s, u"-P"_s, u"acmepass"_s, u"-i"_s, u"clean-live"_s, u"-q"_s, u"1"_s, u"-t"_s,
-                                              u"c/#"_s});
+    m_cleanClient->start(u"mosquitto_sub"_s,
+                         {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(m_server.mqttPort()), u"-u"_s, u"acme"_s, u"-P"_s,
+                          u"acmepass"_s, u"-i"_s, u"clean-live"_s, u"-q"_s, u"1"_s, u"-t"_s, u"c/#"_s});
     QVERIFY(m_cleanClient->waitForStarted(5000));
     Profile acme;
     acme.servers = {m_server.url()};
@@ -137,7 +137,7 @@ void TestAccountRefresh::oneRefreshReadsEachThingOnce()
     QSignalSpy consumers(&data, &AccountDataController::consumersLoaded);
     QSignalSpy failures(&data, &AccountDataController::failed);
 
-    workspace.reload();  // what View > Refresh does
+    workspace.reload(); // what View > Refresh does
     QTRY_VERIFY_WITH_TIMEOUT(findings.count() == 1 && consumers.count() == 1 && !data.isBusy(), kLoadTimeoutMs);
     QCOMPARE(failures.count(), 0);
     // The sessions view (not open) reads the same snapshot when opened: nothing more is asked.
@@ -197,7 +197,8 @@ void TestAccountRefresh::findingsAndConsumersAgreeOnOrphans()
 
     const auto rowOf = [&model](const QString &name) { return model.consumers().at(model.rowOf(u"$MQTT_msgs"_s, name)); };
     // 2.10 keeps a record for a connected clean-session client; without one, CONNZ names the owner.
-    QVERIFY(rowOf(m_cleanDurable).owner == ConsumerOwner::Kind::Session || rowOf(m_cleanDurable).owner == ConsumerOwner::Kind::ConnectedClient);
+    QVERIFY(rowOf(m_cleanDurable).owner == ConsumerOwner::Kind::Session
+            || rowOf(m_cleanDurable).owner == ConsumerOwner::Kind::ConnectedClient);
     QCOMPARE(rowOf(m_cleanDurable).ownerClientId, u"clean-live"_s);
     QCOMPARE(rowOf(m_broken).owner, ConsumerOwner::Kind::UndecodableRecord);
     QCOMPARE(rowOf(m_foreign).owner, ConsumerOwner::Kind::NotMqtt);

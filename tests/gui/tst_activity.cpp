@@ -32,8 +32,10 @@ namespace {
 QProcess *subscriber(const NatsServerFixture &server, const QString &clientId, QObject *parent, bool persistent = false)
 {
     auto *p = new QProcess(parent);
-    QStringList args{u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(server.mqttPort()), u"-u"_s, u"acme"_s, u"-P"_s, u"acmepass"_s,
-                     u"-i"_s, clientId, u"-t"_s, u"act/#"_s, u"-q"_s, u"1"_s};
+    QStringList args{u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(server.mqttPort()),
+                     u"-u"_s, u"acme"_s,      u"-P"_s, u"acmepass"_s,
+                     u"-i"_s, clientId,       u"-t"_s, u"act/#"_s,
+                     u"-q"_s, u"1"_s};
     if (persistent)
         args << u"-c"_s;
     p->start(u"mosquitto_sub"_s, args);
@@ -60,7 +62,8 @@ private slots:
         if (!missing.isEmpty())
             QFAIL(qPrintable(missing));
         QVERIFY2(m_server.start(u"newest"_s), qPrintable(m_server.errorString()));
-        const MqttResult session = MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"live-1"_s, {u"act/#"_s}, 1);
+        const MqttResult session =
+            MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"live-1"_s, {u"act/#"_s}, 1);
         QVERIFY2(session.subscribed(), qPrintable(session.describe()));
     }
 
@@ -90,7 +93,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!activity.bannerText().isEmpty(), 20000);
         stop(a);
         stop(b);
-        QVERIFY2(activity.bannerText().contains(u"\"dup-act\""_s) && activity.bannerText().contains(u"127.0.0.1"_s), qPrintable(activity.bannerText()));
+        QVERIFY2(activity.bannerText().contains(u"\"dup-act\""_s) && activity.bannerText().contains(u"127.0.0.1"_s),
+                 qPrintable(activity.bannerText()));
         QTRY_VERIFY(activity.chartTotals().first >= 3 && activity.chartTotals().second >= 3);
 
         activity.filterEdit()->setText(u"dup-act"_s);
@@ -99,7 +103,8 @@ private slots:
             QCOMPARE(activity.proxy()->index(row, ClientEventModel::ClientColumn).data().toString(), u"dup-act"_s);
         bool takeover = false;
         for (int row = 0; row < activity.proxy()->rowCount(); ++row)
-            takeover = takeover || activity.proxy()->index(row, ClientEventModel::ReasonColumn).data().toString() == u"Duplicate Client ID"_s;
+            takeover =
+                takeover || activity.proxy()->index(row, ClientEventModel::ReasonColumn).data().toString() == u"Duplicate Client ID"_s;
         QVERIFY(takeover);
         QVERIFY(!saveScreenshot(window, m_shots.path(), u"activity.png"_s).isEmpty());
         activity.filterEdit()->clear();

@@ -78,7 +78,8 @@ void TestAutoRefresh::initTestCase()
     ServerConfig config = ServerConfig::standard(); // SYS (sys/syspass) + ACME (acme/acmepass, JetStream)
     config.setServerName(u"refresh1"_s);
     QVERIFY2(m_server.start(u"2.10"_s, config), qPrintable(m_server.errorString()));
-    const MqttResult r = MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"first-client"_s, {u"plant/+/temp"_s}, 1);
+    const MqttResult r =
+        MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"first-client"_s, {u"plant/+/temp"_s}, 1);
     QVERIFY2(r.connected() && r.subscribed(), qPrintable(r.describe()));
 }
 
@@ -144,8 +145,8 @@ void TestAutoRefresh::recordViewNodesHaveIcons()
     QVERIFY(QFile::exists(u":/mqttdoctor/icons/consumers.svg"_s));
     // Each kind has its own picture (not a blank, not another kind's).
     QList<QImage> images;
-    for (const auto kind : {IconFactory::Kind::Sessions, IconFactory::Kind::Retained, IconFactory::Kind::Consumers,
-                            IconFactory::Kind::Stream}) {
+    for (const auto kind :
+         {IconFactory::Kind::Sessions, IconFactory::Kind::Retained, IconFactory::Kind::Consumers, IconFactory::Kind::Stream}) {
         const QImage image = IconFactory::icon(kind).pixmap(32, 32).toImage();
         QVERIFY(!image.isNull());
         for (const QImage &other : std::as_const(images))
@@ -171,7 +172,8 @@ void TestAutoRefresh::refreshPicksUpServerChanges()
     // The record-view nodes carry their icons.
     const QModelIndex sessionsNode = tree.dataIndex(u"ACME"_s, ClusterTreeModel::NodeKind::Sessions);
     QVERIFY(sessionsNode.isValid());
-    for (const auto kind : {ClusterTreeModel::NodeKind::Sessions, ClusterTreeModel::NodeKind::Retained, ClusterTreeModel::NodeKind::Consumers})
+    for (const auto kind :
+         {ClusterTreeModel::NodeKind::Sessions, ClusterTreeModel::NodeKind::Retained, ClusterTreeModel::NodeKind::Consumers})
         QVERIFY(!tree.dataIndex(u"ACME"_s, kind).data(Qt::DecorationRole).value<QIcon>().isNull());
 
     QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Sessions));
@@ -188,12 +190,12 @@ void TestAutoRefresh::refreshPicksUpServerChanges()
     QVERIFY(streamsBefore > 0);
 
     // Changes made behind the window's back: a new session and a new (non-MQTT) stream.
-    const MqttResult second = MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s)
-                                  .createPersistentSession(u"second-client"_s, {u"plant/line9/#"_s}, 1);
+    const MqttResult second =
+        MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"second-client"_s, {u"plant/line9/#"_s}, 1);
     QVERIFY2(second.connected() && second.subscribed(), qPrintable(second.describe()));
-    auto created = acmeApi().call(u"STREAM.CREATE.ORDERS"_s, QJsonObject{{u"name"_s, u"ORDERS"_s},
-                                                                        {u"subjects"_s, QJsonArray{u"orders.>"_s}},
-                                                                        {u"storage"_s, u"memory"_s}});
+    auto created =
+        acmeApi().call(u"STREAM.CREATE.ORDERS"_s,
+                       QJsonObject{{u"name"_s, u"ORDERS"_s}, {u"subjects"_s, QJsonArray{u"orders.>"_s}}, {u"storage"_s, u"memory"_s}});
     QVERIFY2(created, qPrintable(created ? QString() : created.error().toString()));
 
     // A short period (not remembered) instead of waiting 10 s; the window refreshes by itself.
@@ -224,8 +226,8 @@ void TestAutoRefresh::refreshPicksUpServerChanges()
     QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
     QTRY_VERIFY_WITH_TIMEOUT(controller.reconnectCount() >= 1, kLoadTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(status.reconnectsText() != u"Reconnects: 0"_s, kLoadTimeoutMs);
-    const MqttResult third = MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s)
-                                 .createPersistentSession(u"third-client"_s, {u"plant/line3/temp"_s}, 1);
+    const MqttResult third =
+        MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"third-client"_s, {u"plant/line3/temp"_s}, 1);
     QVERIFY2(third.connected() && third.subscribed(), qPrintable(third.describe()));
     QTRY_VERIFY_WITH_TIMEOUT(sessions.model()->rowOf(u"third-client"_s) >= 0, kLoadTimeoutMs);
     QTRY_COMPARE_WITH_TIMEOUT(controller.connectionState(), ClusterController::ConnectionState::Connected, kLoadTimeoutMs);

@@ -32,8 +32,9 @@ SessionEntry session(const QString &clientId, const QString &filter, bool withCo
 {
     const QString hash = ClientIdHash::hash(clientId);
     const QString subject = filter;
-    const QString json = uR"({"origin":"DiAi4bSi","id":"%1","clean":false,"subs":{"%2":1},"cons":{"%2":{"durable_name":"%3_d1","deliver_subject":"$MQTT.sub.x","ack_policy":"explicit","max_ack_pending":1024,"filter_subject":"$MQTT.msgs.%2"}}})"_s
-                             .arg(clientId, subject, hash);
+    const QString json =
+        uR"({"origin":"DiAi4bSi","id":"%1","clean":false,"subs":{"%2":1},"cons":{"%2":{"durable_name":"%3_d1","deliver_subject":"$MQTT.sub.x","ack_policy":"explicit","max_ack_pending":1024,"filter_subject":"$MQTT.msgs.%2"}}})"_s
+            .arg(clientId, subject, hash);
     StreamMessage m;
     m.subject = u"$MQTT.sess."_s + hash;
     m.sequence = 7;
@@ -57,7 +58,7 @@ RetainedEntry retained(const QString &topic, const QByteArray &payload, quint64 
     QString natsSubject = topic;
     natsSubject.replace(u'/', u'.');
     const QByteArray json = R"({"origin":"DiAi4bSi","subject":")" + natsSubject.toUtf8() + R"(","topic":")" + topic.toUtf8()
-                            + R"(","msg":")" + payload.toBase64() + R"(","flags":3,"source":"acme"})";
+        + R"(","msg":")" + payload.toBase64() + R"(","flags":3,"source":"acme"})";
     StreamMessage m;
     m.subject = u"$MQTT.rmsgs."_s + natsSubject;
     m.sequence = seq;
@@ -223,8 +224,15 @@ void TestBrowseModels::consumers()
     Tester tester(&model, Mode);
     Tester proxyTester(&proxy, Mode);
     ConsumerRow owned{u"kBmSuDPK_a"_s, u"$MQTT_msgs"_s, 12, 2, u"kBmSuDPK"_s, ConsumerOwner::Kind::Session, u"sensor-sub-1"_s, {}, {}};
-    ConsumerRow orphan{u"zzzzzzzz_b"_s, u"$MQTT_msgs"_s, 3, 0, u"zzzzzzzz"_s, ConsumerOwner::Kind::Orphan, {},
-                       u"No session record on hash zzzzzzzz"_s, {}};
+    ConsumerRow orphan{u"zzzzzzzz_b"_s,
+                       u"$MQTT_msgs"_s,
+                       3,
+                       0,
+                       u"zzzzzzzz"_s,
+                       ConsumerOwner::Kind::Orphan,
+                       {},
+                       u"No session record on hash zzzzzzzz"_s,
+                       {}};
     model.setConsumers({owned, orphan});
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.orphanCount(), 1);

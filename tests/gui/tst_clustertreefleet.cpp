@@ -134,15 +134,15 @@ void TestClusterTreeFleet::mergePlan_data()
     QTest::newRow("first list") << QStringList() << abc << QList<Run>() << QList<Run>{{0, 2}} << QList<Kept>();
     QTest::newRow("all gone") << abc << QStringList() << QList<Run>{{0, 2}} << QList<Run>() << QList<Kept>();
     QTest::newRow("same") << abc << abc << QList<Run>() << QList<Run>() << QList<Kept>{{0, 0}, {1, 1}, {2, 2}};
-    QTest::newRow("runs")
-        << QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d"), QStringLiteral("f")}
-        << QStringList{QStringLiteral("a"), QStringLiteral("c1"), QStringLiteral("c2"), QStringLiteral("e"), QStringLiteral("f"),
-                       QStringLiteral("g")}
-        << QList<Run>{{1, 3}} << QList<Run>{{1, 3}, {5, 5}} << QList<Kept>{{0, 0}, {4, 4}};
+    QTest::newRow("runs") << QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d"),
+                                         QStringLiteral("f")}
+                          << QStringList{QStringLiteral("a"), QStringLiteral("c1"), QStringLiteral("c2"),
+                                         QStringLiteral("e"), QStringLiteral("f"),  QStringLiteral("g")}
+                          << QList<Run>{{1, 3}} << QList<Run>{{1, 3}, {5, 5}} << QList<Kept>{{0, 0}, {4, 4}};
     // Names differing only in case are two accounts, next to each other.
     QTest::newRow("case") << QStringList{QStringLiteral("acme"), QStringLiteral("beta")}
-                          << QStringList{QStringLiteral("ACME"), QStringLiteral("acme"), QStringLiteral("Beta")}
-                          << QList<Run>{{1, 1}} << QList<Run>{{0, 0}, {2, 2}} << QList<Kept>{{0, 1}};
+                          << QStringList{QStringLiteral("ACME"), QStringLiteral("acme"), QStringLiteral("Beta")} << QList<Run>{{1, 1}}
+                          << QList<Run>{{0, 0}, {2, 2}} << QList<Kept>{{0, 1}};
 }
 
 void TestClusterTreeFleet::mergePlan()
@@ -202,11 +202,12 @@ void TestClusterTreeFleet::healthMapFromFindings()
     QList<AccountInfo> accounts = CapturedCluster::accounts();
     Finding cluster = finding({}, {}, Finding::Severity::Critical); // cluster-level: badges no account
     cluster.code = QStringLiteral("MIXED_SERVER_VERSIONS");
-    const HealthMap map = HealthMap::fromFindings({finding(QStringLiteral("ACME"), QStringLiteral("$MQTT_sess"), Finding::Severity::Warning),
-                                                   finding(QStringLiteral("ACME"), QStringLiteral("$MQTT_sess"), Finding::Severity::Error),
-                                                   finding(QStringLiteral("ACME"), {}, Finding::Severity::Info),
-                                                   finding(QStringLiteral("ELSEWHERE"), {}, Finding::Severity::Critical), cluster},
-                                                  accounts);
+    const HealthMap map =
+        HealthMap::fromFindings({finding(QStringLiteral("ACME"), QStringLiteral("$MQTT_sess"), Finding::Severity::Warning),
+                                 finding(QStringLiteral("ACME"), QStringLiteral("$MQTT_sess"), Finding::Severity::Error),
+                                 finding(QStringLiteral("ACME"), {}, Finding::Severity::Info),
+                                 finding(QStringLiteral("ELSEWHERE"), {}, Finding::Severity::Critical), cluster},
+                                accounts);
     QCOMPARE(map.size(), accounts.size());
     QCOMPARE(map.account(QStringLiteral("ACME")), Health::Error);
     QCOMPARE(map.stream(QStringLiteral("ACME"), QStringLiteral("$MQTT_sess")), Health::Error);
@@ -227,7 +228,7 @@ void TestClusterTreeFleet::healthMapOfTheFleet()
     const HealthMap map = HealthMap::diagnose(CapturedCluster::servers(), accounts);
     QCOMPARE(map.size(), 100);
     QCOMPARE(map.account(name(7)), Health::Critical); // $MQTT_sess is missing
-    QCOMPARE(map.account(name(13)), Health::Info);    // JetStream disabled
+    QCOMPARE(map.account(name(13)), Health::Info); // JetStream disabled
     QVERIFY(int(map.account(name(1))) < int(Health::Critical));
     QVERIFY(map.account(name(1)) != Health::Unknown);
 }
@@ -284,8 +285,8 @@ void TestClusterTreeFleet::refreshMergesInRowRuns()
     QList<AccountInfo> next = m_fleet;
     next.remove(7000, 3);
     next.remove(100, 2);
-    for (const QString &added : {QStringLiteral("fleet-00050a"), QStringLiteral("fleet-00050b"), QStringLiteral("fleet-09999a"),
-                                 QStringLiteral("fleet-09999b")}) {
+    for (const QString &added :
+         {QStringLiteral("fleet-00050a"), QStringLiteral("fleet-00050b"), QStringLiteral("fleet-09999a"), QStringLiteral("fleet-09999b")}) {
         AccountInfo a = m_fleet.at(1);
         a.name = added;
         next.append(a);
@@ -391,7 +392,8 @@ void TestClusterTreeFleet::badgesFromAMap()
     QCOMPARE(m_model->healthAt(m_model->streamIndex(name(7), QStringLiteral("$MQTT_msgs"))),
              m_model->healthAt(m_model->streamIndex(name(1), QStringLiteral("$MQTT_msgs"))));
     QVERIFY(m_model->healthAt(m_model->streamIndex(name(7), QStringLiteral("$MQTT_msgs"))) != Health::Unknown);
-    QVERIFY(!m_model->accountIndex(name(7)).siblingAtColumn(ClusterTreeModel::SummaryColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
+    QVERIFY(
+        !m_model->accountIndex(name(7)).siblingAtColumn(ClusterTreeModel::SummaryColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
 
     // Problems first: the view's first account rows are the critical ones, in name order.
     const QModelIndex group = toView(m_model->accountGroupIndex());

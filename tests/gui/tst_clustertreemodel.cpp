@@ -68,8 +68,7 @@ void TestClusterTreeModel::initTestCase()
 void TestClusterTreeModel::init()
 {
     m_model = std::make_unique<ClusterTreeModel>();
-    m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(),
-                                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 }
 
 void TestClusterTreeModel::cleanup()
@@ -163,9 +162,11 @@ void TestClusterTreeModel::serversGroupedByCluster()
     const QModelIndex south = m_model->index(1, 0, group);
     QCOMPARE(text(south, ClusterTreeModel::SummaryColumn), QStringLiteral("unreachable"));
     QCOMPARE(m_model->rowCount(south), 0);
-    QVERIFY2(south.data(Qt::ToolTipRole).toString().contains(QStringLiteral("no server of cluster south answers, though e1, e2 have a gateway")),
-             qPrintable(south.data(Qt::ToolTipRole).toString()));
-    QCOMPARE(south.data(ClusterTreeModel::ClusterRole).value<ClusterGroup>().gatewayFrom, (QStringList{QStringLiteral("e1"), QStringLiteral("e2")}));
+    QVERIFY2(
+        south.data(Qt::ToolTipRole).toString().contains(QStringLiteral("no server of cluster south answers, though e1, e2 have a gateway")),
+        qPrintable(south.data(Qt::ToolTipRole).toString()));
+    QCOMPARE(south.data(ClusterTreeModel::ClusterRole).value<ClusterGroup>().gatewayFrom,
+             (QStringList{QStringLiteral("e1"), QStringLiteral("e2")}));
     QVERIFY(m_model->clusterAt(south) && !m_model->clusterAt(south)->problem.isEmpty());
     QCOMPARE(childNames(*m_model, m_model->index(2, 0, group)), QStringList{QStringLiteral("w1")});
     QCOMPARE(m_model->servers().size(), 3);
@@ -189,12 +190,15 @@ void TestClusterTreeModel::serversGroupedByCluster()
     sess.cluster = QJsonObject{{QStringLiteral("name"), QStringLiteral("west")}, {QStringLiteral("leader"), QStringLiteral("w1")}};
     edge.streams = {sess};
     m_model->setAccounts(QList<AccountInfo>{edge});
-    QVERIFY2(m_model->accountIndex(QStringLiteral("EDGE")).data(Qt::ToolTipRole).toString().contains(
-                 QStringLiteral("MQTT state in: JetStream domain edge · cluster west")),
+    QVERIFY2(m_model->accountIndex(QStringLiteral("EDGE"))
+                 .data(Qt::ToolTipRole)
+                 .toString()
+                 .contains(QStringLiteral("MQTT state in: JetStream domain edge · cluster west")),
              qPrintable(m_model->accountIndex(QStringLiteral("EDGE")).data(Qt::ToolTipRole).toString()));
 
     // One cluster left: flat server rows again.
-    m_model->setServers({server(QStringLiteral("e1"), QStringLiteral("east"), {}), server(QStringLiteral("e2"), QStringLiteral("east"), {})});
+    m_model->setServers(
+        {server(QStringLiteral("e1"), QStringLiteral("east"), {}), server(QStringLiteral("e2"), QStringLiteral("east"), {})});
     QCOMPARE(childNames(*m_model, group), (QStringList{QStringLiteral("e1"), QStringLiteral("e2")}));
     QCOMPARE(m_model->index(0, 0, group).data(ClusterTreeModel::NodeKindRole).value<NodeKind>(), NodeKind::Server);
     QVERIFY(m_model->clusters().isEmpty());
@@ -208,11 +212,11 @@ void TestClusterTreeModel::accounts_data()
     QTest::addColumn<QString>("summary");
     QTest::addColumn<int>("children");
 
-    QTest::newRow("ACME") << QStringLiteral("ACME") << JetStreamState::Enabled << QStringLiteral("JetStream · 4 MQTT streams") << 7; // + Sessions, Retained, Consumers
+    QTest::newRow("ACME") << QStringLiteral("ACME") << JetStreamState::Enabled << QStringLiteral("JetStream · 4 MQTT streams")
+                          << 7; // + Sessions, Retained, Consumers
     QTest::newRow("BETA") << QStringLiteral("BETA") << JetStreamState::Enabled << QStringLiteral("JetStream · no MQTT streams") << 0;
     QTest::newRow("NOJS") << QStringLiteral("NOJS") << JetStreamState::Disabled << QStringLiteral("JetStream disabled") << 0;
-    QTest::newRow("SYS") << QStringLiteral("SYS") << JetStreamState::Disabled
-                         << QStringLiteral("system account") << 0;
+    QTest::newRow("SYS") << QStringLiteral("SYS") << JetStreamState::Disabled << QStringLiteral("system account") << 0;
 }
 
 void TestClusterTreeModel::accounts()
@@ -388,7 +392,8 @@ void TestClusterTreeModel::streamsMergeUnderAccount()
     QCOMPARE(removed.first().at(0).value<QModelIndex>(), acme);
     QCOMPARE(m_model->rowCount(acme), 6);
     QCOMPARE(text(acme, ClusterTreeModel::SummaryColumn), QStringLiteral("JetStream · 3 MQTT streams"));
-    QCOMPARE(m_model->streamIndex(QStringLiteral("ACME"), QStringLiteral("$MQTT_sess")).data(ClusterTreeModel::MessagesRole).toLongLong(), 2);
+    QCOMPARE(m_model->streamIndex(QStringLiteral("ACME"), QStringLiteral("$MQTT_sess")).data(ClusterTreeModel::MessagesRole).toLongLong(),
+             2);
 }
 
 void TestClusterTreeModel::healthBadges()

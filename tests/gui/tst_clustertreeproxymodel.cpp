@@ -120,11 +120,13 @@ void TestClusterTreeProxyModel::filterMatches()
 
 void TestClusterTreeProxyModel::nameOrder()
 {
-    QStringList names{QStringLiteral("beta"), QStringLiteral("ACME"), QStringLiteral("acme"), QStringLiteral("Alpha"),
-                      QStringLiteral("acme-2"), QString(), QStringLiteral("$SYS")};
+    QStringList names{QStringLiteral("beta"),  QStringLiteral("ACME"),   QStringLiteral("acme"),
+                      QStringLiteral("Alpha"), QStringLiteral("acme-2"), QString(),
+                      QStringLiteral("$SYS")};
     std::sort(names.begin(), names.end(), AccountSort::nameLess);
-    QCOMPARE(names, (QStringList{QString(), QStringLiteral("$SYS"), QStringLiteral("ACME"), QStringLiteral("acme"),
-                                 QStringLiteral("acme-2"), QStringLiteral("Alpha"), QStringLiteral("beta")}));
+    QCOMPARE(names,
+             (QStringList{QString(), QStringLiteral("$SYS"), QStringLiteral("ACME"), QStringLiteral("acme"), QStringLiteral("acme-2"),
+                          QStringLiteral("Alpha"), QStringLiteral("beta")}));
     QVERIFY(!AccountSort::nameLess(QStringLiteral("acme"), QStringLiteral("acme")));
 }
 
@@ -135,9 +137,8 @@ void TestClusterTreeProxyModel::problemsFirstOrder()
         Health health;
         QString name;
     };
-    QList<Row> rows{{Health::Ok, QStringLiteral("a")},       {Health::Warning, QStringLiteral("b")},
-                    {Health::Unknown, QStringLiteral("c")},  {Health::Critical, QStringLiteral("d")},
-                    {Health::Info, QStringLiteral("e")},     {Health::Error, QStringLiteral("f")},
+    QList<Row> rows{{Health::Ok, QStringLiteral("a")},       {Health::Warning, QStringLiteral("b")}, {Health::Unknown, QStringLiteral("c")},
+                    {Health::Critical, QStringLiteral("d")}, {Health::Info, QStringLiteral("e")},    {Health::Error, QStringLiteral("f")},
                     {Health::Critical, QStringLiteral("B")}, {Health::Warning, QStringLiteral("A")}};
     const auto sorted = [&rows](AccountSort::Mode mode) {
         std::sort(rows.begin(), rows.end(),

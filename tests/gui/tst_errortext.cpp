@@ -33,8 +33,9 @@ private slots:
         const Error readOnly = Error(Error::Kind::ReadOnly, QStringLiteral("repair refused"), QStringLiteral("allow changes to write"))
                                    .withSetting(Error::Setting::AllowChanges);
         const QString hint = ErrorText::hint(readOnly);
-        QVERIFY2(hint.startsWith(QStringLiteral("allow changes to write")) && hint.contains(QStringLiteral("\"Allow changes\"")), qPrintable(hint));
-        QVERIFY2(!hint.contains(QStringLiteral("--")), qPrintable(hint));  // no CLI flag in the GUI
+        QVERIFY2(hint.startsWith(QStringLiteral("allow changes to write")) && hint.contains(QStringLiteral("\"Allow changes\"")),
+                 qPrintable(hint));
+        QVERIFY2(!hint.contains(QStringLiteral("--")), qPrintable(hint)); // no CLI flag in the GUI
 
         const Error creds = Error(Error::Kind::InvalidInput, QStringLiteral("needs the account's credentials"))
                                 .withSetting(Error::Setting::AccountCredentials);

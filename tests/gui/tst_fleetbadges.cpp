@@ -70,7 +70,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(sweepDone.count() == 1, 60000);
 
         const auto health = [&tree](const QString &a) { return tree.accountIndex(a).data(ClusterTreeModel::HealthRole).value<Health>(); };
-        const auto coverage = [&tree](const QString &a) { return tree.accountIndex(a).data(ClusterTreeModel::CoverageRole).value<Coverage>(); };
+        const auto coverage = [&tree](const QString &a) {
+            return tree.accountIndex(a).data(ClusterTreeModel::CoverageRole).value<Coverage>();
+        };
         // Nothing was selected: the records were read in the background.
         QCOMPARE(health(u"GARBAGE"_s), Health::Critical);
         QCOMPARE(coverage(u"GARBAGE"_s), Coverage::Full);
@@ -90,19 +92,22 @@ private slots:
         ClusterOverviewPanel &overview = *window.detailPanel()->clusterPanel();
         QTRY_COMPARE(window.detailPanel()->currentWidget(), &overview);
         // (It follows the background checks within half a second.)
-        QTRY_VERIFY2(overview.summaryText().contains(u"GARBAGE"_s) && overview.summaryText().contains(u"ORPHAN"_s), qPrintable(overview.summaryText()));
-        QVERIFY2(overview.summaryText().indexOf(u"GARBAGE"_s) < overview.summaryText().indexOf(u"ORPHAN"_s), qPrintable(overview.summaryText()));
+        QTRY_VERIFY2(overview.summaryText().contains(u"GARBAGE"_s) && overview.summaryText().contains(u"ORPHAN"_s),
+                     qPrintable(overview.summaryText()));
+        QVERIFY2(overview.summaryText().indexOf(u"GARBAGE"_s) < overview.summaryText().indexOf(u"ORPHAN"_s),
+                 qPrintable(overview.summaryText()));
         QVERIFY2(overview.serversText().contains(u"MQTT 127.0.0.1:%1"_s.arg(m_server.mqttPort())), qPrintable(overview.serversText()));
-        QCOMPARE(overview.bars()->count(Finding::Severity::Critical), 3);  // GARBAGE, NOSESS, OVERLAP
-        QCOMPARE(overview.bars()->count(Finding::Severity::Warning), 2);   // ORPHAN's two durables
+        QCOMPARE(overview.bars()->count(Finding::Severity::Critical), 3); // GARBAGE, NOSESS, OVERLAP
+        QCOMPARE(overview.bars()->count(Finding::Severity::Warning), 2); // ORPHAN's two durables
         // Session records and retained messages per account, as the system view's stream infos count them:
         // ACME's three persistent sessions and three retained topics, BETA's two and one, GARBAGE's two
         // records (one of them the undecodable one), ORPHAN's one left after the purge, NOSESS's retained
         // message without a $MQTT_sess; BETA before GARBAGE (equal records) by its retained message.
         // OVERLAP has no MQTT streams, NOJS no JetStream.
         const AccountRecordRanking &records = overview.recordsChart()->ranking();
-        QCOMPARE(records.top(), (QList<RecordCounts>{{u"ACME"_s, 3, 3}, {u"BETA"_s, 2, 1}, {u"GARBAGE"_s, 2, 0},
-                                                     {u"ORPHAN"_s, 1, 0}, {u"NOSESS"_s, 0, 1}}));
+        QCOMPARE(
+            records.top(),
+            (QList<RecordCounts>{{u"ACME"_s, 3, 3}, {u"BETA"_s, 2, 1}, {u"GARBAGE"_s, 2, 0}, {u"ORPHAN"_s, 1, 0}, {u"NOSESS"_s, 0, 1}}));
         QCOMPARE(records.moreAccounts(), 0);
         QCOMPARE(records.unknownAccounts(), 0);
         QCOMPARE(records.totalSessions(), 8);
@@ -162,7 +167,8 @@ private slots:
         for (const QString &account : {u"GARBAGE"_s, u"ORPHAN"_s, u"ACME"_s}) {
             const QModelIndex index = tree.accountIndex(account);
             QCOMPARE(index.data(ClusterTreeModel::CoverageRole).value<Coverage>(), Coverage::CouldNotCheck);
-            QVERIFY2(index.data(Qt::ToolTipRole).toString().contains(u"no credentials"_s), qPrintable(index.data(Qt::ToolTipRole).toString()));
+            QVERIFY2(index.data(Qt::ToolTipRole).toString().contains(u"no credentials"_s),
+                     qPrintable(index.data(Qt::ToolTipRole).toString()));
         }
         // The overview's counts come from the system view's stream infos: no account credentials needed.
         window.treePanel()->setCurrentSourceIndex(tree.profileIndex());
@@ -200,7 +206,7 @@ private slots:
         QTRY_COMPARE(window.detailPanel()->currentWidget(), &overview);
         QTRY_VERIFY(overview.summaryText().contains(u"ORPHAN"_s));
 
-        QVERIFY(!overview.repairButton()->isEnabled());  // nothing selected yet
+        QVERIFY(!overview.repairButton()->isEnabled()); // nothing selected yet
         QItemSelectionModel *selection = overview.findingsView()->selectionModel();
         int picked = 0;
         for (int row = 0; row < overview.proxy()->rowCount(); ++row) {
@@ -245,7 +251,7 @@ private slots:
             confirm->setText(wrong);
             QVERIFY2(!repair->isEnabled(), qPrintable(wrong));
         }
-        confirm->setText(u"ORPHAN GARBAGE"_s);  // each name once, in any order
+        confirm->setText(u"ORPHAN GARBAGE"_s); // each name once, in any order
         QVERIFY(repair->isEnabled());
         QTest::mouseClick(repair, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(wizard->hasRun() && !wizard->isRunning(), 90000);

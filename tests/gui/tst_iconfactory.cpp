@@ -14,9 +14,9 @@ using Kind = IconFactory::Kind;
 
 namespace {
 
-const QList<Kind> kAllKinds = {Kind::App,     Kind::Cluster,      Kind::Server,  Kind::Account, Kind::AccountWithoutJetStream,
-                               Kind::Stream,  Kind::LegacyStream, Kind::Warning, Kind::Error,   Kind::Ok,
-                               Kind::Sessions, Kind::Retained,    Kind::Consumers};
+const QList<Kind> kAllKinds = {Kind::App,      Kind::Cluster,      Kind::Server,   Kind::Account, Kind::AccountWithoutJetStream,
+                               Kind::Stream,   Kind::LegacyStream, Kind::Warning,  Kind::Error,   Kind::Ok,
+                               Kind::Sessions, Kind::Retained,     Kind::Consumers};
 
 QImage normalised(const QImage &image)
 {
@@ -57,7 +57,7 @@ private slots:
         QVERIFY2(QFile::exists(path), qPrintable(path));
         QImageReader reader(path);
         QCOMPARE(reader.format(), QByteArray("svg"));
-        QCOMPARE(reader.size(), svgSize);  // the width and height the SVG declares
+        QCOMPARE(reader.size(), svgSize); // the width and height the SVG declares
         const QImage drawn = reader.read();
         QVERIFY2(!drawn.isNull(), qPrintable(reader.errorString()));
 
@@ -66,8 +66,8 @@ private slots:
         QVERIFY(icon.availableSizes().contains(svgSize));
         const QImage normal = icon.pixmap(svgSize).toImage();
         QCOMPARE(normal.size(), svgSize);
-        QCOMPARE(normalised(normal), normalised(drawn));  // the SVG's picture, not another drawing
-        QVERIFY(paintedPixels(normal) > svgSize.width() * svgSize.height() / 10);  // not a blank
+        QCOMPARE(normalised(normal), normalised(drawn)); // the SVG's picture, not another drawing
+        QVERIFY(paintedPixels(normal) > svgSize.width() * svgSize.height() / 10); // not a blank
         for (const int size : {16, 24, 32})
             QCOMPARE(icon.pixmap(size, size).size(), QSize(size, size));
 

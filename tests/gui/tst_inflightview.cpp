@@ -44,10 +44,12 @@ private slots:
         QVERIFY2(sub.subscribed(), qPrintable(sub.describe()));
         for (const QString &t : m_topics)
             QVERIFY2(acme.publish(t, R"({"cmd":")" + t.section(u'/', -1).toUtf8() + R"("})", 1).acknowledged, qPrintable(t));
-        QCOMPARE(publishQos2AndLeave(m_server.mqttPort(), u"acme"_s, u"acmepass"_s, u"gateway-7"_s, false, u"plant/line1/setpoint"_s, "42.5", 311),
+        QCOMPARE(publishQos2AndLeave(m_server.mqttPort(), u"acme"_s, u"acmepass"_s, u"gateway-7"_s, false, u"plant/line1/setpoint"_s,
+                                     "42.5", 311),
                  u"PUBREC"_s);
-        QCOMPARE(publishQos2AndLeave(m_server.mqttPort(), u"acme"_s, u"acmepass"_s, u"old-tablet"_s, true, u"plant/line1/stop"_s, "now", 12),
-                 u"PUBREC"_s);
+        QCOMPARE(
+            publishQos2AndLeave(m_server.mqttPort(), u"acme"_s, u"acmepass"_s, u"old-tablet"_s, true, u"plant/line1/stop"_s, "now", 12),
+            u"PUBREC"_s);
         QTest::qWait(300);
     }
 

@@ -96,8 +96,8 @@ void TestMainWindow::initTestCase()
     QVERIFY2(m_server.start(u"2.9"_s, config), qPrintable(m_server.errorString()));
 
     // A persistent MQTT session with a QoS 1 subscription: ACME gets its $MQTT_* streams.
-    const MqttResult session = MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s)
-                                   .createPersistentSession(u"gui-sub"_s, {u"a/b"_s}, 1);
+    const MqttResult session =
+        MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"gui-sub"_s, {u"a/b"_s}, 1);
     QVERIFY2(session.connected() && session.subscribed(), qPrintable(session.describe()));
 }
 
@@ -300,7 +300,7 @@ void TestMainWindow::guiThreadNeverWaitsForTheNetwork()
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     QVERIFY(fd >= 0);
-    sockaddr_in address {};
+    sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t length = sizeof address;

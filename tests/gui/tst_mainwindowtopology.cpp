@@ -96,9 +96,10 @@ private slots:
         // West stopped: after a refresh it is a cluster without servers, unreachable, and says why.
         QVERIFY2(sc.west().stopNode(0, false), qPrintable(sc.west().errorString()));
         controller.refresh();
-        QTRY_VERIFY_WITH_TIMEOUT(model.index(1, 0, model.serverGroupIndex()).siblingAtColumn(ClusterTreeModel::SummaryColumn).data().toString()
-                                     == u"unreachable"_s,
-                                 kLoadTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            model.index(1, 0, model.serverGroupIndex()).siblingAtColumn(ClusterTreeModel::SummaryColumn).data().toString()
+                == u"unreachable"_s,
+            kLoadTimeoutMs);
         const QModelIndex westRow = model.index(1, 0, model.serverGroupIndex());
         QCOMPARE(model.rowCount(westRow), 0);
         QVERIFY2(westRow.data(Qt::ToolTipRole).toString().contains(u"no server of cluster west answers"_s),

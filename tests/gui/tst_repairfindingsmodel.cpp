@@ -62,7 +62,8 @@ private slots:
         QVERIFY(!model.setData(model.index(2, RepairFindingsModel::SeverityColumn), Qt::Checked, Qt::CheckStateRole));
         const FindingCatalogue::Entry *entry = FindingCatalogue::entry(u"JETSTREAM_DISABLED"_s);
         QVERIFY(entry);
-        QVERIFY2(model.data(guidance, Qt::ToolTipRole).toString().contains(entry->guidance), qPrintable(model.data(guidance, Qt::ToolTipRole).toString()));
+        QVERIFY2(model.data(guidance, Qt::ToolTipRole).toString().contains(entry->guidance),
+                 qPrintable(model.data(guidance, Qt::ToolTipRole).toString()));
         // Ticking by hand.
         QVERIFY(model.setData(info, Qt::Checked, Qt::CheckStateRole));
         QCOMPARE(tickedTitles(model), (QStringList{u"orphan a"_s, u"stale b"_s}));
@@ -75,9 +76,9 @@ private slots:
         const Finding a = finding(u"ORPHAN_CONSUMER"_s, Finding::Severity::Warning, u"ACME"_s, u"orphan a"_s, u"delete_consumer"_s);
         const Finding b = finding(u"ORPHAN_CONSUMER"_s, Finding::Severity::Warning, u"ACME"_s, u"orphan b"_s, u"delete_consumer"_s);
         model.setFindings({a, b});
-        QVERIFY(model.setData(model.index(0, 0), Qt::Unchecked, Qt::CheckStateRole));  // the operator leaves a alone
+        QVERIFY(model.setData(model.index(0, 0), Qt::Unchecked, Qt::CheckStateRole)); // the operator leaves a alone
         const Finding c = finding(u"STREAM_MISSING"_s, Finding::Severity::Critical, u"ACME"_s, u"missing c"_s, u"create_stream"_s);
-        model.setFindings({c, b, a});  // a fresh check, in another order, with a new finding
+        model.setFindings({c, b, a}); // a fresh check, in another order, with a new finding
         QCOMPARE(tickedTitles(model), (QStringList{u"missing c"_s, u"orphan b"_s}));
     }
 

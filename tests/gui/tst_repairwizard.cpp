@@ -113,7 +113,8 @@ void TestRepairWizard::initTestCase()
     m_admin = *admin;
     QVERIFY(!durables(m_keeperHash).isEmpty());
     QVERIFY(!durables(m_orphanHash).isEmpty());
-    auto purged = JetStreamClient(m_admin).call(u"STREAM.PURGE.$MQTT_sess"_s, QJsonObject{{u"filter"_s, QString(u"$MQTT.sess."_s + m_orphanHash)}});
+    auto purged =
+        JetStreamClient(m_admin).call(u"STREAM.PURGE.$MQTT_sess"_s, QJsonObject{{u"filter"_s, QString(u"$MQTT.sess."_s + m_orphanHash)}});
     QVERIFY2(purged, qPrintable(purged ? QString() : purged.error().toString()));
 }
 
@@ -332,7 +333,7 @@ void TestRepairWizard::secondRoundAfterDeletedSessions()
     wizard.next();
     wizard.setBackupDir(backups.path());
     QAbstractButton *repair = wizard.button(QWizard::CommitButton);
-    QVERIFY(repair->isEnabled());  // nothing destructive: no typed name
+    QVERIFY(repair->isEnabled()); // nothing destructive: no typed name
     QTest::mouseClick(repair, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(wizard.hasRun() && !wizard.isRunning(), kRunTimeoutMs);
     QCOMPARE(finished.size(), 1);
@@ -350,13 +351,13 @@ void TestRepairWizard::secondRoundAfterDeletedSessions()
     for (const RepairStep &s : wizard.plan().steps) {
         QCOMPARE(s.action, u"delete_consumer"_s);
         QVERIFY(keeper.contains(s.consumer));
-        QCOMPARE(s.id.toInt() > 1, true);  // step ids run on across the rounds
+        QCOMPARE(s.id.toInt() > 1, true); // step ids run on across the rounds
     }
     QVERIFY(wizard.findChild<QLabel *>(u"planSummary"_s)->text().contains(u"Round 2"_s));
     QVERIFY(!saveScreenshot(wizard, m_shots.path(), u"repair-wizard-round2.png"_s).isEmpty());
     wizard.next();
     QCOMPARE(wizard.currentId(), int(RepairWizard::ConfirmPageId));
-    QVERIFY(!repair->isEnabled());  // destructive: the account name again
+    QVERIFY(!repair->isEnabled()); // destructive: the account name again
     QTest::keyClicks(wizard.findChild<QLineEdit *>(u"confirmEdit"_s), u"ACME"_s);
     QVERIFY(repair->isEnabled());
     QTest::mouseClick(repair, Qt::LeftButton);
@@ -364,7 +365,8 @@ void TestRepairWizard::secondRoundAfterDeletedSessions()
     QCOMPARE(finished.size(), 2);
     QVERIFY2(!wizard.hasNextRound(), "no third round");
     QVERIFY2(wizard.report()->complete, qPrintable(wizard.report()->stoppedBecause));
-    QVERIFY2(countCode(wizard.remainingFindings(), u"ORPHAN_CONSUMER"_s) == 0 && countCode(wizard.remainingFindings(), u"STREAM_MISSING"_s) == 0,
+    QVERIFY2(countCode(wizard.remainingFindings(), u"ORPHAN_CONSUMER"_s) == 0
+                 && countCode(wizard.remainingFindings(), u"STREAM_MISSING"_s) == 0,
              qPrintable(describe(wizard.remainingFindings())));
     QVERIFY(countCode(wizard.fixedFindings(), u"STREAM_MISSING"_s) == 1);
     QCOMPARE(durables(m_keeperHash) + durables(m_orphanHash), QStringList());

@@ -52,8 +52,7 @@ QMap<QString, QByteArray> settingsFiles()
     QMap<QString, QByteArray> out;
     QStringList roots{QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation),
                       QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)};
-    roots << QFileInfo(QSettings().fileName()).absolutePath()
-          << QFileInfo(QSettings(SecretStore::serviceName()).fileName()).absolutePath();
+    roots << QFileInfo(QSettings().fileName()).absolutePath() << QFileInfo(QSettings(SecretStore::serviceName()).fileName()).absolutePath();
     roots.removeDuplicates();
     for (const QString &root : std::as_const(roots)) {
         QDirIterator it(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);

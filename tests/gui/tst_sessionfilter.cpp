@@ -226,7 +226,7 @@ void TestSessionFilter::clearDuringAPendingFilterDropsTheStaleAnswer()
     QThreadPool::globalInstance()->waitForDone();
     QTest::qWait(20);
     QCOMPARE(clientIds(*m_proxy), names(u"client"_s, 10, 19)); // the stale answer changed nothing
-    QCOMPARE(applied.count(), 1);                               // the one from clear()
+    QCOMPARE(applied.count(), 1); // the one from clear()
 }
 
 void TestSessionFilter::rowsAppendedWhileMatchingAreMatched()

@@ -151,8 +151,8 @@ void TestSessionSort::refreshArrivesSorted()
     QSignalSpy replaced(m_model.get(), &SessionTableModel::replaced);
     {
         PoolBlocker blocker;
-        m_model->replaceAllAsync({QList<SessionEntry>{entry(u"echo"_s, 7, 0), entry(u"alpha"_s, 8, 1)},
-                                  QList<SessionEntry>{entry(u"foxtrot"_s, 9, 0)}});
+        m_model->replaceAllAsync(
+            {QList<SessionEntry>{entry(u"echo"_s, 7, 0), entry(u"alpha"_s, 8, 1)}, QList<SessionEntry>{entry(u"foxtrot"_s, 9, 0)}});
         QCOMPARE(m_model->rowCount(), 4); // the old rows stay until the new ones are sorted
     }
     QTRY_COMPARE(replaced.count(), 1);

@@ -132,7 +132,7 @@ void TestSessionsPanelLoad::batchesOfAReplacedLoadAreDropped()
     QCOMPARE(m_panel->model()->rowCount(), 0);
     QTest::qWait(SessionsPanel::kShowIntervalMs + 50);
     QCOMPARE(m_panel->model()->rowCount(), 0); // ACME's waiting batch never shows under BETA
-    send(0, 10, 10);                            // and ACME's later batches are ignored
+    send(0, 10, 10); // and ACME's later batches are ignored
     QCOMPARE(m_panel->model()->rowCount(), 0);
     QVERIFY(!m_panel->isLoading());
 }

@@ -113,7 +113,8 @@ void TestStreamDiffModel::changedMissingAndExtraStreams()
     QCOMPARE(model.status(model.streamRow(MqttLayout::messagesStream())), StreamDiffModel::Status::Matches);
     QCOMPARE(model.problemStreams(), 2);
 
-    const QModelIndex expected = fieldIndex(model, MqttLayout::sessionsStream(), u"max_msgs_per_subject"_s, StreamDiffModel::ExpectedColumn);
+    const QModelIndex expected =
+        fieldIndex(model, MqttLayout::sessionsStream(), u"max_msgs_per_subject"_s, StreamDiffModel::ExpectedColumn);
     QVERIFY(expected.isValid());
     QCOMPARE(expected.data().toString(), u"1"_s);
     QCOMPARE(expected.siblingAtColumn(StreamDiffModel::ActualColumn).data().toString(), u"5"_s);
@@ -130,7 +131,9 @@ void TestStreamDiffModel::changedMissingAndExtraStreams()
     QVERIFY(model.diffText(out).startsWith(u'+'));
     QVERIFY(model.allDiffText().contains(u"--- $MQTT_sess (differs)"_s));
     QVERIFY(model.allDiffText().contains(u"--- $MQTT_out (missing)"_s));
-    QVERIFY(fieldIndex(model, MqttLayout::outStream(), u"subjects"_s, StreamDiffModel::ActualColumn).data(StreamDiffModel::DiffersRole).toBool());
+    QVERIFY(fieldIndex(model, MqttLayout::outStream(), u"subjects"_s, StreamDiffModel::ActualColumn)
+                .data(StreamDiffModel::DiffersRole)
+                .toBool());
 
     model.clear();
     QCOMPARE(model.rowCount(), 0);

@@ -43,8 +43,7 @@ void TestStreamTableModel::initTestCase()
 void TestStreamTableModel::init()
 {
     m_model = std::make_unique<StreamTableModel>();
-    m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(),
-                                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     m_model->setStreams(acmeStreams());
 }
 
@@ -60,12 +59,13 @@ void TestStreamTableModel::headers()
     QStringList headers;
     for (int c = 0; c < m_model->columnCount(); ++c)
         headers << m_model->headerData(c, Qt::Horizontal).toString();
-    QCOMPARE(headers, (QStringList{QStringLiteral("Stream"), QStringLiteral("Subjects"), QStringLiteral("Retention"),
-                                   QStringLiteral("Storage"), QStringLiteral("Replicas"), QStringLiteral("Per subject"),
-                                   QStringLiteral("Messages"), QStringLiteral("Bytes"), QStringLiteral("Consumers"),
-                                   QStringLiteral("Leader")}));
+    QCOMPARE(headers,
+             (QStringList{QStringLiteral("Stream"), QStringLiteral("Subjects"), QStringLiteral("Retention"), QStringLiteral("Storage"),
+                          QStringLiteral("Replicas"), QStringLiteral("Per subject"), QStringLiteral("Messages"), QStringLiteral("Bytes"),
+                          QStringLiteral("Consumers"), QStringLiteral("Leader")}));
     QVERIFY(m_model->headerData(StreamTableModel::MaxMsgsPerSubjectColumn, Qt::Horizontal, Qt::ToolTipRole)
-                .toString().contains(QStringLiteral("max_msgs_per_subject")));
+                .toString()
+                .contains(QStringLiteral("max_msgs_per_subject")));
 }
 
 void TestStreamTableModel::columns_data()
@@ -73,18 +73,21 @@ void TestStreamTableModel::columns_data()
     QTest::addColumn<QString>("stream");
     QTest::addColumn<QStringList>("expected");
 
-    QTest::newRow("$MQTT_sess") << QStringLiteral("$MQTT_sess")
-                                << QStringList{QStringLiteral("$MQTT_sess"), QStringLiteral("$MQTT.sess.>"), QStringLiteral("limits"),
-                                               QStringLiteral("file"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("1"),
-                                               QStringLiteral("446 bytes"), QStringLiteral("0"), QStringLiteral("gui1")};
-    QTest::newRow("$MQTT_msgs") << QStringLiteral("$MQTT_msgs")
-                                << QStringList{QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT.msgs.>"), QStringLiteral("interest"),
-                                               QStringLiteral("file"), QStringLiteral("1"), QStringLiteral("unlimited"), QStringLiteral("0"),
-                                               QStringLiteral("0 bytes"), QStringLiteral("1"), QStringLiteral("gui1")};
+    QTest::newRow("$MQTT_sess") << QStringLiteral("$MQTT_sess") << QStringList{QStringLiteral("$MQTT_sess"), QStringLiteral("$MQTT.sess.>"),
+                                                                               QStringLiteral("limits"),     QStringLiteral("file"),
+                                                                               QStringLiteral("1"),          QStringLiteral("1"),
+                                                                               QStringLiteral("1"),          QStringLiteral("446 bytes"),
+                                                                               QStringLiteral("0"),          QStringLiteral("gui1")};
+    QTest::newRow("$MQTT_msgs") << QStringLiteral("$MQTT_msgs") << QStringList{QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT.msgs.>"),
+                                                                               QStringLiteral("interest"),   QStringLiteral("file"),
+                                                                               QStringLiteral("1"),          QStringLiteral("unlimited"),
+                                                                               QStringLiteral("0"),          QStringLiteral("0 bytes"),
+                                                                               QStringLiteral("1"),          QStringLiteral("gui1")};
     QTest::newRow("$MQTT_rmsgs") << QStringLiteral("$MQTT_rmsgs")
                                  << QStringList{QStringLiteral("$MQTT_rmsgs"), QStringLiteral("$MQTT.rmsgs"), QStringLiteral("limits"),
-                                                QStringLiteral("file"), QStringLiteral("1"), QStringLiteral("unlimited"), QStringLiteral("0"),
-                                                QStringLiteral("0 bytes"), QStringLiteral("1"), QStringLiteral("gui1")};
+                                                QStringLiteral("file"),        QStringLiteral("1"),           QStringLiteral("unlimited"),
+                                                QStringLiteral("0"),           QStringLiteral("0 bytes"),     QStringLiteral("1"),
+                                                QStringLiteral("gui1")};
 }
 
 void TestStreamTableModel::columns()
@@ -122,8 +125,7 @@ void TestStreamTableModel::sortRoleIsNumeric()
     QCOMPARE(m_model->index(sess, StreamTableModel::BytesColumn).data(StreamTableModel::SortRole).toLongLong(), 446);
     QCOMPARE(m_model->index(sess, StreamTableModel::MaxMsgsPerSubjectColumn).data(StreamTableModel::SortRole).toLongLong(), 1);
     // "unlimited" sorts after any limit.
-    QVERIFY(m_model->index(msgs, StreamTableModel::MaxMsgsPerSubjectColumn).data(StreamTableModel::SortRole).toLongLong()
-            > 1'000'000'000);
+    QVERIFY(m_model->index(msgs, StreamTableModel::MaxMsgsPerSubjectColumn).data(StreamTableModel::SortRole).toLongLong() > 1'000'000'000);
     const int alignment = m_model->index(sess, StreamTableModel::MessagesColumn).data(Qt::TextAlignmentRole).toInt();
     QVERIFY(alignment & Qt::AlignRight);
     QVERIFY(m_model->index(sess, StreamTableModel::NameColumn).data(Qt::TextAlignmentRole).toInt() & Qt::AlignLeft);

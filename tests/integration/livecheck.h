@@ -24,12 +24,15 @@
 
 namespace MqttDoctor::Test::LiveCheck {
 
-inline QString acme() { return QStringLiteral("ACME"); }
+inline QString acme()
+{
+    return QStringLiteral("ACME");
+}
 
 inline QStringList systemArgs(const QString &url)
 {
-    return {QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"),
-            QStringLiteral("--system-password"), QStringLiteral("syspass")};
+    return {QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
+            QStringLiteral("syspass")};
 }
 
 inline QStringList userArgs(const QString &url, const QString &user, const QString &password)
@@ -198,8 +201,8 @@ inline QJsonObject explainCli(const QString &line)
 inline QString describeMatch(const LogLineMatch &m)
 {
     return QStringLiteral("explain(%1): matched=%2 template=%3 codes=%4 account=%5 client=%6 stream=%7 error_code=%8 severity=%9")
-        .arg(m.line, m.matched ? QStringLiteral("yes") : QStringLiteral("no"), m.templateId, m.codes.join(u','), m.account,
-             m.clientId, m.stream)
+        .arg(m.line, m.matched ? QStringLiteral("yes") : QStringLiteral("no"), m.templateId, m.codes.join(u','), m.account, m.clientId,
+             m.stream)
         .arg(m.errorCode)
         .arg(m.severity);
 }
@@ -310,7 +313,8 @@ public:
     /** The names of a stream's consumers, sorted (an "<error: ...>" entry on failure). */
     QStringList consumerNames(const QString &stream)
     {
-        auto r = m_js ? m_js->consumerList(stream) : Result<QList<QJsonObject>>(Error(Error::Kind::InvalidInput, QStringLiteral("not connected")));
+        auto r = m_js ? m_js->consumerList(stream)
+                      : Result<QList<QJsonObject>>(Error(Error::Kind::InvalidInput, QStringLiteral("not connected")));
         if (!r)
             return {QStringLiteral("<error: %1>").arg(r.error().toString())};
         QStringList out;

@@ -11,8 +11,7 @@ namespace MqttDoctor::Test {
 
 MqttLoad::MqttLoad(QStringList ports, QString user, QString password, QString outputDir)
     : m_ports(std::move(ports)), m_user(std::move(user)), m_password(std::move(password)), m_dir(std::move(outputDir))
-{
-}
+{}
 
 MqttLoad::~MqttLoad()
 {
@@ -28,8 +27,11 @@ MqttLoad::~MqttLoad()
 
 QStringList MqttLoad::commonArgs(int index) const
 {
-    return {QStringLiteral("-h"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), m_ports.at(index % m_ports.size()),
-            QStringLiteral("-u"), m_user, QStringLiteral("-P"), m_password, QStringLiteral("-q"), QStringLiteral("1")};
+    return {QStringLiteral("-h"), QStringLiteral("127.0.0.1"),
+            QStringLiteral("-p"), m_ports.at(index % m_ports.size()),
+            QStringLiteral("-u"), m_user,
+            QStringLiteral("-P"), m_password,
+            QStringLiteral("-q"), QStringLiteral("1")};
 }
 
 QString MqttLoad::outputOf(int subscriber) const
@@ -47,9 +49,10 @@ bool MqttLoad::startSubscribers(int count, int groups, int timeoutMs)
         p->setStandardErrorFile(outputOf(i) + QStringLiteral(".err"));
         // -d prints the SUBACK; -v prints "topic payload" for each message; -c keeps the session.
         // Line-buffered (stdbuf), or the output sits in stdio's buffer until the process exits.
-        p->start(QStringLiteral("stdbuf"), QStringList{QStringLiteral("-oL"), QStringLiteral("mosquitto_sub")} + commonArgs(i) + QStringList{QStringLiteral("-i"), QStringLiteral("load-%1").arg(i),
-                                                                            QStringLiteral("-c"), QStringLiteral("-d"), QStringLiteral("-v"),
-                                                                            QStringLiteral("-t"), QStringLiteral("load/%1/#").arg(i % groups)});
+        p->start(QStringLiteral("stdbuf"),
+                 QStringList{QStringLiteral("-oL"), QStringLiteral("mosquitto_sub")} + commonArgs(i)
+                     + QStringList{QStringLiteral("-i"), QStringLiteral("load-%1").arg(i), QStringLiteral("-c"), QStringLiteral("-d"),
+                                   QStringLiteral("-v"), QStringLiteral("-t"), QStringLiteral("load/%1/#").arg(i % groups)});
         if (!p->waitForStarted(5000)) {
             m_error = QStringLiteral("mosquitto_sub %1: %2").arg(i).arg(p->errorString());
             return false;
@@ -92,9 +95,10 @@ bool MqttLoad::startPublishers()
         auto p = std::make_unique<QProcess>();
         p->setStandardOutputFile(QStringLiteral("%1/pub-%2.out").arg(m_dir).arg(g));
         p->setStandardErrorFile(QStringLiteral("%1/pub-%2.err").arg(m_dir).arg(g));
-        p->start(QStringLiteral("mosquitto_pub"), commonArgs(g) + QStringList{QStringLiteral("-i"), QStringLiteral("load-pub-%1").arg(g),
-                                                                            QStringLiteral("-l"), QStringLiteral("-t"),
-                                                                            QStringLiteral("load/%1/m").arg(g)});
+        p->start(QStringLiteral("mosquitto_pub"),
+                 commonArgs(g)
+                     + QStringList{QStringLiteral("-i"), QStringLiteral("load-pub-%1").arg(g), QStringLiteral("-l"), QStringLiteral("-t"),
+                                   QStringLiteral("load/%1/m").arg(g)});
         if (!p->waitForStarted(5000)) {
             m_error = QStringLiteral("mosquitto_pub %1: %2").arg(g).arg(p->errorString());
             return false;
@@ -135,7 +139,7 @@ QStringList MqttLoad::waitDelivered(int timeoutMs) const
     QStringList missing;
     for (;;) {
         missing.clear();
-        int first = -1;  // the first subscriber with something missing
+        int first = -1; // the first subscriber with something missing
         const auto lacks = [&](int i, const QString &what) {
             missing << what;
             if (first < 0)
@@ -168,10 +172,10 @@ QStringList MqttLoad::waitDelivered(int timeoutMs) const
             const QList<QByteArray> lines = out.readAll().trimmed().split('\n');
             const QProcess &process = *m_subscribers.at(size_t(first));
             missing.prepend(QStringLiteral("load-%1 is %2; its last output lines: %3")
-                           .arg(first)
-                           .arg(process.state() == QProcess::Running ? QStringLiteral("running")
-                                                                     : QStringLiteral("gone (exit %1)").arg(process.exitCode()))
-                           .arg(QString::fromUtf8(lines.mid(std::max<qsizetype>(0, lines.size() - 6)).join(" | "))));
+                                .arg(first)
+                                .arg(process.state() == QProcess::Running ? QStringLiteral("running")
+                                                                          : QStringLiteral("gone (exit %1)").arg(process.exitCode()))
+                                .arg(QString::fromUtf8(lines.mid(std::max<qsizetype>(0, lines.size() - 6)).join(" | "))));
             return missing;
         }
         QThread::msleep(250);

@@ -16,7 +16,7 @@ namespace MqttDoctor::Test::LiveCheck {
 
 struct Outcome
 {
-    QString error;                 ///< could not plan or run
+    QString error; ///< could not plan or run
     RepairPlan plan;
     RepairExecutor::Report report;
 };
@@ -28,7 +28,7 @@ inline Outcome repairOnce(const QString &url, const QString &backupDir, const QS
 {
     Outcome out;
     Profile profile = acmeProfile(url, true);
-    if (systemConnection) {  // the connected clients (CONNZ) for the findings that depend on them
+    if (systemConnection) { // the connected clients (CONNZ) for the findings that depend on them
         profile.system.kind = Credentials::Kind::UserPassword;
         profile.system.user = QStringLiteral("sys");
         profile.system.password = QStringLiteral("syspass");

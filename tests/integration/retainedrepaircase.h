@@ -31,7 +31,6 @@
 #include "nats/jetstreampublisher.h"
 #include "repair/streamcontent.h"
 
-
 namespace MqttDoctor::Test::RetainedRepairCase {
 
 using namespace MqttDoctor::Test::LiveCheck;
@@ -75,13 +74,13 @@ inline QString headerText(const QByteArray &block)
 inline QStringList content(const std::shared_ptr<NatsConnection> &conn, const QString &stream)
 {
     QStringList out;
-    auto r = StreamContent::read(conn, {}, stream, QJsonObject{{QStringLiteral("retention"), QStringLiteral("interest")}}, {}, {},
-                                 [&out](QList<StreamMessage> &&batch, const ReadProgress &) {
-                                     for (const StreamMessage &m : batch)
-                                         out << QStringLiteral("%1 | %2 | %3").arg(m.subject, headerText(m.headers),
-                                                                                  QString::fromLatin1(m.data.toBase64()));
-                                     return true;
-                                 });
+    auto r = StreamContent::read(
+        conn, {}, stream, QJsonObject{{QStringLiteral("retention"), QStringLiteral("interest")}}, {}, {},
+        [&out](QList<StreamMessage> &&batch, const ReadProgress &) {
+            for (const StreamMessage &m : batch)
+                out << QStringLiteral("%1 | %2 | %3").arg(m.subject, headerText(m.headers), QString::fromLatin1(m.data.toBase64()));
+            return true;
+        });
     if (!r)
         out << QStringLiteral("error: ") + r.error().toString();
     return out;
@@ -102,18 +101,18 @@ inline QStringList retainedSet(const std::shared_ptr<NatsConnection> &conn)
 {
     QStringList out;
     (void)StreamContent::read(conn, {}, kRetained, QJsonObject{{QStringLiteral("retention"), QStringLiteral("interest")}}, {}, {},
-                        [&out](QList<StreamMessage> &&batch, const ReadProgress &) {
-                            for (const StreamMessage &m : batch) {
-                                StoredMessage s;
-                                s.subject = m.subject;
-                                s.seq = m.sequence;
-                                s.headers = m.headers;
-                                s.data = m.data;
-                                if (auto r = RetainedRecord::decode(s); r && !r->isDeleteMarker)
-                                    out << QStringLiteral("%1|%2|%3").arg(r->topic).arg(r->qos()).arg(QString::fromUtf8(r->payload));
-                            }
-                            return true;
-                        });
+                              [&out](QList<StreamMessage> &&batch, const ReadProgress &) {
+                                  for (const StreamMessage &m : batch) {
+                                      StoredMessage s;
+                                      s.subject = m.subject;
+                                      s.seq = m.sequence;
+                                      s.headers = m.headers;
+                                      s.data = m.data;
+                                      if (auto r = RetainedRecord::decode(s); r && !r->isDeleteMarker)
+                                          out << QStringLiteral("%1|%2|%3").arg(r->topic).arg(r->qos()).arg(QString::fromUtf8(r->payload));
+                                  }
+                                  return true;
+                              });
     out.sort();
     return out;
 }
@@ -125,8 +124,7 @@ inline QStringList retainedSet(const std::shared_ptr<NatsConnection> &conn)
  * again with a new client ID (at most four times) until at least @p atLeast arrive, and returns the last answer: the
  * caller still compares it exactly, so an extra or a wrong message fails.
  */
-QStringList subscriberSees(const NatsServerFixture &server, const QStringList &filters, int expected, int atLeast,
-                           const QString &clientId)
+QStringList subscriberSees(const NatsServerFixture &server, const QStringList &filters, int expected, int atLeast, const QString &clientId)
 {
     QStringList out;
     for (int attempt = 1; attempt <= 4; ++attempt) {
@@ -139,8 +137,8 @@ QStringList subscriberSees(const NatsServerFixture &server, const QStringList &f
         out.sort();
         if (out.size() >= atLeast)
             break;
-        qInfo("subscriber %s saw %lld retained messages of at least %d (%s); asking again", qPrintable(id),
-              qlonglong(out.size()), atLeast, qPrintable(got.describe()));
+        qInfo("subscriber %s saw %lld retained messages of at least %d (%s); asking again", qPrintable(id), qlonglong(out.size()), atLeast,
+              qPrintable(got.describe()));
         QThread::msleep(500);
     }
     return out;
@@ -204,7 +202,8 @@ inline QStringList backupContent(const QString &path)
 inline bool storeRaw(const std::shared_ptr<NatsConnection> &conn, const QString &subject, const QByteArray &data)
 {
     bool ok = false;
-    JetStreamPublisher p(conn, kRetained, [&ok](quint64, const Result<quint64> &r) { ok = bool(r); }, 1);
+    JetStreamPublisher p(
+        conn, kRetained, [&ok](quint64, const Result<quint64> &r) { ok = bool(r); }, 1);
     return p.publish(0, subject, NatsHeaders(), data) && p.finish() && ok;
 }
 
@@ -279,13 +278,13 @@ protected:
         QCOMPARE(backupContent(backup), before);
         JetStreamClient js(acmeConnection(server));
         QVERIFY(js.call(QStringLiteral("STREAM.DELETE.") + kRetained));
-        const CliRunner::Run restore = CliRunner::run(acmeArgs(server.url())
-                                                      + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("restore"), backup,
-                                                                    QStringLiteral("--json")});
+        const CliRunner::Run restore =
+            CliRunner::run(acmeArgs(server.url())
+                           + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("restore"), backup, QStringLiteral("--json")});
         QVERIFY2(restore.exitCode() == 0, qPrintable(restore.describe()));
         QStringList restored = content(acmeConnection(server), kRetained);
         QStringList expected = before;
-        for (QStringList *l : {&restored, &expected})  // new sequences; compare subject and bytes
+        for (QStringList *l : {&restored, &expected}) // new sequences; compare subject and bytes
             l->sort();
         QCOMPARE(restored, expected);
     }

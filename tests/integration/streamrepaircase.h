@@ -165,12 +165,13 @@ inline QString accountState(const std::shared_ptr<NatsConnection> &conn)
             return QStringLiteral("error: ") + info.error().toString();
         const QJsonObject config = info->value(QLatin1String("config")).toObject();
         QStringList consumers;
-        if (auto list = js.consumerList(name))  // durables only: reading limits streams makes short-lived ordered consumers
+        if (auto list = js.consumerList(name)) // durables only: reading limits streams makes short-lived ordered consumers
             for (const QJsonObject &c : *list)
                 if (!c.value(QLatin1String("config")).toObject().value(QLatin1String("durable_name")).toString().isEmpty())
                     consumers << c.value(QLatin1String("name")).toString();
         consumers.sort();
-        lines << QStringLiteral("%1 %2 msgs=%3 consumers=%4").arg(name, compact(config))
+        lines << QStringLiteral("%1 %2 msgs=%3 consumers=%4")
+                     .arg(name, compact(config))
                      .arg(info->value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger())
                      .arg(consumers.join(u','));
         lines += contentOf(conn, name);
@@ -198,7 +199,10 @@ inline QString describe(const RepairPlan &plan)
 {
     QStringList lines;
     for (const RepairStep &s : plan.steps)
-        lines << QStringLiteral("  %1 %2 %3: %4 | backups %5 | diff %6").arg(s.id, s.action, s.stream, s.description).arg(s.backups.size()).arg(s.diff);
+        lines << QStringLiteral("  %1 %2 %3: %4 | backups %5 | diff %6")
+                     .arg(s.id, s.action, s.stream, s.description)
+                     .arg(s.backups.size())
+                     .arg(s.diff);
     lines << plan.notes;
     return lines.join(u'\n');
 }
@@ -218,8 +222,7 @@ class Repairer
 public:
     Repairer(const NatsServerFixture &server, const QString &backupDir, const QString &auditPath)
         : m_url(server.url()), m_backupDir(backupDir), m_auditPath(auditPath)
-    {
-    }
+    {}
 
     QList<Finding> check()
     {
@@ -286,7 +289,7 @@ inline bool allIn(const RepairExecutor::Report &report, State state)
  * Returns the report of the real run.
  */
 inline RepairExecutor::Report repairAndCheck(Repairer &r, const QString &code, const QString &stream, const QStringList &codes,
-                                      RepairPlan *planOut = nullptr)
+                                             RepairPlan *planOut = nullptr)
 {
     const QList<Finding> before = r.check();
     [&] { QVERIFY2(has(before, code, stream), qPrintable(describe(before))); }();
@@ -295,9 +298,14 @@ inline RepairExecutor::Report repairAndCheck(Repairer &r, const QString &code, c
         *planOut = plan;
     [&] { QVERIFY2(!plan.isEmpty(), qPrintable(describe(plan))); }();
     for (const RepairStep &s : plan.steps) {
-        [&] { QVERIFY2(!s.description.isEmpty() && !s.requests.isEmpty() && !s.precondition.isEmpty() && !s.undo.isEmpty()
-                           && !s.verification.isEmpty(), qPrintable(describe(plan))); }();
-        [&] { QVERIFY2(!s.destructive || !s.backups.isEmpty() || s.action == QStringLiteral("recreate_stream"), qPrintable(describe(plan))); }();
+        [&] {
+            QVERIFY2(!s.description.isEmpty() && !s.requests.isEmpty() && !s.precondition.isEmpty() && !s.undo.isEmpty()
+                         && !s.verification.isEmpty(),
+                     qPrintable(describe(plan)));
+        }();
+        [&] {
+            QVERIFY2(!s.destructive || !s.backups.isEmpty() || s.action == QStringLiteral("recreate_stream"), qPrintable(describe(plan)));
+        }();
     }
     const QString state0 = accountState(r.connection());
 
@@ -311,7 +319,9 @@ inline RepairExecutor::Report repairAndCheck(Repairer &r, const QString &code, c
 
     auto real = r.run(plan, true, false);
     RepairExecutor::Report report = real ? *real : RepairExecutor::Report{};
-    [&] { QVERIFY2(real && real->complete, real ? qPrintable(describe(plan) + u'\n' + describe(*real)) : qPrintable(real.error().toString())); }();
+    [&] {
+        QVERIFY2(real && real->complete, real ? qPrintable(describe(plan) + u'\n' + describe(*real)) : qPrintable(real.error().toString()));
+    }();
 
     const QList<Finding> after = r.check();
     [&] { QVERIFY2(!has(after, code, stream), qPrintable(describe(after))); }();
@@ -320,7 +330,10 @@ inline RepairExecutor::Report repairAndCheck(Repairer &r, const QString &code, c
 
     const QString state1 = accountState(r.connection());
     auto again = r.run(plan, true, false);
-    [&] { QVERIFY2(again && again->complete && allIn(*again, State::AlreadyDone), again ? qPrintable(describe(*again)) : qPrintable(again.error().toString())); }();
+    [&] {
+        QVERIFY2(again && again->complete && allIn(*again, State::AlreadyDone),
+                 again ? qPrintable(describe(*again)) : qPrintable(again.error().toString()));
+    }();
     [&] { QCOMPARE(accountState(r.connection()), state1); }();
     return report;
 }

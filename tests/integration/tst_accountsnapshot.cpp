@@ -117,8 +117,8 @@ void TestAccountSnapshot::sessionsStreamedFromASnapshot()
     QVERIFY2(summary, qPrintable(summary ? QString() : summary.error().toString()));
     QCOMPARE(rows.size(), 1);
     QCOMPARE(rows.first().clientId, u"dev-2"_s);
-    QVERIFY2(!rows.first().hasProblems(), qPrintable(rows.first().problems().join(u"; "_s)));  // joined with the snapshot's consumers
-    QCOMPARE(rows.first().connected, std::optional<bool>(false));                               // and its CONNZ
+    QVERIFY2(!rows.first().hasProblems(), qPrintable(rows.first().problems().join(u"; "_s))); // joined with the snapshot's consumers
+    QCOMPARE(rows.first().connected, std::optional<bool>(false)); // and its CONNZ
     const RequestCounter::Counts n = connections.requests().counts() - before;
     QVERIFY2(n[Kind::OrderedConsumer] == 1 && n.requests() == 1, qPrintable(n.toString()));
 }

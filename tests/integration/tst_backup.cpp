@@ -79,8 +79,8 @@ QStringList contentOf(const std::shared_ptr<NatsConnection> &conn, const QString
                                              for (const auto &[k, v] : BackupFormat::restorableHeaders(*h).entries())
                                                  headers << k + QLatin1Char(':') + v;
                                          headers.sort();
-                                         out << QStringLiteral("%1 | %2 | %3").arg(m.subject, headers.join(QLatin1Char(',')),
-                                                                                   QString::fromLatin1(m.data.toBase64()));
+                                         out << QStringLiteral("%1 | %2 | %3")
+                                                    .arg(m.subject, headers.join(QLatin1Char(',')), QString::fromLatin1(m.data.toBase64()));
                                      }
                                      return true;
                                  });
@@ -135,11 +135,12 @@ int sessionPresent(quint16 port, const QString &clientId)
     int present = -1;
     if (::connect(fd, reinterpret_cast<const sockaddr *>(&addr), sizeof addr) == 0) {
         const auto str = [](const QByteArray &s) -> QByteArray { return QByteArray(1, char(s.size() >> 8)) + char(s.size() & 0xff) + s; };
-        const QByteArray body = str("MQTT") + char(4) + char(0xC0) + char(0) + char(30) + str(clientId.toUtf8()) + str("acme") + str("acmepass");
+        const QByteArray body =
+            str("MQTT") + char(4) + char(0xC0) + char(0) + char(30) + str(clientId.toUtf8()) + str("acme") + str("acmepass");
         const QByteArray packet = QByteArray(1, char(0x10)) + char(body.size()) + body;
         char ack[4] = {};
-        if (::send(fd, packet.constData(), size_t(packet.size()), MSG_NOSIGNAL) == packet.size()
-            && ::recv(fd, ack, 4, MSG_WAITALL) == 4 && ack[0] == 0x20 && ack[3] == 0)
+        if (::send(fd, packet.constData(), size_t(packet.size()), MSG_NOSIGNAL) == packet.size() && ::recv(fd, ack, 4, MSG_WAITALL) == 4
+            && ack[0] == 0x20 && ack[3] == 0)
             present = ack[2] & 1;
         const char disconnect[2] = {char(0xE0), 0};
         (void)!::send(fd, disconnect, 2, MSG_NOSIGNAL);
@@ -177,7 +178,7 @@ class TestBackup : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_data;  // XDG_DATA_HOME: the audit log of this test (and of the CLI it runs)
+    QTemporaryDir m_data; // XDG_DATA_HOME: the audit log of this test (and of the CLI it runs)
 
 private slots:
     void initTestCase()
@@ -242,10 +243,9 @@ private slots:
             backedUpConsumers.sort();
             QCOMPARE(backedUpConsumers, consumersBefore[stream]);
             const QJsonObject header = jsonFile(backup->path, 0);
-            QCOMPARE(header.value(QLatin1String("config")).toObject(),
-                     js.streamInfo(stream)->value(QLatin1String("config")).toObject());
+            QCOMPARE(header.value(QLatin1String("config")).toObject(), js.streamInfo(stream)->value(QLatin1String("config")).toObject());
             QCOMPARE(header.value(QLatin1String("account")).toString(), QStringLiteral("ACME"));
-            if (stream == QStringLiteral("$MQTT_msgs"))  // interest: read without any consumer, nothing changed
+            if (stream == QStringLiteral("$MQTT_msgs")) // interest: read without any consumer, nothing changed
                 QCOMPARE(snapshot(js, stream), snap);
         }
         QCOMPARE(before[QStringLiteral("$MQTT_sess")].size(), 2);
@@ -263,9 +263,9 @@ private slots:
             QVERIFY(restored->streamCreated);
             QCOMPARE(restored->restored, quint64(before[stream].size()));
             QCOMPARE(contentOf(target->connection, stream), before[stream]);
-            if (stream != QStringLiteral("$MQTT_rmsgs") || version == QStringLiteral("2.9"))  // newer: an ephemeral retained consumer
+            if (stream != QStringLiteral("$MQTT_rmsgs") || version == QStringLiteral("2.9")) // newer: an ephemeral retained consumer
                 QCOMPARE(consumerNames(js, stream), consumersBefore[stream]);
-            if (stream == QStringLiteral("$MQTT_sess"))  // the records' Nats-Expected-Last-Subject-Sequence
+            if (stream == QStringLiteral("$MQTT_sess")) // the records' Nats-Expected-Last-Subject-Sequence
                 QVERIFY2(restored->headersStripped >= 1, qPrintable(before[stream].join(QLatin1Char('\n'))));
         }
         // A rerun changes nothing.
@@ -283,12 +283,14 @@ private slots:
         // The server forgets its cached sessions on restart: what the clients get now comes from the restored streams.
         QVERIFY2(server.restart(), qPrintable(server.errorString()));
         const MqttResult queued = mqtt.subscribeAndCollect(QStringLiteral("backup-sub-1"), {QStringLiteral("alerts/#")}, 1, 2, 10, true);
-        QVERIFY2(queued.receivedPayloads().contains(QStringLiteral("smoke!")) && queued.receivedPayloads().contains(QStringLiteral("water!")),
+        QVERIFY2(queued.receivedPayloads().contains(QStringLiteral("smoke!"))
+                     && queued.receivedPayloads().contains(QStringLiteral("water!")),
                  qPrintable(queued.describe()));
         QCOMPARE(sessionPresent(server.mqttPort(), QStringLiteral("backup-sub-2")), 1);
         QCOMPARE(sessionPresent(server.mqttPort(), QStringLiteral("never-seen-client")), 0);
         const MqttResult retained = mqtt.subscribeAndCollect(QStringLiteral("backup-reader"), {QStringLiteral("#")}, 1, 2, 10);
-        QVERIFY2(retained.receivedPayloads().contains(QStringLiteral("21.5")) && retained.receivedPayloads().contains(QStringLiteral("open")),
+        QVERIFY2(retained.receivedPayloads().contains(QStringLiteral("21.5"))
+                     && retained.receivedPayloads().contains(QStringLiteral("open")),
                  qPrintable(retained.describe()));
 
         // The audit log has one entry per applied restore, and no password.
@@ -317,7 +319,7 @@ private slots:
         for (const QString &name : consumerNames(js, QStringLiteral("$MQTT_msgs")))
             if (name.startsWith(hash + QLatin1Char('_')))
                 own << name;
-        QCOMPARE(own.size(), 2);  // a.> and "a fwc"
+        QCOMPARE(own.size(), 2); // a.> and "a fwc"
         QTemporaryDir dir;
         BackupRequest request;
         request.stream = QStringLiteral("$MQTT_sess");
@@ -382,8 +384,9 @@ private slots:
         QVERIFY(js.call(QStringLiteral("STREAM.CREATE.BKI"), interest));
         QVERIFY(js.call(QStringLiteral("CONSUMER.DURABLE.CREATE.BKI.keep"),
                         QJsonObject{{QStringLiteral("stream_name"), QStringLiteral("BKI")},
-                                    {QStringLiteral("config"), QJsonObject{{QStringLiteral("durable_name"), QStringLiteral("keep")},
-                                                                           {QStringLiteral("ack_policy"), QStringLiteral("explicit")}}}}));
+                                    {QStringLiteral("config"),
+                                     QJsonObject{{QStringLiteral("durable_name"), QStringLiteral("keep")},
+                                                 {QStringLiteral("ack_policy"), QStringLiteral("explicit")}}}}));
         QCOMPARE(fill(target->connection, QStringLiteral("BKI"), QStringLiteral("bki"), 3000), quint64(3000));
         QTemporaryDir dir;
 
@@ -439,7 +442,8 @@ private slots:
 
         // Read-only profile: refused in the core, nothing changes.
         QVERIFY(deleteStream(js, QStringLiteral("BK")));
-        const RepairTarget readOnly = RepairTarget::fromConnection(acmeProfile(server.url(), false), target->connection, QStringLiteral("ACME"));
+        const RepairTarget readOnly =
+            RepairTarget::fromConnection(acmeProfile(server.url(), false), target->connection, QStringLiteral("ACME"));
         auto refused = StreamRestore::run(readOnly, files[QStringLiteral("BK")]);
         QVERIFY(!refused);
         QCOMPARE(refused.error().kind(), Error::Kind::ReadOnly);
@@ -460,7 +464,8 @@ private slots:
         g.write(lines.mid(0, 10).join('\n') + "\n{\"seq\":11,\"subject\":\"bk.1\",\"da\n" + lines.mid(11).join('\n'));
         t.close();
         g.close();
-        for (const auto &[path, expected] : {std::pair{truncated, QStringLiteral("line 1501")}, std::pair{garbage, QStringLiteral("line 11")}}) {
+        for (const auto &[path, expected] :
+             {std::pair{truncated, QStringLiteral("line 1501")}, std::pair{garbage, QStringLiteral("line 11")}}) {
             auto r = StreamRestore::run(*target, path);
             QVERIFY(!r);
             QVERIFY2(r.error().message().contains(expected), qPrintable(r.error().toString()));
@@ -497,7 +502,8 @@ private slots:
         const QString before = snapshot(js, QStringLiteral("BK"));
         auto foreign = StreamRestore::run(*target, files[QStringLiteral("BK")]);
         QVERIFY(!foreign);
-        QVERIFY2(foreign.error().message().contains(QStringLiteral("1 message that the backup does not have")), qPrintable(foreign.error().toString()));
+        QVERIFY2(foreign.error().message().contains(QStringLiteral("1 message that the backup does not have")),
+                 qPrintable(foreign.error().toString()));
         QCOMPARE(snapshot(js, QStringLiteral("BK")), before);
         auto merged = StreamRestore::run(*target, files[QStringLiteral("BK")], mergeOptions());
         QVERIFY2(merged && merged->complete() && merged->restored == 0 && merged->alreadyPresent == 3000,
@@ -512,7 +518,8 @@ private slots:
         QVERIFY2(server.start(QStringLiteral("2.9"), ServerConfig::standard()), qPrintable(server.errorString()));
         MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
         QVERIFY(mqtt.createPersistentSession(QStringLiteral("cli-sub"), {QStringLiteral("x/#")}, 1).subscribed());
-        const QStringList conn{QStringLiteral("--server"), server.url(), QStringLiteral("--user"), QStringLiteral("acme"),
+        const QStringList conn{QStringLiteral("--server"),   server.url(),
+                               QStringLiteral("--user"),     QStringLiteral("acme"),
                                QStringLiteral("--password"), QStringLiteral("acmepass")};
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("sess.jsonl"));
@@ -520,22 +527,28 @@ private slots:
         const auto help = CliRunner::run({QStringLiteral("--help")});
         QVERIFY2(help.out().contains(m_data.path() + QStringLiteral("/nats-mqtt-doctor/audit.jsonl")), qPrintable(help.describe()));
 
-        const auto backup = CliRunner::run(conn + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), QStringLiteral("$MQTT_sess"),
-                                                              QStringLiteral("--out"), file, QStringLiteral("--json")});
+        const auto backup = CliRunner::run(conn
+                                           + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), QStringLiteral("$MQTT_sess"),
+                                                         QStringLiteral("--out"), file, QStringLiteral("--json")});
         QVERIFY2(backup.exitCode() == 0 && backup.jsonValid, qPrintable(backup.describe()));
         QCOMPARE(backup.json.value(QLatin1String("stream")).toString(), QStringLiteral("$MQTT_sess"));
         QCOMPARE(backup.json.value(QLatin1String("messages")).toInt(), 1);
         QCOMPARE(backup.json.value(QLatin1String("file")).toString(), file);
         QCOMPARE(backup.json.value(QLatin1String("account")).toString(), QStringLiteral("ACME"));
-        const auto again = CliRunner::run(conn + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), QStringLiteral("$MQTT_sess"),
-                                                             QStringLiteral("--out"), file});
+        const auto again = CliRunner::run(conn
+                                          + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), QStringLiteral("$MQTT_sess"),
+                                                        QStringLiteral("--out"), file});
         QVERIFY2(again.exitCode() == 3 && again.err().contains(QStringLiteral("already exists")), qPrintable(again.describe()));
-        const auto text = CliRunner::run(conn + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), QStringLiteral("$MQTT_msgs"),
-                                                            QStringLiteral("--out"), dir.filePath(QStringLiteral("msgs.jsonl"))});
+        const auto text = CliRunner::run(conn
+                                         + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), QStringLiteral("$MQTT_msgs"),
+                                                       QStringLiteral("--out"), dir.filePath(QStringLiteral("msgs.jsonl"))});
         QVERIFY2(text.exitCode() == 0 && text.out().contains(QStringLiteral("Backed up 0 messages")), qPrintable(text.describe()));
-        const auto missing = CliRunner::run(conn + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), QStringLiteral("NOPE"),
-                                                               QStringLiteral("--out"), dir.filePath(QStringLiteral("n.jsonl")), QStringLiteral("--json")});
-        QVERIFY2(missing.exitCode() == 3 && missing.jsonValid && missing.json.contains(QLatin1String("error")), qPrintable(missing.describe()));
+        const auto missing =
+            CliRunner::run(conn
+                           + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), QStringLiteral("NOPE"),
+                                         QStringLiteral("--out"), dir.filePath(QStringLiteral("n.jsonl")), QStringLiteral("--json")});
+        QVERIFY2(missing.exitCode() == 3 && missing.jsonValid && missing.json.contains(QLatin1String("error")),
+                 qPrintable(missing.describe()));
 
         const auto readOnly = CliRunner::run(conn + QStringList{QStringLiteral("restore"), file, QStringLiteral("--json")});
         QVERIFY2(readOnly.exitCode() == 3 && readOnly.out().contains(QStringLiteral("read-only")), qPrintable(readOnly.describe()));
@@ -543,22 +556,26 @@ private slots:
         const QString readOnlyHint = readOnly.json.value(QLatin1String("error")).toObject().value(QLatin1String("hint")).toString();
         QVERIFY2(readOnlyHint.startsWith(QStringLiteral("allow changes")) && readOnlyHint.contains(QStringLiteral("--allow-changes")),
                  qPrintable(readOnly.describe()));
-        const auto dry = CliRunner::run(conn + QStringList{QStringLiteral("restore"), file, QStringLiteral("--dry-run"), QStringLiteral("--json")});
+        const auto dry =
+            CliRunner::run(conn + QStringList{QStringLiteral("restore"), file, QStringLiteral("--dry-run"), QStringLiteral("--json")});
         QVERIFY2(dry.exitCode() == 0 && dry.json.value(QLatin1String("already_present")).toInt() == 1, qPrintable(dry.describe()));
-        const auto restore = CliRunner::run(conn + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("restore"), file, QStringLiteral("--json")});
+        const auto restore = CliRunner::run(
+            conn + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("restore"), file, QStringLiteral("--json")});
         QVERIFY2(restore.exitCode() == 0 && restore.jsonValid, qPrintable(restore.describe()));
         for (const char *key : {"stream", "messages", "restored", "already_present", "conflicts", "failed", "stream_created", "audit_log"})
             QVERIFY2(restore.json.contains(QLatin1String(key)), key);
         QCOMPARE(restore.json.value(QLatin1String("messages")).toInt(), 1);
         QCOMPARE(restore.json.value(QLatin1String("already_present")).toInt(), 1);
         const auto human = CliRunner::run(conn + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("restore"), file});
-        QVERIFY2(human.exitCode() == 0 && human.out().contains(QStringLiteral("already present (skipped): 1")), qPrintable(human.describe()));
+        QVERIFY2(human.exitCode() == 0 && human.out().contains(QStringLiteral("already present (skipped): 1")),
+                 qPrintable(human.describe()));
 
         QFile damaged(dir.filePath(QStringLiteral("damaged.jsonl")));
         QVERIFY(damaged.open(QIODevice::WriteOnly));
         damaged.write("{\"backup\":\"nats-mqtt-doctor\",\"format\":1}\n");
         damaged.close();
-        const auto bad = CliRunner::run(conn + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("restore"), damaged.fileName()});
+        const auto bad =
+            CliRunner::run(conn + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("restore"), damaged.fileName()});
         QVERIFY2(bad.exitCode() == 3 && bad.err().contains(QStringLiteral("line 1")), qPrintable(bad.describe()));
     }
 };

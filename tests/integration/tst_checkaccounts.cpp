@@ -83,8 +83,7 @@ private slots:
         for (const QStringList &connection : connections) {
             const CliRunner::Run run = check(connection);
             QVERIFY2(run.jsonValid, qPrintable(run.describe()));
-            QVERIFY2(findingsAbove(run, QStringLiteral("info")).isEmpty(),
-                     qPrintable(connection.join(u' ') + u'\n' + describe(run)));
+            QVERIFY2(findingsAbove(run, QStringLiteral("info")).isEmpty(), qPrintable(connection.join(u' ') + u'\n' + describe(run)));
             QCOMPARE(run.exitCode(), 0);
         }
     }
@@ -226,8 +225,12 @@ private slots:
         // The option's range is checked: a usage error.
         const CliRunner::Run bad = check({QStringLiteral("--profile"), file.fileName()},
                                          {QStringLiteral("--all-accounts"), QStringLiteral("--parallel"), QStringLiteral("0")});
-        QVERIFY2(bad.exitCode() == 64 && bad.json.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(
-                     QLatin1String("--parallel")),
+        QVERIFY2(bad.exitCode() == 64
+                     && bad.json.value(QLatin1String("error"))
+                            .toObject()
+                            .value(QLatin1String("message"))
+                            .toString()
+                            .contains(QLatin1String("--parallel")),
                  qPrintable(bad.describe()));
     }
 };

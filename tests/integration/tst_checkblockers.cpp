@@ -53,22 +53,26 @@ private slots:
     void overlap_data()
     {
         QTest::addColumn<QString>("version");
-        QTest::addColumn<QString>("other");     // the operator's stream
-        QTest::addColumn<QString>("subject");   // its subject
-        QTest::addColumn<QString>("failing");   // the MQTT stream the server cannot create
-        QTest::addColumn<QString>("label");     // its label in "create <label> stream for account"
-        QTest::addColumn<QString>("expected");  // the subject of the failing stream
+        QTest::addColumn<QString>("other"); // the operator's stream
+        QTest::addColumn<QString>("subject"); // its subject
+        QTest::addColumn<QString>("failing"); // the MQTT stream the server cannot create
+        QTest::addColumn<QString>("label"); // its label in "create <label> stream for account"
+        QTest::addColumn<QString>("expected"); // the subject of the failing stream
         for (const QString &version : NatsServerBinary::testVersionLabels())
-            QTest::addRow("%s CATCHALL", qPrintable(version)) << version << QStringLiteral("CATCHALL") << QStringLiteral("$MQTT.>")
-                                                          << QStringLiteral("$MQTT_sess") << QStringLiteral("sessions") << QStringLiteral("$MQTT.sess.>");
+            QTest::addRow("%s CATCHALL", qPrintable(version))
+                << version << QStringLiteral("CATCHALL") << QStringLiteral("$MQTT.>") << QStringLiteral("$MQTT_sess")
+                << QStringLiteral("sessions") << QStringLiteral("$MQTT.sess.>");
         QTest::newRow("2.9 msgs wildcard") << QStringLiteral("2.9") << QStringLiteral("CONFLICT2") << QStringLiteral("$MQTT.msgs.foo.*")
                                            << QStringLiteral("$MQTT_msgs") << QStringLiteral("messages") << QStringLiteral("$MQTT.msgs.>");
         QTest::newRow("2.9 retained") << QStringLiteral("2.9") << QStringLiteral("OTHERRET") << QStringLiteral("$MQTT.rmsgs")
-                                      << QStringLiteral("$MQTT_rmsgs") << QStringLiteral("retained messages") << QStringLiteral("$MQTT.rmsgs");
+                                      << QStringLiteral("$MQTT_rmsgs") << QStringLiteral("retained messages")
+                                      << QStringLiteral("$MQTT.rmsgs");
         QTest::newRow("2.10 qos2in") << QStringLiteral("2.10") << QStringLiteral("QOS2") << QStringLiteral("$MQTT.qos2.*.x")
-                                     << QStringLiteral("$MQTT_qos2in") << QStringLiteral("QoS2 incoming messages") << QStringLiteral("$MQTT.qos2.in.>");
-        QTest::newRow("newest retained") << QStringLiteral("newest") << QStringLiteral("OTHERRET") << QStringLiteral("$MQTT.rmsgs.sensors.>")
-                                         << QStringLiteral("$MQTT_rmsgs") << QStringLiteral("retained messages") << QStringLiteral("$MQTT.rmsgs.>");
+                                     << QStringLiteral("$MQTT_qos2in") << QStringLiteral("QoS2 incoming messages")
+                                     << QStringLiteral("$MQTT.qos2.in.>");
+        QTest::newRow("newest retained") << QStringLiteral("newest") << QStringLiteral("OTHERRET")
+                                         << QStringLiteral("$MQTT.rmsgs.sensors.>") << QStringLiteral("$MQTT_rmsgs")
+                                         << QStringLiteral("retained messages") << QStringLiteral("$MQTT.rmsgs.>");
     }
     void overlap()
     {
@@ -92,11 +96,13 @@ private slots:
         const MqttResult c1 = client.connectOnce(QStringLiteral("c1"));
         QVERIFY2(!c1.connected() && c1.connectionLost(), qPrintable(c1.describe()));
         const QRegularExpression pattern(QStringLiteral("unable to connect: create %1 stream for account \"ACME\": subjects overlap with "
-                                                        "an existing stream \\(10065\\)").arg(QRegularExpression::escape(label)));
+                                                        "an existing stream \\(10065\\)")
+                                             .arg(QRegularExpression::escape(label)));
         QVERIFY2(server.waitForLog(pattern, 5000, from), qPrintable(server.logTail()));
         const QString line = logLine(server, pattern, from);
 
-        for (const QStringList &connection : {acmeArgs(server.url()), systemArgs(server.url()) + QStringList{QStringLiteral("--account"), acme()}}) {
+        for (const QStringList &connection :
+             {acmeArgs(server.url()), systemArgs(server.url()) + QStringList{QStringLiteral("--account"), acme()}}) {
             const CliRunner::Run run = check(connection);
             QVERIFY2(run.jsonValid, qPrintable(run.describe()));
             QJsonObject blocking;
@@ -175,12 +181,14 @@ private slots:
     {
         QTest::addColumn<QString>("version");
         QTest::addColumn<int>("maxStreams");
-        QTest::addColumn<QString>("failing");   // the stream the server cannot create
-        QTest::addColumn<QString>("label");     // its label in "create <label> stream for account"
+        QTest::addColumn<QString>("failing"); // the stream the server cannot create
+        QTest::addColumn<QString>("label"); // its label in "create <label> stream for account"
         QTest::newRow("2.9 max 1") << QStringLiteral("2.9") << 1 << QStringLiteral("$MQTT_msgs") << QStringLiteral("messages");
         QTest::newRow("2.9 max 2") << QStringLiteral("2.9") << 2 << QStringLiteral("$MQTT_rmsgs") << QStringLiteral("retained messages");
-        QTest::newRow("2.10 max 2") << QStringLiteral("2.10") << 2 << QStringLiteral("$MQTT_qos2in") << QStringLiteral("QoS2 incoming messages");
-        QTest::newRow("newest max 3") << QStringLiteral("newest") << 3 << QStringLiteral("$MQTT_out") << QStringLiteral("QoS2 outgoing PUBREL");
+        QTest::newRow("2.10 max 2") << QStringLiteral("2.10") << 2 << QStringLiteral("$MQTT_qos2in")
+                                    << QStringLiteral("QoS2 incoming messages");
+        QTest::newRow("newest max 3") << QStringLiteral("newest") << 3 << QStringLiteral("$MQTT_out")
+                                      << QStringLiteral("QoS2 outgoing PUBREL");
     }
     void maxStreams()
     {
@@ -199,7 +207,8 @@ private slots:
         const MqttResult w1 = client.connectOnce(QStringLiteral("w1"));
         QVERIFY2(!w1.connected() && w1.connectionLost(), qPrintable(w1.describe()));
         const QRegularExpression pattern(QStringLiteral("unable to connect: create %1 stream for account \"LIMITED\": maximum number of "
-                                                        "streams reached \\(10027\\)").arg(QRegularExpression::escape(label)));
+                                                        "streams reached \\(10027\\)")
+                                             .arg(QRegularExpression::escape(label)));
         QVERIFY2(server.waitForLog(pattern, 5000, from), qPrintable(server.logTail()));
         const QString line = logLine(server, pattern, from);
 

@@ -26,8 +26,8 @@ MqttClient acmeClient(const NatsServerFixture &server)
 void makeMqttState(const NatsServerFixture &server)
 {
     const MqttClient acme = acmeClient(server);
-    const MqttResult session = acme.createPersistentSession(QStringLiteral("sensor-sub-1"),
-                                                            {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1);
+    const MqttResult session =
+        acme.createPersistentSession(QStringLiteral("sensor-sub-1"), {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1);
     QVERIFY2(session.subscribed(), qPrintable(session.describe()));
     const MqttResult kitchen = acme.publish(QStringLiteral("sensors/kitchen/temp"), "21.5", 1, true, QStringLiteral("pub-1"));
     QVERIFY2(kitchen.acknowledged, qPrintable(kitchen.describe()));
@@ -58,13 +58,15 @@ private:
         const qsizetype from = server.logSize();
         const MqttResult c1 = acmeClient(server).connectOnce(QStringLiteral("c1"));
         QVERIFY2(!c1.connected() && c1.connectionLost(), qPrintable(c1.describe()));
-        const QRegularExpression pattern(QStringLiteral("\"c1\" - unable to connect: create retained messages consumer for account \"ACME\": "
-                                                        "consumer filter subject is not a valid subset of the interest subjects \\(10093\\)"));
+        const QRegularExpression pattern(
+            QStringLiteral("\"c1\" - unable to connect: create retained messages consumer for account \"ACME\": "
+                           "consumer filter subject is not a valid subset of the interest subjects \\(10093\\)"));
         QVERIFY2(server.waitForLog(pattern, 5000, from), qPrintable(server.logTail()));
         const QString line = logLine(server, pattern, from);
 
         QStringList reported;
-        for (const QStringList &connection : {acmeArgs(server.url()), systemArgs(server.url()) + QStringList{QStringLiteral("--account"), acme()}}) {
+        for (const QStringList &connection :
+             {acmeArgs(server.url()), systemArgs(server.url()) + QStringList{QStringLiteral("--account"), acme()}}) {
             const CliRunner::Run run = check(connection);
             QVERIFY2(run.jsonValid, qPrintable(run.describe()));
             const QJsonObject f = findingWith(run, QStringLiteral("RETAINED_DOWNGRADE"), kRetained);
@@ -79,9 +81,13 @@ private:
             QVERIFY2(findingsWith(run, QStringLiteral("STREAM_CONFIG_WRONG"), kRetained).isEmpty(), qPrintable(describe(run)));
             QCOMPARE(run.exitCode(), 2);
             // The session records are left alone: a consumer on this store can hang 2.9.10's JetStream API.
-            QVERIFY2(run.json.value(QLatin1String("notes")).toArray().first().toString().contains(
-                         connection.contains(QStringLiteral("--user")) ? QStringLiteral("downgrade") : QStringLiteral("credentials")),
-                     qPrintable(run.out()));
+            QVERIFY2(
+                run.json.value(QLatin1String("notes"))
+                    .toArray()
+                    .first()
+                    .toString()
+                    .contains(connection.contains(QStringLiteral("--user")) ? QStringLiteral("downgrade") : QStringLiteral("credentials")),
+                qPrintable(run.out()));
             for (const QJsonObject &g : findingsAbove(run, QStringLiteral("info")))
                 reported << str(g, "code");
         }
@@ -170,7 +176,8 @@ private slots:
 
         // The same through the system account's JSZ view (stream-level checks: the records need the account's
         // credentials, and a check that leaves them out on request does not hold that against the verdict).
-        const CliRunner::Run viaJsz = check(systemArgs(server.url()), {QStringLiteral("--account"), acme(), QStringLiteral("--no-records")});
+        const CliRunner::Run viaJsz =
+            check(systemArgs(server.url()), {QStringLiteral("--account"), acme(), QStringLiteral("--no-records")});
         QVERIFY2(!findingWith(viaJsz, QStringLiteral("RETAINED_LEGACY_LAYOUT"), kRetained).isEmpty(), qPrintable(describe(viaJsz)));
         QVERIFY2(findingsAbove(viaJsz, QStringLiteral("info")).isEmpty(), qPrintable(describe(viaJsz)));
         QCOMPARE(viaJsz.exitCode(), 0);
@@ -197,7 +204,8 @@ private slots:
         const LogLineMatch m = explain(transferLine);
         QVERIFY2(m.matched && m.codes.contains(QStringLiteral("RETAINED_LEGACY_LAYOUT")),
                  qPrintable(QStringLiteral("explain does not relate the migration line to RETAINED_LEGACY_LAYOUT, which lists it in "
-                                           "its explains: ") + describeMatch(m)));
+                                           "its explains: ")
+                            + describeMatch(m)));
     }
 };
 

@@ -29,8 +29,8 @@ void addVersionRows()
 void makeMqttState(quint16 mqttPort)
 {
     MqttClient acme(mqttPort, QStringLiteral("acme"), QStringLiteral("acmepass"));
-    const MqttResult session = acme.createPersistentSession(QStringLiteral("sensor-sub-1"),
-                                                            {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1);
+    const MqttResult session =
+        acme.createPersistentSession(QStringLiteral("sensor-sub-1"), {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1);
     QVERIFY2(session.subscribed(), qPrintable(session.describe()));
     const MqttResult retained = acme.publish(QStringLiteral("sensors/kitchen/temp"), "21.5", 1, true, QStringLiteral("pub-1"));
     QVERIFY2(retained.acknowledged, qPrintable(retained.describe()));
@@ -69,8 +69,10 @@ private slots:
 
         QCOMPARE(own.json.value(QLatin1String("coverage_complete")).toBool(), true);
         QCOMPARE(own.json.value(QLatin1String("coverage")).toArray(),
-                 (QJsonArray{QJsonObject{{QStringLiteral("account"), acme()}, {QStringLiteral("connections"), QStringLiteral("not_checked")},
-                                         {QStringLiteral("records"), QStringLiteral("checked")}, {QStringLiteral("streams"), QStringLiteral("checked")}}}));
+                 (QJsonArray{QJsonObject{{QStringLiteral("account"), acme()},
+                                         {QStringLiteral("connections"), QStringLiteral("not_checked")},
+                                         {QStringLiteral("records"), QStringLiteral("checked")},
+                                         {QStringLiteral("streams"), QStringLiteral("checked")}}}));
 
         // Through the system account only: the streams are checked from its view, the session records cannot
         // be read without the account's credentials. Nothing wrong was seen, but that is not "no problem":
@@ -85,18 +87,20 @@ private slots:
         const QJsonObject gap = viaJsz.json.value(QLatin1String("not_checked")).toArray().first().toObject();
         QCOMPARE(gap.value(QLatin1String("cause")).toString(), QStringLiteral("no_credentials"));
         QCOMPARE(gap.value(QLatin1String("level")).toString(), QStringLiteral("records"));
-        const CliRunner::Run viaJszText = CliRunner::run(systemArgs(server.url()) + QStringList{QStringLiteral("check"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run viaJszText =
+            CliRunner::run(systemArgs(server.url()) + QStringList{QStringLiteral("check"), QStringLiteral("--account"), acme()});
         QCOMPARE(viaJszText.exitCode(), 3);
         QVERIFY2(viaJszText.out().startsWith(QStringLiteral("Not checked")), qPrintable(viaJszText.describe()));
         QVERIFY2(!viaJszText.out().contains(QStringLiteral("No problem found.")), qPrintable(viaJszText.describe()));
         // Left out on request, the records do not hold the verdict open.
-        const CliRunner::Run streamsOnly = check(systemArgs(server.url()), {QStringLiteral("--account"), acme(), QStringLiteral("--no-records")});
+        const CliRunner::Run streamsOnly =
+            check(systemArgs(server.url()), {QStringLiteral("--account"), acme(), QStringLiteral("--no-records")});
         QVERIFY2(streamsOnly.exitCode() == 0, qPrintable(describe(streamsOnly)));
 
         // The persistent session still works after the checks (read-only: nothing was changed).
         MqttClient client(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
-        const MqttResult resumed = client.subscribeAndCollect(QStringLiteral("sensor-sub-1"),
-                                                              {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1, 3, 5, true);
+        const MqttResult resumed = client.subscribeAndCollect(
+            QStringLiteral("sensor-sub-1"), {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1, 3, 5, true);
         QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("smoke!")), qPrintable(resumed.describe()));
     }
 
@@ -129,10 +133,12 @@ private slots:
         const qsizetype cachedFrom = server.logSize();
         const MqttResult cached = client.connectOnce(QStringLiteral("sensor-sub-1"), false);
         QVERIFY2(!cached.connected() && cached.connectionLost(), qPrintable(cached.describe()));
-        const QRegularExpression persist(QStringLiteral("\"sensor-sub-1\" - unable to connect: unable to persist session \"sensor-sub-1\".*timeout"));
+        const QRegularExpression persist(
+            QStringLiteral("\"sensor-sub-1\" - unable to connect: unable to persist session \"sensor-sub-1\".*timeout"));
         QVERIFY2(server.waitForLog(persist, 8000, cachedFrom), qPrintable(server.logTail()));
         const LogLineMatch persistMatch = explain(logLine(server, persist, cachedFrom));
-        QVERIFY2(persistMatch.matched && persistMatch.codes.contains(QStringLiteral("STREAM_MISSING")), qPrintable(describeMatch(persistMatch)));
+        QVERIFY2(persistMatch.matched && persistMatch.codes.contains(QStringLiteral("STREAM_MISSING")),
+                 qPrintable(describeMatch(persistMatch)));
 
         const CliRunner::Run run = check(acmeArgs(server.url()));
         QVERIFY2(run.jsonValid, qPrintable(run.describe()));
@@ -194,7 +200,8 @@ private slots:
         QCOMPARE(str(f, "repair"), QStringLiteral("update_stream"));
         QCOMPARE(expectedOf(f).toObject().value(QLatin1String("max_msgs_per_subject")).toInt(), 1);
         QCOMPARE(actualOf(f).toObject().value(QLatin1String("max_msgs_per_subject")).toInt(), -1);
-        QVERIFY2(actualOf(f).toObject().value(QLatin1String("messages")).toInt() > actualOf(f).toObject().value(QLatin1String("num_subjects")).toInt(),
+        QVERIFY2(actualOf(f).toObject().value(QLatin1String("messages")).toInt()
+                     > actualOf(f).toObject().value(QLatin1String("num_subjects")).toInt(),
                  qPrintable(compact(actualOf(f))));
         QCOMPARE(findingsWith(run, QStringLiteral("STREAM_SUBJECTS_WRONG")).size(), 0);
         QCOMPARE(run.exitCode(), 2);

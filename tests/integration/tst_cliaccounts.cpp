@@ -75,9 +75,10 @@ private slots:
         QVERIFY2(m_server.start(u"2.9"_s), qPrintable(m_server.errorString()));
         MqttClient mqtt(m_server.mqttPort(), u"acme"_s, u"acmepass"_s);
         QVERIFY(mqtt.createPersistentSession(u"accounts-sub"_s, {u"accounts/#"_s}, 1).subscribed());
-        const QJsonObject profile{{u"servers"_s, QJsonArray{m_server.url()}},
-                                  {u"system"_s, QJsonObject{{u"user"_s, u"sys"_s}, {u"password"_s, u"syspass"_s}}},
-                                  {u"accounts"_s, QJsonObject{{u"ACME"_s, QJsonObject{{u"user"_s, u"acme"_s}, {u"password"_s, u"acmepass"_s}}}}}};
+        const QJsonObject profile{
+            {u"servers"_s, QJsonArray{m_server.url()}},
+            {u"system"_s, QJsonObject{{u"user"_s, u"sys"_s}, {u"password"_s, u"syspass"_s}}},
+            {u"accounts"_s, QJsonObject{{u"ACME"_s, QJsonObject{{u"user"_s, u"acme"_s}, {u"password"_s, u"acmepass"_s}}}}}};
         m_profile = m_dir.filePath(u"fleet.json"_s);
         QFile file(m_profile);
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -99,8 +100,9 @@ private slots:
             QCOMPARE(errorOf(run).value("kind"_L1).toString(), u"invalid_input"_s);
             QVERIFY2(message(run).contains(u"give --account NAME"_s) && message(run).startsWith(command.first()), qPrintable(what));
             QVERIFY2(hint(run).contains(u"accounts command"_s), qPrintable(what));
-            QVERIFY2(hint(run).contains(u"ACME"_s), qPrintable(what));  // the accounts the profile holds
-            QVERIFY2(!message(run).contains(u"only a system connection"_s) && !hint(run).contains(u"only a system connection"_s), qPrintable(what));
+            QVERIFY2(hint(run).contains(u"ACME"_s), qPrintable(what)); // the accounts the profile holds
+            QVERIFY2(!message(run).contains(u"only a system connection"_s) && !hint(run).contains(u"only a system connection"_s),
+                     qPrintable(what));
         }
         QVERIFY(!QFileInfo::exists(m_dir.filePath(u"never-written.jsonl"_s)));
 
@@ -118,8 +120,8 @@ private slots:
     {
         const auto named = CliRunner::run({u"--profile"_s, m_profile, u"sessions"_s, u"--account"_s, u"ACME"_s, u"--json"_s});
         QVERIFY2(named.exitCode() == 0 && named.json.value("account"_L1).toString() == u"ACME"_s, qPrintable(named.describe()));
-        const auto implied = CliRunner::run(systemOnly() + QStringList{u"--user"_s, u"acme"_s, u"--password"_s, u"acmepass"_s,
-                                                                       u"sessions"_s, u"--json"_s});
+        const auto implied =
+            CliRunner::run(systemOnly() + QStringList{u"--user"_s, u"acme"_s, u"--password"_s, u"acmepass"_s, u"sessions"_s, u"--json"_s});
         QVERIFY2(implied.exitCode() == 0 && implied.json.value("sessions"_L1).toArray().size() == 1, qPrintable(implied.describe()));
         // check runs on every account without one (documented), through the same profile.
         const auto check = CliRunner::run({u"--profile"_s, m_profile, u"check"_s, u"--no-records"_s, u"--json"_s});
@@ -142,8 +144,9 @@ private slots:
             }
         }
         // With a user of another account as well: the same, not "the connected user belongs to ACME".
-        const auto retained = CliRunner::run(systemOnly() + QStringList{u"--user"_s, u"acme"_s, u"--password"_s, u"acmepass"_s,
-                                                                        u"retained"_s, u"--account"_s, u"NOPE"_s, u"--json"_s});
+        const auto retained = CliRunner::run(
+            systemOnly()
+            + QStringList{u"--user"_s, u"acme"_s, u"--password"_s, u"acmepass"_s, u"retained"_s, u"--account"_s, u"NOPE"_s, u"--json"_s});
         QVERIFY2(retained.exitCode() == kCouldNotCheck, qPrintable(retained.describe()));
         QCOMPARE(errorOf(retained), errorOf(check));
     }

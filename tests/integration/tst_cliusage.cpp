@@ -100,10 +100,7 @@ private:
     NatsServerFixture m_server;
     QTemporaryDir m_dir;
 
-    QStringList acme() const
-    {
-        return {u"--server"_s, m_server.url(), u"--user"_s, u"acme"_s, u"--password"_s, u"acmepass"_s};
-    }
+    QStringList acme() const { return {u"--server"_s, m_server.url(), u"--user"_s, u"acme"_s, u"--password"_s, u"acmepass"_s}; }
 
     // Every account's credentials and the system user, no default user: as the demo's profile.
     QString fleetProfile(const QString &timeout = {}) const
@@ -141,9 +138,10 @@ private slots:
         QTest::newRow("backup without --out") << acme() + QStringList{u"backup"_s, u"--stream"_s, u"$MQTT_sess"_s} << u"--out"_s;
         QTest::newRow("sessions --limit abc") << acme() + QStringList{u"sessions"_s, u"--limit"_s, u"abc"_s} << u"--limit"_s;
         QTest::newRow("sessions --limit -1") << acme() + QStringList{u"sessions"_s, u"--limit"_s, u"-1"_s} << u"--limit"_s;
-        QTest::newRow("repair --finding BOGUS_CODE") << acme() + QStringList{u"repair"_s, u"--finding"_s, u"BOGUS_CODE"_s, u"--dry-run"_s}
-                                                     << u"BOGUS_CODE"_s;
-        QTest::newRow("repair --stale-after soon") << acme() + QStringList{u"repair"_s, u"--stale-after"_s, u"soon"_s} << u"--stale-after"_s;
+        QTest::newRow("repair --finding BOGUS_CODE")
+            << acme() + QStringList{u"repair"_s, u"--finding"_s, u"BOGUS_CODE"_s, u"--dry-run"_s} << u"BOGUS_CODE"_s;
+        QTest::newRow("repair --stale-after soon")
+            << acme() + QStringList{u"repair"_s, u"--stale-after"_s, u"soon"_s} << u"--stale-after"_s;
         QTest::newRow("session without a client ID") << acme() + QStringList{u"session"_s} << u"CLIENT_ID"_s;
         QTest::newRow("session with two client IDs") << acme() + QStringList{u"session"_s, u"a"_s, u"b"_s} << u"\"b\""_s;
         QTest::newRow("restore without a file") << acme() + QStringList{u"restore"_s} << u"FILE"_s;
@@ -155,9 +153,11 @@ private slots:
         QTest::newRow("servers with an argument") << acme() + QStringList{u"servers"_s, u"extra"_s} << u"no arguments"_s;
         QTest::newRow("check --account and --all-accounts")
             << fleet + QStringList{u"check"_s, u"--account"_s, u"ACME"_s, u"--all-accounts"_s} << u"--all-accounts"_s;
-        QTest::newRow("check --stream-replicas 9") << acme() + QStringList{u"check"_s, u"--stream-replicas"_s, u"9"_s} << u"--stream-replicas"_s;
+        QTest::newRow("check --stream-replicas 9")
+            << acme() + QStringList{u"check"_s, u"--stream-replicas"_s, u"9"_s} << u"--stream-replicas"_s;
         QTest::newRow("check --stale-after 0s") << acme() + QStringList{u"check"_s, u"--stale-after"_s, u"0s"_s} << u"--stale-after"_s;
-        QTest::newRow("check --parallel 0") << fleet + QStringList{u"check"_s, u"--all-accounts"_s, u"--parallel"_s, u"0"_s} << u"--parallel"_s;
+        QTest::newRow("check --parallel 0") << fleet + QStringList{u"check"_s, u"--all-accounts"_s, u"--parallel"_s, u"0"_s}
+                                            << u"--parallel"_s;
         QTest::newRow("unknown option") << acme() + QStringList{u"--bogus"_s, u"servers"_s} << u"bogus"_s;
         QTest::newRow("another command's option") << acme() + QStringList{u"servers"_s, u"--limit"_s, u"3"_s} << u"limit"_s;
         QTest::newRow("unknown command") << acme() + QStringList{u"bogus"_s} << u"bogus"_s;
@@ -208,7 +208,8 @@ private slots:
         QTest::newRow("bad URL") << QStringList{u"--server"_s, u"nats://127.0.0.1:notaport"_s, u"servers"_s} << u"invalid_input"_s
                                  << u"notaport"_s;
         QTest::newRow("no such session") << acme() + QStringList{u"session"_s, u"nobody-here"_s} << u"not_found"_s << u"nobody-here"_s;
-        QTest::newRow("no such stream") << acme() + QStringList{u"backup"_s, u"--stream"_s, u"NOPE"_s, u"--out"_s, m_dir.filePath(u"nope.jsonl"_s)}
+        QTest::newRow("no such stream") << acme()
+                + QStringList{u"backup"_s, u"--stream"_s, u"NOPE"_s, u"--out"_s, m_dir.filePath(u"nope.jsonl"_s)}
                                         << u"not_found"_s << u"NOPE"_s;
     }
 
@@ -228,7 +229,7 @@ private slots:
     // Issue item 2: a command's help has its usage line with its arguments, its options, then the global ones.
     void commandHelp()
     {
-        const auto run = CliRunner::run({u"session"_s, u"--help"_s});  // no server needed, none given
+        const auto run = CliRunner::run({u"session"_s, u"--help"_s}); // no server needed, none given
         QVERIFY2(run.exitCode() == 0 && run.err().isEmpty(), qPrintable(run.describe()));
         const QString help = run.out();
         QCOMPARE(help.section(u'\n', 0, 0), u"Usage: nats-mqtt-doctor-cli [global options] session CLIENT_ID [options]"_s);
@@ -238,8 +239,8 @@ private slots:
         QCOMPARE(optionNames(section(help, u"Options:"_s)), (QStringList{u"--account"_s, u"--limit"_s}));
         const QString globalHeading = u"Global options (connection and output; before or after the command):"_s;
         const QStringList global = optionNames(section(help, globalHeading));
-        for (const QString &o : {u"--help"_s, u"--json"_s, u"--profile"_s, u"--server"_s, u"--user"_s, u"--timeout"_s,
-                                 u"--system-user"_s, u"--allow-changes"_s})
+        for (const QString &o : {u"--help"_s, u"--json"_s, u"--profile"_s, u"--server"_s, u"--user"_s, u"--timeout"_s, u"--system-user"_s,
+                                 u"--allow-changes"_s})
             QVERIFY2(global.contains(o), qPrintable(o + u'\n' + help));
         QVERIFY2(!global.contains(u"--account"_s), qPrintable(help));
         QVERIFY2(help.indexOf(u"\nArguments:\n"_s) < help.indexOf(u"\nOptions:\n"_s)
@@ -280,9 +281,10 @@ private slots:
         for (const QString &row : commands)
             if (!row.startsWith(u"   "_s))
                 names << row.trimmed().section(u"  "_s, 0, 0);
-        QCOMPARE(names, (QStringList{u"servers"_s, u"accounts"_s, u"streams"_s, u"check"_s, u"explain [LINE ...]"_s, u"sessions"_s,
-                                     u"session CLIENT_ID"_s, u"retained"_s, u"inflight"_s, u"pinned"_s, u"backup"_s, u"restore FILE"_s, u"repair"_s,
-                                     u"events"_s}));
+        QCOMPARE(names,
+                 (QStringList{u"servers"_s, u"accounts"_s, u"streams"_s, u"check"_s, u"explain [LINE ...]"_s, u"sessions"_s,
+                              u"session CLIENT_ID"_s, u"retained"_s, u"inflight"_s, u"pinned"_s, u"backup"_s, u"restore FILE"_s,
+                              u"repair"_s, u"events"_s}));
         const QStringList global = optionNames(section(help, u"Global options (connection and output; before or after the command):"_s));
         QVERIFY2(global.contains(u"--server"_s) && global.contains(u"--json"_s) && global.contains(u"--timeout"_s), qPrintable(help));
         QCOMPARE(help.count(u"--server"_s), 1);

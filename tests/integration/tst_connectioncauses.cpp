@@ -33,13 +33,13 @@ struct Case
     QString url;
     QString user = u"acme"_s;
     QString password = u"acmepass"_s;
-    QString ca;       // CA certificate file, empty: none
-    QString kind;     // Error::kindName
-    QStringList message;  // each must be in the message
-    QStringList hint;     // each must be in the hint
+    QString ca; // CA certificate file, empty: none
+    QString kind; // Error::kindName
+    QStringList message; // each must be in the message
+    QStringList hint; // each must be in the hint
 };
 
-const QString kUnresolvable = u"doctor-test.nope.invalid"_s;  // .invalid never resolves (RFC 6761)
+const QString kUnresolvable = u"doctor-test.nope.invalid"_s; // .invalid never resolves (RFC 6761)
 
 // A port that takes connections into the kernel's backlog and never speaks; counts them afterwards.
 class CountingSilentPort
@@ -79,12 +79,12 @@ class TestConnectionCauses : public QObject
     Q_OBJECT
 
 private:
-    NatsServerFixture m_server;     // plain client port, MQTT listener, HTTP monitoring
-    NatsServerFixture m_tlsServer;  // requires TLS on its client port
-    NatsServerFixture m_quietServer;  // no JetStream: only the responders below answer $JS.API and $SYS.REQ there
+    NatsServerFixture m_server; // plain client port, MQTT listener, HTTP monitoring
+    NatsServerFixture m_tlsServer; // requires TLS on its client port
+    NatsServerFixture m_quietServer; // no JetStream: only the responders below answer $JS.API and $SYS.REQ there
     TestCertificates m_certs;
-    PoisonedResponder m_quiet;      // swallows $JS.API.> in account QUIET (no JetStream)
-    PoisonedResponder m_fakeSys;    // swallows $SYS.REQ.> in account FAKESYS (not the system account)
+    PoisonedResponder m_quiet; // swallows $JS.API.> in account QUIET (no JetStream)
+    PoisonedResponder m_fakeSys; // swallows $SYS.REQ.> in account FAKESYS (not the system account)
     quint16 m_closedPort = 0;
     QHash<QString, Case> m_cases;
 
@@ -228,9 +228,9 @@ private slots:
     void connectFailures_data()
     {
         QTest::addColumn<QString>("name");
-        for (const char *name : {"unresolvable host", "closed port", "MQTT port as the NATS URL", "HTTP monitoring port as the NATS URL",
-                                 "client wants TLS, plain server", "tls:// URL, plain server", "TLS server reached without TLS",
-                                 "wrong password"})
+        for (const char *name :
+             {"unresolvable host", "closed port", "MQTT port as the NATS URL", "HTTP monitoring port as the NATS URL",
+              "client wants TLS, plain server", "tls:// URL, plain server", "TLS server reached without TLS", "wrong password"})
             QTest::newRow(name) << QString::fromLatin1(name);
     }
 
@@ -292,8 +292,8 @@ private slots:
         QCOMPARE(reply.error().message(), u"no reply on $JS.API.INFO within 700 ms"_s);
         QVERIFY2(reply.error().hint().contains(u"did not answer in time"_s), qPrintable(reply.error().hint()));
 
-        const QStringList args{u"--server"_s, m_quietServer.url(), u"--user"_s, u"quiet"_s, u"--password"_s, u"quietpass"_s,
-                               u"--timeout"_s, u"1s"_s, u"streams"_s};
+        const QStringList args{u"--server"_s,  m_quietServer.url(), u"--user"_s, u"quiet"_s,  u"--password"_s,
+                               u"quietpass"_s, u"--timeout"_s,      u"1s"_s,     u"streams"_s};
         const auto json = CliRunner::run(args + QStringList{u"--json"_s});
         QVERIFY2(json.exitCode() == 3 && json.jsonValid, qPrintable(json.describe()));
         const QJsonObject error = json.json.value(u"error"_s).toObject();
@@ -317,8 +317,9 @@ private slots:
         QVERIFY2(varz.error().message().startsWith(u"no reply on $SYS.REQ.SERVER.PING."_s), qPrintable(varz.error().message()));
         QVERIFY2(!varz.error().message().contains(u"system-account access"_s), qPrintable(varz.error().message()));
 
-        const QStringList args{u"--server"_s, m_quietServer.url(), u"--system-user"_s, u"fakesys"_s, u"--system-password"_s,
-                               u"fakesyspass"_s, u"--timeout"_s, u"1s"_s, u"servers"_s};
+        const QStringList args{
+            u"--server"_s, m_quietServer.url(), u"--system-user"_s, u"fakesys"_s, u"--system-password"_s, u"fakesyspass"_s, u"--timeout"_s,
+            u"1s"_s,       u"servers"_s};
         const QString said = u"no reply on $SYS.REQ.SERVER.PING.STATSZ within 1000 ms"_s;
         const auto json = CliRunner::run(args + QStringList{u"--json"_s});
         QVERIFY2(json.exitCode() == 3 && json.jsonValid, qPrintable(json.describe()));
@@ -358,7 +359,7 @@ private slots:
         profile.timeoutMs = 1000;
         ConnectionSet set(profile);
         auto first = std::async(std::launch::async, [&set] { return set.primary(); });
-        QTest::qWait(100);  // the first attempt waits for the greeting now
+        QTest::qWait(100); // the first attempt waits for the greeting now
         auto second = std::async(std::launch::async, [&set] { return set.primary(); });
         const auto a = first.get();
         const auto b = second.get();
@@ -366,7 +367,7 @@ private slots:
         QCOMPARE(a.error().kind(), Error::Kind::Timeout);
         QCOMPARE(b.error().message(), a.error().message());
         QVERIFY2(a.error().message().contains(u"accepted the connection but sent no NATS greeting"_s), qPrintable(a.error().message()));
-        QCOMPARE(silent.takeConnections(), 2);  // nats.c's connection and the probe's, once
+        QCOMPARE(silent.takeConnections(), 2); // nats.c's connection and the probe's, once
 
         const auto again = set.primary();
         QVERIFY(!again);

@@ -66,10 +66,7 @@ private:
     NatsServerFixture m_server;
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY2(m_server.start(QStringLiteral("2.9")), qPrintable(m_server.errorString()));
-    }
+    void initTestCase() { QVERIFY2(m_server.start(QStringLiteral("2.9")), qPrintable(m_server.errorString())); }
 
     void errors_data()
     {
@@ -77,17 +74,28 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("mentions");
         const QString url = m_server.url();
-        QTest::newRow("wrong password") << QStringList{QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"),
-                                                       QStringLiteral("--system-password"), QStringLiteral("Zq9-not-the-password"), QStringLiteral("accounts")}
+        QTest::newRow("wrong password") << QStringList{QStringLiteral("--server"),          url,
+                                                       QStringLiteral("--system-user"),     QStringLiteral("sys"),
+                                                       QStringLiteral("--system-password"), QStringLiteral("Zq9-not-the-password"),
+                                                       QStringLiteral("accounts")}
                                         << QStringLiteral("auth_failed") << QStringLiteral("authorization violation");
-        QTest::newRow("no system privileges") << QStringList{QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("acme"),
-                                                             QStringLiteral("--system-password"), QStringLiteral("acmepass"), QStringLiteral("accounts")}
+        QTest::newRow("no system privileges") << QStringList{QStringLiteral("--server"),          url,
+                                                             QStringLiteral("--system-user"),     QStringLiteral("acme"),
+                                                             QStringLiteral("--system-password"), QStringLiteral("acmepass"),
+                                                             QStringLiteral("accounts")}
                                               << QStringLiteral("no_system_access") << QStringLiteral("system account");
-        QTest::newRow("bad url") << QStringList{QStringLiteral("--server"), QStringLiteral("nats://127.0.0.1:notaport"), QStringLiteral("servers")}
+        QTest::newRow("bad url") << QStringList{QStringLiteral("--server"), QStringLiteral("nats://127.0.0.1:notaport"),
+                                                QStringLiteral("servers")}
                                  << QStringLiteral("invalid_input") << QStringLiteral("notaport");
-        QTest::newRow("unknown account") << QStringList{QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"),
-                                                        QStringLiteral("--system-password"), QStringLiteral("syspass"), QStringLiteral("streams"),
-                                                        QStringLiteral("--account"), QStringLiteral("NOPE")}
+        QTest::newRow("unknown account") << QStringList{QStringLiteral("--server"),
+                                                        url,
+                                                        QStringLiteral("--system-user"),
+                                                        QStringLiteral("sys"),
+                                                        QStringLiteral("--system-password"),
+                                                        QStringLiteral("syspass"),
+                                                        QStringLiteral("streams"),
+                                                        QStringLiteral("--account"),
+                                                        QStringLiteral("NOPE")}
                                          << QStringLiteral("not_found") << QStringLiteral("NOPE");
     }
 
@@ -115,8 +123,9 @@ private slots:
         QVERIFY2(gone.start(QStringLiteral("2.9")), qPrintable(gone.errorString()));
         const QString url = gone.url();
         QVERIFY(gone.stop());
-        const auto run = CliRunner::run({QStringLiteral("--server"), url, QStringLiteral("--user"), QStringLiteral("acme"),
-                                         QStringLiteral("--password"), QStringLiteral("acmepass"), QStringLiteral("streams"), QStringLiteral("--json")});
+        const auto run =
+            CliRunner::run({QStringLiteral("--server"), url, QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"),
+                            QStringLiteral("acmepass"), QStringLiteral("streams"), QStringLiteral("--json")});
         QVERIFY2(run.exitCode() == 3 && run.jsonValid, qPrintable(run.describe()));
         QCOMPARE(errorKind(run), QStringLiteral("connection_refused"));
         QVERIFY(errorText(run).contains(url));
@@ -128,14 +137,16 @@ private slots:
     {
         SilentListener silent;
         QVERIFY(silent.port() != 0);
-        const auto run = CliRunner::run({QStringLiteral("--server"), QStringLiteral("nats://127.0.0.1:%1").arg(silent.port()),
-                                         QStringLiteral("--timeout"), QStringLiteral("1s"), QStringLiteral("servers"), QStringLiteral("--json")},
-                                        30000);
+        const auto run =
+            CliRunner::run({QStringLiteral("--server"), QStringLiteral("nats://127.0.0.1:%1").arg(silent.port()),
+                            QStringLiteral("--timeout"), QStringLiteral("1s"), QStringLiteral("servers"), QStringLiteral("--json")},
+                           30000);
         QVERIFY2(!run.process.timedOut, "the CLI must end by itself, bounded by --timeout");
         QVERIFY2(run.exitCode() == 3 && run.jsonValid, qPrintable(run.describe()));
         QCOMPARE(errorKind(run), QStringLiteral("timeout"));
-        QVERIFY2(errorText(run).contains(QStringLiteral("127.0.0.1:%1 accepted the connection but sent no NATS greeting").arg(silent.port())),
-                 qPrintable(run.describe()));
+        QVERIFY2(
+            errorText(run).contains(QStringLiteral("127.0.0.1:%1 accepted the connection but sent no NATS greeting").arg(silent.port())),
+            qPrintable(run.describe()));
     }
 
     void nkeyAuthentication()
@@ -147,7 +158,8 @@ private slots:
         QVERIFY(pub.ok());
 
         ServerConfig config;
-        ServerConfig::Account account = ServerConfig::jetStreamAccount(QStringLiteral("NK"), QStringLiteral("unused"), QStringLiteral("unused"));
+        ServerConfig::Account account =
+            ServerConfig::jetStreamAccount(QStringLiteral("NK"), QStringLiteral("unused"), QStringLiteral("unused"));
         account.users = {ServerConfig::User{QString(), QString(), QString::fromLatin1(*pub)}};
         config.addAccount(account);
         NatsServerFixture server;
@@ -191,27 +203,36 @@ private slots:
         config.setTls(tls);
         NatsServerFixture server;
         QVERIFY2(server.start(QStringLiteral("2.9"), config), qPrintable(server.errorString()));
-        const QStringList base{QStringLiteral("--server"), server.url(), QStringLiteral("--system-user"), QStringLiteral("sys"),
+        const QStringList base{QStringLiteral("--server"),          server.url(),
+                               QStringLiteral("--system-user"),     QStringLiteral("sys"),
                                QStringLiteral("--system-password"), QStringLiteral("syspass")};
-        const QStringList clientCert{QStringLiteral("--tlscert"), certs.clientCertFile(), QStringLiteral("--tlskey"), certs.clientKeyFile()};
+        const QStringList clientCert{QStringLiteral("--tlscert"), certs.clientCertFile(), QStringLiteral("--tlskey"),
+                                     certs.clientKeyFile()};
 
-        const auto good = CliRunner::run(base + clientCert + QStringList{QStringLiteral("--tlsca"), certs.caFile(), QStringLiteral("servers"), QStringLiteral("--json")});
+        const auto good =
+            CliRunner::run(base + clientCert
+                           + QStringList{QStringLiteral("--tlsca"), certs.caFile(), QStringLiteral("servers"), QStringLiteral("--json")});
         QVERIFY2(good.exitCode() == 0 && good.jsonValid, qPrintable(good.describe()));
         QCOMPARE(good.json.value(QLatin1String("servers")).toArray().size(), 1);
 
-        const auto wrongCa = CliRunner::run(base + clientCert + QStringList{QStringLiteral("--tlsca"), certs.otherCaFile(), QStringLiteral("servers"), QStringLiteral("--json")});
+        const auto wrongCa = CliRunner::run(
+            base + clientCert
+            + QStringList{QStringLiteral("--tlsca"), certs.otherCaFile(), QStringLiteral("servers"), QStringLiteral("--json")});
         QVERIFY2(wrongCa.exitCode() == 3 && wrongCa.jsonValid, qPrintable(wrongCa.describe()));
         QCOMPARE(errorKind(wrongCa), QStringLiteral("tls"));
         QVERIFY2(errorText(wrongCa).contains(QLatin1String("the TLS handshake with the NATS server")), qPrintable(errorText(wrongCa)));
-        QVERIFY2(errorText(wrongCa).contains(QLatin1String("check that the CA certificate is the one that signed the server's certificate")),
-                 qPrintable(errorText(wrongCa)));
+        QVERIFY2(
+            errorText(wrongCa).contains(QLatin1String("check that the CA certificate is the one that signed the server's certificate")),
+            qPrintable(errorText(wrongCa)));
 
-        const auto noClientCert = CliRunner::run(base + QStringList{QStringLiteral("--tlsca"), certs.caFile(), QStringLiteral("servers"), QStringLiteral("--json")});
+        const auto noClientCert = CliRunner::run(
+            base + QStringList{QStringLiteral("--tlsca"), certs.caFile(), QStringLiteral("servers"), QStringLiteral("--json")});
         QVERIFY2(noClientCert.exitCode() == 3 && noClientCert.jsonValid, qPrintable(noClientCert.describe()));
         QCOMPARE(errorKind(noClientCert), QStringLiteral("tls"));
         QVERIFY2(errorText(noClientCert).contains(QLatin1String("requires a client certificate (its greeting says so)")),
                  qPrintable(errorText(noClientCert)));
-        QVERIFY2(errorText(noClientCert).contains(QLatin1String("give a client certificate and its key")), qPrintable(errorText(noClientCert)));
+        QVERIFY2(errorText(noClientCert).contains(QLatin1String("give a client certificate and its key")),
+                 qPrintable(errorText(noClientCert)));
 
         const auto noCa = CliRunner::run(base + clientCert + QStringList{QStringLiteral("servers"), QStringLiteral("--json")});
         QVERIFY2(noCa.exitCode() == 3 && noCa.jsonValid, qPrintable(noCa.describe()));

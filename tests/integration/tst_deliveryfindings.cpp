@@ -150,7 +150,8 @@ private slots:
         auto alone = DiagnosisGatherer::gather(connections, request);
         QVERIFY(alone);
         for (const Finding &f : Checks::diagnose(*alone))
-            QVERIFY2(!(f.code == QLatin1String("CONSUMER_STUCK") && f.clientId == QLatin1String("stuck-2")), qPrintable(f.detail.toString()));
+            QVERIFY2(!(f.code == QLatin1String("CONSUMER_STUCK") && f.clientId == QLatin1String("stuck-2")),
+                     qPrintable(f.detail.toString()));
 
         // check --sample-interval takes the two samples itself.
         const auto sampled = check(lab.cliArgs(), {QStringLiteral("--sample-interval"), QStringLiteral("1s")});
@@ -171,7 +172,8 @@ private slots:
         bool said = false;
         for (const RepairStep &s : repaired.plan.steps)
             if (s.action == QLatin1String("delete_session") && s.clientId == QLatin1String("stuck-1"))
-                said = s.description.contains(QStringLiteral("loses the 5 queued message(s)")) && s.description.contains(QStringLiteral("subscribe again"));
+                said = s.description.contains(QStringLiteral("loses the 5 queued message(s)"))
+                    && s.description.contains(QStringLiteral("subscribe again"));
         QVERIFY2(said, QJsonDocument(repaired.plan.toJson()).toJson().constData());
         QVERIFY(durablesOf(js, QStringLiteral("stuck-1")).isEmpty());
         QVERIFY(!QDir(backups.path()).entryList({QStringLiteral("*.json*")}, QDir::Files).isEmpty());
@@ -185,10 +187,7 @@ private slots:
         QVERIFY2(fresh.receivedPayloads().contains(QStringLiteral("after-reset")), qPrintable(fresh.describe()));
     }
 
-    void replacedDurable_data()
-    {
-        stuckConsumer_data();
-    }
+    void replacedDurable_data() { stuckConsumer_data(); }
 
     // The record names <hash>_A, gone; <hash>_B of the same filter holds the messages. One finding; the
     // repair points the record at _B, and the client gets the messages _B kept.
@@ -247,10 +246,7 @@ private slots:
                  qPrintable(back.describe()));
     }
 
-    void pinnedAndApiErrors_data()
-    {
-        stuckConsumer_data();
-    }
+    void pinnedAndApiErrors_data() { stuckConsumer_data(); }
 
     // An offline session keeps messages: INTEREST_PINNED above the threshold, `pinned` lists it. Clean-session
     // connects between two samples grow the account's API errors: JETSTREAM_API_ERRORS at a low threshold.
@@ -266,7 +262,7 @@ private slots:
             QVERIFY(mqtt.publish(QStringLiteral("away/x"), QByteArray(100, 'p'), 1).acknowledged);
 
         const auto quiet = check(lab.cliArgs());
-        QVERIFY(findingsWith(quiet, QStringLiteral("INTEREST_PINNED")).isEmpty());  // 3 is below the default 10000
+        QVERIFY(findingsWith(quiet, QStringLiteral("INTEREST_PINNED")).isEmpty()); // 3 is below the default 10000
         const auto pinned = check(lab.cliArgs(), {QStringLiteral("--pinned-warn-at"), QStringLiteral("2")});
         const QList<QJsonObject> found = ofClient(pinned, QStringLiteral("INTEREST_PINNED"), QStringLiteral("away-1"));
         QCOMPARE(found.size(), 1);
@@ -275,10 +271,13 @@ private slots:
         QCOMPARE(actualOf(found.first()).toObject().value(QLatin1String("messages")).toInteger(), 3);
         QVERIFY(actualOf(found.first()).toObject().value(QLatin1String("bytes_estimated")).toInteger() >= 300);
         // Without a system connection the offline state is unknown: not claimed.
-        QVERIFY(findingsWith(check(acmeArgs(url), {QStringLiteral("--pinned-warn-at"), QStringLiteral("2")}), QStringLiteral("INTEREST_PINNED")).isEmpty());
+        QVERIFY(
+            findingsWith(check(acmeArgs(url), {QStringLiteral("--pinned-warn-at"), QStringLiteral("2")}), QStringLiteral("INTEREST_PINNED"))
+                .isEmpty());
 
-        const CliRunner::Run listed = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("pinned"), QStringLiteral("--json"),
-                                                                                  QStringLiteral("--pinned-warn-at"), QStringLiteral("2")});
+        const CliRunner::Run listed = CliRunner::run(
+            lab.cliArgs()
+            + QStringList{QStringLiteral("pinned"), QStringLiteral("--json"), QStringLiteral("--pinned-warn-at"), QStringLiteral("2")});
         QCOMPARE(listed.exitCode(), 0);
         QVERIFY2(listed.jsonValid, qPrintable(listed.describe()));
         const QJsonArray holders = listed.json.value(QLatin1String("holders")).toArray();
@@ -290,11 +289,13 @@ private slots:
         QCOMPARE(h.value(QLatin1String("messages")).toInteger(), 3);
         QVERIFY(!h.value(QLatin1String("written")).toString().isEmpty());
         QCOMPARE(listed.json.value(QLatin1String("offline")).toObject().value(QLatin1String("above_threshold")).toInteger(), 1);
-        const CliRunner::Run text = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("pinned"), QStringLiteral("--pinned-warn-at"),
-                                                                                QStringLiteral("2")});
+        const CliRunner::Run text =
+            CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("pinned"), QStringLiteral("--pinned-warn-at"), QStringLiteral("2")});
         QVERIFY2(text.out().contains(QStringLiteral("! away-1")) && text.out().contains(QStringLiteral("--finding INTEREST_PINNED")),
                  qPrintable(text.describe()));
-        QCOMPARE(CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("pinned"), QStringLiteral("--top"), QStringLiteral("-1")}).exitCode(), 64);
+        QCOMPARE(
+            CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("pinned"), QStringLiteral("--top"), QStringLiteral("-1")}).exitCode(),
+            64);
 
         // API errors: three clean-session connects between two samples each cost a session lookup that finds nothing.
         ConnectionSet connections(acmeWithSystemProfile(url));

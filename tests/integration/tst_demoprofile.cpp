@@ -23,7 +23,8 @@ namespace {
 /** The file's mode bits as the kernel has them (07777), -1 when it cannot be read. */
 int modeOf(const QString &path)
 {
-    struct stat st{};
+    struct stat st
+    {};
     if (::stat(QFile::encodeName(path).constData(), &st) != 0)
         return -1;
     return int(st.st_mode & 07777);
@@ -67,10 +68,11 @@ private slots:
         {
             QFile old(path);
             QVERIFY(old.open(QIODevice::WriteOnly));
-            old.write(QByteArray(4096, 'x'));  // longer than the profile: must not survive at its end
+            old.write(QByteArray(4096, 'x')); // longer than the profile: must not survive at its end
         }
-        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
-                                                | QFileDevice::ReadOther | QFileDevice::WriteOther));
+        QVERIFY(QFile::setPermissions(path,
+                                      QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther
+                                          | QFileDevice::WriteOther));
         QCOMPARE(modeOf(path), 0646);
         QString error;
         QVERIFY2(DemoScenario::writeProfile(path, u"nats://127.0.0.1:4333"_s, &error), qPrintable(error));
@@ -88,18 +90,18 @@ private slots:
         QVERIFY2(error.contains(missingFolder), qPrintable(error));
         QVERIFY(!QFileInfo::exists(missingFolder));
         error.clear();
-        QVERIFY(!DemoScenario::writeProfile(dir.path(), u"nats://127.0.0.1:4222"_s, &error));  // a folder
+        QVERIFY(!DemoScenario::writeProfile(dir.path(), u"nats://127.0.0.1:4222"_s, &error)); // a folder
         QVERIFY2(!error.isEmpty(), "the reason is given");
     }
 
     // The demo binary: it writes the profile and runs a command on it ({profile} is its path).
     void demoWritesAPrivateProfile()
     {
-        const auto run = CommandRunner::run(demoBinary(), {u"--server-version"_s, u"2.9"_s, u"--"_s, u"stat"_s, u"-c"_s,
-                                                           u"mode=%a"_s, u"{profile}"_s},
-                                            300000);
+        const auto run = CommandRunner::run(
+            demoBinary(), {u"--server-version"_s, u"2.9"_s, u"--"_s, u"stat"_s, u"-c"_s, u"mode=%a"_s, u"{profile}"_s}, 300000);
         const QString out = QString::fromUtf8(run.standardOutput);
-        const QString describe = u"exit %1\n%2\n%3"_s.arg(run.exitCode).arg(out.right(3000), QString::fromUtf8(run.standardError).right(3000));
+        const QString describe =
+            u"exit %1\n%2\n%3"_s.arg(run.exitCode).arg(out.right(3000), QString::fromUtf8(run.standardError).right(3000));
         QVERIFY2(run.succeeded(), qPrintable(describe));
         QVERIFY2(out.split(u'\n').contains(u"mode=600"_s), qPrintable(describe));
     }

@@ -142,7 +142,7 @@ private slots:
         QVERIFY(dir.isValid());
         const QString profilePath = dir.filePath(QStringLiteral("demo-profile.json"));
         QString writeError;
-        QVERIFY2(DemoScenario::writeProfile(profilePath, server.url(), &writeError), qPrintable(writeError));  // as the demo writes it
+        QVERIFY2(DemoScenario::writeProfile(profilePath, server.url(), &writeError), qPrintable(writeError)); // as the demo writes it
         const QStringList connection{QStringLiteral("--profile"), profilePath};
 
         // Every account, through the demo's profile: exactly the intended codes.
@@ -210,7 +210,8 @@ private slots:
         QCOMPARE(str(garbage.first(), "repair"), QStringLiteral("purge_session"));
 
         JetStreamAdmin orphanAdmin;
-        QVERIFY2(orphanAdmin.connect({server.url()}, demoAccount(kOrphan).user, demoAccount(kOrphan).password), qPrintable(orphanAdmin.error()));
+        QVERIFY2(orphanAdmin.connect({server.url()}, demoAccount(kOrphan).user, demoAccount(kOrphan).password),
+                 qPrintable(orphanAdmin.error()));
         const QStringList orphanDurables = durablesOf(orphanAdmin, QStringLiteral("tracker-2"));
         const QStringList keptDurables = durablesOf(orphanAdmin, QStringLiteral("tracker-1"));
         QCOMPARE(orphanDurables.size(), 2);
@@ -236,7 +237,12 @@ private slots:
         // Missing is not empty: the record commands name what explains an absent stream and exit as check does.
         const auto run = [&connection](const QStringList &args) { return CliRunner::run(connection + args); };
         const auto missingCode = [](const CliRunner::Run &r) {
-            return r.json.value(QLatin1String("stream_missing")).toObject().value(QLatin1String("finding")).toObject().value(QLatin1String("code")).toString();
+            return r.json.value(QLatin1String("stream_missing"))
+                .toObject()
+                .value(QLatin1String("finding"))
+                .toObject()
+                .value(QLatin1String("code"))
+                .toString();
         };
         const CliRunner::Run noSessText = run({QStringLiteral("sessions"), QStringLiteral("--account"), kNoSess});
         QVERIFY2(noSessText.exitCode() == 2 && noSessText.out().contains(QStringLiteral("STREAM_MISSING"))
@@ -251,14 +257,17 @@ private slots:
             QVERIFY2(blockedRun.exitCode() == 2 && blockedRun.jsonValid, qPrintable(blockedRun.describe()));
             QCOMPARE(missingCode(blockedRun), QStringLiteral("SUBJECTS_OVERLAP"));
         }
-        const CliRunner::Run blockedSession = run({QStringLiteral("session"), QStringLiteral("overlap-device"), QStringLiteral("--account"), kOverlap});
-        QVERIFY2(blockedSession.exitCode() == 2 && blockedSession.out().contains(QStringLiteral("SUBJECTS_OVERLAP")), qPrintable(blockedSession.describe()));
+        const CliRunner::Run blockedSession =
+            run({QStringLiteral("session"), QStringLiteral("overlap-device"), QStringLiteral("--account"), kOverlap});
+        QVERIFY2(blockedSession.exitCode() == 2 && blockedSession.out().contains(QStringLiteral("SUBJECTS_OVERLAP")),
+                 qPrintable(blockedSession.describe()));
         const CliRunner::Run overlapStreams = run({QStringLiteral("streams"), QStringLiteral("--account"), kOverlap});
         QVERIFY2(overlapStreams.exitCode() == 2 && overlapStreams.out().contains(QStringLiteral("SUBJECTS_OVERLAP"))
                      && !overlapStreams.out().contains(QStringLiteral("creates them on the first")),
                  qPrintable(overlapStreams.describe()));
-        const CliRunner::Run noJs = run({QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), QStringLiteral("NOJS")});
-        QVERIFY2(noJs.exitCode() == 0 && noJs.jsonValid, qPrintable(noJs.describe()));  // JETSTREAM_DISABLED is info here, as in check
+        const CliRunner::Run noJs =
+            run({QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), QStringLiteral("NOJS")});
+        QVERIFY2(noJs.exitCode() == 0 && noJs.jsonValid, qPrintable(noJs.describe())); // JETSTREAM_DISABLED is info here, as in check
         QCOMPARE(missingCode(noJs), QStringLiteral("JETSTREAM_DISABLED"));
 
         // meter-2's own record is corrupted: shown as SESSION_UNDECODABLE (exit 2), not as another client's record.
@@ -266,23 +275,27 @@ private slots:
         QVERIFY2(meter.exitCode() == 2 && meter.out().contains(QStringLiteral("SESSION_UNDECODABLE"))
                      && !meter.out().contains(QStringLiteral("another client")) && meter.out().contains(QStringLiteral("Clean:      ?")),
                  qPrintable(meter.describe()));
-        const CliRunner::Run meterJson = run({QStringLiteral("--json"), QStringLiteral("session"), QStringLiteral("meter-2"), QStringLiteral("--account"), kGarbage});
+        const CliRunner::Run meterJson =
+            run({QStringLiteral("--json"), QStringLiteral("session"), QStringLiteral("meter-2"), QStringLiteral("--account"), kGarbage});
         QVERIFY2(meterJson.exitCode() == 2 && meterJson.jsonValid, qPrintable(meterJson.describe()));
         QCOMPARE(meterJson.json.value(QLatin1String("undecodable")).toBool(), true);
         QCOMPARE(meterJson.json.value(QLatin1String("session")).toObject().value(QLatin1String("clean")), QJsonValue(QJsonValue::Null));
         const CliRunner::Run garbageList = run({QStringLiteral("sessions"), QStringLiteral("--account"), kGarbage});
-        QVERIFY2(garbageList.out().contains(QRegularExpression(QStringLiteral("\\(undecodable\\)\\s+\\S+\\s+\\?\\s"))), qPrintable(garbageList.describe()));
+        QVERIFY2(garbageList.out().contains(QRegularExpression(QStringLiteral("\\(undecodable\\)\\s+\\S+\\s+\\?\\s"))),
+                 qPrintable(garbageList.describe()));
 
         // An invalid MQTT filter is refused, not matched against nothing.
         const CliRunner::Run badFilter = run({QStringLiteral("retained"), QStringLiteral("--account"), QStringLiteral("ACME"),
                                               QStringLiteral("--filter"), QStringLiteral("sensors/#/x")});
-        QVERIFY2(badFilter.exitCode() != 0 && badFilter.err().contains(QStringLiteral("not a valid MQTT topic filter")), qPrintable(badFilter.describe()));
+        QVERIFY2(badFilter.exitCode() != 0 && badFilter.err().contains(QStringLiteral("not a valid MQTT topic filter")),
+                 qPrintable(badFilter.describe()));
 
         // Repair each broken account; afterwards its check is clean.
         for (const QString &account : {kOverlap, kNoSess, kGarbage, kOrphan}) {
-            const QStringList repairArgs = connection + QStringList{
-                QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--account"), account,
-                QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--backup-dir"), dir.filePath(account)};
+            const QStringList repairArgs = connection + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"),
+                                                                    QStringLiteral("--account"),       account,
+                                                                    QStringLiteral("--yes"),           QStringLiteral("--json"),
+                                                                    QStringLiteral("--backup-dir"),    dir.filePath(account)};
             const CliRunner::Run repair = CliRunner::run(repairArgs, 120000);
             QVERIFY2(repair.jsonValid, qPrintable(repair.describe()));
             QVERIFY2(repair.exitCode() == 0, qPrintable(repair.describe()));

@@ -33,8 +33,8 @@ void makeMqttState(quint16 mqttPort)
     acme.setTimeoutMs(30000);
     MqttResult session;
     for (int attempt = 0; attempt < 3 && !session.subscribed(); ++attempt)
-        session = acme.createPersistentSession(QStringLiteral("sensor-sub-1"),
-                                               {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1);
+        session =
+            acme.createPersistentSession(QStringLiteral("sensor-sub-1"), {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1);
     QVERIFY2(session.subscribed(), qPrintable(session.describe()));
     QVERIFY2(acme.publish(QStringLiteral("sensors/kitchen/temp"), "21.5", 1, true).acknowledged, "retained publish");
     QVERIFY2(acme.publish(QStringLiteral("alerts/smoke"), "smoke!", 1).acknowledged, "queued publish");
@@ -67,14 +67,14 @@ QStringList expectedMqttStreams(const NatsServerBinary &binary)
 
 QStringList systemArgs(const QString &url)
 {
-    return {QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"),
-            QStringLiteral("--system-password"), QStringLiteral("syspass")};
+    return {QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
+            QStringLiteral("syspass")};
 }
 
 QStringList acmeArgs(const QString &url)
 {
-    return {QStringLiteral("--server"), url, QStringLiteral("--user"), QStringLiteral("acme"),
-            QStringLiteral("--password"), QStringLiteral("acmepass")};
+    return {QStringLiteral("--server"), url, QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"),
+            QStringLiteral("acmepass")};
 }
 
 } // namespace
@@ -145,7 +145,8 @@ private slots:
         QCOMPARE(sess.value(QLatin1String("subjects")).toArray(), QJsonArray{QStringLiteral("$MQTT.sess.>")});
         QCOMPARE(sess.value(QLatin1String("max_msgs_per_subject")).toInt(), 1);
         QCOMPARE(sess.value(QLatin1String("retention")).toString(), QStringLiteral("limits"));
-        QCOMPARE(byName(s, QStringLiteral("$MQTT_sess")).value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInt(), 1);
+        QCOMPARE(byName(s, QStringLiteral("$MQTT_sess")).value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInt(),
+                 1);
         const QJsonObject msgs = byName(s, QStringLiteral("$MQTT_msgs"));
         QCOMPARE(msgs.value(QLatin1String("config")).toObject().value(QLatin1String("retention")).toString(), QStringLiteral("interest"));
         // sensor-sub-1 has one durable per NATS subscription ("alerts/#" makes two): three consumers.
@@ -153,8 +154,9 @@ private slots:
         QVERIFY(msgs.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInt() >= 1);
 
         // The same account through the system view only.
-        const auto viaJsz = CliRunner::run(systemArgs(server.url())
-                                           + QStringList{QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("ACME"), QStringLiteral("--json")});
+        const auto viaJsz = CliRunner::run(
+            systemArgs(server.url())
+            + QStringList{QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("ACME"), QStringLiteral("--json")});
         QVERIFY2(viaJsz.exitCode() == 0 && viaJsz.jsonValid, qPrintable(viaJsz.describe()));
         QCOMPARE(viaJsz.json.value(QLatin1String("source")).toString(), QStringLiteral("jsz"));
         QStringList jszNames = names(viaJsz.json.value(QLatin1String("streams")).toArray());
@@ -163,7 +165,8 @@ private slots:
 
         // An account without JetStream, asked directly.
         const auto nojs = CliRunner::run({QStringLiteral("--server"), server.url(), QStringLiteral("--user"), QStringLiteral("nojs"),
-                                          QStringLiteral("--password"), QStringLiteral("nojspass"), QStringLiteral("accounts"), QStringLiteral("--json")});
+                                          QStringLiteral("--password"), QStringLiteral("nojspass"), QStringLiteral("accounts"),
+                                          QStringLiteral("--json")});
         QVERIFY2(nojs.exitCode() == 0 && nojs.jsonValid, qPrintable(nojs.describe()));
         const QJsonObject own = nojs.json.value(QLatin1String("accounts")).toArray().first().toObject();
         QCOMPARE(own.value(QLatin1String("name")).toString(), QStringLiteral("NOJS"));
@@ -197,8 +200,9 @@ private slots:
             for (const QJsonValue &v : list)
                 QCOMPARE(v.toObject().value(QLatin1String("cluster")).toString(), cluster.clusterName());
 
-            const auto streams = CliRunner::run(systemArgs(url) + QStringList{QStringLiteral("streams"), QStringLiteral("--account"),
-                                                                              QStringLiteral("ACME"), QStringLiteral("--json")});
+            const auto streams = CliRunner::run(
+                systemArgs(url)
+                + QStringList{QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("ACME"), QStringLiteral("--json")});
             QVERIFY2(streams.exitCode() == 0 && streams.jsonValid, qPrintable(streams.describe()));
             const QJsonArray s = streams.json.value(QLatin1String("streams")).toArray();
             QCOMPARE(s.size(), 3);
@@ -218,7 +222,10 @@ private slots:
         const auto accounts = CliRunner::run(systemArgs(cluster.url()) + QStringList{QStringLiteral("accounts"), QStringLiteral("--json")});
         QVERIFY2(accounts.exitCode() == 0 && accounts.jsonValid, qPrintable(accounts.describe()));
         QCOMPARE(byName(accounts.json.value(QLatin1String("accounts")).toArray(), QStringLiteral("ACME"))
-                     .value(QLatin1String("mqtt_streams")).toArray().size(), 3);
+                     .value(QLatin1String("mqtt_streams"))
+                     .toArray()
+                     .size(),
+                 3);
     }
 };
 

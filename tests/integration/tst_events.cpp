@@ -33,7 +33,9 @@ namespace {
 class EventsProcess
 {
 public:
-    EventsProcess(const QString &url, const QStringList &extra) : EventsProcess(systemArgs(url) + QStringList{u"events"_s, u"--json"_s} + extra) {}
+    EventsProcess(const QString &url, const QStringList &extra)
+        : EventsProcess(systemArgs(url) + QStringList{u"events"_s, u"--json"_s} + extra)
+    {}
     explicit EventsProcess(const QStringList &arguments)
     {
         m_process.setProgram(CliRunner::path());
@@ -137,8 +139,9 @@ bool waitUntilFollowing(EventsProcess &events, const NatsServerFixture &server, 
 QProcess *subscriber(const NatsServerFixture &server, const QString &clientId, QObject *parent)
 {
     auto *p = new QProcess(parent);
-    p->start(u"mosquitto_sub"_s, {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(server.mqttPort()), u"-u"_s, u"acme"_s, u"-P"_s,
-                                  u"acmepass"_s, u"-i"_s, clientId, u"-t"_s, u"fight/#"_s, u"-q"_s, u"1"_s});
+    p->start(u"mosquitto_sub"_s,
+             {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(server.mqttPort()), u"-u"_s, u"acme"_s, u"-P"_s, u"acmepass"_s, u"-i"_s,
+              clientId, u"-t"_s, u"fight/#"_s, u"-q"_s, u"1"_s});
     return p;
 }
 
@@ -189,12 +192,17 @@ private slots:
 
         // A client killed: its disconnect comes with the server's reason.
         QProcess *victim = subscriber(server, u"victim-1"_s, &owner);
-        QVERIFY2(events.waitFor([](const QJsonObject &o) { return o.value(u"client_id"_s) == u"victim-1"_s && o.value(u"event"_s) == u"connect"_s; }, 10000),
+        QVERIFY2(events.waitFor(
+                     [](const QJsonObject &o) { return o.value(u"client_id"_s) == u"victim-1"_s && o.value(u"event"_s) == u"connect"_s; },
+                     10000),
                  qPrintable(events.describe()));
         victim->kill();
         victim->waitForFinished(5000);
-        QVERIFY2(events.waitFor([](const QJsonObject &o) { return o.value(u"client_id"_s) == u"victim-1"_s && o.value(u"event"_s) == u"disconnect"_s; }, 10000),
-                 qPrintable(events.describe()));
+        QVERIFY2(
+            events.waitFor(
+                [](const QJsonObject &o) { return o.value(u"client_id"_s) == u"victim-1"_s && o.value(u"event"_s) == u"disconnect"_s; },
+                10000),
+            qPrintable(events.describe()));
         const QJsonObject gone = events.events(u"victim-1"_s).last();
         QVERIFY2(!gone.value(u"reason"_s).toString().isEmpty() && gone.value(u"server"_s).toString() == u"mqttdoctor-test"_s
                      && gone.value(u"user"_s).toString() == u"acme"_s,
@@ -220,8 +228,9 @@ private slots:
         QObject owner;
         for (int i = 0; i < kClients; ++i) {
             auto *p = new QProcess(&owner);
-            p->start(u"mosquitto_pub"_s, {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(server.mqttPort()), u"-u"_s, u"acme"_s, u"-P"_s,
-                                          u"acmepass"_s, u"-i"_s, u"burst-%1"_s.arg(i), u"-t"_s, u"burst/x"_s, u"-n"_s});
+            p->start(u"mosquitto_pub"_s,
+                     {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(server.mqttPort()), u"-u"_s, u"acme"_s, u"-P"_s, u"acmepass"_s,
+                      u"-i"_s, u"burst-%1"_s.arg(i), u"-t"_s, u"burst/x"_s, u"-n"_s});
             processes << p;
         }
         for (QProcess *p : std::as_const(processes))
@@ -279,7 +288,8 @@ private slots:
     {
         NatsServerFixture server;
         QVERIFY2(server.start(u"newest"_s), qPrintable(server.errorString()));
-        const MqttResult session = MqttClient(server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"watched-1"_s, {u"w/#"_s}, 1);
+        const MqttResult session =
+            MqttClient(server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"watched-1"_s, {u"w/#"_s}, 1);
         QVERIFY2(session.subscribed(), qPrintable(session.describe()));
         EventsProcess watch(acmeArgs(server.url()) + QStringList{u"check"_s, u"--watch"_s, u"1s"_s, u"--json"_s});
         QVERIFY2(watch.waitFor([](const QJsonObject &o) { return o.contains(u"exit_code"_s); }, 20000), qPrintable(watch.describe()));
@@ -298,9 +308,9 @@ private slots:
         QVERIFY2(watch.waitFor([&](const QJsonObject &o) { return hasNew(o, u"new"_s); }, 20000), qPrintable(watch.describe()));
         // Repaired meanwhile (another terminal's `repair`): the watch sees it resolved.
         QTemporaryDir backups;
-        const CliRunner::Run repaired = CliRunner::run(acmeArgs(server.url()) + QStringList{u"--allow-changes"_s, u"repair"_s, u"--yes"_s,
-                                                                                            u"--finding"_s, u"STREAM_MISSING"_s, u"--backup-dir"_s,
-                                                                                            backups.path()});
+        const CliRunner::Run repaired = CliRunner::run(acmeArgs(server.url())
+                                                       + QStringList{u"--allow-changes"_s, u"repair"_s, u"--yes"_s, u"--finding"_s,
+                                                                     u"STREAM_MISSING"_s, u"--backup-dir"_s, backups.path()});
         QVERIFY2(repaired.exitCode() == 0, qPrintable(repaired.describe()));
         QVERIFY2(watch.waitFor([&](const QJsonObject &o) { return hasNew(o, u"resolved"_s); }, 20000), qPrintable(watch.describe()));
         // Only changes: no line without one.
@@ -322,18 +332,21 @@ private slots:
         QVERIFY(acme.publish(u"m/retained"_s, "r", 1, true).acknowledged);
         JetStreamAdmin admin;
         QVERIFY2(admin.connect({server.url()}, u"acme"_s, u"acmepass"_s), qPrintable(admin.error()));
-        QVERIFY2(admin.deleteStream(u"$MQTT_qos2in"_s), qPrintable(admin.error()));  // a finding to count
-        const CliRunner::Run run = CliRunner::run(acmeArgs(server.url()) + QStringList{u"--system-user"_s, u"sys"_s, u"--system-password"_s,
-                                                                                      u"syspass"_s, u"check"_s, u"--format"_s, u"openmetrics"_s});
+        QVERIFY2(admin.deleteStream(u"$MQTT_qos2in"_s), qPrintable(admin.error())); // a finding to count
+        const CliRunner::Run run = CliRunner::run(
+            acmeArgs(server.url())
+            + QStringList{u"--system-user"_s, u"sys"_s, u"--system-password"_s, u"syspass"_s, u"check"_s, u"--format"_s, u"openmetrics"_s});
         QVERIFY2(run.exitCode() == 2 && run.out().endsWith(u"# EOF\n"_s), qPrintable(run.describe()));
 
         // Parsed by the reference parser, printed back as one "name{labels} value" line per sample.
         QProcess parser;
-        parser.start(u"/usr/bin/python3"_s,
-                     {u"-c"_s, u"import sys\nfrom prometheus_client.openmetrics.parser import text_string_to_metric_families\n"
-                               u"for f in text_string_to_metric_families(sys.stdin.read()):\n"
-                               u"    for s in f.samples:\n"
-                               u"        print(s.name + ' ' + ','.join(k + '=' + v for k, v in sorted(s.labels.items())) + ' ' + repr(s.value))\n"_s});
+        parser.start(
+            u"/usr/bin/python3"_s,
+            {u"-c"_s,
+             u"import sys\nfrom prometheus_client.openmetrics.parser import text_string_to_metric_families\n"
+             u"for f in text_string_to_metric_families(sys.stdin.read()):\n"
+             u"    for s in f.samples:\n"
+             u"        print(s.name + ' ' + ','.join(k + '=' + v for k, v in sorted(s.labels.items())) + ' ' + repr(s.value))\n"_s});
         QVERIFY2(parser.waitForStarted(10000), "python3 with prometheus_client (Debian package python3-prometheus-client) is needed");
         parser.write(run.out().toUtf8());
         parser.closeWriteChannel();
@@ -341,13 +354,15 @@ private slots:
         const QString parsed = QString::fromUtf8(parser.readAllStandardOutput());
         QVERIFY2(parser.exitCode() == 0, qPrintable(QString::fromUtf8(parser.readAllStandardError()) + u'\n' + run.out()));
         const QStringList samples = parsed.split(u'\n', Qt::SkipEmptyParts);
-        for (const QString &expected : {u"mqttdoctor_findings account=ACME,severity=error 1"_s, u"mqttdoctor_findings account=ACME,severity=warning 0"_s,
-                                        u"mqttdoctor_findings_by_code account=ACME,code=STREAM_MISSING,severity=error 1"_s,
-                                        u"mqttdoctor_session_records account=ACME 1"_s, u"mqttdoctor_retained_messages account=ACME 1"_s,
-                                        u"mqttdoctor_connected_mqtt_clients account=ACME 0"_s,
-                                        u"mqttdoctor_checked account=ACME,level=records 1"_s, u"mqttdoctor_check_exit_code  2"_s})
+        for (const QString &expected :
+             {u"mqttdoctor_findings account=ACME,severity=error 1"_s, u"mqttdoctor_findings account=ACME,severity=warning 0"_s,
+              u"mqttdoctor_findings_by_code account=ACME,code=STREAM_MISSING,severity=error 1"_s,
+              u"mqttdoctor_session_records account=ACME 1"_s, u"mqttdoctor_retained_messages account=ACME 1"_s,
+              u"mqttdoctor_connected_mqtt_clients account=ACME 0"_s, u"mqttdoctor_checked account=ACME,level=records 1"_s,
+              u"mqttdoctor_check_exit_code  2"_s})
             QVERIFY2(samples.contains(expected), qPrintable(expected + u"\nin:\n"_s + parsed));
-        const CliRunner::Run both = CliRunner::run(acmeArgs(server.url()) + QStringList{u"check"_s, u"--format"_s, u"openmetrics"_s, u"--json"_s});
+        const CliRunner::Run both =
+            CliRunner::run(acmeArgs(server.url()) + QStringList{u"check"_s, u"--format"_s, u"openmetrics"_s, u"--json"_s});
         QCOMPARE(both.exitCode(), 64);
     }
 
@@ -381,7 +396,8 @@ private slots:
         QVERIFY(actual.value(u"takeovers"_s).toInt() > 3);
         const QJsonArray addresses = actual.value(u"addresses"_s).toArray();
         QVERIFY2(addresses.size() >= 2 && addresses.first().toString().startsWith(u"127.0.0.1:"_s), qPrintable(run.describe()));
-        QVERIFY2(f.value(u"explains"_s).toArray().contains(u"Replacing old client %q since both have the same client ID %q"_s), qPrintable(run.describe()));
+        QVERIFY2(f.value(u"explains"_s).toArray().contains(u"Replacing old client %q since both have the same client ID %q"_s),
+                 qPrintable(run.describe()));
         QCOMPARE(run.exitCode(), 1);
         // The account's own user alone cannot see closed connections: no takeover finding (the coverage says connections were not checked).
         const CliRunner::Run own = check(acmeArgs(server.url()));
@@ -394,7 +410,8 @@ private slots:
         QVERIFY2(server.start(u"newest"_s), qPrintable(server.errorString()));
         const CliRunner::Run run = CliRunner::run(acmeArgs(server.url()) + QStringList{u"events"_s, u"--duration"_s, u"1s"_s, u"--json"_s});
         QCOMPARE(run.exitCode(), 3);
-        QVERIFY2(run.json.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"system connection"_s), qPrintable(run.describe()));
+        QVERIFY2(run.json.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"system connection"_s),
+                 qPrintable(run.describe()));
         const CliRunner::Run bad = CliRunner::run(systemArgs(server.url()) + QStringList{u"events"_s, u"--duration"_s, u"soon"_s});
         QCOMPARE(bad.exitCode(), 64);
         const CliRunner::Run badWatch = CliRunner::run(acmeArgs(server.url()) + QStringList{u"check"_s, u"--watch"_s, u"100ms"_s});

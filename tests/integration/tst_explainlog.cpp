@@ -33,8 +33,7 @@ QJsonObject groupOf(const QJsonObject &json, const QString &templatePrefix, cons
 {
     for (const QJsonValue &v : json.value(u"groups"_s).toArray()) {
         const QJsonObject match = v.toObject().value(u"match"_s).toObject();
-        if (match.value(u"template_id"_s).toString().startsWith(templatePrefix)
-            && match.value(u"account"_s).toString() == account)
+        if (match.value(u"template_id"_s).toString().startsWith(templatePrefix) && match.value(u"account"_s).toString() == account)
             return v.toObject();
     }
     return {};
@@ -109,8 +108,7 @@ private slots:
         // OVL: a stream on $MQTT.> made before the first MQTT client; every CONNECT is refused (10065).
         JetStreamAdmin ovl;
         QVERIFY2(ovl.connect({server.url()}, u"ovl"_s, u"ovlpass"_s), qPrintable(ovl.error()));
-        QVERIFY2(ovl.createStream({{u"name"_s, u"CATCHALL"_s}, {u"subjects"_s, QJsonArray{u"$MQTT.>"_s}},
-                                   {u"storage"_s, u"file"_s}}),
+        QVERIFY2(ovl.createStream({{u"name"_s, u"CATCHALL"_s}, {u"subjects"_s, QJsonArray{u"$MQTT.>"_s}}, {u"storage"_s, u"file"_s}}),
                  qPrintable(ovl.error()));
         MqttClient ovlClient(server.mqttPort(), u"ovl"_s, u"ovlpass"_s);
         for (const QString &id : {u"ovl-1"_s, u"ovl-1"_s, u"ovl-1"_s, u"ovl-2"_s, u"ovl-2"_s}) {
@@ -132,10 +130,9 @@ private slots:
             QVERIFY2(!r.connected(), qPrintable(r.describe()));
         }
         // "... for account %q, session %q: %v" up to 2.11.14 and 2.12.5, "...: %w for account %q, session %q" after.
-        const QRegularExpression load(
-            u"unable to connect: loading session record(?=.*\"SESS\")(?=.*stream not found \\(10059\\))"_s);
+        const QRegularExpression load(u"unable to connect: loading session record(?=.*\"SESS\")(?=.*stream not found \\(10059\\))"_s);
         QVERIFY2(waitForLines(server, load, 4), qPrintable(server.logTail()));
-        QVERIFY(server.stop());  // the log is complete
+        QVERIFY(server.stop()); // the log is complete
 
         const QStringList overlapLines = server.logLinesMatching(overlap);
         const QStringList loadLines = server.logLinesMatching(load);
@@ -147,12 +144,12 @@ private slots:
         QVERIFY(logFile.open(QIODevice::ReadOnly));
         const QByteArray log = logFile.readAll();
         const qint64 logLines = log.count('\n');
-        QVERIFY2(logLines > 50, qPrintable(QString::number(logLines)));  // banner, debug lines, connections
+        QVERIFY2(logLines > 50, qPrintable(QString::number(logLines))); // banner, debug lines, connections
 
         // The README's usage: the whole log, no grep.
         const CliRunner::Run run = CliRunner::run({u"explain"_s, u"--file"_s, server.logFilePath(), u"--json"_s});
         QVERIFY2(run.jsonValid, qPrintable(run.describe()));
-        QVERIFY2(run.exitCode() == 0, qPrintable(run.describe()));  // every MQTT line of the log is explained
+        QVERIFY2(run.exitCode() == 0, qPrintable(run.describe())); // every MQTT line of the log is explained
 
         const QJsonObject blocked = groupOf(run.json, u"asm.create_sessions_stream"_s, u"OVL"_s);
         QVERIFY2(!blocked.isEmpty(), qPrintable(run.describe()));
@@ -160,7 +157,7 @@ private slots:
         QCOMPARE(tally(blocked), (QMap<QString, qint64>{{u"ovl-1"_s, 3}, {u"ovl-2"_s, 2}}));
         const QJsonObject blockedMatch = blocked.value(u"match"_s).toObject();
         QCOMPARE(blockedMatch.value(u"codes"_s).toArray(), QJsonArray{u"SUBJECTS_OVERLAP"_s});
-        QCOMPARE(blockedMatch.value(u"severity"_s).toString(), u"critical"_s);  // as SUBJECTS_OVERLAP
+        QCOMPARE(blockedMatch.value(u"severity"_s).toString(), u"critical"_s); // as SUBJECTS_OVERLAP
         QCOMPARE(blockedMatch.value(u"error_code"_s).toInt(), 10065);
         QVERIFY(blockedMatch.value(u"connect_refused"_s).toBool());
         QCOMPARE(blockedMatch.value(u"line"_s).toString(), overlapLines.first().trimmed());
@@ -176,7 +173,7 @@ private slots:
         QCOMPARE(tally(missing), (QMap<QString, qint64>{{u"sess-1"_s, 2}, {u"sess-2"_s, 2}}));
         const QJsonObject missingMatch = missing.value(u"match"_s).toObject();
         QCOMPARE(missingMatch.value(u"codes"_s).toArray(), QJsonArray{u"STREAM_MISSING"_s});
-        QCOMPARE(missingMatch.value(u"severity"_s).toString(), u"critical"_s);  // $MQTT_sess missing, as `check` rates it
+        QCOMPARE(missingMatch.value(u"severity"_s).toString(), u"critical"_s); // $MQTT_sess missing, as `check` rates it
         QCOMPARE(missingMatch.value(u"stream"_s).toString(), u"$MQTT_sess"_s);
         QVERIFY(missingMatch.value(u"connect_refused"_s).toBool());
 
@@ -213,8 +210,7 @@ private slots:
         QVERIFY2(rows.first().startsWith(u"COUNT"_s), qPrintable(text.out()));
         QVERIFY2(rows.at(1).startsWith(u"5 "_s) || rows.at(1).startsWith(u"4 "_s), qPrintable(text.out()));
         QVERIFY2(text.out().contains(u"SUBJECTS_OVERLAP"_s) && text.out().contains(u"STREAM_MISSING"_s), qPrintable(text.out()));
-        QVERIFY2(text.out().contains(u"%1 lines read: %2 explained ("_s.arg(QLocale(QLocale::English).toString(logLines))
-                                         .arg(explained)),
+        QVERIFY2(text.out().contains(u"%1 lines read: %2 explained ("_s.arg(QLocale(QLocale::English).toString(logLines)).arg(explained)),
                  qPrintable(text.out()));
         const CliRunner::Run details = CliRunner::run({u"explain"_s, u"--file"_s, server.logFilePath(), u"--details"_s});
         QCOMPARE(details.exitCode(), 0);
@@ -317,9 +313,11 @@ private slots:
         const CommandRunner::Result small = explainStdin({}, few);
         QCOMPARE(small.exitCode, 0);
         const QString smallOut = QString::fromUtf8(small.standardOutput);
-        QVERIFY2(smallOut.startsWith(u"[1] 2 lines, 2026/12/02 15:50:38.001002 (lines 1 to 2 of standard input)\n"_s), qPrintable(smallOut));
+        QVERIFY2(smallOut.startsWith(u"[1] 2 lines, 2026/12/02 15:50:38.001002 (lines 1 to 2 of standard input)\n"_s),
+                 qPrintable(smallOut));
         QVERIFY2(smallOut.contains(u"client IDs a (1), b (1)"_s) && smallOut.contains(u"advice"_s), qPrintable(smallOut));
-        QVERIFY2(smallOut.endsWith(u"2 lines read: 2 explained (1 group), 0 not recognised, 0 skipped (not about MQTT state).\n"_s), qPrintable(smallOut));
+        QVERIFY2(smallOut.endsWith(u"2 lines read: 2 explained (1 group), 0 not recognised, 0 skipped (not about MQTT state).\n"_s),
+                 qPrintable(smallOut));
 
         QByteArray many;
         for (int i = 0; i < 30; ++i)
@@ -327,7 +325,7 @@ private slots:
         many += "[4711] 2026/12/02 15:50:40.000000 [ERR] 127.0.0.1:1 - mid:2 - \"c\" - unable to connect: something nobody has seen yet\n";
         many += "[4711] 2026/12/02 15:50:41.000000 [INF] Server is ready\n";
         const CommandRunner::Result summary = explainStdin({}, many);
-        QCOMPARE(summary.exitCode, 1);  // one line is not recognised
+        QCOMPARE(summary.exitCode, 1); // one line is not recognised
         const QStringList rows = QString::fromUtf8(summary.standardOutput).split(u'\n');
         QVERIFY2(rows.first().startsWith(u"COUNT"_s) && rows.first().contains(u"MEANING"_s), qPrintable(rows.first()));
         QVERIFY2(rows.at(1).contains(u"critical  SUBJECTS_OVERLAP  ACC0"_s), qPrintable(rows.at(1)));
@@ -357,7 +355,7 @@ private slots:
         const CliRunner::Run perLine = CliRunner::run({u"explain"_s, line + u"\nhello\n"_s + line, u"--per-line"_s, u"--json"_s});
         QVERIFY2(perLine.jsonValid && perLine.exitCode() == 0, qPrintable(perLine.describe()));
         const QJsonArray matches = perLine.json.value(u"matches"_s).toArray();
-        QCOMPARE(matches.size(), 2);  // "hello" is not about MQTT
+        QCOMPARE(matches.size(), 2); // "hello" is not about MQTT
         QCOMPARE(matches.at(1).toObject().value(u"input_line"_s).toInt(), 3);
         QCOMPARE(matches.at(1).toObject().value(u"codes"_s).toArray(), QJsonArray{u"SUBJECTS_OVERLAP"_s});
         QCOMPARE(summaryOf(perLine.json).value(u"matched"_s).toInt(), 2);

@@ -172,11 +172,10 @@ void TestFixture::singleServer()
     // The persistent session gets the QoS 1 messages queued while it was offline: kitchen, smoke
     // (+ fire, published with QoS 2). Retained messages may come too (2.10+ loads them
     // asynchronously after the account's first connect, so they are checked separately below).
-    QStringList expectedQueued {u"21.5"_s, u"smoke!"_s};
+    QStringList expectedQueued{u"21.5"_s, u"smoke!"_s};
     if (qos2Publish)
         expectedQueued << u"fire!"_s;
-    const MqttResult resumed = acme.subscribeAndCollect(u"sensor-sub-1"_s, {u"sensors/+/temp"_s, u"alerts/#"_s}, 1,
-                                                        0, 2, true);
+    const MqttResult resumed = acme.subscribeAndCollect(u"sensor-sub-1"_s, {u"sensors/+/temp"_s, u"alerts/#"_s}, 1, 0, 2, true);
     QVERIFY2(resumed.connected() && resumed.subscribed(), qPrintable(resumed.describe()));
     QStringList queuedPayloads;
     for (const MqttResult::Message &message : resumed.messages) {
@@ -236,8 +235,8 @@ void TestFixture::jetStreamDomainAndLimits()
     QVERIFY(server.log().mid(beta, 300).contains(u"Max Memory:      64.00 MB"_s));
     QVERIFY(server.log().mid(beta, 300).contains(u"Max Storage:     512.00 MB"_s));
 
-    const MqttResult session = MqttClient(server.mqttPort(), u"beta"_s, u"betapass"_s)
-                                   .createPersistentSession(u"beta-app-1"_s, {u"beta/#"_s}, 1);
+    const MqttResult session =
+        MqttClient(server.mqttPort(), u"beta"_s, u"betapass"_s).createPersistentSession(u"beta-app-1"_s, {u"beta/#"_s}, 1);
     QVERIFY2(session.connected() && session.subscribed(), qPrintable(session.describe()));
     QVERIFY(server.waitForLog(u"Creating MQTT streams/consumers with replicas 1 for account \"BETA\""_s, 3000));
 }
@@ -269,8 +268,7 @@ void TestFixture::cluster()
     for (int attempt = 0; attempt < 3 && !session.subscribed(); ++attempt)
         session = sessionClient.createPersistentSession(u"cluster-sub"_s, {u"plant/#"_s}, 1);
     QVERIFY2(session.connected() && session.subscribed(), qPrintable(session.describe()));
-    QVERIFY(cluster.node(sessionNode)
-                .waitForLog(u"Creating MQTT streams/consumers with replicas 3 for account \"ACME\""_s, 5000));
+    QVERIFY(cluster.node(sessionNode).waitForLog(u"Creating MQTT streams/consumers with replicas 3 for account \"ACME\""_s, 5000));
 
     QVERIFY2(cluster.stopNode(leader), qPrintable(cluster.errorString()));
     QVERIFY(!cluster.node(leader).isRunning());
@@ -295,7 +293,7 @@ void TestFixture::cluster()
     // The session is resumed on the restarted node, with the message queued while it was down.
     MqttClient restartedClient(cluster.node(leader).mqttPort(), u"acme"_s, u"acmepass"_s);
     const MqttResult resumed = restartedClient.subscribeAndCollect(u"cluster-sub"_s, {u"plant/#"_s}, 1, 1, 10, true);
-    QVERIFY2(resumed.connected() && resumed.receivedPayloads() == QStringList {u"while the leader is down"_s},
+    QVERIFY2(resumed.connected() && resumed.receivedPayloads() == QStringList{u"while the leader is down"_s},
              qPrintable(resumed.describe()));
 
     cluster.stop();

@@ -41,9 +41,10 @@ void addVersionRows()
 
 QStringList systemArgs(const QString &url)
 {
-    return QStringList{QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"),
+    return QStringList{QStringLiteral("--server"),          url,
+                       QStringLiteral("--system-user"),     QStringLiteral("sys"),
                        QStringLiteral("--system-password"), QStringLiteral("syspass")}
-        + CliTimeout;
+    + CliTimeout;
 }
 
 // The MQTT streams every account gets from this server version.
@@ -100,8 +101,8 @@ QString firstLines(const QStringList &problems, int count = 25)
 
 int severityRank(const QString &severity)
 {
-    return int(QStringList{QStringLiteral("info"), QStringLiteral("warning"), QStringLiteral("error"), QStringLiteral("critical")}
-                   .indexOf(severity));
+    return int(QStringList{QStringLiteral("info"), QStringLiteral("warning"), QStringLiteral("error"), QStringLiteral("critical")}.indexOf(
+        severity));
 }
 
 QString compact(const QJsonObject &o)
@@ -134,11 +135,13 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         QVERIFY(file.write(config.toConfigText(dir.filePath(QStringLiteral("store"))).toUtf8()) > 0);
         file.close();
-        const CommandRunner::Result r = CommandRunner::run(binary.path(), {QStringLiteral("-t"), QStringLiteral("-c"), file.fileName()}, 60000);
-        QVERIFY2(r.succeeded(), qPrintable(QStringLiteral("nats-server %1 -t: exit %2 %3%4")
-                                               .arg(binary.version())
-                                               .arg(r.exitCode)
-                                               .arg(r.errorString, QString::fromUtf8(r.standardOutput + r.standardError))));
+        const CommandRunner::Result r =
+            CommandRunner::run(binary.path(), {QStringLiteral("-t"), QStringLiteral("-c"), file.fileName()}, 60000);
+        QVERIFY2(r.succeeded(),
+                 qPrintable(QStringLiteral("nats-server %1 -t: exit %2 %3%4")
+                                .arg(binary.version())
+                                .arg(r.exitCode)
+                                .arg(r.errorString, QString::fromUtf8(r.standardOutput + r.standardError))));
     }
 
     // The set-up's own client must tell success from failure, or a broken setup would pass for a fleet:
@@ -189,7 +192,9 @@ private slots:
         NatsServerFixture server;
         QVERIFY2(server.start(binary, fleet.serverConfig(), fleet.readyTimeoutMs()), qPrintable(server.errorString()));
         const FleetSetup::Report report = fleet.createMqttState(server.mqttPort());
-        QVERIFY2(report.ok(), qPrintable(report.describe() + (server.isRunning() ? QString() : QStringLiteral("\nnats-server exited:\n") + server.logTail())));
+        QVERIFY2(report.ok(),
+                 qPrintable(report.describe()
+                            + (server.isRunning() ? QString() : QStringLiteral("\nnats-server exited:\n") + server.logTail())));
         qInfo("nats-server %s: %s", qPrintable(server.binary().version()), qPrintable(report.describe()));
 
         // The truth, and that the setup made what it claims: every healthy account has the version's
@@ -202,7 +207,8 @@ private slots:
         QStringList setupProblems;
         for (const QString &name : fleet.accountNames()) {
             if (truth->value(name) != layout)
-                setupProblems << QStringLiteral("%1: %2").arg(name, truth->contains(name) ? truth->value(name).join(u' ') : QStringLiteral("not in /jsz"));
+                setupProblems << QStringLiteral("%1: %2").arg(
+                    name, truth->contains(name) ? truth->value(name).join(u' ') : QStringLiteral("not in /jsz"));
         }
         QVERIFY2(setupProblems.isEmpty(), qPrintable(firstLines(setupProblems)));
         QCOMPARE(truth->value(broken), sorted({QStringLiteral("$MQTT_sess"), QStringLiteral("$MQTT_msgs")}));
@@ -211,7 +217,8 @@ private slots:
         QString profileError;
         const QString profilePath = tempDir + QStringLiteral("/fleet-profile.json");
         QVERIFY2(fleet.writeProfile(profilePath, server.url(), &profileError), qPrintable(profileError));
-        struct stat st {};
+        struct stat st
+        {};
         QCOMPARE(::stat(QFile::encodeName(profilePath).constData(), &st), 0);
         QCOMPARE(st.st_mode & 0777, mode_t(0600));
         const auto profile = Profile::fromFile(profilePath);
@@ -231,8 +238,8 @@ private:
     // system account; $G not listed (it has no JetStream here); finding counts only for BROKEN.
     void checkAccounts(const NatsServerFixture &server, const FleetSetup &fleet, const QMap<QString, QStringList> &truth)
     {
-        const CliRunner::Run run = CliRunner::run(systemArgs(server.url()) + QStringList{QStringLiteral("--json"), QStringLiteral("accounts")},
-                                                  CliProcessTimeoutMs);
+        const CliRunner::Run run = CliRunner::run(
+            systemArgs(server.url()) + QStringList{QStringLiteral("--json"), QStringLiteral("accounts")}, CliProcessTimeoutMs);
         qInfo("accounts --json: exit %d after %lld ms", run.exitCode(), run.elapsedMs);
         QVERIFY2(run.jsonValid && run.exitCode() == 0, qPrintable(run.describe()));
 
@@ -284,9 +291,9 @@ private:
     void checkAllAccounts(const NatsServerFixture &server, const FleetSetup &fleet, const QMap<QString, QStringList> &truth,
                           const QStringList &layout)
     {
-        const CliRunner::Run run = CliRunner::run(systemArgs(server.url())
-                                                      + QStringList{QStringLiteral("--json"), QStringLiteral("check"), QStringLiteral("--all-accounts")},
-                                                  CliProcessTimeoutMs);
+        const CliRunner::Run run = CliRunner::run(
+            systemArgs(server.url()) + QStringList{QStringLiteral("--json"), QStringLiteral("check"), QStringLiteral("--all-accounts")},
+            CliProcessTimeoutMs);
         qInfo("check --all-accounts --json: exit %d after %lld ms", run.exitCode(), run.elapsedMs);
         QVERIFY2(run.jsonValid, qPrintable(run.describe()));
 
@@ -316,9 +323,10 @@ private:
                 problems << QStringLiteral("STREAM_MISSING for %1's %2, which exists").arg(broken, stream);
         if (run.exitCode() != 2)
             problems << QStringLiteral("exit code %1, expected 2 (errors or critical findings)").arg(run.exitCode());
-        QVERIFY2(problems.isEmpty(), qPrintable(firstLines(problems) + QStringLiteral("\nsummary: ")
-                                                + compact(run.json.value(QLatin1String("summary")).toObject())
-                                                + QStringLiteral("\nstderr: ") + run.err().left(2000)));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(firstLines(problems) + QStringLiteral("\nsummary: ")
+                            + compact(run.json.value(QLatin1String("summary")).toObject()) + QStringLiteral("\nstderr: ")
+                            + run.err().left(2000)));
     }
 };
 

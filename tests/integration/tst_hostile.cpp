@@ -30,7 +30,8 @@ const QByteArray kStreamList = R"({"total":1,"offset":0,"limit":256,"streams":[)
 const QByteArray kConsumers = R"({"total":0,"offset":0,"limit":256,"consumers":[]})";
 const QByteArray kVarz = R"({"server":{"name":"fake1","host":"127.0.0.1","id":"NFAKE","ver":"2.9.10","jetstream":false},
 "data":{"server_id":"NFAKE","server_name":"fake1","version":"2.9.10","mqtt":{}}})";
-const QByteArray kAccountz = R"({"server":{"name":"fake1","id":"NFAKE","ver":"2.9.10"},"data":{"system_account":"SYS","accounts":["ACME"]}})";
+const QByteArray kAccountz =
+    R"({"server":{"name":"fake1","id":"NFAKE","ver":"2.9.10"},"data":{"system_account":"SYS","accounts":["ACME"]}})";
 // The ping every system request starts with: it tells how many servers to wait for.
 const QByteArray kStatsz = R"({"server":{"name":"fake1","id":"NFAKE","ver":"2.9.10"},"statsz":{"active_servers":1}})";
 
@@ -72,20 +73,24 @@ class TestHostile : public QObject
 
 private:
     NatsServerFixture m_server;
-    PoisonedResponder m_js;   // $JS.API.> of account POISON
-    PoisonedResponder m_sys;  // $SYS.REQ.> of account FAKESYS
+    PoisonedResponder m_js; // $JS.API.> of account POISON
+    PoisonedResponder m_sys; // $SYS.REQ.> of account FAKESYS
 
     // --timeout bounds each request. The responder answers on loopback at once; a subject it has no
     // rule for gets silence on purpose, and the CLI waits the whole timeout for it.
     QStringList accountArgs(const QString &timeout = QStringLiteral("2s")) const
     {
-        return {QStringLiteral("--server"), m_server.url(), QStringLiteral("--user"), QStringLiteral("victim"),
-                QStringLiteral("--password"), QStringLiteral("victimpass"), QStringLiteral("--timeout"), timeout};
+        return {QStringLiteral("--server"),   m_server.url(),
+                QStringLiteral("--user"),     QStringLiteral("victim"),
+                QStringLiteral("--password"), QStringLiteral("victimpass"),
+                QStringLiteral("--timeout"),  timeout};
     }
     QStringList systemArgs() const
     {
-        return {QStringLiteral("--server"), m_server.url(), QStringLiteral("--system-user"), QStringLiteral("fakesys"),
-                QStringLiteral("--system-password"), QStringLiteral("fakesyspass"), QStringLiteral("--timeout"), QStringLiteral("2s")};
+        return {QStringLiteral("--server"),          m_server.url(),
+                QStringLiteral("--system-user"),     QStringLiteral("fakesys"),
+                QStringLiteral("--system-password"), QStringLiteral("fakesyspass"),
+                QStringLiteral("--timeout"),         QStringLiteral("2s")};
     }
     void validJetStream()
     {
@@ -112,7 +117,7 @@ private slots:
     void initTestCase()
     {
         ServerConfig config;
-        config.setJetStreamEnabled(false);  // nobody but the responder answers $JS.API
+        config.setJetStreamEnabled(false); // nobody but the responder answers $JS.API
         config.setMqttEnabled(false);
         config.clearSystemAccount();
         config.addSetting(QStringLiteral(R"(accounts {
@@ -124,9 +129,9 @@ system_account: SYS)"));
         QVERIFY2(m_server.start(QStringLiteral("2.9"), config), qPrintable(m_server.errorString()));
         QVERIFY2(m_js.start(m_server.url(), QStringLiteral("responder"), QStringLiteral("responderpass"), {QStringLiteral("$JS.API.>")}),
                  qPrintable(m_js.errorString()));
-        QVERIFY2(m_sys.start(m_server.url(), QStringLiteral("sysresponder"), QStringLiteral("sysresponderpass"),
-                             {QStringLiteral("$SYS.REQ.>")}),
-                 qPrintable(m_sys.errorString()));
+        QVERIFY2(
+            m_sys.start(m_server.url(), QStringLiteral("sysresponder"), QStringLiteral("sysresponderpass"), {QStringLiteral("$SYS.REQ.>")}),
+            qPrintable(m_sys.errorString()));
     }
 
     void jetStreamReplies_data()
@@ -152,12 +157,17 @@ system_account: SYS)"));
         row("INFO limits array", info, R"({"memory":0,"limits":[1]})", protocol, {QStringLiteral("INFO"), QStringLiteral("limits")});
         row("INFO error unknown code", info, R"({"error":{"code":599,"err_code":99999,"description":"kaboom"}})",
             QStringLiteral("jetstream"), {QStringLiteral("INFO"), QStringLiteral("kaboom"), QStringLiteral("99999")});
-        row("INFO error without fields", info, R"({"error":{}})", QStringLiteral("jetstream"), {QStringLiteral("INFO"), QStringLiteral("no description")});
+        row("INFO error without fields", info, R"({"error":{}})", QStringLiteral("jetstream"),
+            {QStringLiteral("INFO"), QStringLiteral("no description")});
         row("INFO error string", info, R"({"error":"kaboom"})", protocol, {QStringLiteral("INFO"), QStringLiteral("error")});
-        row("INFO error huge code", info, R"({"error":{"code":1e300,"err_code":-5,"description":"x"}})", QStringLiteral("jetstream"), {QStringLiteral("INFO")});
-        row("LIST streams string", list, R"({"total":1,"offset":0,"limit":256,"streams":"x"})", protocol, {QStringLiteral("STREAM.LIST"), QStringLiteral("not an array")});
-        row("LIST total string", list, R"({"total":"1","offset":0,"streams":[]})", protocol, {QStringLiteral("STREAM.LIST"), QStringLiteral("total")});
-        row("LIST entry number", list, R"({"total":1,"offset":0,"limit":256,"streams":[1]})", protocol, {QStringLiteral("STREAM.LIST"), QStringLiteral("not an object")});
+        row("INFO error huge code", info, R"({"error":{"code":1e300,"err_code":-5,"description":"x"}})", QStringLiteral("jetstream"),
+            {QStringLiteral("INFO")});
+        row("LIST streams string", list, R"({"total":1,"offset":0,"limit":256,"streams":"x"})", protocol,
+            {QStringLiteral("STREAM.LIST"), QStringLiteral("not an array")});
+        row("LIST total string", list, R"({"total":"1","offset":0,"streams":[]})", protocol,
+            {QStringLiteral("STREAM.LIST"), QStringLiteral("total")});
+        row("LIST entry number", list, R"({"total":1,"offset":0,"limit":256,"streams":[1]})", protocol,
+            {QStringLiteral("STREAM.LIST"), QStringLiteral("not an object")});
         row("LIST config string", list, R"({"total":1,"offset":0,"limit":256,"streams":[{"config":"x","state":{}}]})", protocol,
             {QStringLiteral("STREAM.LIST"), QStringLiteral("config")});
         row("LIST name number", list, R"({"total":1,"offset":0,"limit":256,"streams":[{"config":{"name":5},"state":{}}]})", protocol,
@@ -169,7 +179,8 @@ system_account: SYS)"));
             {QStringLiteral("STREAM.LIST"), QStringLiteral("entries")});
         row("LIST same page forever", list, R"({"total":1000,"offset":0,"limit":1,"streams":[)" + kStream + "]}", protocol,
             {QStringLiteral("STREAM.LIST"), QStringLiteral("offset")});
-        row("CONSUMER.LIST not JSON", cons, "<html>502</html>", protocol, {QStringLiteral("CONSUMER.LIST.$MQTT_sess"), QStringLiteral("not JSON")});
+        row("CONSUMER.LIST not JSON", cons, "<html>502</html>", protocol,
+            {QStringLiteral("CONSUMER.LIST.$MQTT_sess"), QStringLiteral("not JSON")});
         row("CONSUMER.LIST entry without name", cons, R"({"total":1,"offset":0,"limit":256,"consumers":[{"config":{}}]})", protocol,
             {QStringLiteral("CONSUMER.LIST.$MQTT_sess"), QStringLiteral("name")});
         row("CONSUMER.LIST never answers", cons, QByteArray(), QStringLiteral("timeout"), {QStringLiteral("CONSUMER.LIST.$MQTT_sess")});
@@ -236,7 +247,7 @@ system_account: SYS)"));
         m_js.setRule(QStringLiteral("$JS.API.CONSUMER.DELETE."), R"({"error":{"code":500,"err_code":42424,"description":"odd"}})");
         auto del = js.call(QStringLiteral("CONSUMER.DELETE.S.C"));
         QVERIFY2(!del && del.error().jsErrCode() == 42424, "an unknown error code is kept");
-        m_js.clearReceived();  // the deletes above were ours; from here on nothing may change anything
+        m_js.clearReceived(); // the deletes above were ours; from here on nothing may change anything
 
         StreamReader reader(conn);
 
@@ -300,7 +311,8 @@ system_account: SYS)"));
                                           {QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes")}};
         for (const QStringList &command : commands)
             for (const auto &poison : poisons)
-                QTest::addRow("%s %s %s", qPrintable(command.join(QLatin1Char(' '))), qPrintable(poison.first), poison.second.left(20).constData())
+                QTest::addRow("%s %s %s", qPrintable(command.join(QLatin1Char(' '))), qPrintable(poison.first),
+                              poison.second.left(20).constData())
                     << command << poison.first << poison.second;
     }
 
@@ -342,7 +354,8 @@ system_account: SYS)"));
         QTest::newRow("VARZ data string") << servers << varz << QByteArray(R"({"server":{},"data":"x"})") << 1 << protocol << varz;
         QTest::newRow("VARZ server array") << servers << varz << QByteArray(R"({"server":[],"data":{}})") << 1 << protocol << varz;
         QTest::newRow("VARZ nameless") << servers << varz << QByteArray(R"({"server":{},"data":{}})") << 1 << protocol << varz;
-        QTest::newRow("VARZ error") << servers << varz << QByteArray(R"({"error":{"code":418,"description":"teapot"}})") << 1 << protocol << QStringLiteral("teapot");
+        QTest::newRow("VARZ error") << servers << varz << QByteArray(R"({"error":{"code":418,"description":"teapot"}})") << 1 << protocol
+                                    << QStringLiteral("teapot");
         // One server's reply is all a one-server roster waits for; copies after it go unread. A server
         // answering twice before the others have answered is an error.
         QTest::newRow("STATSZ twice") << servers << QStringLiteral("$SYS.REQ.SERVER.PING.STATSZ")
@@ -352,12 +365,16 @@ system_account: SYS)"));
                                         << QStringLiteral("timeout") << QStringLiteral("no reply on $SYS.REQ.SERVER.PING.STATSZ");
         // Silence is a timeout, not a lack of system access (the system account always answers).
         QTest::newRow("VARZ silence") << servers << varz << QByteArray() << 0 << QStringLiteral("timeout") << varz;
-        QTest::newRow("ACCOUNTZ accounts object") << accounts << accountz << QByteArray(R"({"server":{"name":"f"},"data":{"accounts":{}}})") << 1 << protocol << accountz;
-        QTest::newRow("ACCOUNTZ account number") << accounts << accountz << QByteArray(R"({"server":{"name":"f"},"data":{"accounts":[7]}})") << 1 << protocol << accountz;
-        QTest::newRow("JSZ details string") << accounts << jsz << QByteArray(R"({"server":{"name":"f"},"data":{"account_details":"x"}})") << 1 << protocol << jsz;
-        QTest::newRow("JSZ nameless stream") << accounts << jsz
-                                             << QByteArray(R"({"server":{"name":"f"},"data":{"account_details":[{"name":"ACME","stream_detail":[{"config":{}}]}]}})")
-                                             << 1 << protocol << jsz;
+        QTest::newRow("ACCOUNTZ accounts object")
+            << accounts << accountz << QByteArray(R"({"server":{"name":"f"},"data":{"accounts":{}}})") << 1 << protocol << accountz;
+        QTest::newRow("ACCOUNTZ account number")
+            << accounts << accountz << QByteArray(R"({"server":{"name":"f"},"data":{"accounts":[7]}})") << 1 << protocol << accountz;
+        QTest::newRow("JSZ details string") << accounts << jsz << QByteArray(R"({"server":{"name":"f"},"data":{"account_details":"x"}})")
+                                            << 1 << protocol << jsz;
+        QTest::newRow("JSZ nameless stream")
+            << accounts << jsz
+            << QByteArray(R"({"server":{"name":"f"},"data":{"account_details":[{"name":"ACME","stream_detail":[{"config":{}}]}]}})") << 1
+            << protocol << jsz;
         // Every page full (the default page is 1,024 accounts) and the same: a server repeating itself.
         QByteArray full = R"({"server":{"name":"f"},"data":{"account_details":[)";
         for (int i = 0; i < 1024; ++i)
@@ -398,7 +415,7 @@ system_account: SYS)"));
         m_sys.clearRules();
         m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING.STATSZ"), kStatsz);
         m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING.CONNZ"), R"({"server":{"name":"f"},"data":{"connections":"x"}})");
-        m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING"), "{\"statsz\":");  // the server ping itself
+        m_sys.setRule(QStringLiteral("$SYS.REQ.SERVER.PING"), "{\"statsz\":"); // the server ping itself
         auto raw = conn->gather(QStringLiteral("$SYS.REQ.SERVER.PING"), {}, 200);
         QVERIFY(raw);
         auto ping = SystemClient::parse(raw->first().data, QStringLiteral("$SYS.REQ.SERVER.PING"));

@@ -26,8 +26,15 @@ namespace {
 
 QStringList acmeArgs(const QString &url)
 {
-    return {QStringLiteral("--server"), url, QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"),
-            QStringLiteral("acmepass"), QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
+    return {QStringLiteral("--server"),
+            url,
+            QStringLiteral("--user"),
+            QStringLiteral("acme"),
+            QStringLiteral("--password"),
+            QStringLiteral("acmepass"),
+            QStringLiteral("--system-user"),
+            QStringLiteral("sys"),
+            QStringLiteral("--system-password"),
             QStringLiteral("syspass")};
 }
 
@@ -56,10 +63,11 @@ QMap<QString, QString> streamsAndConsumers(const QString &url)
                 consumers << c.value(QLatin1String("name")).toString();
         consumers.sort();
         const QJsonObject state = s.value(QLatin1String("state")).toObject();
-        out.insert(name, QStringLiteral("%1 msgs, last %2; consumers %3")
-                             .arg(state.value(QLatin1String("messages")).toInteger())
-                             .arg(state.value(QLatin1String("last_seq")).toInteger())
-                             .arg(consumers.join(QLatin1Char(','))));
+        out.insert(name,
+                   QStringLiteral("%1 msgs, last %2; consumers %3")
+                       .arg(state.value(QLatin1String("messages")).toInteger())
+                       .arg(state.value(QLatin1String("last_seq")).toInteger())
+                       .arg(consumers.join(QLatin1Char(','))));
     }
     return out;
 }
@@ -110,10 +118,9 @@ private slots:
         NatsServerFixture server;
         QVERIFY2(server.start(version, ServerConfig::standard()), qPrintable(server.errorString()));
         MqttClient acme(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
-        const QString outcome = receiveQos2AndLeave(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"),
-                                                    QStringLiteral("q2-subscriber"), QStringLiteral("alarm/#"), [&acme] {
-                                                        QVERIFY(acme.publish(QStringLiteral("alarm/fire"), "evacuate", 2).acknowledged);
-                                                    });
+        const QString outcome = receiveQos2AndLeave(
+            server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"), QStringLiteral("q2-subscriber"),
+            QStringLiteral("alarm/#"), [&acme] { QVERIFY(acme.publish(QStringLiteral("alarm/fire"), "evacuate", 2).acknowledged); });
         if (NatsServerBinary::locate(version).versionNumber() < QVersionNumber(2, 10)) {
             // 2.9 grants a subscription QoS 1 at most: no PUBREL to keep (and no $MQTT_out).
             QVERIFY2(outcome.startsWith(QStringLiteral("QoS 2 not granted")), qPrintable(outcome));
@@ -122,8 +129,8 @@ private slots:
         QVERIFY2(outcome.startsWith(QStringLiteral("PUBREL ")), qPrintable(outcome));
         const int packetId = outcome.mid(7).toInt();
         QTest::qWait(300);
-        const auto session = CliRunner::run(acmeArgs(server.url()) + QStringList{QStringLiteral("session"), QStringLiteral("q2-subscriber"),
-                                                                                  QStringLiteral("--json")});
+        const auto session = CliRunner::run(
+            acmeArgs(server.url()) + QStringList{QStringLiteral("session"), QStringLiteral("q2-subscriber"), QStringLiteral("--json")});
         QVERIFY2(session.exitCode() == 0 && session.jsonValid, qPrintable(session.describe()));
         const QJsonObject s = session.json.value(QLatin1String("session")).toObject();
         const QJsonArray pubrels = s.value(QLatin1String("pubrel_pending")).toArray();
@@ -132,7 +139,8 @@ private slots:
         QCOMPARE(s.value(QLatin1String("pubrel_pending_total")).toInteger(), 1);
         const auto account = CliRunner::run(acmeArgs(server.url()) + QStringList{QStringLiteral("inflight"), QStringLiteral("--json")});
         QVERIFY2(account.exitCode() == 0 && account.jsonValid, qPrintable(account.describe()));
-        const QJsonObject row = byKey(account.json.value(QLatin1String("sessions")).toArray(), "client_id", QStringLiteral("q2-subscriber"));
+        const QJsonObject row =
+            byKey(account.json.value(QLatin1String("sessions")).toArray(), "client_id", QStringLiteral("q2-subscriber"));
         QCOMPARE(row.value(QLatin1String("pubrel_pending_total")).toInt(), 1);
         QCOMPARE(row.value(QLatin1String("pubrel_packet_ids")).toArray(), QJsonArray{packetId});
     }
@@ -152,15 +160,16 @@ private slots:
         for (int attempt = 0; attempt < 3 && !sub.subscribed(); ++attempt)
             sub = acme.createPersistentSession(QStringLiteral("device-1"), {QStringLiteral("cmd/device-1/#")}, 1);
         QVERIFY2(sub.subscribed(), qPrintable(sub.describe()));
-        const QStringList topics{QStringLiteral("cmd/device-1/reboot"), QStringLiteral("cmd/device-1/update"), QStringLiteral("cmd/device-1/led")};
+        const QStringList topics{QStringLiteral("cmd/device-1/reboot"), QStringLiteral("cmd/device-1/update"),
+                                 QStringLiteral("cmd/device-1/led")};
         for (const QString &t : topics)
             QVERIFY2(acme.publish(t, "payload of " + t.toUtf8(), 1).acknowledged, qPrintable(t));
 
         // QoS 2 PUBLISHes whose clients leave after PUBREC: one with a persistent session, one clean.
-        const QString kept = publishQos2AndLeave(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"), QStringLiteral("q2-publisher"), false, QStringLiteral("cmd/device-1/q2"),
-                                                 "staged", 77);
-        const QString orphan = publishQos2AndLeave(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"), QStringLiteral("gone-q2"), true, QStringLiteral("telemetry/x"),
-                                                   "left behind", 5);
+        const QString kept = publishQos2AndLeave(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"),
+                                                 QStringLiteral("q2-publisher"), false, QStringLiteral("cmd/device-1/q2"), "staged", 77);
+        const QString orphan = publishQos2AndLeave(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"),
+                                                   QStringLiteral("gone-q2"), true, QStringLiteral("telemetry/x"), "left behind", 5);
         if (qos2Streams) {
             QCOMPARE(kept, QStringLiteral("PUBREC"));
             QCOMPARE(orphan, QStringLiteral("PUBREC"));
@@ -173,7 +182,8 @@ private slots:
         QVERIFY2(!before.contains(QStringLiteral("error")), qPrintable(before.value(QStringLiteral("error"))));
 
         // The device's queued commands, in order, with their topics; nothing delivered yet.
-        const auto device = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("device-1"), QStringLiteral("--json")});
+        const auto device =
+            CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("device-1"), QStringLiteral("--json")});
         QVERIFY2(device.exitCode() == 0 && device.jsonValid, qPrintable(device.describe()));
         const QJsonObject session = device.json.value(QLatin1String("session")).toObject();
         const QJsonArray queued = session.value(QLatin1String("queued")).toArray();
@@ -200,19 +210,22 @@ private slots:
         }
 
         // --limit bounds each kind; the totals stay.
-        const auto limited = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("device-1"),
-                                                                         QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--json")});
+        const auto limited = CliRunner::run(acmeArgs(url)
+                                            + QStringList{QStringLiteral("session"), QStringLiteral("device-1"), QStringLiteral("--limit"),
+                                                          QStringLiteral("2"), QStringLiteral("--json")});
         QVERIFY2(limited.exitCode() == 0, qPrintable(limited.describe()));
         const QJsonObject limitedSession = limited.json.value(QLatin1String("session")).toObject();
         QCOMPARE(values(limitedSession.value(QLatin1String("queued")).toArray(), "topic"), topics.mid(0, 2));
         QCOMPARE(limitedSession.value(QLatin1String("queued_total")).toInteger(), 3);
 
         // Bad input: a clear usage error, nothing read.
-        const auto badLimit = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("device-1"),
-                                                                          QStringLiteral("--limit"), QStringLiteral("many")});
+        const auto badLimit = CliRunner::run(
+            acmeArgs(url)
+            + QStringList{QStringLiteral("session"), QStringLiteral("device-1"), QStringLiteral("--limit"), QStringLiteral("many")});
         QCOMPARE(badLimit.exitCode(), 64);
         QVERIFY2(badLimit.err().contains(QStringLiteral("--limit must be a number")), qPrintable(badLimit.describe()));
-        const auto badAge = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("inflight"), QStringLiteral("--older-than"), QStringLiteral("soon")});
+        const auto badAge =
+            CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("inflight"), QStringLiteral("--older-than"), QStringLiteral("soon")});
         QCOMPARE(badAge.exitCode(), 64);
         QVERIFY2(badAge.err().contains(QStringLiteral("--older-than must be a duration")), qPrintable(badAge.describe()));
 
@@ -227,8 +240,8 @@ private slots:
         const QJsonArray orphans = account.json.value(QLatin1String("orphans")).toArray();
         if (qos2Streams) {
             // The QoS 2 message waiting for its PUBREL, with packet ID and topic.
-            const auto publisher = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("q2-publisher"),
-                                                                               QStringLiteral("--json")});
+            const auto publisher = CliRunner::run(
+                acmeArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("q2-publisher"), QStringLiteral("--json")});
             QVERIFY2(publisher.exitCode() == 0 && publisher.jsonValid, qPrintable(publisher.describe()));
             const QJsonObject p = publisher.json.value(QLatin1String("session")).toObject();
             const QJsonArray incoming = p.value(QLatin1String("qos2_incoming")).toArray();
@@ -246,12 +259,17 @@ private slots:
             QCOMPARE(orphans.at(0).toObject().value(QLatin1String("packet_ids")).toArray(), QJsonArray{5});
         } else {
             QVERIFY(orphans.isEmpty());
-            QVERIFY2(account.json.value(QLatin1String("notes")).toVariant().toStringList().join(u' ').contains(QStringLiteral("nats-server 2.9")),
+            QVERIFY2(account.json.value(QLatin1String("notes"))
+                         .toVariant()
+                         .toStringList()
+                         .join(u' ')
+                         .contains(QStringLiteral("nats-server 2.9")),
                      qPrintable(account.describe()));
         }
         // Everything is younger than an hour.
-        const auto older = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("inflight"), QStringLiteral("--older-than"), QStringLiteral("1h"),
-                                                                       QStringLiteral("--json")});
+        const auto older = CliRunner::run(
+            acmeArgs(url)
+            + QStringList{QStringLiteral("inflight"), QStringLiteral("--older-than"), QStringLiteral("1h"), QStringLiteral("--json")});
         QVERIFY2(older.exitCode() == 0, qPrintable(older.describe()));
         QCOMPARE(older.json.value(QLatin1String("sessions")).toArray().size(), 0);
         QCOMPARE(older.json.value(QLatin1String("orphans")).toArray().size(), 0);
@@ -274,11 +292,12 @@ private slots:
 
         QTemporaryDir dir;
         qputenv("XDG_DATA_HOME", QFile::encodeName(dir.path()));
-        const auto repair = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes"),
-                                                                        QStringLiteral("--finding"), QStringLiteral("QOS2_ORPHANED"),
-                                                                        QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("backups")),
-                                                                        QStringLiteral("--json")},
-                                           180000);
+        const auto repair =
+            CliRunner::run(acmeArgs(url)
+                               + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes"),
+                                             QStringLiteral("--finding"), QStringLiteral("QOS2_ORPHANED"), QStringLiteral("--backup-dir"),
+                                             dir.filePath(QStringLiteral("backups")), QStringLiteral("--json")},
+                           180000);
         QVERIFY2(repair.jsonValid, qPrintable(repair.describe()));
         QVERIFY2(repair.exitCode() == 0, qPrintable(repair.describe()));
         const QStringList backups = repair.json.value(QLatin1String("backups")).toVariant().toStringList();
@@ -297,17 +316,19 @@ private slots:
         QCOMPARE(after.json.value(QLatin1String("orphans")).toArray().size(), 0);
         // The live session's QoS 2 message is untouched.
         QCOMPARE(byKey(after.json.value(QLatin1String("sessions")).toArray(), "client_id", QStringLiteral("q2-publisher"))
-                     .value(QLatin1String("qos2_incoming_total")).toInt(),
+                     .value(QLatin1String("qos2_incoming_total"))
+                     .toInt(),
                  1);
         const auto recheck = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("check"), QStringLiteral("--json")});
         QVERIFY2(recheck.jsonValid, qPrintable(recheck.describe()));
         QCOMPARE(byKey(recheck.json.value(QLatin1String("findings")).toArray(), "code", QStringLiteral("QOS2_ORPHANED")), QJsonObject());
         // A rerun finds nothing to do.
-        const auto rerun = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes"),
-                                                                       QStringLiteral("--finding"), QStringLiteral("QOS2_ORPHANED"),
-                                                                       QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("backups")),
-                                                                       QStringLiteral("--json")},
-                                          180000);
+        const auto rerun =
+            CliRunner::run(acmeArgs(url)
+                               + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes"),
+                                             QStringLiteral("--finding"), QStringLiteral("QOS2_ORPHANED"), QStringLiteral("--backup-dir"),
+                                             dir.filePath(QStringLiteral("backups")), QStringLiteral("--json")},
+                           180000);
         QVERIFY2(rerun.exitCode() == 0, qPrintable(rerun.describe()));
         QCOMPARE(rerun.json.value(QLatin1String("plan")).toObject().value(QLatin1String("steps")).toArray().size(), 0);
     }

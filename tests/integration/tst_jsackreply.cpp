@@ -91,7 +91,7 @@ private slots:
         natsSubscription *sub = nullptr;
         QCOMPARE(js_SubscribeSync(&sub, raw.js, "acks.>", nullptr, &so, nullptr), NATS_OK);
         int seen = 0;
-        QSet<int> forms;  // token counts of the replies met
+        QSet<int> forms; // token counts of the replies met
         for (; seen < count; ++seen) {
             natsMsg *m = nullptr;
             QCOMPARE(natsSubscription_NextMsg(&m, sub, 10000), NATS_OK);
@@ -131,28 +131,26 @@ private slots:
         QTest::addColumn<quint64>("sequence");
         QTest::addColumn<qint64>("time");
         QTest::addColumn<quint64>("pending");
-        QTest::newRow("v1") << QByteArray("$JS.ACK.S.C.1.42.7.1700000000000000000.5") << true << quint64(42)
-                            << qint64(1700000000000000000) << quint64(5);
-        QTest::newRow("v2, no domain") << QByteArray("$JS.ACK._.ACCHASH.S.C.1.42.7.1700000000000000000.5.RND") << true
-                                       << quint64(42) << qint64(1700000000000000000) << quint64(5);
-        QTest::newRow("v2, domain, no random token") << QByteArray("$JS.ACK.hub.ACC.S.C.2.9.3.17.0") << true << quint64(9)
-                                                     << qint64(17) << quint64(0);
-        QTest::newRow("v2, more tokens after") << QByteArray("$JS.ACK.hub.ACC.S.C.2.9.3.17.0.r.x.y") << true << quint64(9)
-                                               << qint64(17) << quint64(0);
-        QTest::newRow("largest int64") << QByteArray("$JS.ACK.S.C.1.9223372036854775807.7.1.0") << true
-                                       << quint64(9223372036854775807ULL) << qint64(1) << quint64(0);
-        QTest::newRow("int64 overflow") << QByteArray("$JS.ACK.S.C.1.9223372036854775808.7.1.0") << false << quint64(0)
-                                        << qint64(0) << quint64(0);
-        QTest::newRow("20 digits") << QByteArray("$JS.ACK.S.C.1.10000000000000000000.7.1.0") << false << quint64(0)
-                                   << qint64(0) << quint64(0);
+        QTest::newRow("v1") << QByteArray("$JS.ACK.S.C.1.42.7.1700000000000000000.5") << true << quint64(42) << qint64(1700000000000000000)
+                            << quint64(5);
+        QTest::newRow("v2, no domain") << QByteArray("$JS.ACK._.ACCHASH.S.C.1.42.7.1700000000000000000.5.RND") << true << quint64(42)
+                                       << qint64(1700000000000000000) << quint64(5);
+        QTest::newRow("v2, domain, no random token")
+            << QByteArray("$JS.ACK.hub.ACC.S.C.2.9.3.17.0") << true << quint64(9) << qint64(17) << quint64(0);
+        QTest::newRow("v2, more tokens after") << QByteArray("$JS.ACK.hub.ACC.S.C.2.9.3.17.0.r.x.y") << true << quint64(9) << qint64(17)
+                                               << quint64(0);
+        QTest::newRow("largest int64") << QByteArray("$JS.ACK.S.C.1.9223372036854775807.7.1.0") << true << quint64(9223372036854775807ULL)
+                                       << qint64(1) << quint64(0);
+        QTest::newRow("int64 overflow") << QByteArray("$JS.ACK.S.C.1.9223372036854775808.7.1.0") << false << quint64(0) << qint64(0)
+                                        << quint64(0);
+        QTest::newRow("20 digits") << QByteArray("$JS.ACK.S.C.1.10000000000000000000.7.1.0") << false << quint64(0) << qint64(0)
+                                   << quint64(0);
         QTest::newRow("8 tokens") << QByteArray("$JS.ACK.x.S.C.1.42.7.17.5") << false << quint64(0) << qint64(0) << quint64(0);
         QTest::newRow("6 tokens") << QByteArray("$JS.ACK.S.C.1.42.7.17") << false << quint64(0) << qint64(0) << quint64(0);
         QTest::newRow("negative") << QByteArray("$JS.ACK.S.C.1.-42.7.17.5") << false << quint64(0) << qint64(0) << quint64(0);
         QTest::newRow("empty number") << QByteArray("$JS.ACK.S.C.1..7.17.5") << false << quint64(0) << qint64(0) << quint64(0);
-        QTest::newRow("letter in number") << QByteArray("$JS.ACK.S.C.1.4a.7.17.5") << false << quint64(0) << qint64(0)
-                                          << quint64(0);
-        QTest::newRow("empty stream name") << QByteArray("$JS.ACK..C.1.42.7.17.5") << false << quint64(0) << qint64(0)
-                                           << quint64(0);
+        QTest::newRow("letter in number") << QByteArray("$JS.ACK.S.C.1.4a.7.17.5") << false << quint64(0) << qint64(0) << quint64(0);
+        QTest::newRow("empty stream name") << QByteArray("$JS.ACK..C.1.42.7.17.5") << false << quint64(0) << qint64(0) << quint64(0);
         QTest::newRow("no prefix") << QByteArray("_INBOX.abc.S.C.1.42.7.17.5") << false << quint64(0) << qint64(0) << quint64(0);
         QTest::newRow("prefix only") << QByteArray("$JS.ACK.") << false << quint64(0) << qint64(0) << quint64(0);
         QTest::newRow("empty") << QByteArray("") << false << quint64(0) << qint64(0) << quint64(0);
@@ -166,7 +164,7 @@ private slots:
         QFETCH(qint64, time);
         QFETCH(quint64, pending);
         JsAckReply r;
-        r.streamSequence = 99;  // unchanged on failure
+        r.streamSequence = 99; // unchanged on failure
         QCOMPARE(JsAckReply::parse(reply.constData(), r), ok);
         QCOMPARE(r.streamSequence, ok ? sequence : quint64(99));
         if (ok) {

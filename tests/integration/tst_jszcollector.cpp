@@ -26,7 +26,7 @@ QString numbered(const char *prefix, int i)
 
 ServerConfig fleetConfig()
 {
-    ServerConfig config = ServerConfig::standard();  // SYS, ACME (JetStream)
+    ServerConfig config = ServerConfig::standard(); // SYS, ACME (JetStream)
     for (int i = 0; i < kPlainBefore; ++i)
         config.addAccount(ServerConfig::plainAccount(numbered("A", i), numbered("a", i), QStringLiteral("pass")));
     for (int i = 0; i < kJetStreamAccounts; ++i)

@@ -33,7 +33,8 @@ CliRunner::Run cli(const QStringList &arguments)
 // The system user and ACME's user, connected to one server.
 QStringList bothArgs(const QString &url)
 {
-    return systemArgs(url) + QStringList{QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("acmepass")};
+    return systemArgs(url)
+        + QStringList{QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("acmepass")};
 }
 
 QStringList withDomain(const QStringList &args, const QString &domain)
@@ -146,15 +147,18 @@ void deleteAndRepairSessions(const QString &adminUrl, const QStringList &toolArg
 
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const CliRunner::Run repaired = cli(toolArgs + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--account"),
-                                                               acme(), QStringLiteral("--yes"), QStringLiteral("--json"),
-                                                               QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("backups"))});
+    const CliRunner::Run repaired =
+        cli(toolArgs
+            + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--account"), acme(),
+                          QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--backup-dir"),
+                          dir.filePath(QStringLiteral("backups"))});
     QVERIFY2(!repaired.process.timedOut && repaired.exitCode() == 0, qPrintable(repaired.describe()));
     const CliRunner::Run clean = check(toolArgs, {QStringLiteral("--account"), acme()});
     QVERIFY2(clean.jsonValid && findingsAbove(clean, QStringLiteral("info")).isEmpty(), qPrintable(describe(clean)));
     const MqttResult after = persistentSession(leafMqttPort, QStringLiteral("after-repair"));
     QVERIFY2(after.subscribed(), qPrintable(after.describe()));
-    const CliRunner::Run sessions = cli(toolArgs + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
+    const CliRunner::Run sessions =
+        cli(toolArgs + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
     QVERIFY2(sessionIds(sessions).contains(QStringLiteral("after-repair")), qPrintable(sessions.describe()));
 }
 
@@ -177,12 +181,14 @@ private slots:
         NatsServerFixture hub;
         NatsServerFixture leaf;
         QString why;
-        QVERIFY2(startPair(version, hub, hubConfig(QStringLiteral("hub")), leaf,
-                           [](ServerConfig &c) {
-                               c.addAccount(ServerConfig::jetStreamAccount(QStringLiteral("ACME"), QStringLiteral("acme"), QStringLiteral("acmepass")));
-                               c.setJetStreamDomain(QStringLiteral("edge"));
-                           },
-                           &why),
+        QVERIFY2(startPair(
+                     version, hub, hubConfig(QStringLiteral("hub")), leaf,
+                     [](ServerConfig &c) {
+                         c.addAccount(
+                             ServerConfig::jetStreamAccount(QStringLiteral("ACME"), QStringLiteral("acme"), QStringLiteral("acmepass")));
+                         c.setJetStreamDomain(QStringLiteral("edge"));
+                     },
+                     &why),
                  qPrintable(why));
         const MqttResult session = persistentSession(leaf.mqttPort(), QStringLiteral("edge-sensor"));
         QVERIFY2(session.subscribed(), qPrintable(session.describe()));
@@ -195,16 +201,21 @@ private slots:
         const QJsonObject leafJson = serverNamed(servers.json, QStringLiteral("leaf1"));
         QCOMPARE(str(hubJson, "js_domain"), QStringLiteral("hub"));
         QCOMPARE(str(leafJson, "js_domain"), QStringLiteral("edge"));
-        QVERIFY2(hubJson.value(QLatin1String("leafnodes")).toObject().value(QLatin1String("listener")).toBool(), qPrintable(compact(hubJson)));
+        QVERIFY2(hubJson.value(QLatin1String("leafnodes")).toObject().value(QLatin1String("listener")).toBool(),
+                 qPrintable(compact(hubJson)));
         QCOMPARE(leafJson.value(QLatin1String("leafnodes")).toObject().value(QLatin1String("remotes")).toInt(), 2);
         QVERIFY2(leafJson.value(QLatin1String("mqtt")).isObject(), qPrintable(compact(leafJson)));
 
         // The MQTT state is in domain edge: the sessions subject carries its token.
-        const CliRunner::Run streams = cli(withDomain(viaHub, QStringLiteral("edge")) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run streams =
+            cli(withDomain(viaHub, QStringLiteral("edge"))
+                + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
         QVERIFY2(streams.jsonValid && streams.exitCode() == 0, qPrintable(streams.describe()));
         QCOMPARE(sessSubjects(streams), QStringList{QStringLiteral("$MQTT.sess.edge.>")});
         QCOMPARE(streams.json.value(QLatin1String("layout")).toObject().value(QLatin1String("domain")).toString(), QStringLiteral("edge"));
-        const CliRunner::Run sessions = cli(withDomain(viaHub, QStringLiteral("edge")) + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run sessions =
+            cli(withDomain(viaHub, QStringLiteral("edge"))
+                + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
         QVERIFY2(sessions.jsonValid && sessions.exitCode() == 0, qPrintable(sessions.describe()));
         QCOMPARE(sessionIds(sessions), QStringList{QStringLiteral("edge-sensor")});
         const CliRunner::Run checked = check(withDomain(viaHub, QStringLiteral("edge")), {QStringLiteral("--account"), acme()});
@@ -216,17 +227,25 @@ private slots:
         const CliRunner::Run wrongDomain = check(viaHub, {QStringLiteral("--account"), acme()});
         const QJsonObject missing = findingWith(wrongDomain, QStringLiteral("STREAM_MISSING"), QStringLiteral("$MQTT_sess"));
         QCOMPARE(str(missing, "severity"), QStringLiteral("warning"));
-        QVERIFY2(str(missing, "detail").contains(QStringLiteral("--js-domain edge")) && str(missing, "detail").contains(QStringLiteral("domain \"hub\"")),
+        QVERIFY2(str(missing, "detail").contains(QStringLiteral("--js-domain edge"))
+                     && str(missing, "detail").contains(QStringLiteral("domain \"hub\"")),
                  qPrintable(compact(missing)));
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const CliRunner::Run notHere = cli(viaHub + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--account"), acme(),
-                                                                QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("b"))});
-        QVERIFY2(notHere.jsonValid && notHere.json.value(QLatin1String("plan")).toObject().value(QLatin1String("steps")).toArray().isEmpty(),
+        const CliRunner::Run notHere =
+            cli(viaHub
+                + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--account"), acme(),
+                              QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--backup-dir"),
+                              dir.filePath(QStringLiteral("b"))});
+        QVERIFY2(notHere.jsonValid
+                     && notHere.json.value(QLatin1String("plan")).toObject().value(QLatin1String("steps")).toArray().isEmpty(),
                  qPrintable(notHere.describe()));
-        QVERIFY2(compact(notHere.json.value(QLatin1String("plan"))).contains(QStringLiteral("--js-domain edge")), qPrintable(notHere.describe()));
-        const CliRunner::Run hubStreams = cli(viaHub + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
-        QVERIFY2(hubStreams.jsonValid && hubStreams.json.value(QLatin1String("streams")).toArray().isEmpty(), qPrintable(hubStreams.describe()));
+        QVERIFY2(compact(notHere.json.value(QLatin1String("plan"))).contains(QStringLiteral("--js-domain edge")),
+                 qPrintable(notHere.describe()));
+        const CliRunner::Run hubStreams =
+            cli(viaHub + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
+        QVERIFY2(hubStreams.jsonValid && hubStreams.json.value(QLatin1String("streams")).toArray().isEmpty(),
+                 qPrintable(hubStreams.describe()));
 
         deleteAndRepairSessions(leaf.url(), withDomain(viaHub, QStringLiteral("edge")), leaf.mqttPort());
     }
@@ -243,26 +262,30 @@ private slots:
         NatsServerFixture hub;
         NatsServerFixture leaf;
         QString why;
-        QVERIFY2(startPair(version, hub, hubConfig(QStringLiteral("hub")), leaf,
-                           [](ServerConfig &c) {
-                               c.addAccount(ServerConfig::plainAccount(QStringLiteral("ACME"), QStringLiteral("acme"), QStringLiteral("acmepass")));
-                               c.setJetStreamEnabled(false);
-                               c.addMqttSetting(QStringLiteral("js_domain: hub"));
-                           },
-                           &why),
+        QVERIFY2(startPair(
+                     version, hub, hubConfig(QStringLiteral("hub")), leaf,
+                     [](ServerConfig &c) {
+                         c.addAccount(
+                             ServerConfig::plainAccount(QStringLiteral("ACME"), QStringLiteral("acme"), QStringLiteral("acmepass")));
+                         c.setJetStreamEnabled(false);
+                         c.addMqttSetting(QStringLiteral("js_domain: hub"));
+                     },
+                     &why),
                  qPrintable(why));
         const MqttResult session = persistentSession(leaf.mqttPort(), QStringLiteral("edge-sensor"));
         QVERIFY2(session.subscribed(), qPrintable(session.describe() + leaf.logTail()));
 
         // Through the hub, as it is: the layout's domain comes from the leaf's mqtt.js_domain.
         const QStringList viaHub = bothArgs(hub.url());
-        const CliRunner::Run streams = cli(viaHub + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run streams =
+            cli(viaHub + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
         QVERIFY2(streams.jsonValid && streams.exitCode() == 0, qPrintable(streams.describe()));
         const QJsonObject layout = streams.json.value(QLatin1String("layout")).toObject();
         QCOMPARE(str(layout, "domain"), QStringLiteral("hub"));
         QCOMPARE(str(layout, "domain_source"), QStringLiteral("mqtt"));
         QCOMPARE(sessSubjects(streams), QStringList{QStringLiteral("$MQTT.sess.hub.>")});
-        const CliRunner::Run sessions = cli(viaHub + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run sessions =
+            cli(viaHub + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
         QCOMPARE(sessionIds(sessions), QStringList{QStringLiteral("edge-sensor")});
         const CliRunner::Run checked = check(viaHub, {QStringLiteral("--account"), acme()});
         QVERIFY2(checked.jsonValid && findingsAbove(checked, QStringLiteral("info")).isEmpty(), qPrintable(describe(checked)));
@@ -270,7 +293,8 @@ private slots:
 
         // Through the leaf (no JetStream of its own): the hub's domain named.
         const QStringList viaLeaf = withDomain(bothArgs(leaf.url()), QStringLiteral("hub"));
-        const CliRunner::Run fromLeaf = cli(viaLeaf + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run fromLeaf =
+            cli(viaLeaf + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
         QVERIFY2(fromLeaf.jsonValid && fromLeaf.exitCode() == 0, qPrintable(fromLeaf.describe()));
         QCOMPARE(sessionIds(fromLeaf), QStringList{QStringLiteral("edge-sensor")});
 
@@ -294,11 +318,13 @@ private slots:
         NatsServerFixture hub;
         NatsServerFixture leaf;
         QString why;
-        QVERIFY2(startPair(version, hub, hubConfig({}), leaf,
-                           [](ServerConfig &c) {
-                               c.addAccount(ServerConfig::plainAccount(QStringLiteral("ACME"), QStringLiteral("acme"), QStringLiteral("acmepass")));
-                           },
-                           &why),
+        QVERIFY2(startPair(
+                     version, hub, hubConfig({}), leaf,
+                     [](ServerConfig &c) {
+                         c.addAccount(
+                             ServerConfig::plainAccount(QStringLiteral("ACME"), QStringLiteral("acme"), QStringLiteral("acmepass")));
+                     },
+                     &why),
                  qPrintable(why));
         const qsizetype from = leaf.logSize();
         MqttClient client(leaf.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
@@ -311,13 +337,15 @@ private slots:
             const QString line = logLine(leaf, denied, from);
             const CliRunner::Run explained = cli({QStringLiteral("explain"), line});
             QVERIFY2(explained.exitCode() == 0 && explained.out().contains(QStringLiteral("leaf.js_api_not_delivered"))
-                         && explained.out().contains(QStringLiteral("mqtt { js_domain: NAME }")) && explained.out().contains(QStringLiteral("1 explained")),
+                         && explained.out().contains(QStringLiteral("mqtt { js_domain: NAME }"))
+                         && explained.out().contains(QStringLiteral("1 explained")),
                      qPrintable(explained.describe()));
         } else {
             QVERIFY2(leaf.logLinesMatching(denied, from).isEmpty(), qPrintable(leaf.logTail()));
         }
         // The state went to the hub's JetStream.
-        const CliRunner::Run streams = cli(bothArgs(hub.url()) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run streams = cli(
+            bothArgs(hub.url()) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
         QVERIFY2(streams.jsonValid && sessSubjects(streams) == QStringList{QStringLiteral("$MQTT.sess.>")}, qPrintable(streams.describe()));
     }
 };

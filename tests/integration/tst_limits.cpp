@@ -90,8 +90,8 @@ private:
     }
     QStringList userArgs(const QString &user, const QString &password) const
     {
-        return {QStringLiteral("--server"), m_server.url(), QStringLiteral("--user"), user, QStringLiteral("--password"), password,
-                QStringLiteral("--timeout"), QStringLiteral("3s")};
+        return {QStringLiteral("--server"),   m_server.url(), QStringLiteral("--user"),    user,
+                QStringLiteral("--password"), password,       QStringLiteral("--timeout"), QStringLiteral("3s")};
     }
 
 private slots:
@@ -125,22 +125,32 @@ system_account: SYS)"));
             QVERIFY(acme->publish(QStringLiteral("big.%1").arg(i), payload));
         auto info = js.streamInfo(QStringLiteral("BIG"));
         QVERIFY(info);
-        QTRY_VERIFY_WITH_TIMEOUT(js.streamInfo(QStringLiteral("BIG"))->value(QLatin1String("state")).toObject()
-                                         .value(QLatin1String("messages")).toInteger() == 20000, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            js.streamInfo(QStringLiteral("BIG"))->value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger()
+                == 20000,
+            20000);
     }
 
     void deniedSubjectIsNamed_data()
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("$JS.API denied") << userArgs(QStringLiteral("nojs"), QStringLiteral("nojspass")) + QStringList{QStringLiteral("streams")}
+        QTest::newRow("$JS.API denied") << userArgs(QStringLiteral("nojs"), QStringLiteral("nojspass"))
+                + QStringList{QStringLiteral("streams")}
                                         << QStringLiteral("$JS.API.INFO");
-        QTest::newRow("reply inbox denied") << userArgs(QStringLiteral("noinbox"), QStringLiteral("noinboxpass")) + QStringList{QStringLiteral("streams")}
+        QTest::newRow("reply inbox denied") << userArgs(QStringLiteral("noinbox"), QStringLiteral("noinboxpass"))
+                + QStringList{QStringLiteral("streams")}
                                             << QStringLiteral("_INBOX");
-        QTest::newRow("$SYS denied") << QStringList{QStringLiteral("--server"), m_server.url(), QStringLiteral("--system-user"), QStringLiteral("sysdeny"),
-                                                    QStringLiteral("--system-password"), QStringLiteral("sysdenypass"), QStringLiteral("--timeout"),
-                                                    QStringLiteral("3s"), QStringLiteral("servers")}
-                                     << QStringLiteral("$SYS.REQ.SERVER.PING.STATSZ");  // the first system request of every command
+        QTest::newRow("$SYS denied") << QStringList{QStringLiteral("--server"),
+                                                    m_server.url(),
+                                                    QStringLiteral("--system-user"),
+                                                    QStringLiteral("sysdeny"),
+                                                    QStringLiteral("--system-password"),
+                                                    QStringLiteral("sysdenypass"),
+                                                    QStringLiteral("--timeout"),
+                                                    QStringLiteral("3s"),
+                                                    QStringLiteral("servers")}
+                                     << QStringLiteral("$SYS.REQ.SERVER.PING.STATSZ"); // the first system request of every command
     }
 
     void deniedSubjectIsNamed()
@@ -176,7 +186,8 @@ system_account: SYS)"));
                                         60000);
         QVERIFY2(!run.process.timedOut && !run.process.crashed, "the CLI must end by itself, bounded by --timeout");
         QVERIFY2(run.exitCode() == 3 && run.jsonValid, qPrintable(run.describe()));
-        QVERIFY2(errorKind(run) == QLatin1String("timeout") || errorKind(run) == QLatin1String("connection_refused"), qPrintable(run.describe()));
+        QVERIFY2(errorKind(run) == QLatin1String("timeout") || errorKind(run) == QLatin1String("connection_refused"),
+                 qPrintable(run.describe()));
     }
 
     void serverStopsAnsweringRequests()
@@ -210,7 +221,10 @@ system_account: SYS)"));
         options.idleTimeoutMs = 2000;
         qint64 pid = m_server.processId();
         bool frozen = false;
-        auto thaw = qScopeGuard([&] { if (frozen) ::kill(static_cast<pid_t>(pid), SIGCONT); });
+        auto thaw = qScopeGuard([&] {
+            if (frozen)
+                ::kill(static_cast<pid_t>(pid), SIGCONT);
+        });
         quint64 seen = 0;
         auto read = reader.readAll(QStringLiteral("BIG"), {}, options, [&](QList<StreamMessage> &&batch, const ReadProgress &) {
             seen += quint64(batch.size());
@@ -227,10 +241,7 @@ system_account: SYS)"));
         QVERIFY(read.error().message().contains(QLatin1String("BIG")));
     }
 
-    void cleanupTestCase()
-    {
-        QVERIFY(m_server.stop());
-    }
+    void cleanupTestCase() { QVERIFY(m_server.stop()); }
 };
 
 QTEST_GUILESS_MAIN(TestLimits)

@@ -39,8 +39,8 @@ struct CliOutcome
     QJsonObject json;
     QString describe() const
     {
-        return u"exit %1%2\nstdout: %3\nstderr: %4"_s.arg(exitCode).arg(crashed ? u" (crashed)"_s : QString(),
-                                                         QString::fromUtf8(out.left(3000)), QString::fromUtf8(err.left(3000)));
+        return u"exit %1%2\nstdout: %3\nstderr: %4"_s.arg(exitCode).arg(
+            crashed ? u" (crashed)"_s : QString(), QString::fromUtf8(out.left(3000)), QString::fromUtf8(err.left(3000)));
     }
 };
 
@@ -185,8 +185,8 @@ private slots:
             connected += v.toObject().value(u"connected"_s).toBool() ? 1 : 0;
         QVERIFY2(connected >= kClients, qPrintable(u"connected: %1"_s.arg(connected)));
 
-        const QStringList repairArgs = both + QStringList{u"--allow-changes"_s, u"repair"_s, u"--yes"_s, u"--backup-dir"_s,
-                                                          dir.filePath(u"backups"_s), u"--json"_s};
+        const QStringList repairArgs =
+            both + QStringList{u"--allow-changes"_s, u"repair"_s, u"--yes"_s, u"--backup-dir"_s, dir.filePath(u"backups"_s), u"--json"_s};
         CliOutcome repaired = runCli(repairArgs, publish);
         // Under this load (slower still under the sanitizers) a read of the session records can time out. When
         // the first check's read did, the plan lacks what only the records show (SESSION_UNDECODABLE); the check
@@ -253,8 +253,9 @@ private slots:
         const MqttClient pub(cluster.node(0).mqttPort(), u"acme"_s, u"acmepass"_s);
         for (int g = 0; g < kGroups; ++g)
             QVERIFY(pub.publish(u"load/%1/m"_s.arg(g), "queued-offline", 1).acknowledged);
-        const QStringList both = QStringList{u"--server"_s, urls, u"--user"_s, u"acme"_s, u"--password"_s, u"acmepass"_s,
-                                             u"--system-user"_s, u"sys"_s, u"--system-password"_s, u"syspass"_s};
+        const QStringList both = QStringList{u"--server"_s,          urls,          u"--user"_s,        u"acme"_s,
+                                             u"--password"_s,        u"acmepass"_s, u"--system-user"_s, u"sys"_s,
+                                             u"--system-password"_s, u"syspass"_s};
         const CliOutcome baseline = runCli(both + QStringList{u"sessions"_s, u"--limit"_s, u"0"_s, u"--json"_s});
         QVERIFY2(baseline.exitCode == 0, qPrintable(baseline.describe()));
         const QStringList before = loadSessions(baseline.json, true);
@@ -286,11 +287,11 @@ private slots:
         QVERIFY2(admin.deleteStream(u"$MQTT_qos2in"_s), qPrintable(admin.error()));
         int seen = 0;
         bool nodeStopped = false;
-        const Outcome first = repairOnce(urls, dir.filePath(u"backups"_s), dir.filePath(u"audit.jsonl"_s),
-                                         [&](const RepairStep &, const QStringList &) {
-                                             if (++seen == 2)
-                                                 nodeStopped = cluster.stopNode(1, true);
-                                         });
+        const Outcome first =
+            repairOnce(urls, dir.filePath(u"backups"_s), dir.filePath(u"audit.jsonl"_s), [&](const RepairStep &, const QStringList &) {
+                if (++seen == 2)
+                    nodeStopped = cluster.stopNode(1, true);
+            });
         QVERIFY2(first.error.isEmpty() && first.plan.steps.size() >= 2, qPrintable(describeOutcome(first)));
         QVERIFY2(nodeStopped, qPrintable(cluster.errorString()));
         QVERIFY2(first.report.complete || !first.report.stoppedBecause.isEmpty(), qPrintable(describeOutcome(first)));

@@ -22,7 +22,8 @@ constexpr int CommandTimeoutMs = 90000;
 
 QStringList bothArgs(const QString &url)
 {
-    return systemArgs(url) + QStringList{QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("acmepass")};
+    return systemArgs(url)
+        + QStringList{QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("acmepass")};
 }
 
 } // namespace
@@ -38,7 +39,8 @@ private slots:
         cluster.setNodeVersion(0, QStringLiteral("2.9"));
         QVERIFY2(cluster.start(QStringLiteral("2.10")), qPrintable(cluster.errorString()));
         QCOMPARE(cluster.node(0).binary().version(), QStringLiteral("2.9.10"));
-        QVERIFY2(cluster.node(1).binary().versionNumber().majorVersion() == 2 && cluster.node(1).binary().versionNumber().minorVersion() == 10,
+        QVERIFY2(cluster.node(1).binary().versionNumber().majorVersion() == 2
+                     && cluster.node(1).binary().versionNumber().minorVersion() == 10,
                  qPrintable(cluster.node(1).binary().version()));
         QVERIFY2(cluster.metaGroupGap().isEmpty(), qPrintable(cluster.metaGroupGap()));
 
@@ -61,9 +63,10 @@ private slots:
 
         // check through a 2.10 node and through the 2.9 node: both findings, the same decision.
         for (const int via : {1, 0}) {
-            const CliRunner::Run run = CliRunner::run(bothArgs(cluster.node(via).url())
-                                                          + QStringList{QStringLiteral("check"), QStringLiteral("--account"), acme(), QStringLiteral("--json")},
-                                                      CommandTimeoutMs);
+            const CliRunner::Run run =
+                CliRunner::run(bothArgs(cluster.node(via).url())
+                                   + QStringList{QStringLiteral("check"), QStringLiteral("--account"), acme(), QStringLiteral("--json")},
+                               CommandTimeoutMs);
             QVERIFY2(run.jsonValid, qPrintable(run.describe()));
             const QJsonObject mixed = findingWith(run, QStringLiteral("MIXED_SERVER_VERSIONS"));
             QVERIFY2(!mixed.isEmpty(), qPrintable(describe(run)));
@@ -76,7 +79,8 @@ private slots:
 
         // The repair plans no revert while 2.10 servers serve the account, and says why.
         const CliRunner::Run dry = CliRunner::run(bothArgs(cluster.node(1).url())
-                                                      + QStringList{QStringLiteral("repair"), QStringLiteral("--account"), acme(), QStringLiteral("--dry-run"), QStringLiteral("--json")},
+                                                      + QStringList{QStringLiteral("repair"), QStringLiteral("--account"), acme(),
+                                                                    QStringLiteral("--dry-run"), QStringLiteral("--json")},
                                                   CommandTimeoutMs);
         QVERIFY2(dry.jsonValid, qPrintable(dry.describe()));
         const QJsonObject plan = dry.json.value(QLatin1String("plan")).toObject();

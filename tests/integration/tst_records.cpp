@@ -21,8 +21,15 @@ namespace {
 
 QStringList bothArgs(const QString &url)
 {
-    return {QStringLiteral("--server"), url, QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"),
-            QStringLiteral("acmepass"), QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
+    return {QStringLiteral("--server"),
+            url,
+            QStringLiteral("--user"),
+            QStringLiteral("acme"),
+            QStringLiteral("--password"),
+            QStringLiteral("acmepass"),
+            QStringLiteral("--system-user"),
+            QStringLiteral("sys"),
+            QStringLiteral("--system-password"),
             QStringLiteral("syspass")};
 }
 
@@ -64,10 +71,11 @@ QMap<QString, QString> snapshot(const QString &url)
             for (const QJsonObject &c : *list)
                 consumers << c.value(QLatin1String("name")).toString();
         consumers.sort();
-        out.insert(name, QStringLiteral("%1 msgs, last %2; consumers %3")
-                             .arg(s.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger())
-                             .arg(s.value(QLatin1String("state")).toObject().value(QLatin1String("last_seq")).toInteger())
-                             .arg(consumers.join(QLatin1Char(','))));
+        out.insert(name,
+                   QStringLiteral("%1 msgs, last %2; consumers %3")
+                       .arg(s.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger())
+                       .arg(s.value(QLatin1String("state")).toObject().value(QLatin1String("last_seq")).toInteger())
+                       .arg(consumers.join(QLatin1Char(','))));
     }
     return out;
 }
@@ -90,8 +98,10 @@ QString makeLegacyStream(const QString &url, const QString &name, const QByteArr
         return conn.error().toString();
     JetStreamClient js(*conn);
     auto created = js.call(QStringLiteral("STREAM.CREATE.") + name,
-                           QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("subjects"), QJsonArray{name}},
-                                       {QStringLiteral("storage"), QStringLiteral("file")}, {QStringLiteral("max_msgs"), 1}});
+                           QJsonObject{{QStringLiteral("name"), name},
+                                       {QStringLiteral("subjects"), QJsonArray{name}},
+                                       {QStringLiteral("storage"), QStringLiteral("file")},
+                                       {QStringLiteral("max_msgs"), 1}});
     if (!created)
         return created.error().toString();
     if (record.isEmpty())
@@ -187,7 +197,8 @@ private slots:
         acme.setTimeoutMs(30000);
         MqttResult s1;
         for (int attempt = 0; attempt < 3 && !s1.subscribed(); ++attempt)
-            s1 = acme.createPersistentSession(QStringLiteral("sensor-sub-1"), {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1);
+            s1 = acme.createPersistentSession(QStringLiteral("sensor-sub-1"),
+                                              {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1);
         QVERIFY2(s1.subscribed(), qPrintable(s1.describe()));
         const MqttResult s2 = acme.createPersistentSession(QStringLiteral("everything-2"), {QStringLiteral("#")}, 1);
         QVERIFY2(s2.subscribed(), qPrintable(s2.describe()));
@@ -208,7 +219,8 @@ private slots:
         QCOMPARE(stringsOf(list, "client_id"), (QStringList{QStringLiteral("everything-2"), QStringLiteral("sensor-sub-1")}));
         const QJsonObject one = byKey(list, "client_id", QStringLiteral("sensor-sub-1"));
         QCOMPARE(one.value(QLatin1String("hash")).toString(), ClientIdHash::hash(QStringLiteral("sensor-sub-1")));
-        QCOMPARE(one.value(QLatin1String("subject")).toString(), QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("sensor-sub-1")));
+        QCOMPARE(one.value(QLatin1String("subject")).toString(),
+                 QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("sensor-sub-1")));
         QCOMPARE(one.value(QLatin1String("clean")).toBool(), false);
         QCOMPARE(one.value(QLatin1String("connected")), QJsonValue(false));
         QCOMPARE(one.value(QLatin1String("problems")).toArray().size(), 0);
@@ -220,24 +232,27 @@ private slots:
         for (const QJsonValue &v : subs)
             QCOMPARE(v.toObject().value(QLatin1String("qos")).toInt(), 1);
         const QJsonArray cons = one.value(QLatin1String("consumers")).toArray();
-        QVERIFY2(cons.size() >= 3, qPrintable(sessions.out()));  // sensors.*.temp, alerts.>, "alerts fwc"
+        QVERIFY2(cons.size() >= 3, qPrintable(sessions.out())); // sensors.*.temp, alerts.>, "alerts fwc"
         qint64 pending = 0;
         for (const QJsonValue &v : cons) {
             QVERIFY2(v.toObject().value(QLatin1String("exists")).toBool(), qPrintable(sessions.out()));
             pending += v.toObject().value(QLatin1String("pending")).toInteger();
         }
-        QVERIFY2(pending >= 1, qPrintable(sessions.out()));  // the queued alerts/smoke
+        QVERIFY2(pending >= 1, qPrintable(sessions.out())); // the queued alerts/smoke
         const QJsonObject all = byKey(list, "client_id", QStringLiteral("everything-2"));
         QCOMPARE(stringsOf(all.value(QLatin1String("subscriptions")).toArray(), "topic"), QStringList{QStringLiteral("#")});
         QCOMPARE(stringsOf(all.value(QLatin1String("subscriptions")).toArray(), "filter"), QStringList{QStringLiteral(">")});
 
         // --filter and --limit.
-        const auto filtered = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--filter"),
-                                                                        QStringLiteral("alerts/"), QStringLiteral("--json")});
+        const auto filtered = CliRunner::run(
+            bothArgs(url)
+            + QStringList{QStringLiteral("sessions"), QStringLiteral("--filter"), QStringLiteral("alerts/"), QStringLiteral("--json")});
         QVERIFY2(filtered.exitCode() == 0 && filtered.jsonValid, qPrintable(filtered.describe()));
-        QCOMPARE(stringsOf(filtered.json.value(QLatin1String("sessions")).toArray(), "client_id"), QStringList{QStringLiteral("sensor-sub-1")});
-        const auto limited = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--limit"),
-                                                                       QStringLiteral("1"), QStringLiteral("--json")});
+        QCOMPARE(stringsOf(filtered.json.value(QLatin1String("sessions")).toArray(), "client_id"),
+                 QStringList{QStringLiteral("sensor-sub-1")});
+        const auto limited = CliRunner::run(
+            bothArgs(url)
+            + QStringList{QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--json")});
         QVERIFY2(limited.exitCode() == 0 && limited.jsonValid, qPrintable(limited.describe()));
         QCOMPARE(limited.json.value(QLatin1String("sessions")).toArray().size(), 1);
         QCOMPARE(limited.json.value(QLatin1String("truncated")).toBool(), true);
@@ -245,7 +260,8 @@ private slots:
         QVERIFY2(text.exitCode() == 0 && text.out().contains(QStringLiteral("sensor-sub-1")), qPrintable(text.describe()));
 
         // session CLIENT_ID.
-        const auto single = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1"), QStringLiteral("--json")});
+        const auto single = CliRunner::run(
+            bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1"), QStringLiteral("--json")});
         QVERIFY2(single.exitCode() == 0 && single.jsonValid, qPrintable(single.describe()));
         const QJsonObject session = single.json.value(QLatin1String("session")).toObject();
         QCOMPARE(session.value(QLatin1String("client_id")).toString(), QStringLiteral("sensor-sub-1"));
@@ -255,7 +271,8 @@ private slots:
         const auto singleText = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1")});
         QVERIFY2(singleText.exitCode() == 0 && singleText.out().contains(QStringLiteral("alerts/#")), qPrintable(singleText.describe()));
         const auto unknown = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("nobody-here")});
-        QVERIFY2(unknown.exitCode() == 3 && unknown.err().contains(QStringLiteral("no session for client ID")), qPrintable(unknown.describe()));
+        QVERIFY2(unknown.exitCode() == 3 && unknown.err().contains(QStringLiteral("no session for client ID")),
+                 qPrintable(unknown.describe()));
         const auto clean = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("clean-client")});
         QCOMPARE(clean.exitCode(), 3);
 
@@ -278,10 +295,12 @@ private slots:
         const QJsonObject door = byKey(rlist, "topic", QStringLiteral("status/door"));
         QCOMPARE(door.value(QLatin1String("qos")).toInt(), 0);
         QCOMPARE(door.value(QLatin1String("payload_preview")).toString(), QStringLiteral("open"));
-        const auto rfiltered = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("retained"), QStringLiteral("--filter"),
-                                                                         QStringLiteral("sensors/#"), QStringLiteral("--json")});
+        const auto rfiltered = CliRunner::run(
+            bothArgs(url)
+            + QStringList{QStringLiteral("retained"), QStringLiteral("--filter"), QStringLiteral("sensors/#"), QStringLiteral("--json")});
         QVERIFY2(rfiltered.exitCode() == 0 && rfiltered.jsonValid, qPrintable(rfiltered.describe()));
-        QCOMPARE(stringsOf(rfiltered.json.value(QLatin1String("retained")).toArray(), "topic"), QStringList{QStringLiteral("sensors/kitchen/temp")});
+        QCOMPARE(stringsOf(rfiltered.json.value(QLatin1String("retained")).toArray(), "topic"),
+                 QStringList{QStringLiteral("sensors/kitchen/temp")});
         const auto rtext = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("retained")});
         QVERIFY2(rtext.exitCode() == 0 && rtext.out().contains(QStringLiteral("21.5")), qPrintable(rtext.describe()));
 
@@ -290,16 +309,17 @@ private slots:
 
         // While the client is connected: connected true, on this server (CONNZ mqtt_client).
         QProcess sub;
-        sub.start(QStringLiteral("mosquitto_sub"), {QStringLiteral("-h"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
-                                                   QString::number(server.mqttPort()), QStringLiteral("-u"), QStringLiteral("acme"),
-                                                   QStringLiteral("-P"), QStringLiteral("acmepass"), QStringLiteral("-i"),
-                                                   QStringLiteral("sensor-sub-1"), QStringLiteral("-c"), QStringLiteral("-q"),
-                                                   QStringLiteral("1"), QStringLiteral("-t"), QStringLiteral("sensors/+/temp")});
+        sub.start(QStringLiteral("mosquitto_sub"),
+                  {QStringLiteral("-h"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(server.mqttPort()),
+                   QStringLiteral("-u"), QStringLiteral("acme"), QStringLiteral("-P"), QStringLiteral("acmepass"), QStringLiteral("-i"),
+                   QStringLiteral("sensor-sub-1"), QStringLiteral("-c"), QStringLiteral("-q"), QStringLiteral("1"), QStringLiteral("-t"),
+                   QStringLiteral("sensors/+/temp")});
         QVERIFY(sub.waitForStarted(5000));
         bool connectedNow = false;
         for (int i = 0; i < 20 && !connectedNow; ++i) {
             QTest::qWait(250);
-            const auto live = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1"), QStringLiteral("--json")});
+            const auto live = CliRunner::run(
+                bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1"), QStringLiteral("--json")});
             QVERIFY2(live.exitCode() == 0 && live.jsonValid, qPrintable(live.describe()));
             QVERIFY(!live.out().contains(QStringLiteral("jwt")));
             const QJsonObject s = live.json.value(QLatin1String("session")).toObject();
@@ -344,7 +364,7 @@ private slots:
         QJsonArray list = first.json.value(QLatin1String("sessions")).toArray();
         QStringList legacyStreams{old, junk};
         legacyStreams.sort();
-        QCOMPARE(stringsOf(list, "stream"), legacyStreams);  // the empty stream holds no session
+        QCOMPARE(stringsOf(list, "stream"), legacyStreams); // the empty stream holds no session
         const QJsonObject oldEntry = byKey(list, "client_id", QStringLiteral("old-3"));
         QCOMPARE(oldEntry.value(QLatin1String("stream")).toString(), old);
         QCOMPARE(oldEntry.value(QLatin1String("subject")).toString(), old);
@@ -358,25 +378,30 @@ private slots:
         QVERIFY2(junkEntry.value(QLatin1String("problems")).toArray().at(1).toString().startsWith(QStringLiteral("undecodable: ")),
                  qPrintable(first.out()));
         const auto text = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions")});
-        QVERIFY2(text.exitCode() == 0 && text.out().contains(QStringLiteral("old-3")) && text.out().contains(QStringLiteral("legacy stream ") + old),
+        QVERIFY2(text.exitCode() == 0 && text.out().contains(QStringLiteral("old-3"))
+                     && text.out().contains(QStringLiteral("legacy stream ") + old),
                  qPrintable(text.describe()));
-        const auto filtered = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--filter"),
-                                                                        QStringLiteral("legacy/"), QStringLiteral("--json")});
+        const auto filtered = CliRunner::run(
+            bothArgs(url)
+            + QStringList{QStringLiteral("sessions"), QStringLiteral("--filter"), QStringLiteral("legacy/"), QStringLiteral("--json")});
         QVERIFY2(filtered.exitCode() == 0 && filtered.jsonValid, qPrintable(filtered.describe()));
         QCOMPARE(stringsOf(filtered.json.value(QLatin1String("sessions")).toArray(), "client_id"), QStringList{QStringLiteral("old-3")});
-        const auto limited = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--limit"),
-                                                                       QStringLiteral("1"), QStringLiteral("--json")});
+        const auto limited = CliRunner::run(
+            bothArgs(url)
+            + QStringList{QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--json")});
         QVERIFY2(limited.exitCode() == 0 && limited.jsonValid, qPrintable(limited.describe()));
         QCOMPARE(limited.json.value(QLatin1String("sessions")).toArray().size(), 1);
         QCOMPARE(limited.json.value(QLatin1String("truncated")).toBool(), true);
-        const auto single = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("old-3"), QStringLiteral("--json")});
+        const auto single =
+            CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("old-3"), QStringLiteral("--json")});
         QVERIFY2(single.exitCode() == 0 && single.jsonValid, qPrintable(single.describe()));
         QCOMPARE(single.json.value(QLatin1String("session")).toObject().value(QLatin1String("stream")).toString(), old);
         const auto singleText = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("old-3")});
-        QVERIFY2(singleText.exitCode() == 0 && singleText.out().contains(QStringLiteral("Stream:     ") + old), qPrintable(singleText.describe()));
+        QVERIFY2(singleText.exitCode() == 0 && singleText.out().contains(QStringLiteral("Stream:     ") + old),
+                 qPrintable(singleText.describe()));
         const auto none = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("empty-9")});
         QVERIFY2(none.exitCode() == 3 && none.err().contains(QStringLiteral("no session for client ID")), qPrintable(none.describe()));
-        QCOMPARE(snapshot(url), before);  // browsing changed nothing
+        QCOMPARE(snapshot(url), before); // browsing changed nothing
 
         // The first MQTT client makes the server create $MQTT_sess and move the decodable legacy record; the
         // junk one is skipped and kept. (The empty one would stop the move in a retry loop: removed first.)
@@ -393,23 +418,28 @@ private slots:
             s1 = acme.createPersistentSession(QStringLiteral("sensor-sub-1"), {QStringLiteral("sensors/#")}, 1);
         QVERIFY2(s1.subscribed(), qPrintable(s1.describe()));
         QVERIFY2((why = makeLegacyStream(url, legacyName(QStringLiteral("late-4")),
-                                         R"({"origin":"0ld5rvr1","id":"late-4","subs":{"late.b":0}})")).isEmpty(),
+                                         R"({"origin":"0ld5rvr1","id":"late-4","subs":{"late.b":0}})"))
+                     .isEmpty(),
                  qPrintable(why));
         QJsonArray after;
-        for (int i = 0; i < 20; ++i) {  // the move runs right after $MQTT_sess is created; give it a moment
+        for (int i = 0; i < 20; ++i) { // the move runs right after $MQTT_sess is created; give it a moment
             const auto run = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
             QVERIFY2(run.exitCode() == 0 && run.jsonValid, qPrintable(run.describe()));
             after = run.json.value(QLatin1String("sessions")).toArray();
-            if (byKey(after, "client_id", QStringLiteral("old-3")).value(QLatin1String("stream")).toString() == QStringLiteral("$MQTT_sess"))
+            if (byKey(after, "client_id", QStringLiteral("old-3")).value(QLatin1String("stream")).toString()
+                == QStringLiteral("$MQTT_sess"))
                 break;
             QTest::qWait(250);
         }
         const QJsonObject moved = byKey(after, "client_id", QStringLiteral("old-3"));
         QCOMPARE(moved.value(QLatin1String("stream")).toString(), QStringLiteral("$MQTT_sess"));
-        QCOMPARE(moved.value(QLatin1String("subject")).toString(), QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("old-3")));
+        QCOMPARE(moved.value(QLatin1String("subject")).toString(),
+                 QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("old-3")));
         QCOMPARE(moved.value(QLatin1String("problems")).toArray().size(), 0);
-        QCOMPARE(byKey(after, "client_id", QStringLiteral("sensor-sub-1")).value(QLatin1String("stream")).toString(), QStringLiteral("$MQTT_sess"));
-        QCOMPARE(byKey(after, "client_id", QStringLiteral("late-4")).value(QLatin1String("stream")).toString(), legacyName(QStringLiteral("late-4")));
+        QCOMPARE(byKey(after, "client_id", QStringLiteral("sensor-sub-1")).value(QLatin1String("stream")).toString(),
+                 QStringLiteral("$MQTT_sess"));
+        QCOMPARE(byKey(after, "client_id", QStringLiteral("late-4")).value(QLatin1String("stream")).toString(),
+                 legacyName(QStringLiteral("late-4")));
         QCOMPARE(byKey(after, "stream", junk).value(QLatin1String("client_id")), QJsonValue(QJsonValue::Null));
         QCOMPARE(after.size(), 4);
         // $MQTT_sess's records first, then the legacy ones.

@@ -98,10 +98,10 @@ private slots:
         QVERIFY(!keeperDurables.isEmpty()); // "keep/#" is two NATS subscriptions: keep and keep.>
 
         QTemporaryDir dir;
-        const CliRunner::Run repair = CliRunner::run(bothArgs(server.url()) + domain +
-                                                         QStringList{u"--allow-changes"_s, u"repair"_s, u"--yes"_s, u"--backup-dir"_s,
-                                                                     dir.filePath(u"backups"_s), u"--json"_s},
-                                                     180000);
+        const CliRunner::Run repair = CliRunner::run(
+            bothArgs(server.url()) + domain
+                + QStringList{u"--allow-changes"_s, u"repair"_s, u"--yes"_s, u"--backup-dir"_s, dir.filePath(u"backups"_s), u"--json"_s},
+            180000);
         QVERIFY2(repair.exitCode() == 0 && repair.jsonValid, qPrintable(repair.describe()));
         const QJsonArray steps = repair.json.value(u"plan"_s).toObject().value(u"steps"_s).toArray();
         QStringList actions;

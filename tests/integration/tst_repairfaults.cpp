@@ -92,7 +92,7 @@ private slots:
             if (killed || !step.destructive || files.isEmpty())
                 return;
             killed = true;
-            server.stop(1);  // the backup is on disk; the destructive request never reaches the server
+            server.stop(1); // the backup is on disk; the destructive request never reaches the server
         });
         QVERIFY2(killed, qPrintable(describeOutcome(first)));
         // The planner puts the blocker first and makes the creations wait for it.
@@ -186,8 +186,10 @@ private slots:
         QVERIFY2(admin.connect({url}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
         // Three independent problems: three steps.
         QVERIFY2(admin.deleteStream(QStringLiteral("$MQTT_qos2in")), qPrintable(admin.error()));
-        QVERIFY2(admin.updateStream(QStringLiteral("$MQTT_sess"), {{QStringLiteral("max_msgs_per_subject"), 4}}), qPrintable(admin.error()));
-        QVERIFY2(admin.store(QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("broken-rec")), "garbage"), qPrintable(admin.error()));
+        QVERIFY2(admin.updateStream(QStringLiteral("$MQTT_sess"), {{QStringLiteral("max_msgs_per_subject"), 4}}),
+                 qPrintable(admin.error()));
+        QVERIFY2(admin.store(QStringLiteral("$MQTT.sess.") + ClientIdHash::hash(QStringLiteral("broken-rec")), "garbage"),
+                 qPrintable(admin.error()));
         const QStringList survivorDurables = [&admin] {
             QStringList out;
             for (const QString &n : admin.consumerNames(QStringLiteral("$MQTT_msgs")))
@@ -209,8 +211,9 @@ private slots:
         });
         QVERIFY2(first.error.isEmpty(), qPrintable(describeOutcome(first)));
         QVERIFY2(first.plan.steps.size() >= 3, qPrintable(describeOutcome(first)));
-        QVERIFY2(dropped, qPrintable(QStringLiteral("steps applied: %1; %2\n%3").arg(seen).arg(server.errorString(), describeOutcome(first))));
-        if (!first.report.complete) {  // stopped: it says where and why, and nothing after the failed step ran
+        QVERIFY2(dropped,
+                 qPrintable(QStringLiteral("steps applied: %1; %2\n%3").arg(seen).arg(server.errorString(), describeOutcome(first))));
+        if (!first.report.complete) { // stopped: it says where and why, and nothing after the failed step ran
             QVERIFY2(!first.report.stoppedBecause.isEmpty(), qPrintable(describeOutcome(first)));
             bool failedSeen = false;
             for (const StepOutcome &o : first.report.outcomes) {
@@ -233,7 +236,8 @@ private slots:
         const MqttResult resumed = mqtt.subscribeAndCollect(QStringLiteral("survivor"), {QStringLiteral("s/#")}, 1, 2, 10, true);
         QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("still-here")), qPrintable(resumed.describe()));
         QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("kept-retained")), qPrintable(resumed.describe()));
-        QVERIFY2(mqtt.createPersistentSession(QStringLiteral("broken-rec"), {QStringLiteral("b/#")}, 1).subscribed(), "the purged client connects");
+        QVERIFY2(mqtt.createPersistentSession(QStringLiteral("broken-rec"), {QStringLiteral("b/#")}, 1).subscribed(),
+                 "the purged client connects");
     }
 
     // A read-only profile is refused before anything runs; the state is untouched.
@@ -247,7 +251,8 @@ private slots:
         ConnectionSet setup(acmeProfile(url));
         QVERIFY(JetStreamClient(*setup.primary()).call(QStringLiteral("STREAM.DELETE.$MQTT_qos2in")));
         const QStringList before = streamNames(url);
-        const auto refused = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("repair"), QStringLiteral("--yes"), QStringLiteral("--json")});
+        const auto refused =
+            CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("repair"), QStringLiteral("--yes"), QStringLiteral("--json")});
         QCOMPARE(refused.exitCode(), 3);
         QVERIFY2(refused.out().contains(QStringLiteral("read_only")) || refused.out().contains(QStringLiteral("read-only")),
                  qPrintable(refused.describe()));
@@ -257,16 +262,25 @@ private slots:
         QCOMPARE(unconfirmed.exitCode(), 3);
         QCOMPARE(streamNames(url), before);
         // A dry run shows the plan, changes nothing, and exits 1.
-        const auto dry = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("repair"), QStringLiteral("--dry-run"), QStringLiteral("--json")});
+        const auto dry =
+            CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("repair"), QStringLiteral("--dry-run"), QStringLiteral("--json")});
         QVERIFY2(dry.exitCode() == 1 && dry.jsonValid, qPrintable(dry.describe()));
-        QCOMPARE(dry.json.value(QLatin1String("plan")).toObject().value(QLatin1String("steps")).toArray().first().toObject().value(
-                     QLatin1String("action")).toString(),
+        QCOMPARE(dry.json.value(QLatin1String("plan"))
+                     .toObject()
+                     .value(QLatin1String("steps"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QLatin1String("action"))
+                     .toString(),
                  QStringLiteral("create_stream"));
         QCOMPARE(streamNames(url), before);
         // And the real thing.
         QTemporaryDir dir;
-        const auto applied = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes"),
-                                                                       QStringLiteral("--backup-dir"), dir.path(), QStringLiteral("--json")});
+        const auto applied =
+            CliRunner::run(acmeArgs(url)
+                           + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes"),
+                                         QStringLiteral("--backup-dir"), dir.path(), QStringLiteral("--json")});
         QVERIFY2(applied.exitCode() == 0 && applied.jsonValid, qPrintable(applied.describe()));
         QVERIFY(applied.json.value(QLatin1String("applied")).toObject().value(QLatin1String("complete")).toBool());
         QVERIFY(applied.json.value(QLatin1String("remaining")).toArray().isEmpty());

@@ -55,7 +55,8 @@ qint64 catchAllMessages(const QString &url)
 {
     JetStreamAdmin admin;
     QJsonObject info;
-    if (!admin.connect({url}, QStringLiteral("acme"), QStringLiteral("acmepass")) || !admin.call(QStringLiteral("STREAM.INFO.CATCHALL"), {}, &info))
+    if (!admin.connect({url}, QStringLiteral("acme"), QStringLiteral("acmepass"))
+        || !admin.call(QStringLiteral("STREAM.INFO.CATCHALL"), {}, &info))
         return -1;
     return info.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger(-1);
 }
@@ -123,7 +124,7 @@ private slots:
         const Outcome first = repairOnce(url, backups, audit, [&](const RepairStep &step, const QStringList &files) {
             if (stopped || !step.destructive || files.isEmpty())
                 return;
-            stopped = cluster.stopNode(host);  // CATCHALL's only replica goes with it
+            stopped = cluster.stopNode(host); // CATCHALL's only replica goes with it
         });
         QVERIFY2(stopped, qPrintable(describeOutcome(first) + cluster.errorString()));
         QVERIFY2(first.error.isEmpty(), qPrintable(describeOutcome(first)));
@@ -133,7 +134,8 @@ private slots:
             QCOMPARE(first.report.outcomes.at(i).state, StepOutcome::State::NotRun);
         QVERIFY2(!first.report.complete, qPrintable(describeOutcome(first)));
         // The report names the stream, why (its servers are down), and the restore only in case the step changed anything.
-        QVERIFY2(first.report.stoppedBecause.contains(QStringLiteral("CATCHALL")) && first.report.stoppedBecause.contains(QStringLiteral("offline"))
+        QVERIFY2(first.report.stoppedBecause.contains(QStringLiteral("CATCHALL"))
+                     && first.report.stoppedBecause.contains(QStringLiteral("offline"))
                      && first.report.stoppedBecause.contains(QStringLiteral("If it changed anything before it failed, put that back with: "
                                                                             "nats-mqtt-doctor-cli restore")),
                  qPrintable(describeOutcome(first)));
@@ -173,7 +175,8 @@ private slots:
         QCOMPARE(first.report.outcomes.first().state, StepOutcome::State::Applied);
         int failed = 0;
         for (const StepOutcome &o : first.report.outcomes) {
-            QVERIFY2(o.state != StepOutcome::State::Applied || o.stepId == first.report.outcomes.first().stepId, qPrintable(describeOutcome(first)));
+            QVERIFY2(o.state != StepOutcome::State::Applied || o.stepId == first.report.outcomes.first().stepId,
+                     qPrintable(describeOutcome(first)));
             failed += o.state == StepOutcome::State::Failed ? 1 : 0;
         }
         QCOMPARE(failed, 1);

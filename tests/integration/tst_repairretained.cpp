@@ -68,7 +68,8 @@ private slots:
         QCOMPARE(content(conn, QStringLiteral("$MQTT_msgs")), msgs);
 
         QCOMPARE(subscriberSees(server, kFilters, 3, int(retained.size()), QStringLiteral("reader-1")), retained);
-        const MqttResult resumed = acmeMqtt(server).subscribeAndCollect(QStringLiteral("sensor-sub-1"), {QStringLiteral("unrelated/x")}, 1, 1, 8, true);
+        const MqttResult resumed =
+            acmeMqtt(server).subscribeAndCollect(QStringLiteral("sensor-sub-1"), {QStringLiteral("unrelated/x")}, 1, 1, 8, true);
         QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("smoke!")), qPrintable(resumed.describe()));
 
         QCOMPARE(backups.size(), 1);
@@ -101,7 +102,8 @@ private slots:
         // status/door (published last) stays on $MQTT.rmsgs.
         JetStreamAdmin admin;
         QVERIFY(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")));
-        QVERIFY2(admin.updateStream(kRetained, {{QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.rmsgs.>")}}}), qPrintable(admin.error()));
+        QVERIFY2(admin.updateStream(kRetained, {{QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.rmsgs.>")}}}),
+                 qPrintable(admin.error()));
         QList<StreamMessage> stored;
         QVERIFY(StreamContent::read(conn, {}, kRetained, QJsonObject{{QStringLiteral("retention"), QStringLiteral("interest")}}, {}, {},
                                     [&stored](QList<StreamMessage> &&batch, const ReadProgress &) {
@@ -120,7 +122,7 @@ private slots:
         QVERIFY(!orphan.isEmpty());
         // A subscriber now misses status/door (and sets the account up on this server).
         QCOMPARE(subscriberSees(server, kFilters, 3, 2, QStringLiteral("reader-0")).size(), 2);
-        if (newer) {  // a client stores a newer retained message for the orphan's topic: it must win
+        if (newer) { // a client stores a newer retained message for the orphan's topic: it must win
             QVERIFY(acmeMqtt(server).publish(QStringLiteral("status/door"), "closed", 1, true, QStringLiteral("pub-5")).acknowledged);
             retained.replace(retained.indexOf(QStringLiteral("status/door|1|open")), QStringLiteral("status/door|1|closed"));
         }
@@ -138,7 +140,8 @@ private slots:
         QCOMPARE(sensorSession(conn), sess);
         // The running server applies the republished message live (no restart).
         QCOMPARE(subscriberSees(server, kFilters, 3, int(retained.size()), QStringLiteral("reader-1")), retained);
-        const MqttResult resumed = acmeMqtt(server).subscribeAndCollect(QStringLiteral("sensor-sub-1"), {QStringLiteral("unrelated/x")}, 1, 1, 8, true);
+        const MqttResult resumed =
+            acmeMqtt(server).subscribeAndCollect(QStringLiteral("sensor-sub-1"), {QStringLiteral("unrelated/x")}, 1, 1, 8, true);
         QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("smoke!")), qPrintable(resumed.describe()));
         QCOMPARE(backups.size(), 1);
         verifyRestore(server, backups.first(), before);

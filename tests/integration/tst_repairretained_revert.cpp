@@ -39,10 +39,11 @@ private:
                                             return true;
                                         }));
             retained = retainedSet(conn);
-            QCOMPARE(retained, (QStringList{QStringLiteral("sensors/garage/temp|0|9.0"), QStringLiteral("sensors/kitchen/temp|1|21.5"),
-                                            QStringLiteral("status/door|1|open"), QStringLiteral("status/window|1|ajar")}));
+            QCOMPARE(retained,
+                     (QStringList{QStringLiteral("sensors/garage/temp|0|9.0"), QStringLiteral("sensors/kitchen/temp|1|21.5"),
+                                  QStringLiteral("status/door|1|open"), QStringLiteral("status/window|1|ajar")}));
             QCOMPARE(written.size(), 4);
-            if (version == QLatin1String("newest"))  // the window record is in the newer server's header encoding
+            if (version == QLatin1String("newest")) // the window record is in the newer server's header encoding
                 QVERIFY2(written.last().headers.contains("Nmqtt-RTopic"), written.last().headers.constData());
         }
 
@@ -59,7 +60,8 @@ private:
             QVERIFY2(admin.createStream(writtenConfig), qPrintable(admin.error()));
             const auto conn = acmeConnection(server);
             quint64 stored = 0;
-            JetStreamPublisher p(conn, kRetained, [&stored](quint64, const Result<quint64> &r) { stored += r ? 1 : 0; }, 1);
+            JetStreamPublisher p(
+                conn, kRetained, [&stored](quint64, const Result<quint64> &r) { stored += r ? 1 : 0; }, 1);
             for (qsizetype i = 0; i < written.size(); ++i) {
                 const StreamMessage &m = written.at(i);
                 auto headers = m.headers.isEmpty() ? Result<NatsHeaders>(NatsHeaders()) : NatsHeaders::parse(m.headers);
@@ -73,10 +75,10 @@ private:
         const qsizetype logFrom = server.logLinesMatching(QStringLiteral("")).size();
         const MqttResult refused = acmeMqtt(server).connectOnce(QStringLiteral("c1"));
         QVERIFY2(!refused.connected(), qPrintable(refused.describe()));
-        QTRY_VERIFY_WITH_TIMEOUT(!server.logLinesMatching(QStringLiteral("not a valid subset of the interest subjects (10093)"), logFrom).isEmpty(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !server.logLinesMatching(QStringLiteral("not a valid subset of the interest subjects (10093)"), logFrom).isEmpty(), 5000);
         QVERIFY2(server.logLinesMatching(QStringLiteral("create retained messages consumer for account \"ACME\""), logFrom).size() >= 1,
                  qPrintable(server.logTail()));
-
     }
 
 private slots:
@@ -139,7 +141,8 @@ private slots:
             newer.version = QStringLiteral("2.10.27");
             mixed.servers.append(newer);
             const QList<Finding> findings = Checks::diagnose(mixed);
-            QVERIFY(std::any_of(findings.begin(), findings.end(), [](const Finding &f) { return f.code == QLatin1String("RETAINED_DOWNGRADE"); }));
+            QVERIFY(std::any_of(findings.begin(), findings.end(),
+                                [](const Finding &f) { return f.code == QLatin1String("RETAINED_DOWNGRADE"); }));
             const RepairPlan mixedPlan = RepairPlanner::plan(mixed, findings, po);
             QVERIFY(std::none_of(mixedPlan.steps.begin(), mixedPlan.steps.end(),
                                  [](const RepairStep &st) { return st.action == QLatin1String("revert_retained"); }));
@@ -167,7 +170,8 @@ private slots:
         const MqttResult c2 = acmeMqtt(server).connectOnce(QStringLiteral("c2"));
         QVERIFY2(c2.connected(), qPrintable(c2.describe() + u'\n' + server.logTail()));
         QCOMPARE(subscriberSees(server, kFilters, 4, 4, QStringLiteral("reader-1")), retained);
-        const MqttResult resumed = acmeMqtt(server).subscribeAndCollect(QStringLiteral("sensor-sub-1"), {QStringLiteral("unrelated/x")}, 1, 1, 8, true);
+        const MqttResult resumed =
+            acmeMqtt(server).subscribeAndCollect(QStringLiteral("sensor-sub-1"), {QStringLiteral("unrelated/x")}, 1, 1, 8, true);
         QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("smoke!")), qPrintable(resumed.describe()));
         // And after a restart (the retained messages are read from the stream, not from the server's memory).
         QVERIFY2(server.restart(), qPrintable(server.errorString()));
@@ -189,8 +193,9 @@ private slots:
             return;
         JetStreamAdmin admin;
         QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
-        QVERIFY2(admin.updateStream(kRetained, {{QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.rmsgs")}},
-                                                {QStringLiteral("max_msgs_per_subject"), -1}}),
+        QVERIFY2(admin.updateStream(kRetained,
+                                    {{QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.rmsgs")}},
+                                     {QStringLiteral("max_msgs_per_subject"), -1}}),
                  qPrintable(admin.error()));
         const auto conn = acmeConnection(server);
         const QStringList before = content(conn, kRetained);
@@ -213,7 +218,7 @@ private slots:
         for (const QString &line : content(conn, kRetained))
             QVERIFY2(line.startsWith(QLatin1String("$MQTT.rmsgs | ")), qPrintable(line));
         QCOMPARE(retainedSet(conn), retained);
-        QVERIFY2(server.restart(), qPrintable(server.errorString()));  // 2.9.10 loads retained messages when it sets MQTT up
+        QVERIFY2(server.restart(), qPrintable(server.errorString())); // 2.9.10 loads retained messages when it sets MQTT up
         QCOMPARE(subscriberSees(server, kFilters, 4, 4, QStringLiteral("reader-1")), retained);
         QCOMPARE(backups.size(), 1);
         QCOMPARE(backupContent(backups.first()), before);
@@ -249,17 +254,19 @@ private slots:
         const CliRunner::Run checked = check(acmeArgs(server.url()));
         QVERIFY(!findingWith(checked, QStringLiteral("RETAINED_DOWNGRADE")).isEmpty());
         QCOMPARE(checked.exitCode(), 2);
-        const CliRunner::Run run = repair(server, {QStringLiteral("--yes"), QStringLiteral("--backup-dir"), m_dir.filePath(QStringLiteral("misread"))});
+        const CliRunner::Run run =
+            repair(server, {QStringLiteral("--yes"), QStringLiteral("--backup-dir"), m_dir.filePath(QStringLiteral("misread"))});
         QVERIFY2(run.jsonValid, qPrintable(run.describe()));
         QVERIFY2(stepsOf(run, QStringLiteral("revert_retained")).isEmpty(), qPrintable(run.out()));
-        const QString notes = QString::fromUtf8(QJsonDocument(run.json.value(QLatin1String("plan")).toObject().value(QLatin1String("notes")).toArray()).toJson());
+        const QString notes = QString::fromUtf8(
+            QJsonDocument(run.json.value(QLatin1String("plan")).toObject().value(QLatin1String("notes")).toArray()).toJson());
         QVERIFY2(notes.contains(QLatin1String("misreads $MQTT_rmsgs")), qPrintable(run.out()));
         QVERIFY2(notes.contains(QLatin1String("Nothing was changed")), qPrintable(run.out()));
         QStringList remaining;
         for (const QJsonValue &v : run.json.value(QLatin1String("remaining")).toArray())
             remaining << v.toObject().value(QLatin1String("code")).toString();
         QVERIFY2(remaining.contains(QStringLiteral("RETAINED_DOWNGRADE")), qPrintable(run.out()));
-        QCOMPARE(run.exitCode(), 2);  // nothing applied, and the error still stands
+        QCOMPARE(run.exitCode(), 2); // nothing applied, and the error still stands
 
         // The backup command refuses both contradictory states rather than reading them: $MQTT_rmsgs (more messages
         // than sequences; a read by sequence would have returned the resurrected originals and missed the rest) and
@@ -267,10 +274,10 @@ private slots:
         const QList<std::pair<QString, QString>> refusals{{kRetained, QStringLiteral("inconsistent")},
                                                           {QStringLiteral("$MQTT_sess"), QStringLiteral("too sparse")}};
         for (const auto &[stream, why] : refusals) {
-            const CliRunner::Run backup = CliRunner::run(acmeArgs(server.url())
-                                                         + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), stream,
-                                                                       QStringLiteral("--out"), m_dir.filePath(QStringLiteral("misread-") + stream),
-                                                                       QStringLiteral("--json")});
+            const CliRunner::Run backup =
+                CliRunner::run(acmeArgs(server.url())
+                               + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), stream, QStringLiteral("--out"),
+                                             m_dir.filePath(QStringLiteral("misread-") + stream), QStringLiteral("--json")});
             QVERIFY2(backup.exitCode() == 3 && backup.describe().contains(why), qPrintable(backup.describe()));
         }
         QVERIFY2(timer.elapsed() < 60000, qPrintable(QString::number(timer.elapsed())));

@@ -35,8 +35,9 @@ const QStringList kClients{QStringLiteral("rounds-1"), QStringLiteral("rounds-2"
 CliRunner::Run repairRun(const NatsServerFixture &server, const QTemporaryDir &dir, const QStringList &extra)
 {
     qputenv("XDG_DATA_HOME", QFile::encodeName(dir.path()));
-    return CliRunner::run(acmeArgs(server.url()) + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--backup-dir"),
-                                                                dir.filePath(QStringLiteral("backups"))}
+    return CliRunner::run(acmeArgs(server.url())
+                              + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--backup-dir"),
+                                            dir.filePath(QStringLiteral("backups"))}
                               + extra + QStringList{QStringLiteral("--json")},
                           180000);
 }
@@ -58,12 +59,17 @@ QStringList actionsOf(const QJsonObject &round)
 /** What a failed run did, short: each round's actions, the stop, what remains. */
 QString summary(const CliRunner::Run &run)
 {
-    QStringList lines{QStringLiteral("exit %1, stop %2").arg(run.exitCode()).arg(QString::fromUtf8(
-                                                                   QJsonDocument(run.json.value(QLatin1String("stop")).toObject()).toJson(QJsonDocument::Compact)))};
+    QStringList lines{
+        QStringLiteral("exit %1, stop %2")
+            .arg(run.exitCode())
+            .arg(QString::fromUtf8(QJsonDocument(run.json.value(QLatin1String("stop")).toObject()).toJson(QJsonDocument::Compact)))};
     for (const QJsonValue &r : run.json.value(QLatin1String("rounds")).toArray())
-        lines << QStringLiteral("round %1: %2").arg(r.toObject().value(QLatin1String("round")).toInt()).arg(actionsOf(r.toObject()).join(u' '));
+        lines << QStringLiteral("round %1: %2")
+                     .arg(r.toObject().value(QLatin1String("round")).toInt())
+                     .arg(actionsOf(r.toObject()).join(u' '));
     for (const QJsonValue &f : run.json.value(QLatin1String("remaining")).toArray())
-        lines << QStringLiteral("remaining: %1 %2").arg(f.toObject().value(QLatin1String("code")).toString(), f.toObject().value(QLatin1String("title")).toString());
+        lines << QStringLiteral("remaining: %1 %2")
+                     .arg(f.toObject().value(QLatin1String("code")).toString(), f.toObject().value(QLatin1String("title")).toString());
     if (!run.jsonValid)
         lines << run.describe();
     lines << run.err().left(2000);
@@ -97,7 +103,8 @@ QStringList auditRounds(const QTemporaryDir &dir)
     for (const QByteArray &line : file.readAll().split('\n')) {
         const QJsonObject e = QJsonDocument::fromJson(line).object();
         if (!e.isEmpty())
-            out << QStringLiteral("%1:%2").arg(e.value(QLatin1String("details")).toObject().value(QLatin1String("round")).toInt())
+            out << QStringLiteral("%1:%2")
+                       .arg(e.value(QLatin1String("details")).toObject().value(QLatin1String("round")).toInt())
                        .arg(e.value(QLatin1String("action")).toString());
     }
     return out;
@@ -197,7 +204,8 @@ private slots:
         verifyCleanCheck(server);
         verifyMqttWorks(server);
         // The sessions resume on their recreated durables.
-        const MqttResult resumed = acmeMqtt(server).subscribeAndCollect(kClients.first(), {QStringLiteral("unrelated/topic")}, 1, 0, 4, true);
+        const MqttResult resumed =
+            acmeMqtt(server).subscribeAndCollect(kClients.first(), {QStringLiteral("unrelated/topic")}, 1, 0, 4, true);
         QVERIFY2(resumed.connected(), qPrintable(resumed.describe()));
     }
 
@@ -215,11 +223,17 @@ private slots:
         QVERIFY2(admin.deleteStream(kSess), qPrintable(admin.error()));
         QTemporaryDir dir;
         qputenv("XDG_DATA_HOME", QFile::encodeName(dir.path()));
-        const QStringList scoped{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes"), QStringLiteral("--finding"),
-                                 QStringLiteral("STREAM_MISSING"), QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("backups"))};
+        const QStringList scoped{QStringLiteral("--allow-changes"),
+                                 QStringLiteral("repair"),
+                                 QStringLiteral("--yes"),
+                                 QStringLiteral("--finding"),
+                                 QStringLiteral("STREAM_MISSING"),
+                                 QStringLiteral("--backup-dir"),
+                                 dir.filePath(QStringLiteral("backups"))};
         const CliRunner::Run text = CliRunner::run(acmeArgs(server.url()) + scoped, 180000);
         QVERIFY2(text.exitCode() == 0, qPrintable(text.describe()));
-        QVERIFY2(text.out().contains(QStringLiteral("Repair complete after 1 round: nothing repairable remains")), qPrintable(text.describe()));
+        QVERIFY2(text.out().contains(QStringLiteral("Repair complete after 1 round: nothing repairable remains")),
+                 qPrintable(text.describe()));
         QVERIFY2(text.out().count(QStringLiteral("not selected: warning ORPHAN_CONSUMER")) >= kClients.size(), qPrintable(text.describe()));
         QVERIFY2(!text.out().contains(QStringLiteral("Check is clean")), qPrintable(text.describe()));
 
@@ -260,15 +274,18 @@ private slots:
         QVERIFY(limited.hasPendingRound());
         QStringList events;
         QVERIFY2(limited.runRound([&events](const RepairEvent &e) {
-            static const QStringList names{u"round_started"_s, u"step_started"_s, u"backup_written"_s, u"step_finished"_s, u"round_finished"_s, u"done"_s};
-            events << names.value(int(e.kind)) + (e.kind == RepairEvent::Kind::StepFinished ? u':' + StepOutcome::stateName(e.outcome.state) : QString());
+            static const QStringList names{u"round_started"_s, u"step_started"_s,   u"backup_written"_s,
+                                           u"step_finished"_s, u"round_finished"_s, u"done"_s};
+            events << names.value(int(e.kind))
+                    + (e.kind == RepairEvent::Kind::StepFinished ? u':' + StepOutcome::stateName(e.outcome.state) : QString());
         }),
                  "round 1");
         QCOMPARE(events, (QStringList{u"round_started"_s, u"step_started"_s, u"step_finished:applied"_s, u"round_finished"_s, u"done"_s}));
         QCOMPARE(limited.stopReason(), RepairSession::Stop::RoundLimit);
-        QVERIFY2(limited.stopText().contains(u"ORPHAN_CONSUMER"_s) && limited.stopText().contains(u"run repair again"_s), qPrintable(limited.stopText()));
+        QVERIFY2(limited.stopText().contains(u"ORPHAN_CONSUMER"_s) && limited.stopText().contains(u"run repair again"_s),
+                 qPrintable(limited.stopText()));
         QVERIFY(!limited.hasPendingRound());
-        QCOMPARE(limited.exitCode(), 1);  // warnings remain
+        QCOMPARE(limited.exitCode(), 1); // warnings remain
         QCOMPARE(limited.fixed().size(), 1);
         QCOMPARE(limited.fixed().first().code, u"STREAM_MISSING"_s);
 
@@ -281,7 +298,7 @@ private slots:
         declined.decline();
         QCOMPARE(declined.stopReason(), RepairSession::Stop::Declined);
         QVERIFY(!declined.hasPendingRound());
-        QVERIFY(!declined.runRound());  // nothing pending: refused, nothing ran
+        QVERIFY(!declined.runRound()); // nothing pending: refused, nothing ran
         QCOMPARE(declined.exitCode(), 1);
         QCOMPARE(declined.toJson().value(u"stop"_s).toObject().value(u"reason"_s).toString(), u"declined"_s);
         QVERIFY(declined.toJson().value(u"applied"_s).isNull());

@@ -109,11 +109,13 @@ struct Lab : PersistentSessionFixture
             QStringList consumers;
             if (auto list = JetStreamClient(conn).consumerList(name))
                 for (const QJsonObject &c : *list)
-                    consumers << c.value("name"_L1).toString() + u'>' + c.value("config"_L1).toObject().value("deliver_subject"_L1).toString();
+                    consumers << c.value("name"_L1).toString() + u'>'
+                            + c.value("config"_L1).toObject().value("deliver_subject"_L1).toString();
             consumers.sort();
-            out.insert(name, u"%1 msgs, last %2; %3"_s.arg(s.value("state"_L1).toObject().value("messages"_L1).toInteger())
-                                 .arg(s.value("state"_L1).toObject().value("last_seq"_L1).toInteger())
-                                 .arg(consumers.join(u',')));
+            out.insert(name,
+                       u"%1 msgs, last %2; %3"_s.arg(s.value("state"_L1).toObject().value("messages"_L1).toInteger())
+                           .arg(s.value("state"_L1).toObject().value("last_seq"_L1).toInteger())
+                           .arg(consumers.join(u',')));
         }
         return out;
     }
@@ -243,7 +245,7 @@ private slots:
         QFETCH(QString, version);
         Lab lab;
         QVERIFY2(lab.start(version), qPrintable(lab.errorString()));
-        const bool qos2 = version != "2.9"_L1;  // 2.10+: a QoS 2 subscription adds $MQTT_PUBREL_<hash>
+        const bool qos2 = version != "2.9"_L1; // 2.10+: a QoS 2 subscription adds $MQTT_PUBREL_<hash>
         QVERIFY(lab.addSession(u"keeper-1"_s, {u"keep/#"_s}, 1).subscribed());
         QVERIFY(lab.addSession(u"victim-2"_s, {u"site/victim-2/#"_s}, 1).subscribed());
         QVERIFY(lab.addSession(u"orphan-3"_s, {u"site/orphan-3/#"_s}, qos2 ? 2 : 1).subscribed());
@@ -305,7 +307,7 @@ private slots:
         };
         QCOMPARE(stepsFor(u"purge_session"_s), 2);
         QCOMPARE(stepsFor(u"create_consumer"_s), int(victimDurables.size()));
-        QVERIFY2(stepsFor(u"delete_consumer"_s) >= 2, qPrintable(describePlan(plan)));  // garbage-4's and orphan-3's durables
+        QVERIFY2(stepsFor(u"delete_consumer"_s) >= 2, qPrintable(describePlan(plan))); // garbage-4's and orphan-3's durables
 
         // Read-only: refused by the executor and by every action itself; nothing changes.
         const QMap<QString, QString> before = lab.snapshot();
@@ -364,9 +366,8 @@ private slots:
                  qPrintable(news.describe()));
 
         // The backups restore what was removed: the foreign record, and an orphan durable's config.
-        const QStringList mismatchFiles = backupsOf(plan, *report, [](const RepairStep &s) {
-            return s.action == "purge_session"_L1 && s.subject == sessSubject(u"mismatch-5"_s);
-        });
+        const QStringList mismatchFiles = backupsOf(
+            plan, *report, [](const RepairStep &s) { return s.action == "purge_session"_L1 && s.subject == sessSubject(u"mismatch-5"_s); });
         QCOMPARE(mismatchFiles.size(), 1);
         auto restored = StreamRestore::run(lab.target(true), mismatchFiles.first(), {});
         QVERIFY2(restored && restored->restored == 1, qPrintable(restored ? restored->failures.join(u';') : restored.error().toString()));
@@ -381,7 +382,7 @@ private slots:
             return match;
         });
         QCOMPARE(orphanFiles.size(), 1);
-        RestoreOptions merge;  // a configs-only backup: keep the stream's messages (StreamRestore refuses without merge)
+        RestoreOptions merge; // a configs-only backup: keep the stream's messages (StreamRestore refuses without merge)
         merge.merge = true;
         auto recreated = StreamRestore::run(lab.target(true), orphanFiles.first(), merge);
         QVERIFY2(recreated, qPrintable(recreated ? QString() : recreated.error().toString()));
@@ -409,9 +410,9 @@ private slots:
 
         // online-8 stays connected (not stale); its session must survive.
         auto *online = new QProcess(this);
-        online->start(u"mosquitto_sub"_s, {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(lab.mqttPort()), u"-u"_s,
-                                           u"acme"_s, u"-P"_s, u"acmepass"_s, u"-i"_s, u"online-8"_s, u"-c"_s, u"-q"_s, u"1"_s, u"-t"_s,
-                                           u"live/#"_s});
+        online->start(u"mosquitto_sub"_s,
+                      {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(lab.mqttPort()), u"-u"_s, u"acme"_s, u"-P"_s, u"acmepass"_s,
+                       u"-i"_s, u"online-8"_s, u"-c"_s, u"-q"_s, u"1"_s, u"-t"_s, u"live/#"_s});
         QVERIFY(online->waitForStarted(5000));
         QStringList staleIds;
         std::optional<DiagnosisInput> in;
@@ -429,7 +430,7 @@ private slots:
         }
         QCOMPARE(staleIds, (QStringList{u"back-7"_s, u"stale-6"_s}));
         const RepairPlan plan = lab.plan(*in, {u"SESSION_STALE"_s});
-        QVERIFY2(plan.steps.size() >= 4, qPrintable(describePlan(plan)));  // per session: the record, then its durable(s)
+        QVERIFY2(plan.steps.size() >= 4, qPrintable(describePlan(plan))); // per session: the record, then its durable(s)
 
         // back-7 reconnects after the plan: its step stops the run (the record changed); nothing of it is deleted.
         QVERIFY(lab.connect(u"back-7"_s).connected());
@@ -437,7 +438,8 @@ private slots:
         QVERIFY(!backDurables.isEmpty());
         auto changed = lab.run(plan);
         QVERIFY(changed);
-        QVERIFY2(!changed->complete && changed->stoppedBecause.contains(sessSubject(u"back-7"_s)), qPrintable(describePlan(plan, &*changed)));
+        QVERIFY2(!changed->complete && changed->stoppedBecause.contains(sessSubject(u"back-7"_s)),
+                 qPrintable(describePlan(plan, &*changed)));
         QCOMPARE(lab.contents(u"$MQTT_sess"_s, sessSubject(u"back-7"_s)).size(), 1);
         QCOMPARE(lab.consumerNames(u"$MQTT_msgs"_s).filter(ClientIdHash::hash(u"back-7"_s) + u'_'), backDurables);
 
@@ -483,8 +485,8 @@ private slots:
         QVERIFY(lab.addSession(u"keeper-1"_s, {u"keep/#"_s}, 1).subscribed());
         const auto makeLegacy = [&lab](const QString &hashOf, const QByteArray &record) {
             const QString name = u"$MQTT_sess_"_s + ClientIdHash::hash(hashOf);
-            if (!lab.api(u"STREAM.CREATE."_s + name, QJsonObject{{u"name"_s, name}, {u"subjects"_s, QJsonArray{name}},
-                                                                   {u"storage"_s, u"file"_s}, {u"max_msgs"_s, 1}}))
+            if (!lab.api(u"STREAM.CREATE."_s + name,
+                         QJsonObject{{u"name"_s, name}, {u"subjects"_s, QJsonArray{name}}, {u"storage"_s, u"file"_s}, {u"max_msgs"_s, 1}}))
                 return QString();
             if (!record.isEmpty() && !lab.publish(name, record).isEmpty())
                 return QString();
@@ -497,7 +499,7 @@ private slots:
         const QString junk = makeLegacy(u"junk-10"_s, "not a session");
         const QString superseded = makeLegacy(u"keeper-1"_s, supersededRecord);
         QVERIFY(!empty.isEmpty() && !real.isEmpty() && !junk.isEmpty() && !superseded.isEmpty());
-        QVERIFY(lab.addSession(u"keeper-1"_s, {u"keep/#"_s}, 1).subscribed());  // its record is now newer than the legacy one
+        QVERIFY(lab.addSession(u"keeper-1"_s, {u"keep/#"_s}, 1).subscribed()); // its record is now newer than the legacy one
         const QMap<QString, QByteArray> keeperRecord = lab.contents(u"$MQTT_sess"_s, sessSubject(u"keeper-1"_s));
 
         auto in = lab.gather();
@@ -533,7 +535,8 @@ private slots:
         const QStringList junkFiles = backupsOf(plan, *report, [&junk](const RepairStep &s) { return s.stream == junk; });
         QCOMPARE(junkFiles.size(), 1);
         auto restored = StreamRestore::run(lab.target(true), junkFiles.first(), {});
-        QVERIFY2(restored && restored->streamCreated && restored->restored == 1, qPrintable(restored ? restored->failures.join(u';') : restored.error().toString()));
+        QVERIFY2(restored && restored->streamCreated && restored->restored == 1,
+                 qPrintable(restored ? restored->failures.join(u';') : restored.error().toString()));
         QCOMPARE(lab.contents(junk).values(), (QList<QByteArray>{"not a session"}));
     }
 };

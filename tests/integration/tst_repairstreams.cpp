@@ -41,7 +41,8 @@ private slots:
         JetStreamAdmin admin;
         QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
         QVERIFY2(admin.deleteStream(kSess), qPrintable(admin.error()));
-        QVERIFY2(!acmeMqtt(server).connectOnce(QStringLiteral("fresh-before")).connected(), "connect must fail while $MQTT_sess is missing");
+        QVERIFY2(!acmeMqtt(server).connectOnce(QStringLiteral("fresh-before")).connected(),
+                 "connect must fail while $MQTT_sess is missing");
 
         QTemporaryDir dir;
         Repairer r(server, dir.filePath(QStringLiteral("backups")), dir.filePath(QStringLiteral("audit.jsonl")));
@@ -52,7 +53,8 @@ private slots:
             return;
         QCOMPARE(plan.steps.size(), 1);
         QCOMPARE(plan.steps.first().action, QStringLiteral("create_stream"));
-        QCOMPARE(plan.steps.first().description, QStringLiteral("Create $MQTT_sess (subjects $MQTT.sess.>, limits, file, max_msgs_per_subject 1, R1)"));
+        QCOMPARE(plan.steps.first().description,
+                 QStringLiteral("Create $MQTT_sess (subjects $MQTT.sess.>, limits, file, max_msgs_per_subject 1, R1)"));
         QCOMPARE(plan.steps.first().requests.first().subject, QStringLiteral("$JS.API.STREAM.CREATE.$MQTT_sess"));
         QVERIFY(!plan.steps.first().destructive);
         QCOMPARE(contentOf(r.connection(), kMsgs) + contentOf(r.connection(), kRmsgs), others0);
@@ -77,7 +79,8 @@ private slots:
         QVERIFY2(again.subscribed(), qPrintable(again.describe()));
         const MqttResult third = acmeMqtt(server).createPersistentSession(QStringLiteral("sensor-sub-2"), {QStringLiteral("windows/#")}, 1);
         QVERIFY2(third.subscribed(), qPrintable(third.describe()));
-        QVERIFY2(acmeMqtt(server).publish(QStringLiteral("alerts/smoke"), "smoke!", 1, false, QStringLiteral("pub-3")).acknowledged, "queued");
+        QVERIFY2(acmeMqtt(server).publish(QStringLiteral("alerts/smoke"), "smoke!", 1, false, QStringLiteral("pub-3")).acknowledged,
+                 "queued");
 
         QTemporaryDir dir;
         Repairer r(server, dir.filePath(QStringLiteral("backups")), dir.filePath(QStringLiteral("audit.jsonl")));
@@ -85,8 +88,9 @@ private slots:
         const QStringList others0 = contentOf(r.connection(), kMsgs) + contentOf(r.connection(), kRmsgs);
         QVERIFY2(has(r.check(), QStringLiteral("DUPLICATE_SESSION_RECORDS"), kSess), "duplicates expected");
         RepairPlan plan;
-        const RepairExecutor::Report report = repairAndCheck(r, QStringLiteral("STREAM_CONFIG_WRONG"), kSess,
-                                                             {QStringLiteral("STREAM_CONFIG_WRONG"), QStringLiteral("DUPLICATE_SESSION_RECORDS")}, &plan);
+        const RepairExecutor::Report report =
+            repairAndCheck(r, QStringLiteral("STREAM_CONFIG_WRONG"), kSess,
+                           {QStringLiteral("STREAM_CONFIG_WRONG"), QStringLiteral("DUPLICATE_SESSION_RECORDS")}, &plan);
         if (QTest::currentTestFailed())
             return;
         QCOMPARE(plan.steps.size(), 1);
@@ -122,7 +126,8 @@ private slots:
             return;
         JetStreamAdmin admin;
         QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
-        QVERIFY2(admin.updateStream(kSess, {{QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.sess.foo.>")}}}), qPrintable(admin.error()));
+        QVERIFY2(admin.updateStream(kSess, {{QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.sess.foo.>")}}}),
+                 qPrintable(admin.error()));
         QVERIFY2(!acmeMqtt(server).connectOnce(QStringLiteral("c1"), false).connected(), "saving a session must fail");
 
         QTemporaryDir dir;
@@ -131,7 +136,8 @@ private slots:
         const auto sessMessages = [&admin] {
             QJsonObject info;
             return admin.call(QStringLiteral("STREAM.INFO.$MQTT_sess"), {}, &info)
-                       ? info.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger() : -1;
+                ? info.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger()
+                : -1;
         };
         const qint64 records0 = sessMessages();
         QVERIFY(records0 > 0);

@@ -87,7 +87,8 @@ QString replicaState(JetStreamAdmin &admin, const QStringList &streams, bool *he
         const QJsonArray replicas = cluster.value(QLatin1String("replicas")).toArray();
         bool current = true;
         for (const QJsonValue &r : replicas)
-            current = current && r.toObject().value(QLatin1String("current")).toBool() && !r.toObject().value(QLatin1String("offline")).toBool();
+            current =
+                current && r.toObject().value(QLatin1String("current")).toBool() && !r.toObject().value(QLatin1String("offline")).toBool();
         const int n = int(info.value(QLatin1String("config")).toObject().value(QLatin1String("num_replicas")).toInteger());
         *healthy = *healthy && n == 3 && replicas.size() == 2 && current && !cluster.value(QLatin1String("leader")).toString().isEmpty();
         lines << QStringLiteral("%1: R%2 %3").arg(name).arg(n).arg(compact(cluster));
@@ -101,7 +102,8 @@ QString messageCounts(JetStreamAdmin &admin, const QStringList &streams)
     for (const QString &name : streams) {
         QJsonObject info;
         (void)admin.call(QStringLiteral("STREAM.INFO.") + name, {}, &info);
-        out << QStringLiteral("%1=%2").arg(name).arg(info.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger());
+        out << QStringLiteral("%1=%2").arg(name).arg(
+            info.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger());
     }
     return out.join(u' ');
 }
@@ -140,7 +142,7 @@ private slots:
         MqttClient client(cluster.node(0).mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
         client.setTimeoutMs(30000);
         MqttResult session;
-        for (int attempt = 0; attempt < 3 && !session.subscribed(); ++attempt)  // the first connect creates the R3 streams
+        for (int attempt = 0; attempt < 3 && !session.subscribed(); ++attempt) // the first connect creates the R3 streams
             session = client.createPersistentSession(QStringLiteral("sensor-sub-1"), {QStringLiteral("alerts/#")}, 1);
         QVERIFY2(session.subscribed(), qPrintable(session.describe()));
         QVERIFY2(client.publish(QStringLiteral("sensors/kitchen/temp"), "21.5", 1, true).acknowledged, "retained publish");
@@ -200,8 +202,9 @@ private slots:
                 if (!(health && health->status == 200))
                     QThread::msleep(250);
             }
-            QVERIFY2(health && health->status == 200,
-                     qPrintable(cluster.node(i).serverName() + QStringLiteral(": ") + (health ? QString::fromUtf8(health->body) : QString())));
+            QVERIFY2(
+                health && health->status == 200,
+                qPrintable(cluster.node(i).serverName() + QStringLiteral(": ") + (health ? QString::fromUtf8(health->body) : QString())));
         }
         const Checked after = checkNow(cluster.node(2).url());
         QVERIFY2(mismatched(after.findings).isEmpty(), qPrintable(after.error));
@@ -212,7 +215,8 @@ private slots:
         for (const StepOutcome &o : again->outcomes)
             QCOMPARE(StepOutcome::stateName(o.state), QStringLiteral("already_done"));
 
-        const MqttResult resumed = client.subscribeAndCollect(QStringLiteral("sensor-sub-1"), {QStringLiteral("unrelated/topic")}, 1, 1, 8, true);
+        const MqttResult resumed =
+            client.subscribeAndCollect(QStringLiteral("sensor-sub-1"), {QStringLiteral("unrelated/topic")}, 1, 1, 8, true);
         QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("smoke!")), qPrintable(resumed.describe()));
     }
 };

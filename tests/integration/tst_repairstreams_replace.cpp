@@ -48,7 +48,9 @@ private slots:
         JetStreamAdmin admin;
         QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
         const bool sess = stream == kSess;
-        const QString subjects = sess ? QStringLiteral("$MQTT.sess.>") : stream == kOut ? QStringLiteral("$MQTT.out.>") : QStringLiteral("$MQTT.msgs.>");
+        const QString subjects = sess ? QStringLiteral("$MQTT.sess.>")
+            : stream == kOut          ? QStringLiteral("$MQTT.out.>")
+                                      : QStringLiteral("$MQTT.msgs.>");
         QJsonObject config{{QStringLiteral("name"), stream},
                            {QStringLiteral("subjects"), QJsonArray{subjects}},
                            {QStringLiteral("retention"), sess ? QStringLiteral("limits") : QStringLiteral("interest")},
@@ -119,14 +121,17 @@ private slots:
         JetStreamAdmin admin;
         QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
         const QString other = narrow ? QStringLiteral("OPS") : QStringLiteral("CATCHALL");
-        const QJsonArray subjects = narrow ? QJsonArray{QStringLiteral("ops.>"), QStringLiteral("$MQTT.msgs.foo.*")} : QJsonArray{QStringLiteral("$MQTT.>")};
-        QVERIFY2(admin.createStream({{QStringLiteral("name"), other}, {QStringLiteral("subjects"), subjects}, {QStringLiteral("storage"), QStringLiteral("file")}}),
+        const QJsonArray subjects =
+            narrow ? QJsonArray{QStringLiteral("ops.>"), QStringLiteral("$MQTT.msgs.foo.*")} : QJsonArray{QStringLiteral("$MQTT.>")};
+        QVERIFY2(admin.createStream({{QStringLiteral("name"), other},
+                                     {QStringLiteral("subjects"), subjects},
+                                     {QStringLiteral("storage"), QStringLiteral("file")}}),
                  qPrintable(admin.error()));
         QVERIFY2(!acmeMqtt(server).connectOnce(QStringLiteral("c1")).connected(), "connect must fail (10065)");
 
         QTemporaryDir dir;
         Repairer r(server, dir.filePath(QStringLiteral("backups")), dir.filePath(QStringLiteral("audit.jsonl")));
-        {   // The operator's own messages in the other stream.
+        { // The operator's own messages in the other stream.
             quint64 acked = 0;
             JetStreamPublisher publisher(r.connection(), other, [&acked](quint64, const Result<quint64> &res) { acked += res ? 1 : 0; });
             for (int i = 0; i < 4; ++i)
@@ -145,7 +150,7 @@ private slots:
         QVERIFY(plan.steps.first().destructive);
         for (int i = 1; i < plan.steps.size(); ++i)
             QCOMPARE(plan.steps.at(i).action, QStringLiteral("create_stream"));
-        QCOMPARE(plan.steps.size(), 1 + (version == QStringLiteral("2.9") ? 3 : 5) - (narrow ? 1 : 0));  // narrow: $MQTT_sess was created
+        QCOMPARE(plan.steps.size(), 1 + (version == QStringLiteral("2.9") ? 3 : 5) - (narrow ? 1 : 0)); // narrow: $MQTT_sess was created
         QCOMPARE(report.backups.size(), 1);
         QCOMPARE(backupContent(report.backups.first()), other0);
         if (narrow) {

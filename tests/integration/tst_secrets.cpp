@@ -32,18 +32,16 @@ const QStringList kSecrets{kAcmePassword, kSysPassword, kWrongPassword, kToken, 
 
 QString permissionsOf(const QString &path)
 {
-    return QString::number(int(QFileInfo(path).permissions() & (QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                                                   QFileDevice::ExeOwner | QFileDevice::ReadGroup |
-                                                                   QFileDevice::WriteGroup | QFileDevice::ExeGroup |
-                                                                   QFileDevice::ReadOther | QFileDevice::WriteOther |
-                                                                   QFileDevice::ExeOther)),
-                           16);
+    return QString::number(
+        int(QFileInfo(path).permissions()
+            & (QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup | QFileDevice::WriteGroup
+               | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther)),
+        16);
 }
 
 // Qt's permission bits: owner rw = 0x6000 (Read/WriteOwner), owner rwx = 0x7000.
 const QString kPrivateFile = QString::number(int(QFileDevice::ReadOwner | QFileDevice::WriteOwner), 16);
-const QString kPrivateFolder =
-    QString::number(int(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner), 16);
+const QString kPrivateFolder = QString::number(int(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner), 16);
 
 } // namespace
 
@@ -58,10 +56,7 @@ class TestSecrets : public QObject
 
     QString home(const QString &rel) const { return m_home.filePath(rel); }
 
-    QStringList acme() const
-    {
-        return {u"--server"_s, m_server.url(), u"--user"_s, u"acme"_s, u"--password"_s, kAcmePassword};
-    }
+    QStringList acme() const { return {u"--server"_s, m_server.url(), u"--user"_s, u"acme"_s, u"--password"_s, kAcmePassword}; }
     QStringList system() const { return {u"--system-user"_s, u"sys"_s, u"--system-password"_s, kSysPassword}; }
 
     CliRunner::Run cli(const QString &label, const QStringList &args, int timeoutMs = 60000)
@@ -117,8 +112,7 @@ private slots:
         QDir().mkpath(home(u"config/nats/context"_s));
         QFile ctx(home(u"config/nats/context/acme-ctx.json"_s));
         QVERIFY(ctx.open(QIODevice::WriteOnly));
-        ctx.write(QJsonDocument(QJsonObject{{u"url"_s, m_server.url()}, {u"user"_s, u"acme"_s}, {u"password"_s, kAcmePassword}})
-                      .toJson());
+        ctx.write(QJsonDocument(QJsonObject{{u"url"_s, m_server.url()}, {u"user"_s, u"acme"_s}, {u"password"_s, kAcmePassword}}).toJson());
         ctx.close();
         QFile prof(home(u"profile.json"_s));
         QVERIFY(prof.open(QIODevice::WriteOnly));
@@ -147,9 +141,11 @@ private slots:
             QCOMPARE(cli(u"profile"_s, QStringList{u"--profile"_s, home(u"profile.json"_s), u"check"_s} + fmt).exitCode(), 2);
             QCOMPARE(cli(u"context"_s, QStringList{u"--context"_s, u"acme-ctx"_s, u"sessions"_s} + fmt).exitCode(), 0);
         }
-        const auto explain = cli(u"explain"_s, {u"explain"_s, u"[4711] 2026/12/02 15:50:38.001002 [ERR] 10.0.3.17:51240 - mid:89 - "
-                                                             u"\"sensor-7\" - unable to connect: create sessions stream for account "
-                                                             u"\"ACME\": subjects overlap with an existing stream (10065)"_s});
+        const auto explain = cli(u"explain"_s,
+                                 {u"explain"_s,
+                                  u"[4711] 2026/12/02 15:50:38.001002 [ERR] 10.0.3.17:51240 - mid:89 - "
+                                  u"\"sensor-7\" - unable to connect: create sessions stream for account "
+                                  u"\"ACME\": subjects overlap with an existing stream (10065)"_s});
         QVERIFY2(explain.out().contains(u"SUBJECTS_OVERLAP"_s), qPrintable(explain.describe()));
         QCOMPARE(cli(u"help"_s, acme() + QStringList{u"--help"_s}).exitCode(), 0);
     }
@@ -157,8 +153,8 @@ private slots:
     // Failure paths echo what went wrong, never the secret that was used.
     void failures()
     {
-        const auto wrong = cli(u"wrong password"_s, {u"--server"_s, m_server.url(), u"--user"_s, u"acme"_s, u"--password"_s,
-                                                     kWrongPassword, u"streams"_s});
+        const auto wrong = cli(u"wrong password"_s,
+                               {u"--server"_s, m_server.url(), u"--user"_s, u"acme"_s, u"--password"_s, kWrongPassword, u"streams"_s});
         QCOMPARE(wrong.exitCode(), 3);
         const auto token = cli(u"wrong token"_s, {u"--server"_s, m_server.url(), u"--token"_s, kToken, u"streams"_s, u"--json"_s});
         QCOMPARE(token.exitCode(), 3);
@@ -191,9 +187,9 @@ private slots:
 
         // The repair purges the garbage record (destructive: backed up first) into a folder it creates.
         const QString backupDir = home(u"repair-backups/nested"_s);
-        const auto repair = cli(u"repair"_s, acme() + system() +
-                                                 QStringList{u"--allow-changes"_s, u"repair"_s, u"--yes"_s, u"--backup-dir"_s, backupDir},
-                                120000);
+        const auto repair =
+            cli(u"repair"_s, acme() + system() + QStringList{u"--allow-changes"_s, u"repair"_s, u"--yes"_s, u"--backup-dir"_s, backupDir},
+                120000);
         QVERIFY2(repair.exitCode() == 0, qPrintable(repair.describe()));
         QCOMPARE(permissionsOf(backupDir), kPrivateFolder);
         QCOMPARE(permissionsOf(home(u"repair-backups"_s)), kPrivateFolder);

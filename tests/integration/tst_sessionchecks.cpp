@@ -80,9 +80,10 @@ struct Acme
             return {{QStringLiteral("error"), streams.error().toString()}};
         for (const QJsonObject &s : *streams) {
             const QString name = s.value(QLatin1String("config")).toObject().value(QLatin1String("name")).toString();
-            out.insert(name, QStringLiteral("%1 msgs; consumers %2")
-                                 .arg(s.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger())
-                                 .arg(consumerNames(name).join(QLatin1Char(','))));
+            out.insert(name,
+                       QStringLiteral("%1 msgs; consumers %2")
+                           .arg(s.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger())
+                           .arg(consumerNames(name).join(QLatin1Char(','))));
         }
         return out;
     }
@@ -122,9 +123,13 @@ bool hasRecordFinding(const CliRunner::Run &run)
 QProcess *startSubscriber(QObject *parent, quint16 port, const QString &clientId, bool clean, const QString &topic)
 {
     auto *p = new QProcess(parent);
-    QStringList args{QStringLiteral("-h"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(port),
-                     QStringLiteral("-u"), QStringLiteral("acme"), QStringLiteral("-P"), QStringLiteral("acmepass"),
-                     QStringLiteral("-i"), clientId, QStringLiteral("-q"), QStringLiteral("1"), QStringLiteral("-t"), topic};
+    QStringList args{QStringLiteral("-h"), QStringLiteral("127.0.0.1"),
+                     QStringLiteral("-p"), QString::number(port),
+                     QStringLiteral("-u"), QStringLiteral("acme"),
+                     QStringLiteral("-P"), QStringLiteral("acmepass"),
+                     QStringLiteral("-i"), clientId,
+                     QStringLiteral("-q"), QStringLiteral("1"),
+                     QStringLiteral("-t"), topic};
     if (!clean)
         args << QStringLiteral("-c");
     p->start(QStringLiteral("mosquitto_sub"), args);
@@ -161,7 +166,7 @@ private slots:
         MqttClient &mqtt = lab.mqtt();
         const QStringList ids{QStringLiteral("healthy-1"), QStringLiteral("victim-2"), QStringLiteral("orphan-3"),
                               QStringLiteral("garbage-4"), QStringLiteral("cid-03579431")};
-        const bool qos2 = version != QLatin1String("2.9");  // 2.10+: a QoS 2 subscription adds $MQTT_PUBREL_<hash> on $MQTT_out
+        const bool qos2 = version != QLatin1String("2.9"); // 2.10+: a QoS 2 subscription adds $MQTT_PUBREL_<hash> on $MQTT_out
         for (const QString &id : ids) {
             const int qos = qos2 && id == QLatin1String("orphan-3") ? 2 : 1;
             const MqttResult r = lab.addSession(id, {QStringLiteral("site/%1/#").arg(id)}, qos);
@@ -250,7 +255,8 @@ private slots:
         QVERIFY2(other.exitCode() == 3 && other.err().contains(QStringLiteral("SESSION_HASH_COLLISION"))
                      && other.err().contains(QStringLiteral("cid-03579431")),
                  qPrintable(other.describe()));
-        const CliRunner::Run foreignRecord = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("session"), QStringLiteral("mismatch-5")});
+        const CliRunner::Run foreignRecord =
+            CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("session"), QStringLiteral("mismatch-5")});
         QVERIFY2(foreignRecord.exitCode() == 3 && foreignRecord.err().contains(QStringLiteral("SESSION_ID_MISMATCH"))
                      && foreignRecord.err().contains(QStringLiteral("someone-else")),
                  qPrintable(foreignRecord.describe()));
@@ -267,7 +273,7 @@ private slots:
             QTest::qWait(250);
             stale = check(lab.cliArgs(), {QStringLiteral("--stale-after"), QStringLiteral("1s")});
             onlineSeen = stale.jsonValid && !withClient(stale, QStringLiteral("SESSION_STALE"), QStringLiteral("cid-03579431")).isEmpty()
-                         && withClient(stale, QStringLiteral("SESSION_STALE"), QStringLiteral("healthy-1")).isEmpty();
+                && withClient(stale, QStringLiteral("SESSION_STALE"), QStringLiteral("healthy-1")).isEmpty();
         }
         online->kill();
         online->waitForFinished(5000);
@@ -277,7 +283,7 @@ private slots:
         QCOMPARE(str(victimStale.first(), "repair"), QStringLiteral("delete_session"));
         QCOMPARE(withClient(stale, QStringLiteral("SESSION_STALE"), QStringLiteral("cid-03579431")).size(), 1);
         const auto badThreshold = check(lab.cliArgs(), {QStringLiteral("--stale-after"), QStringLiteral("soon")});
-        QCOMPARE(badThreshold.exitCode(), 64);  // a usage error
+        QCOMPARE(badThreshold.exitCode(), 64); // a usage error
         QVERIFY2(badThreshold.out().contains(QStringLiteral("--stale-after")), qPrintable(describe(badThreshold)));
 
         // Without a system connection: no SESSION_STALE, and the note says why.
@@ -285,14 +291,16 @@ private slots:
         // connect and read part of the account, some do not even connect. The account has a critical record,
         // so each run either finds it (exit 2) or says it could not check (exit 3), never 0 or 1.
         for (int i = 0; i < 8; ++i) {
-            const CliRunner::Run hurried = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("--timeout"), QStringLiteral("1ms"),
-                                                                                       QStringLiteral("check"), QStringLiteral("--json")});
+            const CliRunner::Run hurried = CliRunner::run(
+                lab.cliArgs()
+                + QStringList{QStringLiteral("--timeout"), QStringLiteral("1ms"), QStringLiteral("check"), QStringLiteral("--json")});
             QVERIFY2(hurried.exitCode() == 2 || hurried.exitCode() == 3, qPrintable(describe(hurried)));
             if (hurried.exitCode() == 3 && hurried.jsonValid && hurried.json.contains(QLatin1String("findings")))
-                QVERIFY2(!hurried.json.value(QLatin1String("coverage_complete")).toBool(true) || !hurried.json.value(QLatin1String("unanswered_servers")).toArray().isEmpty(),
+                QVERIFY2(!hurried.json.value(QLatin1String("coverage_complete")).toBool(true)
+                             || !hurried.json.value(QLatin1String("unanswered_servers")).toArray().isEmpty(),
                          qPrintable(describe(hurried)));
-            const CliRunner::Run hurriedText = CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("--timeout"), QStringLiteral("1ms"),
-                                                                                           QStringLiteral("check")});
+            const CliRunner::Run hurriedText =
+                CliRunner::run(lab.cliArgs() + QStringList{QStringLiteral("--timeout"), QStringLiteral("1ms"), QStringLiteral("check")});
             QVERIFY2(hurriedText.exitCode() == 2 || hurriedText.exitCode() == 3, qPrintable(hurriedText.describe()));
             QVERIFY2(!hurriedText.out().contains(QStringLiteral("No problem found.")), qPrintable(hurriedText.describe()));
         }
@@ -301,13 +309,14 @@ private slots:
         QVERIFY2(noSys.jsonValid, qPrintable(describe(noSys)));
         QVERIFY(findingsWith(noSys, QStringLiteral("SESSION_STALE")).isEmpty());
         QVERIFY(!findingsWith(noSys, QStringLiteral("SESSION_UNDECODABLE")).isEmpty());
-        QVERIFY2(noSys.json.value(QLatin1String("notes")).toArray().first().toString().contains(QStringLiteral("Connected clients of account")),
-                 qPrintable(describe(noSys)));
+        QVERIFY2(
+            noSys.json.value(QLatin1String("notes")).toArray().first().toString().contains(QStringLiteral("Connected clients of account")),
+            qPrintable(describe(noSys)));
         const QJsonObject noSysGap = noSys.json.value(QLatin1String("not_checked")).toArray().first().toObject();
         QCOMPARE(noSysGap.value(QLatin1String("level")).toString(), QStringLiteral("connections"));
         QCOMPARE(noSysGap.value(QLatin1String("cause")).toString(), QStringLiteral("no_system_connection"));
         QCOMPARE(noSysGap.value(QLatin1String("leaves_verdict_open")).toBool(true), false);
-        QCOMPARE(noSys.exitCode(), 2);  // the undecodable record is critical; unknown connected clients do not open the verdict
+        QCOMPARE(noSys.exitCode(), 2); // the undecodable record is critical; unknown connected clients do not open the verdict
 
         // Only the system connection: stream-level checks only, and a note that records need credentials.
         const auto sysOnly = check(systemArgs(url), {QStringLiteral("--account"), LiveCheck::acme()});
@@ -384,7 +393,8 @@ private slots:
             QCOMPARE(one.value(QLatin1String("subscriptions")).toArray().first().toObject().value(QLatin1String("topic")).toString(),
                      QStringLiteral("d/+/x"));
             QVERIFY(one.value(QLatin1String("consumers")).toArray().first().toObject().value(QLatin1String("exists")).toBool());
-            const auto single = CliRunner::run(lab.cliArgs() + extra + QStringList{QStringLiteral("session"), QStringLiteral("dom-1"), QStringLiteral("--json")});
+            const auto single = CliRunner::run(lab.cliArgs() + extra
+                                               + QStringList{QStringLiteral("session"), QStringLiteral("dom-1"), QStringLiteral("--json")});
             QVERIFY2(single.exitCode() == 0 && single.jsonValid, qPrintable(single.describe()));
             QVERIFY2(!hasRecordFinding(check(lab.cliArgs() + extra)), "healthy domain account");
         }
@@ -466,8 +476,14 @@ private slots:
         QCOMPARE(dups.size(), 1);
         QCOMPARE(str(dups.first(), "subject"), sessSubject(QStringLiteral("dup-1")));
         QCOMPARE(str(dups.first(), "client_id"), QStringLiteral("dup-1"));
-        QVERIFY(dups.first().value(QLatin1String("evidence")).toObject().value(QLatin1String("actual")).toObject().value(
-                    QLatin1String("messages")).toInteger() >= 2);
+        QVERIFY(dups.first()
+                    .value(QLatin1String("evidence"))
+                    .toObject()
+                    .value(QLatin1String("actual"))
+                    .toObject()
+                    .value(QLatin1String("messages"))
+                    .toInteger()
+                >= 2);
         QVERIFY(!findingsWith(run, QStringLiteral("STREAM_CONFIG_WRONG"), QStringLiteral("$MQTT_sess")).isEmpty());
     }
 };

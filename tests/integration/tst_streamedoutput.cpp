@@ -48,8 +48,8 @@ QString docSection(const QString &command)
 // server JSON (`config`, `state`, `cluster`, `expected`, `layout`, evidence values).
 void collectKeys(const QJsonValue &value, QSet<QString> &keys)
 {
-    static const QSet<QString> opaque{u"config"_s, u"state"_s, u"cluster"_s, u"expected"_s, u"actual"_s, u"layout"_s,
-                                      u"layouts"_s, u"evidence"_s};
+    static const QSet<QString> opaque{u"config"_s, u"state"_s,  u"cluster"_s, u"expected"_s,
+                                      u"actual"_s, u"layout"_s, u"layouts"_s, u"evidence"_s};
     if (value.isArray()) {
         for (const QJsonValue &v : value.toArray())
             collectKeys(v, keys);
@@ -148,11 +148,12 @@ private slots:
         options.domain = src->apiDomain;
         options.includeLegacy = true;
         QJsonArray sessions;
-        auto loaded = SessionLoader::load(src->connection, options, *consumers, connected, [&](QList<SessionEntry> &&batch, const ReadProgress &) {
-            for (const SessionEntry &e : batch)
-                sessions.append(SessionLoader::toJson(e));
-            return true;
-        });
+        auto loaded =
+            SessionLoader::load(src->connection, options, *consumers, connected, [&](QList<SessionEntry> &&batch, const ReadProgress &) {
+                for (const SessionEntry &e : batch)
+                    sessions.append(SessionLoader::toJson(e));
+                return true;
+            });
         QVERIFY(loaded);
         QCOMPARE(sessions.size(), 3);
         QJsonArray retained;
@@ -173,13 +174,15 @@ private slots:
 
         // The first pages (read by sequence, no consumer) are the full list's first records.
         for (int limit = 1; limit <= 4; ++limit) {
-            const auto first = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"sessions"_s, u"--limit"_s, QString::number(limit)});
+            const auto first =
+                CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"sessions"_s, u"--limit"_s, QString::number(limit)});
             const QJsonObject firstJson = parsed(first, &problem);
             QVERIFY2(problem.isEmpty() && first.exitCode() == 0, qPrintable(problem + first.describe()));
             QJsonArray page;
             for (int i = 0; i < limit && i < sessions.size(); ++i)
                 page.append(sessions.at(i));
-            QCOMPARE(firstJson, (QJsonObject{{u"account"_s, src->account}, {u"sessions"_s, page}, {u"truncated"_s, limit < sessions.size()}}));
+            QCOMPARE(firstJson,
+                     (QJsonObject{{u"account"_s, src->account}, {u"sessions"_s, page}, {u"truncated"_s, limit < sessions.size()}}));
         }
 
         const auto ret = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"retained"_s});
@@ -195,7 +198,8 @@ private slots:
         QCOMPARE(QStringList(streamsJson.keys()),
                  (QStringList{u"account"_s, u"jetstream"_s, u"layout"_s, u"missing"_s, u"source"_s, u"streams"_s}));
         QVERIFY(streamsJson.value(u"streams"_s).toArray().size() >= 3);
-        QVERIFY2(undocumentedKeys(u"streams"_s, streamsJson).isEmpty(), qPrintable(undocumentedKeys(u"streams"_s, streamsJson).join(u", "_s)));
+        QVERIFY2(undocumentedKeys(u"streams"_s, streamsJson).isEmpty(),
+                 qPrintable(undocumentedKeys(u"streams"_s, streamsJson).join(u", "_s)));
 
         const auto check = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"check"_s});
         const QJsonObject checkJson = parsed(check, &problem);
@@ -250,11 +254,13 @@ private slots:
         if (json) {
             QJsonParseError error;
             const QJsonObject doc = QJsonDocument::fromJson(out, &error).object();
-            QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + u": "_s + QString::fromUtf8(out.right(2000))));
+            QVERIFY2(error.error == QJsonParseError::NoError,
+                     qPrintable(error.errorString() + u": "_s + QString::fromUtf8(out.right(2000))));
             const qsizetype listed = doc.value(u"sessions"_s).toArray().size();
             QVERIFY2(listed > 0 && listed < kRecords, qPrintable(QString::number(listed)));
             const QJsonObject e = doc.value(u"error"_s).toObject();
-            QVERIFY2(e.value(u"message"_s).toString().contains(u"connection to the server was lost"_s) && !e.value(u"kind"_s).toString().isEmpty(),
+            QVERIFY2(e.value(u"message"_s).toString().contains(u"connection to the server was lost"_s)
+                         && !e.value(u"kind"_s).toString().isEmpty(),
                      qPrintable(QString::fromUtf8(out.right(2000))));
             QCOMPARE(doc.value(u"truncated"_s), QJsonValue(false));
         } else {
@@ -277,10 +283,11 @@ private slots:
         const auto text = CliRunner::run(args);
         QCOMPARE(text.exitCode(), 2);
         QCOMPARE(text.out().count(u"ERROR    SESSION_MISSING_CONSUMER"_s), 10);
-        QVERIFY2(text.out().contains(u"... and %1 more SESSION_MISSING_CONSUMER findings like these"_s.arg(kRecords - 10)), qPrintable(text.out()));
+        QVERIFY2(text.out().contains(u"... and %1 more SESSION_MISSING_CONSUMER findings like these"_s.arg(kRecords - 10)),
+                 qPrintable(text.out()));
         const QString summaryLine = text.out().mid(text.out().indexOf(u"Checked 1 account"_s));
         const QRegularExpressionMatch errors = QRegularExpression(u" (\\d+) errors"_s).match(summaryLine);
-        QVERIFY2(errors.hasMatch() && errors.captured(1).toInt() > kRecords, qPrintable(summaryLine));  // the missing streams too
+        QVERIFY2(errors.hasMatch() && errors.captured(1).toInt() > kRecords, qPrintable(summaryLine)); // the missing streams too
         const auto all = CliRunner::run(args + QStringList{u"--all-findings"_s});
         QCOMPARE(all.exitCode(), 2);
         QCOMPARE(all.out().count(u"ERROR    SESSION_MISSING_CONSUMER"_s), kRecords);

@@ -42,7 +42,10 @@ std::shared_ptr<NatsConnection> connectAcme(const NatsServerFixture &server)
     return *c;
 }
 
-QString err(const Error &e) { return e.toString(); }
+QString err(const Error &e)
+{
+    return e.toString();
+}
 
 // Reads everything into one list (and checks progress is monotonic).
 struct Collected
@@ -70,14 +73,14 @@ QByteArray sessionLikeRecord(int i)
     // ~300 bytes, shaped like a session record.
     const QByteArray n = QByteArray::number(i).rightJustified(8, '0');
     return "{\"origin\":\"DiAi4bSi\",\"id\":\"client-" + n
-           + "\",\"subs\":{\"sensors.*.temp\":1},\"cons\":{\"sensors.*.temp\":{\"durable_name\":\"h" + n
-           + "_VLQy5y60qFRsGvLlBvebew\",\"deliver_policy\":\"new\",\"ack_policy\":\"explicit\",\"ack_wait\":30000000000,"
-             "\"filter_subject\":\"$MQTT.msgs.sensors.*.temp\",\"max_ack_pending\":1024,"
-             "\"deliver_subject\":\"$MQTT.sub.VLQy5y60qFRsGvLlBveb" + n + "\"}}}";
+        + "\",\"subs\":{\"sensors.*.temp\":1},\"cons\":{\"sensors.*.temp\":{\"durable_name\":\"h" + n
+        + "_VLQy5y60qFRsGvLlBvebew\",\"deliver_policy\":\"new\",\"ack_policy\":\"explicit\",\"ack_wait\":30000000000,"
+          "\"filter_subject\":\"$MQTT.msgs.sensors.*.temp\",\"max_ack_pending\":1024,"
+          "\"deliver_subject\":\"$MQTT.sub.VLQy5y60qFRsGvLlBveb"
+        + n + "\"}}}";
 }
 
-bool createLoadStream(JetStreamClient &js, const QString &name, const QString &subjects, QString *error,
-                      int maxPerSubject = 1)
+bool createLoadStream(JetStreamClient &js, const QString &name, const QString &subjects, QString *error, int maxPerSubject = 1)
 {
     QJsonObject cfg{{QStringLiteral("name"), name},
                     {QStringLiteral("subjects"), QJsonArray{subjects}},
@@ -92,8 +95,7 @@ bool createLoadStream(JetStreamClient &js, const QString &name, const QString &s
 }
 
 // Core publishes (JetStream stores them; no ack needed), then waits until the stream holds them all.
-bool fillLoadStream(NatsConnection &nc, JetStreamClient &js, const QString &name, const QString &prefix, int count,
-                    QString *error)
+bool fillLoadStream(NatsConnection &nc, JetStreamClient &js, const QString &name, const QString &prefix, int count, QString *error)
 {
     for (int i = 0; i < count; ++i) {
         auto p = nc.publish(prefix + QString::number(i).rightJustified(8, QLatin1Char('0')), sessionLikeRecord(i));
@@ -161,9 +163,8 @@ private slots:
         MqttClient mqtt(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
         mqtt.setTimeoutMs(30000);
         const QStringList clients{QStringLiteral("sensor-sub-1"), QStringLiteral("dashboard-2"), QStringLiteral("g1")};
-        const QList<QStringList> topics{{QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")},
-                                        {QStringLiteral("sensors/#")},
-                                        {QStringLiteral("queue/me")}};
+        const QList<QStringList> topics{
+            {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, {QStringLiteral("sensors/#")}, {QStringLiteral("queue/me")}};
         for (int i = 0; i < clients.size(); ++i) {
             MqttResult r;
             for (int attempt = 0; attempt < 3 && !r.subscribed(); ++attempt)
@@ -187,8 +188,7 @@ private slots:
 
         // Sessions: one record per client, on the client's hash subject, with the client's ID.
         Collected sessions;
-        auto r = reader.readLastPerSubject(QStringLiteral("$MQTT_sess"), QStringLiteral("$MQTT.sess.>"), options,
-                                           collector(sessions));
+        auto r = reader.readLastPerSubject(QStringLiteral("$MQTT_sess"), QStringLiteral("$MQTT.sess.>"), options, collector(sessions));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : err(r.error())));
         QCOMPARE(r->delivered, quint64(3));
         QVERIFY(!r->cancelled);
@@ -225,9 +225,8 @@ private slots:
         for (const StreamMessage &m : retained.messages) {
             const QJsonObject o = QJsonDocument::fromJson(m.data).object();
             // JSON encoding (2.9/2.10) carries the payload base64 in "msg"; the header encoding (2.11+) is the payload.
-            payloads.insert(o.contains(QLatin1String("msg"))
-                                ? QByteArray::fromBase64(o.value(QLatin1String("msg")).toString().toLatin1())
-                                : m.data);
+            payloads.insert(o.contains(QLatin1String("msg")) ? QByteArray::fromBase64(o.value(QLatin1String("msg")).toString().toLatin1())
+                                                             : m.data);
             if (v29)
                 QCOMPARE(m.subject, QStringLiteral("$MQTT.rmsgs"));
         }
@@ -261,8 +260,7 @@ private slots:
         QVERIFY(!consumersBefore.isEmpty());
 
         Collected queued;
-        r = getter.getBySequences(QStringLiteral("$MQTT_msgs"), {seqOf["m1"], seqOf["m2"], seqOf["m3"]}, options,
-                                  collector(queued));
+        r = getter.getBySequences(QStringLiteral("$MQTT_msgs"), {seqOf["m1"], seqOf["m2"], seqOf["m3"]}, options, collector(queued));
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : err(r.error())));
         QCOMPARE(r->delivered, quint64(3));
         QCOMPARE(r->deleted, quint64(1));
@@ -308,8 +306,7 @@ private slots:
         QString error;
         QVERIFY2(createLoadStream(js, QStringLiteral("LOADTEST"), QStringLiteral("load.sess.>"), &error), qPrintable(error));
         const int count = 20000;
-        QVERIFY2(fillLoadStream(*nc, js, QStringLiteral("LOADTEST"), QStringLiteral("load.sess."), count, &error),
-                 qPrintable(error));
+        QVERIFY2(fillLoadStream(*nc, js, QStringLiteral("LOADTEST"), QStringLiteral("load.sess."), count, &error), qPrintable(error));
 
         StreamReader reader(nc);
 
@@ -343,12 +340,11 @@ private slots:
         StreamReader::Options options;
         options.cancel = &cancel;
         quint64 seen = 0;
-        r = reader.readLastPerSubject(QStringLiteral("LOADTEST"), {}, options,
-                                      [&](QList<StreamMessage> &&batch, const ReadProgress &) {
-                                          seen += quint64(batch.size());
-                                          cancel = true;
-                                          return true;
-                                      });
+        r = reader.readLastPerSubject(QStringLiteral("LOADTEST"), {}, options, [&](QList<StreamMessage> &&batch, const ReadProgress &) {
+            seen += quint64(batch.size());
+            cancel = true;
+            return true;
+        });
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : err(r.error())));
         QVERIFY(r->cancelled);
         QVERIFY(seen < quint64(count));
@@ -406,7 +402,6 @@ private slots:
             qint64(300), 20000);
 
         StreamReader reader(nc);
-
 
         StreamReader::Options options;
         options.batchSize = 64;

@@ -32,7 +32,8 @@ ServerConfig superclusterConfig()
 // The system user and ACME's user, connected to one server.
 QStringList bothArgs(const QString &url)
 {
-    return systemArgs(url) + QStringList{QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("acmepass")};
+    return systemArgs(url)
+        + QStringList{QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("acmepass")};
 }
 
 CliRunner::Run cli(const QStringList &arguments)
@@ -97,9 +98,12 @@ QString placementProblem(const QJsonObject &streamsJson, const QString &cluster,
         if (c.value(QLatin1String("name")).toString() != cluster)
             return QStringLiteral("%1 is in cluster \"%2\"").arg(str(s, "name"), c.value(QLatin1String("name")).toString());
         if (s.value(QLatin1String("config")).toObject().value(QLatin1String("num_replicas")).toInt() != replicas)
-            return QStringLiteral("%1 has %2 replicas").arg(str(s, "name")).arg(s.value(QLatin1String("config")).toObject().value(QLatin1String("num_replicas")).toInt());
+            return QStringLiteral("%1 has %2 replicas")
+                .arg(str(s, "name"))
+                .arg(s.value(QLatin1String("config")).toObject().value(QLatin1String("num_replicas")).toInt());
         if (!s.value(QLatin1String("differences")).toArray().isEmpty())
-            return QStringLiteral("%1 differs from the expected config: %2").arg(str(s, "name"), compact(s.value(QLatin1String("differences"))));
+            return QStringLiteral("%1 differs from the expected config: %2")
+                .arg(str(s, "name"), compact(s.value(QLatin1String("differences"))));
     }
     const QJsonObject layout = streamsJson.value(QLatin1String("layout")).toObject();
     if (layout.value(QLatin1String("replicas")).toInt() != replicas || stringList(layout.value(QLatin1String("peers"))) != peers
@@ -135,11 +139,13 @@ private slots:
         QVERIFY2(servers.jsonValid && servers.exitCode() == 0, qPrintable(servers.describe()));
         const QJsonObject east = clusterNamed(servers.json, QStringLiteral("east"));
         const QJsonObject west = clusterNamed(servers.json, QStringLiteral("west"));
-        QCOMPARE(stringList(east.value(QLatin1String("servers"))), (QStringList{QStringLiteral("e1"), QStringLiteral("e2"), QStringLiteral("e3")}));
+        QCOMPARE(stringList(east.value(QLatin1String("servers"))),
+                 (QStringList{QStringLiteral("e1"), QStringLiteral("e2"), QStringLiteral("e3")}));
         QCOMPARE(stringList(west.value(QLatin1String("servers"))), QStringList{QStringLiteral("w1")});
         QCOMPARE(stringList(east.value(QLatin1String("gateways"))), QStringList{QStringLiteral("west")});
         QCOMPARE(stringList(west.value(QLatin1String("gateways"))), QStringList{QStringLiteral("east")});
-        QVERIFY2(east.value(QLatin1String("reachable")).toBool() && west.value(QLatin1String("reachable")).toBool(), qPrintable(compact(servers.json)));
+        QVERIFY2(east.value(QLatin1String("reachable")).toBool() && west.value(QLatin1String("reachable")).toBool(),
+                 qPrintable(compact(servers.json)));
         QVERIFY2(servers.json.value(QLatin1String("clusters")).toArray().size() == 2, qPrintable(compact(servers.json)));
         // The server list comes sorted by cluster: e1, e2, e3, then w1.
         QStringList order;
@@ -157,24 +163,31 @@ private slots:
                  qPrintable(text.out()));
 
         // streams: ACME's in west with one replica (west has one JetStream server), BETA's in east with three.
-        const CliRunner::Run acmeStreams = cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("ACME")});
+        const CliRunner::Run acmeStreams =
+            cli(bothArgs(e1)
+                + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("ACME")});
         QVERIFY2(acmeStreams.jsonValid && acmeStreams.exitCode() == 0, qPrintable(acmeStreams.describe()));
         const QString acmeProblem = placementProblem(acmeStreams.json, QStringLiteral("west"), 1, {QStringLiteral("w1")});
         QVERIFY2(acmeProblem.isEmpty(), qPrintable(acmeProblem));
-        const CliRunner::Run beta = cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("BETA")});
+        const CliRunner::Run beta =
+            cli(bothArgs(e1)
+                + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("BETA")});
         QVERIFY2(beta.jsonValid && beta.exitCode() == 0, qPrintable(beta.describe()));
-        const QString betaProblem = placementProblem(beta.json, QStringLiteral("east"), 3,
-                                                     {QStringLiteral("e1"), QStringLiteral("e2"), QStringLiteral("e3")});
+        const QString betaProblem =
+            placementProblem(beta.json, QStringLiteral("east"), 3, {QStringLiteral("e1"), QStringLiteral("e2"), QStringLiteral("e3")});
         QVERIFY2(betaProblem.isEmpty(), qPrintable(betaProblem));
-        const CliRunner::Run acmeText = cli(bothArgs(e1) + QStringList{QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("ACME")});
-        QVERIFY2(acmeText.out().contains(QStringLiteral("replicas 1 in cluster west of 1 JetStream server: w1")), qPrintable(acmeText.out()));
+        const CliRunner::Run acmeText =
+            cli(bothArgs(e1) + QStringList{QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("ACME")});
+        QVERIFY2(acmeText.out().contains(QStringLiteral("replicas 1 in cluster west of 1 JetStream server: w1")),
+                 qPrintable(acmeText.out()));
 
         // check and sessions of ACME through east: clean, the session seen.
         const CliRunner::Run checked = check(bothArgs(e1), {QStringLiteral("--account"), acme()});
         QVERIFY2(checked.jsonValid, qPrintable(checked.describe()));
         QVERIFY2(findingsAbove(checked, QStringLiteral("info")).isEmpty(), qPrintable(describe(checked)));
         QCOMPARE(checked.exitCode(), 0);
-        const CliRunner::Run sessions = cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run sessions =
+            cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
         QVERIFY2(sessions.jsonValid && sessions.exitCode() == 0, qPrintable(sessions.describe()));
         QVERIFY2(compact(sessions.json).contains(QStringLiteral("\"west-sensor\"")), qPrintable(compact(sessions.json).left(2000)));
     }
@@ -195,17 +208,21 @@ private slots:
         QVERIFY2(admin.deleteStream(QStringLiteral("$MQTT_sess")), qPrintable(admin.error()));
 
         const CliRunner::Run broken = check(bothArgs(e1), {QStringLiteral("--account"), acme()});
-        QVERIFY2(!findingsWith(broken, QStringLiteral("STREAM_MISSING"), QStringLiteral("$MQTT_sess")).isEmpty(), qPrintable(describe(broken)));
+        QVERIFY2(!findingsWith(broken, QStringLiteral("STREAM_MISSING"), QStringLiteral("$MQTT_sess")).isEmpty(),
+                 qPrintable(describe(broken)));
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const CliRunner::Run repaired = cli(bothArgs(e1) + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"),
-                                                                      QStringLiteral("--account"), acme(), QStringLiteral("--yes"), QStringLiteral("--json"),
-                                                                      QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("backups"))});
+        const CliRunner::Run repaired =
+            cli(bothArgs(e1)
+                + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--account"), acme(),
+                              QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--backup-dir"),
+                              dir.filePath(QStringLiteral("backups"))});
         QVERIFY2(!repaired.process.timedOut && repaired.exitCode() == 0, qPrintable(repaired.describe()));
         QVERIFY2(compact(repaired.json).contains(QStringLiteral("in cluster west")), qPrintable(compact(repaired.json).left(3000)));
 
-        const CliRunner::Run after = cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run after =
+            cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
         QVERIFY2(after.jsonValid && after.exitCode() == 0, qPrintable(after.describe()));
         const QString problem = placementProblem(after.json, QStringLiteral("west"), 1, {QStringLiteral("w1")});
         QVERIFY2(problem.isEmpty(), qPrintable(problem + QStringLiteral("\n") + compact(after.json).left(3000)));
@@ -215,7 +232,8 @@ private slots:
         // The MQTT server in west saves sessions again.
         MqttClient west(sc.west().node(0).mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
         west.setTimeoutMs(30000);
-        QVERIFY2(west.createPersistentSession(QStringLiteral("after-repair"), {QStringLiteral("sensors/#")}, 1).subscribed(), "session after the repair");
+        QVERIFY2(west.createPersistentSession(QStringLiteral("after-repair"), {QStringLiteral("sensors/#")}, 1).subscribed(),
+                 "session after the repair");
     }
 
     // West stopped: seen from east, its cluster is unreachable (named, with the gateway), and the commands
@@ -237,10 +255,13 @@ private slots:
                  qPrintable(compact(west)));
         QVERIFY2(stringList(west.value(QLatin1String("servers"))).isEmpty(), qPrintable(compact(west)));
         const CliRunner::Run text = cli(bothArgs(e1) + QStringList{QStringLiteral("servers")});
-        QVERIFY2(text.out().contains(QStringLiteral("Cluster west: UNREACHABLE: no server of cluster west answers")), qPrintable(text.out()));
+        QVERIFY2(text.out().contains(QStringLiteral("Cluster west: UNREACHABLE: no server of cluster west answers")),
+                 qPrintable(text.out()));
 
         // BETA's streams (east) are still fine.
-        const CliRunner::Run beta = cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("BETA")});
+        const CliRunner::Run beta =
+            cli(bothArgs(e1)
+                + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("BETA")});
         QVERIFY2(beta.jsonValid && beta.exitCode() == 0, qPrintable(beta.describe()));
 
         // ACME's streams are offline: an error that names the cause, never a hang or a "no streams".
@@ -248,7 +269,8 @@ private slots:
             const CliRunner::Run run = cli(bothArgs(e1) + QStringList{command, QStringLiteral("--account"), acme()});
             QVERIFY2(!run.process.timedOut, qPrintable(run.describe()));
             QVERIFY2(run.exitCode() != 0, qPrintable(run.describe()));
-            QVERIFY2(run.err().contains(QStringLiteral("offline")) && run.err().contains(QStringLiteral("gateway")), qPrintable(run.describe()));
+            QVERIFY2(run.err().contains(QStringLiteral("offline")) && run.err().contains(QStringLiteral("gateway")),
+                     qPrintable(run.describe()));
         }
     }
 };

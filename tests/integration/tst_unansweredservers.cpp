@@ -14,8 +14,10 @@ namespace {
 
 QStringList systemArgs(const QString &url)
 {
-    return {QStringLiteral("--server"), url, QStringLiteral("--system-user"), QStringLiteral("sys"),
-            QStringLiteral("--system-password"), QStringLiteral("syspass"), QStringLiteral("--timeout"), QStringLiteral("3s")};
+    return {QStringLiteral("--server"),          url,
+            QStringLiteral("--system-user"),     QStringLiteral("sys"),
+            QStringLiteral("--system-password"), QStringLiteral("syspass"),
+            QStringLiteral("--timeout"),         QStringLiteral("3s")};
 }
 
 QStringList unansweredNames(const QJsonObject &json)
@@ -83,14 +85,16 @@ private slots:
         QVERIFY2(unansweredNames(accounts.json).contains(stopped), qPrintable(accounts.describe()));
         const QJsonObject acmeRow = byName(accounts.json.value(QLatin1String("accounts")).toArray(), QStringLiteral("ACME"));
         QCOMPARE(acmeRow.value(QLatin1String("jetstream")), QJsonValue(true));
-        QVERIFY2(acmeRow.value(QLatin1String("mqtt_streams")).toArray().contains(QStringLiteral("$MQTT_sess")), qPrintable(accounts.describe()));
-        QVERIFY2(acmeRow.value(QLatin1String("mqtt_streams")).toArray().contains(QStringLiteral("$MQTT_msgs")), qPrintable(accounts.describe()));
+        QVERIFY2(acmeRow.value(QLatin1String("mqtt_streams")).toArray().contains(QStringLiteral("$MQTT_sess")),
+                 qPrintable(accounts.describe()));
+        QVERIFY2(acmeRow.value(QLatin1String("mqtt_streams")).toArray().contains(QStringLiteral("$MQTT_msgs")),
+                 qPrintable(accounts.describe()));
 
         const auto text = CliRunner::run(systemArgs(url) + QStringList{QStringLiteral("accounts")}, 60000);
         QVERIFY2(text.exitCode() == 0 && text.out().contains(QStringLiteral("server %1 ").arg(stopped)), qPrintable(text.describe()));
 
-        const auto check = CliRunner::run(systemArgs(url) + QStringList{QStringLiteral("check"), QStringLiteral("--all-accounts"),
-                                                                       QStringLiteral("--json")}, 60000);
+        const auto check = CliRunner::run(
+            systemArgs(url) + QStringList{QStringLiteral("check"), QStringLiteral("--all-accounts"), QStringLiteral("--json")}, 60000);
         QVERIFY2(!check.process.timedOut && check.jsonValid, qPrintable(check.describe()));
         QVERIFY2(check.exitCode() == 2 || check.exitCode() == 3, qPrintable(check.describe()));
         QVERIFY2(unansweredNames(check.json).contains(stopped), qPrintable(check.describe()));

@@ -31,7 +31,7 @@ public:
         if (!m_socket.waitForConnected(5000))
             return -1;
         QByteArray body = string("MQTT") + QByteArray("\x04", 1);
-        body += char(0xc0 | (cleanSession ? 0x02 : 0x00));  // user name, password
+        body += char(0xc0 | (cleanSession ? 0x02 : 0x00)); // user name, password
         body += QByteArray("\x00\x1e", 2);
         body += string(clientId) + string("acme") + string("acmepass");
         send(0x10, body);
@@ -60,10 +60,7 @@ public:
     }
 
 private:
-    static QByteArray string(const QByteArray &s)
-    {
-        return QByteArray(1, char(s.size() >> 8)) + QByteArray(1, char(s.size() & 0xff)) + s;
-    }
+    static QByteArray string(const QByteArray &s) { return QByteArray(1, char(s.size() >> 8)) + QByteArray(1, char(s.size() & 0xff)) + s; }
     void send(int type, const QByteArray &body)
     {
         QByteArray packet(1, char(type));
@@ -131,7 +128,7 @@ private slots:
         {
             RawMqttSession s;
             QCOMPARE(s.connect(server.mqttPort(), "snooper", false), 0);
-            QCOMPARE(s.subscribe("$MQTT/x/#"), 1);  // 2.10 grants it
+            QCOMPARE(s.subscribe("$MQTT/x/#"), 1); // 2.10 grants it
             s.disconnect();
         }
         {
@@ -139,7 +136,7 @@ private slots:
             QCOMPARE(pub.connect(server.mqttPort(), "publisher", true), 0);
             QVERIFY(pub.publishRetained("plant/line\t1", "21.5"));
             QVERIFY(pub.publishRetained("del\x7f", "x"));
-            QVERIFY(pub.publishRetained("big/one", QByteArray(4000, 'x')));  // above max_payload, stored by 2.10
+            QVERIFY(pub.publishRetained("big/one", QByteArray(4000, 'x'))); // above max_payload, stored by 2.10
             QVERIFY(pub.publishRetained("fine/topic", "ok"));
             pub.disconnect();
         }
@@ -167,7 +164,8 @@ private slots:
         QVERIFY2(plain.jsonValid && findingsAbove(plain, u"info"_s).isEmpty(), qPrintable(describe(plain)));
         const CliRunner::Run older = check(both, {u"--target-version"_s, u"2.11.14"_s});
         QVERIFY2(older.jsonValid, qPrintable(older.describe()));
-        QVERIFY2(findingsWith(older, u"UPGRADE_CLIENT_ID_REFUSED"_s).isEmpty() && findingsWith(older, u"UPGRADE_RETAINED_SKIPPED"_s).isEmpty(),
+        QVERIFY2(findingsWith(older, u"UPGRADE_CLIENT_ID_REFUSED"_s).isEmpty()
+                     && findingsWith(older, u"UPGRADE_RETAINED_SKIPPED"_s).isEmpty(),
                  qPrintable(describe(older)));
         const CliRunner::Run bad = CliRunner::run(acmeArgs(server.url()) + QStringList{u"check"_s, u"--target-version"_s, u"latest"_s});
         QCOMPARE(bad.exitCode(), 64);
@@ -191,11 +189,12 @@ private slots:
         QVERIFY2(server.start(u"newest"_s, ServerConfig::standard()), qPrintable(server.errorString()));
         JetStreamAdmin admin;
         QVERIFY2(admin.connect({server.url()}, u"acme"_s, u"acmepass"_s), qPrintable(admin.error()));
-        QVERIFY2(admin.call(u"STREAM.CREATE.$MQTT_rmsgs"_s, QJsonObject{{u"name"_s, kRetained},
-                                                                       {u"subjects"_s, QJsonArray{u"$MQTT.rmsgs.>"_s}},
-                                                                       {u"max_msgs_per_subject"_s, 1},
-                                                                       {u"storage"_s, u"memory"_s},
-                                                                       {u"allow_direct"_s, true}}),
+        QVERIFY2(admin.call(u"STREAM.CREATE.$MQTT_rmsgs"_s,
+                            QJsonObject{{u"name"_s, kRetained},
+                                        {u"subjects"_s, QJsonArray{u"$MQTT.rmsgs.>"_s}},
+                                        {u"max_msgs_per_subject"_s, 1},
+                                        {u"storage"_s, u"memory"_s},
+                                        {u"allow_direct"_s, true}}),
                  qPrintable(admin.error()));
         {
             RawMqttSession pub;
@@ -210,15 +209,16 @@ private slots:
         QVERIFY2(!f.isEmpty(), qPrintable(describe(run)));
         QCOMPARE(str(f, "severity"), u"info"_s);
         QCOMPARE(str(f, "repair"), u"recreate_stream"_s);
-        QVERIFY2(str(f, "detail").contains(u"memory storage"_s) && str(f, "detail").contains(u"allow_direct"_s), qPrintable(str(f, "detail")));
+        QVERIFY2(str(f, "detail").contains(u"memory storage"_s) && str(f, "detail").contains(u"allow_direct"_s),
+                 qPrintable(str(f, "detail")));
         QVERIFY2(findingsWith(run, u"STREAM_CONFIG_WRONG"_s, kRetained).isEmpty(), qPrintable(describe(run)));
         QCOMPARE(run.exitCode(), 0);
 
         // A plain repair leaves it alone; naming the code plans the recreate on file storage.
         const CliRunner::Run plain = CliRunner::run(acmeArgs(server.url()) + QStringList{u"repair"_s, u"--dry-run"_s});
         QVERIFY2(!plain.out().contains(u"Recreate $MQTT_rmsgs"_s), qPrintable(plain.out()));
-        const CliRunner::Run selected = CliRunner::run(acmeArgs(server.url()) + QStringList{u"repair"_s, u"--dry-run"_s, u"--finding"_s,
-                                                                                            u"DELIBERATE_DEVIATION"_s});
+        const CliRunner::Run selected =
+            CliRunner::run(acmeArgs(server.url()) + QStringList{u"repair"_s, u"--dry-run"_s, u"--finding"_s, u"DELIBERATE_DEVIATION"_s});
         QVERIFY2(selected.out().contains(u"Recreate $MQTT_rmsgs"_s) && selected.out().contains(u"storage"_s), qPrintable(selected.out()));
 
         // The retained views say what the Sparkplug B birth certificate is.
@@ -249,11 +249,12 @@ private slots:
         cluster.setJetStreamOff(2);
         QVERIFY2(cluster.start(u"2.10"_s, ServerConfig::standard()), qPrintable(cluster.errorString()));
         RawMqttSession s;
-        QCOMPARE(s.connect(cluster.node(0).mqttPort(), "sensor-1", false), -1);  // no CONNACK: the set-up failed
+        QCOMPARE(s.connect(cluster.node(0).mqttPort(), "sensor-1", false), -1); // no CONNACK: the set-up failed
         QVERIFY2(cluster.node(0).waitForLog(QRegularExpression(u"no suitable peers for placement \\(10005\\)"_s), 10000),
                  qPrintable(cluster.node(0).logTail()));
 
-        const CliRunner::Run run = check(systemArgs(cluster.node(0).url()) + QStringList{u"--user"_s, u"acme"_s, u"--password"_s, u"acmepass"_s});
+        const CliRunner::Run run =
+            check(systemArgs(cluster.node(0).url()) + QStringList{u"--user"_s, u"acme"_s, u"--password"_s, u"acmepass"_s});
         QVERIFY2(run.jsonValid, qPrintable(run.describe()));
         const QJsonObject f = findingWith(run, u"JETSTREAM_META_DEGRADED"_s);
         QVERIFY2(!f.isEmpty(), qPrintable(describe(run)));

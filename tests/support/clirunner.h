@@ -14,7 +14,7 @@ public:
     struct Run
     {
         CommandRunner::Result process;
-        QJsonObject json;      // stdout parsed as one JSON object (with --json), empty otherwise
+        QJsonObject json; // stdout parsed as one JSON object (with --json), empty otherwise
         bool jsonValid = false;
         qint64 elapsedMs = 0;
 

@@ -9,8 +9,8 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace MqttDoctor::Test {
 
-CommandRunner::Result CommandRunner::run(const QString &program, const QStringList &arguments,
-                                         int timeoutMs, const QByteArray &standardInput)
+CommandRunner::Result CommandRunner::run(const QString &program, const QStringList &arguments, int timeoutMs,
+                                         const QByteArray &standardInput)
 {
     Result result;
     const QString executable = program.contains(u'/') ? program : findExecutable(program);

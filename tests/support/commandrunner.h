@@ -13,19 +13,18 @@ public:
     struct Result
     {
         bool started = false;
-        bool timedOut = false;   // killed by us after the timeout
+        bool timedOut = false; // killed by us after the timeout
         bool crashed = false;
         int exitCode = -1;
         QByteArray standardOutput;
         QByteArray standardError;
-        QString errorString;     // why it did not start, or a note about the timeout
+        QString errorString; // why it did not start, or a note about the timeout
 
         bool succeeded() const { return started && !timedOut && !crashed && exitCode == 0; }
     };
 
     // program: a name looked up in PATH, or a path.
-    static Result run(const QString &program, const QStringList &arguments, int timeoutMs,
-                      const QByteArray &standardInput = {});
+    static Result run(const QString &program, const QStringList &arguments, int timeoutMs, const QByteArray &standardInput = {});
 
     // Full path of an executable in PATH (also tries /usr/sbin and /sbin), empty if absent.
     static QString findExecutable(const QString &name);

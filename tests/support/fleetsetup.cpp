@@ -27,8 +27,7 @@ ServerConfig::User systemUser(const ServerConfig &config)
 
 QString FleetSetup::Report::describe(int maxErrors) const
 {
-    QString text = u"%1 of %2 accounts got their MQTT session in %3 ms; broken account %4: %5"_s
-                       .arg(sessionsCreated)
+    QString text = u"%1 of %2 accounts got their MQTT session in %3 ms; broken account %4: %5"_s.arg(sessionsCreated)
                        .arg(accounts)
                        .arg(elapsedMs)
                        .arg(brokenAccountName(), brokenOutcome.isEmpty() ? u"not tried"_s : brokenOutcome);
@@ -43,10 +42,8 @@ QString FleetSetup::Report::describe(int maxErrors) const
 }
 
 FleetSetup::FleetSetup(int count, int withMqttState)
-    : m_count(std::max(0, count))
-    , m_withMqttState(withMqttState < 0 ? m_count : std::min(withMqttState, m_count))
-{
-}
+    : m_count(std::max(0, count)), m_withMqttState(withMqttState < 0 ? m_count : std::min(withMqttState, m_count))
+{}
 
 QString FleetSetup::accountName(int index)
 {
@@ -136,7 +133,7 @@ int FleetSetup::mqttAccountsWithin(qint64 openFiles, const QVersionNumber &serve
 
 qint64 FleetSetup::openFileHardLimit()
 {
-    rlimit limit {};
+    rlimit limit{};
     if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_max == RLIM_INFINITY)
         return -1;
     return qint64(limit.rlim_max);
@@ -145,7 +142,7 @@ qint64 FleetSetup::openFileHardLimit()
 bool FleetSetup::raiseOpenFileLimit(const QVersionNumber &serverVersion, QString *why) const
 {
     const qint64 needed = openFilesNeeded(serverVersion);
-    rlimit limit {};
+    rlimit limit{};
     if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) {
         *why = u"cannot read the open-file limit"_s;
         return false;
@@ -154,8 +151,7 @@ bool FleetSetup::raiseOpenFileLimit(const QVersionNumber &serverVersion, QString
         return true;
     if (limit.rlim_max != RLIM_INFINITY && qint64(limit.rlim_max) < needed) {
         *why = u"%1 accounts with MQTT state on nats-server %2 need about %3 open files in the server process; "
-               "the hard limit here is %4 (ulimit -Hn; raising it needs CAP_SYS_RESOURCE)"_s
-                   .arg(m_withMqttState)
+               "the hard limit here is %4 (ulimit -Hn; raising it needs CAP_SYS_RESOURCE)"_s.arg(m_withMqttState)
                    .arg(serverVersion.toString())
                    .arg(needed)
                    .arg(qint64(limit.rlim_max));

@@ -31,10 +31,10 @@ public:
 
     struct Report
     {
-        int accounts = 0;         // healthy accounts tried (those given MQTT state)
-        int sessionsCreated = 0;  // healthy accounts whose exchange completed
-        QStringList errors;       // one line per failed healthy account; the broken account's if it was not refused
-        QString brokenOutcome;    // what the server did with the broken account's CONNECT
+        int accounts = 0; // healthy accounts tried (those given MQTT state)
+        int sessionsCreated = 0; // healthy accounts whose exchange completed
+        QStringList errors; // one line per failed healthy account; the broken account's if it was not refused
+        QString brokenOutcome; // what the server did with the broken account's CONNECT
         qint64 elapsedMs = 0;
 
         bool ok() const { return errors.isEmpty(); }
@@ -51,7 +51,7 @@ public:
     bool isPartial() const { return m_withMqttState < m_count; }
 
     static QString accountName(int index); // "T00042"
-    static QString userName(int index);    // "t00042"
+    static QString userName(int index); // "t00042"
     static QString password(int index);
     static QString clientId(int index);
     static QString brokenAccountName();
@@ -68,8 +68,7 @@ public:
 
     // One MQTT exchange per account (of the first withMqttState()) against the server's MQTT listener, `parallel` at once; the broken
     // account's is expected to be refused (its CONNECT gets no CONNACK) and is reported in brokenOutcome.
-    Report createMqttState(quint16 mqttPort, int parallel = DefaultParallel,
-                           int exchangeTimeoutMs = DefaultExchangeTimeoutMs) const;
+    Report createMqttState(quint16 mqttPort, int parallel = DefaultParallel, int exchangeTimeoutMs = DefaultExchangeTimeoutMs) const;
 
     // nats-server keeps files open for every stream it holds (2.9.10: two per stream, 2.10+: one; each
     // MQTT stream counts), plus its sockets: a fleet of thousands of accounts needs
@@ -88,8 +87,7 @@ public:
     // A CLI profile (docs/profile.md) with the system user and every account's user, created with file
     // mode 0600 (it holds passwords); an existing file is replaced. `timeout` is the profile's
     // request timeout ("5s").
-    bool writeProfile(const QString &path, const QString &serverUrl, QString *error,
-                      const QString &timeout = QStringLiteral("5s")) const;
+    bool writeProfile(const QString &path, const QString &serverUrl, QString *error, const QString &timeout = QStringLiteral("5s")) const;
 
 private:
     int m_count;

@@ -50,12 +50,8 @@ void parseDebugOutput(MqttResult &result)
 } // namespace
 
 MqttClient::MqttClient(quint16 port, const QString &user, const QString &password, const QString &host)
-    : m_host(host)
-    , m_port(port)
-    , m_user(user)
-    , m_password(password)
-{
-}
+    : m_host(host), m_port(port), m_user(user), m_password(password)
+{}
 
 void MqttClient::setCredentials(const QString &user, const QString &password)
 {
@@ -72,7 +68,7 @@ void MqttClient::setTls(const QString &caFile, const QString &certFile, const QS
 
 QStringList MqttClient::commonArguments(const QString &clientId) const
 {
-    QStringList arguments {u"-d"_s, u"-h"_s, m_host, u"-p"_s, QString::number(m_port), u"-V"_s, u"mqttv311"_s};
+    QStringList arguments{u"-d"_s, u"-h"_s, m_host, u"-p"_s, QString::number(m_port), u"-V"_s, u"mqttv311"_s};
     if (!clientId.isEmpty())
         arguments << u"-i"_s << clientId;
     if (!m_user.isEmpty())
@@ -108,8 +104,7 @@ MqttResult MqttClient::createPersistentSession(const QString &clientId, const QS
     return run(u"mosquitto_sub"_s, arguments, {}, m_timeoutMs);
 }
 
-MqttResult MqttClient::publish(const QString &topic, const QByteArray &payload, int qos, bool retain,
-                               const QString &clientId) const
+MqttResult MqttClient::publish(const QString &topic, const QByteArray &payload, int qos, bool retain, const QString &clientId) const
 {
     QStringList arguments = commonArguments(clientId);
     arguments << u"-q"_s << QString::number(qos) << u"-t"_s << topic;
@@ -122,8 +117,8 @@ MqttResult MqttClient::publish(const QString &topic, const QByteArray &payload, 
     return result;
 }
 
-MqttResult MqttClient::subscribeAndCollect(const QString &clientId, const QStringList &topics, int qos,
-                                           int expectedCount, int waitSeconds, bool persistentSession) const
+MqttResult MqttClient::subscribeAndCollect(const QString &clientId, const QStringList &topics, int qos, int expectedCount, int waitSeconds,
+                                           bool persistentSession) const
 {
     QStringList arguments = commonArguments(clientId);
     if (persistentSession)
@@ -144,12 +139,10 @@ QString MqttClient::missingTools()
         if (CommandRunner::findExecutable(tool).isEmpty())
             missing << tool;
     }
-    return missing.isEmpty() ? QString()
-                             : u"%1 not found: install Debian's mosquitto-clients"_s.arg(missing.join(u", "_s));
+    return missing.isEmpty() ? QString() : u"%1 not found: install Debian's mosquitto-clients"_s.arg(missing.join(u", "_s));
 }
 
-MqttResult MqttClient::run(const QString &tool, const QStringList &arguments, const QByteArray &input,
-                           int timeoutMs) const
+MqttResult MqttClient::run(const QString &tool, const QStringList &arguments, const QByteArray &input, int timeoutMs) const
 {
     MqttResult result;
     QStringList shown = arguments;

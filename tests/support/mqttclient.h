@@ -39,13 +39,12 @@ public:
 
     // mosquitto_pub; an empty payload is sent as a zero-length message (-n), which with retain
     // clears the retained message. clientId empty: mosquitto picks one.
-    MqttResult publish(const QString &topic, const QByteArray &payload, int qos, bool retain = false,
-                       const QString &clientId = {}) const;
+    MqttResult publish(const QString &topic, const QByteArray &payload, int qos, bool retain = false, const QString &clientId = {}) const;
 
     // Subscribes and collects messages until expectedCount arrived or waitSeconds passed
     // (mosquitto exit code 27 then). persistentSession=true resumes/creates the session (-c).
-    MqttResult subscribeAndCollect(const QString &clientId, const QStringList &topics, int qos, int expectedCount,
-                                   int waitSeconds = 5, bool persistentSession = false) const;
+    MqttResult subscribeAndCollect(const QString &clientId, const QStringList &topics, int qos, int expectedCount, int waitSeconds = 5,
+                                   bool persistentSession = false) const;
 
     // Empty if mosquitto_sub and mosquitto_pub are installed, else what is missing.
     static QString missingTools();

@@ -24,8 +24,7 @@ QString MqttResult::describe() const
     QStringList granted;
     for (const int qos : grantedQos)
         granted << QString::number(qos);
-    QString text = u"%1\n  started=%2 killed=%3 exit=%4 connack=%5 granted=[%6] acknowledged=%7 messages=%8"_s
-                       .arg(command)
+    QString text = u"%1\n  started=%2 killed=%3 exit=%4 connack=%5 granted=[%6] acknowledged=%7 messages=%8"_s.arg(command)
                        .arg(started)
                        .arg(killed)
                        .arg(exitCode)

@@ -18,14 +18,14 @@ struct MqttResult
         bool retained = false;
     };
 
-    QString command;          // the command line, for failure messages
-    bool started = false;     // the tool ran at all
-    bool killed = false;      // still running after the process timeout, killed by us
-    int exitCode = -1;        // mosquitto: 0 ok, 5 not authorised, 7/255 connection lost, 27 -W timed out
-    int connackCode = -1;     // -1: no CONNACK received (e.g. the server closed the connection)
-    QList<int> grantedQos;    // from the SUBACK (128 = refused)
+    QString command; // the command line, for failure messages
+    bool started = false; // the tool ran at all
+    bool killed = false; // still running after the process timeout, killed by us
+    int exitCode = -1; // mosquitto: 0 ok, 5 not authorised, 7/255 connection lost, 27 -W timed out
+    int connackCode = -1; // -1: no CONNACK received (e.g. the server closed the connection)
+    QList<int> grantedQos; // from the SUBACK (128 = refused)
     bool acknowledged = false; // the PUBLISH got PUBACK (QoS1) / PUBCOMP (QoS2); QoS0: sent
-    QList<Message> messages;  // received messages
+    QList<Message> messages; // received messages
     QString standardOutput;
     QString standardError;
 

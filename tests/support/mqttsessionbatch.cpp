@@ -68,7 +68,7 @@ QByteArray connectPacket(const MqttSessionBatch::Exchange &e)
     QByteArray body;
     appendField(body, u"MQTT"_s);
     body.append(char(4)); // protocol level 3.1.1
-    quint8 flags = 0;     // bit 1 (clean session) stays 0: the server keeps the session
+    quint8 flags = 0; // bit 1 (clean session) stays 0: the server keeps the session
     if (!e.user.isEmpty())
         flags |= 0x80;
     if (!e.password.isEmpty())
@@ -167,8 +167,7 @@ class Runner
 public:
     Runner(quint16 port, const QList<MqttSessionBatch::Exchange> &exchanges, int timeoutMs)
         : m_port(port), m_exchanges(exchanges), m_timeoutMs(timeoutMs), m_outcomes(exchanges.size())
-    {
-    }
+    {}
 
     QList<MqttSessionBatch::Outcome> run(int parallel)
     {
@@ -201,8 +200,7 @@ public:
                 if (slot.stage != Stage::Done && slot.deadline.hasExpired())
                     fail(slot, u"no answer within %1 ms while waiting for %2"_s.arg(m_timeoutMs).arg(stageWaitingFor(slot.stage)));
             }
-            active.erase(std::remove_if(active.begin(), active.end(), [](const Slot &s) { return s.stage == Stage::Done; }),
-                         active.end());
+            active.erase(std::remove_if(active.begin(), active.end(), [](const Slot &s) { return s.stage == Stage::Done; }), active.end());
         }
         return m_outcomes;
     }
@@ -221,7 +219,7 @@ private:
         }
         const int one = 1;
         ::setsockopt(slot.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        sockaddr_in address {};
+        sockaddr_in address{};
         address.sin_family = AF_INET;
         address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         address.sin_port = htons(m_port);
@@ -262,7 +260,9 @@ private:
                     return finish(slot, true);
                 if (slot.stage == Stage::AwaitConnack && (errno == EPIPE || errno == ECONNRESET))
                     m_outcomes[slot.index].refusedAtConnect = true;
-                return fail(slot, u"send while waiting for %1: %2"_s.arg(stageWaitingFor(slot.stage), QString::fromLocal8Bit(std::strerror(errno))));
+                return fail(
+                    slot,
+                    u"send while waiting for %1: %2"_s.arg(stageWaitingFor(slot.stage), QString::fromLocal8Bit(std::strerror(errno))));
             }
             slot.out.remove(0, n);
         }
@@ -282,8 +282,8 @@ private:
             }
             if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
                 return true;
-            const QString how = n == 0 ? u"closed the connection"_s
-                                       : u"reset the connection (%1)"_s.arg(QString::fromLocal8Bit(std::strerror(errno)));
+            const QString how =
+                n == 0 ? u"closed the connection"_s : u"reset the connection (%1)"_s.arg(QString::fromLocal8Bit(std::strerror(errno)));
             if (slot.stage == Stage::AwaitClose) {
                 finish(slot, true);
             } else {

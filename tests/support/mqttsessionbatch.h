@@ -25,12 +25,12 @@ public:
 
     struct Outcome
     {
-        int connackCode = -1;       // -1: no CONNACK (e.g. the server closed the connection)
+        int connackCode = -1; // -1: no CONNACK (e.g. the server closed the connection)
         bool sessionPresent = false;
-        QList<int> granted;         // from the SUBACK (128 = refused)
+        QList<int> granted; // from the SUBACK (128 = refused)
         bool refusedAtConnect = false; // the server answered our CONNECT with a non-zero CONNACK or by closing the connection
         bool closedByServer = false; // the server closed the socket after our DISCONNECT
-        QString failure;            // empty when every step above happened as expected
+        QString failure; // empty when every step above happened as expected
         qint64 elapsedMs = 0;
 
         bool completed() const { return failure.isEmpty(); }

@@ -30,8 +30,7 @@ const QRegularExpression &metaLeaderPattern()
 } // namespace
 
 NatsClusterFixture::NatsClusterFixture(int nodeCount, const QString &clusterName, const QString &nodePrefix)
-    : m_clusterName(clusterName)
-    , m_nodePrefix(nodePrefix)
+    : m_clusterName(clusterName), m_nodePrefix(nodePrefix)
 {
     for (int i = 0; i < nodeCount; ++i)
         m_nodes.push_back(std::make_unique<NatsServerFixture>());
@@ -80,8 +79,8 @@ bool NatsClusterFixture::start(const QString &versionLabel, const ServerConfig &
     return fail(u"the cluster did not form: %1"_s.arg(attempts.join(u"; "_s)));
 }
 
-bool NatsClusterFixture::launchEach(const NatsServerBinary &binary, const ServerConfig &baseConfig,
-                                    const QList<quint16> &routePorts, int timeoutMs)
+bool NatsClusterFixture::launchEach(const NatsServerBinary &binary, const ServerConfig &baseConfig, const QList<quint16> &routePorts,
+                                    int timeoutMs)
 {
     markLogOffsets();
     for (int i = 0; i < nodeCount(); ++i) {
@@ -146,8 +145,8 @@ void NatsClusterFixture::setGateway(const QList<quint16> &ports, const QList<Ser
     m_gatewayRemotes = remotes;
 }
 
-bool NatsClusterFixture::launchAll(const NatsServerBinary &binary, const ServerConfig &baseConfig,
-                                   const QList<quint16> &routePorts, int timeoutMs, QString *problem)
+bool NatsClusterFixture::launchAll(const NatsServerBinary &binary, const ServerConfig &baseConfig, const QList<quint16> &routePorts,
+                                   int timeoutMs, QString *problem)
 {
     const QDeadlineTimer deadline(timeoutMs);
     if (!launchEach(binary, baseConfig, routePorts, timeoutMs))

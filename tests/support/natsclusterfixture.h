@@ -58,7 +58,7 @@ public:
     const NatsServerFixture &node(int index) const;
     QString clusterName() const { return m_clusterName; }
     QStringList urls() const; // client URLs of all nodes
-    QString url() const;      // comma-separated, for natsConnection_ConnectTo
+    QString url() const; // comma-separated, for natsConnection_ConnectTo
 
     // Stops a node (SIGTERM). If it was the JetStream meta leader and waitForNewLeader is set, waits
     // (up to 20 s) until another node announces a new meta leader.
@@ -84,10 +84,9 @@ private:
     bool fail(const QString &message);
     // Launches every node and waits for them. False (errorString()) if a node cannot run at all;
     // true with *problem set if the cluster did not form (no meta leader, a node not healthy).
-    bool launchAll(const NatsServerBinary &binary, const ServerConfig &baseConfig, const QList<quint16> &routePorts,
-                   int timeoutMs, QString *problem);
-    bool launchEach(const NatsServerBinary &binary, const ServerConfig &baseConfig, const QList<quint16> &routePorts,
-                    int timeoutMs);
+    bool launchAll(const NatsServerBinary &binary, const ServerConfig &baseConfig, const QList<quint16> &routePorts, int timeoutMs,
+                   QString *problem);
+    bool launchEach(const NatsServerBinary &binary, const ServerConfig &baseConfig, const QList<quint16> &routePorts, int timeoutMs);
     QString waitForFullMetaGroup(int timeoutMs) const;
 
     QString m_clusterName;

@@ -18,9 +18,8 @@ QString queryVersion(const QString &path, QString *problem)
 {
     const CommandRunner::Result result = CommandRunner::run(path, {u"--version"_s}, 10000);
     if (!result.succeeded()) {
-        *problem = result.errorString.isEmpty()
-            ? u"`%1 --version` exited with code %2"_s.arg(path).arg(result.exitCode)
-            : result.errorString;
+        *problem =
+            result.errorString.isEmpty() ? u"`%1 --version` exited with code %2"_s.arg(path).arg(result.exitCode) : result.errorString;
         return {};
     }
     static const QRegularExpression pattern(u"v?(\\d+\\.\\d+\\.\\d+\\S*)"_s);
@@ -40,8 +39,8 @@ bool versionFitsLabel(const QString &version, const QString &label)
 QString fetchHint(const QString &serversDirectory)
 {
     return u"Run `make test` (it fetches the newer nats-server binaries with scripts/fetch-nats-servers.sh "
-           "into <build>/nats-servers), or point MQTTDOCTOR_NATS_SERVERS_DIR at such a folder (looked in: %1)."_s
-        .arg(QDir::toNativeSeparators(serversDirectory));
+           "into <build>/nats-servers), or point MQTTDOCTOR_NATS_SERVERS_DIR at such a folder (looked in: %1)."_s.arg(
+               QDir::toNativeSeparators(serversDirectory));
 }
 
 } // namespace
@@ -113,8 +112,8 @@ NatsServerBinary NatsServerBinary::locate(const QString &versionLabel, const QSt
                 return binary;
             }
         }
-        binary.m_errorString = u"nats-server 2.9 not found (%1). Install Debian 12's package: apt-get install nats-server."_s
-                                   .arg(problems.join(u"; "_s));
+        binary.m_errorString =
+            u"nats-server 2.9 not found (%1). Install Debian 12's package: apt-get install nats-server."_s.arg(problems.join(u"; "_s));
         return binary;
     }
 
@@ -124,8 +123,7 @@ NatsServerBinary NatsServerBinary::locate(const QString &versionLabel, const QSt
     else if (versionLabel == u"newest")
         suite = u"sid"_s;
     if (suite.isEmpty()) {
-        binary.m_errorString = u"unknown nats-server version label \"%1\" (known: %2)"_s
-                                   .arg(versionLabel, versionLabels().join(u", "_s));
+        binary.m_errorString = u"unknown nats-server version label \"%1\" (known: %2)"_s.arg(versionLabel, versionLabels().join(u", "_s));
         return binary;
     }
 
@@ -133,20 +131,19 @@ NatsServerBinary NatsServerBinary::locate(const QString &versionLabel, const QSt
     // benchmark runner passes <build>/nats-servers as given) would name nothing.
     const QString path = QFileInfo(QDir(serversDirectory).filePath(suite + u"/nats-server"_s)).absoluteFilePath();
     if (!QFileInfo(path).isExecutable()) {
-        binary.m_errorString = u"nats-server \"%1\" (Debian %2) is missing: %3 does not exist. %4"_s
-                                   .arg(versionLabel, suite, QDir::toNativeSeparators(path), fetchHint(serversDirectory));
+        binary.m_errorString = u"nats-server \"%1\" (Debian %2) is missing: %3 does not exist. %4"_s.arg(
+            versionLabel, suite, QDir::toNativeSeparators(path), fetchHint(serversDirectory));
         return binary;
     }
     QString problem;
     const QString version = queryVersion(path, &problem);
     if (version.isEmpty()) {
-        binary.m_errorString = u"nats-server \"%1\" at %2 does not run: %3. %4"_s
-                                   .arg(versionLabel, path, problem, fetchHint(serversDirectory));
+        binary.m_errorString =
+            u"nats-server \"%1\" at %2 does not run: %3. %4"_s.arg(versionLabel, path, problem, fetchHint(serversDirectory));
         return binary;
     }
     if (versionLabel == u"2.10" && !versionFitsLabel(version, versionLabel)) {
-        binary.m_errorString = u"nats-server at %1 is version %2, expected 2.10.x. %3"_s
-                                   .arg(path, version, fetchHint(serversDirectory));
+        binary.m_errorString = u"nats-server at %1 is version %2, expected 2.10.x. %3"_s.arg(path, version, fetchHint(serversDirectory));
         return binary;
     }
     binary.m_path = path;

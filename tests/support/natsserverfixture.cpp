@@ -114,10 +114,10 @@ bool NatsServerFixture::waitUntilReady(int timeoutMs, Readiness readiness)
         if (!pause(PollIntervalMs * 4))
             return fail(u"nats-server %1 exited while waiting for %2"_s.arg(serverName(), QString::fromLatin1(path)));
         if (deadline.hasExpired()) {
-            return fail(u"nats-server %1: %2 did not report healthy within %3 ms (last answer: %4)"_s
-                            .arg(serverName(), QString::fromLatin1(path))
-                            .arg(timeoutMs)
-                            .arg(QString::fromUtf8(lastAnswer)));
+            return fail(
+                u"nats-server %1: %2 did not report healthy within %3 ms (last answer: %4)"_s.arg(serverName(), QString::fromLatin1(path))
+                    .arg(timeoutMs)
+                    .arg(QString::fromUtf8(lastAnswer)));
         }
     }
 }
@@ -255,9 +255,8 @@ bool NatsServerFixture::fail(const QString &message)
 {
     m_errorString = message;
     if (m_directory) {
-        m_errorString += u"\nconfig: %1%2"_s.arg(configFilePath(), m_directory->autoRemove()
-                                                                      ? u" (removed at the end; MQTTDOCTOR_KEEP_TEST_DIRS=1 keeps it)"_s
-                                                                      : QString());
+        m_errorString += u"\nconfig: %1%2"_s.arg(
+            configFilePath(), m_directory->autoRemove() ? u" (removed at the end; MQTTDOCTOR_KEEP_TEST_DIRS=1 keeps it)"_s : QString());
         if (m_process && m_process->state() == QProcess::NotRunning && m_process->exitStatus() == QProcess::NormalExit)
             m_errorString += u"\nexit code: %1"_s.arg(m_process->exitCode());
         QFile output(QDir(directory()).filePath(u"stdout.log"_s));

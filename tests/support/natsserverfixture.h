@@ -28,9 +28,9 @@ class NatsServerFixture
 public:
     // What waitUntilReady() checks after the log said "Server is ready".
     enum class Readiness {
-        LogOnly,          // "Server is ready" only
+        LogOnly, // "Server is ready" only
         JetStreamEnabled, // + /healthz?js-enabled-only=true answers 200
-        Healthy,          // + /healthz answers 200 (meta leader known, streams current)
+        Healthy, // + /healthz answers 200 (meta leader known, streams current)
     };
 
     static constexpr int DefaultReadyTimeoutMs = 20000;
@@ -44,8 +44,7 @@ public:
     // Healthy. False (see errorString(), which includes the log tail) on any problem.
     bool start(const QString &versionLabel, const ServerConfig &config = ServerConfig::standard(),
                int readyTimeoutMs = DefaultReadyTimeoutMs);
-    bool start(const NatsServerBinary &binary, const ServerConfig &config,
-               int readyTimeoutMs = DefaultReadyTimeoutMs);
+    bool start(const NatsServerBinary &binary, const ServerConfig &config, int readyTimeoutMs = DefaultReadyTimeoutMs);
 
     // Building blocks (used by NatsClusterFixture): start the process without waiting, then wait.
     bool launch(const NatsServerBinary &binary, const ServerConfig &config);

@@ -10,11 +10,7 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace MqttDoctor::Test {
 
-NatsSuperclusterFixture::NatsSuperclusterFixture()
-    : m_east(3, u"east"_s, u"e"_s)
-    , m_west(1, u"west"_s, u"w"_s)
-{
-}
+NatsSuperclusterFixture::NatsSuperclusterFixture() : m_east(3, u"east"_s, u"e"_s), m_west(1, u"west"_s, u"w"_s) {}
 
 NatsSuperclusterFixture::~NatsSuperclusterFixture()
 {

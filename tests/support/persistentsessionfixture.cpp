@@ -21,8 +21,8 @@ MqttResult PersistentSessionFixture::addSession(const QString &clientId, const Q
 
 QStringList PersistentSessionFixture::cliArgs() const
 {
-    return {QStringLiteral("--server"), url(),          QStringLiteral("--user"),        user(),
-            QStringLiteral("--password"), password(),   QStringLiteral("--system-user"), systemUser(),
+    return {QStringLiteral("--server"),          url(),           QStringLiteral("--user"),        user(),
+            QStringLiteral("--password"),        password(),      QStringLiteral("--system-user"), systemUser(),
             QStringLiteral("--system-password"), systemPassword()};
 }
 

@@ -47,8 +47,7 @@ bool PoisonedResponder::start(const QString &url, const QString &user, const QSt
     if (s == NATS_OK)
         s = natsConnection_FlushTimeout(m_nc, 5000);
     if (s != NATS_OK) {
-        m_errorString = QStringLiteral("poisoned responder: %1 as %2: %3")
-                            .arg(url, user, QString::fromUtf8(natsStatus_GetText(s)));
+        m_errorString = QStringLiteral("poisoned responder: %1 as %2: %3").arg(url, user, QString::fromUtf8(natsStatus_GetText(s)));
         stop();
         return false;
     }

@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-typedef struct __natsConnection natsConnection;     // NOLINT: nats.c's own names
+typedef struct __natsConnection natsConnection; // NOLINT: nats.c's own names
 typedef struct __natsSubscription natsSubscription; // NOLINT
 
 namespace MqttDoctor::Test {
@@ -22,9 +22,9 @@ class PoisonedResponder
 public:
     struct Rule
     {
-        QByteArray reply;     // sent as is
-        bool silent = false;  // never answer
-        int copies = 1;       // >1: the same reply this many times (a flood)
+        QByteArray reply; // sent as is
+        bool silent = false; // never answer
+        int copies = 1; // >1: the same reply this many times (a flood)
     };
 
     PoisonedResponder();

@@ -54,15 +54,16 @@ bool readPacket(QTcpSocket &socket, quint8 &type, QByteArray &body, int waitMs)
     return readExactly(socket, length, body, waitMs);
 }
 
-QString connectAs(QTcpSocket &socket, quint16 port, const QString &user, const QString &password, const QString &clientId, bool cleanSession)
+QString connectAs(QTcpSocket &socket, quint16 port, const QString &user, const QString &password, const QString &clientId,
+                  bool cleanSession)
 {
     socket.connectToHost(QStringLiteral("127.0.0.1"), port);
     if (!socket.waitForConnected(10000))
         return QStringLiteral("no TCP connection: ") + socket.errorString();
     QByteArray connect = mqttString("MQTT");
-    connect.append(char(4));                                        // protocol level 3.1.1
-    connect.append(char(0x80 | 0x40 | (cleanSession ? 0x02 : 0)));  // user name, password, clean session
-    connect.append(char(0)).append(char(60));                       // keep alive 60 s
+    connect.append(char(4)); // protocol level 3.1.1
+    connect.append(char(0x80 | 0x40 | (cleanSession ? 0x02 : 0))); // user name, password, clean session
+    connect.append(char(0)).append(char(60)); // keep alive 60 s
     connect += mqttString(clientId.toUtf8()) + mqttString(user.toUtf8()) + mqttString(password.toUtf8());
     socket.write(packet(0x10, connect));
     QByteArray connack;
@@ -79,16 +80,16 @@ namespace MqttDoctor::Test {
 
 using namespace RawMqtt;
 
-QString receiveQos2AndLeave(quint16 port, const QString &user, const QString &password, const QString &clientId,
-                            const QString &topicFilter, const std::function<void()> &publish)
+QString receiveQos2AndLeave(quint16 port, const QString &user, const QString &password, const QString &clientId, const QString &topicFilter,
+                            const std::function<void()> &publish)
 {
     QTcpSocket socket;
     if (const QString refused = connectAs(socket, port, user, password, clientId, false); !refused.isEmpty())
         return refused;
     QByteArray subscribe;
-    subscribe.append(char(0)).append(char(1));  // packet ID 1
+    subscribe.append(char(0)).append(char(1)); // packet ID 1
     subscribe += mqttString(topicFilter.toUtf8());
-    subscribe.append(char(2));  // QoS 2
+    subscribe.append(char(2)); // QoS 2
     socket.write(packet(0x82, subscribe));
     quint8 type = 0;
     QByteArray body;
@@ -103,12 +104,12 @@ QString receiveQos2AndLeave(quint16 port, const QString &user, const QString &pa
         return QStringLiteral("not a QoS 2 PUBLISH: ") + QString::number(type, 16);
     const int topicLength = (quint8(body.at(0)) << 8) | quint8(body.at(1));
     const QByteArray packetId = body.mid(2 + topicLength, 2);
-    socket.write(packet(0x50, packetId));  // PUBREC
+    socket.write(packet(0x50, packetId)); // PUBREC
     if (!readPacket(socket, type, body))
         return QStringLiteral("no PUBREL");
     if (type != 0x62 || body != packetId)
         return QStringLiteral("not the PUBREL: ") + QString::number(type, 16);
-    socket.abort();  // gone before its PUBCOMP
+    socket.abort(); // gone before its PUBCOMP
     return QStringLiteral("PUBREL %1").arg((quint8(packetId.at(0)) << 8) | quint8(packetId.at(1)));
 }
 
@@ -121,15 +122,14 @@ QString publishQos2AndLeave(quint16 port, const QString &user, const QString &pa
     QByteArray publish = mqttString(topic.toUtf8());
     publish.append(char(packetId >> 8)).append(char(packetId & 0xff));
     publish += payload;
-    socket.write(packet(0x34, publish));  // PUBLISH, QoS 2
+    socket.write(packet(0x34, publish)); // PUBLISH, QoS 2
     QByteArray pubrec;
     if (!readExactly(socket, 4, pubrec))
         return QStringLiteral("no PUBREC (the server closed the connection)");
     if (quint8(pubrec.at(0)) != 0x50 || ((quint8(pubrec.at(2)) << 8) | quint8(pubrec.at(3))) != packetId)
         return QStringLiteral("not a PUBREC: ") + QString::fromLatin1(pubrec.toHex());
-    socket.abort();  // gone before its PUBREL
+    socket.abort(); // gone before its PUBREL
     return QStringLiteral("PUBREC");
 }
-
 
 } // namespace MqttDoctor::Test

@@ -20,7 +20,8 @@ bool readExactly(QTcpSocket &socket, qsizetype n, QByteArray &into, int waitMs =
 /** One whole packet: its first byte in `type`, its body (after the remaining length) in `body`. */
 bool readPacket(QTcpSocket &socket, quint8 &type, QByteArray &body, int waitMs = 10000);
 /** CONNECT with user and password; empty when the CONNACK accepted it, else what happened. */
-QString connectAs(QTcpSocket &socket, quint16 port, const QString &user, const QString &password, const QString &clientId, bool cleanSession);
+QString connectAs(QTcpSocket &socket, quint16 port, const QString &user, const QString &password, const QString &clientId,
+                  bool cleanSession);
 } // namespace RawMqtt
 
 /**
@@ -40,7 +41,7 @@ QString publishQos2AndLeave(quint16 port, const QString &user, const QString &pa
  * so the server keeps the PUBREL in `$MQTT_out`. Returns "PUBREL <packet ID>" on success, else what
  * happened instead.
  */
-QString receiveQos2AndLeave(quint16 port, const QString &user, const QString &password, const QString &clientId,
-                            const QString &topicFilter, const std::function<void()> &publish);
+QString receiveQos2AndLeave(quint16 port, const QString &user, const QString &password, const QString &clientId, const QString &topicFilter,
+                            const std::function<void()> &publish);
 
 } // namespace MqttDoctor::Test

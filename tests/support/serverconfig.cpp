@@ -62,20 +62,18 @@ QString renderAccount(const ServerConfig::Account &account)
             limits << u"max_streams: %1"_s.arg(l.maxStreams);
         if (l.maxConsumers >= 0)
             limits << u"max_consumers: %1"_s.arg(l.maxConsumers);
-        jetStream = limits.isEmpty() ? u"jetstream: enabled, "_s
-                                     : u"jetstream: { %1 }, "_s.arg(limits.join(u", "_s));
+        jetStream = limits.isEmpty() ? u"jetstream: enabled, "_s : u"jetstream: { %1 }, "_s.arg(limits.join(u", "_s));
     }
     return u"  %1: { %2users: [ %3 ] }"_s.arg(quoted(account.name), jetStream, users.join(u", "_s));
 }
 
 } // namespace
 
-ServerConfig::ServerConfig()
-    : m_serverName(u"mqttdoctor-test"_s)
+ServerConfig::ServerConfig() : m_serverName(u"mqttdoctor-test"_s)
 {
     Account sys;
     sys.name = u"SYS"_s;
-    sys.users = {User {u"sys"_s, u"syspass"_s, {}}};
+    sys.users = {User{u"sys"_s, u"syspass"_s, {}}};
     m_systemAccount = sys;
 }
 
@@ -106,7 +104,7 @@ ServerConfig::Account ServerConfig::plainAccount(const QString &name, const QStr
 {
     Account account;
     account.name = name;
-    account.users = {User {user, password, {}}};
+    account.users = {User{user, password, {}}};
     return account;
 }
 
@@ -157,7 +155,7 @@ QString ServerConfig::toConfigText(const QString &storeDir) const
         lines << u"jetstream {"_s;
         lines << u"  store_dir: "_s + quoted(storeDir);
         lines << u"  max_memory_store: 268435456"_s; // 256 MB
-        lines << u"  max_file_store: 2147483648"_s;  // 2 GB
+        lines << u"  max_file_store: 2147483648"_s; // 2 GB
         if (!m_jetStreamDomain.isEmpty())
             lines << u"  domain: "_s + quoted(m_jetStreamDomain);
         lines << u"}"_s;

@@ -44,16 +44,16 @@ public:
     {
         QString certFile;
         QString keyFile;
-        QString caFile;          // empty: not written
-        bool verify = false;     // require and verify client certificates
+        QString caFile; // empty: not written
+        bool verify = false; // require and verify client certificates
         bool clientListener = true; // tls{} for the NATS client port
-        bool mqttListener = false;  // tls{} inside mqtt{}
+        bool mqttListener = false; // tls{} inside mqtt{}
     };
 
     struct Cluster
     {
         QString name = QStringLiteral("mqttdoctor");
-        quint16 port = 0;          // this node's route listener; 0 = pick a free one
+        quint16 port = 0; // this node's route listener; 0 = pick a free one
         QList<quint16> routePorts; // route listeners of all nodes (listing itself is fine)
     };
 
@@ -61,8 +61,8 @@ public:
     // (listing its own cluster is fine, the server skips it).
     struct Gateway
     {
-        QString name;         // this cluster's gateway name (the cluster name)
-        quint16 port = 0;     // this node's gateway listener; 0 = pick a free one
+        QString name; // this cluster's gateway name (the cluster name)
+        quint16 port = 0; // this node's gateway listener; 0 = pick a free one
         struct Remote
         {
             QString name;
@@ -74,14 +74,14 @@ public:
     // Leaf node connections: a listener for leaf nodes (hub side) and/or remotes (leaf side).
     struct LeafNodes
     {
-        bool listen = false;  // hub side: accept leaf node connections
-        quint16 port = 0;     // the listener; 0 = pick a free one
+        bool listen = false; // hub side: accept leaf node connections
+        quint16 port = 0; // the listener; 0 = pick a free one
         struct Remote
         {
-            quint16 port = 0;      // the hub's leaf node listener
-            QString user;          // credentials of a hub user; the leaf's local account is `account`
+            quint16 port = 0; // the hub's leaf node listener
+            QString user; // credentials of a hub user; the leaf's local account is `account`
             QString password;
-            QString account;       // local account bound to this remote (empty: the global account)
+            QString account; // local account bound to this remote (empty: the global account)
         };
         QList<Remote> remotes;
     };
@@ -94,8 +94,7 @@ public:
     static ServerConfig standard();
 
     static Account jetStreamAccount(const QString &name, const QString &user, const QString &password);
-    static Account limitedAccount(const QString &name, const QString &user, const QString &password,
-                                  const JetStreamLimits &limits);
+    static Account limitedAccount(const QString &name, const QString &user, const QString &password, const JetStreamLimits &limits);
     static Account plainAccount(const QString &name, const QString &user, const QString &password); // no JetStream
 
     QString serverName() const { return m_serverName; }

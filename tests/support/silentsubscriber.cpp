@@ -19,9 +19,9 @@ QString SilentSubscriber::start(quint16 port, const QString &user, const QString
     if (const QString refused = RawMqtt::connectAs(*m_socket, port, user, password, clientId, false); !refused.isEmpty())
         return refused;
     QByteArray subscribe;
-    subscribe.append(char(0)).append(char(1));  // packet ID 1
+    subscribe.append(char(0)).append(char(1)); // packet ID 1
     subscribe += RawMqtt::mqttString(topicFilter.toUtf8());
-    subscribe.append(char(1));  // QoS 1
+    subscribe.append(char(1)); // QoS 1
     m_socket->write(RawMqtt::packet(0x82, subscribe));
     quint8 type = 0;
     QByteArray body;
@@ -40,9 +40,9 @@ bool SilentSubscriber::take(int count, int redeliveries, int waitMs)
         if (!RawMqtt::readPacket(*m_socket, type, body, waitMs))
             return false;
         if ((type & 0xf0) != 0x30)
-            continue;  // not a PUBLISH
+            continue; // not a PUBLISH
         if (type & 0x08)
-            ++m_redelivered;  // DUP: a redelivery
+            ++m_redelivered; // DUP: a redelivery
         else
             ++m_delivered;
     }

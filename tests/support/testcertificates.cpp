@@ -77,34 +77,27 @@ bool TestCertificates::generate()
     config.close();
     m_serial = int(QDateTime::currentSecsSinceEpoch() % 100000) * 10;
 
-    return makeCa(u"ca"_s, u"MqttDoctor Test CA"_s)
-        && makeLeaf(u"server"_s, u"localhost"_s, u"ca"_s, u"server_ext"_s)
-        && makeLeaf(u"client"_s, u"mqttdoctor-client"_s, u"ca"_s, u"client_ext"_s)
-        && makeCa(u"other-ca"_s, u"MqttDoctor Unrelated CA"_s)
+    return makeCa(u"ca"_s, u"MqttDoctor Test CA"_s) && makeLeaf(u"server"_s, u"localhost"_s, u"ca"_s, u"server_ext"_s)
+        && makeLeaf(u"client"_s, u"mqttdoctor-client"_s, u"ca"_s, u"client_ext"_s) && makeCa(u"other-ca"_s, u"MqttDoctor Unrelated CA"_s)
         && makeLeaf(u"other-client"_s, u"mqttdoctor-other-client"_s, u"other-ca"_s, u"client_ext"_s);
 }
 
 bool TestCertificates::makeCa(const QString &name, const QString &commonName)
 {
-    return openssl(QStringList {u"req"_s, u"-x509"_s, u"-config"_s, filePath(u"openssl.cnf"_s),
-                                u"-extensions"_s, u"ca_ext"_s}
+    return openssl(QStringList{u"req"_s, u"-x509"_s, u"-config"_s, filePath(u"openssl.cnf"_s), u"-extensions"_s, u"ca_ext"_s}
                    + newKeyArguments()
-                   + QStringList {u"-keyout"_s, filePath(name + u"-key.pem"_s), u"-out"_s, filePath(name + u".pem"_s),
-                                  u"-days"_s, QString::number(ValidDays), u"-subj"_s, u"/CN="_s + commonName});
+                   + QStringList{u"-keyout"_s, filePath(name + u"-key.pem"_s), u"-out"_s, filePath(name + u".pem"_s), u"-days"_s,
+                                 QString::number(ValidDays), u"-subj"_s, u"/CN="_s + commonName});
 }
 
-bool TestCertificates::makeLeaf(const QString &name, const QString &commonName, const QString &caName,
-                                const QString &extensions)
+bool TestCertificates::makeLeaf(const QString &name, const QString &commonName, const QString &caName, const QString &extensions)
 {
     const QString request = filePath(name + u".csr"_s);
-    return openssl(QStringList {u"req"_s, u"-new"_s, u"-config"_s, filePath(u"openssl.cnf"_s)}
-                   + newKeyArguments()
-                   + QStringList {u"-keyout"_s, filePath(name + u"-key.pem"_s), u"-out"_s, request,
-                                  u"-subj"_s, u"/CN="_s + commonName})
-        && openssl({u"x509"_s, u"-req"_s, u"-in"_s, request, u"-CA"_s, filePath(caName + u".pem"_s),
-                    u"-CAkey"_s, filePath(caName + u"-key.pem"_s), u"-set_serial"_s, QString::number(++m_serial),
-                    u"-days"_s, QString::number(ValidDays), u"-extfile"_s, filePath(u"openssl.cnf"_s),
-                    u"-extensions"_s, extensions, u"-out"_s, filePath(name + u".pem"_s)});
+    return openssl(QStringList{u"req"_s, u"-new"_s, u"-config"_s, filePath(u"openssl.cnf"_s)} + newKeyArguments()
+                   + QStringList{u"-keyout"_s, filePath(name + u"-key.pem"_s), u"-out"_s, request, u"-subj"_s, u"/CN="_s + commonName})
+        && openssl({u"x509"_s, u"-req"_s, u"-in"_s, request, u"-CA"_s, filePath(caName + u".pem"_s), u"-CAkey"_s,
+                    filePath(caName + u"-key.pem"_s), u"-set_serial"_s, QString::number(++m_serial), u"-days"_s, QString::number(ValidDays),
+                    u"-extfile"_s, filePath(u"openssl.cnf"_s), u"-extensions"_s, extensions, u"-out"_s, filePath(name + u".pem"_s)});
 }
 
 bool TestCertificates::openssl(const QStringList &arguments)
@@ -112,8 +105,7 @@ bool TestCertificates::openssl(const QStringList &arguments)
     const CommandRunner::Result result = CommandRunner::run(u"openssl"_s, arguments, 30000);
     if (result.succeeded())
         return true;
-    m_errorString = u"openssl %1 failed (exit %2): %3 %4"_s
-                        .arg(arguments.join(u' '))
+    m_errorString = u"openssl %1 failed (exit %2): %3 %4"_s.arg(arguments.join(u' '))
                         .arg(result.exitCode)
                         .arg(result.errorString, QString::fromUtf8(result.standardError).trimmed());
     return false;

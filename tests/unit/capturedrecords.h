@@ -17,8 +17,8 @@ inline constexpr const char *kRecordVersions[] = {"2.9.10", "2.10.27", "2.15.1"}
 
 inline QList<StoredMessage> loadCapture(const QString &version, const QString &file)
 {
-    QFile f(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/") + version
-            + QLatin1Char('/') + file);
+    QFile f(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/") + version + QLatin1Char('/')
+            + file);
     if (!f.open(QIODevice::ReadOnly))
         qFatal("cannot read captured records: %s", qPrintable(f.fileName()));
     QList<StoredMessage> out;

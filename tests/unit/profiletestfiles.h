@@ -29,7 +29,7 @@ inline QString fakeSeed()
 }
 
 inline const QByteArray kCredsText = "-----BEGIN NATS USER JWT-----\neyJhbGciOi.eyJzdWIi.c2ln\n------END NATS USER JWT------\n\n"
-                              "-----BEGIN USER NKEY SEED-----\nSUAFAKE\n------END USER NKEY SEED------\n";
+                                     "-----BEGIN USER NKEY SEED-----\nSUAFAKE\n------END USER NKEY SEED------\n";
 
 inline QJsonObject parse(const QByteArray &json)
 {
@@ -108,8 +108,8 @@ inline Credentials userJwt(const QString &jwt, const QString &seed)
 inline QString describe(const Credentials &c)
 {
     return QStringLiteral("kind=%1 user=%2 pw=%3 token=%4 nkey=%5|%6 creds=%7|%8 jwt=%9 seed=%10")
-        .arg(Credentials::kindName(c.kind), c.user, c.password, c.token, c.nkeySeed.path, QString::fromUtf8(c.nkeySeed.data),
-             c.creds.path, QString::fromUtf8(c.creds.data), c.userJwt)
+        .arg(Credentials::kindName(c.kind), c.user, c.password, c.token, c.nkeySeed.path, QString::fromUtf8(c.nkeySeed.data), c.creds.path,
+             QString::fromUtf8(c.creds.data), c.userJwt)
         .arg(c.userSeed);
 }
 
@@ -117,8 +117,8 @@ class ProfileFiles
 {
 protected:
     QTemporaryDir m_dir;
-    QString m_base;    ///< a folder with credential files, the baseDir of relative references
-    QString m_home;    ///< HOME during the tests
+    QString m_base; ///< a folder with credential files, the baseDir of relative references
+    QString m_home; ///< HOME during the tests
     QByteArray m_savedHome;
 
     QString base(const QString &rel) const { return QDir(m_base).filePath(rel); }

@@ -45,14 +45,38 @@ inline Capture loadCapture(const QString &relativePath)
     return c;
 }
 
-inline QString cluster29() { return QStringLiteral("jsz-cluster-2.9.10.json"); }
-inline QString single29() { return QStringLiteral("checks/single-2.9.10.json"); }
-inline QString single210() { return QStringLiteral("checks/single-2.10.27.json"); }
-inline QString single215() { return QStringLiteral("checks/single-2.15.1.json"); }
-inline QString domainHub() { return QStringLiteral("checks/single-2.10.27-domain-hub.json"); }
-inline QString upgradeBefore() { return QStringLiteral("checks/upgrade-2.9.10-to-2.10.27-before-connect.json"); }
-inline QString upgradeAfter() { return QStringLiteral("checks/upgrade-2.9.10-to-2.10.27-after-connect.json"); }
-inline QString downgrade() { return QStringLiteral("checks/downgrade-2.10.27-to-2.9.10.json"); }
+inline QString cluster29()
+{
+    return QStringLiteral("jsz-cluster-2.9.10.json");
+}
+inline QString single29()
+{
+    return QStringLiteral("checks/single-2.9.10.json");
+}
+inline QString single210()
+{
+    return QStringLiteral("checks/single-2.10.27.json");
+}
+inline QString single215()
+{
+    return QStringLiteral("checks/single-2.15.1.json");
+}
+inline QString domainHub()
+{
+    return QStringLiteral("checks/single-2.10.27-domain-hub.json");
+}
+inline QString upgradeBefore()
+{
+    return QStringLiteral("checks/upgrade-2.9.10-to-2.10.27-before-connect.json");
+}
+inline QString upgradeAfter()
+{
+    return QStringLiteral("checks/upgrade-2.9.10-to-2.10.27-after-connect.json");
+}
+inline QString downgrade()
+{
+    return QStringLiteral("checks/downgrade-2.10.27-to-2.9.10.json");
+}
 
 inline StreamInfo *findStream(AccountInfo &a, const char *name)
 {
@@ -124,7 +148,8 @@ inline QStringList summary(const QList<Finding> &findings)
 {
     QStringList out;
     for (const Finding &f : findings)
-        out.append(QStringLiteral("%1 %2 %3").arg(f.code, f.stream.isEmpty() ? QStringLiteral("-") : f.stream, Finding::severityName(f.severity)));
+        out.append(
+            QStringLiteral("%1 %2 %3").arg(f.code, f.stream.isEmpty() ? QStringLiteral("-") : f.stream, Finding::severityName(f.severity)));
     out.sort();
     return out;
 }
@@ -286,11 +311,12 @@ inline AccountCheckInput scenario(const QString &capture, const QString &change)
         replicas.replace(1, r);
         cl.insert(QStringLiteral("replicas"), replicas);
     } else if (is("orphans on $MQTT.rmsgs")) {
-        findStream(a, "$MQTT_rmsgs")->state.insert(QStringLiteral("subjects"),
-                                                   QJsonObject{{QStringLiteral("$MQTT.rmsgs"), 3}, {QStringLiteral("$MQTT.rmsgs.sensors.kitchen.temp"), 1}});
+        findStream(a, "$MQTT_rmsgs")
+            ->state.insert(QStringLiteral("subjects"),
+                           QJsonObject{{QStringLiteral("$MQTT.rmsgs"), 3}, {QStringLiteral("$MQTT.rmsgs.sensors.kitchen.temp"), 1}});
     } else if (is("no orphans")) {
-        findStream(a, "$MQTT_rmsgs")->state.insert(QStringLiteral("subjects"),
-                                                   QJsonObject{{QStringLiteral("$MQTT.rmsgs.sensors.kitchen.temp"), 1}});
+        findStream(a, "$MQTT_rmsgs")
+            ->state.insert(QStringLiteral("subjects"), QJsonObject{{QStringLiteral("$MQTT.rmsgs.sensors.kitchen.temp"), 1}});
     } else if (is("retained 5000")) {
         findStream(a, "$MQTT_rmsgs")->state.insert(QStringLiteral("messages"), 5000);
     } else if (is("retained half migrated")) {

@@ -141,13 +141,17 @@ private slots:
         QTest::newRow("garbage") << QByteArray("{\"seq\":1,\"subj") << QStringLiteral("not JSON");
         QTest::newRow("array") << QByteArray("[1,2]") << QStringLiteral("not a JSON object");
         QTest::newRow("no subject") << QByteArray(R"({"seq":1,"time":"2026-12-02T15:50:37Z","data":""})") << QStringLiteral("subject");
-        QTest::newRow("bad seq") << QByteArray(R"({"seq":-3,"subject":"a","time":"2026-12-02T15:50:37Z","data":""})") << QStringLiteral("sequence");
+        QTest::newRow("bad seq") << QByteArray(R"({"seq":-3,"subject":"a","time":"2026-12-02T15:50:37Z","data":""})")
+                                 << QStringLiteral("sequence");
         QTest::newRow("bad time") << QByteArray(R"({"seq":1,"subject":"a","time":"noon","data":""})") << QStringLiteral("time");
-        QTest::newRow("bad base64") << QByteArray(R"({"seq":1,"subject":"a","time":"2026-12-02T15:50:37Z","data":"!!!"})") << QStringLiteral("base64");
-        QTest::newRow("bad header block") << QByteArray(R"({"seq":1,"subject":"a","time":"2026-12-02T15:50:37Z","data":"","hdrs":"aGVsbG8="})")
+        QTest::newRow("bad base64") << QByteArray(R"({"seq":1,"subject":"a","time":"2026-12-02T15:50:37Z","data":"!!!"})")
+                                    << QStringLiteral("base64");
+        QTest::newRow("bad header block") << QByteArray(
+            R"({"seq":1,"subject":"a","time":"2026-12-02T15:50:37Z","data":"","hdrs":"aGVsbG8="})")
                                           << QStringLiteral("header block");
         QTest::newRow("bad end") << QByteArray(R"({"end":true,"messages":"x"})") << QStringLiteral("end line");
-        QTest::newRow("foreign header") << QByteArray(R"({"backup":"something-else","format":1})") << QStringLiteral("not a nats-mqtt-doctor backup");
+        QTest::newRow("foreign header") << QByteArray(R"({"backup":"something-else","format":1})")
+                                        << QStringLiteral("not a nats-mqtt-doctor backup");
         QTest::newRow("future format") << QByteArray(R"({"backup":"nats-mqtt-doctor","format":99})") << QStringLiteral("format 99");
     }
     void badLines()
@@ -187,16 +191,18 @@ private slots:
         QTest::addColumn<QString>("expected");
         const QList<BackupMessage> two{message(1, "a"), message(2, "b")};
         const QByteArray good = fileText(two);
-        const QList<QByteArray> lines = good.split('\n');  // header, m1, m2, end, ""
+        const QList<QByteArray> lines = good.split('\n'); // header, m1, m2, end, ""
         QTest::newRow("no end line") << fileText(two, false) << QStringLiteral("line 4: the end line is missing");
         QTest::newRow("cut mid-line") << good.left(good.size() - 10) << QStringLiteral("line 4: the line is cut off");
         QTest::newRow("garbage line") << (lines[0] + "\n" + lines[1] + "\nthis is not json\n" + lines[3] + "\n")
                                       << QStringLiteral("line 3: not JSON");
         QTest::newRow("empty") << QByteArray() << QStringLiteral("line 1: the file is empty");
-        QTest::newRow("no header") << (lines[1] + "\n" + lines[3] + "\n") << QStringLiteral("line 1: the first line must be the backup header");
+        QTest::newRow("no header") << (lines[1] + "\n" + lines[3] + "\n")
+                                   << QStringLiteral("line 1: the first line must be the backup header");
         QTest::newRow("sequence goes back") << (lines[0] + "\n" + lines[2] + "\n" + lines[1] + "\n" + lines[3] + "\n")
                                             << QStringLiteral("line 3: sequence 1 does not follow 2");
-        QTest::newRow("line dropped") << (lines[0] + "\n" + lines[1] + "\n" + lines[3] + "\n") << QStringLiteral("line 3: the end line counts 2");
+        QTest::newRow("line dropped") << (lines[0] + "\n" + lines[1] + "\n" + lines[3] + "\n")
+                                      << QStringLiteral("line 3: the end line counts 2");
         QTest::newRow("text after end") << (good + lines[1] + "\n") << QStringLiteral("line 5: text after the end line");
         QTest::newRow("second header") << (lines[0] + "\n" + lines[0] + "\n") << QStringLiteral("line 2: a second header");
     }
@@ -234,7 +240,7 @@ private slots:
             QVERIFY(w.write("partial\n"));
             QVERIFY(QFile::exists(w.temporaryPath()));
             QVERIFY(!QFile::exists(path));
-        }  // destroyed without commit
+        } // destroyed without commit
         QVERIFY(!QFile::exists(path));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 0);
 
@@ -318,7 +324,7 @@ private slots:
         Credentials inlineCreds;
         inlineCreds.kind = Credentials::Kind::Creds;
         inlineCreds.creds.data = QByteArray("-----BEGIN NATS USER JWT-----\n") + jwt.toUtf8() + "\n------END NATS USER JWT------\n\n"
-                                 + "-----BEGIN USER NKEY SEED-----\n" + seed.toUtf8() + "\n------END USER NKEY SEED------\n";
+            + "-----BEGIN USER NKEY SEED-----\n" + seed.toUtf8() + "\n------END USER NKEY SEED------\n";
         profile.accounts.insert(QStringLiteral("OTHER"), inlineCreds);
 
         AuditEntry entry;

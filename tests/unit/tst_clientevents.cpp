@@ -15,10 +15,11 @@ namespace {
 
 QByteArray advisory(const QString &type, const QString &clientType, const QString &clientId, const QString &reason = {})
 {
-    QString json = uR"({"type":"io.nats.server.advisory.v1.%1","id":"x","timestamp":"2026-12-05T08:00:01.250Z",)"
-                   uR"("server":{"name":"n1","host":"0.0.0.0","id":"NABC","ver":"2.12.1","seq":7,"jetstream":true,"time":"2026-12-05T08:00:01.25Z"},)"
-                   uR"("client":{"start":"2026-12-05T08:00:01Z","host":"10.0.0.7","id":42,"acc":"ACME","user":"acme","lang":"","ver":"",)"
-                   uR"("server":"n1","kind":"Client","client_type":"%2","client_id":"%3"})"_s.arg(type, clientType, clientId);
+    QString json =
+        uR"({"type":"io.nats.server.advisory.v1.%1","id":"x","timestamp":"2026-12-05T08:00:01.250Z",)"
+        uR"("server":{"name":"n1","host":"0.0.0.0","id":"NABC","ver":"2.12.1","seq":7,"jetstream":true,"time":"2026-12-05T08:00:01.25Z"},)"
+        uR"("client":{"start":"2026-12-05T08:00:01Z","host":"10.0.0.7","id":42,"acc":"ACME","user":"acme","lang":"","ver":"",)"
+        uR"("server":"n1","kind":"Client","client_type":"%2","client_id":"%3"})"_s.arg(type, clientType, clientId);
     if (!reason.isEmpty())
         json += uR"(,"reason":"%1")"_s.arg(reason);
     return (json + u'}').toUtf8();
@@ -64,9 +65,9 @@ private slots:
         QVERIFY(gone && gone->isTakeover());
         QVERIFY(gone->text().endsWith(u"disconnect (Duplicate Client ID)"_s));
 
-        QVERIFY(!MqttClientEvent::fromAdvisory(advisory(u"client_connect"_s, u"nats"_s, QString())));    // not MQTT
-        QVERIFY(!MqttClientEvent::fromAdvisory(advisory(u"client_auth"_s, u"mqtt"_s, u"dev-1"_s)));       // another advisory
-        QVERIFY(!MqttClientEvent::fromAdvisory("{\"type\":"));                                               // truncated
+        QVERIFY(!MqttClientEvent::fromAdvisory(advisory(u"client_connect"_s, u"nats"_s, QString()))); // not MQTT
+        QVERIFY(!MqttClientEvent::fromAdvisory(advisory(u"client_auth"_s, u"mqtt"_s, u"dev-1"_s))); // another advisory
+        QVERIFY(!MqttClientEvent::fromAdvisory("{\"type\":")); // truncated
         QVERIFY(!MqttClientEvent::fromAdvisory("[1,2]"));
         QVERIFY(!MqttClientEvent::fromAdvisory(""));
     }
@@ -96,7 +97,7 @@ private slots:
         QCOMPARE(storm->clientId, u"dup"_s);
         QCOMPARE(storm->addresses, (QStringList{u"10.0.0.8"_s, u"10.0.0.7"_s}));
         QCOMPARE(storm->first, t0);
-        QVERIFY(!watch.add(takeover(u"dup"_s, t0.addSecs(31))));  // reported once
+        QVERIFY(!watch.add(takeover(u"dup"_s, t0.addSecs(31)))); // reported once
         // Another client ID does not add up with it.
         for (int i = 0; i < 3; ++i)
             QVERIFY(!watch.add(takeover(u"other"_s, t0.addSecs(i))));
@@ -114,7 +115,7 @@ private slots:
         TakeoverWatch watch(options);
         const QDateTime t0(QDate(2026, 12, 5), QTime(8, 0), Qt::UTC);
         for (int i = 0; i < 10; ++i)
-            QVERIFY(!watch.add(takeover(u"slow"_s, t0.addSecs(20 * i))));  // one per 20 s, window 10 s
+            QVERIFY(!watch.add(takeover(u"slow"_s, t0.addSecs(20 * i)))); // one per 20 s, window 10 s
         QVERIFY(watch.storms().isEmpty());
         // The same client ID later in a burst: a storm then.
         QVERIFY(!watch.add(takeover(u"slow"_s, t0.addSecs(400))));

@@ -76,7 +76,7 @@ private slots:
         const QString h = ClientIdHash::hashBytes(input);
         QCOMPARE(h.size(), ClientIdHash::length);
         QVERIFY(ClientIdHash::isHashToken(h));
-        QCOMPARE(ClientIdHash::hashBytes(input), h);  // deterministic
+        QCOMPARE(ClientIdHash::hashBytes(input), h); // deterministic
     }
 
     void isHashToken_data()

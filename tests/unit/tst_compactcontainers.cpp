@@ -18,7 +18,7 @@ private slots:
     {
         FlatMap<QString, int> flat;
         QMap<QString, int> map;
-        const QStringList keys{QStringLiteral("m"), QStringLiteral("a"), QStringLiteral("z"), QStringLiteral("a"),
+        const QStringList keys{QStringLiteral("m"),     QStringLiteral("a"), QStringLiteral("z"), QStringLiteral("a"),
                                QStringLiteral("b fwc"), QStringLiteral("b"), QStringLiteral("")};
         int n = 0;
         for (const QString &k : keys) {
@@ -32,7 +32,7 @@ private slots:
             QVERIFY(flat.contains(it.key()));
             QCOMPARE(flat.value(it.key()), it.value());
         }
-        QCOMPARE(flat.value(QStringLiteral("a")), 3);  // inserting an existing key replaces its value
+        QCOMPARE(flat.value(QStringLiteral("a")), 3); // inserting an existing key replaces its value
         QVERIFY(!flat.contains(QStringLiteral("missing")));
         QCOMPARE(flat.value(QStringLiteral("missing"), -7), -7);
         auto mit = map.cbegin();
@@ -56,7 +56,7 @@ private slots:
         FlatMap<QString, int> copy = flat;
         QVERIFY(copy == flat);
         copy.insert(QStringLiteral("a"), 99);
-        QVERIFY(copy != flat);  // a copy is independent
+        QVERIFY(copy != flat); // a copy is independent
         QCOMPARE(flat.value(QStringLiteral("a")), 3);
         copy.clear();
         QVERIFY(copy.isEmpty());
@@ -74,12 +74,12 @@ private slots:
         QVERIFY(a);
         QCOMPARE(*a, QStringLiteral("durable"));
         QCOMPARE(a->size(), 7);
-        SharedOptional<QString> b = a;  // shares
+        SharedOptional<QString> b = a; // shares
         QVERIFY(a == b);
-        b = QStringLiteral("other");    // assignment replaces, never changes the shared value
+        b = QStringLiteral("other"); // assignment replaces, never changes the shared value
         QCOMPARE(*a, QStringLiteral("durable"));
         QVERIFY(!(a == b));
-        QVERIFY(a == SharedOptional<QString>(QStringLiteral("durable")));  // equal values, different boxes
+        QVERIFY(a == SharedOptional<QString>(QStringLiteral("durable"))); // equal values, different boxes
         QVERIFY(!(a == none));
         QVERIFY(none == SharedOptional<QString>(std::nullopt));
         b = std::nullopt;

@@ -88,10 +88,10 @@ private slots:
 
     void userAndSystem()
     {
-        const auto p = parse({QStringLiteral("-s"), QStringLiteral("nats://127.0.0.1:4222,nats://127.0.0.1:4223"),
-                              QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("pw"),
-                              QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"), QStringLiteral("sp"),
-                              QStringLiteral("--timeout"), QStringLiteral("2s"), QStringLiteral("--js-domain"), QStringLiteral("hub")});
+        const auto p = parse({QStringLiteral("-s"), QStringLiteral("nats://127.0.0.1:4222,nats://127.0.0.1:4223"), QStringLiteral("--user"),
+                              QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("pw"), QStringLiteral("--system-user"),
+                              QStringLiteral("sys"), QStringLiteral("--system-password"), QStringLiteral("sp"), QStringLiteral("--timeout"),
+                              QStringLiteral("2s"), QStringLiteral("--js-domain"), QStringLiteral("hub")});
         QVERIFY2(p.ok(), qPrintable(p.ok() ? QString() : p.error().message()));
         QCOMPARE(p->servers.size(), 2);
         QCOMPARE(p->auth.kind, Credentials::Kind::UserPassword);
@@ -111,8 +111,8 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("SUAAAAICAMCAKBQHBAEQUCYMBUHA6EARCIJRIFIWC4MBSGQ3DQOR4H776Y\n");
         f.close();
-        const auto p = parse({QStringLiteral("-s"), QStringLiteral("127.0.0.1"), QStringLiteral("--nkey"), seed,
-                              QStringLiteral("--tlsca"), seed});
+        const auto p =
+            parse({QStringLiteral("-s"), QStringLiteral("127.0.0.1"), QStringLiteral("--nkey"), seed, QStringLiteral("--tlsca"), seed});
         QVERIFY2(p.ok(), qPrintable(p.ok() ? QString() : p.error().message()));
         QCOMPARE(p->auth.kind, Credentials::Kind::NKey);
         QCOMPARE(p->auth.nkeySeed.path, seed);
@@ -123,19 +123,29 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
-        QTest::addColumn<bool>("usage");  // the command line itself is wrong (the CLI exits 64), not a file or URL
+        QTest::addColumn<bool>("usage"); // the command line itself is wrong (the CLI exits 64), not a file or URL
         QTest::newRow("no server") << QStringList{QStringLiteral("--user"), QStringLiteral("u")} << QStringLiteral("no server") << true;
-        QTest::newRow("two auth kinds") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--user"), QStringLiteral("u"),
-                                                       QStringLiteral("--token"), QStringLiteral("t")} << QStringLiteral("only one") << true;
-        QTest::newRow("password alone") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--password"), QStringLiteral("p")}
+        QTest::newRow("two auth kinds") << QStringList{QStringLiteral("-s"), QStringLiteral("h"),       QStringLiteral("--user"),
+                                                       QStringLiteral("u"),  QStringLiteral("--token"), QStringLiteral("t")}
+                                        << QStringLiteral("only one") << true;
+        QTest::newRow("password alone") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--password"),
+                                                       QStringLiteral("p")}
                                         << QStringLiteral("--password needs --user") << true;
-        QTest::newRow("bad url") << QStringList{QStringLiteral("-s"), QStringLiteral("nats://host:0")} << QStringLiteral("nats://host:0") << false;
-        QTest::newRow("bad timeout") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--timeout"), QStringLiteral("soon")}
+        QTest::newRow("bad url") << QStringList{QStringLiteral("-s"), QStringLiteral("nats://host:0")} << QStringLiteral("nats://host:0")
+                                 << false;
+        QTest::newRow("bad timeout") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--timeout"),
+                                                    QStringLiteral("soon")}
                                      << QStringLiteral("--timeout") << true;
         QTest::newRow("missing creds file") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--creds"),
-                                                           QStringLiteral("/nonexistent/x.creds")} << QStringLiteral("x.creds") << false;
-        QTest::newRow("system user and creds") << QStringList{QStringLiteral("-s"), QStringLiteral("h"), QStringLiteral("--system-user"), QStringLiteral("s"),
-                                                              QStringLiteral("--system-creds"), QStringLiteral("/tmp")} << QStringLiteral("not both") << true;
+                                                           QStringLiteral("/nonexistent/x.creds")}
+                                            << QStringLiteral("x.creds") << false;
+        QTest::newRow("system user and creds") << QStringList{QStringLiteral("-s"),
+                                                              QStringLiteral("h"),
+                                                              QStringLiteral("--system-user"),
+                                                              QStringLiteral("s"),
+                                                              QStringLiteral("--system-creds"),
+                                                              QStringLiteral("/tmp")}
+                                               << QStringLiteral("not both") << true;
     }
 
     void errors()

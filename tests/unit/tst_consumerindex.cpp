@@ -45,7 +45,7 @@ void compareWithQHash(ConsumerIndex::HashFunction hash, int count)
     }
     QCOMPARE(index.size(), count);
     QStringList names;
-    for (int i = -count / 2; i < count + count / 2; ++i)  // present and absent names
+    for (int i = -count / 2; i < count + count / 2; ++i) // present and absent names
         names << durable(i);
     names << QString() << QStringLiteral("kBmSuDPK_");
     for (const QString &name : std::as_const(names)) {
@@ -95,7 +95,7 @@ private slots:
         QCOMPARE(index.size(), 2);
         QCOMPARE(index.find(u"b")->numPending, 3);
         QCOMPARE(index.find(u"a")->numPending, 2);
-        QCOMPARE(index.names(), (QStringList{QStringLiteral("b"), QStringLiteral("a")}));  // insertion order
+        QCOMPARE(index.names(), (QStringList{QStringLiteral("b"), QStringLiteral("a")})); // insertion order
         QStringList iterated;
         for (const ConsumerIndex::Entry &e : index)
             iterated << e.name + QLatin1Char('=') + QString::number(e.consumer.numPending);
@@ -121,19 +121,13 @@ private slots:
 
     void matchesQHash()
     {
-        compareWithQHash(nullptr, 20000);  // more than one findMany chunk
+        compareWithQHash(nullptr, 20000); // more than one findMany chunk
     }
 
     // A tag shared by other names: the batch lookup's first candidate is often the wrong name.
-    void sharedTags()
-    {
-        compareWithQHash(lengthTagHash, 3000);
-    }
+    void sharedTags() { compareWithQHash(lengthTagHash, 3000); }
 
-    void oneChainForAll()
-    {
-        compareWithQHash(constantHash, 600);
-    }
+    void oneChainForAll() { compareWithQHash(constantHash, 600); }
 };
 
 QTEST_GUILESS_MAIN(TestConsumerIndex)

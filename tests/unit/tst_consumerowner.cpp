@@ -94,22 +94,20 @@ void TestConsumerOwner::owners_data()
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("clientId");
 
-    QTest::newRow("named by its record") << Case{{session(u"dev-1"_s, {h1 + u"_a"_s})}, {consumer(h1 + u"_a"_s)}, {}}
-                                         << h1 + u"_a"_s << int(Kind::Session) << u"dev-1"_s;
+    QTest::newRow("named by its record") << Case{{session(u"dev-1"_s, {h1 + u"_a"_s})}, {consumer(h1 + u"_a"_s)}, {}} << h1 + u"_a"_s
+                                         << int(Kind::Session) << u"dev-1"_s;
     QTest::newRow("pubrel named by nobody, no record")
         << Case{{}, {}, {consumer(u"$MQTT_PUBREL_"_s + hGone)}} << u"$MQTT_PUBREL_"_s + hGone << int(Kind::Orphan) << QString();
     QTest::newRow("record on the hash does not name it")
-        << Case{{session(u"dev-1"_s, {h1 + u"_a"_s})}, {consumer(h1 + u"_a"_s), consumer(h1 + u"_old"_s)}, {}}
-        << h1 + u"_old"_s << int(Kind::Orphan) << QString();
+        << Case{{session(u"dev-1"_s, {h1 + u"_a"_s})}, {consumer(h1 + u"_a"_s), consumer(h1 + u"_old"_s)}, {}} << h1 + u"_old"_s
+        << int(Kind::Orphan) << QString();
     // The consumers view used to call these orphans; ORPHAN_CONSUMER never did.
     QTest::newRow("connected clean-session client")
-        << Case{{}, {consumer(hClean + u"_q"_s)}, {}, SessionLoader::ConnectedClients{{u"clean-7"_s, u"n1"_s}}}
-        << hClean + u"_q"_s << int(Kind::ConnectedClient) << u"clean-7"_s;
-    QTest::newRow("undecodable record on the hash")
-        << Case{{undecodable(hBroken)}, {consumer(hBroken + u"_z"_s)}, {}} << hBroken + u"_z"_s << int(Kind::UndecodableRecord)
-        << QString();
-    QTest::newRow("not a gateway name") << Case{{}, {consumer(u"my-durable"_s)}, {}} << u"my-durable"_s << int(Kind::NotMqtt)
-                                        << QString();
+        << Case{{}, {consumer(hClean + u"_q"_s)}, {}, SessionLoader::ConnectedClients{{u"clean-7"_s, u"n1"_s}}} << hClean + u"_q"_s
+        << int(Kind::ConnectedClient) << u"clean-7"_s;
+    QTest::newRow("undecodable record on the hash") << Case{{undecodable(hBroken)}, {consumer(hBroken + u"_z"_s)}, {}} << hBroken + u"_z"_s
+                                                    << int(Kind::UndecodableRecord) << QString();
+    QTest::newRow("not a gateway name") << Case{{}, {consumer(u"my-durable"_s)}, {}} << u"my-durable"_s << int(Kind::NotMqtt) << QString();
     QTest::newRow("no system connection: still an orphan")
         << Case{{}, {consumer(hGone + u"_x"_s)}, {}, std::nullopt} << hGone + u"_x"_s << int(Kind::Orphan) << QString();
 }

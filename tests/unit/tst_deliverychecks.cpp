@@ -32,7 +32,9 @@ SessionEntry record(const QString &clientId, const QList<std::pair<QString, QStr
     QJsonObject cons;
     QJsonObject subs;
     for (const auto &[durable, filter] : durableAndFilter) {
-        cons.insert(filter, QJsonObject{{QStringLiteral("durable_name"), durable}, {QStringLiteral("filter_subject"), QString(QStringLiteral("$MQTT.msgs.") + filter)}});
+        cons.insert(filter,
+                    QJsonObject{{QStringLiteral("durable_name"), durable},
+                                {QStringLiteral("filter_subject"), QString(QStringLiteral("$MQTT.msgs.") + filter)}});
         subs.insert(filter, 1);
     }
     const QJsonObject rec{{QStringLiteral("id"), clientId}, {QStringLiteral("subs"), subs}, {QStringLiteral("cons"), cons}};
@@ -60,11 +62,14 @@ QJsonObject durable(const QString &name, const QString &filter, const Progress &
                        {QStringLiteral("num_pending"), p.pending},
                        {QStringLiteral("num_ack_pending"), p.ackPending},
                        {QStringLiteral("num_redelivered"), p.redelivered},
-                       {QStringLiteral("delivered"), QJsonObject{{QStringLiteral("consumer_seq"), p.delivered}, {QStringLiteral("stream_seq"), p.delivered}}},
-                       {QStringLiteral("ack_floor"), QJsonObject{{QStringLiteral("consumer_seq"), p.ackFloor}, {QStringLiteral("stream_seq"), p.ackFloor}}},
-                       {QStringLiteral("config"), QJsonObject{{QStringLiteral("durable_name"), name},
-                                                              {QStringLiteral("filter_subject"), QString(QStringLiteral("$MQTT.msgs.") + filter)},
-                                                              {QStringLiteral("max_ack_pending"), p.maxAckPending}}}};
+                       {QStringLiteral("delivered"),
+                        QJsonObject{{QStringLiteral("consumer_seq"), p.delivered}, {QStringLiteral("stream_seq"), p.delivered}}},
+                       {QStringLiteral("ack_floor"),
+                        QJsonObject{{QStringLiteral("consumer_seq"), p.ackFloor}, {QStringLiteral("stream_seq"), p.ackFloor}}},
+                       {QStringLiteral("config"),
+                        QJsonObject{{QStringLiteral("durable_name"), name},
+                                    {QStringLiteral("filter_subject"), QString(QStringLiteral("$MQTT.msgs.") + filter)},
+                                    {QStringLiteral("max_ack_pending"), p.maxAckPending}}}};
 }
 
 SessionCheckInput inputOf(const QList<SessionEntry> &sessions, const QList<QJsonObject> &msgs)
@@ -148,8 +153,8 @@ private slots:
         QCOMPARE(codesOf(Checks::checkSessions(other)),
                  (QStringList{FindingCodes::sessionMissingConsumer(), FindingCodes::orphanConsumer()}));
         // Two candidates: which one the server meant cannot be told.
-        SessionCheckInput two = inputOf({rec}, {durable(h + QStringLiteral("_B"), QStringLiteral("t.a")),
-                                                durable(h + QStringLiteral("_C"), QStringLiteral("t.a"))});
+        SessionCheckInput two = inputOf(
+            {rec}, {durable(h + QStringLiteral("_B"), QStringLiteral("t.a")), durable(h + QStringLiteral("_C"), QStringLiteral("t.a"))});
         two.connected = SessionLoader::ConnectedClients{};
         QCOMPARE(codesOf(Checks::checkSessions(two)),
                  (QStringList{FindingCodes::sessionMissingConsumer(), FindingCodes::orphanConsumer(), FindingCodes::orphanConsumer()}));
@@ -177,16 +182,18 @@ private slots:
         const QList<Finding> f = Checks::checkStuckConsumers(in, &previous);
         QCOMPARE(codesOf(f), QStringList{FindingCodes::consumerStuck()});
         QCOMPARE(f.first().repair, QStringLiteral("delete_session"));
-        QVERIFY2(f.first().detail.toString().contains(QStringLiteral("delivered 5 more time(s) in 5s")), qPrintable(f.first().detail.toString()));
+        QVERIFY2(f.first().detail.toString().contains(QStringLiteral("delivered 5 more time(s) in 5s")),
+                 qPrintable(f.first().detail.toString()));
         QVERIFY(f.first().detail.toString().contains(QStringLiteral("17 queued message(s)")));
         QCOMPARE(f.first().actual.toArray().first().toObject().value(QLatin1String("delivered_consumer_seq_before")).toInteger(), 10);
 
         // One sample only: not stuck by that rule (far from max_ack_pending).
         QVERIFY(Checks::checkStuckConsumers(in, nullptr).isEmpty());
         // The ack floor moved: it is acknowledging.
-        const AccountSample acking = AccountSample::of(accountWith({durable(name, QStringLiteral("t.a"), {.delivered = 10, .ackFloor = 0, .ackPending = 10})}),
-                                                       in.now.addSecs(-5));
-        SessionCheckInput moved = inputOf({rec}, {durable(name, QStringLiteral("t.a"), {.delivered = 15, .ackFloor = 12, .ackPending = 3})});
+        const AccountSample acking = AccountSample::of(
+            accountWith({durable(name, QStringLiteral("t.a"), {.delivered = 10, .ackFloor = 0, .ackPending = 10})}), in.now.addSecs(-5));
+        SessionCheckInput moved =
+            inputOf({rec}, {durable(name, QStringLiteral("t.a"), {.delivered = 15, .ackFloor = 12, .ackPending = 3})});
         moved.connected = in.connected;
         QVERIFY(Checks::checkStuckConsumers(moved, &acking).isEmpty());
         // Not connected: an offline session's durable does not deliver; nothing to say here.
@@ -201,13 +208,15 @@ private slots:
         const QString h = hashOf(QStringLiteral("dev-1"));
         const QString name = h + QStringLiteral("_A");
         const SessionEntry rec = record(QStringLiteral("dev-1"), {{name, QStringLiteral("t.a")}});
-        SessionCheckInput in = inputOf({rec}, {durable(name, QStringLiteral("t.a"), {.delivered = 3, .ackPending = 3, .redelivered = 2, .maxAckPending = 3})});
+        SessionCheckInput in =
+            inputOf({rec}, {durable(name, QStringLiteral("t.a"), {.delivered = 3, .ackPending = 3, .redelivered = 2, .maxAckPending = 3})});
         in.connected = SessionLoader::ConnectedClients{{QStringLiteral("dev-1"), QStringLiteral("n1")}};
         const QList<Finding> f = Checks::checkStuckConsumers(in, nullptr);
         QCOMPARE(codesOf(f), QStringList{FindingCodes::consumerStuck()});
         QVERIFY(f.first().detail.toString().contains(QStringLiteral("its max_ack_pending")));
         // No redelivery yet: waiting for acks within ack_wait is normal.
-        SessionCheckInput fresh = inputOf({rec}, {durable(name, QStringLiteral("t.a"), {.delivered = 3, .ackPending = 3, .maxAckPending = 3})});
+        SessionCheckInput fresh =
+            inputOf({rec}, {durable(name, QStringLiteral("t.a"), {.delivered = 3, .ackPending = 3, .maxAckPending = 3})});
         fresh.connected = in.connected;
         QVERIFY(Checks::checkStuckConsumers(fresh, nullptr).isEmpty());
     }
@@ -218,7 +227,8 @@ private slots:
         const QString b = hashOf(QStringLiteral("here")) + QStringLiteral("_B");
         const SessionEntry gone = record(QStringLiteral("gone"), {{a, QStringLiteral("t.a")}});
         const SessionEntry here = record(QStringLiteral("here"), {{b, QStringLiteral("t.a")}});
-        const QList<QJsonObject> msgs{durable(a, QStringLiteral("t.a"), {.pending = 20}), durable(b, QStringLiteral("t.a"), {.pending = 50})};
+        const QList<QJsonObject> msgs{durable(a, QStringLiteral("t.a"), {.pending = 20}),
+                                      durable(b, QStringLiteral("t.a"), {.pending = 50})};
         SessionCheckInput in = inputOf({gone, here}, msgs);
         in.connected = SessionLoader::ConnectedClients{{QStringLiteral("here"), QStringLiteral("n1")}};
         const AccountInfo account = accountWith(msgs);
@@ -246,12 +256,13 @@ private slots:
         const QString orphan = hashOf(QStringLiteral("nobody")) + QStringLiteral("_X");
         const SessionEntry gone = record(QStringLiteral("gone"), {{a, QStringLiteral("t.a")}});
         const SessionEntry here = record(QStringLiteral("here"), {{b, QStringLiteral("t.a")}});
-        const QList<QJsonObject> msgs{durable(a, QStringLiteral("t.a"), {.pending = 20}), durable(b, QStringLiteral("t.a"), {.ackPending = 4, .pending = 46}),
-                                      durable(orphan, QStringLiteral("t.z"), {.pending = 7}), durable(QStringLiteral("idle"), QStringLiteral("t.z"))};
+        const QList<QJsonObject> msgs{
+            durable(a, QStringLiteral("t.a"), {.pending = 20}), durable(b, QStringLiteral("t.a"), {.ackPending = 4, .pending = 46}),
+            durable(orphan, QStringLiteral("t.z"), {.pending = 7}), durable(QStringLiteral("idle"), QStringLiteral("t.z"))};
         SessionCheckInput in = inputOf({gone, here}, msgs);
         in.connected = SessionLoader::ConnectedClients{{QStringLiteral("here"), QStringLiteral("n1")}};
         const QList<InterestHolder> holders = InterestHolder::ofAccount(in, accountWith(msgs));
-        QCOMPARE(holders.size(), 3);  // the idle durable holds nothing
+        QCOMPARE(holders.size(), 3); // the idle durable holds nothing
         QCOMPARE(holders.at(0).clientId, QStringLiteral("here"));
         QCOMPARE(holders.at(0).messages, 50);
         QCOMPARE(holders.at(0).unacknowledged, 4);

@@ -74,8 +74,8 @@ private slots:
                                                          {QStringLiteral("stream_detail"), QJsonArray{stream}}}}}};
             return r;
         };
-        for (const auto &order : {QList<SystemClient::Reply>{make("n1", 5), make("n2", 7)},
-                                  QList<SystemClient::Reply>{make("n2", 7), make("n1", 5)}}) {
+        for (const auto &order :
+             {QList<SystemClient::Reply>{make("n1", 5), make("n2", 7)}, QList<SystemClient::Reply>{make("n2", 7), make("n1", 5)}}) {
             const auto accounts = Discovery::accountsFromJsz(order);
             QCOMPARE(accounts.size(), 1);
             QCOMPARE(accounts.first().streams.size(), 1);
@@ -86,13 +86,15 @@ private slots:
     void serverFromVarz()
     {
         SystemClient::Reply r;
-        r.server = QJsonObject{{QStringLiteral("name"), QStringLiteral("n1")}, {QStringLiteral("id"), QStringLiteral("NID")},
-                               {QStringLiteral("ver"), QStringLiteral("2.9.10")}, {QStringLiteral("jetstream"), true}};
-        r.data = QJsonObject{{QStringLiteral("cluster"), QJsonObject{{QStringLiteral("name"), QStringLiteral("vc")}}},
-                             {QStringLiteral("mqtt"), QJsonObject{{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
-                                                                  {QStringLiteral("port"), 1883}}},
-                             {QStringLiteral("jetstream"), QJsonObject{{QStringLiteral("config"),
-                                                                        QJsonObject{{QStringLiteral("domain"), QStringLiteral("hub")}}}}}};
+        r.server = QJsonObject{{QStringLiteral("name"), QStringLiteral("n1")},
+                               {QStringLiteral("id"), QStringLiteral("NID")},
+                               {QStringLiteral("ver"), QStringLiteral("2.9.10")},
+                               {QStringLiteral("jetstream"), true}};
+        r.data = QJsonObject{
+            {QStringLiteral("cluster"), QJsonObject{{QStringLiteral("name"), QStringLiteral("vc")}}},
+            {QStringLiteral("mqtt"), QJsonObject{{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), 1883}}},
+            {QStringLiteral("jetstream"),
+             QJsonObject{{QStringLiteral("config"), QJsonObject{{QStringLiteral("domain"), QStringLiteral("hub")}}}}}};
         const ServerInfo s = Discovery::serverFromVarz(r);
         QCOMPARE(s.name, QStringLiteral("n1"));
         QCOMPARE(s.version, QStringLiteral("2.9.10"));

@@ -70,8 +70,8 @@ QByteArray describe(const Outcome &o)
 {
     if (!o.ok)
         return QByteArray("rejected");
-    return QByteArray("ok [") + QByteArray::number(o.begin) + ',' + QByteArray::number(o.end) + ") after "
-           + QByteArray::number(o.after) + (o.escaped ? " escaped" : "");
+    return QByteArray("ok [") + QByteArray::number(o.begin) + ',' + QByteArray::number(o.end) + ") after " + QByteArray::number(o.after)
+        + (o.escaped ? " escaped" : "");
 }
 
 Outcome scanned(const char *begin, const char *end)
@@ -119,7 +119,7 @@ QByteArray mismatch(const QByteArray &input)
         const Outcome beforeFence = scanned(fenced.constData(), fenced.constData() + n);
         if (beforeFence != expected)
             return QByteArray("input ") + input.toPercentEncoding() + ": expected " + describe(expected) + ", before "
-                   + fence.toPercentEncoding() + ' ' + describe(beforeFence);
+                + fence.toPercentEncoding() + ' ' + describe(beforeFence);
     }
     return QByteArray();
 }
@@ -171,9 +171,9 @@ private slots:
     {
         for (int length = 0; length <= 33; ++length) {
             const QByteArray text(length, 'q');
-            for (const QByteArray &input : QList<QByteArray>{'"' + text, '"' + text + '"', '"' + text + '\\', '"' + text + "\\u",
-                                                             '"' + text + "\\u00", '"' + text + "\\u004", '"' + text + "\\u0041",
-                                                             '"' + text + "\\u0041\"", '"' + text + "\\\""}) {
+            for (const QByteArray &input :
+                 QList<QByteArray>{'"' + text, '"' + text + '"', '"' + text + '\\', '"' + text + "\\u", '"' + text + "\\u00",
+                                   '"' + text + "\\u004", '"' + text + "\\u0041", '"' + text + "\\u0041\"", '"' + text + "\\\""}) {
                 const QByteArray diff = mismatch(input);
                 QVERIFY2(diff.isEmpty(), diff.constData());
             }
@@ -190,9 +190,10 @@ private slots:
     // Escapes, valid and not, starting at every position 0..17 (so across word boundaries).
     void escapesAtEveryPosition()
     {
-        const QList<QByteArray> escapes = {"\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t", "\\u0041", "\\u00e9",
-                                           "\\uD83D\\uDE00", "\\u12", "\\u12g4", "\\uABCD", "\\x", "\\a", "\\U0041",
-                                           QByteArray("\\\0", 2), "\\\x7f", "\\\x80", "\\\xff", "\\ ", "\\"};
+        const QList<QByteArray> escapes = {
+            "\\\"",    "\\\\",           "\\/",    "\\b",     "\\f",     "\\n", "\\r", "\\t",     "\\u0041",
+            "\\u00e9", "\\uD83D\\uDE00", "\\u12",  "\\u12g4", "\\uABCD", "\\x", "\\a", "\\U0041", QByteArray("\\\0", 2),
+            "\\\x7f",  "\\\x80",         "\\\xff", "\\ ",     "\\"};
         for (int pos = 0; pos <= 17; ++pos) {
             for (const QByteArray &escape : escapes) {
                 const QByteArray text = QByteArray(pos, 'e') + escape;
@@ -212,8 +213,8 @@ private slots:
     void randomStrings()
     {
         QRandomGenerator rng(4242);
-        static const char kPieces[][8] = {"a", "Z", " ", "~", "\"", "\\", "\\n", "\\u0041", "\\u00", "\x1f", "\x7f", "\x80",
-                                          "\xc3\xa9", "\xff", "\t", "{", ":"};
+        static const char kPieces[][8] = {"a",    "Z",    " ",    "~",        "\"",   "\\", "\\n", "\\u0041", "\\u00",
+                                          "\x1f", "\x7f", "\x80", "\xc3\xa9", "\xff", "\t", "{",   ":"};
         for (int i = 0; i < 20000; ++i) {
             QByteArray input(int(rng.bounded(3)), ' ');
             input += '"';
@@ -274,7 +275,7 @@ private slots:
         QVERIFY(!key.is("max_ack_pendin"));
         QVERIFY(!key.is("max_ack_pendingX"));
         const Span escapedKey{text, text + 15, true};
-        QVERIFY(!escapedKey.is("max_ack_pending"));  // escaped text never equals a literal
+        QVERIFY(!escapedKey.is("max_ack_pending")); // escaped text never equals a literal
         const Span empty{text, text, false};
         QVERIFY(empty.is(""));
     }
@@ -284,9 +285,9 @@ private slots:
     {
         auto literal = [](const QByteArray &input, const char *word) {
             Scanner sc(input.constData(), input.constData() + input.size());
-            const bool ok = std::strcmp(word, "true") == 0    ? sc.literal("true")
-                            : std::strcmp(word, "false") == 0 ? sc.literal("false")
-                                                              : sc.literal("null");
+            const bool ok = std::strcmp(word, "true") == 0 ? sc.literal("true")
+                : std::strcmp(word, "false") == 0          ? sc.literal("false")
+                                                           : sc.literal("null");
             return ok ? sc.offset() : qsizetype(-1);
         };
         QCOMPARE(literal("true", "true"), qsizetype(4));
@@ -297,7 +298,7 @@ private slots:
         QCOMPARE(literal("nul", "null"), qsizetype(-1));
         QCOMPARE(literal("nulL", "null"), qsizetype(-1));
         QCOMPARE(literal("", "true"), qsizetype(-1));
-        QCOMPARE(literal("truefalse", "true"), qsizetype(4));  // the caller checks what follows
+        QCOMPARE(literal("truefalse", "true"), qsizetype(4)); // the caller checks what follows
     }
 
     // Whitespace is still skipped in front of every token, also when the usual case (none) is tested first.

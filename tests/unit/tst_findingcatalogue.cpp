@@ -36,21 +36,26 @@ private slots:
         QTest::newRow("REPLICAS_MISMATCH") << QStringLiteral("REPLICAS_MISMATCH") << S::Warning << QStringLiteral("update_stream");
         QTest::newRow("STREAM_UNHEALTHY") << QStringLiteral("STREAM_UNHEALTHY") << S::Error << QString();
         QTest::newRow("MIXED_SERVER_VERSIONS") << QStringLiteral("MIXED_SERVER_VERSIONS") << S::Warning << QString();
-        QTest::newRow("RETAINED_LEGACY_LAYOUT") << QStringLiteral("RETAINED_LEGACY_LAYOUT") << S::Info << QStringLiteral("migrate_retained");
+        QTest::newRow("RETAINED_LEGACY_LAYOUT")
+            << QStringLiteral("RETAINED_LEGACY_LAYOUT") << S::Info << QStringLiteral("migrate_retained");
         QTest::newRow("RETAINED_ORPHANED") << QStringLiteral("RETAINED_ORPHANED") << S::Error << QStringLiteral("republish");
         QTest::newRow("RETAINED_DOWNGRADE") << QStringLiteral("RETAINED_DOWNGRADE") << S::Critical << QStringLiteral("revert_retained");
-        QTest::newRow("LEGACY_SESSION_STREAMS") << QStringLiteral("LEGACY_SESSION_STREAMS") << S::Warning << QStringLiteral("migrate_legacy_sessions");
+        QTest::newRow("LEGACY_SESSION_STREAMS")
+            << QStringLiteral("LEGACY_SESSION_STREAMS") << S::Warning << QStringLiteral("migrate_legacy_sessions");
         QTest::newRow("SESSION_UNDECODABLE") << QStringLiteral("SESSION_UNDECODABLE") << S::Critical << QStringLiteral("purge_session");
         QTest::newRow("SESSION_ID_MISMATCH") << QStringLiteral("SESSION_ID_MISMATCH") << S::Error << QStringLiteral("purge_session");
         QTest::newRow("SESSION_HASH_COLLISION") << QStringLiteral("SESSION_HASH_COLLISION") << S::Warning << QString();
-        QTest::newRow("SESSION_MISSING_CONSUMER") << QStringLiteral("SESSION_MISSING_CONSUMER") << S::Error << QStringLiteral("create_consumer");
+        QTest::newRow("SESSION_MISSING_CONSUMER")
+            << QStringLiteral("SESSION_MISSING_CONSUMER") << S::Error << QStringLiteral("create_consumer");
         QTest::newRow("ORPHAN_CONSUMER") << QStringLiteral("ORPHAN_CONSUMER") << S::Warning << QStringLiteral("delete_consumer");
         QTest::newRow("SESSION_STALE") << QStringLiteral("SESSION_STALE") << S::Info << QStringLiteral("delete_session");
-        QTest::newRow("DUPLICATE_SESSION_RECORDS") << QStringLiteral("DUPLICATE_SESSION_RECORDS") << S::Error << QStringLiteral("update_stream");
+        QTest::newRow("DUPLICATE_SESSION_RECORDS")
+            << QStringLiteral("DUPLICATE_SESSION_RECORDS") << S::Error << QStringLiteral("update_stream");
         QTest::newRow("QOS2_ORPHANED") << QStringLiteral("QOS2_ORPHANED") << S::Error << QStringLiteral("delete_qos2_records");
         QTest::newRow("CLIENT_ID_TAKEOVER") << QStringLiteral("CLIENT_ID_TAKEOVER") << S::Warning << QString();
         QTest::newRow("CONSUMER_STUCK") << QStringLiteral("CONSUMER_STUCK") << S::Error << QStringLiteral("delete_session");
-        QTest::newRow("SESSION_DURABLE_REPLACED") << QStringLiteral("SESSION_DURABLE_REPLACED") << S::Error << QStringLiteral("adopt_durable");
+        QTest::newRow("SESSION_DURABLE_REPLACED")
+            << QStringLiteral("SESSION_DURABLE_REPLACED") << S::Error << QStringLiteral("adopt_durable");
         QTest::newRow("INTEREST_PINNED") << QStringLiteral("INTEREST_PINNED") << S::Warning << QStringLiteral("delete_session");
         QTest::newRow("JETSTREAM_API_ERRORS") << QStringLiteral("JETSTREAM_API_ERRORS") << S::Warning << QString();
         QTest::newRow("SERVER_VERSION_ADVISORY") << QStringLiteral("SERVER_VERSION_ADVISORY") << S::Info << QString();
@@ -91,7 +96,8 @@ private slots:
         QCOMPARE(codes.first(), FindingCodes::jetStreamDisabled());
         QCOMPARE(codes.last(), FindingCodes::upgradeInternalSubscription());
         QVERIFY(!FindingCatalogue::entry(QStringLiteral("NO_SUCH_CODE")));
-        QCOMPARE(FindingCatalogue::entry(FindingCodes::streamConfigWrong())->alternativeRepairs, QStringList{QStringLiteral("recreate_stream")});
+        QCOMPARE(FindingCatalogue::entry(FindingCodes::streamConfigWrong())->alternativeRepairs,
+                 QStringList{QStringLiteral("recreate_stream")});
     }
 
     /** The server strings of the four seed records and other key lines are explained by some code. */
@@ -99,22 +105,29 @@ private slots:
     {
         QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("code");
-        QTest::newRow("seed: retained lookup-or-create") << QStringLiteral("could not look up or create the retained messages stream for account %q")
-                                                         << QStringLiteral("STREAM_UNHEALTHY");
-        QTest::newRow("seed: sessions stream") << QStringLiteral("create sessions stream for account %q: %v") << QStringLiteral("SUBJECTS_OVERLAP");
+        QTest::newRow("seed: retained lookup-or-create")
+            << QStringLiteral("could not look up or create the retained messages stream for account %q")
+            << QStringLiteral("STREAM_UNHEALTHY");
+        QTest::newRow("seed: sessions stream") << QStringLiteral("create sessions stream for account %q: %v")
+                                               << QStringLiteral("SUBJECTS_OVERLAP");
         QTest::newRow("seed: QoS2 stream") << QStringLiteral("create QoS2 incoming messages stream for account %q: %v")
                                            << QStringLiteral("STREAM_LIMIT_HEADROOM");
         QTest::newRow("seed: loading session") << QStringLiteral("loading session record: %w") << QStringLiteral("STREAM_MISSING");
-        QTest::newRow("old loading session") << QStringLiteral("loading session record for account %q, session %q: %v") << QStringLiteral("STREAM_MISSING");
-        QTest::newRow("10093") << QStringLiteral("create retained messages consumer for account %q: %v") << QStringLiteral("RETAINED_DOWNGRADE");
-        QTest::newRow("replicas warning") << QStringLiteral("MQTT %s stream replicas mismatch: current is %v but configuration is %v for '%s > %s'")
+        QTest::newRow("old loading session") << QStringLiteral("loading session record for account %q, session %q: %v")
+                                             << QStringLiteral("STREAM_MISSING");
+        QTest::newRow("10093") << QStringLiteral("create retained messages consumer for account %q: %v")
+                               << QStringLiteral("RETAINED_DOWNGRADE");
+        QTest::newRow("replicas warning") << QStringLiteral(
+            "MQTT %s stream replicas mismatch: current is %v but configuration is %v for '%s > %s'")
                                           << QStringLiteral("REPLICAS_MISMATCH");
         QTest::newRow("JS disabled") << QStringLiteral("lookup %s stream for account %q: %v") << QStringLiteral("JETSTREAM_DISABLED");
         QTest::newRow("legacy loop") << QStringLiteral("Failed to transfer all MQTT session streams, will try again in %v")
                                      << QStringLiteral("LEGACY_SESSION_STREAMS");
-        QTest::newRow("retained deadline") << QStringLiteral("timed out while transferring retained messages from '$MQTT.rmsgs' after %v, %d processed, %d successfully transferred")
+        QTest::newRow("retained deadline") << QStringLiteral(
+            "timed out while transferring retained messages from '$MQTT.rmsgs' after %v, %d processed, %d successfully transferred")
                                            << QStringLiteral("RETAINED_LEGACY_LAYOUT");
-        QTest::newRow("unmarshal") << QStringLiteral("unmarshal of session record at sequence %v: %w") << QStringLiteral("SESSION_UNDECODABLE");
+        QTest::newRow("unmarshal") << QStringLiteral("unmarshal of session record at sequence %v: %w")
+                                   << QStringLiteral("SESSION_UNDECODABLE");
         QTest::newRow("collision") << QStringLiteral("stored session does not match client ID") << QStringLiteral("SESSION_ID_MISMATCH");
     }
 
@@ -130,9 +143,11 @@ private slots:
 
     void templateText()
     {
-        const FindingCatalogue::LogTemplate overlap{MqttLogFormats::createSessionsStream(), MqttLogFormats::errSubjectsOverlap(), QStringLiteral("all")};
+        const FindingCatalogue::LogTemplate overlap{MqttLogFormats::createSessionsStream(), MqttLogFormats::errSubjectsOverlap(),
+                                                    QStringLiteral("all")};
         QCOMPARE(overlap.text(), QStringLiteral("create sessions stream for account %q: subjects overlap with an existing stream (10065)"));
-        const FindingCatalogue::LogTemplate wrapped{MqttLogFormats::loadSession(), MqttLogFormats::errStreamNotFound(), QStringLiteral("2.11.15+")};
+        const FindingCatalogue::LogTemplate wrapped{MqttLogFormats::loadSession(), MqttLogFormats::errStreamNotFound(),
+                                                    QStringLiteral("2.11.15+")};
         QCOMPARE(wrapped.text(), QStringLiteral("loading session record: stream not found (10059)"));
         const FindingCatalogue::LogTemplate bare{MqttLogFormats::replicasMismatch(), {}, QStringLiteral("all")};
         QCOMPARE(bare.text(), MqttLogFormats::replicasMismatch());
@@ -151,13 +166,14 @@ private slots:
         QCOMPARE(f.repair, QStringLiteral("create_stream"));
         QVERIFY(f.explains.contains(QStringLiteral("loading session record: stream not found (10059)")));
 
-        const Finding r = FindingCatalogue::make(FindingCodes::replicasMismatch(), QStringLiteral("ACME"), QStringLiteral("$MQTT_msgs"),
-                                                 {{QStringLiteral("actual"), QStringLiteral("1")}, {QStringLiteral("expected"), QStringLiteral("3")}});
+        const Finding r =
+            FindingCatalogue::make(FindingCodes::replicasMismatch(), QStringLiteral("ACME"), QStringLiteral("$MQTT_msgs"),
+                                   {{QStringLiteral("actual"), QStringLiteral("1")}, {QStringLiteral("expected"), QStringLiteral("3")}});
         QCOMPARE(r.title, QStringLiteral("$MQTT_msgs has 1 replicas, expected 3"));
 
-        const Finding s = FindingCatalogue::make(FindingCodes::sessionUndecodable(), QStringLiteral("ACME"), {},
-                                                 {{QStringLiteral("subject"), QStringLiteral("$MQTT.sess.PNfq787e")},
-                                                  {QStringLiteral("client_id"), QStringLiteral("client1")}});
+        const Finding s = FindingCatalogue::make(
+            FindingCodes::sessionUndecodable(), QStringLiteral("ACME"), {},
+            {{QStringLiteral("subject"), QStringLiteral("$MQTT.sess.PNfq787e")}, {QStringLiteral("client_id"), QStringLiteral("client1")}});
         QCOMPARE(s.subject, QStringLiteral("$MQTT.sess.PNfq787e"));
         QCOMPARE(s.clientId, QStringLiteral("client1"));
         QCOMPARE(s.title, QStringLiteral("Session record on $MQTT.sess.PNfq787e cannot be decoded"));
@@ -175,8 +191,9 @@ private slots:
     // evidence, severity and text, and tells apart what the finding is about.
     void identity()
     {
-        const Finding before = FindingCatalogue::make(FindingCodes::replicasMismatch(), QStringLiteral("ACME"), QStringLiteral("$MQTT_msgs"),
-                                                      {{QStringLiteral("actual"), QStringLiteral("1")}, {QStringLiteral("expected"), QStringLiteral("3")}});
+        const Finding before =
+            FindingCatalogue::make(FindingCodes::replicasMismatch(), QStringLiteral("ACME"), QStringLiteral("$MQTT_msgs"),
+                                   {{QStringLiteral("actual"), QStringLiteral("1")}, {QStringLiteral("expected"), QStringLiteral("3")}});
         Finding again = before;
         again.detail = QStringLiteral("other words");
         again.actual = QJsonValue(2);
@@ -215,7 +232,8 @@ private slots:
         QString expected;
         for (const FindingCatalogue::Entry &e : FindingCatalogue::entries()) {
             const QString rule = FindingCatalogue::severityRule(e.code);
-            expected += QStringLiteral("| %1 | %2 | %3 |\n").arg(e.code, Finding::severityName(e.severity), rule.isEmpty() ? QStringLiteral("-") : rule);
+            expected += QStringLiteral("| %1 | %2 | %3 |\n")
+                            .arg(e.code, Finding::severityName(e.severity), rule.isEmpty() ? QStringLiteral("-") : rule);
         }
         QFile f(Test::CapturedLogs::sourceDir() + QStringLiteral("/docs/findings.md"));
         QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
@@ -269,7 +287,10 @@ private:
         const QStringList codes = FindingCatalogue::codes();
         QList<Finding> findings;
         quint32 x = seed;
-        auto next = [&x](quint32 n) { x ^= x << 13, x ^= x >> 17, x ^= x << 5; return x % n; };
+        auto next = [&x](quint32 n) {
+            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+            return x % n;
+        };
         for (int i = 0; i < count; ++i) {
             Finding f;
             f.code = codes.at(qsizetype(next(quint32(codes.size()))));

@@ -18,7 +18,7 @@ namespace {
 const QStringList keys{QStringLiteral("client_id"), QStringLiteral("consumer")};
 
 // What `write` writes as the only member of an object.
-template <typename Write>
+template<typename Write>
 QString written(const Write &write)
 {
     QString text;
@@ -106,11 +106,12 @@ private slots:
 
     void evidenceReadsLikeAJsonValue()
     {
-        static const EvidencePattern shape({{QStringLiteral("stream"), QStringLiteral("$MQTT_{consumer}")},
-                                            {QStringLiteral("consumer"), QStringLiteral("{consumer}")}},
-                                           keys);
+        static const EvidencePattern shape(
+            {{QStringLiteral("stream"), QStringLiteral("$MQTT_{consumer}")}, {QStringLiteral("consumer"), QStringLiteral("{consumer}")}},
+            keys);
         const FindingEvidence deferred(shape, {QStringLiteral("dev-1"), QStringLiteral("abc_1")});
-        const QJsonObject object{{QStringLiteral("consumer"), QStringLiteral("abc_1")}, {QStringLiteral("stream"), QStringLiteral("$MQTT_abc_1")}};
+        const QJsonObject object{{QStringLiteral("consumer"), QStringLiteral("abc_1")},
+                                 {QStringLiteral("stream"), QStringLiteral("$MQTT_abc_1")}};
         QCOMPARE(deferred.toJsonValue(), QJsonValue(object));
         QCOMPARE(deferred.toObject(), object);
         QVERIFY(deferred.isObject());
@@ -126,8 +127,9 @@ private slots:
         QCOMPARE(FindingEvidence(QJsonArray{1, 2}).toArray(), (QJsonArray{1, 2}));
         QVERIFY(FindingEvidence(QJsonValue(QJsonValue::Undefined)).isUndefined());
         const FindingEvidence plain = QJsonObject{{QStringLiteral("messages"), 1}};
-        QCOMPARE(written([&](JsonStreamWriter &w) { plain.writeJson(w, QStringLiteral("actual")); }),
-                 written([&](JsonStreamWriter &w) { w.value(QStringLiteral("actual"), QJsonObject{{QStringLiteral("messages"), 1}}); }));
+        QCOMPARE(written([&](JsonStreamWriter &w) { plain.writeJson(w, QStringLiteral("actual")); }), written([&](JsonStreamWriter &w) {
+                     w.value(QStringLiteral("actual"), QJsonObject{{QStringLiteral("messages"), 1}});
+                 }));
     }
 };
 

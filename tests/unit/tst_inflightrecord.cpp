@@ -42,7 +42,8 @@ private slots:
         QTest::newRow("2.9.10 msgs") << QStringLiteral("2.9.10") << QStringLiteral("MQTT_msgs.json") << InflightRecord::Kind::MessageCopy;
         for (const char *v : {"2.10.27", "2.15.1"}) {
             QTest::addRow("%s msgs", v) << QString::fromLatin1(v) << QStringLiteral("MQTT_msgs.json") << InflightRecord::Kind::MessageCopy;
-            QTest::addRow("%s qos2in", v) << QString::fromLatin1(v) << QStringLiteral("MQTT_qos2in.json") << InflightRecord::Kind::Qos2Incoming;
+            QTest::addRow("%s qos2in", v) << QString::fromLatin1(v) << QStringLiteral("MQTT_qos2in.json")
+                                          << InflightRecord::Kind::Qos2Incoming;
             QTest::addRow("%s out", v) << QString::fromLatin1(v) << QStringLiteral("MQTT_out.json") << InflightRecord::Kind::PubRel;
         }
     }
@@ -72,13 +73,18 @@ private slots:
         QTest::addColumn<QByteArray>("payload");
         QTest::addColumn<QString>("otherHeaders");
         for (const char *v : {"2.9.10", "2.10.27", "2.15.1"}) {
-            QTest::addRow("%s kitchen", v) << QString::fromLatin1(v) << QStringLiteral("sensors.kitchen.temp") << 1 << QByteArray("21.5") << QString();
-            QTest::addRow("%s smoke", v) << QString::fromLatin1(v) << QStringLiteral("alerts.smoke") << 1 << QByteArray("smoke!") << QString();
+            QTest::addRow("%s kitchen", v) << QString::fromLatin1(v) << QStringLiteral("sensors.kitchen.temp") << 1 << QByteArray("21.5")
+                                           << QString();
+            QTest::addRow("%s smoke", v) << QString::fromLatin1(v) << QStringLiteral("alerts.smoke") << 1 << QByteArray("smoke!")
+                                         << QString();
         }
-        QTest::newRow("2.10.27 fire") << QStringLiteral("2.10.27") << QStringLiteral("alerts.fire") << 2 << QByteArray("fire!") << QString();
+        QTest::newRow("2.10.27 fire") << QStringLiteral("2.10.27") << QStringLiteral("alerts.fire") << 2 << QByteArray("fire!")
+                                      << QString();
         // 2.15 adds a Nats-Msg-Id (the QoS2 publisher's dedup id) to the copy
-        QTest::newRow("2.15.1 fire") << QStringLiteral("2.15.1") << QStringLiteral("alerts.fire") << 2 << QByteArray("fire!") << QStringLiteral("Nats-Msg-Id");
-        QTest::newRow("2.15.1 dotted") << QStringLiteral("2.15.1") << QStringLiteral("rooms.living//room.temp") << 1 << QByteArray("20") << QString();
+        QTest::newRow("2.15.1 fire") << QStringLiteral("2.15.1") << QStringLiteral("alerts.fire") << 2 << QByteArray("fire!")
+                                     << QStringLiteral("Nats-Msg-Id");
+        QTest::newRow("2.15.1 dotted") << QStringLiteral("2.15.1") << QStringLiteral("rooms.living//room.temp") << 1 << QByteArray("20")
+                                       << QString();
     }
     void messageCopies()
     {
@@ -115,11 +121,15 @@ private slots:
         QTest::addColumn<int>("packetId");
         QTest::addColumn<QString>("natsSubject");
         QTest::addColumn<QByteArray>("payload");
-        QTest::addColumn<int>("flags");  // -1: none
-        QTest::newRow("2.10.27 dotted client") << QStringLiteral("2.10.27") << QStringLiteral("q2pub.half") << 7 << QStringLiteral("sensors.hall.temp") << QByteArray("19.5") << -1;
-        QTest::newRow("2.10.27 retained") << QStringLiteral("2.10.27") << QStringLiteral("q2pub-b") << 9 << QStringLiteral("alerts.flood") << QByteArray("water") << -1;
-        QTest::newRow("2.15.1") << QStringLiteral("2.15.1") << QStringLiteral("q2pub-half") << 7 << QStringLiteral("sensors.hall.temp") << QByteArray("19.5") << 4;
-        QTest::newRow("2.15.1 retained") << QStringLiteral("2.15.1") << QStringLiteral("q2pub-b") << 9 << QStringLiteral("alerts.flood") << QByteArray("water") << 5;
+        QTest::addColumn<int>("flags"); // -1: none
+        QTest::newRow("2.10.27 dotted client") << QStringLiteral("2.10.27") << QStringLiteral("q2pub.half") << 7
+                                               << QStringLiteral("sensors.hall.temp") << QByteArray("19.5") << -1;
+        QTest::newRow("2.10.27 retained") << QStringLiteral("2.10.27") << QStringLiteral("q2pub-b") << 9 << QStringLiteral("alerts.flood")
+                                          << QByteArray("water") << -1;
+        QTest::newRow("2.15.1") << QStringLiteral("2.15.1") << QStringLiteral("q2pub-half") << 7 << QStringLiteral("sensors.hall.temp")
+                                << QByteArray("19.5") << 4;
+        QTest::newRow("2.15.1 retained") << QStringLiteral("2.15.1") << QStringLiteral("q2pub-b") << 9 << QStringLiteral("alerts.flood")
+                                         << QByteArray("water") << 5;
     }
     void qos2Incoming()
     {
@@ -192,21 +202,36 @@ private slots:
         QTest::newRow("empty subject") << QString() << pub1 << QStringLiteral("is not under");
         QTest::newRow("no headers") << QStringLiteral("$MQTT.msgs.a") << QByteArray() << QStringLiteral("missing header block");
         QTest::newRow("garbage headers") << QStringLiteral("$MQTT.msgs.a") << QByteArray("\x01\x02\x03") << QStringLiteral("NATS/1.0");
-        QTest::newRow("no Nmqtt-Pub") << QStringLiteral("$MQTT.msgs.a") << QByteArray("NATS/1.0\r\nFoo:1\r\n\r\n") << QStringLiteral("'Nmqtt-Pub': missing");
-        QTest::newRow("qos 3") << QStringLiteral("$MQTT.msgs.a") << QByteArray("NATS/1.0\r\nNmqtt-Pub:3\r\n\r\n") << QStringLiteral("is not 0, 1 or 2");
-        QTest::newRow("qos long") << QStringLiteral("$MQTT.msgs.a") << QByteArray("NATS/1.0\r\nNmqtt-Pub:1234567890\r\n\r\n") << QStringLiteral("expected a QoS digit");
-        QTest::newRow("qos empty") << QStringLiteral("$MQTT.msgs.a") << QByteArray("NATS/1.0\r\nNmqtt-Pub:\r\n\r\n") << QStringLiteral("expected a QoS digit");
-        QTest::newRow("flags not hex") << QStringLiteral("$MQTT.qos2.in.c.1") << QByteArray("NATS/1.0\r\nNmqtt-Pub:2z\r\nNmqtt-Subject:a\r\n\r\n") << QStringLiteral("not hex");
+        QTest::newRow("no Nmqtt-Pub") << QStringLiteral("$MQTT.msgs.a") << QByteArray("NATS/1.0\r\nFoo:1\r\n\r\n")
+                                      << QStringLiteral("'Nmqtt-Pub': missing");
+        QTest::newRow("qos 3") << QStringLiteral("$MQTT.msgs.a") << QByteArray("NATS/1.0\r\nNmqtt-Pub:3\r\n\r\n")
+                               << QStringLiteral("is not 0, 1 or 2");
+        QTest::newRow("qos long") << QStringLiteral("$MQTT.msgs.a") << QByteArray("NATS/1.0\r\nNmqtt-Pub:1234567890\r\n\r\n")
+                                  << QStringLiteral("expected a QoS digit");
+        QTest::newRow("qos empty") << QStringLiteral("$MQTT.msgs.a") << QByteArray("NATS/1.0\r\nNmqtt-Pub:\r\n\r\n")
+                                   << QStringLiteral("expected a QoS digit");
+        QTest::newRow("flags not hex") << QStringLiteral("$MQTT.qos2.in.c.1")
+                                       << QByteArray("NATS/1.0\r\nNmqtt-Pub:2z\r\nNmqtt-Subject:a\r\n\r\n") << QStringLiteral("not hex");
         QTest::newRow("msgs no subject") << QStringLiteral("$MQTT.msgs.") << pub1 << QStringLiteral("no subject after");
-        QTest::newRow("qos2 no Nmqtt-Subject") << QStringLiteral("$MQTT.qos2.in.c.1") << QByteArray("NATS/1.0\r\nNmqtt-Pub:2\r\n\r\n") << QStringLiteral("Nmqtt-Subject");
-        QTest::newRow("qos2 no pi") << QStringLiteral("$MQTT.qos2.in.c") << QByteArray("NATS/1.0\r\nNmqtt-Pub:2\r\nNmqtt-Subject:a\r\n\r\n") << QStringLiteral("<client ID>.<packet id>");
-        QTest::newRow("qos2 pi 0") << QStringLiteral("$MQTT.qos2.in.c.0") << QByteArray("NATS/1.0\r\nNmqtt-Pub:2\r\nNmqtt-Subject:a\r\n\r\n") << QStringLiteral("not 1..65535");
-        QTest::newRow("qos2 pi huge") << QStringLiteral("$MQTT.qos2.in.c.99999999999999999999") << QByteArray("NATS/1.0\r\nNmqtt-Pub:2\r\nNmqtt-Subject:a\r\n\r\n") << QStringLiteral("not 1..65535");
-        QTest::newRow("pubrel bad hash") << QStringLiteral("$MQTT.out.pubrel.short") << QByteArray("NATS/1.0\r\nNmqtt-PubRel:1\r\n\r\n") << QStringLiteral("8-character client ID hash");
-        QTest::newRow("pubrel missing") << QStringLiteral("$MQTT.out.pubrel.Mh0qIKOb") << QByteArray("NATS/1.0\r\nFoo:1\r\n\r\n") << QStringLiteral("'Nmqtt-PubRel': missing");
-        QTest::newRow("pubrel not number") << QStringLiteral("$MQTT.out.pubrel.Mh0qIKOb") << QByteArray("NATS/1.0\r\nNmqtt-PubRel:abc\r\n\r\n") << QStringLiteral("not 1..65535");
-        QTest::newRow("pubrel 70000") << QStringLiteral("$MQTT.out.pubrel.Mh0qIKOb") << QByteArray("NATS/1.0\r\nNmqtt-PubRel:70000\r\n\r\n") << QStringLiteral("not 1..65535");
-        QTest::newRow("huge header block") << QStringLiteral("$MQTT.msgs.a") << (QByteArray("NATS/1.0\r\nX:") + QByteArray(2 * 1024 * 1024, 'x') + "\r\n\r\n") << QStringLiteral("larger than 1 MiB");
+        QTest::newRow("qos2 no Nmqtt-Subject") << QStringLiteral("$MQTT.qos2.in.c.1") << QByteArray("NATS/1.0\r\nNmqtt-Pub:2\r\n\r\n")
+                                               << QStringLiteral("Nmqtt-Subject");
+        QTest::newRow("qos2 no pi") << QStringLiteral("$MQTT.qos2.in.c") << QByteArray("NATS/1.0\r\nNmqtt-Pub:2\r\nNmqtt-Subject:a\r\n\r\n")
+                                    << QStringLiteral("<client ID>.<packet id>");
+        QTest::newRow("qos2 pi 0") << QStringLiteral("$MQTT.qos2.in.c.0")
+                                   << QByteArray("NATS/1.0\r\nNmqtt-Pub:2\r\nNmqtt-Subject:a\r\n\r\n") << QStringLiteral("not 1..65535");
+        QTest::newRow("qos2 pi huge") << QStringLiteral("$MQTT.qos2.in.c.99999999999999999999")
+                                      << QByteArray("NATS/1.0\r\nNmqtt-Pub:2\r\nNmqtt-Subject:a\r\n\r\n") << QStringLiteral("not 1..65535");
+        QTest::newRow("pubrel bad hash") << QStringLiteral("$MQTT.out.pubrel.short") << QByteArray("NATS/1.0\r\nNmqtt-PubRel:1\r\n\r\n")
+                                         << QStringLiteral("8-character client ID hash");
+        QTest::newRow("pubrel missing") << QStringLiteral("$MQTT.out.pubrel.Mh0qIKOb") << QByteArray("NATS/1.0\r\nFoo:1\r\n\r\n")
+                                        << QStringLiteral("'Nmqtt-PubRel': missing");
+        QTest::newRow("pubrel not number") << QStringLiteral("$MQTT.out.pubrel.Mh0qIKOb")
+                                           << QByteArray("NATS/1.0\r\nNmqtt-PubRel:abc\r\n\r\n") << QStringLiteral("not 1..65535");
+        QTest::newRow("pubrel 70000") << QStringLiteral("$MQTT.out.pubrel.Mh0qIKOb") << QByteArray("NATS/1.0\r\nNmqtt-PubRel:70000\r\n\r\n")
+                                      << QStringLiteral("not 1..65535");
+        QTest::newRow("huge header block") << QStringLiteral("$MQTT.msgs.a")
+                                           << (QByteArray("NATS/1.0\r\nX:") + QByteArray(2 * 1024 * 1024, 'x') + "\r\n\r\n")
+                                           << QStringLiteral("larger than 1 MiB");
     }
     void malformed()
     {
@@ -226,9 +251,11 @@ private slots:
     // StoredMessage::fromJson: the MSG.GET reply forms.
     void storedMessageFromJson()
     {
-        const QJsonObject reply = QJsonDocument::fromJson(
-            "{\"type\":\"io.nats.jetstream.api.v1.stream_msg_get_response\",\"message\":{\"subject\":\"$MQTT.sess.kBmSuDPK\",\"seq\":2,"
-            "\"hdrs\":\"TkFUUy8xLjANCk5hdHMtRXhwZWN0ZWQtTGFzdC1TdWJqZWN0LVNlcXVlbmNlOjENCg0K\",\"data\":\"e30=\",\"time\":\"2026-12-02T15:50:37Z\"}}").object();
+        const QJsonObject reply =
+            QJsonDocument::fromJson(
+                "{\"type\":\"io.nats.jetstream.api.v1.stream_msg_get_response\",\"message\":{\"subject\":\"$MQTT.sess.kBmSuDPK\",\"seq\":2,"
+                "\"hdrs\":\"TkFUUy8xLjANCk5hdHMtRXhwZWN0ZWQtTGFzdC1TdWJqZWN0LVNlcXVlbmNlOjENCg0K\",\"data\":\"e30=\",\"time\":\"2026-12-02T15:50:37Z\"}}")
+                .object();
         auto m = StoredMessage::fromJson(reply);
         QVERIFY(m.ok());
         QCOMPARE(m->subject, QStringLiteral("$MQTT.sess.kBmSuDPK"));
@@ -239,19 +266,22 @@ private slots:
         QVERIFY(h.ok());
         QCOMPARE(h->value(QStringLiteral("nats-expected-last-subject-sequence")), QStringLiteral("1"));
 
-        auto notFound = StoredMessage::fromJson(QJsonDocument::fromJson(
-            "{\"type\":\"x\",\"error\":{\"code\":404,\"err_code\":10037,\"description\":\"no message found\"}}").object());
+        auto notFound = StoredMessage::fromJson(
+            QJsonDocument::fromJson("{\"type\":\"x\",\"error\":{\"code\":404,\"err_code\":10037,\"description\":\"no message found\"}}")
+                .object());
         QVERIFY(!notFound.ok());
         QCOMPARE(notFound.error().jsErrCode(), 10037);
         QVERIFY(!StoredMessage::fromJson(QJsonObject{{QStringLiteral("subject"), 5}}).ok());
-        QVERIFY(!StoredMessage::fromJson(QJsonObject{{QStringLiteral("subject"), QStringLiteral("a")}, {QStringLiteral("data"), QStringLiteral("!!")}}).ok());
+        QVERIFY(!StoredMessage::fromJson(
+                     QJsonObject{{QStringLiteral("subject"), QStringLiteral("a")}, {QStringLiteral("data"), QStringLiteral("!!")}})
+                     .ok());
         QVERIFY(!StoredMessage::fromJson(QJsonObject{{QStringLiteral("subject"), QStringLiteral("a")}, {QStringLiteral("seq"), -1}}).ok());
         QVERIFY(!StoredMessage::fromJson(QJsonObject{}).ok());
     }
 
     void headerBlocks()
     {
-        auto h = NatsHeaders::parse(QByteArrayLiteral("NATS/1.0\r\n\r\n\r\n"));  // what 2.9.10+ store for a first save
+        auto h = NatsHeaders::parse(QByteArrayLiteral("NATS/1.0\r\n\r\n\r\n")); // what 2.9.10+ store for a first save
         QVERIFY(h.ok());
         QVERIFY(h->isEmpty());
         h = NatsHeaders::parse(QByteArrayLiteral("NATS/1.0 503\r\n\r\n"));
@@ -272,7 +302,8 @@ private slots:
         QList<StoredMessage> corpus;
         for (const char *v : {"2.9.10", "2.10.27", "2.15.1"}) {
             for (const char *f : {"MQTT_msgs.json", "MQTT_qos2in.json", "MQTT_out.json"}) {
-                if (QFile::exists(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/") + QLatin1String(v) + QLatin1Char('/') + QLatin1String(f)))
+                if (QFile::exists(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/")
+                                  + QLatin1String(v) + QLatin1Char('/') + QLatin1String(f)))
                     corpus += loadCapture(QString::fromLatin1(v), QString::fromLatin1(f));
             }
         }

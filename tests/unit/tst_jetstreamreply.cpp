@@ -93,10 +93,13 @@ private slots:
         QTest::newRow("stream not found") << u"error-stream-not-found"_qs << Error::Kind::NotFound << 10059 << u"stream not found"_qs;
         QTest::newRow("consumer not found") << u"error-consumer-not-found"_qs << Error::Kind::NotFound << 10014 << u"consumer not found"_qs;
         QTest::newRow("no message") << u"error-no-message"_qs << Error::Kind::NotFound << 10037 << u"no message found"_qs;
-        QTest::newRow("overlap") << u"error-overlap"_qs << Error::Kind::JetStream << 10065 << u"subjects overlap with an existing stream"_qs;
+        QTest::newRow("overlap") << u"error-overlap"_qs << Error::Kind::JetStream << 10065
+                                 << u"subjects overlap with an existing stream"_qs;
         QTest::newRow("bad request") << u"error-bad-request"_qs << Error::Kind::JetStream << 10025 << u"invalid JSON"_qs;
-        QTest::newRow("name mismatch") << u"error-name-mismatch"_qs << Error::Kind::JetStream << 10056 << u"stream name in subject does not match request"_qs;
-        QTest::newRow("not enabled") << u"error-jetstream-not-enabled"_qs << Error::Kind::JetStream << 10039 << u"JetStream not enabled for account"_qs;
+        QTest::newRow("name mismatch") << u"error-name-mismatch"_qs << Error::Kind::JetStream << 10056
+                                       << u"stream name in subject does not match request"_qs;
+        QTest::newRow("not enabled") << u"error-jetstream-not-enabled"_qs << Error::Kind::JetStream << 10039
+                                     << u"JetStream not enabled for account"_qs;
     }
     void realErrors()
     {
@@ -128,7 +131,8 @@ private slots:
         const QString malformed = QStringLiteral("JetStream STREAM.INFO.$MQTT_sess: malformed reply: ");
         const QString failed = QStringLiteral("JetStream STREAM.INFO.$MQTT_sess failed: ");
         QTest::newRow("empty") << QByteArray() << protocol << 0 << malformed + u"the reply on $JS.API.STREAM.INFO.$MQTT_sess is empty"_qs;
-        QTest::newRow("blank") << QByteArray(" \r\n\t") << protocol << 0 << malformed + u"the reply on $JS.API.STREAM.INFO.$MQTT_sess is empty"_qs;
+        QTest::newRow("blank") << QByteArray(" \r\n\t") << protocol << 0
+                               << malformed + u"the reply on $JS.API.STREAM.INFO.$MQTT_sess is empty"_qs;
         QTest::newRow("not JSON") << QByteArray("<html>502</html>") << protocol << 0
                                   << malformed + u"the reply is not JSON (illegal value at offset 1): <html>502</html>"_qs;
         QTest::newRow("truncated") << QByteArray("{\"type\":\"io.nats") << protocol << 0
@@ -146,26 +150,27 @@ private slots:
                                       << malformed + u"\"error\" is a string, not an object: {\"error\":\"stream not found\"}"_qs;
         QTest::newRow("error array") << QByteArray("{\"error\":[10059]}") << protocol << 0
                                      << malformed + u"\"error\" is an array, not an object: {\"error\":[10059]}"_qs;
-        QTest::newRow("unknown code") << QByteArray("{\"error\":{\"code\":599,\"err_code\":19999,\"description\":\"something new\"}}")
-                                      << js << 19999 << failed + u"something new (19999)"_qs;
-        QTest::newRow("no description") << QByteArray("{\"error\":{\"code\":500,\"err_code\":10077}}")
-                                        << js << 10077 << failed + u"the server gave no description (10077)"_qs;
-        QTest::newRow("only code") << QByteArray("{\"error\":{\"code\":503,\"description\":\"busy\"}}")
-                                   << js << 0 << failed + u"busy (503)"_qs;
-        QTest::newRow("empty error") << QByteArray("{\"error\":{}}")
-                                     << js << 0 << failed + u"the server gave no description (no error code)"_qs;
-        QTest::newRow("codes as strings") << QByteArray("{\"error\":{\"code\":\"404\",\"err_code\":\"10059\",\"description\":7}}")
-                                          << js << 0 << failed + u"the server gave no description (no error code)"_qs;
+        QTest::newRow("unknown code") << QByteArray("{\"error\":{\"code\":599,\"err_code\":19999,\"description\":\"something new\"}}") << js
+                                      << 19999 << failed + u"something new (19999)"_qs;
+        QTest::newRow("no description") << QByteArray("{\"error\":{\"code\":500,\"err_code\":10077}}") << js << 10077
+                                        << failed + u"the server gave no description (10077)"_qs;
+        QTest::newRow("only code") << QByteArray("{\"error\":{\"code\":503,\"description\":\"busy\"}}") << js << 0
+                                   << failed + u"busy (503)"_qs;
+        QTest::newRow("empty error") << QByteArray("{\"error\":{}}") << js << 0
+                                     << failed + u"the server gave no description (no error code)"_qs;
+        QTest::newRow("codes as strings") << QByteArray("{\"error\":{\"code\":\"404\",\"err_code\":\"10059\",\"description\":7}}") << js
+                                          << 0 << failed + u"the server gave no description (no error code)"_qs;
         // Codes outside int range are garbage: they never reach the int fields, nor the kind (10059 would be NotFound).
-        QTest::newRow("huge codes") << QByteArray("{\"error\":{\"code\":1e300,\"err_code\":4294977355,\"description\":\"x\"}}")
-                                    << js << 0 << failed + u"x (no error code)"_qs;
-        QTest::newRow("negative codes") << QByteArray("{\"error\":{\"code\":-404,\"err_code\":-10059,\"description\":\"x\"}}")
-                                        << js << 0 << failed + u"x (no error code)"_qs;
-        QTest::newRow("fractional code") << QByteArray("{\"error\":{\"err_code\":10059.5,\"description\":\"x\"}}")
-                                         << js << 0 << failed + u"x (no error code)"_qs;
+        QTest::newRow("huge codes") << QByteArray("{\"error\":{\"code\":1e300,\"err_code\":4294977355,\"description\":\"x\"}}") << js << 0
+                                    << failed + u"x (no error code)"_qs;
+        QTest::newRow("negative codes") << QByteArray("{\"error\":{\"code\":-404,\"err_code\":-10059,\"description\":\"x\"}}") << js << 0
+                                        << failed + u"x (no error code)"_qs;
+        QTest::newRow("fractional code") << QByteArray("{\"error\":{\"err_code\":10059.5,\"description\":\"x\"}}") << js << 0
+                                         << failed + u"x (no error code)"_qs;
         // Qt refuses a number beyond double range: the whole reply is malformed.
         QTest::newRow("code beyond double") << QByteArray("{\"error\":{\"err_code\":1e999,\"description\":\"x\"}}") << protocol << 0
-                                            << malformed + u"the reply is not JSON (illegal number at offset 26): {\"error\":{\"err_code\":1e999,\"description\":\"x\"}}"_qs;
+                                            << malformed
+                + u"the reply is not JSON (illegal number at offset 26): {\"error\":{\"err_code\":1e999,\"description\":\"x\"}}"_qs;
     }
     void brokenReplies()
     {
@@ -203,7 +208,14 @@ private slots:
     {
         const auto r = parse("{\"config\":{\"name\":\"$MQTT_sess\",\"future_field\":{\"a\":[1,2]}},\"state\":{},\"huge\":1e300}");
         QVERIFY(r);
-        QCOMPARE(r->value(QLatin1String("config")).toObject().value(QLatin1String("future_field")).toObject().value(QLatin1String("a")).toArray().size(), 2);
+        QCOMPARE(r->value(QLatin1String("config"))
+                     .toObject()
+                     .value(QLatin1String("future_field"))
+                     .toObject()
+                     .value(QLatin1String("a"))
+                     .toArray()
+                     .size(),
+                 2);
         QCOMPARE(r->value(QLatin1String("huge")).toDouble(), 1e300);
     }
 
@@ -224,7 +236,8 @@ private slots:
             QCOMPARE(m->timeNs, MessageGetter::parseTimeNs(message.value(QLatin1String("time")).toString()));
             QVERIFY(m->timeNs > 1'700'000'000LL * 1'000'000'000LL);
 
-            const auto gone = MessageGetter::parseMessageGetReply(capture(v, QStringLiteral("error-no-message")), QStringLiteral("$MQTT_sess"), 999999);
+            const auto gone =
+                MessageGetter::parseMessageGetReply(capture(v, QStringLiteral("error-no-message")), QStringLiteral("$MQTT_sess"), 999999);
             QVERIFY(gone);
             QVERIFY(gone->deleted);
             QCOMPARE(gone->sequence, quint64(999999));
@@ -243,7 +256,8 @@ private slots:
         QTest::newRow("array") << QByteArray("[]") << Error::Kind::Protocol
                                << malformed + u"the reply for sequence 7 is not a JSON object: []"_qs;
         QTest::newRow("neither") << QByteArray("{\"type\":\"x\"}") << Error::Kind::Protocol
-                                 << malformed + u"the reply for sequence 7 holds neither a message object nor an error: {\"type\":\"x\"}"_qs;
+                                 << malformed
+                + u"the reply for sequence 7 holds neither a message object nor an error: {\"type\":\"x\"}"_qs;
         QTest::newRow("error string") << QByteArray("{\"error\":\"gone\"}") << Error::Kind::Protocol
                                       << malformed + u"\"error\" is not an object"_qs;
         QTest::newRow("other sequence") << QByteArray("{\"message\":{\"subject\":\"a\",\"seq\":8}}") << Error::Kind::Protocol

@@ -57,19 +57,21 @@ private slots:
     {
         QTest::addColumn<QJsonObject>("doc");
         QTest::newRow("empty") << QJsonObject();
-        QTest::newRow("scalars") << QJsonObject{{QStringLiteral("a"), 1}, {QStringLiteral("b"), QStringLiteral("x\"y\\n\u00e9")},
+        QTest::newRow("scalars") << QJsonObject{{QStringLiteral("a"), 1},    {QStringLiteral("b"), QStringLiteral("x\"y\\n\u00e9")},
                                                 {QStringLiteral("c"), true}, {QStringLiteral("d"), QJsonValue::Null},
-                                                {QStringLiteral("e"), 1.5}, {QStringLiteral("f"), -9007199254740991LL}};
-        QTest::newRow("empty containers") << QJsonObject{{QStringLiteral("list"), QJsonArray()}, {QStringLiteral("obj"), QJsonObject()},
-                                                         {QStringLiteral("x"), QJsonObject()}};
+                                                {QStringLiteral("e"), 1.5},  {QStringLiteral("f"), -9007199254740991LL}};
+        QTest::newRow("empty containers") << QJsonObject{
+            {QStringLiteral("list"), QJsonArray()}, {QStringLiteral("obj"), QJsonObject()}, {QStringLiteral("x"), QJsonObject()}};
         const QJsonObject finding{{QStringLiteral("code"), QStringLiteral("STREAM_MISSING")},
-                                  {QStringLiteral("evidence"), QJsonObject{{QStringLiteral("expected"), QJsonArray{1, QJsonArray{}, QJsonObject{}}},
-                                                                           {QStringLiteral("actual"), QJsonValue::Null}}},
+                                  {QStringLiteral("evidence"),
+                                   QJsonObject{{QStringLiteral("expected"), QJsonArray{1, QJsonArray{}, QJsonObject{}}},
+                                               {QStringLiteral("actual"), QJsonValue::Null}}},
                                   {QStringLiteral("explains"), QJsonArray{QStringLiteral("a \"quoted\" line"), QStringLiteral("b")}}};
-        QTest::newRow("nested") << QJsonObject{{QStringLiteral("findings"), QJsonArray{finding, finding, 3, QStringLiteral("s")}},
-                                               {QStringLiteral("obj"), QJsonObject{{QStringLiteral("inner"), finding}, {QStringLiteral("n"), 2}}},
-                                               {QStringLiteral("summary"), QJsonObject{{QStringLiteral("critical"), 0}}},
-                                               {QStringLiteral("key with \"quotes\" and \u00fc"), QJsonArray{QJsonArray{QJsonArray{}}}}};
+        QTest::newRow("nested") << QJsonObject{
+            {QStringLiteral("findings"), QJsonArray{finding, finding, 3, QStringLiteral("s")}},
+            {QStringLiteral("obj"), QJsonObject{{QStringLiteral("inner"), finding}, {QStringLiteral("n"), 2}}},
+            {QStringLiteral("summary"), QJsonObject{{QStringLiteral("critical"), 0}}},
+            {QStringLiteral("key with \"quotes\" and \u00fc"), QJsonArray{QJsonArray{QJsonArray{}}}}};
     }
 
     void sameAsDocument()
@@ -101,9 +103,14 @@ private slots:
     // also across the writer's buffer (many members: more than one flush).
     void typedScalarsAsDocument()
     {
-        const QList<QString> texts{QString(), QStringLiteral("plain"), QStringLiteral("q\"b\\s/"), QStringLiteral("\b\f\n\r\t"),
-                                   QString(QChar(1)) + QChar(0x1f) + QChar(0x7f), QStringLiteral("caf\u00e9 \u20ac \u4e2d"),
-                                   QString::fromUtf8("\xf0\x9f\x98\x80 emoji"), QString(QChar(0xd800)) + QStringLiteral("lone"),
+        const QList<QString> texts{QString(),
+                                   QStringLiteral("plain"),
+                                   QStringLiteral("q\"b\\s/"),
+                                   QStringLiteral("\b\f\n\r\t"),
+                                   QString(QChar(1)) + QChar(0x1f) + QChar(0x7f),
+                                   QStringLiteral("caf\u00e9 \u20ac \u4e2d"),
+                                   QString::fromUtf8("\xf0\x9f\x98\x80 emoji"),
+                                   QString(QChar(0xd800)) + QStringLiteral("lone"),
                                    QString(70000, QLatin1Char('x'))};
         QJsonObject expected;
         QByteArray bytes;

@@ -13,7 +13,8 @@ const QString kSubject = QStringLiteral("$SYS.REQ.SERVER.PING.JSZ");
 SystemClient::Reply reply(const char *server, const QJsonValue &details, const QJsonObject &meta = {})
 {
     SystemClient::Reply r;
-    r.server = QJsonObject{{QStringLiteral("name"), QLatin1String(server)}, {QStringLiteral("id"), QLatin1String(server).toString().toUpper()}};
+    r.server =
+        QJsonObject{{QStringLiteral("name"), QLatin1String(server)}, {QStringLiteral("id"), QLatin1String(server).toString().toUpper()}};
     r.data = QJsonObject{{QStringLiteral("account_details"), details}};
     if (!meta.isEmpty())
         r.data.insert(QStringLiteral("meta_cluster"), meta);
@@ -24,8 +25,10 @@ QJsonObject account(const char *name, const QStringList &streams = {})
 {
     QJsonArray s;
     for (const QString &stream : streams)
-        s.append(QJsonObject{{QStringLiteral("name"), stream}, {QStringLiteral("config"), QJsonObject{{QStringLiteral("name"), stream}}},
-                             {QStringLiteral("consumer_detail"), QJsonArray{QJsonObject{{QStringLiteral("name"), QString(stream + QStringLiteral("_c"))}}}}});
+        s.append(QJsonObject{{QStringLiteral("name"), stream},
+                             {QStringLiteral("config"), QJsonObject{{QStringLiteral("name"), stream}}},
+                             {QStringLiteral("consumer_detail"),
+                              QJsonArray{QJsonObject{{QStringLiteral("name"), QString(stream + QStringLiteral("_c"))}}}}});
     return QJsonObject{{QStringLiteral("name"), QLatin1String(name)}, {QStringLiteral("stream_detail"), s}};
 }
 
@@ -83,19 +86,17 @@ private slots:
         QTest::addColumn<QString>("mentions");
         QTest::newRow("details not an array") << QJsonValue(QStringLiteral("x")) << QStringLiteral("not an array");
         QTest::newRow("nameless account") << QJsonValue(QJsonArray{QJsonObject{}}) << QStringLiteral("no name");
-        QTest::newRow("streams not an array")
-            << QJsonValue(QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("A")}, {QStringLiteral("stream_detail"), 3}}})
-            << QStringLiteral("stream_detail");
-        QTest::newRow("nameless stream")
-            << QJsonValue(QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("A")},
-                                                 {QStringLiteral("stream_detail"), QJsonArray{QJsonObject{}}}}})
-            << QStringLiteral("has no name");
-        QTest::newRow("nameless consumer")
-            << QJsonValue(QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("A")},
-                                                 {QStringLiteral("stream_detail"),
-                                                  QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("S")},
-                                                                         {QStringLiteral("consumer_detail"), QJsonArray{1}}}}}}})
-            << QStringLiteral("consumer");
+        QTest::newRow("streams not an array") << QJsonValue(
+            QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("A")}, {QStringLiteral("stream_detail"), 3}}})
+                                              << QStringLiteral("stream_detail");
+        QTest::newRow("nameless stream") << QJsonValue(QJsonArray{
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("A")}, {QStringLiteral("stream_detail"), QJsonArray{QJsonObject{}}}}})
+                                         << QStringLiteral("has no name");
+        QTest::newRow("nameless consumer") << QJsonValue(QJsonArray{QJsonObject{
+            {QStringLiteral("name"), QStringLiteral("A")},
+            {QStringLiteral("stream_detail"),
+             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("S")}, {QStringLiteral("consumer_detail"), QJsonArray{1}}}}}}})
+                                           << QStringLiteral("consumer");
     }
 
     void malformedRepliesAddNothing()
@@ -133,10 +134,11 @@ private slots:
         // A follower names the leader but lists no replicas: nothing learnt from it.
         QVERIFY(merge.add(reply("n2", QJsonArray{}, QJsonObject{{QStringLiteral("leader"), QStringLiteral("n1")}}), kSubject));
         QVERIFY(merge.metaPeers().isEmpty());
-        const QJsonObject meta{{QStringLiteral("leader"), QStringLiteral("n1")},
-                               {QStringLiteral("replicas"),
-                                QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("n2")}, {QStringLiteral("current"), true}},
-                                           QJsonObject{{QStringLiteral("name"), QStringLiteral("n3")}, {QStringLiteral("offline"), true}}}}};
+        const QJsonObject meta{
+            {QStringLiteral("leader"), QStringLiteral("n1")},
+            {QStringLiteral("replicas"),
+             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("n2")}, {QStringLiteral("current"), true}},
+                        QJsonObject{{QStringLiteral("name"), QStringLiteral("n3")}, {QStringLiteral("offline"), true}}}}};
         QVERIFY(merge.add(reply("n1", QJsonArray{}, meta), kSubject));
         const auto peers = merge.metaPeers();
         QCOMPARE(peers.size(), 3);
@@ -157,8 +159,8 @@ private slots:
         JszMerge merge;
         QVERIFY(merge.add(reply("n1", QJsonArray{withApi(100, 7)}), kSubject));
         QVERIFY(merge.add(reply("n2", QJsonArray{withApi(40, 3)}), kSubject));
-        QVERIFY(merge.add(reply("n2", QJsonArray{withApi(40, 3)}), kSubject));  // the same server again
-        QVERIFY(merge.add(reply("n3", QJsonArray{account("A")}), kSubject));    // no counters in its reply
+        QVERIFY(merge.add(reply("n2", QJsonArray{withApi(40, 3)}), kSubject)); // the same server again
+        QVERIFY(merge.add(reply("n3", QJsonArray{account("A")}), kSubject)); // no counters in its reply
         const QList<AccountInfo> accounts = merge.accounts();
         QCOMPARE(accounts.size(), 1);
         QVERIFY(accounts.first().api.has_value());

@@ -76,7 +76,8 @@ private slots:
         QTest::newRow("with v") << QStringLiteral("v2.10.27") << true << 2 << 10 << 27 << QString() << qint64(2010027);
         QTest::newRow("sid") << QStringLiteral("2.15.1") << true << 2 << 15 << 1 << QString() << qint64(2015001);
         QTest::newRow("rc") << QStringLiteral("v2.11.0-RC.1") << true << 2 << 11 << 0 << QStringLiteral("RC.1") << qint64(2011000);
-        QTest::newRow("build metadata") << QStringLiteral("2.12.0-beta.3+abc") << true << 2 << 12 << 0 << QStringLiteral("beta.3") << qint64(2012000);
+        QTest::newRow("build metadata") << QStringLiteral("2.12.0-beta.3+abc") << true << 2 << 12 << 0 << QStringLiteral("beta.3")
+                                        << qint64(2012000);
         QTest::newRow("two parts") << QStringLiteral("2.11") << true << 2 << 11 << 0 << QString() << qint64(2011000);
         QTest::newRow("spaces") << QStringLiteral(" 2.9.10 ") << true << 2 << 9 << 10 << QString() << qint64(2009010);
         QTest::newRow("empty") << QString() << false << 0 << 0 << 0 << QString() << qint64(0);
@@ -179,19 +180,24 @@ private slots:
                              << QStringList{QStringLiteral("$MQTT_sess"), QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_rmsgs")}
                              << QStringList{QStringLiteral("$MQTT.sess.>"), QStringLiteral("$MQTT.msgs.>"), QStringLiteral("$MQTT.rmsgs")};
         QTest::newRow("2.9 domain hub") << MqttLayout::Kind::V2_9 << QStringLiteral("hub")
-                                        << QStringList{QStringLiteral("$MQTT_sess"), QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_rmsgs")}
-                                        << QStringList{QStringLiteral("$MQTT.sess.hub.>"), QStringLiteral("$MQTT.msgs.>"), QStringLiteral("$MQTT.rmsgs")};
+                                        << QStringList{QStringLiteral("$MQTT_sess"), QStringLiteral("$MQTT_msgs"),
+                                                       QStringLiteral("$MQTT_rmsgs")}
+                                        << QStringList{QStringLiteral("$MQTT.sess.hub.>"), QStringLiteral("$MQTT.msgs.>"),
+                                                       QStringLiteral("$MQTT.rmsgs")};
         const QStringList five{QStringLiteral("$MQTT_sess"), QStringLiteral("$MQTT_msgs"), QStringLiteral("$MQTT_qos2in"),
                                QStringLiteral("$MQTT_out"), QStringLiteral("$MQTT_rmsgs")};
         QTest::newRow("2.10+") << MqttLayout::Kind::V2_10 << QString() << five
-                               << QStringList{QStringLiteral("$MQTT.sess.>"), QStringLiteral("$MQTT.msgs.>"), QStringLiteral("$MQTT.qos2.in.>"),
-                                              QStringLiteral("$MQTT.out.>"), QStringLiteral("$MQTT.rmsgs.>")};
+                               << QStringList{QStringLiteral("$MQTT.sess.>"), QStringLiteral("$MQTT.msgs.>"),
+                                              QStringLiteral("$MQTT.qos2.in.>"), QStringLiteral("$MQTT.out.>"),
+                                              QStringLiteral("$MQTT.rmsgs.>")};
         QTest::newRow("2.10+ domain spoke") << MqttLayout::Kind::V2_10 << QStringLiteral("spoke") << five
                                             << QStringList{QStringLiteral("$MQTT.sess.spoke.>"), QStringLiteral("$MQTT.msgs.>"),
-                                                           QStringLiteral("$MQTT.qos2.in.>"), QStringLiteral("$MQTT.out.>"), QStringLiteral("$MQTT.rmsgs.>")};
+                                                           QStringLiteral("$MQTT.qos2.in.>"), QStringLiteral("$MQTT.out.>"),
+                                                           QStringLiteral("$MQTT.rmsgs.>")};
         QTest::newRow("mixed: 2.9 retained") << MqttLayout::Kind::Mixed << QString() << five
-                                             << QStringList{QStringLiteral("$MQTT.sess.>"), QStringLiteral("$MQTT.msgs.>"), QStringLiteral("$MQTT.qos2.in.>"),
-                                                            QStringLiteral("$MQTT.out.>"), QStringLiteral("$MQTT.rmsgs")};
+                                             << QStringList{QStringLiteral("$MQTT.sess.>"), QStringLiteral("$MQTT.msgs.>"),
+                                                            QStringLiteral("$MQTT.qos2.in.>"), QStringLiteral("$MQTT.out.>"),
+                                                            QStringLiteral("$MQTT.rmsgs")};
     }
 
     void layoutStreams()
@@ -279,8 +285,8 @@ private slots:
         QTest::newRow("2.10.27 domain hub") << QStringLiteral("checks/single-2.10.27-domain-hub.json") << MqttLayout::Kind::V2_10
                                             << QStringLiteral("hub") << 1 << 5;
         QTest::newRow("2.15.1 single") << QStringLiteral("checks/single-2.15.1.json") << MqttLayout::Kind::V2_10 << QString() << 1 << 5;
-        QTest::newRow("2.9.10 migrated by 2.10.27") << QStringLiteral("checks/upgrade-2.9.10-to-2.10.27-after-connect.json")
-                                                    << MqttLayout::Kind::V2_10 << QString() << 1 << 5;
+        QTest::newRow("2.9.10 migrated by 2.10.27")
+            << QStringLiteral("checks/upgrade-2.9.10-to-2.10.27-after-connect.json") << MqttLayout::Kind::V2_10 << QString() << 1 << 5;
     }
 
     void matchesRealServers()
@@ -414,8 +420,10 @@ private slots:
         QTest::addColumn<int>("legacy");
         QTest::addColumn<int>("current");
         QTest::addColumn<int>("unknown");
-        QTest::newRow("all 2.9") << QStringList{QStringLiteral("2.9.10"), QStringLiteral("2.9.10")} << MqttLayout::Kind::V2_9 << 2 << 0 << 0;
-        QTest::newRow("all 2.10+") << QStringList{QStringLiteral("2.10.27"), QStringLiteral("2.15.1")} << MqttLayout::Kind::V2_10 << 0 << 2 << 0;
+        QTest::newRow("all 2.9") << QStringList{QStringLiteral("2.9.10"), QStringLiteral("2.9.10")} << MqttLayout::Kind::V2_9 << 2 << 0
+                                 << 0;
+        QTest::newRow("all 2.10+") << QStringList{QStringLiteral("2.10.27"), QStringLiteral("2.15.1")} << MqttLayout::Kind::V2_10 << 0 << 2
+                                   << 0;
         QTest::newRow("rc counts as 2.11") << QStringList{QStringLiteral("v2.11.0-RC.1")} << MqttLayout::Kind::V2_10 << 0 << 1 << 0;
         QTest::newRow("mixed") << QStringList{QStringLiteral("2.9.10"), QStringLiteral("2.10.27"), QStringLiteral("2.10.27")}
                                << MqttLayout::Kind::Mixed << 1 << 2 << 0;
@@ -450,7 +458,8 @@ private slots:
 
     void mixedVersionsSorted()
     {
-        QList<ServerInfo> servers{server("b", "2.15.1", "c"), server("a", "2.9.10", "c"), server("c", "v2.10.27", "c"), server("d", "2.10.27", "c")};
+        QList<ServerInfo> servers{server("b", "2.15.1", "c"), server("a", "2.9.10", "c"), server("c", "v2.10.27", "c"),
+                                  server("d", "2.10.27", "c")};
         const LayoutChoice c = Layouts::choose(servers);
         QCOMPARE(c.versions, (QStringList{QStringLiteral("2.9.10"), QStringLiteral("2.10.27"), QStringLiteral("2.15.1")}));
         QCOMPARE(c.legacyServers, QStringList{QStringLiteral("a")});
@@ -495,10 +504,13 @@ private slots:
         QTest::addColumn<QString>("expectedSubject");
         QTest::addColumn<QString>("source");
         QTest::newRow("none") << QString() << false << QString() << QStringLiteral("$MQTT.sess.>") << QString();
-        QTest::newRow("jetstream domain") << QStringLiteral("hub") << false << QString() << QStringLiteral("$MQTT.sess.hub.>") << QStringLiteral("server");
-        QTest::newRow("mqtt.js_domain wins") << QStringLiteral("hub") << true << QStringLiteral("leaf") << QStringLiteral("$MQTT.sess.leaf.>") << QStringLiteral("option");
+        QTest::newRow("jetstream domain") << QStringLiteral("hub") << false << QString() << QStringLiteral("$MQTT.sess.hub.>")
+                                          << QStringLiteral("server");
+        QTest::newRow("mqtt.js_domain wins") << QStringLiteral("hub") << true << QStringLiteral("leaf")
+                                             << QStringLiteral("$MQTT.sess.leaf.>") << QStringLiteral("option");
         QTest::newRow("set but empty wins") << QStringLiteral("hub") << true << QString() << QStringLiteral("$MQTT.sess.>") << QString();
-        QTest::newRow("option without server domain") << QString() << true << QStringLiteral("hub") << QStringLiteral("$MQTT.sess.hub.>") << QStringLiteral("option");
+        QTest::newRow("option without server domain")
+            << QString() << true << QStringLiteral("hub") << QStringLiteral("$MQTT.sess.hub.>") << QStringLiteral("option");
     }
 
     void domain()

@@ -26,14 +26,22 @@ namespace {
 QString sampleValue(const QString &role, QChar verb)
 {
     static const QHash<QString, QString> samples{
-        {u"account"_s, u"ACME"_s},         {u"client"_s, u"sensor-7"_s},
-        {u"stream_label"_s, u"sessions"_s}, {u"stream_name"_s, u"$MQTT_sess"_s},
-        {u"subject"_s, u"sensors.kitchen"_s}, {u"request_subject"_s, u"$MQTT.sess.k2My6qdB"_s},
-        {u"kind"_s, u"SP"_s},              {u"reply"_s, u"$MQTT.JSA.DiAi4bSi.SP.aWJUy3Jvbs67GPrgjIa50M"_s},
-        {u"seq"_s, u"42"_s},               {u"count"_s, u"3"_s},
-        {u"duration"_s, u"5.000941976s"_s}, {u"error"_s, u"stream not found (10059)"_s},
-        {u"consumer"_s, u"PNfq787e_Z3lYPItRajULBBa2nFWaND"_s}, {u"other"_s, u"127.0.0.1:40866 - mid:134 - \"x\""_s},
-        {u"domain"_s, u"hub"_s},           {u"js_code"_s, u"10002"_s},
+        {u"account"_s, u"ACME"_s},
+        {u"client"_s, u"sensor-7"_s},
+        {u"stream_label"_s, u"sessions"_s},
+        {u"stream_name"_s, u"$MQTT_sess"_s},
+        {u"subject"_s, u"sensors.kitchen"_s},
+        {u"request_subject"_s, u"$MQTT.sess.k2My6qdB"_s},
+        {u"kind"_s, u"SP"_s},
+        {u"reply"_s, u"$MQTT.JSA.DiAi4bSi.SP.aWJUy3Jvbs67GPrgjIa50M"_s},
+        {u"seq"_s, u"42"_s},
+        {u"count"_s, u"3"_s},
+        {u"duration"_s, u"5.000941976s"_s},
+        {u"error"_s, u"stream not found (10059)"_s},
+        {u"consumer"_s, u"PNfq787e_Z3lYPItRajULBBa2nFWaND"_s},
+        {u"other"_s, u"127.0.0.1:40866 - mid:134 - \"x\""_s},
+        {u"domain"_s, u"hub"_s},
+        {u"js_code"_s, u"10002"_s},
     };
     const QString v = samples.value(role, u"x"_s);
     if (verb != u'q')
@@ -128,7 +136,7 @@ private slots:
     void catalogueIsWellFormed()
     {
         const QStringList codes = LogCatalogue::findingCodes();
-        QCOMPARE(codes.size(), FindingCatalogue::codes().size());  // every code of docs/findings.md
+        QCOMPARE(codes.size(), FindingCatalogue::codes().size()); // every code of docs/findings.md
         QSet<QString> ids;
         for (const LogCatalogueEntry &e : LogCatalogue::entries()) {
             QVERIFY2(!ids.contains(e.id), qPrintable(u"duplicate id "_s + e.id));
@@ -192,8 +200,8 @@ private slots:
             const QString prefix = e.mqttClientOnly ? u"[77] 2026/12/02 15:50:37.344798 [ERR] 127.0.0.1:45696 - mid:30 - \"sensor-7\" - "_s
                                                     : u"[77] 2026/12/02 15:50:37.344798 [ERR] "_s;
             const QStringList labels = e.fields.contains(u"stream_label"_s)
-                                           ? QStringList{u"sessions"_s, u"messages"_s, u"retained messages"_s}
-                                           : QStringList{QString()};
+                ? QStringList{u"sessions"_s, u"messages"_s, u"retained messages"_s}
+                : QStringList{QString()};
             const QStringList errors = e.fields.contains(u"error"_s) ? kErrors : QStringList{QString()};
             for (const QString &label : labels) {
                 for (const QString &error : errors) {
@@ -235,9 +243,9 @@ private slots:
         QCOMPARE(undecodable.codes, QStringList{u"SESSION_UNDECODABLE"_s});
         QCOMPARE(undecodable.severity, u"critical"_s);
         QCOMPARE(FindingCatalogue::entry(u"SESSION_UNDECODABLE"_s)->severity, Finding::Severity::Critical);
-        const LogLineMatch overlap = LogCatalogue::explain(
-            u"[1] 2026/12/02 17:25:17.739323 [ERR] 127.0.0.1:1 - mid:2 - \"c\" - unable to connect: create messages "
-            u"stream for account \"OVL\": subjects overlap with an existing stream (10065)"_s);
+        const LogLineMatch overlap =
+            LogCatalogue::explain(u"[1] 2026/12/02 17:25:17.739323 [ERR] 127.0.0.1:1 - mid:2 - \"c\" - unable to connect: create messages "
+                                  u"stream for account \"OVL\": subjects overlap with an existing stream (10065)"_s);
         QCOMPARE(overlap.codes, QStringList{u"SUBJECTS_OVERLAP"_s});
         QCOMPARE(overlap.severity, u"critical"_s);
         // Without a known cause the same template points to STREAM_MISSING: an error for $MQTT_msgs, critical for
@@ -251,8 +259,7 @@ private slots:
         QCOMPARE(peers.severity, u"critical"_s);
         QVERIFY(FindingCatalogue::severityRule(u"REPLICAS_MISMATCH"_s).contains(u"critical when mqtt.stream_replicas"_s));
         // A line that points to no finding keeps its own: a one-off conditional write, a shutdown.
-        const LogLineMatch oneOff = LogCatalogue::explain(
-            u"unable to persist session \"g1\" (seq=2): wrong last sequence: 3 (10071)"_s);
+        const LogLineMatch oneOff = LogCatalogue::explain(u"unable to persist session \"g1\" (seq=2): wrong last sequence: 3 (10071)"_s);
         QVERIFY(oneOff.codes.isEmpty());
         QCOMPARE(oneOff.severity, u"warning"_s);
         QCOMPARE(LogCatalogue::findingSeverity({}, u"$MQTT_sess"_s), QString());
@@ -289,13 +296,12 @@ private slots:
             for (const QJsonValue &c : o.value(u"codes"_s).toArray())
                 codes << c.toString();
             const QString name = u"%1 %2/%3 %4"_s.arg(++n).arg(o.value(u"version"_s).toString(), o.value(u"file"_s).toString(),
-                                                         o.value(u"template_id"_s).toString());
+                                                               o.value(u"template_id"_s).toString());
             QTest::newRow(qPrintable(name)) << o.value(u"version"_s).toString() << o.value(u"file"_s).toString()
-                                            << o.value(u"needle"_s).toString() << o.value(u"template_id"_s).toString()
-                                            << joined(codes) << o.value(u"account"_s).toString()
-                                            << o.value(u"client_id"_s).toString() << o.value(u"error_code"_s).toInt()
-                                            << o.value(u"stream"_s).toString() << o.value(u"subject"_s).toString()
-                                            << qlonglong(o.value(u"sequence"_s).toInteger())
+                                            << o.value(u"needle"_s).toString() << o.value(u"template_id"_s).toString() << joined(codes)
+                                            << o.value(u"account"_s).toString() << o.value(u"client_id"_s).toString()
+                                            << o.value(u"error_code"_s).toInt() << o.value(u"stream"_s).toString()
+                                            << o.value(u"subject"_s).toString() << qlonglong(o.value(u"sequence"_s).toInteger())
                                             << o.value(u"inner_template"_s).toString();
         }
         QVERIFY(n >= 100);
@@ -405,18 +411,16 @@ private slots:
         QTest::newRow("retained stream race")
             << u"[4711] 2026/12/02 15:50:37.344798 [ERR] 10.0.3.17:51234 - mid:88 - \"sensor-7\" - unable to connect: "
                u"could not look up or create the retained messages stream for account \"ACME\""_s
-            << u"asm.retained_stream_unavailable"_s << u"STREAM_UNHEALTHY,STREAM_MISSING"_s << u"ACME"_s << u"sensor-7"_s
-            << 0 << u"$MQTT_rmsgs"_s;
+            << u"asm.retained_stream_unavailable"_s << u"STREAM_UNHEALTHY,STREAM_MISSING"_s << u"ACME"_s << u"sensor-7"_s << 0
+            << u"$MQTT_rmsgs"_s;
         QTest::newRow("sessions stream overlap")
             << u"[4711] 2026/12/02 15:50:38.001002 [ERR] 10.0.3.17:51240 - mid:89 - \"sensor-7\" - unable to connect: "
                u"create sessions stream for account \"ACME\": subjects overlap with an existing stream (10065)"_s
-            << u"asm.create_sessions_stream"_s << u"SUBJECTS_OVERLAP"_s << u"ACME"_s << u"sensor-7"_s << 10065
-            << u"$MQTT_sess"_s;
+            << u"asm.create_sessions_stream"_s << u"SUBJECTS_OVERLAP"_s << u"ACME"_s << u"sensor-7"_s << 10065 << u"$MQTT_sess"_s;
         QTest::newRow("sessions stream limit")
             << u"[4711] 2026/12/02 15:50:38.101002 [ERR] 10.0.3.17:51241 - mid:90 - \"sensor-8\" - unable to connect: "
                u"create sessions stream for account \"LIMITED\": maximum number of streams reached (10027)"_s
-            << u"asm.create_sessions_stream"_s << u"STREAM_LIMIT_HEADROOM"_s << u"LIMITED"_s << u"sensor-8"_s << 10027
-            << u"$MQTT_sess"_s;
+            << u"asm.create_sessions_stream"_s << u"STREAM_LIMIT_HEADROOM"_s << u"LIMITED"_s << u"sensor-8"_s << 10027 << u"$MQTT_sess"_s;
         QTest::newRow("qos2 incoming stream limit")
             << u"[4711] 2026/12/02 15:50:39.420000 [ERR] 10.0.3.17:51250 - mid:91 - \"plant-a/line-2\" - unable to connect: "
                u"create QoS2 incoming messages stream for account \"FACTORY\": maximum number of streams reached (10027)"_s
@@ -425,8 +429,7 @@ private slots:
         QTest::newRow("qos2 incoming stream replicas")
             << u"[4711] 2026/12/02 15:50:39.520000 [ERR] 10.0.3.17:51251 - mid:92 - \"plant-a\" - unable to connect: "
                u"create QoS2 incoming messages stream for account \"FACTORY\": insufficient resources (10023)"_s
-            << u"asm.create_qos2in_stream"_s << u"STREAM_LIMIT_HEADROOM"_s << u"FACTORY"_s << u"plant-a"_s << 10023
-            << u"$MQTT_qos2in"_s;
+            << u"asm.create_qos2in_stream"_s << u"STREAM_LIMIT_HEADROOM"_s << u"FACTORY"_s << u"plant-a"_s << 10023 << u"$MQTT_qos2in"_s;
         QTest::newRow("loading session record, stream gone")
             << u"[4711] 2026/12/02 15:50:40.000001 [ERR] 10.0.3.17:51260 - mid:93 - \"fresh1\" - unable to connect: "
                u"loading session record: stream not found (10059) for account \"ACME\", session \"fresh1\""_s
@@ -469,76 +472,99 @@ private slots:
         const QString wrn = u"[9] 2026/12/02 15:50:37.344798 [WRN] "_s;
         const QString inf = u"[9] 2026/12/02 15:50:37.344798 [INF] "_s;
         const QString cl = u"127.0.0.1:45696 - mid:30 - \"c1\" - "_s;
-        auto row = [](const char *name, const QString &line, const char *id, const char *inner, const char *codes,
-                      const char *account, const char *client, const char *stream, const char *subject) {
+        auto row = [](const char *name, const QString &line, const char *id, const char *inner, const char *codes, const char *account,
+                      const char *client, const char *stream, const char *subject) {
             QTest::newRow(name) << line << QString::fromUtf8(id) << QString::fromUtf8(inner) << QString::fromUtf8(codes)
                                 << QString::fromUtf8(account) << QString::fromUtf8(client) << QString::fromUtf8(stream)
                                 << QString::fromUtf8(subject);
         };
         row("lookup lost", err + cl + u"unable to connect: could not look up the retained messages stream for account \"ACME\""_s,
             "asm.retained_stream_lookup_lost", "", "STREAM_UNHEALTHY,STREAM_MISSING", "ACME", "c1", "$MQTT_rmsgs", "");
-        row("create response", err + cl + u"unable to connect: create retained messages stream for account \"ACME\": invalid stream create response: missing stream info"_s,
+        row("create response",
+            err + cl
+                + u"unable to connect: create retained messages stream for account \"ACME\": invalid stream create response: missing stream info"_s,
             "asm.create_retained_stream", "asm.invalid_stream_create_response", "STREAM_UNHEALTHY", "ACME", "c1", "$MQTT_rmsgs", "");
-        row("update response", err + cl + u"unable to connect: failed to update stream config: invalid stream update response: missing stream info"_s,
+        row("update response",
+            err + cl + u"unable to connect: failed to update stream config: invalid stream update response: missing stream info"_s,
             "asm.update_stream_config", "asm.invalid_stream_update_response", "STREAM_UNHEALTHY", "", "c1", "$MQTT_rmsgs", "");
-        row("update other", err + cl + u"unable to connect: failed to update stream config: insufficient storage resources available (10047)"_s,
+        row("update other",
+            err + cl + u"unable to connect: failed to update stream config: insufficient storage resources available (10047)"_s,
             "asm.update_stream_config", "", "STREAM_LIMIT_HEADROOM", "", "c1", "$MQTT_rmsgs", "");
-        row("retained load timeout", wrn + u"Timing out waiting to load 120000 retained messages"_s,
-            "asm.retained_load_timeout", "", "STREAM_UNHEALTHY", "", "", "$MQTT_rmsgs", "");
+        row("retained load timeout", wrn + u"Timing out waiting to load 120000 retained messages"_s, "asm.retained_load_timeout", "",
+            "STREAM_UNHEALTHY", "", "", "$MQTT_rmsgs", "");
         row("invalid pub ack", err + cl + u"unable to connect: unable to persist session \"c1\" (seq=7): invalid pub ack response"_s,
             "session.persist_invalid_ack", "", "STREAM_UNHEALTHY", "", "c1", "$MQTT_sess", "");
-        row("delete consumer", err + cl + u"unable to delete consumer \"PNfq787e_Z3lYPItRajULBBa2nFWaND\" for session \"c1\": timeout after 5s: request type \"CD\" on \"$JS.API.CONSUMER.DELETE.$MQTT_msgs.PNfq787e_Z3lYPItRajULBBa2nFWaND\" (reply=\"$MQTT.JSA.x.CD.y\")"_s,
-            "session.delete_consumer_failed", "jsa.timeout_after", "STREAM_UNHEALTHY", "", "c1", "$MQTT_msgs", "$JS.API.CONSUMER.DELETE.$MQTT_msgs.PNfq787e_Z3lYPItRajULBBa2nFWaND");
-        row("delete record old", err + cl + u"unable to delete session \"c1\" record at sequence 12"_s,
-            "session.delete_record_failed_old", "", "SESSION_STALE", "", "c1", "$MQTT_sess", "");
-        row("delete record", err + cl + u"unable to delete session \"c1\" record at sequence 12: JetStream system temporarily unavailable (10008)"_s,
+        row("delete consumer",
+            err + cl
+                + u"unable to delete consumer \"PNfq787e_Z3lYPItRajULBBa2nFWaND\" for session \"c1\": timeout after 5s: request type \"CD\" on \"$JS.API.CONSUMER.DELETE.$MQTT_msgs.PNfq787e_Z3lYPItRajULBBa2nFWaND\" (reply=\"$MQTT.JSA.x.CD.y\")"_s,
+            "session.delete_consumer_failed", "jsa.timeout_after", "STREAM_UNHEALTHY", "", "c1", "$MQTT_msgs",
+            "$JS.API.CONSUMER.DELETE.$MQTT_msgs.PNfq787e_Z3lYPItRajULBBa2nFWaND");
+        row("delete record old", err + cl + u"unable to delete session \"c1\" record at sequence 12"_s, "session.delete_record_failed_old",
+            "", "SESSION_STALE", "", "c1", "$MQTT_sess", "");
+        row("delete record",
+            err + cl + u"unable to delete session \"c1\" record at sequence 12: JetStream system temporarily unavailable (10008)"_s,
             "session.delete_record_failed", "", "STREAM_UNHEALTHY", "", "c1", "$MQTT_sess", "");
-        row("in use", err + cl + u"another session is in use with client ID \"c1\""_s,
-            "session.in_use", "", "", "", "c1", "", "");
+        row("in use", err + cl + u"another session is in use with client ID \"c1\""_s, "session.in_use", "", "", "", "c1", "", "");
         row("max ack pending", err + cl + u"max_ack_pending for all consumers would be 66560 which exceeds the limit of 65535"_s,
             "consumer.max_ack_pending", "", "", "", "c1", "", "");
-        row("subscribe failed", err + cl + u"Unable to create subscription for JetStream consumer on \"a.b\": permissions violation for subscription to \"$MQTT.sub.abc\""_s,
+        row("subscribe failed",
+            err + cl
+                + u"Unable to create subscription for JetStream consumer on \"a.b\": permissions violation for subscription to \"$MQTT.sub.abc\""_s,
             "consumer.subscribe_failed", "", "", "", "c1", "", "a.b");
-        row("retained load all", wrn + cl + u"error loading retained messages: timeout after 5s: request type \"ML\" on \"$JS.API.DIRECT.GET.$MQTT_rmsgs\": got 3 out of 10"_s,
-            "retained.load_all_failed", "jsa.timeout_after_multi", "STREAM_UNHEALTHY", "", "c1", "$MQTT_rmsgs", "$JS.API.DIRECT.GET.$MQTT_rmsgs");
+        row("retained load all",
+            wrn + cl
+                + u"error loading retained messages: timeout after 5s: request type \"ML\" on \"$JS.API.DIRECT.GET.$MQTT_rmsgs\": got 3 out of 10"_s,
+            "retained.load_all_failed", "jsa.timeout_after_multi", "STREAM_UNHEALTHY", "", "c1", "$MQTT_rmsgs",
+            "$JS.API.DIRECT.GET.$MQTT_rmsgs");
         row("retained decode", wrn + cl + u"failed to decode retained message for subject \"r.3\": invalid retained message flags"_s,
             "retained.decode_failed", "", "", "", "c1", "$MQTT_rmsgs", "r.3");
         row("retained 0x7f", wrn + cl + u"Skipping retained message for subject \"bad\\x7fsubject\": unsupported character 0x7f"_s,
             "retained.skipped_del_char", "", "", "", "c1", "$MQTT_rmsgs", "bad\x7fsubject");
-        row("transfer retry", wrn + u"Failed to transfer 3 MQTT retained messages, will try again in 5s"_s,
-            "retained.transfer_retry", "", "RETAINED_LEGACY_LAYOUT,RETAINED_ORPHANED", "", "", "$MQTT_rmsgs", "");
-        row("transfer load", wrn + u"    Unable to transfer a retained message: failed to load from '$MQTT.rmsgs': no message found (10037)"_s,
+        row("transfer retry", wrn + u"Failed to transfer 3 MQTT retained messages, will try again in 5s"_s, "retained.transfer_retry", "",
+            "RETAINED_LEGACY_LAYOUT,RETAINED_ORPHANED", "", "", "$MQTT_rmsgs", "");
+        row("transfer load",
+            wrn + u"    Unable to transfer a retained message: failed to load from '$MQTT.rmsgs': no message found (10037)"_s,
             "retained.transfer_load_failed", "", "RETAINED_LEGACY_LAYOUT,RETAINED_ORPHANED", "", "", "$MQTT_rmsgs", "");
-        row("transfer store", err + u"    Unable to transfer the retained message with sequence 17: maximum messages per subject exceeded"_s,
+        row("transfer store",
+            err + u"    Unable to transfer the retained message with sequence 17: maximum messages per subject exceeded"_s,
             "retained.transfer_store_failed", "", "RETAINED_LEGACY_LAYOUT", "", "", "$MQTT_rmsgs", "");
-        row("transfer cleanup", err + u"    Unable to clean up the retained message with sequence 17: timeout after 5s: request type \"MD\" on \"$JS.API.STREAM.MSG.DELETE.$MQTT_rmsgs\" (reply=\"$MQTT.JSA.x.MD.y\")"_s,
+        row("transfer cleanup",
+            err + u"    Unable to clean up the retained message with sequence 17: timeout after 5s: request type \"MD\" on \"$JS.API.STREAM.MSG.DELETE.$MQTT_rmsgs\" (reply=\"$MQTT.JSA.x.MD.y\")"_s,
             "retained.transfer_cleanup_failed", "jsa.timeout_after", "RETAINED_ORPHANED", "", "", "$MQTT_rmsgs",
             "$JS.API.STREAM.MSG.DELETE.$MQTT_rmsgs");
-        row("transfer timeout", inf + u"timed out while transferring retained messages from '$MQTT.rmsgs' after 10.000312s, 31211 processed, 31198 successfully transferred"_s,
+        row("transfer timeout",
+            inf + u"timed out while transferring retained messages from '$MQTT.rmsgs' after 10.000312s, 31211 processed, 31198 successfully transferred"_s,
             "retained.transfer_timeout", "", "RETAINED_ORPHANED,RETAINED_LEGACY_LAYOUT", "", "", "$MQTT_rmsgs", "");
-        row("sessions list", err + u"Unable to transfer MQTT session streams: timeout for request type \"SN\" on \"$JS.API.STREAM.NAMES\" (reply=\"$MQTT.JSA.x.SN.y\")"_s,
+        row("sessions list",
+            err + u"Unable to transfer MQTT session streams: timeout for request type \"SN\" on \"$JS.API.STREAM.NAMES\" (reply=\"$MQTT.JSA.x.SN.y\")"_s,
             "transfer.sessions_list_failed", "jsa.timeout", "LEGACY_SESSION_STREAMS", "", "", "", "$JS.API.STREAM.NAMES");
-        row("sessions store", err + u"    Unable to transfer the session record: timeout for request type \"SP\" on \"$MQTT.sess.abc\" (reply=\"$MQTT.JSA.x.SP.y\")"_s,
+        row("sessions store",
+            err + u"    Unable to transfer the session record: timeout for request type \"SP\" on \"$MQTT.sess.abc\" (reply=\"$MQTT.JSA.x.SP.y\")"_s,
             "transfer.sessions_store_failed", "jsa.timeout", "LEGACY_SESSION_STREAMS", "", "", "$MQTT_sess", "$MQTT.sess.abc");
-        row("pipelined window", err + cl + u"JetStream failed a pipelined QoS1/2 operation (pi=9): in-flight window full (1024 packets), no JetStream ack for the oldest within 5s; closing the connection"_s,
+        row("pipelined window",
+            err + cl
+                + u"JetStream failed a pipelined QoS1/2 operation (pi=9): in-flight window full (1024 packets), no JetStream ack for the oldest within 5s; closing the connection"_s,
             "qos.pipeline_failed", "qos.window_full", "STREAM_MISSING,STREAM_SUBJECTS_WRONG,STREAM_UNHEALTHY", "", "c1", "", "");
         row("retained qos2 rejected", wrn + cl + u"Rejecting retained message with QoS2 for subscription \"a.b\", as configured"_s,
             "qos.retained_qos2_rejected", "", "", "", "c1", "", "a.b");
-        row("invalid pubrel", err + cl + u"invalid message in QoS2 PUBREL stream"_s,
-            "qos.invalid_pubrel_message", "", "", "", "c1", "$MQTT_qos2in", "");
-        row("slow subscription", wrn + cl + u"Took too long to process subscription for \"a.>\": 5.2s"_s,
-            "mqtt.subscription_slow", "", "STREAM_UNHEALTHY", "", "c1", "", "a.>");
-        row("unknown reply code", wrn + u"127.0.0.1:1 - mid:2 - \"c1\" - Unknown reply code \"ZZ\""_s,
-            "mqtt.unknown_reply_code", "", "", "", "c1", "", "");
-        row("js api timeout config", u"nats-server: JS API timeout must be a positive value"_s,
-            "config.js_api_timeout_negative", "", "", "", "", "", "");
+        row("invalid pubrel", err + cl + u"invalid message in QoS2 PUBREL stream"_s, "qos.invalid_pubrel_message", "", "", "", "c1",
+            "$MQTT_qos2in", "");
+        row("slow subscription", wrn + cl + u"Took too long to process subscription for \"a.>\": 5.2s"_s, "mqtt.subscription_slow", "",
+            "STREAM_UNHEALTHY", "", "c1", "", "a.>");
+        row("unknown reply code", wrn + u"127.0.0.1:1 - mid:2 - \"c1\" - Unknown reply code \"ZZ\""_s, "mqtt.unknown_reply_code", "", "",
+            "", "c1", "", "");
+        row("js api timeout config", u"nats-server: JS API timeout must be a positive value"_s, "config.js_api_timeout_negative", "", "",
+            "", "", "", "");
         row("auth username", u"nats-server: mqtt authentication username not compatible with presence of users/nkeys"_s,
             "config.auth_username_conflict", "", "", "", "", "", "");
         row("auth token", u"nats-server: mqtt authentication token not compatible with presence of users/nkeys"_s,
             "config.auth_token_conflict", "", "", "", "", "", "");
-        row("lookup no leader", err + cl + u"unable to connect: lookup messages stream for account \"ACME\": JetStream system temporarily unavailable (10008)"_s,
+        row("lookup no leader",
+            err + cl
+                + u"unable to connect: lookup messages stream for account \"ACME\": JetStream system temporarily unavailable (10008)"_s,
             "asm.lookup_stream", "", "STREAM_UNHEALTHY", "ACME", "c1", "$MQTT_msgs", "");
-        row("no peers", err + cl + u"unable to connect: create sessions stream for account \"ACME\": no suitable peers for placement (10005)"_s,
+        row("no peers",
+            err + cl + u"unable to connect: create sessions stream for account \"ACME\": no suitable peers for placement (10005)"_s,
             "asm.create_sessions_stream", "", "REPLICAS_MISMATCH,JETSTREAM_META_DEGRADED", "ACME", "c1", "$MQTT_sess", "");
         row("unknown js code", err + cl + u"unable to connect: create sessions stream for account \"ACME\": something new (10999)"_s,
             "asm.create_sessions_stream", "", "STREAM_MISSING", "ACME", "c1", "$MQTT_sess", "");
@@ -569,18 +595,37 @@ private slots:
             }
         // The ids the source-only rows above exercise:
         const QStringList sourceOnly{
-            u"asm.retained_stream_unavailable"_s, u"asm.retained_stream_lookup_lost"_s,
-            u"asm.invalid_stream_create_response"_s, u"asm.invalid_stream_update_response"_s,
-            u"asm.retained_load_timeout"_s, u"session.persist_invalid_ack"_s, u"session.delete_consumer_failed"_s,
-            u"session.delete_record_failed_old"_s, u"session.delete_record_failed"_s, u"session.in_use"_s,
-            u"consumer.max_ack_pending"_s, u"consumer.subscribe_failed"_s, u"retained.load_all_failed"_s,
-            u"retained.decode_failed"_s, u"retained.skipped_del_char"_s, u"retained.transfer_retry"_s,
-            u"retained.transfer_load_failed"_s, u"retained.transfer_store_failed"_s,
-            u"retained.transfer_cleanup_failed"_s, u"retained.transfer_timeout"_s,
-            u"transfer.sessions_list_failed"_s, u"transfer.sessions_store_failed"_s, u"jsa.timeout_after_multi"_s,
-            u"qos.window_full"_s, u"qos.retained_qos2_rejected"_s, u"qos.invalid_pubrel_message"_s,
-            u"mqtt.subscription_slow"_s, u"mqtt.unknown_reply_code"_s, u"config.js_api_timeout_negative"_s,
-            u"config.auth_username_conflict"_s, u"config.auth_token_conflict"_s,
+            u"asm.retained_stream_unavailable"_s,
+            u"asm.retained_stream_lookup_lost"_s,
+            u"asm.invalid_stream_create_response"_s,
+            u"asm.invalid_stream_update_response"_s,
+            u"asm.retained_load_timeout"_s,
+            u"session.persist_invalid_ack"_s,
+            u"session.delete_consumer_failed"_s,
+            u"session.delete_record_failed_old"_s,
+            u"session.delete_record_failed"_s,
+            u"session.in_use"_s,
+            u"consumer.max_ack_pending"_s,
+            u"consumer.subscribe_failed"_s,
+            u"retained.load_all_failed"_s,
+            u"retained.decode_failed"_s,
+            u"retained.skipped_del_char"_s,
+            u"retained.transfer_retry"_s,
+            u"retained.transfer_load_failed"_s,
+            u"retained.transfer_store_failed"_s,
+            u"retained.transfer_cleanup_failed"_s,
+            u"retained.transfer_timeout"_s,
+            u"transfer.sessions_list_failed"_s,
+            u"transfer.sessions_store_failed"_s,
+            u"jsa.timeout_after_multi"_s,
+            u"qos.window_full"_s,
+            u"qos.retained_qos2_rejected"_s,
+            u"qos.invalid_pubrel_message"_s,
+            u"mqtt.subscription_slow"_s,
+            u"mqtt.unknown_reply_code"_s,
+            u"config.js_api_timeout_negative"_s,
+            u"config.auth_username_conflict"_s,
+            u"config.auth_token_conflict"_s,
         };
         for (const QString &id : sourceOnly) {
             QVERIFY2(LogCatalogue::entry(id).has_value(), qPrintable(id));
@@ -600,8 +645,7 @@ private slots:
         for (const QString &code : LogCatalogue::findingCodes())
             QVERIFY2(doc.contains(u"\n### "_s + code + u'\n'), qPrintable(code));
         for (const LogCatalogueEntry &e : LogCatalogue::entries()) {
-            QVERIFY2(doc.contains(u"| `"_s + e.text + u"` | "_s + e.id + u" | "_s + e.versions.join(u", "_s) + u" |"_s),
-                     qPrintable(e.id));
+            QVERIFY2(doc.contains(u"| `"_s + e.text + u"` | "_s + e.id + u" | "_s + e.versions.join(u", "_s) + u" |"_s), qPrintable(e.id));
         }
         // The example log lines of the page are explained.
         int examples = 0;

@@ -63,9 +63,9 @@ private slots:
         const auto data = LogCatalogue::parseData(sourceFile());
         QVERIFY2(data.ok(), qPrintable(data.ok() ? QString() : data.error().message()));
         QVERIFY(data->entries.size() > 50);
-        const QSet<QString> roles{u"account"_s, u"client"_s, u"stream_label"_s, u"stream_name"_s, u"subject"_s,
-                                  u"request_subject"_s, u"kind"_s, u"reply"_s, u"seq"_s, u"count"_s, u"duration"_s,
-                                  u"error"_s, u"consumer"_s, u"other"_s, u"domain"_s, u"js_code"_s};
+        const QSet<QString> roles{u"account"_s,  u"client"_s, u"stream_label"_s, u"stream_name"_s, u"subject"_s,  u"request_subject"_s,
+                                  u"kind"_s,     u"reply"_s,  u"seq"_s,          u"count"_s,       u"duration"_s, u"error"_s,
+                                  u"consumer"_s, u"other"_s,  u"domain"_s,       u"js_code"_s};
         const QSet<QString> levels{u"ERR"_s, u"WRN"_s, u"INF"_s, u"DBG"_s, QString()};
         const QSet<QString> severities{u"info"_s, u"warning"_s, u"error"_s, u"critical"_s, QString()};
         const QSet<QString> captured{u"2.9.10"_s, u"2.10.27"_s, u"2.15.1"_s};
@@ -95,7 +95,8 @@ private slots:
                     QVERIFY2(FindingCatalogue::entry(code), qPrintable(id + u": unknown finding code "_s + code));
             }
             if (!e.causeKey.isEmpty())
-                QVERIFY2(causeKeys.contains(e.causeKey) || derivedKeys.contains(e.causeKey), qPrintable(id + u": cause_key "_s + e.causeKey));
+                QVERIFY2(causeKeys.contains(e.causeKey) || derivedKeys.contains(e.causeKey),
+                         qPrintable(id + u": cause_key "_s + e.causeKey));
             QVERIFY2(!e.meaning.isEmpty() || e.causeDecides, qPrintable(id + u": no meaning"_s));
             // Nothing is lost between the file and the entry.
             const auto back = LogCatalogueEntry::fromDataJson(e.toDataJson());
@@ -114,7 +115,8 @@ private slots:
         QCOMPARE(errorOf(R"({"entries": [{"id": "a.b"}], "causes": []})"), u"log catalogue entry a.b: member 'template' is missing"_s);
         QCOMPARE(errorOf(R"({"entries": [{"id": "a.b", "template": "x", "inner": "yes"}], "causes": []})"),
                  u"log catalogue entry a.b: member 'inner' must be true or false"_s);
-        QVERIFY(errorOf(R"({"entries": [{"id": "a", "template": "x"}, {"id": "a", "template": "y"}], "causes": []})").contains(u"appears twice"_s));
+        QVERIFY(errorOf(R"({"entries": [{"id": "a", "template": "x"}, {"id": "a", "template": "y"}], "causes": []})")
+                    .contains(u"appears twice"_s));
         QVERIFY(errorOf(R"({"entries": [], "causes": [{"key": "js:1", "codes": "X"}]})").contains(u"must be an array of strings"_s));
         const auto ok = LogCatalogue::parseData(R"({"entries": [{"id": "a", "template": "x %q", "fields": ["account"]}], "causes": []})");
         QVERIFY(ok.ok());

@@ -36,19 +36,17 @@ private slots:
         QTest::newRow("level only") << u"[ERR] "_s + cl + msg << u"fresh1"_s << u"ERR"_s;
         QTest::newRow("message only") << msg << u"fresh1"_s << QString();
         QTest::newRow("no wrapper") << u"[ERR] "_s + cl + msg.mid(19) << u"fresh1"_s << u"ERR"_s;
-        QTest::newRow("journald") << u"Dec 02 15:50:37 mqtt-1 nats-server[1234]: [1234] 2026/12/02 15:50:37.344798 [ERR] "_s
-                                         + cl + msg
+        QTest::newRow("journald") << u"Dec 02 15:50:37 mqtt-1 nats-server[1234]: [1234] 2026/12/02 15:50:37.344798 [ERR] "_s + cl + msg
                                   << u"fresh1"_s << u"ERR"_s;
-        QTest::newRow("grep -n") << u"nats.log:1822:[1234] 2026/12/02 15:50:37.344798 [ERR] "_s + cl + msg << u"fresh1"_s
-                                 << u"ERR"_s;
-        QTest::newRow("crlf") << u"[1234] 2026/12/02 15:50:37.344798 [ERR] "_s + cl + msg + u"  \r\n"_s << u"fresh1"_s
-                              << u"ERR"_s;
+        QTest::newRow("grep -n") << u"nats.log:1822:[1234] 2026/12/02 15:50:37.344798 [ERR] "_s + cl + msg << u"fresh1"_s << u"ERR"_s;
+        QTest::newRow("crlf") << u"[1234] 2026/12/02 15:50:37.344798 [ERR] "_s + cl + msg + u"  \r\n"_s << u"fresh1"_s << u"ERR"_s;
         QTest::newRow("warn level") << u"[1234] 2026/12/02 15:50:37.344798 [WRN] "_s + cl + msg << u"fresh1"_s << u"WRN"_s;
         QTest::newRow("utc time") << u"[1234] 2026/12/02 15:50:37.344798Z [ERR] "_s + cl + msg << u"fresh1"_s << u"ERR"_s;
-        QTest::newRow("ipv6") << u"[1234] 2026/12/02 15:50:37.344798 [ERR] [::1]:51234 - mid:7 - \"fresh1\" - "_s + msg
-                              << u"fresh1"_s << u"ERR"_s;
-        QTest::newRow("websocket") << u"[1234] 2026/12/02 15:50:37.344798 [ERR] [2001:db8::1]/127.0.0.1:443 - mid_ws:7 - \"fresh1\" - "_s + msg
-                                   << u"fresh1"_s << u"ERR"_s;
+        QTest::newRow("ipv6") << u"[1234] 2026/12/02 15:50:37.344798 [ERR] [::1]:51234 - mid:7 - \"fresh1\" - "_s + msg << u"fresh1"_s
+                              << u"ERR"_s;
+        QTest::newRow("websocket") << u"[1234] 2026/12/02 15:50:37.344798 [ERR] [2001:db8::1]/127.0.0.1:443 - mid_ws:7 - \"fresh1\" - "_s
+                + msg << u"fresh1"_s
+                                   << u"ERR"_s;
         QTest::newRow("quoted client id")
             << u"[1] 2026/12/02 15:50:37.344798 [ERR] 127.0.0.1:1 - mid:2 - \"we\\\"ird \u00fc\\\\id\" - unable to connect: "
                u"loading session record: stream not found (10059) for account \"ACME\", session \"we\\\"ird \u00fc\\\\id\""_s
@@ -124,21 +122,31 @@ private slots:
         QTest::newRow("empty") << QString();
         QTest::newRow("banner") << u"[27068] 2026/12/02 17:25:10.413985 [INF] Starting nats-server"_s;
         QTest::newRow("plaintext") << u"[27068] 2026/12/02 17:25:10.413985 [WRN] Plaintext passwords detected, use nkeys or bcrypt"_s;
-        QTest::newRow("mqtt listener") << u"[27068] 2026/12/02 17:25:10.428089 [INF] Listening for MQTT clients on mqtt://127.0.0.1:27101"_s;
+        QTest::newRow("mqtt listener")
+            << u"[27068] 2026/12/02 17:25:10.428089 [INF] Listening for MQTT clients on mqtt://127.0.0.1:27101"_s;
         QTest::newRow("restore") << u"[28795] 2026/12/02 17:26:18.230362 [INF]   Restored 1 messages for stream 'ACME > $MQTT_sess'"_s;
-        QTest::newRow("mqtt debug") << u"[27068] 2026/12/02 17:25:11.528166 [DBG] 127.0.0.1:57908 - mid:45 - \"nojs-client\" - Client connection closed: Protocol Violation"_s;
+        QTest::newRow("mqtt debug")
+            << u"[27068] 2026/12/02 17:25:11.528166 [DBG] 127.0.0.1:57908 - mid:45 - \"nojs-client\" - Client connection closed: Protocol Violation"_s;
         QTest::newRow("auth") << u"[1] 2026/12/02 17:25:11.528166 [ERR] 127.0.0.1:57908 - cid:45 - authentication error - User \"acme\""_s;
         QTest::newRow("mqtt auth") << u"[1] 2026/12/02 17:25:11.528166 [ERR] 127.0.0.1:57908 - mid:45 - \"c\" - authentication error"_s;
-        QTest::newRow("route") << u"[1] 2026/12/02 17:25:11.528166 [ERR] 127.0.0.1:6222 - rid:3 - Error trying to connect to route: dial tcp 127.0.0.1:6222: connect: connection refused"_s;
-        QTest::newRow("no quorum") << u"[1] 2026/12/02 17:25:11.528166 [WRN] JetStream cluster consumer 'ACME > $MQTT_msgs > PNfq787e_x' has NO quorum, stalled."_s;
-        QTest::newRow("unknown connect error") << u"[1] 2026/12/02 17:25:11.528166 [ERR] 127.0.0.1:1 - mid:2 - \"c\" - unable to connect: something nobody has seen yet"_s;
-        QTest::newRow("truncated template") << u"[1] 2026/12/02 17:25:11.528166 [ERR] 127.0.0.1:1 - mid:2 - \"c\" - unable to connect: create sessions stream for account \"ACME\""_s;
-        QTest::newRow("template inside other text") << u"[1] 2026/12/02 17:25:11.528166 [ERR] note: create sessions stream for account \"ACME\": subjects overlap with an existing stream (10065)"_s;
-        QTest::newRow("readloop non-mqtt") << u"[1] 2026/12/02 17:25:11.528166 [WRN] 127.0.0.1:1 - cid:2 - Readloop processing time: 4.0s"_s;
+        QTest::newRow("route")
+            << u"[1] 2026/12/02 17:25:11.528166 [ERR] 127.0.0.1:6222 - rid:3 - Error trying to connect to route: dial tcp 127.0.0.1:6222: connect: connection refused"_s;
+        QTest::newRow("no quorum")
+            << u"[1] 2026/12/02 17:25:11.528166 [WRN] JetStream cluster consumer 'ACME > $MQTT_msgs > PNfq787e_x' has NO quorum, stalled."_s;
+        QTest::newRow("unknown connect error")
+            << u"[1] 2026/12/02 17:25:11.528166 [ERR] 127.0.0.1:1 - mid:2 - \"c\" - unable to connect: something nobody has seen yet"_s;
+        QTest::newRow("truncated template")
+            << u"[1] 2026/12/02 17:25:11.528166 [ERR] 127.0.0.1:1 - mid:2 - \"c\" - unable to connect: create sessions stream for account \"ACME\""_s;
+        QTest::newRow("template inside other text")
+            << u"[1] 2026/12/02 17:25:11.528166 [ERR] note: create sessions stream for account \"ACME\": subjects overlap with an existing stream (10065)"_s;
+        QTest::newRow("readloop non-mqtt")
+            << u"[1] 2026/12/02 17:25:11.528166 [WRN] 127.0.0.1:1 - cid:2 - Readloop processing time: 4.0s"_s;
         QTest::newRow("not running non-mqtt") << u"[1] 2026/12/02 17:25:11.528166 [ERR] server is not running"_s;
-        QTest::newRow("bad stream label") << u"[1] 2026/12/02 17:25:11.528166 [ERR] lookup orders stream for account \"ACME\": stream not found (10059)"_s;
+        QTest::newRow("bad stream label")
+            << u"[1] 2026/12/02 17:25:11.528166 [ERR] lookup orders stream for account \"ACME\": stream not found (10059)"_s;
         QTest::newRow("garbage") << u"hello world"_s;
-        QTest::newRow("slow consumer") << u"[1] 2026/12/02 17:25:11.528166 [INF] 127.0.0.1:1 - mid:2 - \"c\" - Slow Consumer Detected: WriteDeadline of 10s exceeded"_s;
+        QTest::newRow("slow consumer")
+            << u"[1] 2026/12/02 17:25:11.528166 [INF] 127.0.0.1:1 - mid:2 - \"c\" - Slow Consumer Detected: WriteDeadline of 10s exceeded"_s;
     }
     void unrelatedLinesStayUnmatched()
     {
@@ -172,9 +180,9 @@ private slots:
         QVERIFY(g.advice.contains(u"--account '$G'"_s));
 
         // Without an account in the line, check all accounts.
-        const LogLineMatch n = LogCatalogue::explain(
-            u"[ERR] 127.0.0.1:1 - mid:2 - \"w3\" - Unable to add JetStream consumer for subscription on \"c.d\": "
-            u"err=maximum consumers limit reached (10026)"_s);
+        const LogLineMatch n =
+            LogCatalogue::explain(u"[ERR] 127.0.0.1:1 - mid:2 - \"w3\" - Unable to add JetStream consumer for subscription on \"c.d\": "
+                                  u"err=maximum consumers limit reached (10026)"_s);
         QVERIFY(n.advice.contains(u"check --all-accounts"_s));
         QVERIFY(n.advice.contains(u"ORPHAN_CONSUMER"_s));
     }
@@ -197,15 +205,14 @@ private slots:
         QVERIFY(d.meaning.contains(u"domain \"hub\""_s));
         QVERIFY(d.meaning.contains(u"\"SL\" (stream lookup)"_s));
         // The same with a stored message points at missing/misconfigured streams.
-        const LogLineMatch s = LogCatalogue::explain(
-            u"unable to persist session \"w1\" (seq=0): timeout for request type \"SP\" on \"$MQTT.sess.YBRFqquM\" "
-            u"(reply=\"$MQTT.JSA.onglaOPN.SP.6BZ65R3BpQ9Q2yOZHIKwIR\")"_s);
+        const LogLineMatch s =
+            LogCatalogue::explain(u"unable to persist session \"w1\" (seq=0): timeout for request type \"SP\" on \"$MQTT.sess.YBRFqquM\" "
+                                  u"(reply=\"$MQTT.JSA.onglaOPN.SP.6BZ65R3BpQ9Q2yOZHIKwIR\")"_s);
         QCOMPARE(s.codes, (QStringList{u"STREAM_MISSING"_s, u"STREAM_SUBJECTS_WRONG"_s, u"STREAM_UNHEALTHY"_s}));
         QVERIFY(s.meaning.contains(u"$MQTT.sess.YBRFqquM"_s));
         QVERIFY(!s.connectRefused);
         // An unknown JetStream code keeps the template's codes and quotes the error.
-        const LogLineMatch u = LogCatalogue::explain(
-            u"create messages stream for account \"A\": brand new problem (10999)"_s);
+        const LogLineMatch u = LogCatalogue::explain(u"create messages stream for account \"A\": brand new problem (10999)"_s);
         QCOMPARE(u.codes, QStringList{u"STREAM_MISSING"_s});
         QCOMPARE(u.errorCode, 10999);
         QVERIFY(u.meaning.contains(u"brand new problem (10999)"_s));
@@ -217,8 +224,8 @@ private slots:
             u"[1] 2026/12/02 17:25:17.739323 [ERR] 127.0.0.1:40828 - mid:110 - \"ovl-c1\" - unable to connect: create "
             u"sessions stream for account \"OVL\": subjects overlap with an existing stream (10065)"_s);
         const QJsonObject o = m.toJson();
-        for (const char *key : {"line", "template", "codes", "account", "client_id", "error_code", "advice", "matched",
-                                "meaning", "stream", "subject", "error_text", "versions"})
+        for (const char *key : {"line", "template", "codes", "account", "client_id", "error_code", "advice", "matched", "meaning", "stream",
+                                "subject", "error_text", "versions"})
             QVERIFY2(o.contains(QLatin1String(key)), key);
         QCOMPARE(o.value(u"template"_s).toString(), u"create sessions stream for account %q: %v"_s);
         QCOMPARE(o.value(u"codes"_s).toArray().first().toString(), u"SUBJECTS_OVERLAP"_s);

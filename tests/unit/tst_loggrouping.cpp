@@ -67,11 +67,9 @@ struct ReferencePrefix
 
 ReferencePrefix referencePrefix(const QString &line)
 {
-    static const QRegularExpression level(
-        u"^.*?(?:\\[(\\d+)\\]\\s+)?(?:(\\d{4}/\\d{2}/\\d{2}\\s+\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?Z?)\\s+)?"
-        u"\\[(ERR|WRN|INF|DBG|TRC|FTL)\\](?:\\s+|$)"_s);
-    static const QRegularExpression bare(
-        u"^(?:\\[(\\d+)\\]\\s+)?(\\d{4}/\\d{2}/\\d{2}\\s+\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?Z?)\\s+"_s);
+    static const QRegularExpression level(u"^.*?(?:\\[(\\d+)\\]\\s+)?(?:(\\d{4}/\\d{2}/\\d{2}\\s+\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?Z?)\\s+)?"
+                                          u"\\[(ERR|WRN|INF|DBG|TRC|FTL)\\](?:\\s+|$)"_s);
+    static const QRegularExpression bare(u"^(?:\\[(\\d+)\\]\\s+)?(\\d{4}/\\d{2}/\\d{2}\\s+\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?Z?)\\s+"_s);
     static const QRegularExpression client(
         u"^(\\S+) - (mid_ws|mid|cid|wid|lid_ws|lid|rid|gid):(\\d+)(?: - (\"(?:[^\"\\\\]|\\\\.)*\"))? - "_s);
     ReferencePrefix r;
@@ -135,7 +133,7 @@ private slots:
         QByteArray ended("one\n");
         QBuffer endedBuffer(&ended);
         QVERIFY(endedBuffer.open(QIODevice::ReadOnly));
-        QCOMPARE(readAll(&endedBuffer).size(), 1);  // a final line end starts no line
+        QCOMPARE(readAll(&endedBuffer).size(), 1); // a final line end starts no line
         QByteArray nothing;
         QBuffer empty(&nothing);
         QVERIFY(empty.open(QIODevice::ReadOnly));
@@ -147,7 +145,7 @@ private slots:
     void readerLongLinesAndBinary()
     {
         QByteArray data = "short\n" + QByteArray(3 * 1024 * 1024, 'x') + "\nafter\n" + QByteArray(100, 'y') + "\r\n"
-                          + QByteArray("a\0b\xff\xfe", 5) + "\n" + QByteArray(600 * 1024, 'z');
+            + QByteArray("a\0b\xff\xfe", 5) + "\n" + QByteArray(600 * 1024, 'z');
         QBuffer buffer(&data);
         QVERIFY(buffer.open(QIODevice::ReadOnly));
         const auto lines = readAll(&buffer, 64);
@@ -175,7 +173,7 @@ private slots:
         QCOMPARE(line, QByteArrayView("one"));
         QVERIFY(reader.next(line, truncated));
         QCOMPARE(line, QByteArrayView("two"));
-        QVERIFY(!reader.next(line, truncated));  // "thr" is not a line: the read failed before its end
+        QVERIFY(!reader.next(line, truncated)); // "thr" is not a line: the read failed before its end
         QVERIFY(reader.failed());
         QCOMPARE(reader.errorString(), u"Input/output error"_s);
         QCOMPARE(reader.lineNumber(), 2);
@@ -238,15 +236,48 @@ private slots:
     // escapes, blanks): where the hand-read prefix and the expressions could part, they must not.
     void prefixAsTheExpressionsReadAtRandom()
     {
-        const QStringList pieces{u"["_s, u"]"_s, u"1234"_s, u"7"_s, u" "_s, u"  "_s, u"\t"_s, u"2026/12/02"_s,
-                                 u"15:50:37"_s, u".344798"_s, u"Z"_s, u"[ERR]"_s, u"[INF]"_s, u"[DBG]"_s, u"[XYZ]"_s,
-                                 u"127.0.0.1:45696"_s, u"[::1]:5"_s, u" - "_s, u"-"_s, u"mid:"_s, u"mid_ws:"_s,
-                                 u"cid:"_s, u"lid_ws:"_s, u"30"_s, u"\""_s, u"\\"_s, u"\\\""_s, u"c1"_s,
-                                 u"\u00fc"_s, u"nats-server: "_s, u"unable to connect: "_s, u"x"_s, u"\n"_s};
+        const QStringList pieces{u"["_s,
+                                 u"]"_s,
+                                 u"1234"_s,
+                                 u"7"_s,
+                                 u" "_s,
+                                 u"  "_s,
+                                 u"\t"_s,
+                                 u"2026/12/02"_s,
+                                 u"15:50:37"_s,
+                                 u".344798"_s,
+                                 u"Z"_s,
+                                 u"[ERR]"_s,
+                                 u"[INF]"_s,
+                                 u"[DBG]"_s,
+                                 u"[XYZ]"_s,
+                                 u"127.0.0.1:45696"_s,
+                                 u"[::1]:5"_s,
+                                 u" - "_s,
+                                 u"-"_s,
+                                 u"mid:"_s,
+                                 u"mid_ws:"_s,
+                                 u"cid:"_s,
+                                 u"lid_ws:"_s,
+                                 u"30"_s,
+                                 u"\""_s,
+                                 u"\\"_s,
+                                 u"\\\""_s,
+                                 u"c1"_s,
+                                 u"\u00fc"_s,
+                                 u"nats-server: "_s,
+                                 u"unable to connect: "_s,
+                                 u"x"_s,
+                                 u"\n"_s};
         // Half of the lines: a whole prefix with a few pieces dropped, changed or added; the others: pieces at random.
-        const QStringList whole{u"["_s, u"1234"_s, u"]"_s, u" "_s, u"2026/12/02"_s, u" "_s, u"15:50:37"_s, u".344798"_s,
-                                u" "_s, u"[ERR]"_s, u" "_s, u"127.0.0.1:45696"_s, u" - "_s, u"mid:"_s, u"30"_s, u" - "_s,
-                                u"\""_s, u"c1"_s, u"\""_s, u" - "_s, u"unable to connect: "_s, u"x"_s};
+        const QStringList whole{u"["_s,        u"1234"_s,       u"]"_s,
+                                u" "_s,        u"2026/12/02"_s, u" "_s,
+                                u"15:50:37"_s, u".344798"_s,    u" "_s,
+                                u"[ERR]"_s,    u" "_s,          u"127.0.0.1:45696"_s,
+                                u" - "_s,      u"mid:"_s,       u"30"_s,
+                                u" - "_s,      u"\""_s,         u"c1"_s,
+                                u"\""_s,       u" - "_s,        u"unable to connect: "_s,
+                                u"x"_s};
         QRandomGenerator random(20261205);
         for (int n = 0; n < 40000; ++n) {
             QStringList chosen;
@@ -267,16 +298,14 @@ private slots:
             const QString line = chosen.join(QString());
             const LogLine l = LogLine::parse(line);
             const ReferencePrefix r = referencePrefix(line);
-            const QString referenceId = l.isMqttClient() && !r.quoted.isEmpty() ? LogLine::unquoteGo(r.quoted).value_or(QString())
-                                                                                : QString();
-            const bool same = l.pid == r.pid && l.timestamp == r.timestamp && l.level == r.level
-                              && l.clientAddress == r.address && l.clientKind == r.kind
-                              && l.clientNumber == r.number.toLongLong() && l.message == r.rest && l.clientId == referenceId;
+            const QString referenceId =
+                l.isMqttClient() && !r.quoted.isEmpty() ? LogLine::unquoteGo(r.quoted).value_or(QString()) : QString();
+            const bool same = l.pid == r.pid && l.timestamp == r.timestamp && l.level == r.level && l.clientAddress == r.address
+                && l.clientKind == r.kind && l.clientNumber == r.number.toLongLong() && l.message == r.rest && l.clientId == referenceId;
             if (!same) {
                 const QString parsed =
                     QStringList{l.pid, l.timestamp, l.level, l.clientAddress, l.clientKind, l.clientId, l.message}.join(u'|');
-                const QString reference =
-                    QStringList{r.pid, r.timestamp, r.level, r.address, r.kind, referenceId, r.rest}.join(u'|');
+                const QString reference = QStringList{r.pid, r.timestamp, r.level, r.address, r.kind, referenceId, r.rest}.join(u'|');
                 QFAIL(qPrintable(u"line: "_s + line + u"\nparsed:    "_s + parsed + u"\nreference: "_s + reference));
             }
         }
@@ -285,7 +314,7 @@ private slots:
     void timestamps_data()
     {
         QTest::addColumn<QString>("timestamp");
-        QTest::addColumn<qint64>("micros");  // -1: not a time
+        QTest::addColumn<qint64>("micros"); // -1: not a time
         const qint64 day = 86400LL * 1000000;
         QTest::newRow("epoch") << u"1970/01/01 00:00:00"_s << qint64(0);
         QTest::newRow("micros") << u"1970/01/01 00:00:01.000002"_s << qint64(1000002);
@@ -293,8 +322,8 @@ private slots:
         QTest::newRow("nanoseconds cut") << u"1970/01/01 00:00:00.123456789"_s << qint64(123456);
         QTest::newRow("utc") << u"1970/01/02 00:00:00.000001Z"_s << day + 1;
         QTest::newRow("a log of the tests") << u"2026/12/02 15:50:37.344798"_s
-                                           << (QDate(2026, 12, 2).toJulianDay() - QDate(1970, 1, 1).toJulianDay()) * day
-                                                  + (15 * 3600 + 50 * 60 + 37) * 1000000LL + 344798;
+                                            << (QDate(2026, 12, 2).toJulianDay() - QDate(1970, 1, 1).toJulianDay()) * day
+                + (15 * 3600 + 50 * 60 + 37) * 1000000LL + 344798;
         QTest::newRow("leap day") << u"2024/02/29 00:00:00"_s << (QDate(2024, 2, 29).toJulianDay() - 2440588) * day;
         QTest::newRow("blanks") << u"1970/01/01   00:00:00"_s << qint64(0);
         QTest::newRow("no leap day") << u"2026/02/29 00:00:00"_s << qint64(-1);
@@ -325,21 +354,25 @@ private slots:
                   skipped = int(LogGrouper::LineKind::Skipped), blank = int(LogGrouper::LineKind::Blank);
         QTest::newRow("refused connect") << kErr.arg(u"c"_s) + kOverlap.arg(u"A"_s) << explained;
         QTest::newRow("without prefix") << kOverlap.arg(u"A"_s) << explained;
-        QTest::newRow("info template") << u"[1] 2026/12/02 15:50:37.1 [INF] Creating MQTT streams/consumers with replicas 1 for account \"A\""_s << explained;
+        QTest::newRow("info template")
+            << u"[1] 2026/12/02 15:50:37.1 [INF] Creating MQTT streams/consumers with replicas 1 for account \"A\""_s << explained;
         QTest::newRow("unknown refusal") << kErr.arg(u"c"_s) + u"unable to connect: something new"_s << unknown;
         QTest::newRow("unknown refusal, no prefix") << u"unable to connect: something new"_s << unknown;
         QTest::newRow("mentions MQTT") << u"[1] 2026/12/02 15:50:37.1 [WRN] MQTT something odd"_s << unknown;
-        QTest::newRow("$MQTT stream") << u"[1] 2026/12/02 15:50:37.1 [WRN] JetStream cluster consumer 'A > $MQTT_msgs > x' has NO quorum, stalled."_s << unknown;
+        QTest::newRow("$MQTT stream")
+            << u"[1] 2026/12/02 15:50:37.1 [WRN] JetStream cluster consumer 'A > $MQTT_msgs > x' has NO quorum, stalled."_s << unknown;
         QTest::newRow("client and stream") << kErr.arg(u"c"_s) + u"the stream went away"_s << unknown;
-        QTest::newRow("client's js error") << kErr.arg(u"c"_s) + u"odd (10999)"_s << explained;  // mqtt.jetstream_error
+        QTest::newRow("client's js error") << kErr.arg(u"c"_s) + u"odd (10999)"_s << explained; // mqtt.jetstream_error
         QTest::newRow("client and js code") << kErr.arg(u"c"_s) + u"odd: (10999) and more"_s << unknown;
         QTest::newRow("fatal") << u"[1] 2026/12/02 15:50:37.1 [FTL] mqtt listener failed"_s << unknown;
         QTest::newRow("mqtt auth") << kErr.arg(u"c"_s) + u"authentication error"_s << skipped;
-        QTest::newRow("mqtt debug") << u"[1] 2026/12/02 15:50:37.1 [DBG] 127.0.0.1:1 - mid:2 - \"c\" - Client connection closed: Protocol Violation"_s << skipped;
+        QTest::newRow("mqtt debug")
+            << u"[1] 2026/12/02 15:50:37.1 [DBG] 127.0.0.1:1 - mid:2 - \"c\" - Client connection closed: Protocol Violation"_s << skipped;
         QTest::newRow("template at debug level") << u"[1] 2026/12/02 15:50:37.1 [DBG] "_s + kOverlap.arg(u"A"_s) << skipped;
         QTest::newRow("trace") << u"[1] 2026/12/02 15:50:37.1 [TRC] 127.0.0.1:1 - mid:2 - \"c\" - <<- [PUB $MQTT.sess.x 5]"_s << skipped;
         QTest::newRow("mqtt info") << u"[1] 2026/12/02 15:50:37.1 [INF] Listening for MQTT clients on mqtt://127.0.0.1:1883"_s << skipped;
-        QTest::newRow("other stream") << u"[1] 2026/12/02 15:50:37.1 [WRN] JetStream cluster stream 'A > ORDERS' has NO quorum, stalled."_s << skipped;
+        QTest::newRow("other stream") << u"[1] 2026/12/02 15:50:37.1 [WRN] JetStream cluster stream 'A > ORDERS' has NO quorum, stalled."_s
+                                      << skipped;
         QTest::newRow("route") << u"[1] 2026/12/02 15:50:37.1 [ERR] 127.0.0.1:6222 - rid:3 - Error trying to connect to route"_s << skipped;
         QTest::newRow("garbage") << u"hello "_s + QChar(0) + u" world \ufffd"_s << skipped;
         QTest::newRow("blank") << u" \t\r"_s << blank;
@@ -355,8 +388,8 @@ private slots:
         const LogGrouper::Counts &c = grouper.counts();
         QCOMPARE(c.lines, 1);
         QCOMPARE(c.explained + c.notRecognised + c.skipped + c.blank, 1);
-        QCOMPARE(grouper.groupCount(), kind == int(LogGrouper::LineKind::Explained)
-                                               || kind == int(LogGrouper::LineKind::NotRecognised) ? 1 : 0);
+        QCOMPARE(grouper.groupCount(),
+                 kind == int(LogGrouper::LineKind::Explained) || kind == int(LogGrouper::LineKind::NotRecognised) ? 1 : 0);
         if (kind == int(LogGrouper::LineKind::Explained) || kind == int(LogGrouper::LineKind::NotRecognised)) {
             QCOMPARE(m.matched, kind == int(LogGrouper::LineKind::Explained));
             QCOMPARE(m.line, line.trimmed());
@@ -373,19 +406,23 @@ private slots:
             return u"[4711] "_s + time + u" [ERR] 10.0.3.17:51240 - mid:89 - \""_s + client + u"\" - "_s + kOverlap.arg(account);
         };
         grouper.add(line(u"2026/12/02 15:50:38.000001"_s, u"a"_s, u"OVL"_s), at(1));
-        grouper.add(line(u"2026/12/02 15:50:37.000001"_s, u"b"_s, u"OVL"_s), at(2));  // earlier, read later
+        grouper.add(line(u"2026/12/02 15:50:37.000001"_s, u"b"_s, u"OVL"_s), at(2)); // earlier, read later
         grouper.add(line(u"2026/12/02 15:50:39.000001"_s, u"a"_s, u"OVL"_s), at(3));
-        grouper.add(u"[4711] [ERR] 10.0.3.17:1 - mid:9 - \"a\" - "_s + kOverlap.arg(u"OVL"_s), at(4));  // no time
+        grouper.add(u"[4711] [ERR] 10.0.3.17:1 - mid:9 - \"a\" - "_s + kOverlap.arg(u"OVL"_s), at(4)); // no time
         grouper.add(line(u"2026/12/02 15:50:40.000001"_s, u"a"_s, u"OTHER"_s), at(5));
         grouper.add(u"unable to connect: create sessions stream for account \"OVL\": maximum number of streams reached (10027)"_s, at(6));
-        grouper.add(u"[1] 2026/12/02 15:50:41.5 [WRN] 127.0.0.1:1 - mid:2 - \"k1\" - Closing because a remote connection has started with the same client ID: \"k1\""_s, at(7));
-        grouper.add(u"[1] 2026/12/02 15:50:42.5 [WRN] 127.0.0.1:1 - mid:2 - \"k1\" - Closing because a remote connection has started with the same client ID: \"k1\""_s, at(8));
+        grouper.add(
+            u"[1] 2026/12/02 15:50:41.5 [WRN] 127.0.0.1:1 - mid:2 - \"k1\" - Closing because a remote connection has started with the same client ID: \"k1\""_s,
+            at(7));
+        grouper.add(
+            u"[1] 2026/12/02 15:50:42.5 [WRN] 127.0.0.1:1 - mid:2 - \"k1\" - Closing because a remote connection has started with the same client ID: \"k1\""_s,
+            at(8));
 
         QCOMPARE(grouper.counts().explained, 8);
         QCOMPARE(grouper.counts().explainedGroups, 4);
         const QList<LogGroup> groups = grouper.sortedGroups();
         QCOMPARE(groups.size(), 4);
-        const LogGroup &ovl = groups.at(0);  // critical, 4 lines
+        const LogGroup &ovl = groups.at(0); // critical, 4 lines
         QCOMPARE(ovl.match.account, u"OVL"_s);
         QCOMPARE(ovl.match.codes, QStringList{u"SUBJECTS_OVERLAP"_s});
         QCOMPARE(ovl.count, 4);
@@ -396,7 +433,7 @@ private slots:
         QCOMPARE(ovl.lastLine.line, 4);
         QCOMPARE(ovl.lastLine.source, u"test.log"_s);
         QCOMPARE(ovl.clientIds.values(), (QList<std::pair<QString, qint64>>{{u"a"_s, 3}, {u"b"_s, 1}}));
-        QCOMPARE(ovl.match.clientId, u"a"_s);  // the first line's
+        QCOMPARE(ovl.match.clientId, u"a"_s); // the first line's
         // Then the other critical groups (one line each) in the order they came, then the warning.
         QCOMPARE(groups.at(1).match.account, u"OTHER"_s);
         QCOMPARE(groups.at(2).match.codes, QStringList{u"STREAM_LIMIT_HEADROOM"_s});
@@ -435,7 +472,7 @@ private slots:
         const qint64 n = 3 * LogGrouper::kCacheSize + 7;
         for (qint64 i = 0; i < n; ++i)
             grouper.add(kErr.arg(u"id-%1"_s.arg(i)) + kOverlap.arg(u"A"_s), at(i + 1));
-        for (qint64 i = 0; i < n; ++i)  // and again, with the cache cleared many times over
+        for (qint64 i = 0; i < n; ++i) // and again, with the cache cleared many times over
             grouper.add(kErr.arg(u"id-%1"_s.arg(i)) + kOverlap.arg(u"A"_s), at(n + i + 1));
         QCOMPARE(grouper.groupCount(), 1);
         QCOMPARE(grouper.counts().explained, 2 * n);
@@ -469,8 +506,8 @@ private slots:
         const auto other = std::find_if(groups.cbegin(), groups.cend(), [](const LogGroup &g) { return g.otherShapes; });
         QVERIFY(other != groups.cend());
         QCOMPARE(other->count, 51);
-        QCOMPARE(groups.first().count, 51);  // the catch-all, the largest group of lines not recognised
-        QCOMPARE(groups.at(1).count, 2);     // "odd # thing"
+        QCOMPARE(groups.first().count, 51); // the catch-all, the largest group of lines not recognised
+        QCOMPARE(groups.at(1).count, 2); // "odd # thing"
         QVERIFY(!groups.at(1).match.matched);
         QCOMPARE(groups.at(1).clientIds.values(), (QList<std::pair<QString, qint64>>{{u"c"_s, 1}, {u"d"_s, 1}}));
     }
@@ -497,7 +534,7 @@ private slots:
         QCOMPARE(c.lines, n);
         QCOMPARE(c.notRecognised, 0);
         QCOMPARE(c.explained + c.skipped + c.blank, n);
-        QCOMPARE(c.explained, templates);  // no captured template line is at debug level
+        QCOMPARE(c.explained, templates); // no captured template line is at debug level
         qint64 grouped = 0;
         for (const LogGroup &g : grouper.sortedGroups())
             grouped += g.count;

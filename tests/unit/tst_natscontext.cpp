@@ -68,7 +68,8 @@ QString dataUri(const QByteArray &content)
 /** A context as `nats context save` writes it: every field present, unused ones empty. */
 QJsonObject natscliContext(const QJsonObject &overrides)
 {
-    QJsonObject o = parse("{ \"description\": \"\", \"url\": \"\", \"socks_proxy\": \"\", \"token\": \"\", \"user\": \"\", \"password\": \"\", \"creds\": \"\", \"nkey\": \"\", \"cert\": \"\", \"key\": \"\", \"ca\": \"\", \"nsc\": \"\", \"jetstream_domain\": \"\", \"jetstream_api_prefix\": \"\", \"jetstream_event_prefix\": \"\", \"inbox_prefix\": \"\", \"user_jwt\": \"\", \"user_seed\": \"\", \"color_scheme\": \"\", \"tls_first\": false, \"windows_cert_store\": \"\", \"windows_cert_match_by\": \"subject\", \"windows_cert_match\": \"\", \"windows_ca_certs_match\": [] }");
+    QJsonObject o = parse(
+        "{ \"description\": \"\", \"url\": \"\", \"socks_proxy\": \"\", \"token\": \"\", \"user\": \"\", \"password\": \"\", \"creds\": \"\", \"nkey\": \"\", \"cert\": \"\", \"key\": \"\", \"ca\": \"\", \"nsc\": \"\", \"jetstream_domain\": \"\", \"jetstream_api_prefix\": \"\", \"jetstream_event_prefix\": \"\", \"inbox_prefix\": \"\", \"user_jwt\": \"\", \"user_seed\": \"\", \"color_scheme\": \"\", \"tls_first\": false, \"windows_cert_store\": \"\", \"windows_cert_match_by\": \"subject\", \"windows_cert_match\": \"\", \"windows_ca_certs_match\": [] }");
     for (auto it = overrides.begin(); it != overrides.end(); ++it)
         o.insert(it.key(), it.value());
     return o;
@@ -102,8 +103,8 @@ class TestNatsContext final : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<QTemporaryDir> m_xdg;  ///< XDG_CONFIG_HOME, fresh for every test
-    QTemporaryDir m_files;                 ///< credential files and HOME
+    std::unique_ptr<QTemporaryDir> m_xdg; ///< XDG_CONFIG_HOME, fresh for every test
+    QTemporaryDir m_files; ///< credential files and HOME
     std::unique_ptr<EnvGuard> m_xdgGuard, m_homeGuard, m_contextGuard, m_varGuard;
 
     QString contextDir() const { return m_xdg->filePath(QStringLiteral("nats/context")); }
@@ -192,7 +193,7 @@ private slots:
     void selected_data()
     {
         QTest::addColumn<QByteArray>("contextTxt"); // null: no file
-        QTest::addColumn<QByteArray>("env");        // null: unset
+        QTest::addColumn<QByteArray>("env"); // null: unset
         QTest::addColumn<QString>("expected");
         QTest::newRow("nothing") << QByteArray() << QByteArray() << QString();
         QTest::newRow("context.txt") << QByteArray("prod") << QByteArray() << QStringLiteral("prod");
@@ -254,10 +255,12 @@ private slots:
                                   << QStringList{QStringLiteral("broken.json"), QStringLiteral("not valid JSON")};
         QTest::newRow("not object") << QStringLiteral("list") << QByteArray("[]") << Error::Kind::InvalidInput
                                     << QStringList{QStringLiteral("one JSON object")};
-        QTest::newRow("nsc context") << QStringLiteral("ngs") << QByteArray("{\"url\": \"connect.ngs.global\", \"nsc\": \"nsc://synadia/acct/user\"}")
+        QTest::newRow("nsc context") << QStringLiteral("ngs")
+                                     << QByteArray("{\"url\": \"connect.ngs.global\", \"nsc\": \"nsc://synadia/acct/user\"}")
                                      << Error::Kind::InvalidInput
                                      << QStringList{QStringLiteral("context \"ngs\""), QStringLiteral("field \"nsc\""),
-                                                    QStringLiteral("is not supported by NATS MQTT Doctor;"), QStringLiteral("nsc generate creds")};
+                                                    QStringLiteral("is not supported by NATS MQTT Doctor;"),
+                                                    QStringLiteral("nsc generate creds")};
         QTest::newRow("nsc creds") << QStringLiteral("ngs2") << QByteArray("{\"creds\": \"nsc://synadia/acct/user\"}")
                                    << Error::Kind::InvalidInput
                                    << QStringList{QStringLiteral("context \"ngs2\""), QStringLiteral("field \"creds\""),
@@ -277,7 +280,8 @@ private slots:
         QVERIFY(!p.ok());
         QCOMPARE(p.error().kind(), kind);
         for (const QString &part : parts)
-            QVERIFY2(p.error().message().contains(part), qPrintable(QLatin1String("missing <") + part + QLatin1String("> in: ") + p.error().message()));
+            QVERIFY2(p.error().message().contains(part),
+                     qPrintable(QLatin1String("missing <") + part + QLatin1String("> in: ") + p.error().message()));
         if (kind == Error::Kind::NotFound)
             QVERIFY2(p.error().hint().contains(QLatin1String("other")), qPrintable(p.error().hint()));
     }
@@ -304,16 +308,16 @@ private slots:
             p.servers = {QStringLiteral("nats://n1:4222"), QStringLiteral("tls://n2:4443"), QStringLiteral("nats://n3:4222")};
             return p;
         }();
-        QTest::newRow("description and domain")
-            << natscliContext({{QStringLiteral("description"), QStringLiteral("Hub")}, {QStringLiteral("jetstream_domain"), QStringLiteral("hub")}})
-            << [&] {
-                   Profile p = base();
-                   p.description = QStringLiteral("Hub");
-                   p.jsDomain = QStringLiteral("hub");
-                   return p;
-               }();
-        QTest::newRow("user password") << natscliContext({{QStringLiteral("user"), QStringLiteral("alice")},
-                                                          {QStringLiteral("password"), QStringLiteral("pw")}})
+        QTest::newRow("description and domain") << natscliContext(
+            {{QStringLiteral("description"), QStringLiteral("Hub")}, {QStringLiteral("jetstream_domain"), QStringLiteral("hub")}})
+                                                << [&] {
+                                                       Profile p = base();
+                                                       p.description = QStringLiteral("Hub");
+                                                       p.jsDomain = QStringLiteral("hub");
+                                                       return p;
+                                                   }();
+        QTest::newRow("user password") << natscliContext(
+            {{QStringLiteral("user"), QStringLiteral("alice")}, {QStringLiteral("password"), QStringLiteral("pw")}})
                                        << [&] {
                                               Profile p = base();
                                               p.auth.kind = Credentials::Kind::UserPassword;
@@ -333,28 +337,29 @@ private slots:
             p.auth.creds = fromPath(home() + QStringLiteral("/keys/u.creds"));
             return p;
         }();
-        QTest::newRow("creds relative stays relative") << natscliContext({{QStringLiteral("creds"), QStringLiteral("keys/u.creds")}}) << [&] {
+        QTest::newRow("creds relative stays relative")
+            << natscliContext({{QStringLiteral("creds"), QStringLiteral("keys/u.creds")}}) << [&] {
+                   Profile p = base();
+                   p.auth.kind = Credentials::Kind::Creds;
+                   p.auth.creds = fromPath(QStringLiteral("keys/u.creds"));
+                   return p;
+               }();
+        QTest::newRow("creds data uri") << natscliContext({{QStringLiteral("creds"), dataUri(kCredsText)}}) << [&] {
             Profile p = base();
             p.auth.kind = Credentials::Kind::Creds;
-            p.auth.creds = fromPath(QStringLiteral("keys/u.creds"));
+            p.auth.creds = fromData(kCredsText);
             return p;
         }();
-        QTest::newRow("creds data uri") << natscliContext({{QStringLiteral("creds"), dataUri(kCredsText)}})
-                                        << [&] {
-                                               Profile p = base();
-                                               p.auth.kind = Credentials::Kind::Creds;
-                                               p.auth.creds = fromData(kCredsText);
-                                               return p;
-                                           }();
         QTest::newRow("nkey var") << natscliContext({{QStringLiteral("nkey"), QStringLiteral("$MQTTDOCTOR_TST_DIR/u.nk")}}) << [&] {
             Profile p = base();
             p.auth.kind = Credentials::Kind::NKey;
             p.auth.nkeySeed = fromPath(file(QStringLiteral("u.nk")));
             return p;
         }();
-        QTest::newRow("tls files") << natscliContext({{QStringLiteral("cert"), QUrl::fromLocalFile(file(QStringLiteral("c.pem"))).toString()},
-                                                      {QStringLiteral("key"), QStringLiteral("${MQTTDOCTOR_TST_DIR}/k.pem")},
-                                                      {QStringLiteral("ca"), QStringLiteral("/etc/ssl/ca.pem")}})
+        QTest::newRow("tls files") << natscliContext(
+            {{QStringLiteral("cert"), QUrl::fromLocalFile(file(QStringLiteral("c.pem"))).toString()},
+             {QStringLiteral("key"), QStringLiteral("${MQTTDOCTOR_TST_DIR}/k.pem")},
+             {QStringLiteral("ca"), QStringLiteral("/etc/ssl/ca.pem")}})
                                    << [&] {
                                           Profile p = base();
                                           p.tls.cert = fromPath(file(QStringLiteral("c.pem")));
@@ -377,8 +382,8 @@ private slots:
                                                 return p;
                                             }();
         QTest::newRow("user_jwt embedded") // nats context save --embed
-            << natscliContext({{QStringLiteral("user_jwt"), dataUri(kJwt.toUtf8())},
-                               {QStringLiteral("user_seed"), dataUri(fakeSeed().toUtf8())}})
+            << natscliContext(
+                   {{QStringLiteral("user_jwt"), dataUri(kJwt.toUtf8())}, {QStringLiteral("user_seed"), dataUri(fakeSeed().toUtf8())}})
             << [&] {
                    Profile p = base();
                    p.auth.kind = Credentials::Kind::UserJwt;
@@ -436,8 +441,8 @@ private slots:
     void credsViaDataUriFile()
     {
         const QString uri = dataUri(kCredsText);
-        saveContext(QStringLiteral("embedded"), natscliContext({{QStringLiteral("url"), QStringLiteral("nats://e1:4222")},
-                                                               {QStringLiteral("creds"), uri}}));
+        saveContext(QStringLiteral("embedded"),
+                    natscliContext({{QStringLiteral("url"), QStringLiteral("nats://e1:4222")}, {QStringLiteral("creds"), uri}}));
         const auto p = NatsContext::load(QStringLiteral("embedded"));
         QVERIFY2(p.ok(), qPrintable(p.ok() ? QString() : p.error().toString()));
         QCOMPARE(p->auth.kind, Credentials::Kind::Creds);
@@ -462,7 +467,8 @@ private slots:
             {QStringLiteral("field \"creds\" uses an nsc:// reference"), QStringLiteral("not supported by NATS MQTT Doctor;")});
         row("op nkey", {{QStringLiteral("nkey"), QStringLiteral("op://vault/nats/seed")}},
             {QStringLiteral("field \"nkey\""), QStringLiteral("1Password"), QStringLiteral("not supported by NATS MQTT Doctor;")});
-        row("op password", {{QStringLiteral("user"), QStringLiteral("u")}, {QStringLiteral("password"), QStringLiteral("op://vault/nats/pw")}},
+        row("op password",
+            {{QStringLiteral("user"), QStringLiteral("u")}, {QStringLiteral("password"), QStringLiteral("op://vault/nats/pw")}},
             {QStringLiteral("field \"password\""), QStringLiteral("not supported by NATS MQTT Doctor;")});
         row("env token", {{QStringLiteral("token"), QStringLiteral("env://NATS_TOKEN")}},
             {QStringLiteral("field \"token\""), QStringLiteral("env://"), QStringLiteral("not supported by NATS MQTT Doctor;")});
@@ -478,7 +484,8 @@ private slots:
             {QStringLiteral("field \"windows_cert_store\""), notSupported});
         row("bad url", {{QStringLiteral("url"), QStringLiteral("nats://a:4222,http://b")}},
             {QStringLiteral("field \"url\""), QStringLiteral("\"http://b\""), QStringLiteral("unsupported scheme")});
-        row("url with space", {{QStringLiteral("url"), QStringLiteral("nats://a b:4222")}}, {QStringLiteral("field \"url\""), QStringLiteral("space")});
+        row("url with space", {{QStringLiteral("url"), QStringLiteral("nats://a b:4222")}},
+            {QStringLiteral("field \"url\""), QStringLiteral("space")});
         row("url not string", {{QStringLiteral("url"), 4222}}, {QStringLiteral("field \"url\" must be a string")});
         row("user and token", {{QStringLiteral("user"), QStringLiteral("u")}, {QStringLiteral("token"), QStringLiteral("t")}},
             {QStringLiteral("\"user\" and \"token\" cannot be used together")});
@@ -490,9 +497,11 @@ private slots:
             {QStringLiteral("field \"ca\""), QStringLiteral("\"https\"")});
         row("unset var cert", {{QStringLiteral("cert"), QStringLiteral("$MQTTDOCTOR_TST_UNSET/c.pem")}},
             {QStringLiteral("field \"cert\""), QStringLiteral("$MQTTDOCTOR_TST_UNSET")});
-        row("bad data key", {{QStringLiteral("key"), QStringLiteral("data:;base64,%%%")}}, {QStringLiteral("field \"key\""), QStringLiteral("base64")});
+        row("bad data key", {{QStringLiteral("key"), QStringLiteral("data:;base64,%%%")}},
+            {QStringLiteral("field \"key\""), QStringLiteral("base64")});
         row("user not string", {{QStringLiteral("user"), 7}}, {QStringLiteral("\"user\" must be a string")});
-        row("jwt missing file", {{QStringLiteral("user_jwt"), QStringLiteral("/nonexistent/u.jwt")}, {QStringLiteral("user_seed"), fakeSeed()}},
+        row("jwt missing file",
+            {{QStringLiteral("user_jwt"), QStringLiteral("/nonexistent/u.jwt")}, {QStringLiteral("user_seed"), fakeSeed()}},
             {QStringLiteral("\"user_jwt\" is neither a user JWT nor a file")});
     }
 
@@ -505,7 +514,8 @@ private slots:
         QCOMPARE(p.error().kind(), Error::Kind::InvalidInput);
         QVERIFY2(p.error().message().startsWith(QLatin1String("context \"acme\": ")), qPrintable(p.error().message()));
         for (const QString &part : parts)
-            QVERIFY2(p.error().message().contains(part), qPrintable(QLatin1String("missing <") + part + QLatin1String("> in: ") + p.error().message()));
+            QVERIFY2(p.error().message().contains(part),
+                     qPrintable(QLatin1String("missing <") + part + QLatin1String("> in: ") + p.error().message()));
         QVERIFY(!p.error().toString().contains(fakeSeed()));
     }
 
@@ -528,7 +538,8 @@ private slots:
         good("tilde deep", QStringLiteral("~/.nkeys/creds/O/A/u.creds"), fromPath(home() + QStringLiteral("/.nkeys/creds/O/A/u.creds")));
         good("var", QStringLiteral("$MQTTDOCTOR_TST_DIR/u.creds"), fromPath(m_files.path() + QStringLiteral("/u.creds")));
         good("braced var", QStringLiteral("${MQTTDOCTOR_TST_DIR}/u.creds"), fromPath(m_files.path() + QStringLiteral("/u.creds")));
-        good("var in middle", QStringLiteral("/x/${MQTTDOCTOR_TST_DIR}y"), fromPath(QStringLiteral("/x/") + m_files.path() + QStringLiteral("y")));
+        good("var in middle", QStringLiteral("/x/${MQTTDOCTOR_TST_DIR}y"),
+             fromPath(QStringLiteral("/x/") + m_files.path() + QStringLiteral("y")));
         good("home var", QStringLiteral("$HOME/u.creds"), fromPath(home() + QStringLiteral("/u.creds")));
         good("lone dollar", QStringLiteral("/a/cost$"), fromPath(QStringLiteral("/a/cost$")));
         good("dollar digit", QStringLiteral("/a/$1.creds"), fromPath(QStringLiteral("/a/$1.creds")));
@@ -547,7 +558,8 @@ private slots:
         good("data creds", dataUri(kCredsText), fromData(kCredsText));
 
         bad("nsc", QStringLiteral("nsc://op/acc/user"), QStringLiteral("nsc:// reference, which is not supported by NATS MQTT Doctor;"));
-        bad("op", QStringLiteral("op://vault/item/field"), QStringLiteral("1Password (op://) reference, which is not supported by NATS MQTT Doctor;"));
+        bad("op", QStringLiteral("op://vault/item/field"),
+            QStringLiteral("1Password (op://) reference, which is not supported by NATS MQTT Doctor;"));
         bad("env", QStringLiteral("env://NATS_CREDS"), QStringLiteral("env:// reference, which is not supported by NATS MQTT Doctor;"));
         bad("https", QStringLiteral("https://example.com/u.creds"), QStringLiteral("uses the scheme \"https\", which is not supported"));
         bad("s3", QStringLiteral("s3://bucket/u.creds"), QStringLiteral("\"s3\""));

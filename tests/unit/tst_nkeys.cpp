@@ -43,15 +43,15 @@ private slots:
 
     void findsSeedAndJwtInCredsFile()
     {
-        const QByteArray creds =
-            "-----BEGIN NATS USER JWT-----\n"
-            "eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.eyJqdGkiOiJYIn0.c2lnbmF0dXJl\n"
-            "------END NATS USER JWT------\n\n"
-            "************************* IMPORTANT *************************\n"
-            "-----BEGIN USER NKEY SEED-----\n"
-            "SUAAAAICAMCAKBQHBAEQUCYMBUHA6EARCIJRIFIWC4MBSGQ3DQOR4H776Y\n"
-            "------END USER NKEY SEED------\n";
-        QCOMPARE(NKeys::findUserJwt(creds), QByteArrayLiteral("eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.eyJqdGkiOiJYIn0.c2lnbmF0dXJl"));
+        const QByteArray creds = "-----BEGIN NATS USER JWT-----\n"
+                                 "eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.eyJqdGkiOiJYIn0.c2lnbmF0dXJl\n"
+                                 "------END NATS USER JWT------\n\n"
+                                 "************************* IMPORTANT *************************\n"
+                                 "-----BEGIN USER NKEY SEED-----\n"
+                                 "SUAAAAICAMCAKBQHBAEQUCYMBUHA6EARCIJRIFIWC4MBSGQ3DQOR4H776Y\n"
+                                 "------END USER NKEY SEED------\n";
+        QCOMPARE(NKeys::findUserJwt(creds),
+                 QByteArrayLiteral("eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.eyJqdGkiOiJYIn0.c2lnbmF0dXJl"));
         QCOMPARE(NKeys::findSeed(creds), QByteArrayLiteral("SUAAAAICAMCAKBQHBAEQUCYMBUHA6EARCIJRIFIWC4MBSGQ3DQOR4H776Y"));
         QVERIFY(NKeys::findSeed("no seed here").isEmpty());
         QVERIFY(NKeys::findUserJwt("no jwt here").isEmpty());

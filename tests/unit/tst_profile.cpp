@@ -179,9 +179,9 @@ private slots:
         QTest::addColumn<Credentials>("expected");
 
         QTest::newRow("empty object") << QByteArray("{}") << Credentials{};
-        QTest::newRow("empty strings as natscli writes")
-            << QByteArray("{\"user\": \"\", \"password\": \"\", \"token\": \"\", \"creds\": \"\", \"nkey\": \"\", \"user_jwt\": \"\", \"user_seed\": \"\"}")
-            << Credentials{};
+        QTest::newRow("empty strings as natscli writes") << QByteArray(
+            "{\"user\": \"\", \"password\": \"\", \"token\": \"\", \"creds\": \"\", \"nkey\": \"\", \"user_jwt\": \"\", \"user_seed\": \"\"}")
+                                                         << Credentials{};
         QTest::newRow("nulls") << QByteArray("{\"user\": null, \"token\": null}") << Credentials{};
         QTest::newRow("user and password") << QByteArray("{\"user\": \"alice\", \"password\": \"pw\"}")
                                            << userPassword(QStringLiteral("alice"), QStringLiteral("pw"));
@@ -202,12 +202,13 @@ private slots:
         QTest::newRow("user_jwt data and seed file")
             << ("{\"user_jwt\": \"data:text/plain;base64," + kJwt.toUtf8().toBase64() + "\", \"user_seed\": \"seed.txt\"}")
             << userJwt(kJwt, fakeSeed());
-        QTest::newRow("user_jwt file") << ("{\"user_jwt\": \"$MQTTDOCTOR_TST_BASE/jwt.txt\", \"user_seed\": \"" + fakeSeed().toUtf8() + "\"}")
+        QTest::newRow("user_jwt file") << ("{\"user_jwt\": \"$MQTTDOCTOR_TST_BASE/jwt.txt\", \"user_seed\": \"" + fakeSeed().toUtf8()
+                                           + "\"}")
                                        << userJwt(kJwt, fakeSeed());
         QTest::newRow("explicit kind") << QByteArray("{\"kind\": \"token\", \"token\": \"x\"}") << token(QStringLiteral("x"));
         QTest::newRow("explicit kind without secret") << QByteArray("{\"kind\": \"token\"}") << token(QString());
-        QTest::newRow("explicit user_password without password") << QByteArray("{\"kind\": \"user_password\", \"user\": \"bob\"}")
-                                                                 << userPassword(QStringLiteral("bob"), QString());
+        QTest::newRow("explicit user_password without password")
+            << QByteArray("{\"kind\": \"user_password\", \"user\": \"bob\"}") << userPassword(QStringLiteral("bob"), QString());
         QTest::newRow("explicit user_jwt without secrets") << QByteArray("{\"kind\": \"user_jwt\"}") << userJwt(QString(), QString());
         QTest::newRow("explicit creds without file") << QByteArray("{\"kind\": \"creds\"}") << creds(FileOrData{});
         QTest::newRow("explicit none") << QByteArray("{\"kind\": \"none\"}") << Credentials{};
@@ -230,9 +231,9 @@ private slots:
             }
             const auto p = Profile::fromJson(root, m_base);
             QVERIFY2(p.ok(), qPrintable(QLatin1String(where) + QLatin1String(": ") + (p.ok() ? QString() : p.error().toString())));
-            const Credentials actual = qstrcmp(where, "auth") == 0     ? p->auth
-                                       : qstrcmp(where, "system") == 0 ? p->system
-                                                                       : p->accounts.value(QStringLiteral("APP"));
+            const Credentials actual = qstrcmp(where, "auth") == 0 ? p->auth
+                : qstrcmp(where, "system") == 0                    ? p->system
+                                                                   : p->accounts.value(QStringLiteral("APP"));
             QVERIFY2(actual == expected, qPrintable(describe(actual) + QLatin1String("\n   vs ") + describe(expected)));
         }
     }
@@ -277,20 +278,26 @@ private slots:
         row("token and password", "{\"auth\": {\"user\": \"u\", \"password\": \"hunter2\", \"token\": \"tok\"}}",
             {QStringLiteral("\"auth.user\", \"auth.password\" and \"auth.token\" cannot be used together")});
         row("user and token", "{\"auth\": {\"user\": \"u\", \"token\": \"tok\"}}", {QStringLiteral("\"auth.user\" and \"auth.token\"")});
-        row("nkey and creds", "{\"auth\": {\"nkey\": \"a.nk\", \"creds\": \"a.creds\"}}", {QStringLiteral("\"auth.nkey\" and \"auth.creds\"")});
-        row("creds and jwt", "{\"auth\": {\"creds\": \"a.creds\", \"user_jwt\": \"x\"}}", {QStringLiteral("\"auth.creds\" and \"auth.user_jwt\"")});
+        row("nkey and creds", "{\"auth\": {\"nkey\": \"a.nk\", \"creds\": \"a.creds\"}}",
+            {QStringLiteral("\"auth.nkey\" and \"auth.creds\"")});
+        row("creds and jwt", "{\"auth\": {\"creds\": \"a.creds\", \"user_jwt\": \"x\"}}",
+            {QStringLiteral("\"auth.creds\" and \"auth.user_jwt\"")});
         row("password without user", "{\"auth\": {\"password\": \"hunter2\"}}", {QStringLiteral("\"auth.password\" needs \"auth.user\"")});
-        row("jwt without seed", "{\"auth\": {\"user_jwt\": \"eyJa.eyJb.c2\"}}", {QStringLiteral("\"auth.user_jwt\" needs \"auth.user_seed\"")});
+        row("jwt without seed", "{\"auth\": {\"user_jwt\": \"eyJa.eyJb.c2\"}}",
+            {QStringLiteral("\"auth.user_jwt\" needs \"auth.user_seed\"")});
         row("seed without jwt", "{\"auth\": {\"user_seed\": \"SUAAAA\"}}", {QStringLiteral("\"auth.user_seed\" needs \"auth.user_jwt\"")});
-        row("unknown auth field", "{\"auth\": {\"user\": \"u\", \"passwd\": \"hunter2\"}}", {QStringLiteral("unknown field \"auth.passwd\"")});
+        row("unknown auth field", "{\"auth\": {\"user\": \"u\", \"passwd\": \"hunter2\"}}",
+            {QStringLiteral("unknown field \"auth.passwd\"")});
         row("bad kind", "{\"auth\": {\"kind\": \"oauth\"}}", {QStringLiteral("\"auth.kind\" must be one of")});
         row("kind not string", "{\"auth\": {\"kind\": 3}}", {QStringLiteral("\"auth.kind\"")});
         row("kind mismatch", "{\"auth\": {\"kind\": \"token\", \"user\": \"u\", \"password\": \"hunter2\"}}",
             {QStringLiteral("\"auth.user\" cannot be used with \"auth.kind\" \"token\"")});
-        row("kind none with token", "{\"auth\": {\"kind\": \"none\", \"token\": \"hunter2\"}}", {QStringLiteral("\"auth.token\""), QStringLiteral("none")});
+        row("kind none with token", "{\"auth\": {\"kind\": \"none\", \"token\": \"hunter2\"}}",
+            {QStringLiteral("\"auth.token\""), QStringLiteral("none")});
         row("auth not object", "{\"auth\": \"user:pw\"}", {QStringLiteral("\"auth\" must be an object")});
         row("user not string", "{\"auth\": {\"user\": 5}}", {QStringLiteral("\"auth.user\" must be a string")});
-        row("password not string", "{\"auth\": {\"user\": \"u\", \"password\": 1234}}", {QStringLiteral("\"auth.password\" must be a string")});
+        row("password not string", "{\"auth\": {\"user\": \"u\", \"password\": 1234}}",
+            {QStringLiteral("\"auth.password\" must be a string")});
         row("jwt garbage", "{\"auth\": {\"user_jwt\": \"not-a-jwt\", \"user_seed\": \"SUAAA\"}}",
             {QStringLiteral("\"auth.user_jwt\" is neither a user JWT nor a file")});
         row("creds unset var", "{\"auth\": {\"creds\": \"$MQTTDOCTOR_TST_UNSET/u.creds\"}}",
@@ -301,10 +308,12 @@ private slots:
             {QStringLiteral("\"auth.creds\""), QStringLiteral("not supported by NATS MQTT Doctor")});
         row("nkey bad base64", "{\"auth\": {\"nkey\": \"data:;base64,@@@\"}}", {QStringLiteral("\"auth.nkey\""), QStringLiteral("base64")});
         row("nkey data without comma", "{\"auth\": {\"nkey\": \"data:SUABC\"}}", {QStringLiteral("\"auth.nkey\""), QStringLiteral("','")});
-        row("creds other user home", "{\"auth\": {\"creds\": \"~bob/u.creds\"}}", {QStringLiteral("\"auth.creds\""), QStringLiteral("~bob")});
+        row("creds other user home", "{\"auth\": {\"creds\": \"~bob/u.creds\"}}",
+            {QStringLiteral("\"auth.creds\""), QStringLiteral("~bob")});
         row("servers not list", "{\"servers\": 4222}", {QStringLiteral("\"servers\" must be an array")});
         row("servers item not string", "{\"servers\": [\"n1\", 5]}", {QStringLiteral("\"servers[1]\" must be a string")});
-        row("servers bad url", "{\"servers\": [\"n1\", \"http://n2\"]}", {QStringLiteral("\"servers[1]\""), QStringLiteral("\"http://n2\"")});
+        row("servers bad url", "{\"servers\": [\"n1\", \"http://n2\"]}",
+            {QStringLiteral("\"servers[1]\""), QStringLiteral("\"http://n2\"")});
         row("servers bad in string", "{\"servers\": \"n1,n2:99999\"}", {QStringLiteral("\"servers\""), QStringLiteral("\"n2:99999\"")});
         row("tls not object", "{\"tls\": \"ca.pem\"}", {QStringLiteral("\"tls\" must be an object")});
         row("tls unknown field", "{\"tls\": {\"crt\": \"c.pem\"}}", {QStringLiteral("unknown field \"tls.crt\"")});
@@ -313,7 +322,8 @@ private slots:
             {QStringLiteral("\"tls.key\""), QStringLiteral("not supported by NATS MQTT Doctor")});
         row("js_domain dotted", "{\"js_domain\": \"a.b\"}", {QStringLiteral("\"js_domain\"")});
         row("js_domain number", "{\"js_domain\": 1}", {QStringLiteral("\"js_domain\" must be a string")});
-        row("system conflict", "{\"system\": {\"token\": \"t\", \"creds\": \"c\"}}", {QStringLiteral("\"system.token\" and \"system.creds\"")});
+        row("system conflict", "{\"system\": {\"token\": \"t\", \"creds\": \"c\"}}",
+            {QStringLiteral("\"system.token\" and \"system.creds\"")});
         row("system not object", "{\"system\": [\"x\"]}", {QStringLiteral("\"system\" must be an object")});
         row("accounts not object", "{\"accounts\": [\"ACME\"]}", {QStringLiteral("\"accounts\" must be an object")});
         row("account empty", "{\"accounts\": {\"ACME\": {}}}", {QStringLiteral("\"accounts.ACME\" gives no credentials")});
@@ -337,7 +347,8 @@ private slots:
         QVERIFY(!p.ok());
         QCOMPARE(p.error().kind(), Error::Kind::InvalidInput);
         for (const QString &part : parts)
-            QVERIFY2(p.error().message().contains(part), qPrintable(QLatin1String("missing <") + part + QLatin1String("> in: ") + p.error().message()));
+            QVERIFY2(p.error().message().contains(part),
+                     qPrintable(QLatin1String("missing <") + part + QLatin1String("> in: ") + p.error().message()));
         // Secret values never appear in messages.
         for (const char *secret : {"hunter2", "user:pw"})
             QVERIFY2(!p.error().toString().contains(QLatin1String(secret)), qPrintable(p.error().toString()));
@@ -350,9 +361,9 @@ private slots:
         Profile defaults;
         defaults.servers = {QStringLiteral("nats://127.0.0.1:4222")};
         QTest::newRow("defaults") << defaults;
-        for (const Credentials &c : {userPassword(QStringLiteral("u"), QString()), token(QStringLiteral("t")),
-                                     nkey(fromData("seed-bytes\n")), creds(fromPath(base(QStringLiteral("user.creds")))),
-                                     userJwt(QStringLiteral("odd jwt"), QStringLiteral("odd seed"))}) {
+        for (const Credentials &c :
+             {userPassword(QStringLiteral("u"), QString()), token(QStringLiteral("t")), nkey(fromData("seed-bytes\n")),
+              creds(fromPath(base(QStringLiteral("user.creds")))), userJwt(QStringLiteral("odd jwt"), QStringLiteral("odd seed"))}) {
             Profile p;
             p.servers = {QStringLiteral("nats://h:4222")};
             p.auth = c;
@@ -390,11 +401,22 @@ private slots:
         const Profile profile = fullProfile();
         const QJsonObject json = profile.toJson(false);
         const QByteArray text = QJsonDocument(json).toJson();
-        const QList<QByteArray> secrets{"s3cr3t-pw", "tok-abc-123", "inline-key-material", "SUINLINESEEDDATA", "END NATS USER JWT",
-                                        kJwt.toUtf8(), fakeSeed().toUtf8(), "data:", "\"password\":", "\"token\":", "user_seed",
-                                        "user_jwt\":", kCredsText.toBase64().left(20)};
+        const QList<QByteArray> secrets{"s3cr3t-pw",
+                                        "tok-abc-123",
+                                        "inline-key-material",
+                                        "SUINLINESEEDDATA",
+                                        "END NATS USER JWT",
+                                        kJwt.toUtf8(),
+                                        fakeSeed().toUtf8(),
+                                        "data:",
+                                        "\"password\":",
+                                        "\"token\":",
+                                        "user_seed",
+                                        "user_jwt\":",
+                                        kCredsText.toBase64().left(20)};
         for (const QByteArray &s : secrets)
-            QVERIFY2(!text.contains(s), qPrintable(QLatin1String("found ") + QLatin1String(s) + QLatin1String(" in ") + QLatin1String(text)));
+            QVERIFY2(!text.contains(s),
+                     qPrintable(QLatin1String("found ") + QLatin1String(s) + QLatin1String(" in ") + QLatin1String(text)));
         // What is not secret stays: kinds, user names, paths.
         QVERIFY(text.contains("\"admin\""));
         QVERIFY(text.contains(QFile::encodeName(base(QStringLiteral("ca.pem")))));
@@ -443,31 +465,34 @@ private slots:
                                     << Error::Kind::InvalidInput << QStringLiteral("\"servers[2]\": server URL \"nats://h:99999\"");
         QTest::newRow("zero timeout") << ProfileMutator([](Profile &p) { p.timeoutMs = 0; }) << Error::Kind::InvalidInput
                                       << QStringLiteral("\"timeout\"");
-        QTest::newRow("bad domain") << ProfileMutator([](Profile &p) { p.jsDomain = QStringLiteral("a b"); })
-                                    << Error::Kind::InvalidInput << QStringLiteral("\"js_domain\"");
+        QTest::newRow("bad domain") << ProfileMutator([](Profile &p) { p.jsDomain = QStringLiteral("a b"); }) << Error::Kind::InvalidInput
+                                    << QStringLiteral("\"js_domain\"");
         QTest::newRow("missing ca") << ProfileMutator([this](Profile &p) { p.tls.ca = fromPath(base(QStringLiteral("nope.pem"))); })
-                                    << Error::Kind::Io << QStringLiteral("\"tls.ca\": file \"%1\" does not exist").arg(base(QStringLiteral("nope.pem")));
+                                    << Error::Kind::Io
+                                    << QStringLiteral("\"tls.ca\": file \"%1\" does not exist").arg(base(QStringLiteral("nope.pem")));
         QTest::newRow("ca is folder") << ProfileMutator([this](Profile &p) { p.tls.ca = fromPath(base(QStringLiteral("a-folder"))); })
                                       << Error::Kind::Io << QStringLiteral("\"tls.ca\"");
         QTest::newRow("cert without key") << ProfileMutator([](Profile &p) { p.tls.key = {}; }) << Error::Kind::InvalidInput
                                           << QStringLiteral("\"tls.cert\" needs \"tls.key\"");
         QTest::newRow("key without cert") << ProfileMutator([](Profile &p) { p.tls.cert = {}; }) << Error::Kind::InvalidInput
                                           << QStringLiteral("\"tls.key\" needs \"tls.cert\"");
-        QTest::newRow("missing system creds")
-            << ProfileMutator([](Profile &p) { p.system.creds = fromPath(QStringLiteral("/nonexistent/sys.creds")); })
-            << Error::Kind::Io << QStringLiteral("\"system.creds\"");
-        QTest::newRow("missing account nkey")
-            << ProfileMutator([](Profile &p) { p.accounts[QStringLiteral("KEYS")].nkeySeed = fromPath(QStringLiteral("/nonexistent/u.nk")); })
-            << Error::Kind::Io << QStringLiteral("\"accounts.KEYS.nkey\"");
+        QTest::newRow("missing system creds") << ProfileMutator([](Profile &p) {
+            p.system.creds = fromPath(QStringLiteral("/nonexistent/sys.creds"));
+        }) << Error::Kind::Io << QStringLiteral("\"system.creds\"");
+        QTest::newRow("missing account nkey") << ProfileMutator([](Profile &p) {
+            p.accounts[QStringLiteral("KEYS")].nkeySeed = fromPath(QStringLiteral("/nonexistent/u.nk"));
+        }) << Error::Kind::Io << QStringLiteral("\"accounts.KEYS.nkey\"");
         QTest::newRow("account without credentials")
-            << ProfileMutator([](Profile &p) { p.accounts.insert(QStringLiteral("EMPTY"), Credentials{}); })
-            << Error::Kind::InvalidInput << QStringLiteral("\"accounts.EMPTY\" gives no credentials");
+            << ProfileMutator([](Profile &p) { p.accounts.insert(QStringLiteral("EMPTY"), Credentials{}); }) << Error::Kind::InvalidInput
+            << QStringLiteral("\"accounts.EMPTY\" gives no credentials");
         QTest::newRow("kind mismatch") << ProfileMutator([](Profile &p) { p.auth.token = QStringLiteral("hunter2"); })
-                                       << Error::Kind::InvalidInput << QStringLiteral("\"auth.token\" is set but the kind is \"user_password\"");
-        QTest::newRow("user_password without user") << ProfileMutator([](Profile &p) { p.auth.user.clear(); })
-                                                     << Error::Kind::InvalidInput << QStringLiteral("\"auth.user\" is empty");
+                                       << Error::Kind::InvalidInput
+                                       << QStringLiteral("\"auth.token\" is set but the kind is \"user_password\"");
+        QTest::newRow("user_password without user") << ProfileMutator([](Profile &p) { p.auth.user.clear(); }) << Error::Kind::InvalidInput
+                                                    << QStringLiteral("\"auth.user\" is empty");
         QTest::newRow("kind none with fields") << ProfileMutator([](Profile &p) { p.system.kind = Credentials::Kind::None; })
-                                               << Error::Kind::InvalidInput << QStringLiteral("\"system.creds\" is set but the kind is \"none\"");
+                                               << Error::Kind::InvalidInput
+                                               << QStringLiteral("\"system.creds\" is set but the kind is \"none\"");
     }
 
     void validate()

@@ -19,7 +19,9 @@ private slots:
     void fromFileResolvesRelativeToItsFolder()
     {
         const QString path = base(QStringLiteral("cluster-a.json"));
-        QVERIFY(writeFile(path, "{ \"servers\": \"n1:4222\", \"auth\": {\"creds\": \"user.creds\"}, \"tls\": {\"ca\": \"certs/ca.pem\"}, \"timeout\": \"2s\" }"));
+        QVERIFY(writeFile(
+            path,
+            "{ \"servers\": \"n1:4222\", \"auth\": {\"creds\": \"user.creds\"}, \"tls\": {\"ca\": \"certs/ca.pem\"}, \"timeout\": \"2s\" }"));
         // The working directory must not matter.
         const QString cwd = QDir::currentPath();
         QVERIFY(QDir::setCurrent(m_home));
@@ -67,12 +69,14 @@ private slots:
                                << QStringList{QStringLiteral("one JSON object")};
         QTest::newRow("field error") << QStringLiteral("conflict.json") << QByteArray("{\"auth\": {\"token\": \"t\", \"user\": \"u\"}}")
                                      << Error::Kind::InvalidInput
-                                     << QStringList{QStringLiteral("conflict.json\": "), QStringLiteral("\"auth.user\" and \"auth.token\"")};
+                                     << QStringList{QStringLiteral("conflict.json\": "),
+                                                    QStringLiteral("\"auth.user\" and \"auth.token\"")};
         QTest::newRow("missing creds") << QStringLiteral("nocreds.json") << QByteArray("{\"auth\": {\"creds\": \"gone.creds\"}}")
                                        << Error::Kind::Io
                                        << QStringList{QStringLiteral("nocreds.json\": \"auth.creds\": file"), QStringLiteral("gone.creds")};
-        QTest::newRow("missing key") << QStringLiteral("nokey.json") << QByteArray("{\"tls\": {\"cert\": \"cert.pem\", \"key\": \"gone.pem\"}}")
-                                     << Error::Kind::Io << QStringList{QStringLiteral("\"tls.key\""), QStringLiteral("gone.pem")};
+        QTest::newRow("missing key") << QStringLiteral("nokey.json")
+                                     << QByteArray("{\"tls\": {\"cert\": \"cert.pem\", \"key\": \"gone.pem\"}}") << Error::Kind::Io
+                                     << QStringList{QStringLiteral("\"tls.key\""), QStringLiteral("gone.pem")};
     }
 
     void fromFileErrors()
@@ -89,7 +93,8 @@ private slots:
         QCOMPARE(p.error().kind(), kind);
         QVERIFY2(p.error().message().startsWith(QStringLiteral("profile \"") + path), qPrintable(p.error().message()));
         for (const QString &part : parts)
-            QVERIFY2(p.error().message().contains(part), qPrintable(QLatin1String("missing <") + part + QLatin1String("> in: ") + p.error().message()));
+            QVERIFY2(p.error().message().contains(part),
+                     qPrintable(QLatin1String("missing <") + part + QLatin1String("> in: ") + p.error().message()));
     }
 
     void fromFileUnreadable()
@@ -153,7 +158,8 @@ private slots:
             const QByteArray json = it.next().captured(1).toUtf8();
             QJsonParseError error;
             const QJsonDocument parsed = QJsonDocument::fromJson(json, &error);
-            QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + QLatin1Char('\n') + QString::fromUtf8(json)));
+            QVERIFY2(error.error == QJsonParseError::NoError,
+                     qPrintable(error.errorString() + QLatin1Char('\n') + QString::fromUtf8(json)));
             const auto p = Profile::fromJson(parsed.object(), m_base);
             QVERIFY2(p.ok(), qPrintable((p.ok() ? QString() : p.error().toString()) + QLatin1Char('\n') + QString::fromUtf8(json)));
             ++count;

@@ -33,7 +33,7 @@ StreamMessage streamMessage(const StoredMessage &m)
 }
 
 // `{"list": [each element written by `write`]}` as text, and the same made from `toJson` as a document.
-template <typename T>
+template<typename T>
 void compareWithDocument(const QList<T> &items, const std::function<void(JsonStreamWriter &, const T &)> &write,
                          const std::function<QJsonObject(const T &)> &toJson)
 {
@@ -113,10 +113,7 @@ private slots:
             [](const SessionEntry &e) { return SessionLoader::toJson(e); });
     }
 
-    void retained_data()
-    {
-        sessions_data();
-    }
+    void retained_data() { sessions_data(); }
 
     void retained()
     {
@@ -151,7 +148,8 @@ private slots:
         full.clientId = QStringLiteral("sensor \"7\" \u00e9");
         full.title = QStringLiteral("a title");
         full.detail = QStringLiteral("line one\nline two\ttab");
-        full.expected = QJsonObject{{QStringLiteral("consumer"), QStringLiteral("x")}, {QStringLiteral("n"), 1.5},
+        full.expected = QJsonObject{{QStringLiteral("consumer"), QStringLiteral("x")},
+                                    {QStringLiteral("n"), 1.5},
                                     {QStringLiteral("list"), QJsonArray{1, QJsonArray{}, QJsonObject{}, QJsonValue::Null}}};
         full.actual = QJsonValue::Null;
         full.explains = {QStringLiteral("a log line"), QStringLiteral("another")};
@@ -160,8 +158,8 @@ private slots:
         bare.code = QStringLiteral("STREAM_MISSING");
         bare.expected = 9007199254740993LL;
         bare.actual = QStringLiteral("missing");
-        compareWithDocument<Finding>({full, bare, full}, [](JsonStreamWriter &w, const Finding &f) { f.writeJson(w); },
-                                     [](const Finding &f) { return f.toJson(); });
+        compareWithDocument<Finding>(
+            {full, bare, full}, [](JsonStreamWriter &w, const Finding &f) { f.writeJson(w); }, [](const Finding &f) { return f.toJson(); });
     }
 };
 

@@ -67,7 +67,8 @@ private slots:
         QFETCH(QString, tail);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString path = RepairExecutor::backupPath(dir.path(), step(account, u"1"_s, u"resolve_overlap"_s), spec(stream, subject), index);
+        const QString path =
+            RepairExecutor::backupPath(dir.path(), step(account, u"1"_s, u"resolve_overlap"_s), spec(stream, subject), index);
         const QFileInfo info(path);
         QCOMPARE(info.absolutePath(), QDir(dir.path()).absolutePath());
         const QRegularExpression re(u"^(\\d{8}T\\d{9})Z(.*)$"_s);
@@ -93,7 +94,7 @@ private slots:
         }
         QStringList sorted = names;
         sorted.sort();
-        QCOMPARE(sorted, names);  // each later than the one before
+        QCOMPARE(sorted, names); // each later than the one before
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 20);
     }
 

@@ -79,7 +79,7 @@ void TestRequestCounter::countsAddUpInTheParent()
     QCOMPARE(diff[Kind::StreamInfo], 2u);
     QCOMPARE(diff[Kind::OrderedConsumer], 1u);
     QCOMPARE(diff[Kind::ConsumerCreate], 1u);
-    QCOMPARE(diff.requests(), 4u);  // the ordered consumer counts once, as its CONSUMER.CREATE
+    QCOMPARE(diff.requests(), 4u); // the ordered consumer counts once, as its CONSUMER.CREATE
     QCOMPARE(diff.toString(), u"VARZ 1, STREAM.INFO 2, CONSUMER.CREATE 1, ordered consumer 1"_s);
 }
 

@@ -66,16 +66,12 @@ private slots:
 
     void andThenChainsFailingSteps()
     {
-        const auto check = [](const QString &text) {
-            return parsePort(text).and_then(requireUnprivileged);
-        };
+        const auto check = [](const QString &text) { return parsePort(text).and_then(requireUnprivileged); };
         QVERIFY(check(QStringLiteral("4222")).ok());
         QCOMPARE(check(QStringLiteral("80")).error().message(), QStringLiteral("privileged port 80"));
         QCOMPARE(check(QStringLiteral("")).error().message(), QStringLiteral("not a port: "));
 
-        const Result<QString> url = requireUnprivileged(4222).and_then([]() -> Result<QString> {
-            return QStringLiteral("ok");
-        });
+        const Result<QString> url = requireUnprivileged(4222).and_then([]() -> Result<QString> { return QStringLiteral("ok"); });
         QCOMPARE(url.value(), QStringLiteral("ok"));
         const Result<int> failed = requireUnprivileged(22).transform([] { return 1; });
         QVERIFY(!failed.ok());

@@ -66,7 +66,7 @@ private slots:
             if (!legacySubject)
                 QCOMPARE(r->subject, r->subjectFromStoredSubject());
             if (r->encoding == RetainedRecord::Encoding::Json) {
-                QCOMPARE(r->encodeJson(), m.data);  // byte-identical to what the server wrote
+                QCOMPARE(r->encodeJson(), m.data); // byte-identical to what the server wrote
                 QVERIFY(m.headers.isEmpty());
             } else {
                 QCOMPARE(r->encodeHeaders().encode(), m.headers);
@@ -85,13 +85,18 @@ private slots:
         QTest::addColumn<QString>("preview");
         const QByteArray blob("\x00\x01\x02\xff\xfe\x80\x41", 7);
         for (const char *v : {"2.9.10", "2.10.27", "2.15.1"}) {
-            QTest::addRow("%s kitchen", v) << QString::fromLatin1(v) << QStringLiteral("sensors/kitchen/temp") << QStringLiteral("sensors.kitchen.temp") << 1 << QByteArray("21.5") << QStringLiteral("21.5");
-            QTest::addRow("%s garage", v) << QString::fromLatin1(v) << QStringLiteral("sensors/garage/temp") << QStringLiteral("sensors.garage.temp") << 0 << QByteArray("9.0") << QStringLiteral("9.0");
-            QTest::addRow("%s binary", v) << QString::fromLatin1(v) << QStringLiteral("blobs/raw") << QStringLiteral("blobs.raw") << 1 << blob << QStringLiteral("hex: 00 01 02 ff fe 80 41");
+            QTest::addRow("%s kitchen", v) << QString::fromLatin1(v) << QStringLiteral("sensors/kitchen/temp")
+                                           << QStringLiteral("sensors.kitchen.temp") << 1 << QByteArray("21.5") << QStringLiteral("21.5");
+            QTest::addRow("%s garage", v) << QString::fromLatin1(v) << QStringLiteral("sensors/garage/temp")
+                                          << QStringLiteral("sensors.garage.temp") << 0 << QByteArray("9.0") << QStringLiteral("9.0");
+            QTest::addRow("%s binary", v) << QString::fromLatin1(v) << QStringLiteral("blobs/raw") << QStringLiteral("blobs.raw") << 1
+                                          << blob << QStringLiteral("hex: 00 01 02 ff fe 80 41");
         }
         for (const char *v : {"2.10.27", "2.15.1"}) {
-            QTest::addRow("%s qos2", v) << QString::fromLatin1(v) << QStringLiteral("alerts/fire") << QStringLiteral("alerts.fire") << 2 << QByteArray("fire!") << QStringLiteral("fire!");
-            QTest::addRow("%s dotted", v) << QString::fromLatin1(v) << QStringLiteral("rooms/living.room/temp") << QStringLiteral("rooms.living//room.temp") << 1 << QByteArray("20") << QStringLiteral("20");
+            QTest::addRow("%s qos2", v) << QString::fromLatin1(v) << QStringLiteral("alerts/fire") << QStringLiteral("alerts.fire") << 2
+                                        << QByteArray("fire!") << QStringLiteral("fire!");
+            QTest::addRow("%s dotted", v) << QString::fromLatin1(v) << QStringLiteral("rooms/living.room/temp")
+                                          << QStringLiteral("rooms.living//room.temp") << 1 << QByteArray("20") << QStringLiteral("20");
         }
     }
     void fields()
@@ -125,7 +130,8 @@ private slots:
         StoredMessage m;
         m.subject = QStringLiteral("$MQTT.rmsgs.gone.soon");
         m.seq = 7;
-        m.headers = QByteArrayLiteral("NATS/1.0\r\nNmqtt-RTopic:gone/soon\r\nNmqtt-RFlags:-3\r\nNmqtt-ROrigin:onglaOPN\r\nNmqtt-RSource:acme\r\n\r\n");
+        m.headers = QByteArrayLiteral(
+            "NATS/1.0\r\nNmqtt-RTopic:gone/soon\r\nNmqtt-RFlags:-3\r\nNmqtt-ROrigin:onglaOPN\r\nNmqtt-RSource:acme\r\n\r\n");
         auto r = RetainedRecord::decode(m);
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message()));
         QVERIFY(r->isDeleteMarker);
@@ -137,7 +143,7 @@ private slots:
         QCOMPARE(r->payloadPreview(), QString());
         QCOMPARE(r->encodeHeaders().encode(), m.headers);
 
-        m.headers = QByteArrayLiteral("NATS/1.0\r\nNmqtt-RFlags:-1\r\n\r\n");  // marker without a topic header
+        m.headers = QByteArrayLiteral("NATS/1.0\r\nNmqtt-RFlags:-1\r\n\r\n"); // marker without a topic header
         r = RetainedRecord::decode(m);
         QVERIFY(r.ok());
         QVERIFY(r->isDeleteMarker);
@@ -154,7 +160,7 @@ private slots:
         auto r = RetainedRecord::decode(m);
         QVERIFY(r.ok());
         QCOMPARE(r->encoding, RetainedRecord::Encoding::Json);
-        QCOMPARE(r->subject, QStringLiteral("a.b"));  // from the stored subject
+        QCOMPARE(r->subject, QStringLiteral("a.b")); // from the stored subject
         QCOMPARE(r->flags, quint8(0));
         QVERIFY(r->payload.isEmpty());
         QCOMPARE(RetainedRecord::decodeJson(QByteArrayLiteral("{\"subject\":\"a.b\",\"msg\":null,\"flags\":9}"))->dup(), true);
@@ -201,24 +207,33 @@ private slots:
         QTest::addColumn<QString>("reason");
         const QByteArray none;
         QTest::newRow("empty") << none << QByteArray() << QStringLiteral("empty record");
-        QTest::newRow("truncated") << none << QByteArray("{\"origin\":\"onglaOPN\",\"subject\":\"sensors.kit") << QStringLiteral("invalid JSON");
+        QTest::newRow("truncated") << none << QByteArray("{\"origin\":\"onglaOPN\",\"subject\":\"sensors.kit")
+                                   << QStringLiteral("invalid JSON");
         QTest::newRow("array") << none << QByteArray("[]") << QStringLiteral("expected a JSON object");
         QTest::newRow("no topic or subject") << none << QByteArray("{\"msg\":\"eA==\"}") << QStringLiteral("neither topic nor subject");
         QTest::newRow("topic number") << none << QByteArray("{\"topic\":1}") << QStringLiteral("field 'topic': expected a string");
-        QTest::newRow("msg not base64") << none << QByteArray("{\"topic\":\"a\",\"msg\":\"***\"}") << QStringLiteral("field 'msg': invalid base64");
+        QTest::newRow("msg not base64") << none << QByteArray("{\"topic\":\"a\",\"msg\":\"***\"}")
+                                        << QStringLiteral("field 'msg': invalid base64");
         QTest::newRow("msg number") << none << QByteArray("{\"topic\":\"a\",\"msg\":12}") << QStringLiteral("field 'msg'");
-        QTest::newRow("flags huge") << none << QByteArray("{\"topic\":\"a\",\"flags\":1e99}") << QStringLiteral("field 'flags': expected an integer 0..255");
+        QTest::newRow("flags huge") << none << QByteArray("{\"topic\":\"a\",\"flags\":1e99}")
+                                    << QStringLiteral("field 'flags': expected an integer 0..255");
         QTest::newRow("flags 256") << none << QByteArray("{\"topic\":\"a\",\"flags\":256}") << QStringLiteral("field 'flags'");
         QTest::newRow("flags string") << none << QByteArray("{\"topic\":\"a\",\"flags\":\"3\"}") << QStringLiteral("field 'flags'");
         QTest::newRow("flags qos3") << none << QByteArray("{\"topic\":\"a\",\"flags\":7}") << QStringLiteral("QoS 3");
         QTest::newRow("invalid utf-8") << none << QByteArray("{\"topic\":\"\xff\"}") << QStringLiteral("invalid JSON");
         QTest::newRow("deeply nested") << none << (QByteArray(200000, '[') + QByteArray(200000, ']')) << QStringLiteral("invalid JSON");
-        QTest::newRow("hdr flags not hex") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:zz\r\n\r\n") << QByteArray("x") << QStringLiteral("expected a hex byte");
-        QTest::newRow("hdr flags empty") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:\r\n\r\n") << QByteArray("x") << QStringLiteral("expected a hex byte");
-        QTest::newRow("hdr flags huge") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:ffffffffff\r\n\r\n") << QByteArray("x") << QStringLiteral("expected a hex byte");
-        QTest::newRow("hdr flags qos3") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:7\r\n\r\n") << QByteArray("x") << QStringLiteral("QoS 3");
-        QTest::newRow("hdr no topic") << QByteArray("NATS/1.0\r\nNmqtt-RFlags:3\r\n\r\n") << QByteArray("x") << QStringLiteral("Nmqtt-RTopic");
-        QTest::newRow("marker with body") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:-3\r\n\r\n") << QByteArray("x") << QStringLiteral("delete marker with a non-empty body");
+        QTest::newRow("hdr flags not hex") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:zz\r\n\r\n") << QByteArray("x")
+                                           << QStringLiteral("expected a hex byte");
+        QTest::newRow("hdr flags empty") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:\r\n\r\n") << QByteArray("x")
+                                         << QStringLiteral("expected a hex byte");
+        QTest::newRow("hdr flags huge") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:ffffffffff\r\n\r\n") << QByteArray("x")
+                                        << QStringLiteral("expected a hex byte");
+        QTest::newRow("hdr flags qos3") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:7\r\n\r\n") << QByteArray("x")
+                                        << QStringLiteral("QoS 3");
+        QTest::newRow("hdr no topic") << QByteArray("NATS/1.0\r\nNmqtt-RFlags:3\r\n\r\n") << QByteArray("x")
+                                      << QStringLiteral("Nmqtt-RTopic");
+        QTest::newRow("marker with body") << QByteArray("NATS/1.0\r\nNmqtt-RTopic:a\r\nNmqtt-RFlags:-3\r\n\r\n") << QByteArray("x")
+                                          << QStringLiteral("delete marker with a non-empty body");
         QTest::newRow("garbage headers") << QByteArray("\x01\x02garbage") << QByteArray("{}") << QStringLiteral("NATS/1.0");
     }
     void malformed()
@@ -264,7 +279,8 @@ private slots:
         QList<StoredMessage> corpus;
         for (const char *v : {"2.9.10", "2.10.27", "2.15.1"}) {
             for (const char *f : {"MQTT_rmsgs.json"}) {
-                if (QFile::exists(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/") + QLatin1String(v) + QLatin1Char('/') + QLatin1String(f)))
+                if (QFile::exists(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/")
+                                  + QLatin1String(v) + QLatin1Char('/') + QLatin1String(f)))
                     corpus += loadCapture(QString::fromLatin1(v), QString::fromLatin1(f));
             }
         }
@@ -378,16 +394,22 @@ private slots:
             for (char &c : payload)
                 c = char(rng.bounded(256));
             if (n == 3)
-                payload = "\xfb\xff\xbf";  // "+/+/": both alphabet ends
+                payload = "\xfb\xff\xbf"; // "+/+/": both alphabet ends
             const QByteArray text = payload.toBase64();
             const auto fast = RetainedRecordFast::decode(message(text));
             QVERIFY2(fast.has_value(), text.constData());
             QCOMPARE(fast->payload, payload);
             compareDecoders(message(text));
             const qsizetype pad = text.size() - QByteArray(text).replace('=', "").size();
-            QList<QByteArray> variants = {text + '=', text + "==", text + "A", text + "AAAA", QByteArray(text).replace('=', ""),
-                                          text.chopped(std::min<qsizetype>(1, text.size())), ' ' + text, text + ' '};
-            if (pad > 0) {  // non-zero bits after the last byte
+            QList<QByteArray> variants = {text + '=',
+                                          text + "==",
+                                          text + "A",
+                                          text + "AAAA",
+                                          QByteArray(text).replace('=', ""),
+                                          text.chopped(std::min<qsizetype>(1, text.size())),
+                                          ' ' + text,
+                                          text + ' '};
+            if (pad > 0) { // non-zero bits after the last byte
                 QByteArray bits = text;
                 const qsizetype at = text.size() - pad - 1;
                 bits[at] = kAlphabet[(std::strchr(kAlphabet, bits[at]) - kAlphabet) ^ 1];
@@ -405,19 +427,19 @@ private slots:
             if (QTest::currentTestFailed())
                 return;
         }
-        for (const char *text : {"", "QQ==", "QR==", "QUI=", "QUJ=", "QUJ", "Q===", "====", "=QQQ", "QQ=Q", "QQ=", "QQ===",
-                                 "QUJD", "QUJDRA==", "QUJDRA=", "QUJDRA", "QUJDRB==", "QU JD", "QUJD\\nRA=="}) {
+        for (const char *text : {"", "QQ==", "QR==", "QUI=", "QUJ=", "QUJ", "Q===", "====", "=QQQ", "QQ=Q", "QQ=", "QQ===", "QUJD",
+                                 "QUJDRA==", "QUJDRA=", "QUJDRA", "QUJDRB==", "QU JD", "QUJD\\nRA=="}) {
             compareDecoders(message(text));
             QVERIFY2(RetainedRecordFast::decode(message(text)).has_value() == RetainedRecord::decodeReference(message(text)).ok(),
-                     text);  // canonical or not, the fast path decides whatever it can take
+                     text); // canonical or not, the fast path decides whatever it can take
         }
     }
 
     // Flags of one to four digits, inside and outside a byte: the fast path and the reference agree.
     void fastMatchesReferenceFlags()
     {
-        for (const char *flags : {"0", "1", "2", "3", "6", "7", "9", "10", "11", "99", "100", "127", "199", "254", "255", "256",
-                                  "999", "1000", "007", "-1", "1e1"}) {
+        for (const char *flags : {"0",   "1",   "2",   "3",   "6",   "7",   "9",    "10",  "11", "99", "100",
+                                  "127", "199", "254", "255", "256", "999", "1000", "007", "-1", "1e1"}) {
             StoredMessage m;
             m.subject = QStringLiteral("$MQTT.rmsgs.a.b");
             m.seq = 6;

@@ -11,7 +11,6 @@
 
 using namespace MqttDoctor;
 
-
 class TestRfc3339Time : public QObject
 {
     Q_OBJECT
@@ -66,8 +65,18 @@ private slots:
     // The listings' own formatting of a time is QDateTime's ISODateWithMs, character for character.
     void formatMsAsQt()
     {
-        QList<qint64> times{0, 1, 999, 1000, 86399999, 951782400000 /* 2000-02-29 */, 1764906012123, 4102444799999,
-                            253402300799999 /* 9999-12-31T23:59:59.999 */, -1, -86400001, -62135596800000 /* year 1 */};
+        QList<qint64> times{0,
+                            1,
+                            999,
+                            1000,
+                            86399999,
+                            951782400000 /* 2000-02-29 */,
+                            1764906012123,
+                            4102444799999,
+                            253402300799999 /* 9999-12-31T23:59:59.999 */,
+                            -1,
+                            -86400001,
+                            -62135596800000 /* year 1 */};
         quint64 x = 88172645463325252ULL;
         for (int i = 0; i < 20000; ++i) {
             x ^= x << 13, x ^= x >> 7, x ^= x << 17; // xorshift: times from 1970 to 2106, every millisecond digit

@@ -50,7 +50,8 @@ QStringList advisoryIds(const QList<Finding> &findings)
 
 // The meta_cluster object of a JSZ reply, as 2.10.27 sends it (captured from a 3-node cluster whose third
 // server runs without JetStream: the leader lists only the one other JetStream server).
-const char *kLeaderMeta = R"({"name":"C","leader":"n1","peer":"fjFyEjc1","replicas":[{"name":"n2","current":true,"active":50635657,"peer":"44jzkV9D"}],"cluster_size":2,"pending":0})";
+const char *kLeaderMeta =
+    R"({"name":"C","leader":"n1","peer":"fjFyEjc1","replicas":[{"name":"n2","current":true,"active":50635657,"peer":"44jzkV9D"}],"cluster_size":2,"pending":0})";
 const char *kFollowerMeta = R"({"name":"C","leader":"n1","peer":"fjFyEjc1","cluster_size":2,"pending":0})";
 
 QJsonObject json(const char *text)
@@ -146,7 +147,7 @@ private slots:
             QVERIFY2(!f.title.toString().contains(u"n3"_s), qPrintable(f.title.toString()));
             QVERIFY(f.detail.toString().contains(u"Fixed in "_s));
         }
-        QVERIFY(advisoryIds(fs).contains(u"consumer-churn-memory"_s));  // 2.10.14 only
+        QVERIFY(advisoryIds(fs).contains(u"consumer-churn-memory"_s)); // 2.10.14 only
         // Unparseable versions are not guessed at.
         QVERIFY(VersionAdvisories::findings({server(u"n1"_s, u"unknown"_s)}).isEmpty());
     }
@@ -198,7 +199,8 @@ private slots:
 
     void metaGroupHealthyOrUnknown()
     {
-        const char *leader = R"({"name":"C","leader":"n1","replicas":[{"name":"n2","current":true},{"name":"n3","current":true}],"cluster_size":3})";
+        const char *leader =
+            R"({"name":"C","leader":"n1","replicas":[{"name":"n2","current":true},{"name":"n3","current":true}],"cluster_size":3})";
         QVERIFY(MetaGroupCheck::findings({withMeta(server(u"n1"_s, u"2.15.1"_s, u"C"_s), leader),
                                           withMeta(server(u"n2"_s, u"2.15.1"_s, u"C"_s), kFollowerMeta),
                                           withMeta(server(u"n3"_s, u"2.15.1"_s, u"C"_s), kFollowerMeta)})
@@ -207,8 +209,9 @@ private slots:
         QVERIFY(MetaGroupCheck::findings({server(u"n1"_s, u"2.15.1"_s, u"C"_s), server(u"n2"_s, u"2.15.1"_s, u"C"_s)}).isEmpty());
         QVERIFY(MetaGroupCheck::findings({withMeta(server(u"n1"_s, u"2.15.1"_s), "{}")}).isEmpty());
         // Every server reports a meta group but none leads: error.
-        const QList<Finding> leaderless = MetaGroupCheck::findings({withMeta(server(u"n1"_s, u"2.15.1"_s, u"C"_s), R"({"name":"C","cluster_size":3})"),
-                                                                    withMeta(server(u"n2"_s, u"2.15.1"_s, u"C"_s), R"({"name":"C","cluster_size":3})")});
+        const QList<Finding> leaderless =
+            MetaGroupCheck::findings({withMeta(server(u"n1"_s, u"2.15.1"_s, u"C"_s), R"({"name":"C","cluster_size":3})"),
+                                      withMeta(server(u"n2"_s, u"2.15.1"_s, u"C"_s), R"({"name":"C","cluster_size":3})")});
         QCOMPARE(leaderless.size(), 1);
         QCOMPARE(leaderless.first().severity, Finding::Severity::Error);
         QVERIFY(leaderless.first().title.toString().contains(u"no leader"_s));

@@ -44,8 +44,8 @@ private slots:
         b.append(entry(QStringLiteral("d")));
         b.append(entry(QStringLiteral("e")));
         QCOMPARE(b.size(), 5);
-        QCOMPARE(ids(b), (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d"),
-                                      QStringLiteral("e")}));
+        QCOMPARE(ids(b),
+                 (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d"), QStringLiteral("e")}));
         QCOMPARE(std::count_if(b.begin(), b.end(), [](const SessionEntry &e) { return e.clientId > QStringLiteral("b"); }), 3);
         const SessionBatches listed{entry(QStringLiteral("x")), entry(QStringLiteral("y"))};
         QCOMPARE(ids(listed), (QStringList{QStringLiteral("x"), QStringLiteral("y")}));

@@ -110,8 +110,9 @@ private slots:
     {
         const QString h = ClientIdHash::hash(QStringLiteral("gone"));
         // Not MQTT-made: another tool's durable, the retained consumer, a name with a short prefix.
-        SessionCheckInput in = input({}, {consumer(h + QStringLiteral("_x"), 7), consumer(QStringLiteral("mydurable")),
-                                          consumer(QStringLiteral("abc_def")), consumer(QStringLiteral("$MQTT_rmsgs_sQnRv29R"))},
+        SessionCheckInput in = input({},
+                                     {consumer(h + QStringLiteral("_x"), 7), consumer(QStringLiteral("mydurable")),
+                                      consumer(QStringLiteral("abc_def")), consumer(QStringLiteral("$MQTT_rmsgs_sQnRv29R"))},
                                      {consumer(QStringLiteral("$MQTT_PUBREL_") + h), consumer(QStringLiteral("$MQTT_PUBREL_short"))});
         const QList<Finding> f = Checks::checkSessions(in);
         QCOMPARE(codes(f), (QStringList{QStringLiteral("ORPHAN_CONSUMER"), QStringLiteral("ORPHAN_CONSUMER")}));
@@ -157,7 +158,8 @@ private slots:
                                 "subscription are dropped (interest retention) and never delivered.")
                      .arg(sid, h));
         QCOMPARE(sub.expected.toJsonValue(),
-                 QJsonValue(QJsonObject{{QStringLiteral("consumer"), QString(h + QStringLiteral("_a"))}, {QStringLiteral("stream"), QStringLiteral("$MQTT_msgs")}}));
+                 QJsonValue(QJsonObject{{QStringLiteral("consumer"), QString(h + QStringLiteral("_a"))},
+                                        {QStringLiteral("stream"), QStringLiteral("$MQTT_msgs")}}));
         QCOMPARE(sub.actual.toJsonValue(), QJsonValue(QStringLiteral("missing")));
         QCOMPARE(sub.repair, QStringLiteral("create_consumer"));
         QCOMPARE(sub.severity, Finding::Severity::Error);
@@ -172,8 +174,9 @@ private slots:
         QCOMPARE(pubrel.expected.toObject().value(QLatin1String("stream")).toString(), QStringLiteral("$MQTT_out"));
         // The same title as the catalogue makes from the same values.
         QCOMPARE(pubrel.title.toString(),
-                 FindingCatalogue::title(pubrel.code, {{QStringLiteral("consumer"), QStringLiteral("$MQTT_PUBREL_") + h},
-                                                       {QStringLiteral("client_id"), QStringLiteral("dev-1")}}));
+                 FindingCatalogue::title(pubrel.code,
+                                         {{QStringLiteral("consumer"), QStringLiteral("$MQTT_PUBREL_") + h},
+                                          {QStringLiteral("client_id"), QStringLiteral("dev-1")}}));
 
         // Written straight from the patterns, the JSON is byte for byte that of the rendered finding.
         const auto [streamed, fromTree] = writtenBothWays(f);
@@ -198,13 +201,14 @@ private slots:
         };
         DiagnosisInput in;
         AccountInfo acme;
-        acme.name = QStringLiteral("ACME");  // no JetStream: a critical finding, first
+        acme.name = QStringLiteral("ACME"); // no JetStream: a critical finding, first
         AccountInfo beta;
         beta.name = QStringLiteral("BETA");
         beta.jetstream = true;
         // Listed out of name order: the findings are in account order all the same.
         in.accounts = {beta, acme};
-        in.sessions.insert(QStringLiteral("ACME"), accountInput(QStringLiteral("ACME"), {QStringLiteral("c"), QStringLiteral("a"), QStringLiteral("b")}));
+        in.sessions.insert(QStringLiteral("ACME"),
+                           accountInput(QStringLiteral("ACME"), {QStringLiteral("c"), QStringLiteral("a"), QStringLiteral("b")}));
         in.sessions.insert(QStringLiteral("BETA"), accountInput(QStringLiteral("BETA"), {QStringLiteral("y"), QStringLiteral("x")}));
 
         const QList<Finding> all = Checks::diagnose(in);
@@ -218,7 +222,7 @@ private slots:
         QVERIFY(codes(rest).contains(QStringLiteral("ORPHAN_CONSUMER")));
         QCOMPARE(apart.size(), 2);
         QCOMPARE(apart.at(0).at(0).account, QStringLiteral("ACME"));
-        QCOMPARE(apart.at(0).size(), 9);  // three sessions, two subscriptions and a PUBREL durable each
+        QCOMPARE(apart.at(0).size(), 9); // three sessions, two subscriptions and a PUBREL durable each
         QCOMPARE(apart.at(1).size(), 6);
 
         QList<Finding> merged;
@@ -354,7 +358,8 @@ private slots:
         QCOMPARE(codes(f), QStringList{QStringLiteral("SESSION_HASH_COLLISION")});
         QCOMPARE(f.first().clientId, QStringLiteral("cid-03579431"));
         QVERIFY(f.first().title.contains(QStringLiteral("1fbmU9bb")));
-        QVERIFY(f.first().actual.toObject().value(QLatin1String("cid-09191235")).toArray().first().toString().contains(QStringLiteral("n2")));
+        QVERIFY(
+            f.first().actual.toObject().value(QLatin1String("cid-09191235")).toArray().first().toString().contains(QStringLiteral("n2")));
         in.connected.reset();
         CheckOptions options;
         options.knownClientIds = {QStringLiteral("cid-09191235"), QStringLiteral("unrelated")};
@@ -365,9 +370,9 @@ private slots:
     {
         SessionCheckInput in = input({session(QStringLiteral("old-1"), {})}, {});
         CheckOptions options;
-        QCOMPARE(codes(Checks::checkSessions(in, options)), QStringList());  // unknown connected state: skipped
+        QCOMPARE(codes(Checks::checkSessions(in, options)), QStringList()); // unknown connected state: skipped
         in.connected = SessionLoader::ConnectedClients{};
-        options.staleAfterSecs = 2 * 86400;  // exactly the age: not yet stale
+        options.staleAfterSecs = 2 * 86400; // exactly the age: not yet stale
         QCOMPARE(codes(Checks::checkSessions(in, options)), QStringList());
         options.staleAfterSecs = 2 * 86400 - 1;
         const QList<Finding> f = Checks::checkSessions(in, options);
@@ -386,7 +391,7 @@ private slots:
             counts.append({QStringLiteral("$MQTT.sess.h%1").arg(i, 7, 10, QLatin1Char('0')), quint64(i % 2 ? 3 : 1)});
         in.subjectCounts = counts;
         const QList<Finding> f = Checks::checkSessions(in);
-        QCOMPARE(f.size(), 20);  // 20 subjects with duplicates, each listed
+        QCOMPARE(f.size(), 20); // 20 subjects with duplicates, each listed
         QCOMPARE(f.first().actual.toObject().value(QLatin1String("messages")).toInteger(), 3);
         in.subjectCounts->clear();
         for (int i = 0; i < 30; ++i)
@@ -410,7 +415,7 @@ private slots:
         QCOMPARE(parseAgeMs(u"30d"), std::optional<double>(30.0 * 86400 * 1000));
         QCOMPARE(parseAgeMs(u"1d12h"), std::optional<double>(36.0 * 3600 * 1000));
         QVERIFY(!parseAgeMs(u"soon"));
-        QVERIFY(!parseGoDurationMs(u"1d"));  // natscli durations have no days
+        QVERIFY(!parseGoDurationMs(u"1d")); // natscli durations have no days
     }
 };
 

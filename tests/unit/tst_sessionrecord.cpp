@@ -102,14 +102,14 @@ private slots:
                 QVERIFY(r->expectedLastSubjectSequence.has_value());
                 QVERIFY(*r->expectedLastSubjectSequence < r->seq);
             } else {
-                QCOMPARE(r->headerForm, SessionRecord::HeaderForm::Empty);  // first save: "NATS/1.0\r\n\r\n\r\n"
+                QCOMPARE(r->headerForm, SessionRecord::HeaderForm::Empty); // first save: "NATS/1.0\r\n\r\n\r\n"
                 QVERIFY(!r->expectedLastSubjectSequence);
                 sawEmpty = true;
             }
         }
         QVERIFY(sawExpected);
         if (version != QLatin1String("2.9.10"))
-            QVERIFY(sawEmpty);  // the half-way QoS2 publishers' first and only save
+            QVERIFY(sawEmpty); // the half-way QoS2 publishers' first and only save
     }
 
     void sensorSub1_data()
@@ -249,7 +249,7 @@ private slots:
         QCOMPARE(r->subjectHash(), QStringLiteral("GGF5bYH2"));
         QCOMPARE(r->idMatchesSubject(), std::optional<bool>(true));
 
-        m.subject = QStringLiteral("$MQTT_sess_GGF5bYH2");  // legacy per-session stream
+        m.subject = QStringLiteral("$MQTT_sess_GGF5bYH2"); // legacy per-session stream
         r = SessionRecord::decode(m);
         QCOMPARE(r->subjectHash(), QStringLiteral("GGF5bYH2"));
 
@@ -300,36 +300,54 @@ private slots:
         QTest::addColumn<QString>("reason");
         const QByteArray noHdr;
         QTest::newRow("empty") << QByteArray() << noHdr << QStringLiteral("empty record");
-        QTest::newRow("truncated") << QByteArrayLiteral("{\"origin\":\"onglaOPN\",\"id\":\"sensor-sub-1\",\"subs\":{\"alerts.\\u003e\"") << noHdr << QStringLiteral("invalid JSON");
+        QTest::newRow("truncated") << QByteArrayLiteral("{\"origin\":\"onglaOPN\",\"id\":\"sensor-sub-1\",\"subs\":{\"alerts.\\u003e\"")
+                                   << noHdr << QStringLiteral("invalid JSON");
         QTest::newRow("not json") << QByteArrayLiteral("hello") << noHdr << QStringLiteral("invalid JSON");
         QTest::newRow("array") << QByteArrayLiteral("[1,2]") << noHdr << QStringLiteral("expected a JSON object");
         QTest::newRow("scalar") << QByteArrayLiteral("42") << noHdr << QStringLiteral("invalid JSON");
-        QTest::newRow("id number") << QByteArrayLiteral("{\"id\":5}") << noHdr << QStringLiteral("field 'id': expected a string, got a number");
+        QTest::newRow("id number") << QByteArrayLiteral("{\"id\":5}") << noHdr
+                                   << QStringLiteral("field 'id': expected a string, got a number");
         QTest::newRow("origin object") << QByteArrayLiteral("{\"origin\":{}}") << noHdr << QStringLiteral("field 'origin'");
-        QTest::newRow("clean string") << QByteArrayLiteral("{\"clean\":\"yes\"}") << noHdr << QStringLiteral("field 'clean': expected a boolean");
-        QTest::newRow("subs array") << QByteArrayLiteral("{\"subs\":[\"a\"]}") << noHdr << QStringLiteral("field 'subs': expected an object, got an array");
+        QTest::newRow("clean string") << QByteArrayLiteral("{\"clean\":\"yes\"}") << noHdr
+                                      << QStringLiteral("field 'clean': expected a boolean");
+        QTest::newRow("subs array") << QByteArrayLiteral("{\"subs\":[\"a\"]}") << noHdr
+                                    << QStringLiteral("field 'subs': expected an object, got an array");
         QTest::newRow("qos string") << QByteArrayLiteral("{\"subs\":{\"a\":\"1\"}}") << noHdr << QStringLiteral("QoS of \"a\"");
-        QTest::newRow("qos fractional") << QByteArrayLiteral("{\"subs\":{\"a\":1.5}}") << noHdr << QStringLiteral("expected an integer 0..255");
+        QTest::newRow("qos fractional") << QByteArrayLiteral("{\"subs\":{\"a\":1.5}}") << noHdr
+                                        << QStringLiteral("expected an integer 0..255");
         QTest::newRow("qos huge") << QByteArrayLiteral("{\"subs\":{\"a\":1e300}}") << noHdr << QStringLiteral("expected an integer 0..255");
-        QTest::newRow("qos negative") << QByteArrayLiteral("{\"subs\":{\"a\":-1}}") << noHdr << QStringLiteral("expected an integer 0..255");
+        QTest::newRow("qos negative") << QByteArrayLiteral("{\"subs\":{\"a\":-1}}") << noHdr
+                                      << QStringLiteral("expected an integer 0..255");
         QTest::newRow("qos 7") << QByteArrayLiteral("{\"subs\":{\"a\":7}}") << noHdr << QStringLiteral("MQTT only has 0, 1 and 2");
         QTest::newRow("empty subject") << QByteArrayLiteral("{\"subs\":{\"\":1}}") << noHdr << QStringLiteral("empty subject");
-        QTest::newRow("cons string") << QByteArrayLiteral("{\"cons\":{\"a\":\"x\"}}") << noHdr << QStringLiteral("consumer \"a\": expected an object");
-        QTest::newRow("durable number") << QByteArrayLiteral("{\"cons\":{\"a\":{\"durable_name\":1}}}") << noHdr << QStringLiteral("durable_name: expected a string");
-        QTest::newRow("ack_wait huge") << QByteArrayLiteral("{\"cons\":{\"a\":{\"ack_wait\":1e40}}}") << noHdr << QStringLiteral("ack_wait: expected a 64-bit integer");
-        QTest::newRow("ack_wait string") << QByteArrayLiteral("{\"cons\":{\"a\":{\"ack_wait\":\"30s\"}}}") << noHdr << QStringLiteral("ack_wait");
-        QTest::newRow("bad ack policy") << QByteArrayLiteral("{\"cons\":{\"a\":{\"ack_policy\":\"sometimes\"}}}") << noHdr << QStringLiteral("ack_policy: unknown value");
-        QTest::newRow("opt_start_seq negative") << QByteArrayLiteral("{\"cons\":{\"a\":{\"opt_start_seq\":-3}}}") << noHdr << QStringLiteral("opt_start_seq");
-        QTest::newRow("mem_storage string") << QByteArrayLiteral("{\"cons\":{\"a\":{\"mem_storage\":\"true\"}}}") << noHdr << QStringLiteral("mem_storage: expected a boolean");
+        QTest::newRow("cons string") << QByteArrayLiteral("{\"cons\":{\"a\":\"x\"}}") << noHdr
+                                     << QStringLiteral("consumer \"a\": expected an object");
+        QTest::newRow("durable number") << QByteArrayLiteral("{\"cons\":{\"a\":{\"durable_name\":1}}}") << noHdr
+                                        << QStringLiteral("durable_name: expected a string");
+        QTest::newRow("ack_wait huge") << QByteArrayLiteral("{\"cons\":{\"a\":{\"ack_wait\":1e40}}}") << noHdr
+                                       << QStringLiteral("ack_wait: expected a 64-bit integer");
+        QTest::newRow("ack_wait string") << QByteArrayLiteral("{\"cons\":{\"a\":{\"ack_wait\":\"30s\"}}}") << noHdr
+                                         << QStringLiteral("ack_wait");
+        QTest::newRow("bad ack policy") << QByteArrayLiteral("{\"cons\":{\"a\":{\"ack_policy\":\"sometimes\"}}}") << noHdr
+                                        << QStringLiteral("ack_policy: unknown value");
+        QTest::newRow("opt_start_seq negative")
+            << QByteArrayLiteral("{\"cons\":{\"a\":{\"opt_start_seq\":-3}}}") << noHdr << QStringLiteral("opt_start_seq");
+        QTest::newRow("mem_storage string") << QByteArrayLiteral("{\"cons\":{\"a\":{\"mem_storage\":\"true\"}}}") << noHdr
+                                            << QStringLiteral("mem_storage: expected a boolean");
         QTest::newRow("pubrel array") << QByteArrayLiteral("{\"pubrel\":[]}") << noHdr << QStringLiteral("field 'pubrel'");
-        QTest::newRow("pubrel bad field") << QByteArrayLiteral("{\"pubrel\":{\"max_ack_pending\":\"x\"}}") << noHdr << QStringLiteral("max_ack_pending");
+        QTest::newRow("pubrel bad field") << QByteArrayLiteral("{\"pubrel\":{\"max_ack_pending\":\"x\"}}") << noHdr
+                                          << QStringLiteral("max_ack_pending");
         QTest::newRow("invalid utf-8") << QByteArray("{\"id\":\"\xff\xfe\"}") << noHdr << QStringLiteral("invalid JSON");
         QTest::newRow("nul bytes") << QByteArray("{\"id\":\"a\"}\0\0", 12) << noHdr << QStringLiteral("invalid JSON");
         QTest::newRow("deeply nested") << (QByteArray(100000, '[') + QByteArray(100000, ']')) << noHdr << QStringLiteral("invalid JSON");
-        QTest::newRow("deeply nested unknown field") << (QByteArrayLiteral("{\"x\":") + QByteArray(5000, '[') + QByteArray(5000, ']') + '}') << noHdr << QStringLiteral("invalid JSON");
+        QTest::newRow("deeply nested unknown field") << (QByteArrayLiteral("{\"x\":") + QByteArray(5000, '[') + QByteArray(5000, ']') + '}')
+                                                     << noHdr << QStringLiteral("invalid JSON");
         QTest::newRow("bad header block") << QByteArrayLiteral("{}") << QByteArrayLiteral("HTTP/1.1\r\n\r\n") << QStringLiteral("NATS/1.0");
-        QTest::newRow("bad header line") << QByteArrayLiteral("{}") << QByteArrayLiteral("NATS/1.0\r\nnocolon\r\n\r\n") << QStringLiteral("key:value");
-        QTest::newRow("bad expected seq") << QByteArrayLiteral("{}") << QByteArrayLiteral("NATS/1.0\r\nNats-Expected-Last-Subject-Sequence:-1\r\n\r\n") << QStringLiteral("not an unsigned integer");
+        QTest::newRow("bad header line") << QByteArrayLiteral("{}") << QByteArrayLiteral("NATS/1.0\r\nnocolon\r\n\r\n")
+                                         << QStringLiteral("key:value");
+        QTest::newRow("bad expected seq") << QByteArrayLiteral("{}")
+                                          << QByteArrayLiteral("NATS/1.0\r\nNats-Expected-Last-Subject-Sequence:-1\r\n\r\n")
+                                          << QStringLiteral("not an unsigned integer");
     }
     void malformed()
     {
@@ -366,7 +384,8 @@ private slots:
         QList<StoredMessage> corpus;
         for (const char *v : {"2.9.10", "2.10.27", "2.15.1"}) {
             for (const char *f : {"MQTT_sess.json", "MQTT_sess.after.json"}) {
-                if (QFile::exists(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/") + QLatin1String(v) + QLatin1Char('/') + QLatin1String(f)))
+                if (QFile::exists(qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + QStringLiteral("/tests/unit/data/records/")
+                                  + QLatin1String(v) + QLatin1Char('/') + QLatin1String(f)))
                     corpus += loadCapture(QString::fromLatin1(v), QString::fromLatin1(f));
             }
         }
@@ -388,7 +407,7 @@ private slots:
             }
             auto r = SessionRecord::decode(m);
             (r.ok() ? ok : failed)++;
-            if (r.ok()) {  // whatever decodes also re-encodes to something that decodes the same
+            if (r.ok()) { // whatever decodes also re-encodes to something that decodes the same
                 const QByteArray encoded = r->encode();
                 auto again = SessionRecord::decode(encoded);
                 QVERIFY2(again.ok(), encoded.constData());
@@ -400,7 +419,6 @@ private slots:
         QVERIFY(failed > 0);
         qInfo("mutations: %d decoded, %d decode errors", ok, failed);
     }
-
 };
 
 QTEST_GUILESS_MAIN(TestSessionRecord)

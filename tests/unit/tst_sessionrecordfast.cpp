@@ -48,8 +48,9 @@ private slots:
     {
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QByteArray>("headers");
-        const QByteArray cfg = QByteArrayLiteral("{\"durable_name\":\"h_1\",\"deliver_policy\":\"new\",\"ack_policy\":\"explicit\","
-                                                 "\"ack_wait\":30000000000,\"filter_subject\":\"$MQTT.msgs.a.\\u003e\",\"num_replicas\":0}");
+        const QByteArray cfg =
+            QByteArrayLiteral("{\"durable_name\":\"h_1\",\"deliver_policy\":\"new\",\"ack_policy\":\"explicit\","
+                              "\"ack_wait\":30000000000,\"filter_subject\":\"$MQTT.msgs.a.\\u003e\",\"num_replicas\":0}");
         const QByteArray expected = QByteArrayLiteral("NATS/1.0\r\nNats-Expected-Last-Subject-Sequence:7\r\n\r\n");
         auto add = [&](const char *name, const QByteArray &body, const QByteArray &headers = QByteArray()) {
             QTest::newRow(name) << body << headers;
@@ -75,7 +76,8 @@ private slots:
         add("duplicate config key once null", "{\"cons\":{\"a\":{\"ack_wait\":null,\"ack_wait\":2}}}");
         add("duplicate unknown config key", "{\"cons\":{\"a\":{\"metadata\":{},\"durable_name\":\"x\",\"metadata\":{}}}}");
         add("unknown keys like known ones", "{\"cons\":{\"a\":{\"ack_wai\":\"s\",\"ack_waitt\":[],\"Ack_wait\":true,\"ack_wait\":5}}}");
-        add("every known config key", "{\"cons\":{\"a\":{\"durable_name\":\"d\",\"name\":\"d\",\"description\":\"\",\"filter_subject\":\"f\","
+        add("every known config key",
+            "{\"cons\":{\"a\":{\"durable_name\":\"d\",\"name\":\"d\",\"description\":\"\",\"filter_subject\":\"f\","
             "\"deliver_subject\":\"s\",\"deliver_group\":\"g\",\"sample_freq\":\"1%\",\"opt_start_time\":\"t\",\"deliver_policy\":\"all\","
             "\"ack_policy\":\"none\",\"replay_policy\":\"original\",\"ack_wait\":1,\"max_deliver\":-1,\"max_waiting\":0,"
             "\"max_ack_pending\":1,\"idle_heartbeat\":0,\"max_batch\":0,\"max_expires\":0,\"max_bytes\":0,\"inactive_threshold\":0,"
@@ -137,20 +139,21 @@ private slots:
     // keys that resemble them, and leaves every duplicate key (known, unknown, one of them null) to the reference.
     void fastPathConfigKeys()
     {
-        const QByteArray known = "{\"durable_name\":\"d\",\"name\":\"d\",\"description\":\"\",\"filter_subject\":\"f\","
-                                 "\"deliver_subject\":\"s\",\"deliver_group\":\"g\",\"sample_freq\":\"1%\",\"opt_start_time\":\"t\","
-                                 "\"deliver_policy\":\"all\",\"ack_policy\":\"none\",\"replay_policy\":\"original\",\"ack_wait\":1,"
-                                 "\"max_deliver\":-1,\"max_waiting\":0,\"max_ack_pending\":1,\"idle_heartbeat\":0,\"max_batch\":0,"
-                                 "\"max_expires\":0,\"max_bytes\":0,\"inactive_threshold\":0,\"num_replicas\":0,\"opt_start_seq\":0,"
-                                 "\"rate_limit_bps\":0,\"flow_control\":false,\"headers_only\":true,\"mem_storage\":false,\"direct\":false}";
+        const QByteArray known =
+            "{\"durable_name\":\"d\",\"name\":\"d\",\"description\":\"\",\"filter_subject\":\"f\","
+            "\"deliver_subject\":\"s\",\"deliver_group\":\"g\",\"sample_freq\":\"1%\",\"opt_start_time\":\"t\","
+            "\"deliver_policy\":\"all\",\"ack_policy\":\"none\",\"replay_policy\":\"original\",\"ack_wait\":1,"
+            "\"max_deliver\":-1,\"max_waiting\":0,\"max_ack_pending\":1,\"idle_heartbeat\":0,\"max_batch\":0,"
+            "\"max_expires\":0,\"max_bytes\":0,\"inactive_threshold\":0,\"num_replicas\":0,\"opt_start_seq\":0,"
+            "\"rate_limit_bps\":0,\"flow_control\":false,\"headers_only\":true,\"mem_storage\":false,\"direct\":false}";
         auto fast = SessionRecordFast::decodeBody("{\"cons\":{\"a\":" + known + "}}");
         QVERIFY(fast.has_value());
         QCOMPARE(fast->cons.value(QStringLiteral("a")).durableName(), QStringLiteral("d"));
         QVERIFY(SessionRecordFast::decodeBody("{\"cons\":{\"a\":{\"ack_wai\":\"s\",\"ack_waitt\":[],\"Ack_wait\":true,\"ack_wait\":5}}}"));
-        for (const char *duplicate : {"{\"cons\":{\"a\":{\"ack_wait\":1,\"durable_name\":\"x\",\"x\":1,\"ack_wait\":2}}}",
-                                      "{\"cons\":{\"a\":{\"ack_wait\":null,\"ack_wait\":2}}}",
-                                      "{\"cons\":{\"a\":{\"direct\":true,\"direct\":true}}}",
-                                      "{\"cons\":{\"a\":{\"metadata\":{},\"durable_name\":\"x\",\"metadata\":{}}}}"})
+        for (const char *duplicate :
+             {"{\"cons\":{\"a\":{\"ack_wait\":1,\"durable_name\":\"x\",\"x\":1,\"ack_wait\":2}}}",
+              "{\"cons\":{\"a\":{\"ack_wait\":null,\"ack_wait\":2}}}", "{\"cons\":{\"a\":{\"direct\":true,\"direct\":true}}}",
+              "{\"cons\":{\"a\":{\"metadata\":{},\"durable_name\":\"x\",\"metadata\":{}}}}"})
             QVERIFY2(!SessionRecordFast::decodeBody(duplicate), duplicate);
     }
 
@@ -160,12 +163,12 @@ private slots:
     // path hands a known key over and skips an unknown one.
     void knownFieldLookup()
     {
-        const QList<QByteArray> known = {"durable_name", "name", "description", "filter_subject", "deliver_subject",
-                                         "deliver_group", "sample_freq", "opt_start_time", "deliver_policy", "ack_policy",
-                                         "replay_policy", "ack_wait", "max_deliver", "max_waiting", "max_ack_pending",
-                                         "idle_heartbeat", "max_batch", "max_expires", "max_bytes", "inactive_threshold",
-                                         "num_replicas", "opt_start_seq", "rate_limit_bps", "flow_control", "headers_only",
-                                         "mem_storage", "direct"};
+        const QList<QByteArray> known = {"durable_name",   "name",          "description",    "filter_subject", "deliver_subject",
+                                         "deliver_group",  "sample_freq",   "opt_start_time", "deliver_policy", "ack_policy",
+                                         "replay_policy",  "ack_wait",      "max_deliver",    "max_waiting",    "max_ack_pending",
+                                         "idle_heartbeat", "max_batch",     "max_expires",    "max_bytes",      "inactive_threshold",
+                                         "num_replicas",   "opt_start_seq", "rate_limit_bps", "flow_control",   "headers_only",
+                                         "mem_storage",    "direct"};
         auto body = [](const QByteArray &key) { return QByteArray("{\"cons\":{\"a\":{\"" + key + "\":[]}}}"); };
         for (const QByteArray &key : known) {
             QVERIFY2(!SessionRecordFast::decodeBody(body(key)), key.constData());
@@ -181,13 +184,14 @@ private slots:
             for (const QByteArray &other : std::as_const(others)) {
                 if (known.contains(other))
                     continue;
-                const bool plain = std::all_of(other.cbegin(), other.cend(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+                const bool plain =
+                    std::all_of(other.cbegin(), other.cend(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
                 if (plain)
                     QVERIFY2(SessionRecordFast::decodeBody(body(other)).has_value(), other.constData());
                 compareDecoders(message(body(other)));
             }
         }
-        for (int n = 0; n <= 24; ++n)  // keys of every length, none a field
+        for (int n = 0; n <= 24; ++n) // keys of every length, none a field
             compareDecoders(message(body(QByteArray(n, 'k'))));
     }
 
@@ -199,7 +203,8 @@ private slots:
         const QList<QByteArray> ack = {"none", "all", "explicit"};
         const QList<QByteArray> replay = {"instant", "original"};
         const QList<QByteArray> misses = {"", "ALL", "al", "alll", "explicit ", "instan", "originals", "by_start_time_", "fast"};
-        const QList<std::pair<QByteArray, QList<QByteArray>>> fields = {{"deliver_policy", deliver}, {"ack_policy", ack}, {"replay_policy", replay}};
+        const QList<std::pair<QByteArray, QList<QByteArray>>> fields = {
+            {"deliver_policy", deliver}, {"ack_policy", ack}, {"replay_policy", replay}};
         for (const auto &[key, allowed] : fields) {
             for (const QByteArray &value : deliver + ack + replay + misses) {
                 const QByteArray body = "{\"cons\":{\"a\":{\"" + key + "\":\"" + value + "\"}}}";
@@ -214,16 +219,16 @@ private slots:
     // fast path and the reference decoder agree.
     void stringBytesAtEveryPosition()
     {
-        const QList<QByteArray> pieces = {QByteArray("\0", 1), "\x1f", " ", "\"", "\\", "~", "\x7f", "\x80", "\xc3\xa9",
-                                          "\xff", "\\n", "\\/", "\\u0041", "\\u00e9", "\\u0001", "\\ud83d\\ude00",
-                                          "\\ud83d", "\\u12", "\\x"};
+        const QList<QByteArray> pieces = {QByteArray("\0", 1), "\x1f",  " ",   "\"",  "\\",      "~",       "\x7f",    "\x80",
+                                          "\xc3\xa9",          "\xff",  "\\n", "\\/", "\\u0041", "\\u00e9", "\\u0001", "\\ud83d\\ude00",
+                                          "\\ud83d",           "\\u12", "\\x"};
         for (int pos = 0; pos <= 17; ++pos) {
             for (const QByteArray &piece : pieces) {
                 const QByteArray text = QByteArray(pos, 'a') + piece + "bcdefghijk";
-                for (const QByteArray &body : QList<QByteArray>{
-                         "{\"id\":\"" + text + "\"}", "{\"" + text + "\":1}", "{\"cons\":{\"a\":{\"" + text + "\":1}}}",
-                         "{\"cons\":{\"a\":{\"durable_name\":\"" + text + "\"}}}", "{\"subs\":{\"" + text + "\":1}}",
-                         "{\"id\":\"" + text, "{\"id\":\"" + QByteArray(pos, 'a') + piece})
+                for (const QByteArray &body :
+                     QList<QByteArray>{"{\"id\":\"" + text + "\"}", "{\"" + text + "\":1}", "{\"cons\":{\"a\":{\"" + text + "\":1}}}",
+                                       "{\"cons\":{\"a\":{\"durable_name\":\"" + text + "\"}}}", "{\"subs\":{\"" + text + "\":1}}",
+                                       "{\"id\":\"" + text, "{\"id\":\"" + QByteArray(pos, 'a') + piece})
                     compareDecoders(message(body));
                 if (QTest::currentTestFailed())
                     return;
@@ -272,9 +277,9 @@ private slots:
         const ConsumerConfigJson c = r->cons.value(QStringLiteral("alerts fwc"));
         QCOMPARE(c.durableName(), QStringLiteral("kBmSuDPK_eu7CGS0wEzXeu10aX4btGm"));
         QCOMPARE(c.value(QStringLiteral("filter_subject")).toString(), QStringLiteral("$MQTT.msgs.alerts"));
-        QVERIFY(m.data.contains(c.json()));  // the stored bytes of the config
+        QVERIFY(m.data.contains(c.json())); // the stored bytes of the config
         const QJsonObject o = c;
-        QCOMPARE(ConsumerConfigJson(o), c);  // re-encoded from the object: same value
+        QCOMPARE(ConsumerConfigJson(o), c); // re-encoded from the object: same value
         QCOMPARE(ConsumerConfigJson(o).durableName(), c.durableName());
         QVERIFY(ConsumerConfigJson().isEmpty());
         QVERIFY(ConsumerConfigJson(QJsonObject()).isEmpty());
@@ -289,8 +294,10 @@ private slots:
     void consumerConfigShared_data()
     {
         QTest::addColumn<QByteArray>("config");
-        QTest::newRow("both") << QByteArray(R"({"durable_name":"kBmSuDPK_a1","deliver_policy":"new","ack_policy":"explicit","deliver_subject":"$MQTT.sub.X1","num_replicas":0})");
-        QTest::newRow("deliver first") << QByteArray(R"({"deliver_subject":"$MQTT.sub.X2","durable_name":"kBmSuDPK_a2","ack_policy":"explicit"})");
+        QTest::newRow("both") << QByteArray(
+            R"({"durable_name":"kBmSuDPK_a1","deliver_policy":"new","ack_policy":"explicit","deliver_subject":"$MQTT.sub.X1","num_replicas":0})");
+        QTest::newRow("deliver first") << QByteArray(
+            R"({"deliver_subject":"$MQTT.sub.X2","durable_name":"kBmSuDPK_a2","ack_policy":"explicit"})");
         QTest::newRow("no deliver subject") << QByteArray(R"({"durable_name":"kBmSuDPK_a3","ack_policy":"explicit"})");
         QTest::newRow("no durable") << QByteArray(R"({"ack_policy":"explicit","deliver_subject":"$MQTT.sub.X4"})");
         QTest::newRow("escaped name") << QByteArray(R"({"durable_name":"a>b","deliver_subject":"$MQTT.sub.X5"})");
@@ -313,7 +320,7 @@ private slots:
         QCOMPARE(c.durableName(), QJsonDocument::fromJson(config).object().value(QLatin1String("durable_name")).toString());
         QCOMPARE(c, reference->cons.value(QStringLiteral("a.b")));
         QCOMPARE(*fast, *reference);
-        QCOMPARE(SessionRecord::decode(fast->encode())->cons, fast->cons);  // encode writes Go's field order: same value
+        QCOMPARE(SessionRecord::decode(fast->encode())->cons, fast->cons); // encode writes Go's field order: same value
         // A second record with the same rest and other values: each reads back its own.
         QByteArray other = config;
         other.replace("_a", "_z").replace("X", "Y");

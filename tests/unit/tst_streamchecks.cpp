@@ -101,8 +101,7 @@ private slots:
             {s("STREAM_LIMIT_HEADROOM - critical"), s("STREAM_MISSING $MQTT_qos2in info"), s("RETAINED_LEGACY_LAYOUT $MQTT_rmsgs info")});
         row("storage full", single210(), "storage full", {s("STREAM_LIMIT_HEADROOM - critical")});
         row("storage 95%", single210(), "storage 95%", {s("STREAM_LIMIT_HEADROOM - warning")});
-        row("max_bytes_required blocks creation", single210(), "max_bytes_required, fresh",
-            {s("STREAM_LIMIT_HEADROOM - critical")});
+        row("max_bytes_required blocks creation", single210(), "max_bytes_required, fresh", {s("STREAM_LIMIT_HEADROOM - critical")});
         row("max_bytes_required, streams exist", single210(), "max_bytes_required", {});
 
         // REPLICAS_MISMATCH
@@ -110,12 +109,12 @@ private slots:
         row("R3 streams, stream_replicas 1", cluster29(), "stream_replicas 1",
             {s("REPLICAS_MISMATCH $MQTT_sess info"), s("REPLICAS_MISMATCH $MQTT_msgs info"), s("REPLICAS_MISMATCH $MQTT_rmsgs info")});
         row("stream_replicas 5 in a 3-node cluster", cluster29(), "stream_replicas 5", {s("REPLICAS_MISMATCH - warning")});
-        row("stream_replicas 3 standalone blocks creation", single29(), "stream_replicas 3, fresh",
-            {s("REPLICAS_MISMATCH - critical")});
+        row("stream_replicas 3 standalone blocks creation", single29(), "stream_replicas 3, fresh", {s("REPLICAS_MISMATCH - critical")});
         row("R3 on a single server", single210(), "sess R3 on one server", {s("REPLICAS_MISMATCH $MQTT_sess error")});
         row("R1 streams in a 3-node cluster", single210(), "servers: 3-node cluster",
-            {s("REPLICAS_MISMATCH $MQTT_sess warning"), s("REPLICAS_MISMATCH $MQTT_msgs warning"), s("REPLICAS_MISMATCH $MQTT_qos2in warning"),
-             s("REPLICAS_MISMATCH $MQTT_out warning"), s("REPLICAS_MISMATCH $MQTT_rmsgs warning")});
+            {s("REPLICAS_MISMATCH $MQTT_sess warning"), s("REPLICAS_MISMATCH $MQTT_msgs warning"),
+             s("REPLICAS_MISMATCH $MQTT_qos2in warning"), s("REPLICAS_MISMATCH $MQTT_out warning"),
+             s("REPLICAS_MISMATCH $MQTT_rmsgs warning")});
 
         // STREAM_UNHEALTHY
         row("sess without leader", cluster29(), "sess no leader", {s("STREAM_UNHEALTHY $MQTT_sess critical")});
@@ -129,15 +128,13 @@ private slots:
             {s("STREAM_MISSING $MQTT_qos2in info"), s("STREAM_MISSING $MQTT_out info"), s("RETAINED_LEGACY_LAYOUT $MQTT_rmsgs warning")});
         row("2.10.0-2.10.5 spin on corrupt records", upgradeBefore(), "servers: 2.10.4",
             {s("STREAM_MISSING $MQTT_qos2in info"), s("STREAM_MISSING $MQTT_out info"), s("RETAINED_LEGACY_LAYOUT $MQTT_rmsgs warning")});
-        row("half-migrated retained stream", single29(), "retained half migrated",
-            {s("RETAINED_DOWNGRADE $MQTT_rmsgs critical")});
+        row("half-migrated retained stream", single29(), "retained half migrated", {s("RETAINED_DOWNGRADE $MQTT_rmsgs critical")});
         row("half-migrated, all 2.10", upgradeBefore(), "retained half migrated",
             {s("STREAM_MISSING $MQTT_qos2in info"), s("STREAM_MISSING $MQTT_out info"), s("RETAINED_LEGACY_LAYOUT $MQTT_rmsgs info")});
         row("retained with unknown subjects", single210(), "retained odd subjects", {s("STREAM_SUBJECTS_WRONG $MQTT_rmsgs error")});
         row("upgrade planned", single29(), "upgrade planned", {s("RETAINED_LEGACY_LAYOUT $MQTT_rmsgs info")});
         row("2.9.10 on a migrated store", downgrade(), "none", {s("RETAINED_DOWNGRADE $MQTT_rmsgs critical")});
-        row("mixed cluster, 2.10 retained", single210(), "servers: mixed",
-            {s("RETAINED_DOWNGRADE $MQTT_rmsgs critical")});
+        row("mixed cluster, 2.10 retained", single210(), "servers: mixed", {s("RETAINED_DOWNGRADE $MQTT_rmsgs critical")});
         row("mixed cluster, 2.9 account", single29(), "servers: mixed",
             {s("STREAM_MISSING $MQTT_qos2in info"), s("STREAM_MISSING $MQTT_out info")});
         row("mixed 3-node cluster, R1 streams", single29(), "servers: mixed, derived replicas",

@@ -41,7 +41,8 @@ private slots:
                  (QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("$MQTT_msgs")},
                                          {QStringLiteral("subjects"), QJsonArray{QStringLiteral("$MQTT.msgs.>")}}}}));
         QCOMPARE(f->actual.toObject().value(QLatin1String("overlapping")).toArray(), QJsonArray{QStringLiteral("$MQTT.msgs.foo.*")});
-        QCOMPARE(f->explains, QStringList{QStringLiteral("create messages stream for account %q: subjects overlap with an existing stream (10065)")});
+        QCOMPARE(f->explains,
+                 QStringList{QStringLiteral("create messages stream for account %q: subjects overlap with an existing stream (10065)")});
         QVERIFY2(f->detail.contains(QStringLiteral("refuses to create $MQTT_msgs")), qPrintable(f->detail));
         // The blocked stream is part of this finding, not a STREAM_MISSING of its own.
         QVERIFY(!first(findings, FindingCodes::streamMissing(), "$MQTT_msgs"));
@@ -99,12 +100,14 @@ private slots:
         QCOMPARE(f->expected.toObject().value(QLatin1String("max_streams")).toInteger(), 5);
         QCOMPARE(f->actual.toObject().value(QLatin1String("max_streams")).toInteger(), 3);
         QCOMPARE(f->actual.toObject().value(QLatin1String("streams")).toInteger(), 3);
-        QVERIFY(f->explains.contains(QStringLiteral("create QoS2 incoming messages stream for account %q: maximum number of streams reached (10027)")));
+        QVERIFY(f->explains.contains(
+            QStringLiteral("create QoS2 incoming messages stream for account %q: maximum number of streams reached (10027)")));
         QVERIFY(f->repair.isEmpty());
 
         const auto blocked = Checks::checkAccount(scenario(single29(), QStringLiteral("max_streams 2, fresh")));
-        QVERIFY(first(blocked, FindingCodes::streamLimitHeadroom())->explains.contains(
-            QStringLiteral("create retained messages stream for account %q: maximum number of streams reached (10027)")));
+        QVERIFY(first(blocked, FindingCodes::streamLimitHeadroom())
+                    ->explains.contains(
+                        QStringLiteral("create retained messages stream for account %q: maximum number of streams reached (10027)")));
     }
 
     void evidenceOfReplicas()
@@ -112,7 +115,8 @@ private slots:
         const auto standalone = Checks::checkAccount(scenario(single29(), QStringLiteral("stream_replicas 3, fresh")));
         const Finding *f = first(standalone, FindingCodes::replicasMismatch());
         QVERIFY(f);
-        QVERIFY(f->explains.contains(QStringLiteral("create sessions stream for account %q: replicas > 1 not supported in non-clustered mode (10074)")));
+        QVERIFY(f->explains.contains(
+            QStringLiteral("create sessions stream for account %q: replicas > 1 not supported in non-clustered mode (10074)")));
         const auto cluster = Checks::checkAccount(scenario(cluster29(), QStringLiteral("stream_replicas 5")));
         QVERIFY(first(cluster, FindingCodes::replicasMismatch())->detail.contains(QStringLiteral("10005")));
 
@@ -136,7 +140,10 @@ private slots:
         const auto down = Checks::checkAccount(scenario(downgrade(), QStringLiteral("none")));
         const Finding *d = first(down, FindingCodes::retainedDowngrade());
         QVERIFY(d);
-        QCOMPARE(d->explains, QStringList{QStringLiteral("create retained messages consumer for account %q: consumer filter subject is not a valid subset of the interest subjects (10093)")});
+        QCOMPARE(
+            d->explains,
+            QStringList{QStringLiteral(
+                "create retained messages consumer for account %q: consumer filter subject is not a valid subset of the interest subjects (10093)")});
         QCOMPARE(d->repair, QStringLiteral("revert_retained"));
         QVERIFY(d->detail.contains(QStringLiteral("x1")));
 
@@ -163,19 +170,21 @@ private slots:
     void retainedDeviations()
     {
         AccountCheckInput in = scenario(single210(), QStringLiteral("none"));
-        setConfig(in.account, "$MQTT_rmsgs", "sources",
-                  QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("$MQTT_rmsgs")},
-                                         {QStringLiteral("external"), QJsonObject{{QStringLiteral("api"), QStringLiteral("$JS.PLANT.API")}}},
-                                         {QStringLiteral("subject_transforms"),
-                                          QJsonArray{QJsonObject{{QStringLiteral("src"), QStringLiteral("$MQTT.rmsgs.>")},
-                                                                 {QStringLiteral("dest"), QStringLiteral("$MQTT.rmsgs.plant.>")}}}}}});
+        setConfig(
+            in.account, "$MQTT_rmsgs", "sources",
+            QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("$MQTT_rmsgs")},
+                                   {QStringLiteral("external"), QJsonObject{{QStringLiteral("api"), QStringLiteral("$JS.PLANT.API")}}},
+                                   {QStringLiteral("subject_transforms"),
+                                    QJsonArray{QJsonObject{{QStringLiteral("src"), QStringLiteral("$MQTT.rmsgs.>")},
+                                                           {QStringLiteral("dest"), QStringLiteral("$MQTT.rmsgs.plant.>")}}}}}});
         setConfig(in.account, "$MQTT_rmsgs", "subject_transform",
-                  QJsonObject{{QStringLiteral("src"), QStringLiteral("$MQTT.rmsgs.>")}, {QStringLiteral("dest"), QStringLiteral("$MQTT.rmsgs.>")}});
+                  QJsonObject{{QStringLiteral("src"), QStringLiteral("$MQTT.rmsgs.>")},
+                              {QStringLiteral("dest"), QStringLiteral("$MQTT.rmsgs.>")}});
         const QList<Finding> findings = Checks::checkAccount(in);
         const Finding *f = first(findings, QStringLiteral("DELIBERATE_DEVIATION"), "$MQTT_rmsgs");
         QVERIFY2(f, qPrintable(dump(findings)));
         QCOMPARE(f->severity, Finding::Severity::Info);
-        QVERIFY(f->repair.isEmpty());  // nothing to recreate
+        QVERIFY(f->repair.isEmpty()); // nothing to recreate
         QVERIFY2(f->detail.toString().contains(QStringLiteral("sourced from $MQTT_rmsgs via $JS.PLANT.API with subject transforms")),
                  qPrintable(f->detail.toString()));
         QVERIFY(f->detail.toString().contains(QStringLiteral("subject transform $MQTT.rmsgs.> -> $MQTT.rmsgs.>")));
@@ -201,7 +210,8 @@ private slots:
         const QList<Finding> findings = Checks::checkAccount(in);
         const Finding *f = first(findings, QStringLiteral("RETAINED_LEGACY_LAYOUT"), "$MQTT_rmsgs");
         QVERIFY2(f, qPrintable(dump(findings)));
-        QVERIFY2(f->detail.toString().contains(QStringLiteral("going back to 2.9 breaks every MQTT connect")), qPrintable(f->detail.toString()));
+        QVERIFY2(f->detail.toString().contains(QStringLiteral("going back to 2.9 breaks every MQTT connect")),
+                 qPrintable(f->detail.toString()));
         in.options.targetVersion.reset();
         const QList<Finding> withoutTarget = Checks::checkAccount(in);
         const Finding *plain = first(withoutTarget, QStringLiteral("RETAINED_LEGACY_LAYOUT"), "$MQTT_rmsgs");
@@ -252,7 +262,8 @@ private slots:
         const QList<Finding> findings = Checks::diagnose(in);
         QStringList lines;
         for (const Finding &f : findings)
-            lines << QStringLiteral("%1 %2 %3 %4").arg(f.account.isEmpty() ? QStringLiteral("-") : f.account, f.code, f.stream, Finding::severityName(f.severity));
+            lines << QStringLiteral("%1 %2 %3 %4")
+                         .arg(f.account.isEmpty() ? QStringLiteral("-") : f.account, f.code, f.stream, Finding::severityName(f.severity));
         QCOMPARE(lines.first(), QStringLiteral("ACME RETAINED_DOWNGRADE $MQTT_rmsgs critical"));
         QVERIFY(lines.contains(QStringLiteral("BROKEN STREAM_MISSING $MQTT_sess critical")));
         QVERIFY(lines.contains(QStringLiteral("- MIXED_SERVER_VERSIONS  warning")));
@@ -266,8 +277,9 @@ private slots:
         // that PLAIN serves MQTT, so JetStream being off is information, whichever way it is checked.
         in.accounts = {plain};
         QList<Finding> alone = Checks::diagnose(in);
-        alone.removeIf([](const Finding &f) { return f.code == QLatin1String("SERVER_VERSION_ADVISORY"); });  // the versions' known defects
-        QCOMPARE(summary(alone), (QStringList{QStringLiteral("JETSTREAM_DISABLED - info"), QStringLiteral("MIXED_SERVER_VERSIONS - warning")}));
+        alone.removeIf([](const Finding &f) { return f.code == QLatin1String("SERVER_VERSION_ADVISORY"); }); // the versions' known defects
+        QCOMPARE(summary(alone),
+                 (QStringList{QStringLiteral("JETSTREAM_DISABLED - info"), QStringLiteral("MIXED_SERVER_VERSIONS - warning")}));
     }
 
     void exitCodes()

@@ -24,7 +24,7 @@ private slots:
         row(">", "*", true);
         row(">", ">", true);
         row("$MQTT.msgs.foo.*", "$MQTT.msgs.>", true);
-        row("$MQTT.rmsgs", "$MQTT.rmsgs.>", false);  // '>' needs at least one token
+        row("$MQTT.rmsgs", "$MQTT.rmsgs.>", false); // '>' needs at least one token
         row("$MQTT.rmsgs", "$MQTT.rmsgs", true);
         row("$MQTT.rmsgs", "$MQTT.*", true);
         row("$MQTT.rmsgs.x", "$MQTT.rmsgs", false);

@@ -89,7 +89,8 @@ private slots:
         QTest::newRow("2.9 space") << Dialect::V2_9 << QStringLiteral("a b") << false << unsupported29;
         QTest::newRow("2.10 space") << Dialect::V2_10 << QStringLiteral("a b/c") << true << QStringLiteral("character ' ' not supported");
         QTest::newRow("empty") << Dialect::V2_10 << QString() << false << QStringLiteral("empty topic");
-        QTest::newRow("wildcard in topic name") << Dialect::V2_9 << QStringLiteral("a/+") << false << QStringLiteral("wildcards not allowed");
+        QTest::newRow("wildcard in topic name")
+            << Dialect::V2_9 << QStringLiteral("a/+") << false << QStringLiteral("wildcards not allowed");
         QTest::newRow("hash in topic name") << Dialect::V2_10 << QStringLiteral("a/#") << false << QStringLiteral("wildcards not allowed");
         QTest::newRow("hash not last") << Dialect::V2_9 << QStringLiteral("a/#/b") << true << QStringLiteral("'#' must be the last level");
         QTest::newRow("partial plus") << Dialect::V2_9 << QStringLiteral("a/b+/c") << true << QStringLiteral("whole level");
@@ -129,8 +130,7 @@ private slots:
         if (needs) {
             QVERIFY(TopicMapping::isLevelUpSid(sid));
             QCOMPARE(TopicMapping::subjectOfSid(sid), subject.left(subject.size() - 2));
-            QCOMPARE(TopicMapping::sidToFilter(sid, Dialect::V2_10),
-                     TopicMapping::subjectToTopic(subject, Dialect::V2_10));
+            QCOMPARE(TopicMapping::sidToFilter(sid, Dialect::V2_10), TopicMapping::subjectToTopic(subject, Dialect::V2_10));
         }
         QCOMPARE(TopicMapping::subjectOfSid(subject), subject);
     }
@@ -168,8 +168,8 @@ private slots:
         const QStringList common = {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#"), QStringLiteral("sensors/#"),
                                     QStringLiteral("clean/+")};
         QTest::newRow("2.9.10") << QStringLiteral("2.9.10") << common;
-        const QStringList v210 = common + QStringList{QStringLiteral("rooms/living.room/+"), QStringLiteral("a.b/#"),
-                                                     QStringLiteral("x//y"), QStringLiteral("q2/#")};
+        const QStringList v210 = common
+            + QStringList{QStringLiteral("rooms/living.room/+"), QStringLiteral("a.b/#"), QStringLiteral("x//y"), QStringLiteral("q2/#")};
         QTest::newRow("2.10.27") << QStringLiteral("2.10.27") << v210;
         QTest::newRow("2.15.1") << QStringLiteral("2.15.1") << v210;
     }

@@ -101,23 +101,24 @@ private slots:
         QCOMPARE(versions, UpgradeReadiness::controlCharacterTopicVersions());
         QVERIFY(!UpgradeReadiness::topicProblem(u"a\x7f"_s, &versions).isEmpty());
         QCOMPARE(versions, UpgradeReadiness::delCharacterTopicVersions());
-        QVERIFY(UpgradeReadiness::topicProblem(u"a/\x01/b"_s).isEmpty());  // accepted by 2.15.1 too
+        QVERIFY(UpgradeReadiness::topicProblem(u"a/\x01/b"_s).isEmpty()); // accepted by 2.15.1 too
         QVERIFY(UpgradeReadiness::topicProblem(u"$sparkplug/certificates/spBv1.0/g/NBIRTH/e"_s).isEmpty());
     }
 
     void fromTwoTen()
     {
         const QList<Finding> fs = UpgradeReadiness::accountFindings(state(), {server(u"2.10.27"_s, 1024)}, target(u"2.14.5"_s));
-        QCOMPARE(summary(fs), (QStringList{
-                                  u"UPGRADE_CLIENT_ID_REFUSED a*b"_s,
-                                  u"UPGRADE_CLIENT_ID_REFUSED cid-09191235"_s,
-                                  u"UPGRADE_CLIENT_ID_REFUSED dev.1"_s,
-                                  u"UPGRADE_CLIENT_ID_REFUSED tab\tid"_s,
-                                  u"UPGRADE_INTERNAL_SUBSCRIPTION ok-device"_s,
-                                  u"UPGRADE_PAYLOAD_TOO_LARGE Retained message on big/one (2000 bytes) exceeds max_payload 1024"_s,
-                                  u"UPGRADE_RETAINED_SKIPPED Retained topic del\\x7f will be skipped or refused from 2.14.5"_s,
-                                  u"UPGRADE_RETAINED_SKIPPED Retained topic plant/line\\x091 will be skipped or refused from 2.14.5"_s,
-                              }));
+        QCOMPARE(summary(fs),
+                 (QStringList{
+                     u"UPGRADE_CLIENT_ID_REFUSED a*b"_s,
+                     u"UPGRADE_CLIENT_ID_REFUSED cid-09191235"_s,
+                     u"UPGRADE_CLIENT_ID_REFUSED dev.1"_s,
+                     u"UPGRADE_CLIENT_ID_REFUSED tab\tid"_s,
+                     u"UPGRADE_INTERNAL_SUBSCRIPTION ok-device"_s,
+                     u"UPGRADE_PAYLOAD_TOO_LARGE Retained message on big/one (2000 bytes) exceeds max_payload 1024"_s,
+                     u"UPGRADE_RETAINED_SKIPPED Retained topic del\\x7f will be skipped or refused from 2.14.5"_s,
+                     u"UPGRADE_RETAINED_SKIPPED Retained topic plant/line\\x091 will be skipped or refused from 2.14.5"_s,
+                 }));
         for (const Finding &f : fs) {
             QCOMPARE(f.account, u"ACME"_s);
             QCOMPARE(f.severity, Finding::Severity::Warning);
@@ -133,7 +134,9 @@ private slots:
     void onlyWhatTheTargetChanges()
     {
         // 2.12.8 refuses the client IDs (2.12.6+) but has neither the topic nor the subscription changes.
-        QCOMPARE(summary(UpgradeReadiness::accountFindings(state(), {server(u"2.10.27"_s)}, target(u"2.12.8"_s))).join(u'|').count(u"UPGRADE_"_s),
+        QCOMPARE(summary(UpgradeReadiness::accountFindings(state(), {server(u"2.10.27"_s)}, target(u"2.12.8"_s)))
+                     .join(u'|')
+                     .count(u"UPGRADE_"_s),
                  4);
         // 2.11.14 changes nothing of these.
         QVERIFY(UpgradeReadiness::accountFindings(state(), {server(u"2.10.27"_s)}, target(u"2.11.14"_s)).isEmpty());

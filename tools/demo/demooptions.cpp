@@ -28,11 +28,9 @@ bool DemoOptions::parse(const QStringList &arguments)
     parser.addHelpOption();
     const QCommandLineOption versionOption(
         u"server-version"_s,
-        u"nats-server to run: %1 (default: newest if fetched, else 2.9)."_s.arg(
-            Test::NatsServerBinary::versionLabels().join(u", "_s)),
+        u"nats-server to run: %1 (default: newest if fetched, else 2.9)."_s.arg(Test::NatsServerBinary::versionLabels().join(u", "_s)),
         u"label"_s);
-    const QCommandLineOption keepRunningOption(
-        u"keep-running"_s, u"Keep the server running until Ctrl-C (also after COMMAND exited)."_s);
+    const QCommandLineOption keepRunningOption(u"keep-running"_s, u"Keep the server running until Ctrl-C (also after COMMAND exited)."_s);
     parser.addOption(versionOption);
     parser.addOption(keepRunningOption);
     parser.addPositionalArgument(u"-- COMMAND"_s, u"Command to run against the demo server."_s, u"[-- COMMAND...]"_s);

@@ -31,20 +31,17 @@ bool DemoScenario::seedOverlap(Test::NatsServerFixture &server)
     Test::LiveCheck::JetStreamAdmin admin;
     if (!admin.connect({server.url()}, account.user, account.password))
         return fail(u"connecting as %1: %2"_s.arg(account.user, admin.error()));
-    const QJsonObject archive{{u"name"_s, u"MQTT_ARCHIVE"_s},
-                              {u"subjects"_s, QJsonArray{u"$MQTT.>"_s}},
-                              {u"storage"_s, u"file"_s}};
+    const QJsonObject archive{{u"name"_s, u"MQTT_ARCHIVE"_s}, {u"subjects"_s, QJsonArray{u"$MQTT.>"_s}}, {u"storage"_s, u"file"_s}};
     if (!admin.createStream(archive))
         return fail(u"creating MQTT_ARCHIVE in %1: %2"_s.arg(account.name, admin.error()));
     const QString logLine = refusedConnect(server, account.name, u"overlap-device"_s, true);
     if (logLine.isEmpty())
         return false;
-    m_problems << SeededProblem{
-        account.name,
-        {u"SUBJECTS_OVERLAP"_s},
-        u"OVERLAP: stream MQTT_ARCHIVE (subjects $MQTT.>) was made before the first MQTT client, so the server "
-        "cannot create $MQTT_sess and the other MQTT streams; every MQTT client is dropped without a CONNACK"_s,
-        logLine};
+    m_problems << SeededProblem{account.name,
+                                {u"SUBJECTS_OVERLAP"_s},
+                                u"OVERLAP: stream MQTT_ARCHIVE (subjects $MQTT.>) was made before the first MQTT client, so the server "
+                                "cannot create $MQTT_sess and the other MQTT streams; every MQTT client is dropped without a CONNACK"_s,
+                                logLine};
     return true;
 }
 
@@ -63,12 +60,11 @@ bool DemoScenario::seedMissingSessions(Test::NatsServerFixture &server)
     const QString logLine = refusedConnect(server, account.name, u"nosess-device"_s, true);
     if (logLine.isEmpty())
         return false;
-    m_problems << SeededProblem{
-        account.name,
-        {u"STREAM_MISSING"_s},
-        u"NOSESS: $MQTT_sess was deleted after MQTT was set up; the server never recreates it, so every MQTT "
-        "client is dropped (the retained message in $MQTT_rmsgs is still there)"_s,
-        logLine};
+    m_problems << SeededProblem{account.name,
+                                {u"STREAM_MISSING"_s},
+                                u"NOSESS: $MQTT_sess was deleted after MQTT was set up; the server never recreates it, so every MQTT "
+                                "client is dropped (the retained message in $MQTT_rmsgs is still there)"_s,
+                                logLine};
     return true;
 }
 
@@ -89,12 +85,11 @@ bool DemoScenario::seedGarbageRecord(Test::NatsServerFixture &server)
     const QString logLine = refusedConnect(server, account.name, u"meter-2"_s, false, u"unmarshal of session record"_s);
     if (logLine.isEmpty())
         return false;
-    m_problems << SeededProblem{
-        account.name,
-        {u"SESSION_UNDECODABLE"_s},
-        u"GARBAGE: the session record of \"meter-2\" (%1) was overwritten with text that is not JSON; every "
-        "connect of \"meter-2\" fails decoding it (\"meter-1\" is fine)"_s.arg(subject),
-        logLine};
+    m_problems << SeededProblem{account.name,
+                                {u"SESSION_UNDECODABLE"_s},
+                                u"GARBAGE: the session record of \"meter-2\" (%1) was overwritten with text that is not JSON; every "
+                                "connect of \"meter-2\" fails decoding it (\"meter-1\" is fine)"_s.arg(subject),
+                                logLine};
     return true;
 }
 
@@ -120,15 +115,14 @@ bool DemoScenario::seedOrphanConsumers(Test::NatsServerFixture &server)
         if (name.startsWith(prefix))
             orphans << name;
     if (orphans.isEmpty())
-        return fail(u"tracker-2 of %1 has no durables on $MQTT_msgs: %2"_s.arg(
-            account.name, admin.consumerNames(u"$MQTT_msgs"_s).join(u", "_s)));
-    m_problems << SeededProblem{
-        account.name,
-        {u"ORPHAN_CONSUMER"_s},
-        u"ORPHAN: the session record of \"tracker-2\" was purged while its %1 durables on $MQTT_msgs (%2) remain; "
-        "nothing reads them, so the message queued for it stays in $MQTT_msgs forever"_s.arg(orphans.size())
-            .arg(orphans.join(u", "_s)),
-        {}};
+        return fail(
+            u"tracker-2 of %1 has no durables on $MQTT_msgs: %2"_s.arg(account.name, admin.consumerNames(u"$MQTT_msgs"_s).join(u", "_s)));
+    m_problems << SeededProblem{account.name,
+                                {u"ORPHAN_CONSUMER"_s},
+                                u"ORPHAN: the session record of \"tracker-2\" was purged while its %1 durables on $MQTT_msgs (%2) remain; "
+                                "nothing reads them, so the message queued for it stays in $MQTT_msgs forever"_s.arg(orphans.size())
+                                    .arg(orphans.join(u", "_s)),
+                                {}};
     return true;
 }
 

@@ -44,9 +44,7 @@ QString siblingCommand(const QString &name)
 } // namespace
 
 DemoRunner::DemoRunner(const DemoOptions &options, QObject *parent)
-    : QObject(parent)
-    , m_options(options)
-    , m_signals(new SignalWatcher(this))
+    : QObject(parent), m_options(options), m_signals(new SignalWatcher(this))
 {
     connect(m_signals, &SignalWatcher::terminationRequested, this, &DemoRunner::onTerminationRequested);
 }
@@ -125,8 +123,8 @@ void DemoRunner::printBanner() const
 {
     const QString url = m_server.url();
     const QString cli = siblingCommand(u"nats-mqtt-doctor-cli"_s);
-    out() << u"\nNATS MQTT Doctor demo server is running (nats-server %1, server name %2)\n"_s.arg(
-        m_server.binary().version(), m_server.serverName());
+    out() << u"\nNATS MQTT Doctor demo server is running (nats-server %1, server name %2)\n"_s.arg(m_server.binary().version(),
+                                                                                                   m_server.serverName());
     out() << u"  NATS URL:    %1\n"_s.arg(url);
     out() << u"  MQTT:        mqtt://127.0.0.1:%1\n"_s.arg(m_server.mqttPort());
     out() << u"  Monitoring:  http://127.0.0.1:%1\n"_s.arg(m_server.httpPort());
@@ -134,9 +132,8 @@ void DemoRunner::printBanner() const
     out() << u"\nAccounts and users (user / password):\n"_s;
     out() << u"  %1 %2 %3\n"_s.arg(u"SYS"_s, -8).arg(u"sys / syspass"_s, -26).arg(u"system account"_s);
     for (const DemoAccount &account : DemoScenario::accounts())
-        out() << u"  %1 %2 %3\n"_s.arg(account.name, -8)
-                     .arg(u"%1 / %2"_s.arg(account.user, account.password), -26)
-                     .arg(account.description);
+        out()
+            << u"  %1 %2 %3\n"_s.arg(account.name, -8).arg(u"%1 / %2"_s.arg(account.user, account.password), -26).arg(account.description);
     out() << u"\nSeeded problems (the app shows each as findings of its account; Repair fixes it):\n"_s;
     for (const SeededProblem &problem : m_problems) {
         out() << u"  [%1] %2\n"_s.arg(problem.codes.join(u", "_s), problem.summary);
@@ -211,8 +208,7 @@ bool DemoRunner::startCommand()
 void DemoRunner::onCommandFinished(int exitCode, QProcess::ExitStatus status)
 {
     m_exitCode = status == QProcess::NormalExit ? exitCode : 128 + SIGTERM;
-    out() << u"\nCommand finished (%1).\n"_s.arg(status == QProcess::NormalExit ? u"exit code %1"_s.arg(exitCode)
-                                                                                 : u"crashed"_s);
+    out() << u"\nCommand finished (%1).\n"_s.arg(status == QProcess::NormalExit ? u"exit code %1"_s.arg(exitCode) : u"crashed"_s);
     out().flush();
     if (m_options.keepRunning()) {
         out() << u"--keep-running: the server keeps running until Ctrl-C.\n"_s;

@@ -83,7 +83,7 @@ bool DemoScenario::writeProfile(const QString &path, const QString &url, QString
 {
     constexpr QFileDevice::Permissions ownerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
     constexpr QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
-                                                | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+        | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
     QFile file(path);
     const auto failed = [&](const QString &what) {
         if (error)
@@ -112,16 +112,22 @@ bool DemoScenario::populate(Test::NatsServerFixture &server, const std::function
 
     // Each step is one mosquitto run or one seeded problem; stop at the first failure or on Ctrl-C.
     const QList<std::function<bool()>> steps = {
-        [&] { return createSession(server, acme, u"sensor-sub-1"_s, {u"sensors/+/temp"_s, u"alerts/#"_s}); },
+        [&] {
+            return createSession(server, acme, u"sensor-sub-1"_s, {u"sensors/+/temp"_s, u"alerts/#"_s});
+        },
         [&] { return createSession(server, acme, u"dashboard-2"_s, {u"sensors/#"_s}); },
-        [&] { return createSession(server, acme, u"offline-logger"_s, {u"alerts/#"_s, u"status/#"_s}); },
+        [&] {
+            return createSession(server, acme, u"offline-logger"_s, {u"alerts/#"_s, u"status/#"_s});
+        },
         [&] { return publish(server, acme, u"sensors/kitchen/temp"_s, "21.5", 1, true); },
         [&] { return publish(server, acme, u"sensors/garage/temp"_s, "9.0", 0, true); },
         [&] { return publish(server, acme, u"status/gateway"_s, "online", 1, true); },
         [&] { return publish(server, acme, u"alerts/smoke"_s, "smoke!", 1, false); },
         [&] { return publish(server, acme, u"alerts/door"_s, "front door open", 1, false); },
         [&] { return createSession(server, beta, u"beta-app-1"_s, {u"beta/cmd/+"_s}); },
-        [&] { return createSession(server, beta, u"beta-app-2"_s, {u"beta/telemetry/#"_s, u"beta/cmd/#"_s}); },
+        [&] {
+            return createSession(server, beta, u"beta-app-2"_s, {u"beta/telemetry/#"_s, u"beta/cmd/#"_s});
+        },
         [&] { return publish(server, beta, u"beta/config"_s, R"({"interval":5})", 1, true); },
         [&] { return publish(server, beta, u"beta/cmd/reboot"_s, "now", 1, false); },
         [&] { return publish(server, beta, u"beta/telemetry/t1"_s, "42", 1, false); },
@@ -146,8 +152,8 @@ bool DemoScenario::populate(Test::NatsServerFixture &server, const std::function
     return true;
 }
 
-bool DemoScenario::createSession(const Test::NatsServerFixture &server, const QString &account,
-                                 const QString &clientId, const QStringList &topics)
+bool DemoScenario::createSession(const Test::NatsServerFixture &server, const QString &account, const QString &clientId,
+                                 const QStringList &topics)
 {
     const DemoAccount credentials = DemoScenario::accountNamed(account);
     const Test::MqttClient client(server.mqttPort(), credentials.user, credentials.password);
@@ -156,13 +162,12 @@ bool DemoScenario::createSession(const Test::NatsServerFixture &server, const QS
         m_errorString = u"creating the session \"%1\" in %2 failed:\n%3"_s.arg(clientId, account, result.describe());
         return false;
     }
-    m_summary << u"%1: persistent session \"%2\" (offline), QoS 1 subscriptions %3"_s.arg(
-        account, clientId, topics.join(u", "_s));
+    m_summary << u"%1: persistent session \"%2\" (offline), QoS 1 subscriptions %3"_s.arg(account, clientId, topics.join(u", "_s));
     return true;
 }
 
-bool DemoScenario::publish(const Test::NatsServerFixture &server, const QString &account, const QString &topic,
-                           const QByteArray &payload, int qos, bool retain)
+bool DemoScenario::publish(const Test::NatsServerFixture &server, const QString &account, const QString &topic, const QByteArray &payload,
+                           int qos, bool retain)
 {
     const DemoAccount credentials = DemoScenario::accountNamed(account);
     const Test::MqttClient client(server.mqttPort(), credentials.user, credentials.password);
@@ -177,8 +182,8 @@ bool DemoScenario::publish(const Test::NatsServerFixture &server, const QString 
     return true;
 }
 
-QString DemoScenario::refusedConnect(Test::NatsServerFixture &server, const QString &account, const QString &clientId,
-                                     bool cleanSession, const QString &expectedError)
+QString DemoScenario::refusedConnect(Test::NatsServerFixture &server, const QString &account, const QString &clientId, bool cleanSession,
+                                     const QString &expectedError)
 {
     const DemoAccount credentials = DemoScenario::accountNamed(account);
     // "[ERR] 127.0.0.1:port - mid:N - "<clientId>" - unable to connect: <why>"
@@ -188,11 +193,11 @@ QString DemoScenario::refusedConnect(Test::NatsServerFixture &server, const QStr
     // expected the record it wrote) and drops the session: the second connect reads the record.
     for (int attempt = 0; attempt < 2 && (line.isEmpty() || !line.contains(expectedError)); ++attempt) {
         const qsizetype from = server.logSize();
-        const Test::MqttResult result = Test::MqttClient(server.mqttPort(), credentials.user, credentials.password)
-                                            .connectOnce(clientId, cleanSession);
+        const Test::MqttResult result =
+            Test::MqttClient(server.mqttPort(), credentials.user, credentials.password).connectOnce(clientId, cleanSession);
         if (result.connected()) {
-            fail(u"MQTT client \"%1\" of %2 connected, but the server should have refused it:\n%3"_s.arg(
-                clientId, account, result.describe()));
+            fail(u"MQTT client \"%1\" of %2 connected, but the server should have refused it:\n%3"_s.arg(clientId, account,
+                                                                                                         result.describe()));
             return {};
         }
         if (!server.waitForLog(pattern, 10000, from)) {

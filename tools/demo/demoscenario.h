@@ -28,9 +28,9 @@ struct DemoAccount
 struct SeededProblem
 {
     QString account;
-    QStringList codes;  // the finding codes `check` reports for it, sorted
-    QString summary;    // one line: what was done and what it breaks
-    QString serverLog;  // the server's error line it causes (empty when the server says nothing)
+    QStringList codes; // the finding codes `check` reports for it, sorted
+    QString summary; // one line: what was done and what it breaks
+    QString serverLog; // the server's error line it causes (empty when the server says nothing)
 };
 
 // The demo's accounts and the MQTT state it creates with mosquitto clients and JetStream API requests:
@@ -67,14 +67,13 @@ public:
     QList<SeededProblem> problems() const { return m_problems; }
 
 private:
-    bool createSession(const Test::NatsServerFixture &server, const QString &account, const QString &clientId,
-                       const QStringList &topics);
-    bool publish(const Test::NatsServerFixture &server, const QString &account, const QString &topic,
-                 const QByteArray &payload, int qos, bool retain);
+    bool createSession(const Test::NatsServerFixture &server, const QString &account, const QString &clientId, const QStringList &topics);
+    bool publish(const Test::NatsServerFixture &server, const QString &account, const QString &topic, const QByteArray &payload, int qos,
+                 bool retain);
     // Connects `clientId`, which the server must refuse; returns its error line from the log (empty on
     // failure). Tries a second time when the first line does not contain `expectedError`.
-    QString refusedConnect(Test::NatsServerFixture &server, const QString &account, const QString &clientId,
-                           bool cleanSession, const QString &expectedError = {});
+    QString refusedConnect(Test::NatsServerFixture &server, const QString &account, const QString &clientId, bool cleanSession,
+                           const QString &expectedError = {});
 
     // The seeded problems (demoproblems.cpp).
     bool seedOverlap(Test::NatsServerFixture &server);

@@ -7,7 +7,7 @@ namespace MqttDoctor::Demo {
 
 namespace {
 
-std::atomic<int> s_signal {0};
+std::atomic<int> s_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free atomic");
 
 constexpr int WatchedSignals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -19,10 +19,10 @@ extern "C" void storeSignal(int signalNumber)
 
 } // namespace
 
-SignalWatcher::SignalWatcher(QObject *parent)
-    : QObject(parent)
+SignalWatcher::SignalWatcher(QObject *parent) : QObject(parent)
 {
-    struct sigaction action {};
+    struct sigaction action
+    {};
     action.sa_handler = storeSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;

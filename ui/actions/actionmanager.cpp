@@ -17,8 +17,8 @@ ActionManager::ActionManager(ClusterController &controller, QObject *parent)
 {
     m_connect->setObjectName(QStringLiteral("actionConnect"));
     m_connect->setShortcut(QKeySequence::Open);
-    m_connect->setToolTip(tr("Connect to a cluster: servers, credentials, TLS (%1)")
-                              .arg(m_connect->shortcut().toString(QKeySequence::NativeText)));
+    m_connect->setToolTip(
+        tr("Connect to a cluster: servers, credentials, TLS (%1)").arg(m_connect->shortcut().toString(QKeySequence::NativeText)));
     m_refresh->setObjectName(QStringLiteral("actionRefresh"));
     m_refresh->setShortcut(QKeySequence(Qt::Key_F5));
     m_refresh->setToolTip(tr("Load the servers, accounts and the open account's data again (F5)"));
@@ -90,8 +90,7 @@ void ActionManager::updateEnabled()
     const QString shortcut = m_repair->shortcut().toString(QKeySequence::NativeText);
     const ClusterController::ConnectionState state = m_controller.connectionState();
     const bool connected = m_controller.hasProfile()
-        && (state == ClusterController::ConnectionState::Connected
-            || state == ClusterController::ConnectionState::Reconnecting);
+        && (state == ClusterController::ConnectionState::Connected || state == ClusterController::ConnectionState::Reconnecting);
     QString reason;
     if (!m_controller.hasProfile())
         reason = tr("Connect to a cluster first.");
@@ -100,9 +99,8 @@ void ActionManager::updateEnabled()
     else if (!connected)
         reason = tr("Not connected: %1").arg(ClusterController::stateName(state));
     m_repair->setEnabled(reason.isEmpty());
-    m_repair->setToolTip(reason.isEmpty()
-                             ? tr("Plan, back up, apply and verify the repair of an account's findings (%1)").arg(shortcut)
-                             : tr("Repair is unavailable. %1").arg(reason));
+    m_repair->setToolTip(reason.isEmpty() ? tr("Plan, back up, apply and verify the repair of an account's findings (%1)").arg(shortcut)
+                                          : tr("Repair is unavailable. %1").arg(reason));
     m_repair->setStatusTip(m_repair->toolTip());
 }
 

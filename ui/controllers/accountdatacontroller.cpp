@@ -20,10 +20,7 @@ constexpr int kStreamNotFound = JsErrors::StreamNotFound;
 
 } // namespace
 
-AccountDataController::AccountDataController(QObject *parent)
-    : QObject(parent), m_runner(std::make_unique<AsyncRunner>(4))
-{
-}
+AccountDataController::AccountDataController(QObject *parent) : QObject(parent), m_runner(std::make_unique<AsyncRunner>(4)) {}
 
 AccountDataController::~AccountDataController()
 {
@@ -84,7 +81,7 @@ void AccountDataController::dropAll()
     if (m_snapshot.cancel)
         m_snapshot.cancel->store(true);
     const quint64 snapshotGeneration = m_snapshot.generation + 1;
-    m_lastSamples.clear();  // another profile's servers: not comparable
+    m_lastSamples.clear(); // another profile's servers: not comparable
     m_snapshot = Snapshot();
     m_snapshot.generation = snapshotGeneration;
     for (int i = 0; i < int(std::size(m_slots)); ++i) {
@@ -148,7 +145,7 @@ void AccountDataController::cancel(Load kind)
         return;
     const bool fromSnapshot = kind == Load::Findings || kind == Load::Sessions || kind == Load::Consumers;
     if (fromSnapshot && m_snapshot.cancel)
-        m_snapshot.cancel->store(true);  // the snapshot ends with what it read; every view of it is told
+        m_snapshot.cancel->store(true); // the snapshot ends with what it read; every view of it is told
     else if (s.cancel)
         s.cancel->store(true);
 }
@@ -161,7 +158,7 @@ bool AccountDataController::isLoading(Load kind) const
 bool AccountDataController::isBusy() const
 {
     return (m_snapshot.started && !m_snapshot.done)
-           || std::any_of(std::begin(m_slots), std::end(m_slots), [](const Slot &s) { return s.loading; });
+        || std::any_of(std::begin(m_slots), std::end(m_slots), [](const Slot &s) { return s.loading; });
 }
 
 void AccountDataController::refresh(const QString &account)
@@ -214,7 +211,7 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
         emit loadingChanged(kind, false);
     }
     if (m_snapshot.cancel)
-        m_snapshot.cancel->store(true);  // the superseded read stops early; its results are dropped
+        m_snapshot.cancel->store(true); // the superseded read stops early; its results are dropped
     const quint64 gen = m_snapshot.generation + 1;
     m_snapshot = Snapshot();
     m_snapshot.account = account;
@@ -240,11 +237,11 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
     }));
 }
 
-AccountDataController::Outcome AccountDataController::outcomeOf(
-    ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel, int batchSize,
-    const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
-    const std::function<void(const Outcome &sessionsRead)> &onSessionsRead, const std::optional<AccountSample> &previous,
-    const CheckOptions &checkOptions)
+AccountDataController::Outcome
+AccountDataController::outcomeOf(ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel, int batchSize,
+                                 const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
+                                 const std::function<void(const Outcome &sessionsRead)> &onSessionsRead,
+                                 const std::optional<AccountSample> &previous, const CheckOptions &checkOptions)
 {
     Outcome out;
     AccountSnapshotLoader loader(connections);
@@ -273,7 +270,8 @@ AccountDataController::Outcome AccountDataController::outcomeOf(
         notes.prepend(tr("The account has no $MQTT_sess stream: no MQTT client of it has connected yet."));
     else if (snapshot->noSessionsStream)
         notes.prepend(tr("The account has no $MQTT_sess stream: the %n session(s) listed are left in legacy $MQTT_sess_<hash> "
-                         "streams, which servers since 2.5 do not read (LEGACY_SESSION_STREAMS).", nullptr, int(legacyRows)));
+                         "streams, which servers since 2.5 do not read (LEGACY_SESSION_STREAMS).",
+                         nullptr, int(legacyRows)));
     if (!snapshot->account.jetstream)
         notes << tr("The account has no JetStream: it keeps no MQTT state.");
     out.sessionsNote = notes.join(QLatin1Char(' '));
@@ -344,7 +342,7 @@ void AccountDataController::deliver(Load kind)
     const QString account = m_snapshot.account;
     const quint64 gen = slot(kind).generation;
     if (kind == Load::Sessions)
-        deliverSessions();  // what was read so far, also before a failure
+        deliverSessions(); // what was read so far, also before a failure
     if (!m_snapshot.done && !(kind == Load::Sessions && m_snapshot.sessionsRead))
         return;
     const Outcome &o = m_snapshot.outcome;
@@ -375,8 +373,7 @@ void AccountDataController::deliver(Load kind)
         emit consumersLoaded(account, o.consumers);
         emit interestHoldersLoaded(account, o.holders);
         return;
-    default:
-        return;
+    default: return;
     }
 }
 
@@ -396,9 +393,8 @@ void AccountDataController::loadRetained(const QString &account)
         options.cancel = cancel.get();
         auto summary = RetainedLoader::load(src->connection, options, [&](QList<RetainedEntry> &&batch, const ReadProgress &progress) {
             const QList<RetainedEntry> rows = std::move(batch);
-            post(Load::Retained, gen, [this, account, rows, progress] {
-                emit retainedBatch(account, rows, progress.done, progress.total);
-            });
+            post(Load::Retained, gen,
+                 [this, account, rows, progress] { emit retainedBatch(account, rows, progress.done, progress.total); });
             return !cancel->load();
         });
         QString note;
@@ -430,14 +426,14 @@ void AccountDataController::loadRawSession(const QString &account, quint64 seq)
         MessageGetter getter(src->connection, src->apiDomain);
         QByteArray data;
         bool deleted = false;
-        auto summary = getter.getBySequences(MqttLayout::sessionsStream(), {seq}, {},
-                                             [&](QList<StreamMessage> &&batch, const ReadProgress &) {
-                                                 for (const StreamMessage &m : batch) {
-                                                     data = m.data;
-                                                     deleted = m.deleted;
-                                                 }
-                                                 return true;
-                                             });
+        auto summary =
+            getter.getBySequences(MqttLayout::sessionsStream(), {seq}, {}, [&](QList<StreamMessage> &&batch, const ReadProgress &) {
+                for (const StreamMessage &m : batch) {
+                    data = m.data;
+                    deleted = m.deleted;
+                }
+                return true;
+            });
         if (!summary) {
             fail(Load::RawSession, gen, account, summary.error());
             return;
@@ -460,28 +456,29 @@ void AccountDataController::loadSessionInflight(const QString &account, const Se
     if (!m_connections || m_shutDown)
         return;
     const quint64 gen = begin(Load::SessionInflight);
-    static_cast<void>(m_runner->run([this, gen, account, entry, limit, connections = m_connections, cancel = slot(Load::SessionInflight).cancel] {
-        auto src = AccountRecordAccess::resolve(*connections, account);
-        if (!src) {
-            fail(Load::SessionInflight, gen, account, src.error());
-            return;
-        }
-        InflightReader::Options options;
-        options.domain = src->apiDomain;
-        options.sessionDomain = src->sessionDomain;
-        options.dialect = src->dialect;
-        options.limit = limit;
-        options.cancel = cancel.get();
-        auto inflight = InflightReader::readSession(src->connection, entry, options);
-        if (!inflight) {
-            fail(Load::SessionInflight, gen, account, inflight.error());
-            return;
-        }
-        post(Load::SessionInflight, gen, [this, gen, account, seq = entry.seq, result = std::move(inflight).value()] {
-            finish(Load::SessionInflight, gen);
-            emit sessionInflightLoaded(account, seq, result);
-        });
-    }));
+    static_cast<void>(
+        m_runner->run([this, gen, account, entry, limit, connections = m_connections, cancel = slot(Load::SessionInflight).cancel] {
+            auto src = AccountRecordAccess::resolve(*connections, account);
+            if (!src) {
+                fail(Load::SessionInflight, gen, account, src.error());
+                return;
+            }
+            InflightReader::Options options;
+            options.domain = src->apiDomain;
+            options.sessionDomain = src->sessionDomain;
+            options.dialect = src->dialect;
+            options.limit = limit;
+            options.cancel = cancel.get();
+            auto inflight = InflightReader::readSession(src->connection, entry, options);
+            if (!inflight) {
+                fail(Load::SessionInflight, gen, account, inflight.error());
+                return;
+            }
+            post(Load::SessionInflight, gen, [this, gen, account, seq = entry.seq, result = std::move(inflight).value()] {
+                finish(Load::SessionInflight, gen);
+                emit sessionInflightLoaded(account, seq, result);
+            });
+        }));
 }
 
 void AccountDataController::loadAccountInflight(const QString &account)

@@ -152,8 +152,8 @@ private:
     /** What a snapshot load gave, made on the worker (everything the views need, no connection). */
     struct Outcome
     {
-        std::optional<Error> error;         ///< the account could not be read at all
-        std::optional<Error> recordsError;  ///< its records could not be read
+        std::optional<Error> error; ///< the account could not be read at all
+        std::optional<Error> recordsError; ///< its records could not be read
         FindingList findings;
         QList<CoverageGap> findingGaps;
         QList<ConsumerRow> consumers;
@@ -171,10 +171,10 @@ private:
         quint64 generation = 0;
         bool started = false;
         bool done = false;
-        bool sessionsRead = false;  ///< the outcome's session part is in (before done: findings still to come)
+        bool sessionsRead = false; ///< the outcome's session part is in (before done: findings still to come)
         std::shared_ptr<std::atomic<bool>> cancel;
-        QList<QList<SessionEntry>> batches;  ///< shared with the sessions view's model
-        QList<ReadProgress> progress;        ///< per batch
+        QList<QList<SessionEntry>> batches; ///< shared with the sessions view's model
+        QList<ReadProgress> progress; ///< per batch
         Outcome outcome;
     };
 
@@ -188,8 +188,8 @@ private:
     /** Every session is read (the findings and owners are still being made): the sessions view is done. */
     void snapshotSessionsRead(quint64 generation, const Outcome &sessionsRead);
     void snapshotDone(quint64 generation, const Outcome &outcome);
-    static Outcome outcomeOf(ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel,
-                             int batchSize, const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
+    static Outcome outcomeOf(ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel, int batchSize,
+                             const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
                              const std::function<void(const Outcome &sessionsRead)> &onSessionsRead,
                              const std::optional<AccountSample> &previous = std::nullopt, const CheckOptions &checkOptions = {});
 
@@ -197,7 +197,7 @@ private:
     std::shared_ptr<ConnectionSet> m_connections;
     Slot m_slots[7];
     Snapshot m_snapshot;
-    qsizetype m_sessionsDelivered = 0;  ///< batches of the snapshot emitted to the attached sessions view
+    qsizetype m_sessionsDelivered = 0; ///< batches of the snapshot emitted to the attached sessions view
     int m_snapshotLoads = 0;
     /** Each account's sample of its last complete refresh (the two-sample checks of the next one). */
     QHash<QString, AccountSample> m_lastSamples;

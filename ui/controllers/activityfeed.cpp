@@ -97,7 +97,7 @@ void ActivityFeed::stop()
 void ActivityFeed::receiveEvents(const QList<MqttClientEvent> &events)
 {
     if (!m_shared)
-        return;  // stopped meanwhile
+        return; // stopped meanwhile
     emit eventsArrived(events);
     for (const MqttClientEvent &e : events)
         if (const auto storm = m_watch.add(e))

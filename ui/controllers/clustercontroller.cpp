@@ -30,10 +30,8 @@ bool isConnectError(Error::Kind kind)
     case Error::Kind::AuthFailed:
     case Error::Kind::Tls:
     case Error::Kind::InvalidInput:
-    case Error::Kind::NoSystemAccess:
-        return true;
-    default:
-        return false;
+    case Error::Kind::NoSystemAccess: return true;
+    default: return false;
     }
 }
 
@@ -48,10 +46,7 @@ Result<AccountRows> accountRows(ConnectionSet &connections)
 
 } // namespace
 
-ClusterController::ClusterController(QObject *parent)
-    : QObject(parent), m_runner(std::make_unique<AsyncRunner>(4))
-{
-}
+ClusterController::ClusterController(QObject *parent) : QObject(parent), m_runner(std::make_unique<AsyncRunner>(4)) {}
 
 ClusterController::~ClusterController()
 {
@@ -89,8 +84,7 @@ void ClusterController::connectTo(const Profile &profile)
     emit reconnectCountChanged(0);
     emit profileChanged(); // the tree lets go of the accounts
     releaseOnPool(std::move(previous));
-    setState(ConnectionState::Connecting,
-             tr("Connecting to %1…").arg(profile.servers.join(QStringLiteral(", "))));
+    setState(ConnectionState::Connecting, tr("Connecting to %1…").arg(profile.servers.join(QStringLiteral(", "))));
     refresh();
 }
 
@@ -161,9 +155,7 @@ void ClusterController::watchNewConnections()
 {
     if (m_shutDown || !m_connections || !m_bridge)
         return;
-    static_cast<void>(m_runner->run([connections = m_connections, bridge = m_bridge] {
-        bridge->attach(connections->openConnections());
-    }));
+    static_cast<void>(m_runner->run([connections = m_connections, bridge = m_bridge] { bridge->attach(connections->openConnections()); }));
 }
 
 template<typename T>
@@ -282,17 +274,17 @@ void ClusterController::handleConnectionEvent(quint64 epoch, const QString &role
         break;
     case ConnectionEvent::Type::Closed:
         setState(ConnectionState::Failed, tr("The %1 was closed: the server stayed unreachable").arg(role));
-        emit failed(Error(Error::Kind::ConnectionRefused,
-                          tr("The %1 to %2 was closed after the reconnect attempts ran out")
-                              .arg(role, m_profile.servers.join(QStringLiteral(", "))),
-                          tr("check that nats-server is running, then connect again")));
+        emit failed(Error(
+            Error::Kind::ConnectionRefused,
+            tr("The %1 to %2 was closed after the reconnect attempts ran out").arg(role, m_profile.servers.join(QStringLiteral(", "))),
+            tr("check that nats-server is running, then connect again")));
         break;
     case ConnectionEvent::Type::AsyncError: {
         const bool permissions = event.text.contains(QLatin1String("ermission"));
-        emit failed(Error(permissions ? Error::Kind::PermissionDenied : Error::Kind::Protocol,
-                          tr("The server reported an error on the %1: %2").arg(role, event.text),
-                          permissions ? tr("the user lacks a permission the check needs; see the server's authorization config")
-                                      : QString()));
+        emit failed(
+            Error(permissions ? Error::Kind::PermissionDenied : Error::Kind::Protocol,
+                  tr("The server reported an error on the %1: %2").arg(role, event.text),
+                  permissions ? tr("the user lacks a permission the check needs; see the server's authorization config") : QString()));
         break;
     }
     }

@@ -44,10 +44,10 @@ class ClusterController final : public QObject
 public:
     enum class ConnectionState {
         NotConnected, ///< no profile yet, or disconnected on purpose
-        Connecting,   ///< a profile was given; the first load is running
-        Connected,    ///< the last load reached the servers
+        Connecting, ///< a profile was given; the first load is running
+        Connected, ///< the last load reached the servers
         Reconnecting, ///< nats.c lost a connection and is reconnecting
-        Failed,       ///< could not connect (see failed())
+        Failed, ///< could not connect (see failed())
     };
     Q_ENUM(ConnectionState)
 
@@ -137,10 +137,10 @@ private:
     bool m_hasProfile = false;
     bool m_shutDown = false;
     quint64 m_generation = 0; ///< bumped by every refresh/cancel: older results are dropped
-    quint64 m_epoch = 0;      ///< bumped by every connectTo: older connection events are dropped
+    quint64 m_epoch = 0; ///< bumped by every connectTo: older connection events are dropped
     int m_pending = 0;
     bool m_failureReported = false;
-    bool m_serversDelivered = false;  ///< by the running load
+    bool m_serversDelivered = false; ///< by the running load
     bool m_accountsDelivered = false; ///< by the running load
     QElapsedTimer m_sinceConnect;
     ConnectionState m_state = ConnectionState::NotConnected;

@@ -1,15 +1,11 @@
 #include "connectioneventbridge.h"
 
-
 #include "controllers/clustercontroller.h"
 #include "controllers/guidelivery.h"
 
 namespace MqttDoctor {
 
-ConnectionEventBridge::ConnectionEventBridge(ClusterController *target, quint64 epoch)
-    : m_target(target), m_epoch(epoch)
-{
-}
+ConnectionEventBridge::ConnectionEventBridge(ClusterController *target, quint64 epoch) : m_target(target), m_epoch(epoch) {}
 
 ConnectionEventBridge::~ConnectionEventBridge() = default;
 

@@ -28,10 +28,7 @@ const StreamInfo *sessionsStreamOf(const AccountInfo &account)
 
 } // namespace
 
-RecordSweep::RecordSweep(QObject *parent)
-    : QObject(parent), m_runner(std::make_unique<AsyncRunner>(kParallel, QThread::LowestPriority))
-{
-}
+RecordSweep::RecordSweep(QObject *parent) : QObject(parent), m_runner(std::make_unique<AsyncRunner>(kParallel, QThread::LowestPriority)) {}
 
 RecordSweep::~RecordSweep()
 {
@@ -55,12 +52,14 @@ void RecordSweep::start(std::shared_ptr<ConnectionSet> connections, const QList<
         if (a.isSystem || !a.jetstream || !sessions || skip.contains(a.name))
             continue;
         if (!m_connections->hasAccountCredentials(a.name)) {
-            emit accountSkipped(a.name, true, tr("the profile has no credentials for account %1, so its session records cannot be read").arg(a.name));
+            emit accountSkipped(a.name, true,
+                                tr("the profile has no credentials for account %1, so its session records cannot be read").arg(a.name));
             continue;
         }
         const qint64 records = sessions->state.value(QLatin1String("messages")).toInteger();
         if (records > kMaxRecords) {
-            emit accountSkipped(a.name, false, tr("%1 session records are read when the account is opened, not in the background").arg(records));
+            emit accountSkipped(a.name, false,
+                                tr("%1 session records are read when the account is opened, not in the background").arg(records));
             continue;
         }
         m_queue.append(a);

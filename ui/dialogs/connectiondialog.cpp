@@ -65,8 +65,7 @@ ConnectionDialog::ConnectionDialog(AsyncRunner &runner, QWidget *parent)
     m_ui->profileCombo->addItems(RecentProfiles::names());
     m_ui->profileCombo->setCurrentIndex(-1);
     m_ui->profileCombo->lineEdit()->setPlaceholderText(tr("a name for these settings"));
-    connect(m_ui->profileCombo, &QComboBox::activated, this,
-            [this](int index) { loadRecent(m_ui->profileCombo->itemText(index)); });
+    connect(m_ui->profileCombo, &QComboBox::activated, this, [this](int index) { loadRecent(m_ui->profileCombo->itemText(index)); });
 
     m_ui->importContextButton->setText(tr("Import natscli Context…"));
     m_ui->importContextButton->setMenu(m_contextMenu);
@@ -123,10 +122,9 @@ void ConnectionDialog::updateAuthPages()
     // the inline JWT and seed of an imported context).
     const int auth = m_ui->authKindCombo->currentIndex();
     m_ui->accountForm->setRowVisible(m_ui->authNoneLabel, auth == AuthNone || auth == AuthImportedJwt);
-    m_ui->authNoneLabel->setText(auth == AuthImportedJwt
-                                     ? tr("Signs in with the JWT and seed of the imported natscli context.")
-                                     : tr("No credentials: the server accepts anonymous clients, or only the system "
-                                          "user below is used."));
+    m_ui->authNoneLabel->setText(auth == AuthImportedJwt ? tr("Signs in with the JWT and seed of the imported natscli context.")
+                                                         : tr("No credentials: the server accepts anonymous clients, or only the system "
+                                                              "user below is used."));
     m_ui->accountForm->setRowVisible(m_ui->userEdit, auth == AuthUserPassword);
     m_ui->accountForm->setRowVisible(m_ui->passwordEdit, auth == AuthUserPassword);
     m_ui->accountForm->setRowVisible(m_ui->tokenEdit, auth == AuthToken);
@@ -143,8 +141,7 @@ void ConnectionDialog::updateAuthPages()
 void ConnectionDialog::alignFormLabels()
 {
     // The groups have their own forms: give every label column the same width so the fields line up.
-    const QList<QFormLayout *> forms{m_ui->profileForm, m_ui->accountForm, m_ui->systemForm, m_ui->tlsForm,
-                                     m_ui->optionsForm};
+    const QList<QFormLayout *> forms{m_ui->profileForm, m_ui->accountForm, m_ui->systemForm, m_ui->tlsForm, m_ui->optionsForm};
     QList<QWidget *> labels;
     int width = 0;
     for (QFormLayout *form : forms) {
@@ -205,8 +202,8 @@ void ConnectionDialog::setProfile(const Profile &profile)
     m_ui->systemPasswordEdit->setText(s.kind == Credentials::Kind::UserPassword ? s.password : QString());
     setFileField(m_ui->systemCredsEdit, s.creds);
     m_ui->systemKindCombo->setCurrentIndex(s.kind == Credentials::Kind::UserPassword ? SystemUserPassword
-                                           : s.kind == Credentials::Kind::Creds      ? SystemCreds
-                                                                                      : SystemNone);
+                                               : s.kind == Credentials::Kind::Creds  ? SystemCreds
+                                                                                     : SystemNone);
 
     setFileField(m_ui->tlsCaEdit, profile.tls.ca);
     setFileField(m_ui->tlsCertEdit, profile.tls.cert);
@@ -249,11 +246,8 @@ Profile ConnectionDialog::profile() const
         a.kind = Credentials::Kind::Creds;
         a.creds = fileField(m_ui->credsEdit, m_base.auth.creds);
         break;
-    case AuthImportedJwt:
-        a = m_base.auth;
-        break;
-    default:
-        break;
+    case AuthImportedJwt: a = m_base.auth; break;
+    default: break;
     }
     p.auth = a;
 
@@ -268,8 +262,7 @@ Profile ConnectionDialog::profile() const
         s.kind = Credentials::Kind::Creds;
         s.creds = fileField(m_ui->systemCredsEdit, m_base.system.creds);
         break;
-    default:
-        break;
+    default: break;
     }
     p.system = s;
 
@@ -294,9 +287,9 @@ void ConnectionDialog::accept()
 {
     auto p = validatedProfile();
     if (!p) {
-        m_ui->validationLabel->setText(QStringLiteral("<b>%1</b> %2 %3")
-                                           .arg(tr("Cannot connect yet:").toHtmlEscaped(), p.error().message().toHtmlEscaped(),
-                                                p.error().hint().toHtmlEscaped()));
+        m_ui->validationLabel->setText(
+            QStringLiteral("<b>%1</b> %2 %3")
+                .arg(tr("Cannot connect yet:").toHtmlEscaped(), p.error().message().toHtmlEscaped(), p.error().hint().toHtmlEscaped()));
         m_ui->validationLabel->show();
         return;
     }

@@ -50,9 +50,11 @@ QString detailsHtml(const LogLineMatch &m)
 {
     const QString line = QStringLiteral("<pre style=\"white-space: pre-wrap;\">%1</pre>").arg(esc(m.line));
     if (!m.matched)
-        return line + QStringLiteral("<p>%1</p>").arg(esc(LogExplainerDialog::tr(
-                   "No template of the catalogue matches this line. Only nats-server's MQTT and JetStream setup, "
-                   "session and retained-message lines are explained; nothing is guessed.")));
+        return line
+            + QStringLiteral("<p>%1</p>")
+                  .arg(esc(
+                      LogExplainerDialog::tr("No template of the catalogue matches this line. Only nats-server's MQTT and JetStream setup, "
+                                             "session and retained-message lines are explained; nothing is guessed.")));
     QString rows;
     const auto row = [&rows](const QString &label, const QString &value) {
         if (!value.isEmpty())
@@ -205,10 +207,9 @@ void LogExplainerDialog::explain()
     if (m_matches.isEmpty())
         m_summary->setText(tr("Paste log lines above."));
     else
-        m_summary->setText(tr("%n line(s): %1 matched, %2 not recognised.", nullptr, int(m_matches.size()))
-                               .arg(matched)
-                               .arg(m_matches.size() - matched)
-                           + (truncated ? u' ' + tr("Only the first %1 lines were read.").arg(kMaxLines) : QString()));
+        m_summary->setText(
+            tr("%n line(s): %1 matched, %2 not recognised.", nullptr, int(m_matches.size())).arg(matched).arg(m_matches.size() - matched)
+            + (truncated ? u' ' + tr("Only the first %1 lines were read.").arg(kMaxLines) : QString()));
     // Show the first recognised line: it is what the operator pasted the log for.
     int first = -1;
     for (qsizetype i = 0; i < m_matches.size() && first < 0; ++i)

@@ -33,12 +33,12 @@ struct RepairEventRelay
 
 struct RepairWizard::CheckOutcome
 {
-    QList<std::optional<Error>> errors;  ///< per account, in m_runs order
+    QList<std::optional<Error>> errors; ///< per account, in m_runs order
 };
 
 struct RepairWizard::RunOutcome
 {
-    std::optional<Error> error;  ///< a round could not start (the first such account's reason)
+    std::optional<Error> error; ///< a round could not start (the first such account's reason)
 };
 
 namespace {
@@ -100,9 +100,9 @@ void RepairWizard::setUp()
     m_relay->wizard = this;
     setObjectName(QStringLiteral("repairWizard"));
     const QStringList names = accounts();
-    setWindowTitle(names.size() > 1 ? tr("Repair %n account(s)", nullptr, int(names.size()))
-                   : names.value(0).isEmpty() ? tr("Repair")
-                                              : tr("Repair %1").arg(names.value(0)));
+    setWindowTitle(names.size() > 1               ? tr("Repair %n account(s)", nullptr, int(names.size()))
+                       : names.value(0).isEmpty() ? tr("Repair")
+                                                  : tr("Repair %1").arg(names.value(0)));
     setWindowIcon(IconFactory::appIcon());
     setWizardStyle(QWizard::ClassicStyle);
     setOption(QWizard::NoBackButtonOnLastPage, true);
@@ -129,8 +129,8 @@ RepairWizard::~RepairWizard()
     QList<std::shared_ptr<RepairSession>> sessions;
     for (AccountRun &run : m_runs)
         sessions << std::move(run.session);
-    static_cast<void>(m_controller.runner().run(
-        [sessions = std::move(sessions), connections = std::move(m_connections), cancel = m_cancel]() mutable {
+    static_cast<void>(
+        m_controller.runner().run([sessions = std::move(sessions), connections = std::move(m_connections), cancel = m_cancel]() mutable {
             sessions.clear();
             connections.reset();
         }));
@@ -237,7 +237,7 @@ void RepairWizard::deliverCheck(const CheckOutcome &out)
             blocked << (m_runs.size() > 1 ? tr("Account %1: %2").arg(run.account, blockedText(reason)) : blockedText(reason));
     }
     if (failed < m_runs.size())
-        m_checkError.reset();  // some accounts were checked: their findings are shown, the others named
+        m_checkError.reset(); // some accounts were checked: their findings are shown, the others named
     else
         m_partialErrors.clear();
     // A fresh check starts the run afresh: a later round is planned by the run, never from an old check.
@@ -255,7 +255,7 @@ void RepairWizard::deliverCheck(const CheckOutcome &out)
     m_model->setFindings(findings);
     if (!m_preselected.isEmpty()) {
         m_model->selectIdentities(m_preselected);
-        m_preselected.clear();  // the operator's ticks from now on
+        m_preselected.clear(); // the operator's ticks from now on
     }
     m_findingsPage->showFindings();
     emit checkFinished();
@@ -328,7 +328,7 @@ void RepairWizard::handleEvent(const RepairEvent &event)
     case RepairEvent::Kind::StepFinished: m_runPage->stepEnded(event.step, event.outcome); break;
     case RepairEvent::Kind::RoundStarted:
     case RepairEvent::Kind::RoundFinished:
-    case RepairEvent::Kind::Done: break;  // the outcome page reads the sessions when the round is delivered
+    case RepairEvent::Kind::Done: break; // the outcome page reads the sessions when the round is delivered
     }
 }
 
@@ -357,12 +357,13 @@ void RepairWizard::deliverRun(const RunOutcome &out)
         whole.backups += report.backups;
         whole.complete = whole.complete && report.complete;
         if (!report.stoppedBecause.isEmpty())
-            whole.stoppedBecause += (whole.stoppedBecause.isEmpty() ? QString() : QStringLiteral(" ")) +
-                                    (m_runs.size() > 1 ? tr("Account %1: %2").arg(run.account, report.stoppedBecause) : report.stoppedBecause);
+            whole.stoppedBecause += (whole.stoppedBecause.isEmpty() ? QString() : QStringLiteral(" "))
+                + (m_runs.size() > 1 ? tr("Account %1: %2").arg(run.account, report.stoppedBecause) : report.stoppedBecause);
         m_fixed += session.fixed();
         m_remaining += session.remaining();
         if (const RepairRound &last = session.rounds().last(); last.recheckError)
-            recheckErrors << (m_runs.size() > 1 ? tr("account %1: %2").arg(run.account, last.recheckError->message()) : last.recheckError->message());
+            recheckErrors << (m_runs.size() > 1 ? tr("account %1: %2").arg(run.account, last.recheckError->message())
+                                                : last.recheckError->message());
         m_nextRound = m_nextRound || session.hasPendingRound();
         if (!session.stopText().isEmpty())
             stops << (m_runs.size() > 1 ? tr("account %1: %2").arg(run.account, session.stopText()) : session.stopText());
@@ -404,7 +405,7 @@ void RepairWizard::accept()
 {
     if (m_nextRound)
         for (const AccountRun &run : std::as_const(m_runs))
-            run.session->decline();  // finishing leaves the planned round unapplied
+            run.session->decline(); // finishing leaves the planned round unapplied
     QWizard::accept();
 }
 

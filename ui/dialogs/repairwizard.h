@@ -144,7 +144,7 @@ private:
     std::shared_ptr<ConnectionSet> m_connections;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QList<AccountRun> m_runs;
-    QSet<QString> m_preselected;  ///< Finding::identity() of the findings to tick after the first check
+    QSet<QString> m_preselected; ///< Finding::identity() of the findings to tick after the first check
     std::shared_ptr<RepairEventRelay> m_relay;
     quint64 m_generation = 0;
     bool m_checking = false;

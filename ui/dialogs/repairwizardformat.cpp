@@ -50,7 +50,8 @@ QString findingLine(const Finding &f)
 {
     const QString object = DisplayFormat::findingWhere(f);
     return QStringLiteral("<b>%1</b> %2%3")
-        .arg(esc(f.code), esc(f.title), object.isEmpty() ? QString() : QStringLiteral(" <span style=\"color:#555;\">(%1)</span>").arg(esc(object)));
+        .arg(esc(f.code), esc(f.title),
+             object.isEmpty() ? QString() : QStringLiteral(" <span style=\"color:#555;\">(%1)</span>").arg(esc(object)));
 }
 
 } // namespace
@@ -75,10 +76,11 @@ QString planHtml(const RepairPlan &plan)
     for (const RepairStep &s : plan.steps) {
         html += QStringLiteral("<h4 style=\"margin-bottom:2px;\">%1. %2%3</h4>")
                     .arg(esc(s.id), esc(s.description),
-                         s.destructive ? QStringLiteral(" <span style=\"color:#a31f1f;\">[%1]</span>")
-                                             .arg(esc(tr("destructive: backed up first")))
-                                       : QString());
-        QString table = row(tr("Fixes"), QStringLiteral("%1 &nbsp;·&nbsp; %2 <code>%3</code>").arg(esc(s.findingCode), esc(tr("action")), esc(s.action)));
+                         s.destructive
+                             ? QStringLiteral(" <span style=\"color:#a31f1f;\">[%1]</span>").arg(esc(tr("destructive: backed up first")))
+                             : QString());
+        QString table = row(
+            tr("Fixes"), QStringLiteral("%1 &nbsp;·&nbsp; %2 <code>%3</code>").arg(esc(s.findingCode), esc(tr("action")), esc(s.action)));
         if (!s.dependsOn.isEmpty())
             table += row(tr("After"), esc(tr("step %1").arg(s.dependsOn.join(QStringLiteral(", ")))));
         if (!s.precondition.isEmpty())
@@ -98,7 +100,9 @@ QString planHtml(const RepairPlan &plan)
             html += diffHtml(s.diff);
         QStringList requests;
         for (const RepairRequest &r : s.requests)
-            requests << esc(r.subject + (r.body.isEmpty() ? QString() : u' ' + QString::fromUtf8(QJsonDocument(r.body).toJson(QJsonDocument::Compact))));
+            requests << esc(
+                r.subject
+                + (r.body.isEmpty() ? QString() : u' ' + QString::fromUtf8(QJsonDocument(r.body).toJson(QJsonDocument::Compact))));
         if (!requests.isEmpty())
             html += QStringLiteral("<p style=\"margin:4px 0 0 16px; color:#555;\">%1</p>").arg(esc(tr("Requests:")))
                 + pre(requests.join(u'\n'));
@@ -143,7 +147,8 @@ QString outcomeHtml(const QStringList &accounts, const RepairExecutor::Report &r
         html += QStringLiteral("</ul><p>%1</p>").arg(esc(tr("Restore one with: nats-mqtt-doctor-cli restore FILE")));
     }
 
-    html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("Verification: a fresh check of account(s) %1").arg(accounts.join(QStringLiteral(", ")))));
+    html +=
+        QStringLiteral("<h4>%1</h4>").arg(esc(tr("Verification: a fresh check of account(s) %1").arg(accounts.join(QStringLiteral(", ")))));
     if (!recheckError.isEmpty()) {
         html += QStringLiteral("<p style=\"color:#a31f1f;\">%1</p>").arg(esc(tr("Could not check again: %1").arg(recheckError)));
         return html;

@@ -24,9 +24,9 @@ QString planHtml(const RepairPlan &plan);
 /** Where a repair run stands after a round. */
 struct RoundState
 {
-    int ran = 1;       ///< rounds run so far
-    int next = 0;      ///< the number of the round planned next, 0 when none
-    QString stopText;  ///< why the run stopped, when it did
+    int ran = 1; ///< rounds run so far
+    int next = 0; ///< the number of the round planned next, 0 when none
+    QString stopText; ///< why the run stopped, when it did
 };
 /** What the run did: why it stopped (if it did), the next round, the backups written, fixed and remaining findings. */
 QString outcomeHtml(const QStringList &accounts, const RepairExecutor::Report &report, const QList<Finding> &fixed,

@@ -88,9 +88,9 @@ void RepairFindingsPage::showChecking()
     m_banner->hide();
     m_recheck->setEnabled(false);
     const QStringList accounts = m_wizard.accounts();
-    m_status->setText(accounts.size() > 1           ? tr("Checking accounts %1…").arg(accounts.join(QStringLiteral(", ")))
-                      : m_wizard.account().isEmpty() ? tr("Checking the account of the profile's user…")
-                                                     : tr("Checking account %1…").arg(m_wizard.account()));
+    m_status->setText(accounts.size() > 1                ? tr("Checking accounts %1…").arg(accounts.join(QStringLiteral(", ")))
+                          : m_wizard.account().isEmpty() ? tr("Checking the account of the profile's user…")
+                                                         : tr("Checking account %1…").arg(m_wizard.account()));
     emit completeChanged();
 }
 
@@ -118,14 +118,16 @@ void RepairFindingsPage::showFindings()
     const QStringList accounts = m_wizard.accounts();
     if (accounts.size() > 1)
         m_status->setText(tr("Accounts %1: %n finding(s), %2 with an automatic repair. The findings you chose are ticked "
-                             "where the fresh checks still show them.", nullptr, count)
+                             "where the fresh checks still show them.",
+                             nullptr, count)
                               .arg(accounts.join(QStringLiteral(", ")))
                               .arg(repairable));
     else if (count == 0)
         m_status->setText(tr("Account %1 has no findings: nothing to repair.").arg(m_wizard.account()));
     else if (repairable < count)
         m_status->setText(tr("Account %1: %n finding(s), %2 with an automatic repair. The others are greyed: their "
-                             "tooltip and the plan say what to do instead.", nullptr, count)
+                             "tooltip and the plan say what to do instead.",
+                             nullptr, count)
                               .arg(m_wizard.account())
                               .arg(repairable));
     else
@@ -172,16 +174,16 @@ void RepairPlanPage::initializePage()
             html += QStringLiteral("<h2>%1</h2>").arg(tr("Account %1").arg(plan.account).toHtmlEscaped());
         html += RepairWizardFormat::planHtml(plan);
     }
-    const QString round = m_wizard.round() > 1
-                              ? tr("Round %1: the check after the last round found these problems, which the repair "
-                                   "uncovered. ").arg(m_wizard.round())
-                              : QString();
+    const QString round = m_wizard.round() > 1 ? tr("Round %1: the check after the last round found these problems, which the repair "
+                                                    "uncovered. ")
+                                                     .arg(m_wizard.round())
+                                               : QString();
     if (plans.isEmpty())
         m_summary->setText(round + tr("The selected findings have no automatic repair."));
     else
-        m_summary->setText(round + tr("%n step(s) for account(s) %1", nullptr, steps).arg(accounts.join(QStringLiteral(", ")))
-                           + (destructive > 0 ? tr("; %n destructive, each backed up first.", nullptr, destructive)
-                                              : tr("; nothing is deleted.")));
+        m_summary->setText(
+            round + tr("%n step(s) for account(s) %1", nullptr, steps).arg(accounts.join(QStringLiteral(", ")))
+            + (destructive > 0 ? tr("; %n destructive, each backed up first.", nullptr, destructive) : tr("; nothing is deleted.")));
     m_view->setHtml(html);
     emit completeChanged();
 }
@@ -244,15 +246,17 @@ void RepairConfirmPage::initializePage()
         accounts << plan.account;
     }
     const QStringList destructive = m_wizard.destructiveAccounts();
-    m_summary->setText(!destructive.isEmpty()
-                           ? tr("The plan has %n step(s). Some delete or overwrite data in account(s) %1: they are "
-                                "backed up to the folder below first.", nullptr, steps).arg(destructive.join(QStringLiteral(", ")))
-                           : tr("The plan has %n step(s) for account(s) %1; none deletes anything.", nullptr, steps)
-                                 .arg(accounts.join(QStringLiteral(", "))));
-    m_confirmLabel->setText(destructive.size() > 1
-                                ? tr("To apply the destructive steps, type the names of these accounts, separated by spaces: <b>%1</b>")
-                                      .arg(destructive.join(u' ').toHtmlEscaped())
-                                : tr("To apply the destructive steps, type the account name <b>%1</b>:").arg(destructive.value(0).toHtmlEscaped()));
+    m_summary->setText(!destructive.isEmpty() ? tr("The plan has %n step(s). Some delete or overwrite data in account(s) %1: they are "
+                                                   "backed up to the folder below first.",
+                                                   nullptr, steps)
+                                                    .arg(destructive.join(QStringLiteral(", ")))
+                                              : tr("The plan has %n step(s) for account(s) %1; none deletes anything.", nullptr, steps)
+                                                    .arg(accounts.join(QStringLiteral(", "))));
+    m_confirmLabel->setText(
+        destructive.size() > 1
+            ? tr("To apply the destructive steps, type the names of these accounts, separated by spaces: <b>%1</b>")
+                  .arg(destructive.join(u' ').toHtmlEscaped())
+            : tr("To apply the destructive steps, type the account name <b>%1</b>:").arg(destructive.value(0).toHtmlEscaped()));
     m_form->setRowVisible(m_confirmLabel, !destructive.isEmpty());
     m_form->setRowVisible(m_confirmEdit, !destructive.isEmpty());
     m_confirmEdit->clear();
@@ -271,7 +275,7 @@ bool RepairConfirmPage::isComplete() const
     if (m_backupEdit->text().trimmed().isEmpty())
         return false;
     if (destructive.size() == 1)
-        return m_confirmEdit->text() == destructive.first();  // exactly, as typed
+        return m_confirmEdit->text() == destructive.first(); // exactly, as typed
     // Several accounts: each name once, in any order.
     QStringList typed = m_confirmEdit->text().split(u' ', Qt::SkipEmptyParts);
     QStringList wanted = destructive;
@@ -397,12 +401,16 @@ void RepairRunPage::stepEnded(const RepairStep &step, const StepOutcome &outcome
     item->setText(StepStateColumn, RepairWizardFormat::stateText(outcome.state));
     QString details = outcome.message;
     if (!outcome.backupFiles.isEmpty())
-        details += (details.isEmpty() ? QString() : QStringLiteral("; ")) + tr("backup: %1").arg(outcome.backupFiles.join(QStringLiteral(", ")));
+        details +=
+            (details.isEmpty() ? QString() : QStringLiteral("; ")) + tr("backup: %1").arg(outcome.backupFiles.join(QStringLiteral(", ")));
     item->setText(StepMessageColumn, details);
     item->setToolTip(StepMessageColumn, details);
     const bool good = outcome.state == StepOutcome::State::Applied || outcome.state == StepOutcome::State::AlreadyDone;
     const bool bad = outcome.state == StepOutcome::State::Failed;
-    item->setIcon(StepStateColumn, IconFactory::icon(good ? IconFactory::Kind::Ok : bad ? IconFactory::Kind::Error : IconFactory::Kind::Warning));
+    item->setIcon(StepStateColumn,
+                  IconFactory::icon(good      ? IconFactory::Kind::Ok
+                                        : bad ? IconFactory::Kind::Error
+                                              : IconFactory::Kind::Warning));
     m_progress->setValue(++m_done);
 }
 
@@ -425,9 +433,10 @@ void RepairRunPage::showOutcome()
             item->setText(StepStateColumn, RepairWizardFormat::stateText(o.state));
     for (int c = StepStateColumn; c <= StepMessageColumn; ++c)
         m_steps->resizeColumnToContents(c);
-    m_status->setText(!report->complete        ? tr("The repair stopped.")
-                      : m_wizard.hasNextRound() ? tr("Round %1 done. The account was checked again: another round is planned.").arg(m_wizard.round())
-                                                : tr("Done. The account was checked again."));
+    m_status->setText(!report->complete ? tr("The repair stopped.")
+                          : m_wizard.hasNextRound()
+                          ? tr("Round %1 done. The account was checked again: another round is planned.").arg(m_wizard.round())
+                          : tr("Done. The account was checked again."));
     RepairWizardFormat::RoundState rounds;
     rounds.ran = m_wizard.round();
     rounds.next = m_wizard.hasNextRound() ? m_wizard.round() + 1 : 0;
@@ -435,8 +444,8 @@ void RepairRunPage::showOutcome()
     QStringList accounts;
     for (const RepairPlan &plan : m_wizard.plans())
         accounts << plan.account;
-    m_result->setHtml(RepairWizardFormat::outcomeHtml(accounts, *report, m_wizard.fixedFindings(),
-                                                       m_wizard.remainingFindings(), m_wizard.recheckError(), rounds));
+    m_result->setHtml(RepairWizardFormat::outcomeHtml(accounts, *report, m_wizard.fixedFindings(), m_wizard.remainingFindings(),
+                                                      m_wizard.recheckError(), rounds));
     m_nextRound->setText(tr("Review Round %1…").arg(rounds.next));
     m_nextRound->setVisible(rounds.next > 0);
     emit completeChanged();

@@ -57,7 +57,8 @@ QString upgradeVisible(const QString &text)
 {
     QString out;
     for (const QChar c : text)
-        out += (c.unicode() < 0x20 || c.unicode() == 0x7f) ? QStringLiteral("\\x%1").arg(int(c.unicode()), 2, 16, QLatin1Char('0')) : QString(c);
+        out += (c.unicode() < 0x20 || c.unicode() == 0x7f) ? QStringLiteral("\\x%1").arg(int(c.unicode()), 2, 16, QLatin1Char('0'))
+                                                           : QString(c);
     return out;
 }
 
@@ -187,14 +188,13 @@ void UpgradeReadinessDialog::deliver(const Outcome &out)
     const QString target = m_version->text().trimmed();
     m_status->setText(m_findings.isEmpty()
                           ? tr("Nothing in this account's state is refused or changed by %1.").arg(target)
-                          : (m_findings.size() == 1 ? tr("1 thing %1 will refuse or change for this account:").arg(target)
-                                                    : tr("%1 things %2 will refuse or change for this account:")
-                                                          .arg(m_findings.size())
-                                                          .arg(target)));
+                          : (m_findings.size() == 1
+                                 ? tr("1 thing %1 will refuse or change for this account:").arg(target)
+                                 : tr("%1 things %2 will refuse or change for this account:").arg(m_findings.size()).arg(target)));
     for (qsizetype i = 0; i < m_findings.size(); ++i) {
         const Finding &f = m_findings.at(i);
-        auto *item = new QTreeWidgetItem(m_results, {f.code, upgradeVisible(upgradeSubjectOf(f)), upgradeFromOf(f),
-                                                     Finding::severityName(f.severity)});
+        auto *item = new QTreeWidgetItem(
+            m_results, {f.code, upgradeVisible(upgradeSubjectOf(f)), upgradeFromOf(f), Finding::severityName(f.severity)});
         item->setData(0, Qt::UserRole, int(i));
         item->setToolTip(1, f.title.toString());
     }

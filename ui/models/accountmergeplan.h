@@ -31,9 +31,9 @@ struct AccountMergePlan
         friend bool operator==(const Kept &, const Kept &) = default;
     };
 
-    QList<Run> removals;   ///< rows of the old list, ascending
+    QList<Run> removals; ///< rows of the old list, ascending
     QList<Run> insertions; ///< rows of the new list, ascending
-    QList<Kept> kept;      ///< ascending in both lists
+    QList<Kept> kept; ///< ascending in both lists
 
     /** Both lists sorted by AccountSort::nameLess without duplicates. */
     static AccountMergePlan make(const QStringList &oldNames, const QStringList &newNames);

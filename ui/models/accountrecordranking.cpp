@@ -33,7 +33,7 @@ AccountRecordRanking::Entry AccountRecordRanking::countsOf(const AccountInfo &ac
 {
     Entry e{account.name, kUnknown, kUnknown};
     if (account.jetstreamKnown && !account.jetstream) {
-        e.sessions = e.retained = 0;  // no JetStream, no MQTT state
+        e.sessions = e.retained = 0; // no JetStream, no MQTT state
         return e;
     }
     if (!account.jetstreamKnown || !account.streamsKnown)

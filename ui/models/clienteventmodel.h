@@ -52,7 +52,7 @@ public:
 
 private:
     QList<MqttClientEvent> m_events;
-    QHash<QString, QMap<qint64, Minute>> m_minutes;  ///< account → minute (ms since epoch / 60,000) → counts, the last hours
+    QHash<QString, QMap<qint64, Minute>> m_minutes; ///< account → minute (ms since epoch / 60,000) → counts, the last hours
 };
 
 } // namespace MqttDoctor

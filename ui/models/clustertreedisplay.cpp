@@ -94,25 +94,25 @@ QVariant ClusterTreeDisplay::text(const ClusterTreeNode *node, int column, const
 QVariant ClusterTreeDisplay::toolTip(const ClusterTreeNode *node, const QString &profileDetail) const
 {
     switch (node->kind) {
-    case ClusterTreeModel::NodeKind::Profile:
-        return ClusterTreeModel::tr("Profile %1: %2").arg(node->key, profileDetail);
+    case ClusterTreeModel::NodeKind::Profile: return ClusterTreeModel::tr("Profile %1: %2").arg(node->key, profileDetail);
     case ClusterTreeModel::NodeKind::Server: {
         const ServerInfo &s = *node->as<ServerInfo>();
         return ClusterTreeModel::tr("%1\nID: %2\nnats-server %3\nMQTT listener: %4")
-            .arg(node->key, s.id.isEmpty() ? ClusterTreeModel::tr("unknown") : s.id, s.version.isEmpty() ? ClusterTreeModel::tr("(version unknown)") : s.version,
-                 DisplayFormat::mqttListener(s));
+            .arg(node->key, s.id.isEmpty() ? ClusterTreeModel::tr("unknown") : s.id,
+                 s.version.isEmpty() ? ClusterTreeModel::tr("(version unknown)") : s.version, DisplayFormat::mqttListener(s));
     }
     case ClusterTreeModel::NodeKind::Account: {
         const AccountInfo &a = *node->as<AccountInfo>();
         if (a.jetstreamKnown && !a.jetstream)
             return ClusterTreeModel::tr("JetStream is disabled for %1: MQTT clients of this account cannot connect, because "
-                      "nats-server keeps MQTT state in JetStream.").arg(node->key);
+                                        "nats-server keeps MQTT state in JetStream.")
+                .arg(node->key);
         QString tip = ClusterTreeModel::tr("Account %1: JetStream %2").arg(node->key, DisplayFormat::jetStreamState(a));
         if (const QString place = DisplayFormat::mqttStatePlace(a); !place.isEmpty())
             tip += QLatin1Char('\n') + ClusterTreeModel::tr("MQTT state in: %1").arg(place);
         if (node->health != HealthBadge::Health::Unknown) {
             tip += QLatin1Char('\n') + ClusterTreeModel::tr("Health: %1").arg(HealthBadge::name(node->health)) + QLatin1Char('\n')
-                   + HealthBadge::coverageText(node->coverage);
+                + HealthBadge::coverageText(node->coverage);
             if (!node->coverageWhy.isEmpty())
                 tip += QStringLiteral(": ") + node->coverageWhy;
         }
@@ -120,8 +120,8 @@ QVariant ClusterTreeDisplay::toolTip(const ClusterTreeNode *node, const QString 
     }
     case ClusterTreeModel::NodeKind::Stream: {
         const StreamInfo &s = *node->as<StreamInfo>();
-        QString tip = ClusterTreeModel::tr("%1\nSubjects: %2\n%3").arg(s.name, DisplayFormat::subjects(s),
-                                                     DisplayFormat::messageCount(DisplayFormat::messages(s)));
+        QString tip = ClusterTreeModel::tr("%1\nSubjects: %2\n%3")
+                          .arg(s.name, DisplayFormat::subjects(s), DisplayFormat::messageCount(DisplayFormat::messages(s)));
         if (s.isLegacySession())
             tip += QLatin1Char('\n') + DisplayFormat::legacySessionStreamNote();
         if (node->health != HealthBadge::Health::Unknown)
@@ -145,8 +145,7 @@ QVariant ClusterTreeDisplay::toolTip(const ClusterTreeNode *node, const QString 
         return tip;
     }
     case ClusterTreeModel::NodeKind::ServerGroup:
-    case ClusterTreeModel::NodeKind::AccountGroup:
-        return {};
+    case ClusterTreeModel::NodeKind::AccountGroup: return {};
     }
     return {};
 }

@@ -28,7 +28,7 @@ public:
     QIcon badge(HealthBadge::Health health, HealthBadge::Coverage coverage) const;
 
 private:
-    mutable std::map<int, QIcon> m_icons;  ///< painted on first use
+    mutable std::map<int, QIcon> m_icons; ///< painted on first use
 };
 
 } // namespace MqttDoctor

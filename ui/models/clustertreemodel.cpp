@@ -35,8 +35,7 @@ const QList<int> &healthRoles()
 
 ClusterTreeModel::ClusterTreeModel(QObject *parent)
     : QAbstractItemModel(parent), m_root(std::make_unique<Node>(NodeKind::Profile, QString()))
-{
-}
+{}
 
 ClusterTreeModel::~ClusterTreeModel() = default;
 
@@ -275,9 +274,8 @@ void ClusterTreeModel::updateAccountNode(Node *node, const AccountInfo &account,
         [node, &account](const Node::Child &c) {
             auto child = Node::makeChild(c, account);
             if (node->fullFindings && c.kind == NodeKind::Stream)
-                child->health = HealthBadge::worst(node->findings, [&](const Finding &f) {
-                    return f.account == account.name && f.stream == c.name;
-                });
+                child->health =
+                    HealthBadge::worst(node->findings, [&](const Finding &f) { return f.account == account.name && f.stream == c.name; });
             return child;
         },
         [this, &account](Node *child, const Node::Child &c) {
@@ -330,7 +328,7 @@ FindingList ClusterTreeModel::allFindings() const
                     out.append(f);
             for (const MissingConsumerFindings &m : node->findings.apart())
                 if (m.summaryAt(0).account == node->key)
-                    apart.append(m);  // shared: neither the references nor the records are copied
+                    apart.append(m); // shared: neither the references nor the records are copied
         }
     Checks::sortFindings(out);
     return FindingList(std::move(out), std::move(apart));
@@ -386,7 +384,8 @@ void ClusterTreeModel::applyHealth(const HealthMap &health)
         const HealthMap::Account *entry = health.find(account->key);
         const HealthBadge::Health a = entry ? entry->health : HealthBadge::Health::Unknown;
         next.push_back(a);
-        const HealthBadge::Coverage coverage = entry && account->account ? systemViewCoverage(*account->account) : HealthBadge::Coverage::Full;
+        const HealthBadge::Coverage coverage =
+            entry && account->account ? systemViewCoverage(*account->account) : HealthBadge::Coverage::Full;
         // A sweep's answer (being read, not readable) stands until that account's findings arrive.
         const bool sweepSaid = !account->coverageWhy.isEmpty() || account->coverage == HealthBadge::Coverage::Checking;
         const bool coverageChanges = coverage != account->coverage && !sweepSaid;
@@ -694,8 +693,7 @@ Qt::ItemFlags ClusterTreeModel::flags(const QModelIndex &index) const
     case NodeKind::Consumers:
         // Leaves: a tree view then never asks whether 10,000 of them have children.
         return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
-    default:
-        return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    default: return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
     }
 }
 
@@ -716,14 +714,13 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
     if (!node)
         return {};
     switch (role) {
-    case Qt::DisplayRole:
-        return m_display.text(node, index.column(), m_profileDetail);
-    case Qt::ToolTipRole:
-        return m_display.toolTip(node, m_profileDetail);
+    case Qt::DisplayRole: return m_display.text(node, index.column(), m_profileDetail);
+    case Qt::ToolTipRole: return m_display.toolTip(node, m_profileDetail);
     case Qt::DecorationRole:
         if (index.column() == NameColumn)
             return m_display.icon(node);
-        if (index.column() == SummaryColumn && (node->health != HealthBadge::Health::Unknown || node->coverage != HealthBadge::Coverage::Full)) {
+        if (index.column() == SummaryColumn
+            && (node->health != HealthBadge::Health::Unknown || node->coverage != HealthBadge::Coverage::Full)) {
             return m_display.badge(node->health, node->coverage);
         }
         return {};
@@ -747,10 +744,8 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
             return font;
         }
         return {};
-    case NodeKindRole:
-        return QVariant::fromValue(node->kind);
-    case NameRole:
-        return node->key;
+    case NodeKindRole: return QVariant::fromValue(node->kind);
+    case NameRole: return node->key;
     case AccountNameRole:
         if (node->kind != NodeKind::Profile && node->kind != NodeKind::Server && node->kind != NodeKind::ServerGroup
             && node->kind != NodeKind::AccountGroup && node->kind != NodeKind::Cluster)
@@ -759,8 +754,8 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
     case JetStreamRole:
         if (const AccountInfo *a = node->as<AccountInfo>()) {
             const JetStreamState state = !a->jetstreamKnown ? JetStreamState::Unknown
-                                         : a->jetstream      ? JetStreamState::Enabled
-                                                             : JetStreamState::Disabled;
+                : a->jetstream                              ? JetStreamState::Enabled
+                                                            : JetStreamState::Disabled;
             return QVariant::fromValue(state);
         }
         return {};
@@ -784,8 +779,7 @@ QVariant ClusterTreeModel::data(const QModelIndex &index, int role) const
         if (const AccountInfo *a = node->as<AccountInfo>())
             return QVariant::fromValue(*a);
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 

@@ -60,16 +60,16 @@ public:
 
     enum Role {
         NodeKindRole = Qt::UserRole + 1, ///< NodeKind
-        NameRole,                        ///< the raw name (server, account, stream; profile name)
-        AccountNameRole,                 ///< accounts and streams: the account's name
-        JetStreamRole,                   ///< accounts: JetStreamState
-        MessagesRole,                    ///< streams: qint64 message count
-        LegacyRole,                      ///< streams: bool, a legacy `$MQTT_sess_*` stream
-        ServerRole,                      ///< servers: ServerInfo
-        AccountRole,                     ///< accounts: AccountInfo
-        HealthRole,                      ///< accounts and streams: HealthBadge::Health (Unknown before setFindings)
-        CoverageRole,                    ///< accounts: HealthBadge::Coverage, how far the badge reaches
-        ClusterRole,                     ///< clusters: ClusterGroup
+        NameRole, ///< the raw name (server, account, stream; profile name)
+        AccountNameRole, ///< accounts and streams: the account's name
+        JetStreamRole, ///< accounts: JetStreamState
+        MessagesRole, ///< streams: qint64 message count
+        LegacyRole, ///< streams: bool, a legacy `$MQTT_sess_*` stream
+        ServerRole, ///< servers: ServerInfo
+        AccountRole, ///< accounts: AccountInfo
+        HealthRole, ///< accounts and streams: HealthBadge::Health (Unknown before setFindings)
+        CoverageRole, ///< accounts: HealthBadge::Coverage, how far the badge reaches
+        ClusterRole, ///< clusters: ClusterGroup
     };
 
     /** Beyond this many separate row runs or parents with changed children, a change is one layout change. */
@@ -173,10 +173,10 @@ private:
 
     std::unique_ptr<Node> m_root;
     QHash<QString, Node *> m_accountNodes; ///< the account rows by name
-    QList<AccountInfo> m_accounts;         ///< what the account nodes point into (only read: never detached)
+    QList<AccountInfo> m_accounts; ///< what the account nodes point into (only read: never detached)
     QString m_profileDetail;
-    QList<Finding> m_streamFindings;       ///< the last applyHealth()'s findings
-    ClusterTreeDisplay m_display;          ///< how the nodes look
+    QList<Finding> m_streamFindings; ///< the last applyHealth()'s findings
+    ClusterTreeDisplay m_display; ///< how the nodes look
 };
 
 } // namespace MqttDoctor

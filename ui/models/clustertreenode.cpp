@@ -74,7 +74,7 @@ std::unique_ptr<ClusterTreeNode> ClusterTreeNode::makeChild(const Child &child, 
 bool ClusterTreeNode::shownDifferently(const StreamInfo &a, const StreamInfo &b)
 {
     return DisplayFormat::messages(a) != DisplayFormat::messages(b)
-           || a.config.value(QLatin1String("subjects")) != b.config.value(QLatin1String("subjects"));
+        || a.config.value(QLatin1String("subjects")) != b.config.value(QLatin1String("subjects"));
 }
 
 void ClusterTreeNode::rebuildAccount(const AccountInfo &entry, size_t digest, std::vector<std::unique_ptr<ClusterTreeNode>> &removed)
@@ -135,7 +135,7 @@ void ClusterTreeNode::badgeFromFindings()
     // Neighbours are mostly about the same stream (often its very string): looked up only when it changes.
     const QString *lastStream = nullptr;
     StreamWorst *lastMatch = nullptr;
-    for (qsizetype i = 0; i < findings.size(); ++i) {  // shared with the findings view; none is made
+    for (qsizetype i = 0; i < findings.size(); ++i) { // shared with the findings view; none is made
         const Finding &f = findings.summaryAt(i);
         if (f.account != key)
             continue;

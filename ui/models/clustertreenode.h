@@ -81,22 +81,22 @@ struct ClusterTreeNode final
     }
 
     NodeKind kind;
-    QString key;      ///< the name rows are merged by
+    QString key; ///< the name rows are merged by
     ClusterTreeNode *parent = nullptr;
-    int row = 0;      ///< kept current by renumber(), so parent() is O(1)
+    int row = 0; ///< kept current by renumber(), so parent() is O(1)
     std::vector<std::unique_ptr<ClusterTreeNode>> children;
     std::unique_ptr<const ServerInfo> server; ///< servers (a few; apart, so the many other nodes stay small)
     std::unique_ptr<const ClusterGroup> cluster; ///< clusters (a supercluster's)
-    const AccountInfo *account = nullptr;    ///< accounts: their entry in the model's account list
-    const StreamInfo *stream = nullptr;      ///< streams: their entry in the account's `streams`
-    int streamIndex = -1;                    ///< streams: that entry's index
-    bool loaded = false;                     ///< groups: a list arrived at least once
+    const AccountInfo *account = nullptr; ///< accounts: their entry in the model's account list
+    const StreamInfo *stream = nullptr; ///< streams: their entry in the account's `streams`
+    int streamIndex = -1; ///< streams: that entry's index
+    bool loaded = false; ///< groups: a list arrived at least once
     HealthBadge::Health health = HealthBadge::Health::Unknown; ///< accounts and streams
     HealthBadge::Coverage coverage = HealthBadge::Coverage::Full; ///< accounts: how far `health` reaches
-    QString coverageWhy;                     ///< accounts with CouldNotCheck: why
-    size_t childrenDigest = 0;               ///< accounts: AccountRows::childrenDigest of the account
-    bool fullFindings = false;               ///< accounts: badged from `findings` (setFindings), not from a HealthMap
-    FindingList findings;                    ///< accounts with fullFindings: what their badges come from
+    QString coverageWhy; ///< accounts with CouldNotCheck: why
+    size_t childrenDigest = 0; ///< accounts: AccountRows::childrenDigest of the account
+    bool fullFindings = false; ///< accounts: badged from `findings` (setFindings), not from a HealthMap
+    FindingList findings; ///< accounts with fullFindings: what their badges come from
 };
 
 } // namespace MqttDoctor

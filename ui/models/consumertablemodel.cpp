@@ -28,16 +28,14 @@ QList<ConsumerRow> ConsumerTableModel::rowsFor(const QList<ConsumerOwner> &owner
         row.owner = o.kind;
         row.ownerClientId = o.clientId;
         switch (o.kind) {
-        case Kind::Session:
-            row.note = tr("Session of %1 (hash %2)").arg(o.clientId, o.hash);
-            break;
+        case Kind::Session: row.note = tr("Session of %1 (hash %2)").arg(o.clientId, o.hash); break;
         case Kind::ConnectedClient:
             row.note = tr("No record names it, but %1 (hash %2) is connected: a clean-session client's durables live only while "
-                          "it is connected").arg(o.clientId, o.hash);
+                          "it is connected")
+                           .arg(o.clientId, o.hash);
             break;
         case Kind::UndecodableRecord:
-            row.note = tr("The record on hash %1 cannot be decoded: its repair (SESSION_UNDECODABLE) removes this durable too")
-                           .arg(o.hash);
+            row.note = tr("The record on hash %1 cannot be decoded: its repair (SESSION_UNDECODABLE) removes this durable too").arg(o.hash);
             break;
         case Kind::NotMqtt:
             row.note = tr("Not a name the MQTT gateway gives its durables (<hash>_<id> or $MQTT_PUBREL_<hash>): not the "
@@ -52,8 +50,8 @@ QList<ConsumerRow> ConsumerTableModel::rowsFor(const QList<ConsumerOwner> &owner
                 break;
             }
             row.note = o.recordOnHash.isEmpty()
-                           ? tr("No session record on hash %1: its client's session is gone").arg(o.hash)
-                           : tr("The session record on hash %1 (%2) does not name this consumer").arg(o.hash, o.recordOnHash);
+                ? tr("No session record on hash %1: its client's session is gone").arg(o.hash)
+                : tr("The session record on hash %1 (%2) does not name this consumer").arg(o.hash, o.recordOnHash);
             if (o.connectedUnknown)
                 row.note += tr(" (connected clients unknown without a system connection: a connected clean-session client "
                                "with this hash would own it)");
@@ -61,9 +59,8 @@ QList<ConsumerRow> ConsumerTableModel::rowsFor(const QList<ConsumerOwner> &owner
         }
         rows.append(row);
     }
-    std::sort(rows.begin(), rows.end(), [](const ConsumerRow &a, const ConsumerRow &b) {
-        return a.stream != b.stream ? a.stream < b.stream : a.name < b.name;
-    });
+    std::sort(rows.begin(), rows.end(),
+              [](const ConsumerRow &a, const ConsumerRow &b) { return a.stream != b.stream ? a.stream < b.stream : a.name < b.name; });
     return rows;
 }
 
@@ -156,8 +153,7 @@ QVariant ConsumerTableModel::data(const QModelIndex &index, int role) const
         if (index.column() == OwnerColumn)
             return r.note;
         return {};
-    case Qt::ForegroundRole:
-        return index.column() == OwnerColumn && r.isOrphan() ? QVariant(QBrush(QColor(0xb0, 0x20, 0x20))) : QVariant();
+    case Qt::ForegroundRole: return index.column() == OwnerColumn && r.isOrphan() ? QVariant(QBrush(QColor(0xb0, 0x20, 0x20))) : QVariant();
     case Qt::TextAlignmentRole:
         if (index.column() == PendingColumn || index.column() == AckPendingColumn)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -168,14 +164,10 @@ QVariant ConsumerTableModel::data(const QModelIndex &index, int role) const
         case AckPendingColumn: return r.numAckPending;
         default: return data(index, Qt::DisplayRole);
         }
-    case OrphanRole:
-        return r.isOrphan();
-    case StreamRole:
-        return r.stream;
-    case NameRole:
-        return r.name;
-    default:
-        return {};
+    case OrphanRole: return r.isOrphan();
+    case StreamRole: return r.stream;
+    case NameRole: return r.name;
+    default: return {};
     }
 }
 

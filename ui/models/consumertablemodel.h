@@ -15,7 +15,7 @@ struct ConsumerRow
     QString stream;
     qint64 numPending = 0;
     qint64 numAckPending = 0;
-    QString hash;          ///< the client-ID hash in the durable's name, empty when it has none
+    QString hash; ///< the client-ID hash in the durable's name, empty when it has none
     ConsumerOwner::Kind owner = ConsumerOwner::Kind::Orphan;
     /** Session: the client ID of the record that names it; ConnectedClient: the connected client with its hash. */
     QString ownerClientId;
@@ -39,9 +39,9 @@ public:
     enum Column { NameColumn, StreamColumn, PendingColumn, AckPendingColumn, OwnerColumn, ColumnCount };
     enum Role {
         SortRole = Qt::UserRole + 1, ///< raw value of the column
-        OrphanRole,                  ///< bool
-        StreamRole,                  ///< QString
-        NameRole,                    ///< QString, the durable's name
+        OrphanRole, ///< bool
+        StreamRole, ///< QString
+        NameRole, ///< QString, the durable's name
     };
 
     explicit ConsumerTableModel(QObject *parent = nullptr);

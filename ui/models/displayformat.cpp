@@ -112,8 +112,7 @@ QString mqttListener(const ServerInfo &server)
         return tr("unknown");
     if (server.mqttPort <= 0)
         return tr("none");
-    return QStringLiteral("%1:%2").arg(server.mqttHost.isEmpty() ? QStringLiteral("0.0.0.0") : server.mqttHost)
-        .arg(server.mqttPort);
+    return QStringLiteral("%1:%2").arg(server.mqttHost.isEmpty() ? QStringLiteral("0.0.0.0") : server.mqttHost).arg(server.mqttPort);
 }
 
 QString serverVersions(const QList<ServerInfo> &servers)

@@ -10,11 +10,8 @@ QString ErrorText::hint(const Error &error)
         how = tr("in Connect…, sign in as a user of that account, or add the account's credentials under "
                  "\"accounts\" in the profile file");
         break;
-    case Error::Setting::AllowChanges:
-        how = tr("turn on \"Allow changes\" in the connection settings (Connect…)");
-        break;
-    case Error::Setting::None:
-        break;
+    case Error::Setting::AllowChanges: how = tr("turn on \"Allow changes\" in the connection settings (Connect…)"); break;
+    case Error::Setting::None: break;
     }
     if (how.isEmpty())
         return error.hint();

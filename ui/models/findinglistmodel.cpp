@@ -36,8 +36,8 @@ QString FindingListModel::summary() const
     for (qsizetype i = 0; i < m_findings.size(); ++i)
         ++counts[int(m_findings.summaryAt(i).severity)];
     QStringList parts;
-    for (Finding::Severity s : {Finding::Severity::Critical, Finding::Severity::Error, Finding::Severity::Warning,
-                                Finding::Severity::Info}) {
+    for (Finding::Severity s :
+         {Finding::Severity::Critical, Finding::Severity::Error, Finding::Severity::Warning, Finding::Severity::Info}) {
         const qsizetype n = counts[int(s)];
         if (n > 0)
             parts << QStringLiteral("%1 %2%3").arg(n).arg(Finding::severityName(s), n == 1 ? QString() : QStringLiteral("s"));
@@ -75,10 +75,8 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
     // Severity and code without making the finding: what sorting asks a million rows for.
     const Finding &summary = m_findings.summaryAt(index.row());
     switch (role) {
-    case SeverityRole:
-        return int(summary.severity);
-    case Qt::DecorationRole:
-        return index.column() == SeverityColumn ? QVariant(HealthBadge::severityIcon(summary.severity)) : QVariant();
+    case SeverityRole: return int(summary.severity);
+    case Qt::DecorationRole: return index.column() == SeverityColumn ? QVariant(HealthBadge::severityIcon(summary.severity)) : QVariant();
     case Qt::DisplayRole:
     case SortRole:
         if (index.column() == SeverityColumn)
@@ -90,10 +88,8 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
         if (index.column() != TitleColumn)
             return {};
         break;
-    case FindingRole:
-        break;
-    default:
-        return {};
+    case FindingRole: break;
+    default: return {};
     }
     const Finding f = m_findings.at(index.row());
     const auto where = [&f] {
@@ -114,12 +110,9 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
         case WhereColumn: return where();
         default: return {};
         }
-    case Qt::ToolTipRole:
-        return f.detail.toString();
-    case FindingRole:
-        return QVariant::fromValue(f);
-    default:
-        return {};
+    case Qt::ToolTipRole: return f.detail.toString();
+    case FindingRole: return QVariant::fromValue(f);
+    default: return {};
     }
 }
 

@@ -24,8 +24,8 @@ public:
     enum Column { SeverityColumn, CodeColumn, TitleColumn, WhereColumn, ColumnCount };
     enum Role {
         FindingRole = Qt::UserRole + 1, ///< Finding
-        SeverityRole,                   ///< int(Finding::Severity), for sorting
-        SortRole,                       ///< raw value of the column
+        SeverityRole, ///< int(Finding::Severity), for sorting
+        SortRole, ///< raw value of the column
     };
 
     explicit FindingListModel(QObject *parent = nullptr);

@@ -84,12 +84,9 @@ QIcon icon(Health health, Coverage coverage)
 QString coverageText(Coverage coverage)
 {
     switch (coverage) {
-    case Coverage::StreamsOnly:
-        return QCoreApplication::translate("HealthBadge", "Checked: the streams only; the session records not yet");
-    case Coverage::Checking:
-        return QCoreApplication::translate("HealthBadge", "Checked: the streams; the session records are being read");
-    case Coverage::Full:
-        return QCoreApplication::translate("HealthBadge", "Checked: the streams and the session records");
+    case Coverage::StreamsOnly: return QCoreApplication::translate("HealthBadge", "Checked: the streams only; the session records not yet");
+    case Coverage::Checking: return QCoreApplication::translate("HealthBadge", "Checked: the streams; the session records are being read");
+    case Coverage::Full: return QCoreApplication::translate("HealthBadge", "Checked: the streams and the session records");
     case Coverage::CouldNotCheck:
         return QCoreApplication::translate("HealthBadge", "Checked: the streams; the session records could not be checked");
     }
@@ -111,7 +108,7 @@ QString name(Health health)
 
 QIcon severityIcon(Finding::Severity severity)
 {
-    static std::array<QIcon, 4> painted;  // Info, Warning, Error, Critical
+    static std::array<QIcon, 4> painted; // Info, Warning, Error, Critical
     QIcon &dot = painted.at(std::size_t(severity));
     if (dot.isNull())
         dot = icon(fromSeverity(severity));

@@ -15,19 +15,19 @@ class IconFactory final
 {
 public:
     enum class Kind {
-        App,                     ///< nats-mqtt-doctor.svg
-        Cluster,                 ///< cluster.svg
-        Server,                  ///< server.svg
-        Account,                 ///< account.svg
+        App, ///< nats-mqtt-doctor.svg
+        Cluster, ///< cluster.svg
+        Server, ///< server.svg
+        Account, ///< account.svg
         AccountWithoutJetStream, ///< account-no-jetstream.svg
-        Stream,                  ///< stream.svg
-        LegacyStream,            ///< stream-legacy.svg
-        Warning,                 ///< warning.svg
-        Error,                   ///< error.svg
-        Ok,                      ///< ok.svg
-        Sessions,                ///< sessions.svg
-        Retained,                ///< retained.svg
-        Consumers,               ///< consumers.svg
+        Stream, ///< stream.svg
+        LegacyStream, ///< stream-legacy.svg
+        Warning, ///< warning.svg
+        Error, ///< error.svg
+        Ok, ///< ok.svg
+        Sessions, ///< sessions.svg
+        Retained, ///< retained.svg
+        Consumers, ///< consumers.svg
     };
 
     /**

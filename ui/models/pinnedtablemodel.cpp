@@ -82,16 +82,15 @@ QVariant PinnedTableModel::data(const QModelIndex &index, int role) const
     const InterestHolder &h = m_rows.at(index.row());
     const bool flagged = !h.clientId.isEmpty() && m_flagged.contains(h.clientId);
     switch (role) {
-    case ClientIdRole:
-        return h.kind == InterestHolder::Kind::Session ? h.clientId : QString();
-    case FlaggedRole:
-        return flagged;
+    case ClientIdRole: return h.kind == InterestHolder::Kind::Session ? h.clientId : QString();
+    case FlaggedRole: return flagged;
     case Qt::DisplayRole:
         switch (index.column()) {
         case HolderColumn: return holderName(h);
         case KindColumn: return pinnedKindText(h.kind);
         case ConnectedColumn: return !h.connected ? tr("unknown") : *h.connected ? tr("yes") : tr("no");
-        case WrittenColumn: return h.written.isValid() ? h.written.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QStringLiteral("–");
+        case WrittenColumn:
+            return h.written.isValid() ? h.written.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QStringLiteral("–");
         case MessagesColumn: return DisplayFormat::count(h.messages);
         case UnackedColumn: return DisplayFormat::count(h.unacknowledged);
         case BytesColumn: return DisplayFormat::bytes(h.bytes);
@@ -128,8 +127,7 @@ QVariant PinnedTableModel::data(const QModelIndex &index, int role) const
         if (index.column() == BytesColumn)
             return tr("Estimated: its messages times the stream's average message size (the servers report no bytes per consumer).");
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 

@@ -20,11 +20,21 @@ class PinnedTableModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(PinnedTableModel)
 
 public:
-    enum Column { HolderColumn, BytesColumn, MessagesColumn, UnackedColumn, ConnectedColumn, WrittenColumn, KindColumn, DurablesColumn, ColumnCount };
+    enum Column {
+        HolderColumn,
+        BytesColumn,
+        MessagesColumn,
+        UnackedColumn,
+        ConnectedColumn,
+        WrittenColumn,
+        KindColumn,
+        DurablesColumn,
+        ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole + 1, ///< raw value of the column
-        ClientIdRole,                ///< QString, empty for holders without a session
-        FlaggedRole,                 ///< bool: an INTEREST_PINNED finding names it
+        ClientIdRole, ///< QString, empty for holders without a session
+        FlaggedRole, ///< bool: an INTEREST_PINNED finding names it
     };
 
     explicit PinnedTableModel(QObject *parent = nullptr);

@@ -20,8 +20,9 @@ void RepairFindingsModel::setFindings(const QList<Finding> &findings)
             continue;
         const QString id = f.identity();
         // Ticked by default: warnings and worse, never a state that may be deliberate (the operator ticks it).
-        const bool tick = m_known.contains(id) ? m_ticked.contains(id)
-                                               : f.severity >= Finding::Severity::Warning && !FindingCatalogue::repairOnlyWhenSelected(f.code);
+        const bool tick = m_known.contains(id)
+            ? m_ticked.contains(id)
+            : f.severity >= Finding::Severity::Warning && !FindingCatalogue::repairOnlyWhenSelected(f.code);
         if (tick)
             ticked.insert(id);
         m_known.insert(id);
@@ -100,7 +101,7 @@ Qt::ItemFlags RepairFindingsModel::flags(const QModelIndex &index) const
         return Qt::NoItemFlags;
     const Finding &f = m_findings.at(index.row());
     if (f.repair.isEmpty())
-        return Qt::ItemIsSelectable;  // shown, greyed: guidance only
+        return Qt::ItemIsSelectable; // shown, greyed: guidance only
     Qt::ItemFlags flags = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
     if (index.column() == SeverityColumn)
         flags |= Qt::ItemIsUserCheckable;

@@ -51,8 +51,8 @@ Q_SIGNALS:
 
 private:
     QList<Finding> m_findings;
-    QSet<QString> m_ticked;  ///< identities
-    QSet<QString> m_known;   ///< identities shown before (their tick is the operator's)
+    QSet<QString> m_ticked; ///< identities
+    QSet<QString> m_known; ///< identities shown before (their tick is the operator's)
     bool m_showAccount = false;
 };
 

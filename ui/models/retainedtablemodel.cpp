@@ -94,8 +94,7 @@ void RetainedTableModel::setPayloadMode(PayloadMode mode)
 QString RetainedTableModel::formatPayload(const QByteArray &payload, PayloadMode mode, int maxChars, bool indented)
 {
     switch (mode) {
-    case PayloadMode::Text:
-        return elided(escapedText(payload), maxChars);
+    case PayloadMode::Text: return elided(escapedText(payload), maxChars);
     case PayloadMode::Hex: {
         const QByteArray part = maxChars > 0 ? payload.left(maxChars / 3 + 1) : payload;
         QString hex = QString::fromLatin1(part.toHex(' '));
@@ -177,10 +176,8 @@ QVariant RetainedTableModel::data(const QModelIndex &index, int role) const
         return {};
     const RetainedEntry &e = m_entries[index.row()];
     switch (role) {
-    case Qt::DisplayRole:
-        return displayData(e, index.column());
-    case Qt::ForegroundRole:
-        return e.record ? QVariant() : QVariant(QBrush(QColor(0xb0, 0x20, 0x20)));
+    case Qt::DisplayRole: return displayData(e, index.column());
+    case Qt::ForegroundRole: return e.record ? QVariant() : QVariant(QBrush(QColor(0xb0, 0x20, 0x20)));
     case Qt::TextAlignmentRole:
         if (index.column() == QosColumn || index.column() == SizeColumn)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -192,10 +189,8 @@ QVariant RetainedTableModel::data(const QModelIndex &index, int role) const
         case StoredColumn: return e.time.toMSecsSinceEpoch();
         default: return displayData(e, index.column());
         }
-    case TopicRole:
-        return e.record ? e.record->topic : QString();
-    default:
-        return {};
+    case TopicRole: return e.record ? e.record->topic : QString();
+    default: return {};
     }
 }
 

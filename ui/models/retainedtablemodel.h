@@ -21,7 +21,7 @@ public:
     enum Column { TopicColumn, QosColumn, SizeColumn, PayloadColumn, StoredColumn, ColumnCount };
     enum Role {
         SortRole = Qt::UserRole + 1, ///< raw value of the column
-        TopicRole,                   ///< QString, empty when undecodable
+        TopicRole, ///< QString, empty when undecodable
     };
     enum class PayloadMode { Text, Hex, Json };
     Q_ENUM(PayloadMode)

@@ -24,11 +24,10 @@ void SessionFilterProxyModel::setSessionModel(SessionTableModel *model)
         rebuild();
         endResetModel();
     });
-    connect(model, &QAbstractItemModel::rowsInserted, this,
-            [this](const QModelIndex &parent, int first, int last) {
-                if (!parent.isValid())
-                    sourceRowsInserted(first, last);
-            });
+    connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent, int first, int last) {
+        if (!parent.isValid())
+            sourceRowsInserted(first, last);
+    });
     // The table only appends, sorts, filters and resets; anything else is taken as a reset.
     connect(model, &QAbstractItemModel::rowsAboutToBeRemoved, this, [this] { beginResetModel(); });
     connect(model, &QAbstractItemModel::rowsRemoved, this, [this] {

@@ -70,11 +70,11 @@ private:
     SessionTableModel *m_sessions = nullptr;
     QString m_text;
     bool m_problemsOnly = false;
-    bool m_all = true;                  ///< every source row shows, in its order (no filter applied)
-    int m_allRows = 0;                  ///< m_all: the rows announced so far (the source's count lags inserts)
-    std::vector<int> m_sourceRows;      ///< !m_all: proxy row -> source row
-    std::vector<int> m_proxyRows;       ///< !m_all: source row -> proxy row, -1 when hidden
-    QModelIndexList m_layoutProxy;      ///< during a layout change: the proxy's persistent indexes
+    bool m_all = true; ///< every source row shows, in its order (no filter applied)
+    int m_allRows = 0; ///< m_all: the rows announced so far (the source's count lags inserts)
+    std::vector<int> m_sourceRows; ///< !m_all: proxy row -> source row
+    std::vector<int> m_proxyRows; ///< !m_all: source row -> proxy row, -1 when hidden
+    QModelIndexList m_layoutProxy; ///< during a layout change: the proxy's persistent indexes
     QList<QPersistentModelIndex> m_layoutSource; ///< ... and the source rows they stand for
     bool m_inLayoutChange = false;
 };

@@ -78,17 +78,18 @@ void SessionTableModel::setFilterAsync(const SessionFilter &filter)
     // appended meanwhile (m_batches only grows until clear() or a replace, which drop this result)
     // are matched on the GUI thread when the answer comes, as appendBatch() matches them.
     const size_t batchesBefore = m_batches.size();
-    QtConcurrent::run([rows = m_rows, keep = m_batches, filter] { return filter.matching(rows); })
-        .then(this, [this, generation, batchesBefore, filter](QFuture<SessionFilter::MatchSet> done) {
-            if (generation != m_filterGeneration)
-                return; // another filter, clear() or a refresh meanwhile
-            SessionFilter::MatchSet matching = done.takeResult(); // moved, not copied on the GUI thread
-            for (size_t b = batchesBefore; b < m_batches.size(); ++b)
-                for (const SessionEntry &e : *m_batches[b])
-                    if (filter.accepts(e))
-                        matching.insert(&e);
-            applyFilter(filter, std::move(matching));
-        });
+    QtConcurrent::run([rows = m_rows, keep = m_batches, filter] {
+        return filter.matching(rows);
+    }).then(this, [this, generation, batchesBefore, filter](QFuture<SessionFilter::MatchSet> done) {
+        if (generation != m_filterGeneration)
+            return; // another filter, clear() or a refresh meanwhile
+        SessionFilter::MatchSet matching = done.takeResult(); // moved, not copied on the GUI thread
+        for (size_t b = batchesBefore; b < m_batches.size(); ++b)
+            for (const SessionEntry &e : *m_batches[b])
+                if (filter.accepts(e))
+                    matching.insert(&e);
+        applyFilter(filter, std::move(matching));
+    });
 }
 
 void SessionTableModel::applyFilter(const SessionFilter &filter, SessionFilter::MatchSet &&matching)
@@ -168,7 +169,7 @@ void SessionTableModel::applySorted(const Sorted &result)
 
 void SessionTableModel::replaceAllAsync(QList<QList<SessionEntry>> batches)
 {
-    m_live.clear();  // the refresh read the connected clients again
+    m_live.clear(); // the refresh read the connected clients again
     const quint64 generation = ++m_sortGeneration;
     m_sorting = true;
     QtConcurrent::run([batches = std::move(batches), column = m_sortColumn, order = m_sortOrder, filter = m_filter]() mutable {
@@ -357,8 +358,7 @@ QVariant SessionTableModel::data(const QModelIndex &index, int role) const
         return {};
     const SessionEntry &e = *m_rows[size_t(index.row())];
     switch (role) {
-    case Qt::DisplayRole:
-        return displayData(e, index.column());
+    case Qt::DisplayRole: return displayData(e, index.column());
     case Qt::ToolTipRole:
         if (index.column() == ProblemsColumn && e.hasProblems())
             return e.problems().join(QLatin1Char('\n'));
@@ -371,16 +371,11 @@ QVariant SessionTableModel::data(const QModelIndex &index, int role) const
         if (index.column() == ClientIdColumn && !e.record)
             return QBrush(QColor(0xb0, 0x20, 0x20));
         return {};
-    case SortRole:
-        return sortData(e, index.column());
-    case ClientIdRole:
-        return e.clientId;
-    case HashRole:
-        return e.hash;
-    case ProblemCountRole:
-        return int(e.problemCount());
-    default:
-        return {};
+    case SortRole: return sortData(e, index.column());
+    case ClientIdRole: return e.clientId;
+    case HashRole: return e.hash;
+    case ProblemCountRole: return int(e.problemCount());
+    default: return {};
     }
 }
 

@@ -47,9 +47,9 @@ public:
     };
     enum Role {
         SortRole = Qt::UserRole + 1, ///< raw value of the column
-        ClientIdRole,                ///< QString, empty when undecodable
-        HashRole,                    ///< QString
-        ProblemCountRole,            ///< int
+        ClientIdRole, ///< QString, empty when undecodable
+        HashRole, ///< QString
+        ProblemCountRole, ///< int
     };
 
     explicit SessionTableModel(QObject *parent = nullptr);
@@ -124,14 +124,14 @@ private:
     struct Sorted
     {
         std::vector<const SessionEntry *> rows; ///< the sorted rows
-        std::vector<int> newRowOf;              ///< old row → new row
+        std::vector<int> newRowOf; ///< old row → new row
     };
     struct Replacement
     {
         std::vector<Batch> batches;
         std::vector<const SessionEntry *> rows;
         qsizetype problemRows = 0;
-        SessionFilter filter;           ///< the filter `matching` was made with
+        SessionFilter filter; ///< the filter `matching` was made with
         SessionFilter::MatchSet matching;
     };
 
@@ -146,7 +146,7 @@ private:
     QString connectedOf(const SessionEntry &entry) const;
     int connectedRank(const SessionEntry &entry) const;
 
-    QHash<QString, std::optional<QString>> m_live;  ///< client ID → server (connected) or nullopt (gone), from events
+    QHash<QString, std::optional<QString>> m_live; ///< client ID → server (connected) or nullopt (gone), from events
     std::vector<Batch> m_batches;
     std::vector<const SessionEntry *> m_rows; ///< into m_batches, in display order
     qsizetype m_problemRows = 0;
@@ -154,7 +154,7 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     quint64 m_sortGeneration = 0; ///< bumped by clear(), sorts and replaces: older results are dropped
     bool m_sorting = false;
-    SessionFilter m_filter;        ///< asked for
+    SessionFilter m_filter; ///< asked for
     SessionFilter m_appliedFilter; ///< what m_matching holds the matches of
     SessionFilter::MatchSet m_matching; ///< rows that pass m_appliedFilter (empty when it is empty)
     quint64 m_filterGeneration = 0; ///< bumped by every filter, clear() and replace: older matches are dropped

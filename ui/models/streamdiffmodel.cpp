@@ -24,8 +24,7 @@ StreamDiffModel::StreamDiffModel(QObject *parent) : QAbstractItemModel(parent) {
 
 StreamDiffModel::~StreamDiffModel() = default;
 
-StreamDiffModel::Entry StreamDiffModel::compare(const std::optional<MqttStreamSpec> &spec, const StreamInfo *actual,
-                                                const QString &name)
+StreamDiffModel::Entry StreamDiffModel::compare(const std::optional<MqttStreamSpec> &spec, const StreamInfo *actual, const QString &name)
 {
     Entry e;
     e.name = name;
@@ -199,8 +198,7 @@ QVariant StreamDiffModel::streamData(const Entry &e, int column, int role) const
         switch (column) {
         case NameColumn: return e.label.isEmpty() ? e.name : QStringLiteral("%1 (%2)").arg(e.name, e.label);
         case ExpectedColumn:
-            return e.status == Status::NotInLayout ? tr("—")
-                                                   : tr("%1 layout").arg(MqttLayout::kindName(m_choice.layout.kind()));
+            return e.status == Status::NotInLayout ? tr("—") : tr("%1 layout").arg(MqttLayout::kindName(m_choice.layout.kind()));
         case ActualColumn: {
             if (e.status != Status::Differs)
                 return statusText(e.status);
@@ -220,8 +218,7 @@ QVariant StreamDiffModel::streamData(const Entry &e, int column, int role) const
         if (column == ActualColumn && problem)
             return QBrush(kDiffersText);
         return {};
-    case Qt::ToolTipRole:
-        return e.diff.isEmpty() ? QVariant() : QVariant(e.diff);
+    case Qt::ToolTipRole: return e.diff.isEmpty() ? QVariant() : QVariant(e.diff);
     case DiffersRole: return problem;
     case StatusRole: return QVariant::fromValue(e.status);
     case StreamNameRole: return e.name;
@@ -239,10 +236,8 @@ QVariant StreamDiffModel::fieldData(const Entry &e, const Field &f, int column, 
         case ActualColumn: return f.actual;
         default: return {};
         }
-    case Qt::BackgroundRole:
-        return f.differs ? QVariant(QBrush(kDiffersBackground)) : QVariant();
-    case Qt::ForegroundRole:
-        return f.differs && column == ActualColumn ? QVariant(QBrush(kDiffersText)) : QVariant();
+    case Qt::BackgroundRole: return f.differs ? QVariant(QBrush(kDiffersBackground)) : QVariant();
+    case Qt::ForegroundRole: return f.differs && column == ActualColumn ? QVariant(QBrush(kDiffersText)) : QVariant();
     case Qt::FontRole:
         if (column != NameColumn) {
             QFont font(QStringLiteral("monospace"));

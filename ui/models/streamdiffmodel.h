@@ -29,18 +29,18 @@ class StreamDiffModel final : public QAbstractItemModel
 public:
     enum Column { NameColumn, ExpectedColumn, ActualColumn, ColumnCount };
     enum class Status {
-        Matches,    ///< every compared field is as expected
-        Differs,    ///< at least one compared field differs
-        Missing,    ///< the layout has the stream, the account does not
-        NotInLayout,///< the account has it, the layout does not (legacy per-session streams, $MQTT_qos2in on 2.9)
-        Unknown,    ///< the stream exists but its config was not reported
+        Matches, ///< every compared field is as expected
+        Differs, ///< at least one compared field differs
+        Missing, ///< the layout has the stream, the account does not
+        NotInLayout, ///< the account has it, the layout does not (legacy per-session streams, $MQTT_qos2in on 2.9)
+        Unknown, ///< the stream exists but its config was not reported
     };
     Q_ENUM(Status)
     enum Role {
         DiffersRole = Qt::UserRole + 1, ///< bool: stream rows with a difference, field rows that differ
-        StatusRole,                     ///< Status (stream rows)
-        StreamNameRole,                 ///< QString (both kinds of rows)
-        FieldRole,                      ///< QString (field rows)
+        StatusRole, ///< Status (stream rows)
+        StreamNameRole, ///< QString (both kinds of rows)
+        FieldRole, ///< QString (field rows)
     };
 
     explicit StreamDiffModel(QObject *parent = nullptr);

@@ -25,10 +25,8 @@ bool isNumeric(int column)
     case StreamTableModel::MaxMsgsPerSubjectColumn:
     case StreamTableModel::MessagesColumn:
     case StreamTableModel::BytesColumn:
-    case StreamTableModel::ConsumersColumn:
-        return true;
-    default:
-        return false;
+    case StreamTableModel::ConsumersColumn: return true;
+    default: return false;
     }
 }
 
@@ -127,10 +125,8 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
         return {};
     const StreamInfo &stream = m_streams[index.row()];
     switch (role) {
-    case Qt::DisplayRole:
-        return displayData(stream, index.column());
-    case Qt::TextAlignmentRole:
-        return alignment(index.column());
+    case Qt::DisplayRole: return displayData(stream, index.column());
+    case Qt::TextAlignmentRole: return alignment(index.column());
     case Qt::ToolTipRole:
         if (index.column() == NameColumn && stream.isLegacySession())
             return DisplayFormat::legacySessionStreamNote();
@@ -141,44 +137,30 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
         if (index.column() == LeaderColumn && DisplayFormat::leader(stream).isEmpty())
             return tr("The reply named no leader (a stream on a single server has no replica group).");
         return {};
-    case StreamNameRole:
-        return stream.name;
-    case SortRole:
-        return sortData(stream, index.column());
-    case LegacyRole:
-        return stream.isLegacySession();
-    default:
-        return {};
+    case StreamNameRole: return stream.name;
+    case SortRole: return sortData(stream, index.column());
+    case LegacyRole: return stream.isLegacySession();
+    default: return {};
     }
 }
 
 QVariant StreamTableModel::displayData(const StreamInfo &s, int column) const
 {
     switch (column) {
-    case NameColumn:
-        return s.isLegacySession() ? tr("%1 (legacy)").arg(s.name) : s.name;
-    case SubjectsColumn:
-        return DisplayFormat::subjects(s);
-    case RetentionColumn:
-        return configText(s, "retention");
-    case StorageColumn:
-        return configText(s, "storage");
-    case ReplicasColumn:
-        return DisplayFormat::count(configNumber(s, "num_replicas"));
-    case MaxMsgsPerSubjectColumn:
-        return DisplayFormat::limit(configNumber(s, "max_msgs_per_subject"), false, true);
-    case MessagesColumn:
-        return DisplayFormat::count(DisplayFormat::messages(s));
-    case BytesColumn:
-        return DisplayFormat::bytes(DisplayFormat::streamBytes(s));
-    case ConsumersColumn:
-        return DisplayFormat::count(DisplayFormat::consumers(s));
+    case NameColumn: return s.isLegacySession() ? tr("%1 (legacy)").arg(s.name) : s.name;
+    case SubjectsColumn: return DisplayFormat::subjects(s);
+    case RetentionColumn: return configText(s, "retention");
+    case StorageColumn: return configText(s, "storage");
+    case ReplicasColumn: return DisplayFormat::count(configNumber(s, "num_replicas"));
+    case MaxMsgsPerSubjectColumn: return DisplayFormat::limit(configNumber(s, "max_msgs_per_subject"), false, true);
+    case MessagesColumn: return DisplayFormat::count(DisplayFormat::messages(s));
+    case BytesColumn: return DisplayFormat::bytes(DisplayFormat::streamBytes(s));
+    case ConsumersColumn: return DisplayFormat::count(DisplayFormat::consumers(s));
     case LeaderColumn: {
         const QString leader = DisplayFormat::leader(s);
         return leader.isEmpty() ? QStringLiteral("—") : leader;
     }
-    default:
-        return {};
+    default: return {};
     }
 }
 

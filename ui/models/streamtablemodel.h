@@ -34,8 +34,8 @@ public:
 
     enum Role {
         StreamNameRole = Qt::UserRole + 1, ///< QString
-        SortRole,                          ///< raw value of the column (qint64 for numbers)
-        LegacyRole,                        ///< bool: a legacy `$MQTT_sess_*` stream
+        SortRole, ///< raw value of the column (qint64 for numbers)
+        LegacyRole, ///< bool: a legacy `$MQTT_sess_*` stream
     };
 
     explicit StreamTableModel(QObject *parent = nullptr);

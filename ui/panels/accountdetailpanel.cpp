@@ -35,12 +35,11 @@ QLabel *valueLabel(QWidget *parent, const char *objectName)
 
 AccountDetailPanel::AccountDetailPanel(QWidget *parent)
     : QWidget(parent), m_title(new QLabel(this)), m_jetstream(valueLabel(this, "accountJetStream")),
-      m_usage(valueLabel(this, "accountUsage")), m_limits(valueLabel(this, "accountLimits")),
-      m_streams(valueLabel(this, "accountStreams")), m_source(valueLabel(this, "accountSource")),
-      m_place(valueLabel(this, "accountMqttState")),
-      m_notice(new QLabel(this)), m_tableTitle(new QLabel(tr("MQTT streams"), this)), m_model(new StreamTableModel(this)),
-      m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this)), m_jsonTitle(new QLabel(this)),
-      m_json(new QPlainTextEdit(this)), m_splitter(new QSplitter(Qt::Vertical, this))
+      m_usage(valueLabel(this, "accountUsage")), m_limits(valueLabel(this, "accountLimits")), m_streams(valueLabel(this, "accountStreams")),
+      m_source(valueLabel(this, "accountSource")), m_place(valueLabel(this, "accountMqttState")), m_notice(new QLabel(this)),
+      m_tableTitle(new QLabel(tr("MQTT streams"), this)), m_model(new StreamTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_table(new QTableView(this)), m_jsonTitle(new QLabel(this)), m_json(new QPlainTextEdit(this)),
+      m_splitter(new QSplitter(Qt::Vertical, this))
 {
     setObjectName(QStringLiteral("accountDetailPanel"));
     m_title->setObjectName(QStringLiteral("accountTitle"));
@@ -184,7 +183,8 @@ void AccountDetailPanel::setAccount(const AccountInfo &account)
         notice = tr("No MQTT streams yet: nats-server creates them when the first MQTT client of this account connects.");
     } else if (legacy > 0) {
         notice = tr("%1 legacy per-session stream(s) ($MQTT_sess_*) from an older nats-server. Current servers keep "
-                    "every session in $MQTT_sess.").arg(legacy);
+                    "every session in $MQTT_sess.")
+                     .arg(legacy);
     }
     m_notice->setText(notice);
     m_notice->setVisible(!notice.isEmpty());
@@ -221,7 +221,7 @@ void AccountDetailPanel::showSelectedStream()
         return;
     }
     m_jsonTitle->setText(stream->source == QLatin1String("jsz") ? tr("%1 as the system view (JSZ) reports it").arg(stream->name)
-                                                                 : tr("%1 as the server reports it").arg(stream->name));
+                                                                : tr("%1 as the server reports it").arg(stream->name));
     const QString json = QString::fromUtf8(QJsonDocument(ClusterJson::stream(*stream)).toJson(QJsonDocument::Indented));
     if (json != m_json->toPlainText())
         m_json->setPlainText(json);
@@ -249,9 +249,8 @@ void AccountDetailPanel::fitTableHeight()
 {
     // The table gets the rows it has (a handful of MQTT streams); the JSON pane the rest.
     const int rows = std::max(1, m_model->rowCount());
-    const int tableHeight = m_table->horizontalHeader()->sizeHint().height()
-        + rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth()
-        + m_table->horizontalScrollBar()->sizeHint().height();
+    const int tableHeight = m_table->horizontalHeader()->sizeHint().height() + rows * m_table->verticalHeader()->defaultSectionSize()
+        + 2 * m_table->frameWidth() + m_table->horizontalScrollBar()->sizeHint().height();
     const int wanted = m_tableTitle->sizeHint().height() + tableHeight + 8;
     const int total = std::max(m_splitter->height(), wanted * 3);
     m_splitter->setSizes({wanted, total - wanted});

@@ -19,8 +19,7 @@
 namespace MqttDoctor {
 
 AccountWorkspace::AccountWorkspace(DetailPanel *overview, AccountDataController &controller, QWidget *parent)
-    : QTabWidget(parent), m_controller(controller), m_findings(new FindingsPanel(controller, this)),
-      m_diff(new StreamDiffPanel(this)),
+    : QTabWidget(parent), m_controller(controller), m_findings(new FindingsPanel(controller, this)), m_diff(new StreamDiffPanel(this)),
       m_sessions(new SessionsPanel(controller, this)), m_retained(new RetainedPanel(controller, this)),
       m_consumers(new ConsumersPanel(controller, this)), m_inflight(new InflightPanel(controller, this)),
       m_activity(new ActivityPanel(this)), m_pinned(new PinnedPanel(controller, this))
@@ -129,7 +128,7 @@ void AccountWorkspace::reload()
 {
     if (!m_hasAccount)
         return;
-    m_controller.refresh(m_account);  // refreshStarted: the views attach to the new snapshot
+    m_controller.refresh(m_account); // refreshStarted: the views attach to the new snapshot
 }
 
 void AccountWorkspace::loadCurrent()
@@ -159,7 +158,8 @@ void AccountWorkspace::updateFindingsTab()
     setTabText(FindingsTab, tr("Findings (%1)").arg(findings.size()));
     // Nothing found is green only when everything could be looked at.
     const HealthBadge::Health worst = HealthBadge::worst(findings, [](const Finding &) { return true; });
-    setTabIcon(FindingsTab, HealthBadge::icon(worst == HealthBadge::Health::Ok && m_findings->verdictOpen() ? HealthBadge::Health::Unknown : worst));
+    setTabIcon(FindingsTab,
+               HealthBadge::icon(worst == HealthBadge::Health::Ok && m_findings->verdictOpen() ? HealthBadge::Health::Unknown : worst));
 }
 
 } // namespace MqttDoctor

@@ -24,7 +24,8 @@ ActivityPanel::ActivityPanel(QWidget *parent)
     : QWidget(parent), m_status(new QLabel(this)), m_banner(new NoticeLabel(this)), m_filter(new QLineEdit(this)),
       m_accountProxy(new QSortFilterProxyModel(this)), m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this)),
       m_chart(new QChart), m_chartView(new QChartView(m_chart, this)), m_connects(new QLineSeries(m_chart)),
-      m_disconnects(new QLineSeries(m_chart)), m_axisX(new QValueAxis(m_chart)), m_axisY(new QValueAxis(m_chart)), m_chartTimer(new QTimer(this))
+      m_disconnects(new QLineSeries(m_chart)), m_axisX(new QValueAxis(m_chart)), m_axisY(new QValueAxis(m_chart)),
+      m_chartTimer(new QTimer(this))
 {
     setObjectName(QStringLiteral("activityPanel"));
     m_status->setObjectName(QStringLiteral("activityStatus"));

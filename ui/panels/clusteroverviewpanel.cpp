@@ -103,22 +103,21 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
 
 ClusterOverviewPanel::~ClusterOverviewPanel() = default;
 
-void ClusterOverviewPanel::setState(const QString &cluster, const QList<ServerInfo> &servers, int accounts,
-                                    const FindingList &findings, const QHash<HealthBadge::Coverage, int> &coverage,
-                                    const QDateTime &refreshed)
+void ClusterOverviewPanel::setState(const QString &cluster, const QList<ServerInfo> &servers, int accounts, const FindingList &findings,
+                                    const QHash<HealthBadge::Coverage, int> &coverage, const QDateTime &refreshed)
 {
     QMap<Finding::Severity, int> bySeverity;
     QMap<QString, int> byCode;
     QHash<QString, Finding::Severity> codeSeverity;
     QStringList withProblems;
     for (qsizetype i = 0; i < findings.size(); ++i) {
-        const Finding &f = findings.summaryAt(i);  // severity, code and account: no finding is made
+        const Finding &f = findings.summaryAt(i); // severity, code and account: no finding is made
         ++bySeverity[f.severity];
         ++byCode[f.code];
         if (!codeSeverity.contains(f.code) || int(f.severity) > int(codeSeverity.value(f.code)))
             codeSeverity.insert(f.code, f.severity);
         if (f.severity != Finding::Severity::Info && !f.account.isEmpty() && !withProblems.contains(f.account))
-            withProblems << f.account;  // in the findings' order: the most severe first
+            withProblems << f.account; // in the findings' order: the most severe first
     }
     m_bars->setCounts(bySeverity);
 
@@ -133,12 +132,11 @@ void ClusterOverviewPanel::setState(const QString &cluster, const QList<ServerIn
         covered += tr("; %1 streams only").arg(streamsOnly);
     if (couldNot > 0)
         covered += tr("; <b>%1 could not be checked</b> (their badges are crossed out; the tooltip says why)").arg(couldNot);
-    const QString verdict = findings.isEmpty() && couldNot == 0 && streamsOnly == 0 && checking == 0
-                                ? tr("No problem found.")
-                            : findings.isEmpty() ? tr("No problem found in what was checked.")
-                                                 : tr("%n account(s) with problems: %1", nullptr, int(withProblems.size()))
-                                                       .arg(withProblems.mid(0, 12).join(QStringLiteral(", "))
-                                                            + (withProblems.size() > 12 ? tr(", …") : QString()));
+    const QString verdict = findings.isEmpty() && couldNot == 0 && streamsOnly == 0 && checking == 0 ? tr("No problem found.")
+        : findings.isEmpty()
+        ? tr("No problem found in what was checked.")
+        : tr("%n account(s) with problems: %1", nullptr, int(withProblems.size()))
+              .arg(withProblems.mid(0, 12).join(QStringLiteral(", ")) + (withProblems.size() > 12 ? tr(", …") : QString()));
     m_summary->setText(tr("<h3>Cluster %1</h3>%2, nats-server %3. %4, last read %5.<br>%6<br><b>%7</b>")
                            .arg(cluster.toHtmlEscaped(), DisplayFormat::serverCount(int(servers.size())),
                                 DisplayFormat::serverVersions(servers).toHtmlEscaped(), DisplayFormat::accountCount(accounts),
@@ -170,7 +168,8 @@ void ClusterOverviewPanel::setState(const QString &cluster, const QList<ServerIn
 
     QStringList codes;
     for (auto it = byCode.cbegin(); it != byCode.cend(); ++it)
-        codes << QStringLiteral("%1&nbsp;×&nbsp;%2 (%3)").arg(it.value()).arg(it.key(), Finding::severityName(codeSeverity.value(it.key())));
+        codes
+            << QStringLiteral("%1&nbsp;×&nbsp;%2 (%3)").arg(it.value()).arg(it.key(), Finding::severityName(codeSeverity.value(it.key())));
     m_codes->setText(codes.isEmpty() ? QString() : tr("By code: %1").arg(codes.join(QStringLiteral(", "))));
     m_model->setFindings(findings);
     m_table->resizeColumnsToContents();
@@ -218,8 +217,8 @@ void ClusterOverviewPanel::updateRepairButton()
     else if (repairable == 0)
         m_repair->setToolTip(tr("Select findings with an automatic repair in the list (Ctrl+A selects every row shown)."));
     else
-        m_repair->setToolTip(tr("Check %n account(s) afresh and plan the repair of the %1 selected finding(s) with a repair: %2",
-                                nullptr, int(accounts.size()))
+        m_repair->setToolTip(tr("Check %n account(s) afresh and plan the repair of the %1 selected finding(s) with a repair: %2", nullptr,
+                                int(accounts.size()))
                                  .arg(repairable)
                                  .arg(accounts.join(QStringLiteral(", "))));
 }

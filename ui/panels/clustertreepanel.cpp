@@ -19,9 +19,8 @@
 namespace MqttDoctor {
 
 ClusterTreePanel::ClusterTreePanel(QWidget *parent)
-    : QWidget(parent), m_model(new ClusterTreeModel(this)), m_proxy(new ClusterTreeProxyModel(this)),
-      m_filter(new QLineEdit(this)), m_sort(new QComboBox(this)), m_matches(new QLabel(this)), m_view(new QTreeView(this)),
-      m_find(new QAction(tr("&Find Account"), this))
+    : QWidget(parent), m_model(new ClusterTreeModel(this)), m_proxy(new ClusterTreeProxyModel(this)), m_filter(new QLineEdit(this)),
+      m_sort(new QComboBox(this)), m_matches(new QLabel(this)), m_view(new QTreeView(this)), m_find(new QAction(tr("&Find Account"), this))
 {
     setObjectName(QStringLiteral("clusterTreePanel"));
 

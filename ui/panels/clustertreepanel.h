@@ -78,7 +78,7 @@ private:
     QLabel *m_matches;
     QTreeView *m_view;
     QAction *m_find;
-    QPersistentModelIndex m_current;       ///< in m_model
+    QPersistentModelIndex m_current; ///< in m_model
     QSet<QPersistentModelIndex> m_expanded; ///< in m_model: what the person expanded (few nodes)
 };
 

@@ -20,8 +20,8 @@ using Load = AccountDataController::Load;
 
 ConsumersPanel::ConsumersPanel(AccountDataController &controller, QWidget *parent)
     : QWidget(parent), m_controller(controller),
-      m_loadState(new PanelLoadState(controller, Load::Consumers, QStringLiteral("consumer"), this)),
-      m_model(new ConsumerTableModel(this)), m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this))
+      m_loadState(new PanelLoadState(controller, Load::Consumers, QStringLiteral("consumer"), this)), m_model(new ConsumerTableModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this))
 {
     setObjectName(QStringLiteral("consumersPanel"));
     auto *reload = new QPushButton(tr("Reload"), this);
@@ -53,7 +53,7 @@ ConsumersPanel::ConsumersPanel(AccountDataController &controller, QWidget *paren
     layout->addWidget(m_table, 1);
 
     connect(reload, &QPushButton::clicked, this, [this] {
-        m_controller.refresh(m_loadState->account());  // a new snapshot of the account, for every view of it
+        m_controller.refresh(m_loadState->account()); // a new snapshot of the account, for every view of it
         this->reload();
     });
     connect(&controller, &AccountDataController::consumersLoaded, this, &ConsumersPanel::handleLoaded);
@@ -96,9 +96,10 @@ void ConsumersPanel::handleLoaded(const QString &account, const QList<ConsumerRo
         selectConsumer(stream, name);
     m_table->verticalScrollBar()->setValue(scroll);
     const QLocale locale;
-    m_loadState->status()->setText(rows.isEmpty() ? tr("No consumers on $MQTT_msgs or $MQTT_out")
-                                                  : tr("%1 consumers, %2 orphaned")
-                                                        .arg(locale.toString(rows.size()), locale.toString(qint64(m_model->orphanCount()))));
+    m_loadState->status()->setText(
+        rows.isEmpty()
+            ? tr("No consumers on $MQTT_msgs or $MQTT_out")
+            : tr("%1 consumers, %2 orphaned").arg(locale.toString(rows.size()), locale.toString(qint64(m_model->orphanCount()))));
     emit loadFinished();
 }
 

@@ -9,8 +9,8 @@
 namespace MqttDoctor {
 
 DetailPanel::DetailPanel(QWidget *parent)
-    : QStackedWidget(parent), m_message(new QLabel(this)), m_server(new ServerDetailPanel(this)),
-      m_account(new AccountDetailPanel(this)), m_cluster(new ClusterOverviewPanel(this))
+    : QStackedWidget(parent), m_message(new QLabel(this)), m_server(new ServerDetailPanel(this)), m_account(new AccountDetailPanel(this)),
+      m_cluster(new ClusterOverviewPanel(this))
 {
     setObjectName(QStringLiteral("detailPanel"));
     m_message->setObjectName(QStringLiteral("detailMessage"));

@@ -102,8 +102,7 @@ FindingsPanel::FindingsPanel(AccountDataController &controller, QWidget *parent)
                 if (load == AccountDataController::Load::Findings)
                     handleFailed(account, error);
             });
-    connect(m_progress, &LoadProgressWidget::cancelRequested, this,
-            [this] { m_controller.cancel(AccountDataController::Load::Findings); });
+    connect(m_progress, &LoadProgressWidget::cancelRequested, this, [this] { m_controller.cancel(AccountDataController::Load::Findings); });
 }
 
 FindingsPanel::~FindingsPanel() = default;
@@ -160,8 +159,7 @@ void FindingsPanel::handleFailed(const QString &account, const Error &error)
     m_loaded = true;
     m_verdictOpen = true;
     m_summary->setText(tr("Account %1 could not be checked").arg(account));
-    m_notice->showNotice(ErrorText::withHint(error),
-                         NoticeLabel::Kind::Error);
+    m_notice->showNotice(ErrorText::withHint(error), NoticeLabel::Kind::Error);
 }
 
 bool FindingsPanel::selectCode(const QString &code)

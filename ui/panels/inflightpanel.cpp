@@ -77,11 +77,13 @@ void InflightPanel::handleLoaded(const QString &account, const AccountInflight &
     m_loadState->finish();
     m_model->setInflight(inflight);
     const QLocale locale;
-    QString status = inflight.sessions.isEmpty() ? tr("No session has messages in flight")
-                                                 : tr("%1 sessions with messages in flight, oldest first").arg(locale.toString(inflight.sessions.size()));
+    QString status = inflight.sessions.isEmpty()
+        ? tr("No session has messages in flight")
+        : tr("%1 sessions with messages in flight, oldest first").arg(locale.toString(inflight.sessions.size()));
     if (!inflight.orphans.isEmpty())
-        status += inflight.orphans.size() == 1 ? tr("; 1 gone session left QoS 2 records behind (QOS2_ORPHANED)")
-                                               : tr("; %1 gone sessions left QoS 2 records behind (QOS2_ORPHANED)").arg(locale.toString(inflight.orphans.size()));
+        status += inflight.orphans.size() == 1
+            ? tr("; 1 gone session left QoS 2 records behind (QOS2_ORPHANED)")
+            : tr("; %1 gone sessions left QoS 2 records behind (QOS2_ORPHANED)").arg(locale.toString(inflight.orphans.size()));
     m_loadState->status()->setText(status);
     if (!inflight.notes.isEmpty())
         m_loadState->notice()->showNotice(inflight.notes.join(QLatin1Char('\n')), NoticeLabel::Kind::Info);

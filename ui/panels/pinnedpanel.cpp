@@ -29,10 +29,9 @@ using Load = AccountDataController::Load;
 
 PinnedPanel::PinnedPanel(AccountDataController &controller, QWidget *parent)
     : QWidget(parent), m_controller(controller),
-      m_loadState(new PanelLoadState(controller, Load::Consumers, QStringLiteral("pinned"), this)),
-      m_model(new PinnedTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_table(new QTableView(this)), m_chart(new QChart), m_chartView(new QChartView(m_chart, this)),
-      m_repair(new QPushButton(tr("Delete Session (Backed Up)…"), this))
+      m_loadState(new PanelLoadState(controller, Load::Consumers, QStringLiteral("pinned"), this)), m_model(new PinnedTableModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this)), m_chart(new QChart),
+      m_chartView(new QChartView(m_chart, this)), m_repair(new QPushButton(tr("Delete Session (Backed Up)…"), this))
 {
     setObjectName(QStringLiteral("pinnedPanel"));
     m_loadState->status()->setWordWrap(true);
@@ -118,7 +117,7 @@ void PinnedPanel::ensureLoaded()
 void PinnedPanel::reload()
 {
     m_loadState->begin(tr("Reading the durables and their sessions"));
-    m_controller.loadFindings(m_loadState->account());  // which sessions INTEREST_PINNED names
+    m_controller.loadFindings(m_loadState->account()); // which sessions INTEREST_PINNED names
     m_controller.loadConsumers(m_loadState->account());
 }
 
@@ -128,8 +127,8 @@ void PinnedPanel::handleLoaded(const QString &account, const QList<InterestHolde
         return;
     m_loadState->finish();
     const QString selected = m_table->currentIndex().isValid()
-                                 ? m_table->currentIndex().siblingAtColumn(PinnedTableModel::HolderColumn).data().toString()
-                                 : QString();
+        ? m_table->currentIndex().siblingAtColumn(PinnedTableModel::HolderColumn).data().toString()
+        : QString();
     const bool firstRows = m_model->rowCount() == 0;
     m_model->setHolders(holders);
     if (firstRows && !holders.isEmpty()) {
@@ -156,12 +155,14 @@ void PinnedPanel::handleLoaded(const QString &account, const QList<InterestHolde
     if (holders.isEmpty())
         m_loadState->status()->setText(tr("No durable holds a message: nothing is pinned in $MQTT_msgs or $MQTT_out."));
     else if (!connectedKnown)
-        m_loadState->status()->setText(tr("%1 holders. Connected state unknown (no system account credentials): offline sessions cannot be told apart.")
-                                           .arg(locale.toString(holders.size())));
+        m_loadState->status()->setText(
+            tr("%1 holders. Connected state unknown (no system account credentials): offline sessions cannot be told apart.")
+                .arg(locale.toString(holders.size())));
     else
-        m_loadState->status()->setText(tr("%1 holders; %2 offline session(s) keep %3 message(s), about %4. %5 above the INTEREST_PINNED threshold.")
-                                           .arg(locale.toString(holders.size()), locale.toString(qint64(offline)), locale.toString(offlineMessages),
-                                                DisplayFormat::bytes(offlineBytes), locale.toString(qint64(m_model->flaggedCount()))));
+        m_loadState->status()->setText(
+            tr("%1 holders; %2 offline session(s) keep %3 message(s), about %4. %5 above the INTEREST_PINNED threshold.")
+                .arg(locale.toString(holders.size()), locale.toString(qint64(offline)), locale.toString(offlineMessages),
+                     DisplayFormat::bytes(offlineBytes), locale.toString(qint64(m_model->flaggedCount()))));
     updateChart();
     updateRepairButton();
     emit loadFinished();
@@ -195,14 +196,20 @@ void PinnedPanel::updateChart()
     for (QAbstractAxis *axis : m_chart->axes())
         m_chart->removeAxis(axis);
     m_charted.clear();
-    const QList<InterestHolder> &holders = m_model->holders();  // most bytes first
+    const QList<InterestHolder> &holders = m_model->holders(); // most bytes first
     const qsizetype shown = std::min<qsizetype>(holders.size(), kChartedHolders);
     if (shown == 0)
         return;
     // One unit for the axis, from the largest holder.
     const qint64 largest = holders.first().bytes;
-    const qint64 unit = largest >= (qint64(1) << 30) ? (qint64(1) << 30) : largest >= (1 << 20) ? (1 << 20) : largest >= (1 << 10) ? (1 << 10) : 1;
-    const QString unitName = unit == (qint64(1) << 30) ? tr("GiB") : unit == (1 << 20) ? tr("MiB") : unit == (1 << 10) ? tr("KiB") : tr("bytes");
+    const qint64 unit = largest >= (qint64(1) << 30) ? (qint64(1) << 30)
+        : largest >= (1 << 20)                       ? (1 << 20)
+        : largest >= (1 << 10)                       ? (1 << 10)
+                                                     : 1;
+    const QString unitName = unit == (qint64(1) << 30) ? tr("GiB")
+        : unit == (1 << 20)                            ? tr("MiB")
+        : unit == (1 << 10)                            ? tr("KiB")
+                                                       : tr("bytes");
     auto *set = new QBarSet(tr("Bytes"));
     QStringList categories;
     // A horizontal bar chart draws its first category at the bottom: the largest goes last.

@@ -77,7 +77,7 @@ private:
     QChart *m_chart;
     QChartView *m_chartView;
     QPushButton *m_repair;
-    QHash<QString, Finding> m_pinnedFindings;  ///< INTEREST_PINNED findings by client ID
+    QHash<QString, Finding> m_pinnedFindings; ///< INTEREST_PINNED findings by client ID
     QStringList m_charted;
 };
 

@@ -27,9 +27,8 @@ using Mode = RetainedTableModel::PayloadMode;
 
 RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_filter(new QLineEdit(this)), m_mode(new QComboBox(this)),
-      m_loadState(new PanelLoadState(controller, Load::Retained, QStringLiteral("retained"), this)),
-      m_model(new RetainedTableModel(this)), m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this)),
-      m_payload(new QPlainTextEdit(this))
+      m_loadState(new PanelLoadState(controller, Load::Retained, QStringLiteral("retained"), this)), m_model(new RetainedTableModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this)), m_payload(new QPlainTextEdit(this))
 {
     setObjectName(QStringLiteral("retainedPanel"));
     m_filter->setObjectName(QStringLiteral("retainedFilter"));
@@ -109,8 +108,7 @@ RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
                 m_loadState->progress()->setProgress(done, total);
                 updateStatus();
             });
-    connect(&controller, &AccountDataController::retainedFinished, this,
-            &RetainedPanel::handleFinished);
+    connect(&controller, &AccountDataController::retainedFinished, this, &RetainedPanel::handleFinished);
     connect(m_loadState, &PanelLoadState::loadFailed, this, &RetainedPanel::handleFailed);
     updateStatus();
 }
@@ -227,12 +225,12 @@ void RetainedPanel::updateStatus()
 {
     const QLocale locale;
     const int total = m_model->rowCount();
-    QString text = isLoading() && m_quiet ? tr("Refreshing… %1 retained messages read, %2 shown until done")
-                                                .arg(locale.toString(m_pending.size()), locale.toString(total))
-                   : isLoading() ? tr("Loading… %1 retained messages so far").arg(locale.toString(total))
-                   : !isLoaded() ? tr("Not loaded yet")
-                   : total == 0 ? tr("No retained messages")
-                                : tr("%1 retained messages").arg(locale.toString(total));
+    QString text = isLoading() && m_quiet
+        ? tr("Refreshing… %1 retained messages read, %2 shown until done").arg(locale.toString(m_pending.size()), locale.toString(total))
+        : isLoading() ? tr("Loading… %1 retained messages so far").arg(locale.toString(total))
+        : !isLoaded() ? tr("Not loaded yet")
+        : total == 0  ? tr("No retained messages")
+                      : tr("%1 retained messages").arg(locale.toString(total));
     if (m_proxy->rowCount() != total)
         text += tr(" · %1 shown").arg(locale.toString(m_proxy->rowCount()));
     m_loadState->status()->setText(text);

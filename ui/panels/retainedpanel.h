@@ -64,8 +64,8 @@ private:
     void dropPending();
 
     AccountDataController &m_controller;
-    bool m_quiet = false;            ///< a refresh of a table that has rows: batches go to m_pending
-    QList<RetainedEntry> m_pending;  ///< the refresh's rows until it has read them all
+    bool m_quiet = false; ///< a refresh of a table that has rows: batches go to m_pending
+    QList<RetainedEntry> m_pending; ///< the refresh's rows until it has read them all
     QLineEdit *m_filter;
     QComboBox *m_mode;
     PanelLoadState *m_loadState;

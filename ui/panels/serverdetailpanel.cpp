@@ -28,9 +28,8 @@ QString orDash(const QString &text)
 
 ServerDetailPanel::ServerDetailPanel(QWidget *parent)
     : QWidget(parent), m_title(new QLabel(this)), m_name(valueLabel(this, "serverName")), m_id(valueLabel(this, "serverId")),
-      m_version(valueLabel(this, "serverVersion")), m_cluster(valueLabel(this, "serverCluster")),
-      m_host(valueLabel(this, "serverHost")), m_jetstream(valueLabel(this, "serverJetStream")),
-      m_mqtt(valueLabel(this, "serverMqtt")), m_notice(new QLabel(this))
+      m_version(valueLabel(this, "serverVersion")), m_cluster(valueLabel(this, "serverCluster")), m_host(valueLabel(this, "serverHost")),
+      m_jetstream(valueLabel(this, "serverJetStream")), m_mqtt(valueLabel(this, "serverMqtt")), m_notice(new QLabel(this))
 {
     setObjectName(QStringLiteral("serverDetailPanel"));
     QFont titleFont = m_title->font();

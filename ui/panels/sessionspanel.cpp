@@ -25,11 +25,11 @@ namespace MqttDoctor {
 using Load = AccountDataController::Load;
 
 SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
-    : QWidget(parent), m_controller(controller), m_filter(new QLineEdit(this)),
-      m_problemsOnly(new QCheckBox(tr("Problems only"), this)), m_reload(new QPushButton(tr("Reload"), this)),
-      m_loadState(new PanelLoadState(controller, Load::Sessions, QStringLiteral("session"), this)),
-      m_model(new SessionTableModel(this)), m_proxy(new SessionFilterProxyModel(this)), m_table(new QTableView(this)),
-      m_details(new SessionDetailsView(this)), m_filterDelay(new QTimer(this)), m_showDelay(new QTimer(this))
+    : QWidget(parent), m_controller(controller), m_filter(new QLineEdit(this)), m_problemsOnly(new QCheckBox(tr("Problems only"), this)),
+      m_reload(new QPushButton(tr("Reload"), this)),
+      m_loadState(new PanelLoadState(controller, Load::Sessions, QStringLiteral("session"), this)), m_model(new SessionTableModel(this)),
+      m_proxy(new SessionFilterProxyModel(this)), m_table(new QTableView(this)), m_details(new SessionDetailsView(this)),
+      m_filterDelay(new QTimer(this)), m_showDelay(new QTimer(this))
 {
     setObjectName(QStringLiteral("sessionsPanel"));
     m_filter->setObjectName(QStringLiteral("sessionFilter"));
@@ -96,7 +96,7 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
     });
     connect(m_proxy, &SessionFilterProxyModel::filterApplied, this, &SessionsPanel::updateStatus);
     connect(m_reload, &QPushButton::clicked, this, [this] {
-        m_controller.refresh(account());  // a new snapshot of the account, for every view of it
+        m_controller.refresh(account()); // a new snapshot of the account, for every view of it
         reload();
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &SessionsPanel::showSelected);

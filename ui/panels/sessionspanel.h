@@ -97,15 +97,15 @@ private:
     QTableView *m_table;
     SessionDetailsView *m_details;
     QTimer *m_filterDelay;
-    QTimer *m_showDelay;                  ///< runs while received batches wait for showReceived()
+    QTimer *m_showDelay; ///< runs while received batches wait for showReceived()
     QList<QList<SessionEntry>> m_received; ///< batches not handed over yet (shared, not copied)
     quint64 m_receivedDone = 0;
     quint64 m_receivedTotal = 0;
     quint64 m_shownSeq = 0;
-    bool m_quiet = false;              ///< a refresh of a table that has rows: batches go to m_pending
+    bool m_quiet = false; ///< a refresh of a table that has rows: batches go to m_pending
     QList<QList<SessionEntry>> m_pending; ///< the refresh's batches, as they came (shared, not copied)
     qsizetype m_pendingRows = 0;
-    QString m_keepClient;              ///< selected before the refresh
+    QString m_keepClient; ///< selected before the refresh
     int m_keepScroll = -1;
 };
 

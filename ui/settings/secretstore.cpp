@@ -35,14 +35,10 @@ Job *makeJob(const QString &profileName)
 QString describe(const QKeychain::Job *job)
 {
     switch (job->error()) {
-    case QKeychain::NoBackendAvailable:
-        return SecretStore::tr("no keychain service is available");
-    case QKeychain::AccessDeniedByUser:
-        return SecretStore::tr("access to the keychain was refused");
-    case QKeychain::AccessDenied:
-        return SecretStore::tr("the keychain denied access (%1)").arg(job->errorString());
-    case QKeychain::EntryNotFound:
-        return SecretStore::tr("the keychain has nothing saved for this profile");
+    case QKeychain::NoBackendAvailable: return SecretStore::tr("no keychain service is available");
+    case QKeychain::AccessDeniedByUser: return SecretStore::tr("access to the keychain was refused");
+    case QKeychain::AccessDenied: return SecretStore::tr("the keychain denied access (%1)").arg(job->errorString());
+    case QKeychain::EntryNotFound: return SecretStore::tr("the keychain has nothing saved for this profile");
     default:
         // Typical on a machine without a desktop session: no D-Bus session bus or no unlocked keyring.
         return SecretStore::tr("no keychain answered: %1").arg(job->errorString());

@@ -92,9 +92,9 @@ QStringList AccountRecordsChart::notes() const
         lines << tr("No account holds session records or retained messages.");
     }
     if (r.moreAccounts() > 0)
-        lines << (r.moreAccounts() == 1 ? tr("and 1 more account with session records or retained messages")
-                                        : tr("and %1 more accounts with session records or retained messages")
-                                              .arg(DisplayFormat::count(r.moreAccounts())));
+        lines << (r.moreAccounts() == 1
+                      ? tr("and 1 more account with session records or retained messages")
+                      : tr("and %1 more accounts with session records or retained messages").arg(DisplayFormat::count(r.moreAccounts())));
     if (r.unknownAccounts() > 0 && !r.allUnknown())
         lines << tr("Counts unknown for %1: their streams could not be read").arg(DisplayFormat::accountCount(r.unknownAccounts()));
     if (r.partlyUnknownAccounts() > 0)
@@ -246,8 +246,8 @@ void AccountRecordsChart::paintEvent(QPaintEvent *)
                        fontMetrics().elidedText(e.account, Qt::ElideMiddle, c.name - kGap));
             for (int col = 0; col < 2; ++col) {
                 const int right = col == 0 ? c.barLeft[1] : width();
-                paintBar(p, QRect(c.barLeft[col], row.top(), right - c.barLeft[col], row.height()), c.barSpace, countIn(e, col),
-                         m_max[col], m_ranking.key() == keyOf(col));
+                paintBar(p, QRect(c.barLeft[col], row.top(), right - c.barLeft[col], row.height()), c.barSpace, countIn(e, col), m_max[col],
+                         m_ranking.key() == keyOf(col));
             }
             if (i == m_current && hasFocus()) {
                 QStyleOptionFocusRect focus;
@@ -276,7 +276,7 @@ bool AccountRecordsChart::event(QEvent *event)
             tip = rowToolTip(row) + QLatin1Char('\n') + tr("Click to open the account.");
         } else if (const auto key = headerKeyAt(help->pos())) {
             tip = *key == m_ranking.key() ? tr("The accounts are ranked by this count.")
-                  : *key == Key::Sessions ? tr("Click to rank the accounts by their session records (messages in $MQTT_sess).")
+                : *key == Key::Sessions   ? tr("Click to rank the accounts by their session records (messages in $MQTT_sess).")
                                           : tr("Click to rank the accounts by their retained messages (messages in $MQTT_rmsgs).");
         } else if (m_ranking.unknownAccounts() > 0 && !rowRect(-1).contains(help->pos())) {
             tip = tr("Accounts whose streams could not be read, e.g. %1").arg(m_ranking.unknownSample().join(QStringLiteral(", ")));

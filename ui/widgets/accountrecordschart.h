@@ -55,9 +55,9 @@ protected:
 private:
     struct Columns
     {
-        int name = 0;    ///< width of the account names
-        int barLeft[2]{};  ///< x of each count column (sessions, retained)
-        int barSpace = 0;  ///< the longest bar of a column
+        int name = 0; ///< width of the account names
+        int barLeft[2]{}; ///< x of each count column (sessions, retained)
+        int barSpace = 0; ///< the longest bar of a column
     };
 
     Columns columns() const;

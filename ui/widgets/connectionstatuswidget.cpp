@@ -92,14 +92,10 @@ void ConnectionStatusWidget::updateState(ClusterController::ConnectionState stat
         icon = IconFactory::Kind::Ok;
         text = detail.isEmpty() ? text : detail;
         break;
-    case State::Failed:
-        icon = IconFactory::Kind::Error;
-        break;
+    case State::Failed: icon = IconFactory::Kind::Error; break;
     case State::NotConnected:
     case State::Connecting:
-    case State::Reconnecting:
-        text = detail.isEmpty() ? text : detail;
-        break;
+    case State::Reconnecting: text = detail.isEmpty() ? text : detail; break;
     }
     m_stateIcon->setPixmap(IconFactory::icon(icon).pixmap(14, 14));
     m_state->setText(text);

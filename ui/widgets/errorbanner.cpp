@@ -12,9 +12,8 @@
 namespace MqttDoctor {
 
 ErrorBanner::ErrorBanner(QWidget *parent)
-    : QFrame(parent), m_icon(new QLabel(this)), m_title(new QLabel(this)), m_message(new QLabel(this)),
-      m_hint(new QLabel(this)), m_retry(new QPushButton(tr("&Retry"), this)),
-      m_settings(new QPushButton(tr("Connection &Settings…"), this))
+    : QFrame(parent), m_icon(new QLabel(this)), m_title(new QLabel(this)), m_message(new QLabel(this)), m_hint(new QLabel(this)),
+      m_retry(new QPushButton(tr("&Retry"), this)), m_settings(new QPushButton(tr("Connection &Settings…"), this))
 {
     setObjectName(QStringLiteral("errorBanner"));
     setFrameShape(QFrame::StyledPanel);

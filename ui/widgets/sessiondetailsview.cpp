@@ -102,25 +102,37 @@ QString SessionDetailsView::describeInflight(const SessionInflight &in, const QD
     if (in.queued.isEmpty())
         lines << tr("  (none)");
     for (const SessionInflight::Queued &q : in.queued)
-        lines << tr("  seq %1  %2  QoS %3  %4 B  %5 ago  %6  %7  [%8]")
-                     .arg(q.seq)
-                     .arg(q.topic)
-                     .arg(q.qos)
-                     .arg(q.size)
-                     .arg(age(q.time))
-                     .arg(q.delivered == 0 ? tr("not delivered") : tr("delivered %1%2x, unacknowledged").arg(q.deliveredExact ? QString() : QStringLiteral("~")).arg(q.delivered))
-                     .arg(q.problem.isEmpty() ? q.payloadPreview : q.problem, q.consumer);
-    lines << QString() << tr("QoS 2 incoming, waiting for the client's PUBREL (%1):").arg(counted(in.qos2Incoming.size(), in.qos2IncomingTotal));
+        lines
+            << tr("  seq %1  %2  QoS %3  %4 B  %5 ago  %6  %7  [%8]")
+                   .arg(q.seq)
+                   .arg(q.topic)
+                   .arg(q.qos)
+                   .arg(q.size)
+                   .arg(age(q.time))
+                   .arg(
+                       q.delivered == 0
+                           ? tr("not delivered")
+                           : tr("delivered %1%2x, unacknowledged").arg(q.deliveredExact ? QString() : QStringLiteral("~")).arg(q.delivered))
+                   .arg(q.problem.isEmpty() ? q.payloadPreview : q.problem, q.consumer);
+    lines << QString()
+          << tr("QoS 2 incoming, waiting for the client's PUBREL (%1):").arg(counted(in.qos2Incoming.size(), in.qos2IncomingTotal));
     if (in.qos2Incoming.isEmpty())
         lines << (in.qos2Streams ? tr("  (none)") : tr("  (not kept by these servers)"));
     for (const SessionInflight::Qos2Incoming &q : in.qos2Incoming)
-        lines << tr("  packet %1  %2%3  %4 B  %5 ago").arg(q.packetId).arg(q.problem.isEmpty() ? q.topic : q.problem)
-                     .arg(q.retain ? tr(" (retain)") : QString()).arg(q.size).arg(age(q.time));
+        lines << tr("  packet %1  %2%3  %4 B  %5 ago")
+                     .arg(q.packetId)
+                     .arg(q.problem.isEmpty() ? q.topic : q.problem)
+                     .arg(q.retain ? tr(" (retain)") : QString())
+                     .arg(q.size)
+                     .arg(age(q.time));
     lines << QString() << tr("PUBREL sent, waiting for the client's PUBCOMP (%1):").arg(counted(in.pubrelPending.size(), in.pubrelTotal));
     if (in.pubrelPending.isEmpty())
         lines << (in.qos2Streams ? tr("  (none)") : tr("  (not kept by these servers)"));
     for (const SessionInflight::PubRel &p : in.pubrelPending)
-        lines << tr("  packet %1  %2 ago%3").arg(p.packetId).arg(age(p.time)).arg(p.problem.isEmpty() ? QString() : QStringLiteral("  ") + p.problem);
+        lines << tr("  packet %1  %2 ago%3")
+                     .arg(p.packetId)
+                     .arg(age(p.time))
+                     .arg(p.problem.isEmpty() ? QString() : QStringLiteral("  ") + p.problem);
     if (!in.notes.isEmpty()) {
         lines << QString();
         for (const QString &n : in.notes)

@@ -48,24 +48,24 @@ public:
         s.destructive = true;
         s.description = QStringLiteral("Delete the %1 record(s) of the gone session %2 from %3 (sequences %4)")
                             .arg(seqs.size())
-                            .arg(f.clientId.isEmpty() ? QStringLiteral("of hash ") + hash : QStringLiteral("\"%1\"").arg(f.clientId), f.stream,
-                                 seqText.join(QStringLiteral(", ")));
+                            .arg(f.clientId.isEmpty() ? QStringLiteral("of hash ") + hash : QStringLiteral("\"%1\"").arg(f.clientId),
+                                 f.stream, seqText.join(QStringLiteral(", ")));
         for (const QJsonValue &v : seqs)
             s.requests << RepairRequest{ctx.apiSubject(QStringLiteral("STREAM.MSG.DELETE.") + f.stream),
                                         QJsonObject{{QStringLiteral("seq"), v.toInteger()}, {QStringLiteral("no_erase"), true}}};
         RepairBackupSpec backup;
         backup.stream = f.stream;
-        backup.subject = f.subject;  // empty (the whole stream) when the client ID makes no subject filter
+        backup.subject = f.subject; // empty (the whole stream) when the client ID makes no subject filter
         backup.allConsumers = false;
         s.backups = {backup};
-        s.precondition = QStringLiteral("%1 still holds no session record (no client with hash %2 connected since the plan), no such client "
-                                        "is connected, and the sequences still hold records of that session")
-                             .arg(sessionSubject, hash);
+        s.precondition =
+            QStringLiteral("%1 still holds no session record (no client with hash %2 connected since the plan), no such client "
+                           "is connected, and the sequences still hold records of that session")
+                .arg(sessionSubject, hash);
         s.undo = QStringLiteral("restore the backup (restore FILE --merge): the records are published again on their subjects");
         s.verification = QStringLiteral("STREAM.MSG.GET of each sequence on %1 finds no message").arg(f.stream);
-        s.params = QJsonObject{{QStringLiteral("hash"), hash},
-                               {QStringLiteral("session_subject"), sessionSubject},
-                               {QStringLiteral("sequences"), seqs}};
+        s.params = QJsonObject{
+            {QStringLiteral("hash"), hash}, {QStringLiteral("session_subject"), sessionSubject}, {QStringLiteral("sequences"), seqs}};
         return {s};
     }
 
@@ -84,8 +84,8 @@ public:
         if (const auto clients = SessionLiveState::connectedNow(ctx)) {
             for (auto it = clients->cbegin(); it != clients->cend(); ++it)
                 if (ClientIdHash::hash(it.key()) == hash)
-                    return Precondition::changed(QStringLiteral("MQTT client \"%1\", whose ID hashes to %2, is connected to %3")
-                                                     .arg(it.key(), hash, it.value()));
+                    return Precondition::changed(
+                        QStringLiteral("MQTT client \"%1\", whose ID hashes to %2, is connected to %3").arg(it.key(), hash, it.value()));
         }
         int present = 0;
         for (quint64 seq : sequencesOf(step.params)) {
@@ -98,7 +98,8 @@ public:
             const bool ours = step.stream == MqttLayout::outStream() ? owner.endsWith(QLatin1Char('.') + hash)
                                                                      : ClientIdHash::hash(owner.section(QLatin1Char('.'), 3, -2)) == hash;
             if (!ours)
-                return Precondition::changed(QStringLiteral("sequence %1 of %2 now holds %3, not a record of hash %4").arg(seq).arg(step.stream, owner, hash));
+                return Precondition::changed(
+                    QStringLiteral("sequence %1 of %2 now holds %3, not a record of hash %4").arg(seq).arg(step.stream, owner, hash));
             ++present;
         }
         if (present == 0)

@@ -38,8 +38,14 @@ namespace Store = RetainedStore;
 namespace S = StreamConfigEdit;
 namespace C = FindingCodes;
 
-QString legacySubject() { return MqttLayout::retainedLegacySubject(); }
-QString modernSubjects() { return MqttLayout::retainedSubjects(); }
+QString legacySubject()
+{
+    return MqttLayout::retainedLegacySubject();
+}
+QString modernSubjects()
+{
+    return MqttLayout::retainedSubjects();
+}
 
 /** Where a record goes in the 2.10+ layout: `$MQTT.rmsgs.<its subject>`; empty when it has neither subject nor topic. */
 QString targetOf(const RetainedRecord &r)
@@ -80,13 +86,14 @@ Result<QJsonArray> moveLegacyMessages(const RepairStep &step, const ExecContext 
     quint64 newerThere = 0;
     for (const RetainedRecord &r : Store::newestPerTopic(records)) {
         const QString target = targetOf(r);
-        auto last = ctx.api(QStringLiteral("STREAM.MSG.GET.") + MqttLayout::retainedStream(), QJsonObject{{QStringLiteral("last_by_subj"), target}});
+        auto last = ctx.api(QStringLiteral("STREAM.MSG.GET.") + MqttLayout::retainedStream(),
+                            QJsonObject{{QStringLiteral("last_by_subj"), target}});
         quint64 lastSeq = 0;
         if (last)
             lastSeq = quint64(last->value(QLatin1String("message")).toObject().value(QLatin1String("seq")).toInteger());
         else if (last.error().jsErrCode() != JsErrors::NoMessageFound)
             return last.error();
-        if (lastSeq > r.seq) {  // a copy made by an earlier run, or a newer message of a client: keep it
+        if (lastSeq > r.seq) { // a copy made by an earlier run, or a newer message of a client: keep it
             ++newerThere;
             continue;
         }
@@ -95,25 +102,28 @@ Result<QJsonArray> moveLegacyMessages(const RepairStep &step, const ExecContext 
     auto published = Store::publishAll(ctx, outgoing);
     if (!published)
         return published.error();
-    const QJsonObject publishReport{{QStringLiteral("request"), QStringLiteral("publish $MQTT.rmsgs.<subject> (JSON record, origin dropped, "
-                                                                               "Nats-Expected-Last-Subject-Sequence)")},
+    const QJsonObject publishReport{{QStringLiteral("request"),
+                                     QStringLiteral("publish $MQTT.rmsgs.<subject> (JSON record, origin dropped, "
+                                                    "Nats-Expected-Last-Subject-Sequence)")},
                                     {QStringLiteral("republished"), qint64(published->stored)},
                                     {QStringLiteral("newer_kept"), qint64(newerThere + published->newerKept)},
                                     {QStringLiteral("undecodable_or_markers"), qint64(undecodable)},
                                     {QStringLiteral("failed"), qint64(published->failed)},
                                     {QStringLiteral("sample_acks"), published->sample}};
-    if (published->failed > 0)  // keep every original: a rerun republishes what is missing
-        return Error(Error::Kind::JetStream, QStringLiteral("%1 of %2 republishes failed, no original was deleted: %3")
-                                                 .arg(published->failed)
-                                                 .arg(outgoing.size())
-                                                 .arg(published->failures.join(QStringLiteral("; "))));
+    if (published->failed > 0) // keep every original: a rerun republishes what is missing
+        return Error(Error::Kind::JetStream,
+                     QStringLiteral("%1 of %2 republishes failed, no original was deleted: %3")
+                         .arg(published->failed)
+                         .arg(outgoing.size())
+                         .arg(published->failures.join(QStringLiteral("; "))));
     auto deleted = Store::deleteSequences(ctx, originals);
     if (!deleted)
         return deleted.error();
-    const QJsonObject deleteReport{{QStringLiteral("request"), Store::apiSubject(ctx, QStringLiteral("STREAM.MSG.DELETE.") + MqttLayout::retainedStream())},
-                                   {QStringLiteral("deleted"), qint64(deleted->deleted)},
-                                   {QStringLiteral("already_gone"), qint64(deleted->alreadyGone)},
-                                   {QStringLiteral("sample_replies"), deleted->sample}};
+    const QJsonObject deleteReport{
+        {QStringLiteral("request"), Store::apiSubject(ctx, QStringLiteral("STREAM.MSG.DELETE.") + MqttLayout::retainedStream())},
+        {QStringLiteral("deleted"), qint64(deleted->deleted)},
+        {QStringLiteral("already_gone"), qint64(deleted->alreadyGone)},
+        {QStringLiteral("sample_replies"), deleted->sample}};
     return QJsonArray{publishReport, deleteReport};
 }
 
@@ -125,7 +135,7 @@ Result<void> verifyMoved(const RepairStep &step, const ExecContext &ctx)
         return counts.error();
     const QString backup = RetainedStepBackup::stepBackupFile(ctx, step);
     if (backup.isEmpty())
-        return {};  // no backup of this step to compare with (a dry run never gets here)
+        return {}; // no backup of this step to compare with (a dry run never gets here)
     auto records = RetainedStepBackup::backupRecords(backup, false);
     if (!records)
         return records.error();
@@ -136,7 +146,8 @@ Result<void> verifyMoved(const RepairStep &step, const ExecContext &ctx)
             missing << QStringLiteral("%1 (%2 message(s) on %3)").arg(r.topic).arg(counts->value(target)).arg(target);
     }
     if (!missing.isEmpty())
-        return Error(Error::Kind::Internal, QStringLiteral("topics of the backup not once on their subject: %1").arg(missing.join(QStringLiteral(", "))));
+        return Error(Error::Kind::Internal,
+                     QStringLiteral("topics of the backup not once on their subject: %1").arg(missing.join(QStringLiteral(", "))));
     return {};
 }
 
@@ -158,12 +169,14 @@ public:
         if (ctx.layout.layout.kind() != MqttLayout::Kind::V2_10) {
             *note = QStringLiteral("%1: 2.9 servers still serve account \"%2\"; migrating $MQTT_rmsgs now would fail every MQTT connect "
                                    "through them (10093) and their retained stores. Upgrade the servers first, then run this repair "
-                                   "before the first MQTT client connects (no step planned).").arg(f.code, f.account);
+                                   "before the first MQTT client connects (no step planned).")
+                        .arg(f.code, f.account);
             return {};
         }
         const Store::Shape shape = Store::shapeOf(rm->config);
         if (shape == Store::Shape::Other) {
-            *note = QStringLiteral("%1: $MQTT_rmsgs has other subjects than either layout; repair STREAM_SUBJECTS_WRONG first.").arg(f.code);
+            *note =
+                QStringLiteral("%1: $MQTT_rmsgs has other subjects than either layout; repair STREAM_SUBJECTS_WRONG first.").arg(f.code);
             return {};
         }
         const qint64 messages = rm->state.value(QLatin1String("messages")).toInteger();
@@ -183,8 +196,9 @@ public:
         s.requests << moveRequests(ctx, QStringLiteral("messages on $MQTT.rmsgs"), messages);
         config.insert(QStringLiteral("max_msgs_per_subject"), 1);
         s.requests << RepairRequest{ctx.apiSubject(QStringLiteral("STREAM.UPDATE.") + stream), config};
-        s.diff = S::renderDiff(S::currentValues(rm->config, {QStringLiteral("subjects"), QStringLiteral("max_msgs_per_subject")}),
-                               QJsonObject{{QStringLiteral("subjects"), QJsonArray{modernSubjects()}}, {QStringLiteral("max_msgs_per_subject"), 1}});
+        s.diff = S::renderDiff(
+            S::currentValues(rm->config, {QStringLiteral("subjects"), QStringLiteral("max_msgs_per_subject")}),
+            QJsonObject{{QStringLiteral("subjects"), QJsonArray{modernSubjects()}}, {QStringLiteral("max_msgs_per_subject"), 1}});
         s.precondition = QStringLiteral("%1 still has subjects [$MQTT.rmsgs] or [$MQTT.rmsgs.>] (a migration under way); already "
                                         "[$MQTT.rmsgs.>] with max_msgs_per_subject 1 and nothing on $MQTT.rmsgs: done; anything else "
                                         "stops the plan. Each STREAM.UPDATE body is rebuilt from the config read right before it")
@@ -194,9 +208,10 @@ public:
                      .arg(stream);
         s.verification = QStringLiteral("subjects [$MQTT.rmsgs.>], max_msgs_per_subject 1, no message left on $MQTT.rmsgs, and every "
                                         "topic of the backup exactly once on its $MQTT.rmsgs.<subject>");
-        s.params = QJsonObject{{QStringLiteral("shape"), shape == Store::Shape::Legacy ? QStringLiteral("legacy") : QStringLiteral("modern")},
-                               {QStringLiteral("messages"), messages},
-                               {QStringLiteral("max_msgs_per_subject"), limit}};
+        s.params =
+            QJsonObject{{QStringLiteral("shape"), shape == Store::Shape::Legacy ? QStringLiteral("legacy") : QStringLiteral("modern")},
+                        {QStringLiteral("messages"), messages},
+                        {QStringLiteral("max_msgs_per_subject"), limit}};
         *note = QStringLiteral("migrate_retained runs before any MQTT client of a 2.10+ server sets the account up: a server doing its own "
                                "transfer at the same time is harmless (its copies count as done).");
         return {s};
@@ -213,13 +228,14 @@ public:
         if (shape == Store::Shape::Legacy)
             return Precondition::run();
         if (shape == Store::Shape::Other)
-            return Precondition::changed(QStringLiteral("$MQTT_rmsgs now has subjects %1").arg(S::renderValue((*config)->value(QLatin1String("subjects")))));
+            return Precondition::changed(
+                QStringLiteral("$MQTT_rmsgs now has subjects %1").arg(S::renderValue((*config)->value(QLatin1String("subjects")))));
         auto counts = Store::subjectCounts(ctx, legacySubject());
         if (!counts)
             return counts.error();
         if (counts->value(legacySubject()) == 0 && Store::perSubjectLimit(**config) == 1)
             return Precondition::alreadyDone(QStringLiteral("$MQTT_rmsgs is in the 2.10+ layout with nothing left on $MQTT.rmsgs"));
-        return Precondition::run();  // a migration under way (ours after a crash, or a server's): continue it
+        return Precondition::run(); // a migration under way (ours after a crash, or a server's): continue it
     }
 
     Result<QJsonArray> apply(const RepairStep &step, const ExecContext &ctx) const override
@@ -248,9 +264,11 @@ public:
         auto counts = Store::subjectCounts(ctx, legacySubject());
         if (!counts)
             return counts.error();
-        if (counts->value(legacySubject()) != 0)  // never lower the limit while $MQTT.rmsgs holds anything: it would purge
-            return Error(Error::Kind::Internal, QStringLiteral("%1 message(s) appeared on $MQTT.rmsgs meanwhile; max_msgs_per_subject was "
-                                                               "not changed. Run the repair again.").arg(counts->value(legacySubject())));
+        if (counts->value(legacySubject()) != 0) // never lower the limit while $MQTT.rmsgs holds anything: it would purge
+            return Error(Error::Kind::Internal,
+                         QStringLiteral("%1 message(s) appeared on $MQTT.rmsgs meanwhile; max_msgs_per_subject was "
+                                        "not changed. Run the repair again.")
+                             .arg(counts->value(legacySubject())));
         if (Store::perSubjectLimit(**config) != 1) {
             auto updated = Store::updateConfig(ctx, {{QStringLiteral("max_msgs_per_subject"), 1}});
             if (!updated)
@@ -288,18 +306,21 @@ public:
             *note = QStringLiteral("republish: nothing to republish for %1.").arg(f.code);
             return {};
         }
-        const qint64 orphans = f.actual.toObject().value(legacySubject()).toInteger(
-            rm->state.value(QLatin1String("subjects")).toObject().value(legacySubject()).toInteger());
+        const qint64 orphans = f.actual.toObject()
+                                   .value(legacySubject())
+                                   .toInteger(rm->state.value(QLatin1String("subjects")).toObject().value(legacySubject()).toInteger());
         RepairStep s = baseStep(f, ctx);
         s.description = QStringLiteral("Republish the %1 orphaned retained message(s) on $MQTT.rmsgs to $MQTT.rmsgs.<subject> (unless a "
-                                       "newer one is there), then delete the originals").arg(orphans);
+                                       "newer one is there), then delete the originals")
+                            .arg(orphans);
         s.requests = moveRequests(ctx, QStringLiteral("orphaned messages"), orphans);
         s.diff = QStringLiteral("-$MQTT.rmsgs: %1 message(s)\n+$MQTT.rmsgs.<subject>: the newest per topic").arg(orphans);
         s.precondition = QStringLiteral("$MQTT_rmsgs still has subjects [$MQTT.rmsgs.>] and max_msgs_per_subject 1 (else the plan "
                                         "stops); nothing left on $MQTT.rmsgs: done");
         s.undo = QStringLiteral("restore the step's backup file with merge (nats-mqtt-doctor-cli restore <backup file> --merge "
                                 "--allow-changes) puts the originals back on $MQTT.rmsgs; the republished copies stay");
-        s.verification = QStringLiteral("nothing left on $MQTT.rmsgs, and every topic of the backup exactly once on its $MQTT.rmsgs.<subject>");
+        s.verification =
+            QStringLiteral("nothing left on $MQTT.rmsgs, and every topic of the backup exactly once on its $MQTT.rmsgs.<subject>");
         s.params = QJsonObject{{QStringLiteral("messages"), orphans}};
         return {s};
     }

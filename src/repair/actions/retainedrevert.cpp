@@ -53,7 +53,10 @@ namespace {
 namespace Store = RetainedStore;
 namespace S = StreamConfigEdit;
 
-QString legacyRmsgs() { return MqttLayout::retainedLegacySubject(); }
+QString legacyRmsgs()
+{
+    return MqttLayout::retainedLegacySubject();
+}
 
 QJsonObject legacyShapeChanges()
 {
@@ -122,19 +125,22 @@ public:
         if (ctx.layout.layout.kind() != MqttLayout::Kind::V2_9) {
             *note = QStringLiteral("%1: 2.10+ servers also serve account \"%2\" and store retained messages per subject; reverting "
                                    "would break them. Finish the upgrade (the 2.9 servers then stop failing), or stop the 2.10+ "
-                                   "servers and plan again (no step planned).").arg(f.code, f.account);
+                                   "servers and plan again (no step planned).")
+                        .arg(f.code, f.account);
             return {};
         }
         const Store::Shape shape = Store::shapeOf(rm->config);
         if (shape == Store::Shape::Other) {
-            *note = QStringLiteral("%1: $MQTT_rmsgs has neither the 2.10+ nor the 2.9 subjects; run check again (no step planned).").arg(f.code);
+            *note = QStringLiteral("%1: $MQTT_rmsgs has neither the 2.10+ nor the 2.9 subjects; run check again (no step planned).")
+                        .arg(f.code);
             return {};
         }
         if (const QString why = Store::stateContradiction(rm->state); !why.isEmpty()) {
             *note = QStringLiteral("%1: not planned, the 2.9 server misreads $MQTT_rmsgs (%2). This happens when a 2.9 server serves "
                                    "the files a 2.10+ server wrote: deleted records come back and newer ones cannot be read, so no "
                                    "complete backup can be taken. Serve the account with a 2.10+ server again (its data is intact "
-                                   "there); see docs/findings.md RETAINED_DOWNGRADE. Nothing was changed.").arg(f.code, why);
+                                   "there); see docs/findings.md RETAINED_DOWNGRADE. Nothing was changed.")
+                        .arg(f.code, why);
             return {};
         }
         const qint64 messages = rm->state.value(QLatin1String("messages")).toInteger();
@@ -144,27 +150,38 @@ public:
         s.description = shape == Store::Shape::Modern
             ? QStringLiteral("Revert %1 to the 2.9 layout: subjects → $MQTT.rmsgs with max_msgs_per_subject -1, republish its %2 "
                              "message(s) to $MQTT.rmsgs in the JSON encoding 2.9 reads (newest per topic), delete the per-subject "
-                             "originals").arg(stream).arg(messages)
+                             "originals")
+                  .arg(stream)
+                  .arg(messages)
             : QStringLiteral("Finish the interrupted revert of %1: republish the records left on $MQTT.rmsgs.<subject> to $MQTT.rmsgs "
                              "in the JSON encoding 2.9 reads (newest per topic, unless a newer one is there), delete them; %2 "
-                             "message(s) in the stream").arg(stream).arg(messages);
+                             "message(s) in the stream")
+                  .arg(stream)
+                  .arg(messages);
         const QString get = ctx.apiSubject(QStringLiteral("STREAM.MSG.GET.") + stream);
         s.requests << RepairRequest{ctx.apiSubject(QStringLiteral("STREAM.INFO.") + stream),
                                     QJsonObject{{QStringLiteral("subjects_filter"), QStringLiteral(">")},
-                                                {QStringLiteral("check"), QStringLiteral("the state must be consistent (sequences below 2^62, no "
-                                                                                         "more messages than sequences, per-subject counts "
-                                                                                         "adding up); else nothing is changed")}}};
-        s.requests << RepairRequest{get, QJsonObject{{QStringLiteral("seq"), QStringLiteral("<each live sequence>")},
-                                                     {QStringLiteral("repeat"), QStringLiteral("%1 times, every message must be in the "
-                                                                                               "step's backup (no consumer: it can wedge "
-                                                                                               "2.9.10)").arg(messages)}}};
-        s.requests << RepairRequest{ctx.apiSubject(QStringLiteral("STREAM.UPDATE.") + stream), S::withChanges(rm->config, legacyShapeChanges())};
-        s.requests << RepairRequest{legacyRmsgs(),
-                                    QJsonObject{{QStringLiteral("publish"), QStringLiteral("the record in the JSON encoding {\"subject\" (2.9 "
-                                                                                           "subject of the topic),\"topic\",\"msg\",\"flags\","
-                                                                                           "\"source\"} (origin dropped), JetStream publish "
-                                                                                           "with a plain inbox reply")},
-                                                {QStringLiteral("repeat"), QStringLiteral("up to %1 times (newest per topic, oldest first)").arg(messages)}}};
+                                                {QStringLiteral("check"),
+                                                 QStringLiteral("the state must be consistent (sequences below 2^62, no "
+                                                                "more messages than sequences, per-subject counts "
+                                                                "adding up); else nothing is changed")}}};
+        s.requests << RepairRequest{get,
+                                    QJsonObject{{QStringLiteral("seq"), QStringLiteral("<each live sequence>")},
+                                                {QStringLiteral("repeat"),
+                                                 QStringLiteral("%1 times, every message must be in the "
+                                                                "step's backup (no consumer: it can wedge "
+                                                                "2.9.10)")
+                                                     .arg(messages)}}};
+        s.requests << RepairRequest{ctx.apiSubject(QStringLiteral("STREAM.UPDATE.") + stream),
+                                    S::withChanges(rm->config, legacyShapeChanges())};
+        s.requests << RepairRequest{
+            legacyRmsgs(),
+            QJsonObject{{QStringLiteral("publish"),
+                         QStringLiteral("the record in the JSON encoding {\"subject\" (2.9 "
+                                        "subject of the topic),\"topic\",\"msg\",\"flags\","
+                                        "\"source\"} (origin dropped), JetStream publish "
+                                        "with a plain inbox reply")},
+                        {QStringLiteral("repeat"), QStringLiteral("up to %1 times (newest per topic, oldest first)").arg(messages)}}};
         s.requests << RepairRequest{ctx.apiSubject(QStringLiteral("STREAM.MSG.DELETE.") + stream),
                                     QJsonObject{{QStringLiteral("seq"), QStringLiteral("<seq of each $MQTT.rmsgs.<subject> original>")},
                                                 {QStringLiteral("repeat"), QStringLiteral("%1 times").arg(messages)}}};
@@ -173,9 +190,11 @@ public:
         s.precondition = QStringLiteral("%1 still has subjects [$MQTT.rmsgs.>] (or [$MQTT.rmsgs] from an interrupted revert) and a "
                                         "consistent state; already [$MQTT.rmsgs], max_msgs_per_subject -1 and nothing on $MQTT.rmsgs.>: "
                                         "done; anything else stops the plan. The STREAM.UPDATE body is rebuilt from the config read "
-                                        "right before it").arg(stream);
+                                        "right before it")
+                             .arg(stream);
         s.undo = QStringLiteral("delete %1 and restore the step's backup file (nats-mqtt-doctor-cli restore <backup file> "
-                                "--allow-changes): it recreates the stream in its 2.10+ shape with every message").arg(stream);
+                                "--allow-changes): it recreates the stream in its 2.10+ shape with every message")
+                     .arg(stream);
         s.verification = QStringLiteral("subjects [$MQTT.rmsgs], max_msgs_per_subject -1, nothing left on $MQTT.rmsgs.>, and every "
                                         "topic of the backup 2.9 can carry on $MQTT.rmsgs (a 2.9 MQTT client connects again)");
         s.params = QJsonObject{{QStringLiteral("messages"), messages}};
@@ -193,13 +212,14 @@ public:
             return Precondition::changed(QStringLiteral("$MQTT_rmsgs no longer exists"));
         const Store::Shape shape = Store::shapeOf(**config);
         if (shape == Store::Shape::Other)
-            return Precondition::changed(QStringLiteral("$MQTT_rmsgs now has subjects %1").arg(S::renderValue((*config)->value(QLatin1String("subjects")))));
+            return Precondition::changed(
+                QStringLiteral("$MQTT_rmsgs now has subjects %1").arg(S::renderValue((*config)->value(QLatin1String("subjects")))));
         auto state = Store::consistentState(ctx);
         if (!state)
             return state.error();
         if (shape == Store::Shape::Legacy && isLegacyShaped(**config) && perSubjectMessages(state->subjects) == 0)
             return Precondition::alreadyDone(QStringLiteral("$MQTT_rmsgs is in the 2.9 layout with nothing left on $MQTT.rmsgs.>"));
-        return Precondition::run();  // the 2.10+ shape, or an interrupted revert: continue it
+        return Precondition::run(); // the 2.10+ shape, or an interrupted revert: continue it
     }
 
     Result<QJsonArray> apply(const RepairStep &step, const ExecContext &ctx) const override
@@ -224,9 +244,10 @@ public:
             all << m.sequence;
         if (auto held = RetainedStepBackup::requireBackedUp(ctx, step, all); !held)
             return held.error();
-        replies.append(QJsonObject{{QStringLiteral("request"), Store::apiSubject(ctx, QStringLiteral("STREAM.MSG.GET.") + MqttLayout::retainedStream())},
-                                   {QStringLiteral("read"), qint64(all.size())},
-                                   {QStringLiteral("in_backup"), qint64(all.size())}});
+        replies.append(QJsonObject{
+            {QStringLiteral("request"), Store::apiSubject(ctx, QStringLiteral("STREAM.MSG.GET.") + MqttLayout::retainedStream())},
+            {QStringLiteral("read"), qint64(all.size())},
+            {QStringLiteral("in_backup"), qint64(all.size())}});
 
         // (1) The 2.9 shape (nothing is purged: the limit goes up, stored messages keep their subjects).
         if (!isLegacyShaped(**config)) {
@@ -240,7 +261,7 @@ public:
         auto messages = readAll(ctx);
         if (!messages)
             return messages.error();
-        QHash<QString, quint64> newestLegacy;  // topic → highest sequence on $MQTT.rmsgs
+        QHash<QString, quint64> newestLegacy; // topic → highest sequence on $MQTT.rmsgs
         QList<RetainedRecord> perSubject;
         QList<quint64> originals;
         QStringList unrepresentable;
@@ -282,27 +303,30 @@ public:
         auto published = Store::publishAll(ctx, outgoing);
         if (!published)
             return published.error();
-        replies.append(QJsonObject{{QStringLiteral("request"), QStringLiteral("publish $MQTT.rmsgs (JSON record, 2.9 subject, origin dropped)")},
-                                   {QStringLiteral("republished"), qint64(published->stored)},
-                                   {QStringLiteral("newer_kept"), qint64(newerThere)},
-                                   {QStringLiteral("undecodable_or_markers"), qint64(skipped)},
-                                   {QStringLiteral("topics_2_9_cannot_carry"), QJsonArray::fromStringList(unrepresentable)},
-                                   {QStringLiteral("failed"), qint64(published->failed)},
-                                   {QStringLiteral("sample_acks"), published->sample}});
+        replies.append(
+            QJsonObject{{QStringLiteral("request"), QStringLiteral("publish $MQTT.rmsgs (JSON record, 2.9 subject, origin dropped)")},
+                        {QStringLiteral("republished"), qint64(published->stored)},
+                        {QStringLiteral("newer_kept"), qint64(newerThere)},
+                        {QStringLiteral("undecodable_or_markers"), qint64(skipped)},
+                        {QStringLiteral("topics_2_9_cannot_carry"), QJsonArray::fromStringList(unrepresentable)},
+                        {QStringLiteral("failed"), qint64(published->failed)},
+                        {QStringLiteral("sample_acks"), published->sample}});
         if (published->failed > 0 || published->stored != quint64(outgoing.size()))
-            return Error(Error::Kind::JetStream, QStringLiteral("%1 of %2 republishes were not stored, no original was deleted: %3")
-                                                     .arg(quint64(outgoing.size()) - published->stored)
-                                                     .arg(outgoing.size())
-                                                     .arg(published->failures.join(QStringLiteral("; "))));
+            return Error(Error::Kind::JetStream,
+                         QStringLiteral("%1 of %2 republishes were not stored, no original was deleted: %3")
+                             .arg(quint64(outgoing.size()) - published->stored)
+                             .arg(outgoing.size())
+                             .arg(published->failures.join(QStringLiteral("; "))));
 
         // (3) The per-subject originals (all in the backup, checked above).
         auto deleted = Store::deleteSequences(ctx, originals);
         if (!deleted)
             return deleted.error();
-        replies.append(QJsonObject{{QStringLiteral("request"), Store::apiSubject(ctx, QStringLiteral("STREAM.MSG.DELETE.") + MqttLayout::retainedStream())},
-                                   {QStringLiteral("deleted"), qint64(deleted->deleted)},
-                                   {QStringLiteral("already_gone"), qint64(deleted->alreadyGone)},
-                                   {QStringLiteral("sample_replies"), deleted->sample}});
+        replies.append(QJsonObject{
+            {QStringLiteral("request"), Store::apiSubject(ctx, QStringLiteral("STREAM.MSG.DELETE.") + MqttLayout::retainedStream())},
+            {QStringLiteral("deleted"), qint64(deleted->deleted)},
+            {QStringLiteral("already_gone"), qint64(deleted->alreadyGone)},
+            {QStringLiteral("sample_replies"), deleted->sample}});
         return replies;
     }
 
@@ -336,7 +360,8 @@ public:
             if (!legacySubjectOf(r).isEmpty() && !present.contains(r.topic))
                 missing << r.topic;
         if (!missing.isEmpty())
-            return Error(Error::Kind::Internal, QStringLiteral("topics of the backup missing on $MQTT.rmsgs: %1").arg(missing.join(QStringLiteral(", "))));
+            return Error(Error::Kind::Internal,
+                         QStringLiteral("topics of the backup missing on $MQTT.rmsgs: %1").arg(missing.join(QStringLiteral(", "))));
         return {};
     }
 };

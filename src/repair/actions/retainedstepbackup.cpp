@@ -46,7 +46,8 @@ Result<void> requireBackedUp(const ExecContext &ctx, const RepairStep &step, con
         return {};
     const QString path = stepBackupFile(ctx, step);
     if (path.isEmpty())
-        return Error(Error::Kind::InvalidInput, QStringLiteral("no backup of this step was found in %1; nothing was deleted").arg(ctx.backupDir));
+        return Error(Error::Kind::InvalidInput,
+                     QStringLiteral("no backup of this step was found in %1; nothing was deleted").arg(ctx.backupDir));
     QSet<quint64> held;
     auto read = BackupFileReader::read(path, [&held](BackupMessage &&m, qint64) {
         held.insert(m.seq);
@@ -60,11 +61,12 @@ Result<void> requireBackedUp(const ExecContext &ctx, const RepairStep &step, con
             missing << QString::number(seq);
     if (missing.isEmpty())
         return {};
-    return Error(Error::Kind::Internal,
-                 QStringLiteral("the step's backup %1 does not hold sequence(s) %2 of %3, which this step would delete; nothing was deleted")
-                     .arg(path, missing.mid(0, 10).join(QStringLiteral(", ")), MqttLayout::retainedStream()),
-                 QStringLiteral("the backup reads whole streams through their configured subjects; messages outside them need a "
-                                "read by sequence"));
+    return Error(
+        Error::Kind::Internal,
+        QStringLiteral("the step's backup %1 does not hold sequence(s) %2 of %3, which this step would delete; nothing was deleted")
+            .arg(path, missing.mid(0, 10).join(QStringLiteral(", ")), MqttLayout::retainedStream()),
+        QStringLiteral("the backup reads whole streams through their configured subjects; messages outside them need a "
+                       "read by sequence"));
 }
 
 } // namespace MqttDoctor::RetainedStepBackup

@@ -39,11 +39,13 @@ QJsonObject summariseStream(const QJsonObject &reply)
     const QJsonObject config = reply.value(QLatin1String("config")).toObject();
     const QJsonObject state = reply.value(QLatin1String("state")).toObject();
     return QJsonObject{{QStringLiteral("type"), reply.value(QLatin1String("type"))},
-                       {QStringLiteral("config"), QJsonObject{{QStringLiteral("name"), config.value(QLatin1String("name"))},
-                                                              {QStringLiteral("subjects"), config.value(QLatin1String("subjects"))},
-                                                              {QStringLiteral("max_msgs_per_subject"), perSubjectLimit(config)}}},
-                       {QStringLiteral("state"), QJsonObject{{QStringLiteral("messages"), state.value(QLatin1String("messages"))},
-                                                             {QStringLiteral("last_seq"), state.value(QLatin1String("last_seq"))}}}};
+                       {QStringLiteral("config"),
+                        QJsonObject{{QStringLiteral("name"), config.value(QLatin1String("name"))},
+                                    {QStringLiteral("subjects"), config.value(QLatin1String("subjects"))},
+                                    {QStringLiteral("max_msgs_per_subject"), perSubjectLimit(config)}}},
+                       {QStringLiteral("state"),
+                        QJsonObject{{QStringLiteral("messages"), state.value(QLatin1String("messages"))},
+                                    {QStringLiteral("last_seq"), state.value(QLatin1String("last_seq"))}}}};
 }
 
 QString misreadHint()
@@ -108,7 +110,7 @@ QString stateContradiction(const QJsonObject &state, const std::optional<quint64
     const double last = state.value(QLatin1String("last_seq")).toDouble(0);
     if (messagesNumber < 0 || first < 0 || last < 0)
         return QStringLiteral("the stream state has no message count or sequences");
-    constexpr double kTombstoneBit = 4611686018427387904.0;  // 1 << 62
+    constexpr double kTombstoneBit = 4611686018427387904.0; // 1 << 62
     const quint64 messages = quint64(messagesNumber);
     if (first >= kTombstoneBit || last >= kTombstoneBit)
         return QStringLiteral("the server reports sequences %1 to %2: sequences from 2^62 up are delete tombstones a 2.10+ server "
@@ -251,13 +253,14 @@ Result<PublishOutcome> publishAll(const ExecContext &ctx, const QList<Outgoing> 
         if (ack) {
             ++out.stored;
             if (tag < kSampleReplies)
-                acks.insert(tag, QJsonObject{{QStringLiteral("subject"), m.subject},
-                                             {QStringLiteral("topic"), m.topic},
-                                             {QStringLiteral("stream"), stream()},
-                                             {QStringLiteral("seq"), qint64(*ack)}});
+                acks.insert(tag,
+                            QJsonObject{{QStringLiteral("subject"), m.subject},
+                                        {QStringLiteral("topic"), m.topic},
+                                        {QStringLiteral("stream"), stream()},
+                                        {QStringLiteral("seq"), qint64(*ack)}});
             return;
         }
-        if (ack.error().jsErrCode() == 10071) {  // wrong last sequence: a newer message for the topic arrived meanwhile
+        if (ack.error().jsErrCode() == 10071) { // wrong last sequence: a newer message for the topic arrived meanwhile
             ++out.newerKept;
             return;
         }

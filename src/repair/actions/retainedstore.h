@@ -45,7 +45,7 @@ struct StoreState
     quint64 messages = 0;
     quint64 firstSequence = 0;
     quint64 lastSequence = 0;
-    QHash<QString, quint64> subjects;  ///< messages per subject (every subject, paged)
+    QHash<QString, quint64> subjects; ///< messages per subject (every subject, paged)
 };
 
 /**
@@ -91,16 +91,16 @@ struct Outgoing
     QByteArray data;
     /** Nats-Expected-Last-Subject-Sequence (0: the subject must be empty); nullopt: no header. */
     std::optional<quint64> expectedLast;
-    QString topic;  ///< for the report
+    QString topic; ///< for the report
 };
 
 struct PublishOutcome
 {
     quint64 stored = 0;
-    quint64 newerKept = 0;    ///< refused by the expected-last-sequence guard: another message arrived meanwhile, kept
-    QStringList failures;     ///< the first failures' texts
+    quint64 newerKept = 0; ///< refused by the expected-last-sequence guard: another message arrived meanwhile, kept
+    QStringList failures; ///< the first failures' texts
     quint64 failed = 0;
-    QJsonArray sample;        ///< the first acks, for the report
+    QJsonArray sample; ///< the first acks, for the report
 };
 
 /** Publishes in order with publish acks (plain inbox replies, never `$MQTT.JSA.*`). */
@@ -109,8 +109,8 @@ Result<PublishOutcome> publishAll(const ExecContext &ctx, const QList<Outgoing> 
 struct DeleteOutcome
 {
     quint64 deleted = 0;
-    quint64 alreadyGone = 0;  ///< 10037: deleted before (a rerun, or a server's own transfer)
-    QJsonArray sample;        ///< the first replies
+    quint64 alreadyGone = 0; ///< 10037: deleted before (a rerun, or a server's own transfer)
+    QJsonArray sample; ///< the first replies
 };
 
 /** STREAM.MSG.DELETE.$MQTT_rmsgs {"seq":N} for each sequence. */

@@ -88,7 +88,7 @@ QStringList removable(const PlanContext &ctx, const SessionEntry &entry, const Q
     QStringList out;
     for (const QString &name : names) {
         if (GatheredSessions::consumerInfo(ctx, name).isEmpty())
-            continue;  // does not exist
+            continue; // does not exist
         const QStringList others = GatheredSessions::referencingSubjects(ctx, name, entry.subject);
         if (others.isEmpty())
             out << name;
@@ -121,8 +121,9 @@ Result<QJsonArray> purgeApply(const QString &action, const RepairStep &step, con
         return w.error();
     const quint64 planned = quint64(step.params.value(QLatin1String("seq")).toInteger());
     // Up to and including the planned record only ("seq" is exclusive); never below 2 (2.9 reads 0 and 1 as "no sequence").
-    auto reply = ctx.api(QStringLiteral("STREAM.PURGE.") + sessStream,
-                         QJsonObject{{QStringLiteral("filter"), step.subject}, {QStringLiteral("seq"), qint64(qMax<quint64>(planned, 1) + 1)}});
+    auto reply =
+        ctx.api(QStringLiteral("STREAM.PURGE.") + sessStream,
+                QJsonObject{{QStringLiteral("filter"), step.subject}, {QStringLiteral("seq"), qint64(qMax<quint64>(planned, 1) + 1)}});
     if (!reply)
         return reply.error().prefixed(QStringLiteral("purging %1").arg(step.subject));
     return QJsonArray{*reply};
@@ -221,9 +222,9 @@ public:
             pending += c.exists ? c.pending() : 0;
         // A stuck consumer's client is connected: its session is reset under it (it gets nothing until it reconnects).
         const bool reset = f.code == FindingCodes::consumerStuck();
-        const QString kind = reset ? QStringLiteral("Reset the stuck session")
-                             : f.code == FindingCodes::interestPinned() ? QStringLiteral("Delete the offline session")
-                                                                        : QStringLiteral("Delete the stale session");
+        const QString kind = reset                     ? QStringLiteral("Reset the stuck session")
+            : f.code == FindingCodes::interestPinned() ? QStringLiteral("Delete the offline session")
+                                                       : QStringLiteral("Delete the stale session");
         s.description = QStringLiteral("%1 \"%2\": back up and purge its record on %3 (sequence %4, written %5), then delete its "
                                        "durables; the client loses the %6 queued message(s) they hold")
                             .arg(kind, entry->clientId, entry->subject)
@@ -254,8 +255,9 @@ public:
         QStringList kept;
         addConsumerSteps(steps, ctx, *entry, removable(ctx, *entry, entry->record->durableNames(), &kept),
                          QStringLiteral("of the %1 session \"%2\"")
-                             .arg(reset ? QStringLiteral("stuck") : f.code == FindingCodes::interestPinned() ? QStringLiteral("offline")
-                                                                                                              : QStringLiteral("stale"),
+                             .arg(reset                                          ? QStringLiteral("stuck")
+                                      : f.code == FindingCodes::interestPinned() ? QStringLiteral("offline")
+                                                                                 : QStringLiteral("stale"),
                                   entry->clientId),
                          reset);
         if (!kept.isEmpty())

@@ -64,7 +64,8 @@ public:
                 }
         if (durable.isEmpty() || !entry || !entry->record || config.isEmpty()) {
             *note = QStringLiteral("%1 (%2): the session record naming the consumer was not gathered; run check with the "
-                                   "account's credentials and plan again.").arg(f.code, f.title);
+                                   "account's credentials and plan again.")
+                        .arg(f.code, f.title);
             return {};
         }
         const QString stream = f.stream;
@@ -74,22 +75,23 @@ public:
         s.subject = f.subject;
         s.consumer = durable;
         s.clientId = f.clientId;
-        s.description = QStringLiteral("Recreate the durable %1 on %2 for session \"%3\" (%4, deliver subject %5) from the record's own config")
-                            .arg(durable, stream, f.clientId,
-                                 sid == QLatin1String("pubrel") ? QStringLiteral("PUBREL") : QStringLiteral("subscription ") + sid,
-                                 str(config, "deliver_subject"));
+        s.description =
+            QStringLiteral("Recreate the durable %1 on %2 for session \"%3\" (%4, deliver subject %5) from the record's own config")
+                .arg(durable, stream, f.clientId,
+                     sid == QLatin1String("pubrel") ? QStringLiteral("PUBREL") : QStringLiteral("subscription ") + sid,
+                     str(config, "deliver_subject"));
         s.requests = {RepairRequest{ctx.apiSubject(QStringLiteral("CONSUMER.DURABLE.CREATE.%1.%2").arg(stream, durable)),
                                     QJsonObject{{QStringLiteral("stream_name"), stream}, {QStringLiteral("config"), config}}}};
         s.precondition = QStringLiteral("%1 still does not exist on %2 (exists: nothing to do), and the last record on %3 still "
-                                        "names it with the same deliver and filter subjects").arg(durable, stream, f.subject);
+                                        "names it with the same deliver and filter subjects")
+                             .arg(durable, stream, f.subject);
         s.undo = QStringLiteral("delete the durable again (%1): it did not exist before this step")
                      .arg(ctx.apiSubject(QStringLiteral("CONSUMER.DELETE.%1.%2").arg(stream, durable)));
         s.verification = QStringLiteral("CONSUMER.INFO of %1 shows deliver subject %2 and filter %3; the session's QoS 1/2 messages "
                                         "are delivered again when the client connects")
                              .arg(durable, str(config, "deliver_subject"), str(config, "filter_subject"));
-        s.params = QJsonObject{{QStringLiteral("config"), config},
-                               {QStringLiteral("record_seq"), qint64(entry->seq)},
-                               {QStringLiteral("sid"), sid}};
+        s.params = QJsonObject{
+            {QStringLiteral("config"), config}, {QStringLiteral("record_seq"), qint64(entry->seq)}, {QStringLiteral("sid"), sid}};
         return {s};
     }
 
@@ -101,11 +103,12 @@ public:
             return info.error();
         if (*info) {
             const QJsonObject actual = (*info)->value(QLatin1String("config")).toObject();
-            return Precondition::alreadyDone(sameDelivery(actual, planned)
-                                                 ? QStringLiteral("%1 exists with the record's deliver and filter subjects").arg(step.consumer)
-                                                 : QStringLiteral("%1 exists, with deliver subject %2 and filter %3 (the record names %4 and %5)")
-                                                       .arg(step.consumer, str(actual, "deliver_subject"), str(actual, "filter_subject"),
-                                                            str(planned, "deliver_subject"), str(planned, "filter_subject")));
+            return Precondition::alreadyDone(
+                sameDelivery(actual, planned)
+                    ? QStringLiteral("%1 exists with the record's deliver and filter subjects").arg(step.consumer)
+                    : QStringLiteral("%1 exists, with deliver subject %2 and filter %3 (the record names %4 and %5)")
+                          .arg(step.consumer, str(actual, "deliver_subject"), str(actual, "filter_subject"),
+                               str(planned, "deliver_subject"), str(planned, "filter_subject")));
         }
         auto rec = SessionLiveState::lastOnSubject(ctx, sessStream, step.subject);
         if (!rec)
@@ -114,8 +117,8 @@ public:
             return Precondition::changed(QStringLiteral("the session record on %1 is gone").arg(step.subject));
         const QJsonObject now = configInRecord((*rec)->data, step.consumer);
         if (now.isEmpty())
-            return Precondition::changed(QStringLiteral("the record on %1 (sequence %2) no longer names %3")
-                                             .arg(step.subject).arg((*rec)->seq).arg(step.consumer));
+            return Precondition::changed(
+                QStringLiteral("the record on %1 (sequence %2) no longer names %3").arg(step.subject).arg((*rec)->seq).arg(step.consumer));
         if (!sameDelivery(now, planned))
             return Precondition::changed(QStringLiteral("the record on %1 now gives %2 deliver subject %3 and filter %4")
                                              .arg(step.subject, step.consumer, str(now, "deliver_subject"), str(now, "filter_subject")));
@@ -148,9 +151,10 @@ public:
             return Error(Error::Kind::NotFound, QStringLiteral("%1 does not exist on %2").arg(step.consumer, step.stream));
         const QJsonObject actual = (*info)->value(QLatin1String("config")).toObject();
         if (!sameDelivery(actual, planned))
-            return Error(Error::Kind::Protocol, QStringLiteral("%1 has deliver subject %2 and filter %3, not %4 and %5")
-                                                    .arg(step.consumer, str(actual, "deliver_subject"), str(actual, "filter_subject"),
-                                                         str(planned, "deliver_subject"), str(planned, "filter_subject")));
+            return Error(Error::Kind::Protocol,
+                         QStringLiteral("%1 has deliver subject %2 and filter %3, not %4 and %5")
+                             .arg(step.consumer, str(actual, "deliver_subject"), str(actual, "filter_subject"),
+                                  str(planned, "deliver_subject"), str(planned, "filter_subject")));
         return {};
     }
 };
@@ -167,12 +171,14 @@ public:
         if (ctx.sessions)
             for (const SessionLoader::ConsumerIndex::Entry &e : ctx.sessions->consumers)
                 if (e.consumer.stream == f.stream
-                    && FindingCatalogue::title(f.code, {{QStringLiteral("consumer"), e.name}, {QStringLiteral("stream"), f.stream}}) == f.title)
+                    && FindingCatalogue::title(f.code, {{QStringLiteral("consumer"), e.name}, {QStringLiteral("stream"), f.stream}})
+                        == f.title)
                     durable = e.name;
         const QString hash = MqttLayout::durableOwnerHash(f.stream, durable);
         if (durable.isEmpty() || hash.isEmpty()) {
             *note = QStringLiteral("%1 (%2): the consumer was not among the gathered ones; run check with the account's credentials "
-                                   "and plan again.").arg(f.code, f.title);
+                                   "and plan again.")
+                        .arg(f.code, f.title);
             return {};
         }
         const QString subject = GatheredSessions::subjectOfHash(ctx, hash);
@@ -185,7 +191,8 @@ public:
                                           {w});
         if (ctx.sessions && !ctx.sessions->connected)
             *note = QStringLiteral("%1: connected clients were unknown when the plan was made; the step asks the servers (CONNZ) "
-                                   "right before it runs.").arg(durable);
+                                   "right before it runs.")
+                        .arg(durable);
         return {s};
     }
 
@@ -219,8 +226,8 @@ public:
         if (const auto clients = SessionLiveState::connectedNow(ctx)) {
             for (auto it = clients->cbegin(); it != clients->cend(); ++it)
                 if (!hash.isEmpty() && ClientIdHash::hash(it.key()) == hash)
-                    return Precondition::changed(QStringLiteral("MQTT client \"%1\", whose ID hashes to %2, is connected to %3")
-                                                     .arg(it.key(), hash, it.value()));
+                    return Precondition::changed(
+                        QStringLiteral("MQTT client \"%1\", whose ID hashes to %2, is connected to %3").arg(it.key(), hash, it.value()));
         }
         return Precondition::run();
     }
@@ -232,7 +239,7 @@ public:
         auto reply = ctx.api(QStringLiteral("CONSUMER.DELETE.%1.%2").arg(step.stream, step.consumer));
         if (reply)
             return QJsonArray{*reply};
-        if (reply.error().jsErrCode() == JsErrors::ConsumerNotFound)  // already gone: a rerun
+        if (reply.error().jsErrCode() == JsErrors::ConsumerNotFound) // already gone: a rerun
             return QJsonArray{QJsonObject{{QStringLiteral("note"), QStringLiteral("%1 was already deleted").arg(step.consumer)}}};
         return reply.error().prefixed(QStringLiteral("deleting %1 on %2").arg(step.consumer, step.stream));
     }
@@ -252,9 +259,8 @@ public:
 
 QJsonObject WatchedSubject::toJson() const
 {
-    return QJsonObject{{QStringLiteral("subject"), subject},
-                       {QStringLiteral("seq"), qint64(seq)},
-                       {QStringLiteral("purged_before"), purgedBefore}};
+    return QJsonObject{
+        {QStringLiteral("subject"), subject}, {QStringLiteral("seq"), qint64(seq)}, {QStringLiteral("purged_before"), purgedBefore}};
 }
 
 WatchedSubject WatchedSubject::fromJson(const QJsonObject &o)
@@ -280,11 +286,10 @@ RepairStep deleteConsumerStep(const PlanContext &ctx, const QString &stream, con
     // The messages it holds leave the stream with it (interest retention): they are backed up first, read
     // by subject with STREAM.MSG.GET (never a consumer on an interest stream), so "backed up" is true.
     const qint64 held = info.value(QLatin1String("num_pending")).toInteger() + info.value(QLatin1String("num_ack_pending")).toInteger();
-    s.description = QStringLiteral("Delete the durable %1 on %2 (filter %3; %4%5) %6")
-                        .arg(name, stream, filter.isEmpty() ? QStringLiteral("-") : filter, GatheredSessions::pendingText(info),
-                             held > 0 ? QStringLiteral(": the messages on its filter are backed up first, then dropped with it")
-                                      : QString(),
-                             why);
+    s.description =
+        QStringLiteral("Delete the durable %1 on %2 (filter %3; %4%5) %6")
+            .arg(name, stream, filter.isEmpty() ? QStringLiteral("-") : filter, GatheredSessions::pendingText(info),
+                 held > 0 ? QStringLiteral(": the messages on its filter are backed up first, then dropped with it") : QString(), why);
     s.requests = {RepairRequest{ctx.apiSubject(QStringLiteral("CONSUMER.DELETE.%1.%2").arg(stream, name)), {}}};
     s.destructive = true;
     RepairBackupSpec b;

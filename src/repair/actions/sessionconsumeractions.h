@@ -14,8 +14,8 @@ namespace MqttDoctor::SessionRepair {
 struct WatchedSubject
 {
     QString subject;
-    quint64 seq = 0;            ///< the record the plan saw (0: none)
-    bool purgedBefore = false;  ///< an earlier step of the same plan purges exactly that record
+    quint64 seq = 0; ///< the record the plan saw (0: none)
+    bool purgedBefore = false; ///< an earlier step of the same plan purges exactly that record
     QJsonObject toJson() const;
     static WatchedSubject fromJson(const QJsonObject &o);
 };

@@ -13,7 +13,7 @@ Result<std::optional<StoredRecord>> msgGetLiveRecord(const ExecContext &ctx, con
     auto reply = ctx.api(QStringLiteral("STREAM.MSG.GET.") + stream, body);
     if (!reply) {
         const int code = reply.error().jsErrCode();
-        if (code == JsErrors::NoMessageFound || code == JsErrors::StreamNotFound)  // no message found, stream not found
+        if (code == JsErrors::NoMessageFound || code == JsErrors::StreamNotFound) // no message found, stream not found
             return std::optional<StoredRecord>();
         return reply.error();
     }

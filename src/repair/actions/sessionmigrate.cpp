@@ -72,7 +72,8 @@ public:
         const RepairRequest del{ctx.apiSubject(QStringLiteral("STREAM.DELETE.") + f.stream), {}};
         if (messages == 0) {
             s.description = QStringLiteral("Back up and delete the empty legacy session stream %1 (servers that create $MQTT_sess "
-                                           "retry moving it every 5 s, forever)").arg(f.stream);
+                                           "retry moving it every 5 s, forever)")
+                                .arg(f.stream);
             s.requests = {del};
         } else {
             s.description = QStringLiteral("Move the session record of the legacy stream %1 (sequence %2) to %3<hash of its client ID> "
@@ -81,27 +82,31 @@ public:
                                 .arg(f.stream)
                                 .arg(lastSeq)
                                 .arg(prefix);
-            s.requests = {RepairRequest{ctx.apiSubject(QStringLiteral("STREAM.MSG.GET.") + f.stream), QJsonObject{{QStringLiteral("seq"), lastSeq}}},
-                          RepairRequest{prefix + QStringLiteral("<hash of the record's id>"),
-                                        QJsonObject{{QStringLiteral("publish"), QStringLiteral("the record's bytes, unchanged, JetStream "
-                                                                                               "publish with a plain inbox reply")}}},
-                          del};
+            s.requests = {
+                RepairRequest{ctx.apiSubject(QStringLiteral("STREAM.MSG.GET.") + f.stream), QJsonObject{{QStringLiteral("seq"), lastSeq}}},
+                RepairRequest{prefix + QStringLiteral("<hash of the record's id>"),
+                              QJsonObject{{QStringLiteral("publish"),
+                                           QStringLiteral("the record's bytes, unchanged, JetStream "
+                                                          "publish with a plain inbox reply")}}},
+                del};
             s.diff = QStringLiteral("+ $MQTT_sess %1<hash of the record's id>: the record of %2\n- stream %2").arg(prefix, f.stream);
         }
         if (!ctx.stream(sessStream))
             *note = QStringLiteral("%1: $MQTT_sess does not exist yet; the record is stored once it is created (an earlier step or "
-                                   "the first MQTT connect)").arg(f.stream);
+                                   "the first MQTT connect)")
+                        .arg(f.stream);
         s.precondition = QStringLiteral("%1 still exists with %2 message(s), last sequence %3 (gone: already done)")
                              .arg(f.stream)
                              .arg(messages)
                              .arg(lastSeq);
         s.undo = QStringLiteral("restore the step's backup file (recreates %1 with its record); remove the copy with STREAM.PURGE "
-                                "of its $MQTT_sess subject (named in the step's reply)").arg(f.stream);
+                                "of its $MQTT_sess subject (named in the step's reply)")
+                     .arg(f.stream);
         s.verification = QStringLiteral("the copy was read back from $MQTT_sess and compared byte for byte before %1 was deleted; %1 "
-                                        "no longer exists").arg(f.stream);
-        s.params = QJsonObject{{QStringLiteral("messages"), messages},
-                               {QStringLiteral("last_seq"), lastSeq},
-                               {QStringLiteral("prefix"), prefix}};
+                                        "no longer exists")
+                             .arg(f.stream);
+        s.params =
+            QJsonObject{{QStringLiteral("messages"), messages}, {QStringLiteral("last_seq"), lastSeq}, {QStringLiteral("prefix"), prefix}};
         return {s};
     }
 
@@ -116,7 +121,8 @@ public:
         const qint64 lastSeq = stateValue(**info, "last_seq");
         if (messages != step.params.value(QLatin1String("messages")).toInteger()
             || lastSeq != step.params.value(QLatin1String("last_seq")).toInteger())
-            return Precondition::changed(QStringLiteral("%1 now holds %2 message(s), last sequence %3").arg(step.stream).arg(messages).arg(lastSeq));
+            return Precondition::changed(
+                QStringLiteral("%1 now holds %2 message(s), last sequence %3").arg(step.stream).arg(messages).arg(lastSeq));
         return Precondition::run();
     }
 
@@ -161,8 +167,9 @@ private:
         const SessionLiveState::StoredRecord &record = **legacy;
         auto decoded = SessionRecord::decode(record.data);
         if (!decoded || decoded->id.isEmpty())
-            return QJsonObject{{QStringLiteral("note"), QStringLiteral("not a session record (%1): only backed up")
-                                                            .arg(decoded ? QStringLiteral("no client ID") : decoded.error().message())}};
+            return QJsonObject{{QStringLiteral("note"),
+                                QStringLiteral("not a session record (%1): only backed up")
+                                    .arg(decoded ? QStringLiteral("no client ID") : decoded.error().message())}};
         const QString target = step.params.value(QLatin1String("prefix")).toString() + ClientIdHash::hash(decoded->id);
         auto existing = SessionLiveState::lastOnSubject(ctx, sessStream, target);
         if (!existing)
@@ -175,8 +182,9 @@ private:
         }
         if (*existing && (record.timeNs == 0 || (*existing)->timeNs >= record.timeNs)) {
             out.insert(QStringLiteral("seq"), qint64((*existing)->seq));
-            out.insert(QStringLiteral("note"), QStringLiteral("kept the newer record already on the target subject; the legacy record "
-                                                              "is only in the backup"));
+            out.insert(QStringLiteral("note"),
+                       QStringLiteral("kept the newer record already on the target subject; the legacy record "
+                                      "is only in the backup"));
             return out;
         }
         // Overwrite only the record just read (a client saving meanwhile wins); none: plain store.
@@ -189,10 +197,11 @@ private:
         if (!copy)
             return copy.error().prefixed(QStringLiteral("reading back %1").arg(target));
         if (!*copy || (*copy)->data != record.data || (*copy)->subject != target)
-            return Error(Error::Kind::Internal, QStringLiteral("the copy on %1 (sequence %2) differs from the record of %3; %3 was kept")
-                                                    .arg(target)
-                                                    .arg(*seq)
-                                                    .arg(step.stream));
+            return Error(Error::Kind::Internal,
+                         QStringLiteral("the copy on %1 (sequence %2) differs from the record of %3; %3 was kept")
+                             .arg(target)
+                             .arg(*seq)
+                             .arg(step.stream));
         out.insert(QStringLiteral("stream"), sessStream);
         out.insert(QStringLiteral("seq"), qint64(*seq));
         out.insert(QStringLiteral("note"), QStringLiteral("moved"));

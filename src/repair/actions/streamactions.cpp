@@ -19,7 +19,10 @@ namespace S = StreamConfigEdit;
 namespace C = FindingCodes;
 namespace R = RepairActions;
 
-QString sub(const char *s) { return QString::fromLatin1(s); }
+QString sub(const char *s)
+{
+    return QString::fromLatin1(s);
+}
 
 /** The subjects of another stream that capture any of the layout's MQTT subjects (for resolve_overlap). */
 QStringList capturedByOther(const QStringList &otherSubjects, const QStringList &mqttSubjects)
@@ -104,7 +107,8 @@ public:
         s.requests = {{ctx.apiSubject(QStringLiteral("STREAM.CREATE.") + spec.name), config}};
         s.diff = S::renderCreateDiff(S::currentValues(config, MqttStreamSpec::comparedFields()));
         s.precondition = QStringLiteral("%1 still does not exist (if it exists with exactly this config the step is already done; "
-                                        "with another config the plan stops)").arg(spec.name);
+                                        "with another config the plan stops)")
+                             .arg(spec.name);
         s.undo = QStringLiteral("delete the stream again (%1)").arg(ctx.apiSubject(QStringLiteral("STREAM.DELETE.") + spec.name));
         s.verification = QStringLiteral("STREAM.INFO of %1 shows the expected subjects, retention, storage, discard, "
                                         "max_msgs_per_subject, discard_new_per_subject and num_replicas %2")
@@ -139,7 +143,8 @@ public:
         }
         if (finding.severity == Finding::Severity::Info) {
             *note = QStringLiteral("%1: the servers create it themselves the next time they set up MQTT for account \"%2\"; "
-                                   "nothing blocks that, so no step is planned.").arg(finding.stream, finding.account);
+                                   "nothing blocks that, so no step is planned.")
+                        .arg(finding.stream, finding.account);
             return {};
         }
         return {step(*spec, ctx)};
@@ -223,8 +228,9 @@ public:
         const StreamInfo *stream = ctx.stream(finding.stream);
         const auto spec = S::feasibleSpec(ctx, finding.stream);
         if (!stream || !spec) {
-            *note = QStringLiteral("%1: %2 is %3, nothing to update.")
-                        .arg(finding.code, finding.stream, stream ? QStringLiteral("not an expected MQTT stream") : QStringLiteral("missing"));
+            *note =
+                QStringLiteral("%1: %2 is %3, nothing to update.")
+                    .arg(finding.code, finding.stream, stream ? QStringLiteral("not an expected MQTT stream") : QStringLiteral("missing"));
             return {};
         }
         // One read-modify-write per stream covers every field that can change in place (the planner plans it once).
@@ -239,7 +245,7 @@ public:
         }
         const QJsonObject old = S::currentValues(stream->config, changes.keys());
         const bool purges = changes.contains(sub("max_msgs_per_subject"))
-                            && S::lowersPerSubjectLimit(old.value(sub("max_msgs_per_subject")), changes.value(sub("max_msgs_per_subject")));
+            && S::lowersPerSubjectLimit(old.value(sub("max_msgs_per_subject")), changes.value(sub("max_msgs_per_subject")));
 
         RepairStep s;
         s.action = name();
@@ -251,7 +257,7 @@ public:
                                               .arg(changes.value(sub("max_msgs_per_subject")).toInteger())
                                         : QString());
         s.requests = {{ctx.apiSubject(QStringLiteral("STREAM.UPDATE.") + finding.stream), S::withChanges(stream->config, changes)}};
-        if (purges)  // where the server does not enforce the lowered limit on stored messages (2.9.10)
+        if (purges) // where the server does not enforce the lowered limit on stored messages (2.9.10)
             s.requests.append({ctx.apiSubject(QStringLiteral("STREAM.PURGE.") + finding.stream),
                                QJsonObject{{sub("filter"), QStringLiteral("<each subject holding more>")},
                                            {sub("keep"), changes.value(sub("max_msgs_per_subject"))}}});
@@ -267,7 +273,8 @@ public:
             s.undo += QStringLiteral("; the purged messages: restore the backup of %1 written before this step").arg(finding.stream);
         s.verification = QStringLiteral("STREAM.INFO of %1 shows %2%3")
                              .arg(finding.stream, S::renderFields(changes),
-                                  purges ? QStringLiteral(" and at most %1 message(s) per subject").arg(changes.value(sub("max_msgs_per_subject")).toInteger())
+                                  purges ? QStringLiteral(" and at most %1 message(s) per subject")
+                                               .arg(changes.value(sub("max_msgs_per_subject")).toInteger())
                                          : QString());
         s.params = QJsonObject{{sub("old"), old}, {sub("new"), changes}};
         return {s};
@@ -288,7 +295,7 @@ public:
             if (!info)
                 return info.error();
             if (info->has_value() && hasExcess(**info, limitOf(step)))
-                return Precondition::run();  // limit set, older messages still there: purge them
+                return Precondition::run(); // limit set, older messages still there: purge them
         }
         return p;
     }
@@ -336,10 +343,11 @@ public:
             return Error(Error::Kind::Internal, QStringLiteral("%1 does not show the new values: %2").arg(step.stream, p.reason));
         if (changes.contains(sub("max_msgs_per_subject")) && hasExcess(**info, limitOf(step))) {
             const QJsonObject state = (*info)->value(QLatin1String("state")).toObject();
-            return Error(Error::Kind::Internal, QStringLiteral("%1 still holds %2 messages on %3 subjects")
-                                                    .arg(step.stream)
-                                                    .arg(state.value(QLatin1String("messages")).toInteger())
-                                                    .arg(state.value(QLatin1String("num_subjects")).toInteger()));
+            return Error(Error::Kind::Internal,
+                         QStringLiteral("%1 still holds %2 messages on %3 subjects")
+                             .arg(step.stream)
+                             .arg(state.value(QLatin1String("messages")).toInteger())
+                             .arg(state.value(QLatin1String("num_subjects")).toInteger()));
         }
         return {};
     }
@@ -402,7 +410,8 @@ public:
             s.requests = {{ctx.apiSubject(QStringLiteral("STREAM.DELETE.") + other), {}}};
             s.diff = S::renderDiff(oldSubjects, {});
             s.undo = QStringLiteral("restore the backup of \"%1\" written before this step (recreates it with its config, "
-                                    "messages and consumers; delete %2 first if created meanwhile)").arg(other, mqttStream);
+                                    "messages and consumers; delete %2 first if created meanwhile)")
+                         .arg(other, mqttStream);
             s.verification = QStringLiteral("\"%1\" no longer exists").arg(other);
         } else {
             const QJsonObject newSubjects{{sub("subjects"), QJsonArray::fromStringList(keep)}};
@@ -411,8 +420,10 @@ public:
             s.requests = {{ctx.apiSubject(QStringLiteral("STREAM.UPDATE.") + other), S::withChanges(info->config, newSubjects)}};
             s.diff = S::renderDiff(oldSubjects, newSubjects);
             s.undo = QStringLiteral("update back to: subjects %1 (only once the MQTT streams no longer need them); the messages "
-                                    "are kept, the backup of \"%2\" holds them too").arg(S::renderValue(oldSubjects.value(sub("subjects"))), other);
-            s.verification = QStringLiteral("\"%1\" has subjects %2 and none of them overlaps an MQTT subject").arg(other, S::renderValue(newSubjects.value(sub("subjects"))));
+                                    "are kept, the backup of \"%2\" holds them too")
+                         .arg(S::renderValue(oldSubjects.value(sub("subjects"))), other);
+            s.verification = QStringLiteral("\"%1\" has subjects %2 and none of them overlaps an MQTT subject")
+                                 .arg(other, S::renderValue(newSubjects.value(sub("subjects"))));
         }
         s.precondition = QStringLiteral("\"%1\" still has subjects %2 (gone or already narrowed: done; anything else: the plan stops)")
                              .arg(other, S::renderValue(oldSubjects.value(sub("subjects"))));
@@ -447,10 +458,13 @@ public:
         if (!info->has_value())
             return Precondition::alreadyDone(QStringLiteral("\"%1\" no longer exists").arg(step.stream));
         const QStringList now = MqttStreamSpec::subjectsOf((*info)->value(QLatin1String("config")).toObject());
-        const QStringList old = MqttStreamSpec::subjectsOf(QJsonObject{{sub("subjects"), step.params.value(QLatin1String("old_subjects"))}});
-        const QStringList keep = MqttStreamSpec::subjectsOf(QJsonObject{{sub("subjects"), step.params.value(QLatin1String("keep_subjects"))}});
+        const QStringList old =
+            MqttStreamSpec::subjectsOf(QJsonObject{{sub("subjects"), step.params.value(QLatin1String("old_subjects"))}});
+        const QStringList keep =
+            MqttStreamSpec::subjectsOf(QJsonObject{{sub("subjects"), step.params.value(QLatin1String("keep_subjects"))}});
         if (!keep.isEmpty() && MqttStreamSpec::sameSubjects(now, keep))
-            return Precondition::alreadyDone(QStringLiteral("\"%1\" already has subjects %2").arg(step.stream, keep.join(QStringLiteral(", "))));
+            return Precondition::alreadyDone(
+                QStringLiteral("\"%1\" already has subjects %2").arg(step.stream, keep.join(QStringLiteral(", "))));
         if (!MqttStreamSpec::sameSubjects(now, old))
             return Precondition::changed(QStringLiteral("\"%1\" now has subjects %2 (planned from %3)")
                                              .arg(step.stream, now.join(QStringLiteral(", ")), old.join(QStringLiteral(", "))));
@@ -500,14 +514,16 @@ public:
         if (remove)
             return Error(Error::Kind::Internal, QStringLiteral("\"%1\" still exists").arg(step.stream));
         const QStringList now = MqttStreamSpec::subjectsOf((*info)->value(QLatin1String("config")).toObject());
-        const QStringList captured = MqttStreamSpec::subjectsOf(QJsonObject{{sub("subjects"), step.params.value(QLatin1String("captured"))}});
+        const QStringList captured =
+            MqttStreamSpec::subjectsOf(QJsonObject{{sub("subjects"), step.params.value(QLatin1String("captured"))}});
         QStringList still;
         for (const QString &c : captured)
             for (const QString &n : now)
                 if (subjectsOverlap(c, n) && !still.contains(n))
                     still << n;
         if (!still.isEmpty())
-            return Error(Error::Kind::Internal, QStringLiteral("\"%1\" still captures %2").arg(step.stream, still.join(QStringLiteral(", "))));
+            return Error(Error::Kind::Internal,
+                         QStringLiteral("\"%1\" still captures %2").arg(step.stream, still.join(QStringLiteral(", "))));
         return {};
     }
 
@@ -519,7 +535,7 @@ private:
         for (const MqttStreamSpec &spec : ctx.layout.layout.streams())
             out += spec.subjects;
         if (ctx.layout.layout.kind() != MqttLayout::Kind::V2_10) {
-            const MqttLayout modern(MqttLayout::Kind::V2_10, ctx.layout.layout.domain());  // outlives the loop
+            const MqttLayout modern(MqttLayout::Kind::V2_10, ctx.layout.layout.domain()); // outlives the loop
             for (const MqttStreamSpec &spec : modern.streams())
                 out += spec.subjects;
         }

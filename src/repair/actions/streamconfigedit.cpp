@@ -4,7 +4,10 @@ namespace MqttDoctor::StreamConfigEdit {
 
 namespace {
 
-QString subjectsKey() { return QStringLiteral("subjects"); }
+QString subjectsKey()
+{
+    return QStringLiteral("subjects");
+}
 
 QStringList sortedSubjects(const QJsonValue &v)
 {

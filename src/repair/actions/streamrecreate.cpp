@@ -29,7 +29,10 @@ namespace {
 
 namespace S = StreamConfigEdit;
 
-QString key(const char *k) { return QString::fromLatin1(k); }
+QString key(const char *k)
+{
+    return QString::fromLatin1(k);
+}
 
 /** A file name for the recreate journal and backups: account and stream, made safe for file systems. */
 QString recreateFileStem(const QString &account, const QString &stream)
@@ -97,7 +100,9 @@ public:
         // tool is connected to.
         const QString cluster = stream->cluster.value(QLatin1String("name")).toString();
         const QJsonObject target = S::placedIn(S::withChanges(stream->config, changes),
-                                               ctx.layout.cluster.isEmpty() ? QString() : cluster.isEmpty() ? ctx.layout.cluster : cluster);
+                                               ctx.layout.cluster.isEmpty() ? QString()
+                                                   : cluster.isEmpty()      ? ctx.layout.cluster
+                                                                            : cluster);
 
         RepairStep s;
         s.action = name();
@@ -117,7 +122,8 @@ public:
                                         "continued from the journal of an earlier run in the same backup folder)")
                              .arg(finding.stream, S::renderFields(old));
         s.undo = QStringLiteral("delete %1, then restore the backup written before this step (recreates the stream with its old "
-                                "config, its consumers and messages)").arg(finding.stream);
+                                "config, its consumers and messages)")
+                     .arg(finding.stream);
         s.verification = QStringLiteral("STREAM.INFO of %1 shows %2; every backed-up message restored or already present, every "
                                         "durable consumer of the backup exists")
                              .arg(finding.stream, S::renderFields(changes));
@@ -135,14 +141,15 @@ public:
             if (journal)
                 return Precondition::run();
             return Precondition::changed(QStringLiteral("%1 does not exist and no recreate journal is in %2: restore the backup of "
-                                                        "the earlier run by hand").arg(step.stream, ctx.backupDir));
+                                                        "the earlier run by hand")
+                                             .arg(step.stream, ctx.backupDir));
         }
         const QJsonObject config = (*info)->value(QLatin1String("config")).toObject();
         const Precondition p = S::fieldsPrecondition(step.stream, config, step.params.value(QLatin1String("old")).toObject(),
                                                      step.params.value(QLatin1String("new")).toObject());
         if (p.verdict == Precondition::Verdict::AlreadyDone && journal
             && journal->value(QLatin1String("phase")).toString() != QLatin1String("restored"))
-            return Precondition::run();  // recreated, restore not finished
+            return Precondition::run(); // recreated, restore not finished
         return p;
     }
 
@@ -180,7 +187,8 @@ public:
                 bo.cancel = ctx.cancel;
                 auto b = StreamBackup::run(ctx.target, req, bo);
                 if (!b)
-                    return S::failed(QStringLiteral("backing up %1 before recreating it (nothing was changed)").arg(step.stream), b.error());
+                    return S::failed(QStringLiteral("backing up %1 before recreating it (nothing was changed)").arg(step.stream),
+                                     b.error());
                 journal = QJsonObject{{key("stream"), step.stream},
                                       {key("backup"), b->path},
                                       {key("messages"), qint64(b->messages)},
@@ -189,7 +197,8 @@ public:
                                       {key("phase"), key("backed_up")}};
                 if (auto w = writeJournal(jpath, *journal); !w)
                     return w.error();
-                replies.append(QJsonObject{{key("backup"), b->path}, {key("messages"), qint64(b->messages)},
+                replies.append(QJsonObject{{key("backup"), b->path},
+                                           {key("messages"), qint64(b->messages)},
                                            {key("consumers"), QJsonArray::fromStringList(b->consumers)}});
                 // 2. Delete.
                 auto deleted = ctx.api(QStringLiteral("STREAM.DELETE.") + step.stream);
@@ -206,20 +215,23 @@ public:
         }
         if (!journal)
             return S::stateChanged(QStringLiteral("%1 does not exist and no recreate journal is in %2: restore the backup of the earlier "
-                                                  "run by hand").arg(step.stream, ctx.backupDir));
+                                                  "run by hand")
+                                       .arg(step.stream, ctx.backupDir));
 
         // 3. Create with the expected config ("already in use": someone created it meanwhile, re-read).
         if (!info->has_value()) {
             const QJsonObject config = journal->value(QLatin1String("config")).toObject();
             auto created = ctx.api(QStringLiteral("STREAM.CREATE.") + step.stream, config);
             if (!created && !S::isAlreadyInUse(created.error()))
-                return S::failed(QStringLiteral("creating %1 (restore %2 to undo)").arg(step.stream, journal->value(QLatin1String("backup")).toString()),
-                                 created.error());
+                return S::failed(
+                    QStringLiteral("creating %1 (restore %2 to undo)").arg(step.stream, journal->value(QLatin1String("backup")).toString()),
+                    created.error());
             replies.append(created ? *created : QJsonObject{{key("already_exists"), true}});
             auto again = ctx.streamInfo(step.stream);
             if (!again || !again->has_value())
                 return Error(Error::Kind::Internal, QStringLiteral("%1 is not there after creating it").arg(step.stream));
-            const Precondition p = S::fieldsPrecondition(step.stream, (*again)->value(QLatin1String("config")).toObject(), oldValues, changes);
+            const Precondition p =
+                S::fieldsPrecondition(step.stream, (*again)->value(QLatin1String("config")).toObject(), oldValues, changes);
             if (p.verdict != Precondition::Verdict::AlreadyDone)
                 return S::stateChanged(QStringLiteral("%1 was created by someone else with another config: %2").arg(step.stream, p.reason));
             journal->insert(key("phase"), key("created"));
@@ -243,10 +255,11 @@ public:
                                  {key("consumers_existing"), QJsonArray::fromStringList(restored->consumersExisting)}};
         replies.append(QJsonObject{{key("restore"), backup}, {key("counts"), counts}});
         if (!restored->complete())
-            return Error(Error::Kind::Internal, QStringLiteral("restoring %1 into %2: %3 message(s) failed (%4); rerun to continue")
-                                                    .arg(backup, step.stream)
-                                                    .arg(restored->failed)
-                                                    .arg(restored->failures.join(QStringLiteral("; "))));
+            return Error(Error::Kind::Internal,
+                         QStringLiteral("restoring %1 into %2: %3 message(s) failed (%4); rerun to continue")
+                             .arg(backup, step.stream)
+                             .arg(restored->failed)
+                             .arg(restored->failures.join(QStringLiteral("; "))));
         journal->insert(key("phase"), key("restored"));
         journal->insert(key("restore"), counts);
         if (auto w = writeJournal(jpath, *journal); !w)
@@ -267,21 +280,24 @@ public:
             return Error(Error::Kind::Internal, QStringLiteral("%1 does not show the new values: %2").arg(step.stream, p.reason));
         const auto journal = ctx.backupDir.isEmpty() ? std::nullopt : readJournal(journalPath(ctx, step), step.stream);
         if (!journal)
-            return {};  // nothing was restored by this run (done before)
+            return {}; // nothing was restored by this run (done before)
         const QJsonObject counts = journal->value(QLatin1String("restore")).toObject();
         const qint64 backedUp = journal->value(QLatin1String("messages")).toInteger();
-        const qint64 accounted = counts.value(QLatin1String("restored")).toInteger() + counts.value(QLatin1String("already_present")).toInteger()
-                                 + counts.value(QLatin1String("conflicts")).toInteger();
+        const qint64 accounted = counts.value(QLatin1String("restored")).toInteger()
+            + counts.value(QLatin1String("already_present")).toInteger() + counts.value(QLatin1String("conflicts")).toInteger();
         if (journal->value(QLatin1String("phase")).toString() != QLatin1String("restored") || accounted != backedUp)
-            return Error(Error::Kind::Internal, QStringLiteral("%1: %2 of %3 backed-up messages restored").arg(step.stream).arg(accounted).arg(backedUp));
+            return Error(Error::Kind::Internal,
+                         QStringLiteral("%1: %2 of %3 backed-up messages restored").arg(step.stream).arg(accounted).arg(backedUp));
         for (const QJsonValue &c : journal->value(QLatin1String("consumers")).toArray()) {
             auto ci = ctx.consumerInfo(step.stream, c.toString());
             if (!ci)
                 return ci.error();
             // Ephemeral consumers (no durable name) are not restored; durables must be back.
-            if (!ci->has_value() && (counts.value(QLatin1String("consumers_created")).toArray().contains(c)
-                                     || counts.value(QLatin1String("consumers_existing")).toArray().contains(c)))
-                return Error(Error::Kind::Internal, QStringLiteral("consumer %1 of %2 is missing after the restore").arg(c.toString(), step.stream));
+            if (!ci->has_value()
+                && (counts.value(QLatin1String("consumers_created")).toArray().contains(c)
+                    || counts.value(QLatin1String("consumers_existing")).toArray().contains(c)))
+                return Error(Error::Kind::Internal,
+                             QStringLiteral("consumer %1 of %2 is missing after the restore").arg(c.toString(), step.stream));
         }
         return {};
     }
