@@ -60,14 +60,15 @@ TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQT
 DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
     qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev \
     libnats-dev libssl-dev openssl \
-    clang libclang-rt-dev llvm lld \
+    clang libclang-rt-dev llvm lld clang-format clang-tidy \
     nats-server mosquitto-clients python3-prometheus-client \
     xvfb xauth ca-certificates \
     dpkg-dev lintian desktop-file-utils appstream man-db bsdextrautils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps servers configure build package configure-test build-test test test-main test-asan test-tsan fuzz demo bench clean
+.PHONY: all deps servers configure build package configure-test build-test test test-main test-asan test-tsan fuzz demo bench \
+    format tidy clean
 
 all: build
 
@@ -149,5 +150,18 @@ bench: configure servers
 	cmake --build $(BUILD) -j$(JOBS) --target benchmarks
 	@scripts/run-benchmarks.sh $(BUILD)
 
+# The C++ files in the style of .clang-format (the test code_is_formatted checks it).
+FORMAT_DIRS := src app ui tests fuzz tools packaging
+format: deps
+	find $(FORMAT_DIRS) -name '*.cpp' -o -name '*.h' -o -name '*.c' | xargs clang-format -i
+
+# The checks of .clang-tidy over the core and the CLI, in a tree of their own (clang, no precompiled
+# headers, nothing built); any warning fails.
+TIDY_BUILD ?= $(BUILD)-tidy
+tidy: deps
+	cmake -S . -B $(TIDY_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	    -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON -DMQTTDOCTOR_BUILD_GUI=OFF
+	run-clang-tidy -p $(TIDY_BUILD) -quiet -j$(JOBS) '$(CURDIR)/(src|app/cli)/.*\.cpp$$'
+
 clean:
-	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(TIDY_BUILD)

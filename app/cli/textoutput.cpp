@@ -82,6 +82,9 @@ QString cliHint(const Error &error)
                              "under \"accounts\" in the profile");
         break;
     case Error::Setting::AllowChanges: how = QStringLiteral("--allow-changes, or \"allow_changes\": true in the profile"); break;
+    case Error::Setting::SystemCredentials:
+        how = QStringLiteral("--system-user/--system-password or --system-creds, or \"system\" in the profile");
+        break;
     case Error::Setting::None: break;
     }
     if (how.isEmpty())

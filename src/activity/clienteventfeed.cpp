@@ -19,13 +19,16 @@ Result<ClientEventFeed> ClientEventFeed::open(ConnectionSet &connections, const 
 {
     if (!connections.hasSystem())
         return Error(Error::Kind::InvalidInput, QStringLiteral("following client events needs a system connection"),
-                     QStringLiteral("give the system account's credentials (--system-user/--system-password or --system-creds)"));
+                     QStringLiteral("give the system account's credentials"))
+            .withSetting(Error::Setting::SystemCredentials);
     auto system = connections.system();
     if (!system)
         return system.error();
     // Two tokens after the account: CONNECT and DISCONNECT (and the account's connection counts, skipped).
     const QString subject = QStringLiteral("$SYS.ACCOUNT.%1.*").arg(filter.account.isEmpty() ? QStringLiteral("*") : filter.account);
-    return NatsSubscription::subscribe(*system, subject).transform([&](auto &&value) { return ClientEventFeed(std::move(value), filter); });
+    return NatsSubscription::subscribe(*system, subject).transform([&](std::unique_ptr<NatsSubscription> &&value) {
+        return ClientEventFeed(std::move(value), filter);
+    });
 }
 
 Result<std::optional<MqttClientEvent>> ClientEventFeed::next(int timeoutMs)

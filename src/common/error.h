@@ -41,6 +41,7 @@ public:
         None,
         AccountCredentials, ///< a user of the account itself (user/password, token, NKey or creds), or its entry in the profile's accounts
         AllowChanges, ///< the profile's allow_changes switch
+        SystemCredentials, ///< a user of the system account (user/password or creds), or the profile's "system" entry
     };
 
     Error() = default;

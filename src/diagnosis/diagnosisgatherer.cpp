@@ -111,7 +111,8 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
     input.servers = *servers;
     if (!connections.hasSystem())
         return Error(Error::Kind::NoSystemAccess, QStringLiteral("checking every account needs a system connection"),
-                     QStringLiteral("give --system-user/--system-password (or --system-creds), or check one account with --account"));
+                     QStringLiteral("give the system account's credentials, or check one account"))
+            .withSetting(Error::Setting::SystemCredentials);
     // The limits come with each account's own view below.
     auto accounts = Discovery::accounts(connections, Discovery::AccountLimits::Skip);
     if (!accounts)

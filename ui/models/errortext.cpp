@@ -11,6 +11,7 @@ QString ErrorText::hint(const Error &error)
                  "\"accounts\" in the profile file");
         break;
     case Error::Setting::AllowChanges: how = tr("turn on \"Allow changes\" in the connection settings (Connect…)"); break;
+    case Error::Setting::SystemCredentials: how = tr("in Connect…, fill in the system account's user or credentials file"); break;
     case Error::Setting::None: break;
     }
     if (how.isEmpty())
