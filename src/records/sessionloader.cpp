@@ -319,7 +319,19 @@ void writeJson(JsonStreamWriter &w, const SessionEntry &e)
     }
     w.endArray();
     w.string(QStringLiteral("hash"), e.hash);
-    w.strings(QStringLiteral("problems"), e.problems());
+    // problems(), written without making the texts of the missing durables first.
+    w.beginArray(QStringLiteral("problems"));
+    for (const QString &p : e.otherProblems)
+        w.string({}, p);
+    for (const SessionConsumer &c : e.consumers)
+        if (reportedMissing(e, c)) {
+            w.beginString({});
+            w.textPiece(u"consumer ");
+            w.textPiece(c.name);
+            w.textPiece(u" missing");
+            w.endString();
+        }
+    w.endArray();
     w.number(QStringLiteral("seq"), qint64(e.seq));
     w.string(QStringLiteral("stream"), e.isLegacy() ? e.legacyStream : sessStream);
     w.string(QStringLiteral("subject"), e.subject);
