@@ -68,6 +68,14 @@ inline QStringList acmeArgs(const QString &url)
     return userArgs(url, QStringLiteral("acme"), QStringLiteral("acmepass"));
 }
 
+/** acmeArgs() with the system user sys/syspass too. */
+inline QStringList acmeWithSystemArgs(const QString &url)
+{
+    return acmeArgs(url)
+        + QStringList{QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
+                      QStringLiteral("syspass")};
+}
+
 inline QString describe(const CliRunner::Run &run);
 
 /** `nats-mqtt-doctor-cli <connection> check --json <extra>`. MQTTDOCTOR_LIVECHECK_VERBOSE=1 prints the findings. */

@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include "clirunner.h"
+#include "livecheck.h"
 #include "mqttclient.h"
 #include "rawmqtt.h"
 #include "natsserverbinary.h"
@@ -23,20 +24,6 @@ using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
 
 namespace {
-
-QStringList acmeArgs(const QString &url)
-{
-    return {QStringLiteral("--server"),
-            url,
-            QStringLiteral("--user"),
-            QStringLiteral("acme"),
-            QStringLiteral("--password"),
-            QStringLiteral("acmepass"),
-            QStringLiteral("--system-user"),
-            QStringLiteral("sys"),
-            QStringLiteral("--system-password"),
-            QStringLiteral("syspass")};
-}
 
 // Every stream's message count, last sequence and consumer names: what browsing must not change.
 QMap<QString, QString> streamsAndConsumers(const QString &url)
@@ -129,15 +116,17 @@ private slots:
         QVERIFY2(outcome.startsWith(QStringLiteral("PUBREL ")), qPrintable(outcome));
         const int packetId = outcome.mid(7).toInt();
         QTest::qWait(300);
-        const auto session = CliRunner::run(
-            acmeArgs(server.url()) + QStringList{QStringLiteral("session"), QStringLiteral("q2-subscriber"), QStringLiteral("--json")});
+        const auto session =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(server.url())
+                           + QStringList{QStringLiteral("session"), QStringLiteral("q2-subscriber"), QStringLiteral("--json")});
         QVERIFY2(session.exitCode() == 0 && session.jsonValid, qPrintable(session.describe()));
         const QJsonObject s = session.json.value(QLatin1String("session")).toObject();
         const QJsonArray pubrels = s.value(QLatin1String("pubrel_pending")).toArray();
         QVERIFY2(pubrels.size() == 1, qPrintable(session.describe()));
         QCOMPARE(pubrels.at(0).toObject().value(QLatin1String("packet_id")).toInt(), packetId);
         QCOMPARE(s.value(QLatin1String("pubrel_pending_total")).toInteger(), 1);
-        const auto account = CliRunner::run(acmeArgs(server.url()) + QStringList{QStringLiteral("inflight"), QStringLiteral("--json")});
+        const auto account =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(server.url()) + QStringList{QStringLiteral("inflight"), QStringLiteral("--json")});
         QVERIFY2(account.exitCode() == 0 && account.jsonValid, qPrintable(account.describe()));
         const QJsonObject row =
             byKey(account.json.value(QLatin1String("sessions")).toArray(), "client_id", QStringLiteral("q2-subscriber"));
@@ -182,8 +171,8 @@ private slots:
         QVERIFY2(!before.contains(QStringLiteral("error")), qPrintable(before.value(QStringLiteral("error"))));
 
         // The device's queued commands, in order, with their topics; nothing delivered yet.
-        const auto device =
-            CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("device-1"), QStringLiteral("--json")});
+        const auto device = CliRunner::run(LiveCheck::acmeWithSystemArgs(url)
+                                           + QStringList{QStringLiteral("session"), QStringLiteral("device-1"), QStringLiteral("--json")});
         QVERIFY2(device.exitCode() == 0 && device.jsonValid, qPrintable(device.describe()));
         const QJsonObject session = device.json.value(QLatin1String("session")).toObject();
         const QJsonArray queued = session.value(QLatin1String("queued")).toArray();
@@ -204,13 +193,14 @@ private slots:
             // 2.9.10 keeps no QoS 2 streams, and says so.
             const QString notes = session.value(QLatin1String("inflight_notes")).toVariant().toStringList().join(u'\n');
             QVERIFY2(notes.contains(QStringLiteral("nats-server 2.9")), qPrintable(notes));
-            const auto text = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("device-1")});
+            const auto text =
+                CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("device-1")});
             QVERIFY2(text.exitCode() == 0 && text.out().contains(QStringLiteral("nats-server 2.9, which keeps no $MQTT_qos2in")),
                      qPrintable(text.describe()));
         }
 
         // --limit bounds each kind; the totals stay.
-        const auto limited = CliRunner::run(acmeArgs(url)
+        const auto limited = CliRunner::run(LiveCheck::acmeWithSystemArgs(url)
                                             + QStringList{QStringLiteral("session"), QStringLiteral("device-1"), QStringLiteral("--limit"),
                                                           QStringLiteral("2"), QStringLiteral("--json")});
         QVERIFY2(limited.exitCode() == 0, qPrintable(limited.describe()));
@@ -220,17 +210,19 @@ private slots:
 
         // Bad input: a clear usage error, nothing read.
         const auto badLimit = CliRunner::run(
-            acmeArgs(url)
+            LiveCheck::acmeWithSystemArgs(url)
             + QStringList{QStringLiteral("session"), QStringLiteral("device-1"), QStringLiteral("--limit"), QStringLiteral("many")});
         QCOMPARE(badLimit.exitCode(), 64);
         QVERIFY2(badLimit.err().contains(QStringLiteral("--limit must be a number")), qPrintable(badLimit.describe()));
         const auto badAge =
-            CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("inflight"), QStringLiteral("--older-than"), QStringLiteral("soon")});
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url)
+                           + QStringList{QStringLiteral("inflight"), QStringLiteral("--older-than"), QStringLiteral("soon")});
         QCOMPARE(badAge.exitCode(), 64);
         QVERIFY2(badAge.err().contains(QStringLiteral("--older-than must be a duration")), qPrintable(badAge.describe()));
 
         // The account view: the device with its oldest queued command; the QoS 2 publisher; the orphan.
-        const auto account = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("inflight"), QStringLiteral("--json")});
+        const auto account =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("inflight"), QStringLiteral("--json")});
         QVERIFY2(account.exitCode() == 0 && account.jsonValid, qPrintable(account.describe()));
         const QJsonArray sessions = account.json.value(QLatin1String("sessions")).toArray();
         const QJsonObject deviceRow = byKey(sessions, "client_id", QStringLiteral("device-1"));
@@ -240,8 +232,9 @@ private slots:
         const QJsonArray orphans = account.json.value(QLatin1String("orphans")).toArray();
         if (qos2Streams) {
             // The QoS 2 message waiting for its PUBREL, with packet ID and topic.
-            const auto publisher = CliRunner::run(
-                acmeArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("q2-publisher"), QStringLiteral("--json")});
+            const auto publisher =
+                CliRunner::run(LiveCheck::acmeWithSystemArgs(url)
+                               + QStringList{QStringLiteral("session"), QStringLiteral("q2-publisher"), QStringLiteral("--json")});
             QVERIFY2(publisher.exitCode() == 0 && publisher.jsonValid, qPrintable(publisher.describe()));
             const QJsonObject p = publisher.json.value(QLatin1String("session")).toObject();
             const QJsonArray incoming = p.value(QLatin1String("qos2_incoming")).toArray();
@@ -268,12 +261,12 @@ private slots:
         }
         // Everything is younger than an hour.
         const auto older = CliRunner::run(
-            acmeArgs(url)
+            LiveCheck::acmeWithSystemArgs(url)
             + QStringList{QStringLiteral("inflight"), QStringLiteral("--older-than"), QStringLiteral("1h"), QStringLiteral("--json")});
         QVERIFY2(older.exitCode() == 0, qPrintable(older.describe()));
         QCOMPARE(older.json.value(QLatin1String("sessions")).toArray().size(), 0);
         QCOMPARE(older.json.value(QLatin1String("orphans")).toArray().size(), 0);
-        const auto text = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("inflight")});
+        const auto text = CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("inflight")});
         QVERIFY2(text.exitCode() == 0 && text.out().contains(QStringLiteral("device-1")), qPrintable(text.describe()));
 
         // Browsing changed no stream and created no consumer.
@@ -282,7 +275,8 @@ private slots:
             return;
 
         // QOS2_ORPHANED: found, repaired with a backup, gone, and the check is clean of it.
-        const auto check = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("check"), QStringLiteral("--json")});
+        const auto check =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("check"), QStringLiteral("--json")});
         QVERIFY2(check.jsonValid, qPrintable(check.describe()));
         const QJsonObject finding = byKey(check.json.value(QLatin1String("findings")).toArray(), "code", QStringLiteral("QOS2_ORPHANED"));
         QVERIFY2(!finding.isEmpty(), qPrintable(check.describe()));
@@ -293,7 +287,7 @@ private slots:
         QTemporaryDir dir;
         qputenv("XDG_DATA_HOME", QFile::encodeName(dir.path()));
         const auto repair =
-            CliRunner::run(acmeArgs(url)
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url)
                                + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes"),
                                              QStringLiteral("--finding"), QStringLiteral("QOS2_ORPHANED"), QStringLiteral("--backup-dir"),
                                              dir.filePath(QStringLiteral("backups")), QStringLiteral("--json")},
@@ -311,7 +305,8 @@ private slots:
         QCOMPARE(end.value(QLatin1String("messages")).toInt(), 1);
         QCOMPARE(byKey(repair.json.value(QLatin1String("remaining")).toArray(), "code", QStringLiteral("QOS2_ORPHANED")), QJsonObject());
 
-        const auto after = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("inflight"), QStringLiteral("--json")});
+        const auto after =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("inflight"), QStringLiteral("--json")});
         QVERIFY2(after.exitCode() == 0, qPrintable(after.describe()));
         QCOMPARE(after.json.value(QLatin1String("orphans")).toArray().size(), 0);
         // The live session's QoS 2 message is untouched.
@@ -319,12 +314,13 @@ private slots:
                      .value(QLatin1String("qos2_incoming_total"))
                      .toInt(),
                  1);
-        const auto recheck = CliRunner::run(acmeArgs(url) + QStringList{QStringLiteral("check"), QStringLiteral("--json")});
+        const auto recheck =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("check"), QStringLiteral("--json")});
         QVERIFY2(recheck.jsonValid, qPrintable(recheck.describe()));
         QCOMPARE(byKey(recheck.json.value(QLatin1String("findings")).toArray(), "code", QStringLiteral("QOS2_ORPHANED")), QJsonObject());
         // A rerun finds nothing to do.
         const auto rerun =
-            CliRunner::run(acmeArgs(url)
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url)
                                + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes"),
                                              QStringLiteral("--finding"), QStringLiteral("QOS2_ORPHANED"), QStringLiteral("--backup-dir"),
                                              dir.filePath(QStringLiteral("backups")), QStringLiteral("--json")},

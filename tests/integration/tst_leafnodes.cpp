@@ -31,11 +31,6 @@ CliRunner::Run cli(const QStringList &arguments)
 }
 
 // The system user and ACME's user, connected to one server.
-QStringList bothArgs(const QString &url)
-{
-    return systemArgs(url)
-        + QStringList{QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("acmepass")};
-}
 
 QStringList withDomain(const QStringList &args, const QString &domain)
 {
@@ -192,7 +187,7 @@ private slots:
                  qPrintable(why));
         const MqttResult session = persistentSession(leaf.mqttPort(), QStringLiteral("edge-sensor"));
         QVERIFY2(session.subscribed(), qPrintable(session.describe()));
-        const QStringList viaHub = bothArgs(hub.url());
+        const QStringList viaHub = acmeWithSystemArgs(hub.url());
 
         // Both servers seen through the hub (the system account crosses the leaf connection), with their domains.
         const CliRunner::Run servers = cli(viaHub + QStringList{QStringLiteral("--json"), QStringLiteral("servers")});
@@ -276,7 +271,7 @@ private slots:
         QVERIFY2(session.subscribed(), qPrintable(session.describe() + leaf.logTail()));
 
         // Through the hub, as it is: the layout's domain comes from the leaf's mqtt.js_domain.
-        const QStringList viaHub = bothArgs(hub.url());
+        const QStringList viaHub = acmeWithSystemArgs(hub.url());
         const CliRunner::Run streams =
             cli(viaHub + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
         QVERIFY2(streams.jsonValid && streams.exitCode() == 0, qPrintable(streams.describe()));
@@ -292,7 +287,7 @@ private slots:
         QCOMPARE(checked.exitCode(), 0);
 
         // Through the leaf (no JetStream of its own): the hub's domain named.
-        const QStringList viaLeaf = withDomain(bothArgs(leaf.url()), QStringLiteral("hub"));
+        const QStringList viaLeaf = withDomain(acmeWithSystemArgs(leaf.url()), QStringLiteral("hub"));
         const CliRunner::Run fromLeaf =
             cli(viaLeaf + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
         QVERIFY2(fromLeaf.jsonValid && fromLeaf.exitCode() == 0, qPrintable(fromLeaf.describe()));
@@ -344,8 +339,9 @@ private slots:
             QVERIFY2(leaf.logLinesMatching(denied, from).isEmpty(), qPrintable(leaf.logTail()));
         }
         // The state went to the hub's JetStream.
-        const CliRunner::Run streams = cli(
-            bothArgs(hub.url()) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run streams =
+            cli(acmeWithSystemArgs(hub.url())
+                + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
         QVERIFY2(streams.jsonValid && sessSubjects(streams) == QStringList{QStringLiteral("$MQTT.sess.>")}, qPrintable(streams.describe()));
     }
 };

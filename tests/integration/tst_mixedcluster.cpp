@@ -20,12 +20,6 @@ namespace {
 
 constexpr int CommandTimeoutMs = 90000;
 
-QStringList bothArgs(const QString &url)
-{
-    return systemArgs(url)
-        + QStringList{QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("acmepass")};
-}
-
 } // namespace
 
 class TestMixedCluster : public QObject
@@ -64,7 +58,7 @@ private slots:
         // check through a 2.10 node and through the 2.9 node: both findings, the same decision.
         for (const int via : {1, 0}) {
             const CliRunner::Run run =
-                CliRunner::run(bothArgs(cluster.node(via).url())
+                CliRunner::run(acmeWithSystemArgs(cluster.node(via).url())
                                    + QStringList{QStringLiteral("check"), QStringLiteral("--account"), acme(), QStringLiteral("--json")},
                                CommandTimeoutMs);
             QVERIFY2(run.jsonValid, qPrintable(run.describe()));
@@ -78,7 +72,7 @@ private slots:
         }
 
         // The repair plans no revert while 2.10 servers serve the account, and says why.
-        const CliRunner::Run dry = CliRunner::run(bothArgs(cluster.node(1).url())
+        const CliRunner::Run dry = CliRunner::run(acmeWithSystemArgs(cluster.node(1).url())
                                                       + QStringList{QStringLiteral("repair"), QStringLiteral("--account"), acme(),
                                                                     QStringLiteral("--dry-run"), QStringLiteral("--json")},
                                                   CommandTimeoutMs);

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include "clirunner.h"
+#include "livecheck.h"
 #include "mqttclient.h"
 #include "natsserverfixture.h"
 #include "mqtt/clientidhash.h"
@@ -18,20 +19,6 @@ using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
 
 namespace {
-
-QStringList bothArgs(const QString &url)
-{
-    return {QStringLiteral("--server"),
-            url,
-            QStringLiteral("--user"),
-            QStringLiteral("acme"),
-            QStringLiteral("--password"),
-            QStringLiteral("acmepass"),
-            QStringLiteral("--system-user"),
-            QStringLiteral("sys"),
-            QStringLiteral("--system-password"),
-            QStringLiteral("syspass")};
-}
 
 QJsonObject byKey(const QJsonArray &array, const char *key, const QString &value)
 {
@@ -213,7 +200,8 @@ private slots:
         QVERIFY2(!before.contains(QStringLiteral("error")), qPrintable(before.value(QStringLiteral("error"))));
 
         // sessions --json: both persistent sessions, the clean one absent.
-        const auto sessions = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
+        const auto sessions =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
         QVERIFY2(sessions.exitCode() == 0 && sessions.jsonValid, qPrintable(sessions.describe()));
         const QJsonArray list = sessions.json.value(QLatin1String("sessions")).toArray();
         QCOMPARE(stringsOf(list, "client_id"), (QStringList{QStringLiteral("everything-2"), QStringLiteral("sensor-sub-1")}));
@@ -245,35 +233,39 @@ private slots:
 
         // --filter and --limit.
         const auto filtered = CliRunner::run(
-            bothArgs(url)
+            LiveCheck::acmeWithSystemArgs(url)
             + QStringList{QStringLiteral("sessions"), QStringLiteral("--filter"), QStringLiteral("alerts/"), QStringLiteral("--json")});
         QVERIFY2(filtered.exitCode() == 0 && filtered.jsonValid, qPrintable(filtered.describe()));
         QCOMPARE(stringsOf(filtered.json.value(QLatin1String("sessions")).toArray(), "client_id"),
                  QStringList{QStringLiteral("sensor-sub-1")});
         const auto limited = CliRunner::run(
-            bothArgs(url)
+            LiveCheck::acmeWithSystemArgs(url)
             + QStringList{QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--json")});
         QVERIFY2(limited.exitCode() == 0 && limited.jsonValid, qPrintable(limited.describe()));
         QCOMPARE(limited.json.value(QLatin1String("sessions")).toArray().size(), 1);
         QCOMPARE(limited.json.value(QLatin1String("truncated")).toBool(), true);
-        const auto text = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions")});
+        const auto text = CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("sessions")});
         QVERIFY2(text.exitCode() == 0 && text.out().contains(QStringLiteral("sensor-sub-1")), qPrintable(text.describe()));
 
         // session CLIENT_ID.
-        const auto single = CliRunner::run(
-            bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1"), QStringLiteral("--json")});
+        const auto single =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url)
+                           + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1"), QStringLiteral("--json")});
         QVERIFY2(single.exitCode() == 0 && single.jsonValid, qPrintable(single.describe()));
         const QJsonObject session = single.json.value(QLatin1String("session")).toObject();
         QCOMPARE(session.value(QLatin1String("client_id")).toString(), QStringLiteral("sensor-sub-1"));
         QCOMPARE(session.value(QLatin1String("connected")), QJsonValue(false));
         QVERIFY(session.value(QLatin1String("consumers")).toArray().first().toObject().value(QLatin1String("config")).isObject());
         QVERIFY(!single.out().contains(QStringLiteral("jwt")));
-        const auto singleText = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1")});
+        const auto singleText =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1")});
         QVERIFY2(singleText.exitCode() == 0 && singleText.out().contains(QStringLiteral("alerts/#")), qPrintable(singleText.describe()));
-        const auto unknown = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("nobody-here")});
+        const auto unknown =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("nobody-here")});
         QVERIFY2(unknown.exitCode() == 3 && unknown.err().contains(QStringLiteral("no session for client ID")),
                  qPrintable(unknown.describe()));
-        const auto clean = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("clean-client")});
+        const auto clean =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("clean-client")});
         QCOMPARE(clean.exitCode(), 3);
 
         // Only a system connection: records need the account's credentials.
@@ -283,7 +275,8 @@ private slots:
         QVERIFY2(sysOnly.exitCode() == 3 && sysOnly.err().contains(QStringLiteral("credentials")), qPrintable(sysOnly.describe()));
 
         // retained --json, and --filter.
-        const auto retained = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("retained"), QStringLiteral("--json")});
+        const auto retained =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("retained"), QStringLiteral("--json")});
         QVERIFY2(retained.exitCode() == 0 && retained.jsonValid, qPrintable(retained.describe()));
         const QJsonArray rlist = retained.json.value(QLatin1String("retained")).toArray();
         QCOMPARE(stringsOf(rlist, "topic"), (QStringList{QStringLiteral("sensors/kitchen/temp"), QStringLiteral("status/door")}));
@@ -296,12 +289,12 @@ private slots:
         QCOMPARE(door.value(QLatin1String("qos")).toInt(), 0);
         QCOMPARE(door.value(QLatin1String("payload_preview")).toString(), QStringLiteral("open"));
         const auto rfiltered = CliRunner::run(
-            bothArgs(url)
+            LiveCheck::acmeWithSystemArgs(url)
             + QStringList{QStringLiteral("retained"), QStringLiteral("--filter"), QStringLiteral("sensors/#"), QStringLiteral("--json")});
         QVERIFY2(rfiltered.exitCode() == 0 && rfiltered.jsonValid, qPrintable(rfiltered.describe()));
         QCOMPARE(stringsOf(rfiltered.json.value(QLatin1String("retained")).toArray(), "topic"),
                  QStringList{QStringLiteral("sensors/kitchen/temp")});
-        const auto rtext = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("retained")});
+        const auto rtext = CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("retained")});
         QVERIFY2(rtext.exitCode() == 0 && rtext.out().contains(QStringLiteral("21.5")), qPrintable(rtext.describe()));
 
         // Browsing changed nothing.
@@ -318,8 +311,9 @@ private slots:
         bool connectedNow = false;
         for (int i = 0; i < 20 && !connectedNow; ++i) {
             QTest::qWait(250);
-            const auto live = CliRunner::run(
-                bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1"), QStringLiteral("--json")});
+            const auto live =
+                CliRunner::run(LiveCheck::acmeWithSystemArgs(url)
+                               + QStringList{QStringLiteral("session"), QStringLiteral("sensor-sub-1"), QStringLiteral("--json")});
             QVERIFY2(live.exitCode() == 0 && live.jsonValid, qPrintable(live.describe()));
             QVERIFY(!live.out().contains(QStringLiteral("jwt")));
             const QJsonObject s = live.json.value(QLatin1String("session")).toObject();
@@ -328,7 +322,8 @@ private slots:
                 QCOMPARE(s.value(QLatin1String("server")).toString(), server.serverName());
         }
         QVERIFY(connectedNow);
-        const auto liveList = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
+        const auto liveList =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
         QVERIFY2(liveList.exitCode() == 0 && liveList.jsonValid, qPrintable(liveList.describe()));
         const QJsonArray liveSessions = liveList.json.value(QLatin1String("sessions")).toArray();
         QCOMPARE(byKey(liveSessions, "client_id", QStringLiteral("sensor-sub-1")).value(QLatin1String("connected")), QJsonValue(true));
@@ -359,7 +354,8 @@ private slots:
         QVERIFY(!before.contains(QStringLiteral("$MQTT_sess")));
 
         // No $MQTT_sess yet (no MQTT client has connected): the legacy records are the list.
-        const auto first = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
+        const auto first =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
         QVERIFY2(first.exitCode() == 0 && first.jsonValid, qPrintable(first.describe()));
         QJsonArray list = first.json.value(QLatin1String("sessions")).toArray();
         QStringList legacyStreams{old, junk};
@@ -377,29 +373,31 @@ private slots:
         QCOMPARE(junkEntry.value(QLatin1String("client_id")), QJsonValue(QJsonValue::Null));
         QVERIFY2(junkEntry.value(QLatin1String("problems")).toArray().at(1).toString().startsWith(QStringLiteral("undecodable: ")),
                  qPrintable(first.out()));
-        const auto text = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions")});
+        const auto text = CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("sessions")});
         QVERIFY2(text.exitCode() == 0 && text.out().contains(QStringLiteral("old-3"))
                      && text.out().contains(QStringLiteral("legacy stream ") + old),
                  qPrintable(text.describe()));
         const auto filtered = CliRunner::run(
-            bothArgs(url)
+            LiveCheck::acmeWithSystemArgs(url)
             + QStringList{QStringLiteral("sessions"), QStringLiteral("--filter"), QStringLiteral("legacy/"), QStringLiteral("--json")});
         QVERIFY2(filtered.exitCode() == 0 && filtered.jsonValid, qPrintable(filtered.describe()));
         QCOMPARE(stringsOf(filtered.json.value(QLatin1String("sessions")).toArray(), "client_id"), QStringList{QStringLiteral("old-3")});
         const auto limited = CliRunner::run(
-            bothArgs(url)
+            LiveCheck::acmeWithSystemArgs(url)
             + QStringList{QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--json")});
         QVERIFY2(limited.exitCode() == 0 && limited.jsonValid, qPrintable(limited.describe()));
         QCOMPARE(limited.json.value(QLatin1String("sessions")).toArray().size(), 1);
         QCOMPARE(limited.json.value(QLatin1String("truncated")).toBool(), true);
-        const auto single =
-            CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("old-3"), QStringLiteral("--json")});
+        const auto single = CliRunner::run(LiveCheck::acmeWithSystemArgs(url)
+                                           + QStringList{QStringLiteral("session"), QStringLiteral("old-3"), QStringLiteral("--json")});
         QVERIFY2(single.exitCode() == 0 && single.jsonValid, qPrintable(single.describe()));
         QCOMPARE(single.json.value(QLatin1String("session")).toObject().value(QLatin1String("stream")).toString(), old);
-        const auto singleText = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("old-3")});
+        const auto singleText =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("old-3")});
         QVERIFY2(singleText.exitCode() == 0 && singleText.out().contains(QStringLiteral("Stream:     ") + old),
                  qPrintable(singleText.describe()));
-        const auto none = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("empty-9")});
+        const auto none =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("session"), QStringLiteral("empty-9")});
         QVERIFY2(none.exitCode() == 3 && none.err().contains(QStringLiteral("no session for client ID")), qPrintable(none.describe()));
         QCOMPARE(snapshot(url), before); // browsing changed nothing
 
@@ -423,7 +421,8 @@ private slots:
                  qPrintable(why));
         QJsonArray after;
         for (int i = 0; i < 20; ++i) { // the move runs right after $MQTT_sess is created; give it a moment
-            const auto run = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
+            const auto run =
+                CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("sessions"), QStringLiteral("--json")});
             QVERIFY2(run.exitCode() == 0 && run.jsonValid, qPrintable(run.describe()));
             after = run.json.value(QLatin1String("sessions")).toArray();
             if (byKey(after, "client_id", QStringLiteral("old-3")).value(QLatin1String("stream")).toString()
@@ -446,7 +445,8 @@ private slots:
         QCOMPARE(after.at(2).toObject().value(QLatin1String("stream")).toString().startsWith(QStringLiteral("$MQTT_sess_")), true);
         QCOMPARE(after.at(3).toObject().value(QLatin1String("stream")).toString().startsWith(QStringLiteral("$MQTT_sess_")), true);
         // The record-level checks leave legacy records to LEGACY_SESSION_STREAMS (no SESSION_UNDECODABLE for the junk one).
-        const auto check = CliRunner::run(bothArgs(url) + QStringList{QStringLiteral("check"), QStringLiteral("--json")});
+        const auto check =
+            CliRunner::run(LiveCheck::acmeWithSystemArgs(url) + QStringList{QStringLiteral("check"), QStringLiteral("--json")});
         QVERIFY2(check.jsonValid, qPrintable(check.describe()));
         QVERIFY2(!check.out().contains(QStringLiteral("SESSION_UNDECODABLE")), qPrintable(check.out()));
         QVERIFY2(check.out().contains(QStringLiteral("LEGACY_SESSION_STREAMS")), qPrintable(check.out()));

@@ -25,11 +25,6 @@ QString sessSubject(const QString &clientId)
     return u"$MQTT.sess.%1.%2"_s.arg(kDomain, ClientIdHash::hash(clientId));
 }
 
-QStringList bothArgs(const QString &url)
-{
-    return acmeArgs(url) + QStringList{u"--system-user"_s, u"sys"_s, u"--system-password"_s, u"syspass"_s};
-}
-
 QStringList codesOf(const CliRunner::Run &run)
 {
     QStringList out;
@@ -88,7 +83,7 @@ private slots:
         QVERIFY2(admin.updateStream(u"$MQTT_sess"_s, {{u"max_msgs_per_subject"_s, 3}}), qPrintable(admin.error()));
 
         const QStringList domain = domainFlag ? QStringList{u"--js-domain"_s, kDomain} : QStringList{};
-        const QStringList before = codesOf(check(bothArgs(server.url()) + domain));
+        const QStringList before = codesOf(check(acmeWithSystemArgs(server.url()) + domain));
         for (const QString &code : {u"SESSION_UNDECODABLE"_s, u"SESSION_MISSING_CONSUMER"_s, u"STREAM_CONFIG_WRONG"_s})
             QVERIFY2(before.contains(code), qPrintable(code + u" missing from "_s + before.join(u',')));
         QStringList keeperDurables;
@@ -99,7 +94,7 @@ private slots:
 
         QTemporaryDir dir;
         const CliRunner::Run repair = CliRunner::run(
-            bothArgs(server.url()) + domain
+            acmeWithSystemArgs(server.url()) + domain
                 + QStringList{u"--allow-changes"_s, u"repair"_s, u"--yes"_s, u"--backup-dir"_s, dir.filePath(u"backups"_s), u"--json"_s},
             180000);
         QVERIFY2(repair.exitCode() == 0 && repair.jsonValid, qPrintable(repair.describe()));
@@ -115,7 +110,7 @@ private slots:
 
         // Clean with and without the flag; the keeper's durable is the same one, and the record is back at 1 per subject.
         for (const QStringList &extra : {QStringList{}, QStringList{u"--js-domain"_s, kDomain}}) {
-            const CliRunner::Run after = check(bothArgs(server.url()) + extra);
+            const CliRunner::Run after = check(acmeWithSystemArgs(server.url()) + extra);
             QVERIFY2(findingsAbove(after, u"warning"_s).isEmpty(), qPrintable(describe(after)));
         }
         QStringList keeperAfter;

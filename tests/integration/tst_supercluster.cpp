@@ -30,11 +30,6 @@ ServerConfig superclusterConfig()
 }
 
 // The system user and ACME's user, connected to one server.
-QStringList bothArgs(const QString &url)
-{
-    return systemArgs(url)
-        + QStringList{QStringLiteral("--user"), QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("acmepass")};
-}
 
 CliRunner::Run cli(const QStringList &arguments)
 {
@@ -135,7 +130,7 @@ private slots:
         const QString e1 = sc.east().node(0).url();
 
         // servers: grouped by cluster, each with its gateways.
-        const CliRunner::Run servers = cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("servers")});
+        const CliRunner::Run servers = cli(acmeWithSystemArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("servers")});
         QVERIFY2(servers.jsonValid && servers.exitCode() == 0, qPrintable(servers.describe()));
         const QJsonObject east = clusterNamed(servers.json, QStringLiteral("east"));
         const QJsonObject west = clusterNamed(servers.json, QStringLiteral("west"));
@@ -156,7 +151,7 @@ private slots:
         }
         QCOMPARE(order, (QStringList{QStringLiteral("e1"), QStringLiteral("e2"), QStringLiteral("e3"), QStringLiteral("w1")}));
 
-        const CliRunner::Run text = cli(bothArgs(e1) + QStringList{QStringLiteral("servers")});
+        const CliRunner::Run text = cli(acmeWithSystemArgs(e1) + QStringList{QStringLiteral("servers")});
         QVERIFY2(text.exitCode() == 0, qPrintable(text.describe()));
         QVERIFY2(text.out().contains(QStringLiteral("Cluster east: 3 servers (e1, e2, e3), gateways to west."))
                      && text.out().contains(QStringLiteral("Cluster west: 1 server (w1), gateways to east.")),
@@ -164,30 +159,31 @@ private slots:
 
         // streams: ACME's in west with one replica (west has one JetStream server), BETA's in east with three.
         const CliRunner::Run acmeStreams =
-            cli(bothArgs(e1)
+            cli(acmeWithSystemArgs(e1)
                 + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("ACME")});
         QVERIFY2(acmeStreams.jsonValid && acmeStreams.exitCode() == 0, qPrintable(acmeStreams.describe()));
         const QString acmeProblem = placementProblem(acmeStreams.json, QStringLiteral("west"), 1, {QStringLiteral("w1")});
         QVERIFY2(acmeProblem.isEmpty(), qPrintable(acmeProblem));
         const CliRunner::Run beta =
-            cli(bothArgs(e1)
+            cli(acmeWithSystemArgs(e1)
                 + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("BETA")});
         QVERIFY2(beta.jsonValid && beta.exitCode() == 0, qPrintable(beta.describe()));
         const QString betaProblem =
             placementProblem(beta.json, QStringLiteral("east"), 3, {QStringLiteral("e1"), QStringLiteral("e2"), QStringLiteral("e3")});
         QVERIFY2(betaProblem.isEmpty(), qPrintable(betaProblem));
         const CliRunner::Run acmeText =
-            cli(bothArgs(e1) + QStringList{QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("ACME")});
+            cli(acmeWithSystemArgs(e1) + QStringList{QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("ACME")});
         QVERIFY2(acmeText.out().contains(QStringLiteral("replicas 1 in cluster west of 1 JetStream server: w1")),
                  qPrintable(acmeText.out()));
 
         // check and sessions of ACME through east: clean, the session seen.
-        const CliRunner::Run checked = check(bothArgs(e1), {QStringLiteral("--account"), acme()});
+        const CliRunner::Run checked = check(acmeWithSystemArgs(e1), {QStringLiteral("--account"), acme()});
         QVERIFY2(checked.jsonValid, qPrintable(checked.describe()));
         QVERIFY2(findingsAbove(checked, QStringLiteral("info")).isEmpty(), qPrintable(describe(checked)));
         QCOMPARE(checked.exitCode(), 0);
         const CliRunner::Run sessions =
-            cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
+            cli(acmeWithSystemArgs(e1)
+                + QStringList{QStringLiteral("--json"), QStringLiteral("sessions"), QStringLiteral("--account"), acme()});
         QVERIFY2(sessions.jsonValid && sessions.exitCode() == 0, qPrintable(sessions.describe()));
         QVERIFY2(compact(sessions.json).contains(QStringLiteral("\"west-sensor\"")), qPrintable(compact(sessions.json).left(2000)));
     }
@@ -207,26 +203,26 @@ private slots:
         QVERIFY2(admin.connect({e1}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
         QVERIFY2(admin.deleteStream(QStringLiteral("$MQTT_sess")), qPrintable(admin.error()));
 
-        const CliRunner::Run broken = check(bothArgs(e1), {QStringLiteral("--account"), acme()});
+        const CliRunner::Run broken = check(acmeWithSystemArgs(e1), {QStringLiteral("--account"), acme()});
         QVERIFY2(!findingsWith(broken, QStringLiteral("STREAM_MISSING"), QStringLiteral("$MQTT_sess")).isEmpty(),
                  qPrintable(describe(broken)));
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const CliRunner::Run repaired =
-            cli(bothArgs(e1)
+            cli(acmeWithSystemArgs(e1)
                 + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--account"), acme(),
                               QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--backup-dir"),
                               dir.filePath(QStringLiteral("backups"))});
         QVERIFY2(!repaired.process.timedOut && repaired.exitCode() == 0, qPrintable(repaired.describe()));
         QVERIFY2(compact(repaired.json).contains(QStringLiteral("in cluster west")), qPrintable(compact(repaired.json).left(3000)));
 
-        const CliRunner::Run after =
-            cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
+        const CliRunner::Run after = cli(
+            acmeWithSystemArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), acme()});
         QVERIFY2(after.jsonValid && after.exitCode() == 0, qPrintable(after.describe()));
         const QString problem = placementProblem(after.json, QStringLiteral("west"), 1, {QStringLiteral("w1")});
         QVERIFY2(problem.isEmpty(), qPrintable(problem + QStringLiteral("\n") + compact(after.json).left(3000)));
-        const CliRunner::Run clean = check(bothArgs(e1), {QStringLiteral("--account"), acme()});
+        const CliRunner::Run clean = check(acmeWithSystemArgs(e1), {QStringLiteral("--account"), acme()});
         QVERIFY2(findingsAbove(clean, QStringLiteral("info")).isEmpty(), qPrintable(describe(clean)));
 
         // The MQTT server in west saves sessions again.
@@ -247,26 +243,26 @@ private slots:
         const QString e1 = sc.east().node(0).url();
         QVERIFY2(sc.west().stopNode(0, false), qPrintable(sc.west().errorString()));
 
-        const CliRunner::Run servers = cli(bothArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("servers")});
+        const CliRunner::Run servers = cli(acmeWithSystemArgs(e1) + QStringList{QStringLiteral("--json"), QStringLiteral("servers")});
         QVERIFY2(!servers.process.timedOut && servers.jsonValid && servers.exitCode() == 0, qPrintable(servers.describe()));
         const QJsonObject west = clusterNamed(servers.json, QStringLiteral("west"));
         QVERIFY2(!west.isEmpty() && !west.value(QLatin1String("reachable")).toBool(true), qPrintable(compact(servers.json)));
         QVERIFY2(str(west, "problem").contains(QStringLiteral("gateway")) && str(west, "problem").contains(QStringLiteral("e1")),
                  qPrintable(compact(west)));
         QVERIFY2(stringList(west.value(QLatin1String("servers"))).isEmpty(), qPrintable(compact(west)));
-        const CliRunner::Run text = cli(bothArgs(e1) + QStringList{QStringLiteral("servers")});
+        const CliRunner::Run text = cli(acmeWithSystemArgs(e1) + QStringList{QStringLiteral("servers")});
         QVERIFY2(text.out().contains(QStringLiteral("Cluster west: UNREACHABLE: no server of cluster west answers")),
                  qPrintable(text.out()));
 
         // BETA's streams (east) are still fine.
         const CliRunner::Run beta =
-            cli(bothArgs(e1)
+            cli(acmeWithSystemArgs(e1)
                 + QStringList{QStringLiteral("--json"), QStringLiteral("streams"), QStringLiteral("--account"), QStringLiteral("BETA")});
         QVERIFY2(beta.jsonValid && beta.exitCode() == 0, qPrintable(beta.describe()));
 
         // ACME's streams are offline: an error that names the cause, never a hang or a "no streams".
         for (const QString &command : {QStringLiteral("check"), QStringLiteral("sessions"), QStringLiteral("streams")}) {
-            const CliRunner::Run run = cli(bothArgs(e1) + QStringList{command, QStringLiteral("--account"), acme()});
+            const CliRunner::Run run = cli(acmeWithSystemArgs(e1) + QStringList{command, QStringLiteral("--account"), acme()});
             QVERIFY2(!run.process.timedOut, qPrintable(run.describe()));
             QVERIFY2(run.exitCode() != 0, qPrintable(run.describe()));
             QVERIFY2(run.err().contains(QStringLiteral("offline")) && run.err().contains(QStringLiteral("gateway")),
