@@ -20,16 +20,14 @@ JsonStreamWriter::~JsonStreamWriter()
     finish();
 }
 
-char *JsonStreamWriter::Buffer::room(qsizetype n)
+char *JsonStreamWriter::Buffer::grow(qsizetype n)
 {
-    if (size + n > capacity) {
-        const qsizetype grown = std::max<qsizetype>({2 * capacity, size + n, 128 * 1024});
-        std::unique_ptr<char[]> bigger(new char[size_t(grown)]);
-        if (size > 0)
-            std::memcpy(bigger.get(), data.get(), size_t(size));
-        data = std::move(bigger);
-        capacity = grown;
-    }
+    const qsizetype grown = std::max<qsizetype>({2 * capacity, size + n, 128 * 1024});
+    std::unique_ptr<char[]> bigger(new char[size_t(grown)]);
+    if (size > 0)
+        std::memcpy(bigger.get(), data.get(), size_t(size));
+    data = std::move(bigger);
+    capacity = grown;
     return data.get() + size;
 }
 
@@ -147,18 +145,14 @@ void JsonStreamWriter::endString()
 
 void JsonStreamWriter::appendIndent()
 {
-    static const char spaces[] = "                                                                ";
-    qsizetype n = 4 * m_open.size();
-    while (n > 0) {
-        const qsizetype chunk = std::min<qsizetype>(n, sizeof spaces - 1);
-        m_buffer.append(spaces, chunk);
-        n -= chunk;
-    }
+    const qsizetype n = 4 * qsizetype(m_open.size());
+    std::memset(m_buffer.room(n), ' ', size_t(n));
+    m_buffer.size += n;
 }
 
 void JsonStreamWriter::writeKey(const QString &key)
 {
-    if (key.isEmpty() || m_open.isEmpty() || m_open.last().array)
+    if (key.isEmpty() || m_open.empty() || m_open.back().array)
         return;
     writeEscaped(key);
     m_buffer.append(": ", 2);
@@ -214,29 +208,30 @@ void JsonStreamWriter::strings(const QString &key, const QStringList &list)
 
 void JsonStreamWriter::separate()
 {
-    if (m_open.isEmpty())
+    if (m_open.empty())
         return;
-    if (!m_open.last().empty)
+    Level &level = m_open.back();
+    if (!level.empty)
         m_buffer.append(',');
     m_buffer.append('\n');
-    m_open.last().empty = false;
+    level.empty = false;
 }
 
 void JsonStreamWriter::open(const QString &key, bool array)
 {
     separate();
-    if (!m_open.isEmpty()) {
+    if (!m_open.empty()) {
         appendIndent();
         writeKey(key);
     }
     m_buffer.append(array ? '[' : '{');
-    m_open.append({array, true});
+    m_open.push_back({array, true});
 }
 
 void JsonStreamWriter::close()
 {
-    const bool array = m_open.last().array;
-    m_open.removeLast();
+    const bool array = m_open.back().array;
+    m_open.pop_back();
     m_buffer.append('\n');
     appendIndent();
     m_buffer.append(array ? ']' : '}');
@@ -270,7 +265,7 @@ void JsonStreamWriter::writeBare(const QJsonValue &value)
     case QJsonValue::Object: {
         const QJsonObject object = value.toObject();
         m_buffer.append('{');
-        m_open.append({false, true});
+        m_open.push_back({false, true});
         for (auto it = object.begin(); it != object.end(); ++it) {
             separate();
             appendIndent();
@@ -283,7 +278,7 @@ void JsonStreamWriter::writeBare(const QJsonValue &value)
     case QJsonValue::Array: {
         const QJsonArray array = value.toArray();
         m_buffer.append('[');
-        m_open.append({true, true});
+        m_open.push_back({true, true});
         for (const QJsonValue &element : array) {
             separate();
             appendIndent();
@@ -320,7 +315,7 @@ void JsonStreamWriter::value(const QString &key, const QJsonValue &value)
     appendIndent();
     writeKey(key);
     // A run of equal values (one layout for a thousand accounts) is made once.
-    const qsizetype depth = m_open.size();
+    const qsizetype depth = qsizetype(m_open.size());
     if (depth == m_lastDepth && value == m_lastValue) {
         m_buffer.append(m_lastText.constData(), m_lastText.size());
     } else {
@@ -338,7 +333,7 @@ void JsonStreamWriter::finish()
     if (m_finished)
         return;
     m_finished = true;
-    while (!m_open.isEmpty())
+    while (!m_open.empty())
         close();
     m_buffer.append('\n');
     flush();

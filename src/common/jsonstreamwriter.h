@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <memory>
+#include <vector>
 
 class QTextStream;
 
@@ -85,8 +86,9 @@ private:
         std::unique_ptr<char[]> data;
         qsizetype size = 0;
         qsizetype capacity = 0;
-        /** Room for `n` more bytes at data.get() + size (may move what is there). */
-        char *room(qsizetype n);
+        /** Room for `n` more bytes at data.get() + size (may move what is there). Inline: called per piece. */
+        char *room(qsizetype n) { return size + n <= capacity ? data.get() + size : grow(n); }
+        char *grow(qsizetype n);
         void append(const char *text, qsizetype n) { std::memcpy(room(n), text, size_t(n)), size += n; }
         void append(char c) { *room(1) = c, ++size; }
     };
@@ -96,7 +98,7 @@ private:
         bool array = false;
         bool empty = true;
     };
-    QList<Level> m_open;
+    std::vector<Level> m_open; ///< a plain vector: asked for its last level per value, never shared
     bool m_finished = false;
     // The last value's text: a run of equal values (one layout for a thousand accounts) is written once.
     QJsonValue m_lastValue;
