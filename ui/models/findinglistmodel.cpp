@@ -1,8 +1,29 @@
 #include "findinglistmodel.h"
 
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
 #include "models/healthbadge.h"
 
 namespace MqttDoctor {
+
+namespace {
+
+// The Stream / client column: the stream, then the client ID (or the subject when there is none).
+QString whereOf(const Finding &f)
+{
+    QStringList parts;
+    if (!f.stream.isEmpty())
+        parts << f.stream;
+    if (!f.clientId.isEmpty())
+        parts << f.clientId;
+    else if (!f.subject.isEmpty())
+        parts << f.subject;
+    return parts.join(QStringLiteral(" · "));
+}
+
+} // namespace
 
 FindingListModel::FindingListModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -12,7 +33,99 @@ void FindingListModel::setFindings(const FindingList &findings)
 {
     beginResetModel();
     m_findings = findings;
+    m_order.clear();
+    ++m_sortGeneration;
+    m_sorting = false;
     endResetModel();
+    if (m_sortColumn != SeverityColumn || m_sortOrder != Qt::DescendingOrder)
+        sort(m_sortColumn, m_sortOrder); // the order the user picked stays picked
+}
+
+std::vector<qsizetype> FindingListModel::orderOf(const FindingList &findings, int column, Qt::SortOrder order)
+{
+    const qsizetype n = findings.size();
+    std::vector<qsizetype> rows(static_cast<size_t>(n));
+    for (qsizetype i = 0; i < n; ++i)
+        rows[size_t(i)] = i;
+    // Stable, as a sort proxy is: equal keys keep the order the findings came in.
+    const auto sortBy = [&](const auto &key) {
+        if (order == Qt::AscendingOrder)
+            std::stable_sort(rows.begin(), rows.end(), [&](qsizetype a, qsizetype b) { return key[size_t(a)] < key[size_t(b)]; });
+        else
+            std::stable_sort(rows.begin(), rows.end(), [&](qsizetype a, qsizetype b) { return key[size_t(b)] < key[size_t(a)]; });
+    };
+    if (column == SeverityColumn) {
+        std::vector<int> key(static_cast<size_t>(n));
+        for (qsizetype i = 0; i < n; ++i)
+            key[size_t(i)] = int(findings.summaryAt(i).severity);
+        sortBy(key);
+    } else if (column == CodeColumn) {
+        std::vector<QString> key(static_cast<size_t>(n));
+        for (qsizetype i = 0; i < n; ++i)
+            key[size_t(i)] = findings.summaryAt(i).code; // shared strings: nothing made
+        sortBy(key);
+    } else {
+        std::vector<QString> key(static_cast<size_t>(n));
+        for (qsizetype i = 0; i < n; ++i)
+            key[size_t(i)] = column == TitleColumn ? findings.at(i).title.toString() : whereOf(findings.at(i));
+        sortBy(key);
+    }
+    return rows;
+}
+
+void FindingListModel::sort(int column, Qt::SortOrder order)
+{
+    if (column < 0 || column >= ColumnCount)
+        return;
+    // The view asks twice for one header click: the sort already running answers both.
+    if (m_sorting && column == m_sortColumn && order == m_sortOrder)
+        return;
+    m_sortColumn = column;
+    m_sortOrder = order;
+    const quint64 generation = ++m_sortGeneration;
+    m_sorting = false;
+    if (column == SeverityColumn && order == Qt::DescendingOrder) {
+        applyOrder({}); // the order they came in
+        return;
+    }
+    if (m_findings.size() <= kSortInPlaceMax) {
+        applyOrder(orderOf(m_findings, column, order));
+        return;
+    }
+    m_sorting = true;
+    // The list is immutable and shared: the worker reads its own copy of it.
+    QtConcurrent::run([findings = m_findings, column, order] {
+        return orderOf(findings, column, order);
+    }).then(this, [this, generation](const std::vector<qsizetype> &result) {
+        if (generation != m_sortGeneration)
+            return; // new findings, or sorted again meanwhile
+        m_sorting = false;
+        applyOrder(result);
+    });
+}
+
+void FindingListModel::applyOrder(std::vector<qsizetype> order)
+{
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    // Each persistent index (the selection) follows its finding.
+    const QModelIndexList before = persistentIndexList();
+    std::vector<qsizetype> sources;
+    sources.reserve(size_t(before.size()));
+    for (const QModelIndex &index : before)
+        sources.push_back(sourceOf(index.row()));
+    m_order = std::move(order);
+    QModelIndexList after;
+    after.reserve(before.size());
+    if (!before.isEmpty()) {
+        std::vector<int> rowOf(size_t(m_findings.size()));
+        for (qsizetype row = 0; row < m_findings.size(); ++row)
+            rowOf[size_t(sourceOf(int(row)))] = int(row);
+        for (qsizetype i = 0; i < before.size(); ++i)
+            after.append(index(rowOf[size_t(sources[size_t(i)])], before.at(i).column()));
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    emit sorted();
 }
 
 void FindingListModel::clear()
@@ -24,7 +137,7 @@ std::optional<Finding> FindingListModel::findingAt(int row) const
 {
     if (row < 0 || row >= m_findings.size())
         return std::nullopt;
-    return m_findings.at(row);
+    return m_findings.at(sourceOf(row));
 }
 
 QString FindingListModel::summary() const
@@ -73,7 +186,8 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     // Severity and code without making the finding: what sorting asks a million rows for.
-    const Finding &summary = m_findings.summaryAt(index.row());
+    const qsizetype source = sourceOf(index.row());
+    const Finding &summary = m_findings.summaryAt(source);
     switch (role) {
     case SeverityRole: return int(summary.severity);
     case Qt::DecorationRole: return index.column() == SeverityColumn ? QVariant(HealthBadge::severityIcon(summary.severity)) : QVariant();
@@ -91,23 +205,13 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
     case FindingRole: break;
     default: return {};
     }
-    const Finding f = m_findings.at(index.row());
-    const auto where = [&f] {
-        QStringList parts;
-        if (!f.stream.isEmpty())
-            parts << f.stream;
-        if (!f.clientId.isEmpty())
-            parts << f.clientId;
-        else if (!f.subject.isEmpty())
-            parts << f.subject;
-        return parts.join(QStringLiteral(" · "));
-    };
+    const Finding f = m_findings.at(source);
     switch (role) {
     case Qt::DisplayRole:
     case SortRole:
         switch (index.column()) {
         case TitleColumn: return f.title.toString();
-        case WhereColumn: return where();
+        case WhereColumn: return whereOf(f);
         default: return {};
         }
     case Qt::ToolTipRole: return f.detail.toString();

@@ -4,6 +4,7 @@
 #include <QList>
 
 #include <optional>
+#include <vector>
 
 #include "diagnosis/findinglist.h"
 
@@ -14,6 +15,12 @@ namespace MqttDoctor {
  * severity, code, title, stream / client. FindingRole hands the whole Finding to the details view.
  * setFindings() resets (a new diagnosis replaces the old one). A row's finding is made when it is
  * shown (FindingList keeps a million per-session findings as references). GUI thread only.
+ *
+ * The model sorts itself (sort(), the view's header): severity descending is the order the findings
+ * come in, so that order costs nothing. Another column's keys are read once per finding and sorted,
+ * on a worker when there are many (a title sort of a million findings made each one's title for every
+ * comparison in a proxy: seconds of the GUI thread); the rows keep the old order until sorted() and the
+ * selection follows its finding.
  */
 class FindingListModel final : public QAbstractTableModel
 {
@@ -33,8 +40,17 @@ public:
 
     void setFindings(const FindingList &findings);
     void clear();
+    /** The findings in the order they came (not the shown order). */
     const FindingList &findings() const { return m_findings; }
+    /** The finding shown at `row`. */
     std::optional<Finding> findingAt(int row) const;
+
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    int sortColumn() const { return m_sortColumn; }
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
+    bool isSorting() const { return m_sorting; }
+    /** Up to this many findings are sorted at once on the GUI thread, more on a worker. */
+    static constexpr qsizetype kSortInPlaceMax = 20000;
     /** "2 errors, 1 warning"; "no findings" when empty. */
     QString summary() const;
 
@@ -43,8 +59,22 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+Q_SIGNALS:
+    /** The rows are in the order of the last sort() (at once for a few findings, later for many). */
+    void sorted();
+
 private:
+    /** Where each row's finding is in m_findings, in the shown order, for `column` and `order`. */
+    static std::vector<qsizetype> orderOf(const FindingList &findings, int column, Qt::SortOrder order);
+    void applyOrder(std::vector<qsizetype> order);
+    qsizetype sourceOf(int row) const { return m_order.empty() ? row : m_order[size_t(row)]; }
+
     FindingList m_findings;
+    std::vector<qsizetype> m_order; ///< shown row -> index in m_findings; empty: as they came
+    int m_sortColumn = SeverityColumn;
+    Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
+    quint64 m_sortGeneration = 0; ///< bumped by setFindings() and sort(): an older worker's result is dropped
+    bool m_sorting = false;
 };
 
 } // namespace MqttDoctor

@@ -5,8 +5,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
-#include <QSignalBlocker>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
@@ -42,8 +40,8 @@ QString jsonText(const QJsonValue &value)
 
 FindingsPanel::FindingsPanel(AccountDataController &controller, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_summary(new QLabel(this)), m_notice(new NoticeLabel(this)),
-      m_progress(new LoadProgressWidget(this)), m_model(new FindingListModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_table(new QTableView(this)), m_details(new QTextBrowser(this))
+      m_progress(new LoadProgressWidget(this)), m_model(new FindingListModel(this)), m_table(new QTableView(this)),
+      m_details(new QTextBrowser(this))
 {
     setObjectName(QStringLiteral("findingsPanel"));
     m_summary->setObjectName(QStringLiteral("findingsSummary"));
@@ -52,20 +50,13 @@ FindingsPanel::FindingsPanel(AccountDataController &controller, QWidget *parent)
     bold.setBold(true);
     m_summary->setFont(bold);
 
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(FindingListModel::SortRole);
     m_table->setObjectName(QStringLiteral("findingsTable"));
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
+    m_table->setModel(m_model);
     // The findings come most severe first (Checks::diagnose's order), which is what sorting by severity,
-    // descending, shows: they are shown in the order they come, under that column's indicator, and sorted
-    // only when another order is chosen (the proxy asked the model for a million findings' severities,
-    // seconds of the GUI thread, after every load).
-    m_proxy->sort(-1);
-    {
-        const QSignalBlocker quiet(m_table->horizontalHeader());
-        m_table->horizontalHeader()->setSortIndicator(FindingListModel::SeverityColumn, Qt::DescendingOrder);
-    }
+    // descending, shows: the indicator starts there, and the model sorts (on a worker when there are
+    // many) only when another order is picked.
+    m_table->horizontalHeader()->setSortIndicator(FindingListModel::SeverityColumn, Qt::DescendingOrder);
+    m_table->setSortingEnabled(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
@@ -164,8 +155,8 @@ void FindingsPanel::handleFailed(const QString &account, const Error &error)
 
 bool FindingsPanel::selectCode(const QString &code)
 {
-    for (int row = 0; row < m_proxy->rowCount(); ++row) {
-        if (m_proxy->index(row, FindingListModel::CodeColumn).data().toString() == code) {
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        if (m_model->index(row, FindingListModel::CodeColumn).data().toString() == code) {
             m_table->selectRow(row);
             return true;
         }
@@ -176,7 +167,7 @@ bool FindingsPanel::selectCode(const QString &code)
 void FindingsPanel::showSelected()
 {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    const std::optional<Finding> finding = rows.isEmpty() ? std::nullopt : m_model->findingAt(m_proxy->mapToSource(rows.first()).row());
+    const std::optional<Finding> finding = rows.isEmpty() ? std::nullopt : m_model->findingAt(rows.first().row());
     m_details->setHtml(finding ? detailsHtml(*finding, m_controller.changesAllowed()) : QString());
 }
 

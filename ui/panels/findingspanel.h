@@ -6,7 +6,6 @@
 #include "diagnosis/findinglist.h"
 
 class QLabel;
-class QSortFilterProxyModel;
 class QTableView;
 class QTextBrowser;
 
@@ -65,7 +64,6 @@ private:
     NoticeLabel *m_notice;
     LoadProgressWidget *m_progress;
     FindingListModel *m_model;
-    QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QTextBrowser *m_details;
 };
