@@ -185,7 +185,7 @@ private slots:
         // The first MQTT client: the server migrates; the session, the queued and the retained messages survive.
         const qsizetype from = server.logSize();
         const MqttResult resumed = acmeClient(server).subscribeAndCollect(
-            QStringLiteral("sensor-sub-1"), {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1, 4, 5, true);
+            QStringLiteral("sensor-sub-1"), {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1, 4, 20, true);
         QVERIFY2(resumed.connected(), qPrintable(resumed.describe() + u'\n' + server.logTail()));
         const QStringList payloads = resumed.receivedPayloads();
         for (const QString &p : {QStringLiteral("21.5"), QStringLiteral("9.0"), QStringLiteral("smoke!")})
