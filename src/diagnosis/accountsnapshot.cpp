@@ -37,8 +37,7 @@ FindingList AccountSnapshot::findings(const CheckOptions &options) const
 {
     QList<MissingConsumerFindings> apart;
     QList<Finding> listed = MissingConsumerFindings::diagnoseApart(diagnosisInput(options), apart);
-    listed.removeIf([this](const Finding &f) { return !f.account.isEmpty() && f.account != account.name; });
-    return FindingList(std::move(listed), std::move(apart)); // the records' are this account's only
+    return FindingList(std::move(listed), std::move(apart)).ofAccount(account.name);
 }
 
 } // namespace MqttDoctor

@@ -39,7 +39,7 @@ QList<DurableReplacement> DurableReplacement::ofAccount(const SessionCheckInput 
     // hash -> the unnamed durables of $MQTT_msgs with that hash, in the index's order
     QHash<QString, QList<const SessionLoader::ConsumerIndex::Entry *>> unnamedByHash;
     for (const SessionLoader::ConsumerIndex::Entry &entry : input.consumers)
-        if (unnamed.contains(entry.name) && unnamed.value(entry.name) == &entry)
+        if (unnamed.value(entry.name) == &entry)
             unnamedByHash[MqttLayout::durableOwnerHash(msgs, entry.name)].append(&entry);
     QSet<QString> taken; // a live durable answers one missing name only
     for (const SessionEntry &e : input.sessions) {

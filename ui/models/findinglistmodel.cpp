@@ -59,15 +59,13 @@ std::vector<qsizetype> FindingListModel::orderOf(const FindingList &findings, in
         for (qsizetype i = 0; i < n; ++i)
             key[size_t(i)] = int(findings.summaryAt(i).severity);
         sortBy(key);
-    } else if (column == CodeColumn) {
-        std::vector<QString> key(static_cast<size_t>(n));
-        for (qsizetype i = 0; i < n; ++i)
-            key[size_t(i)] = findings.summaryAt(i).code; // shared strings: nothing made
-        sortBy(key);
     } else {
+        // The code is a shared string read without making the finding; the other columns make it.
         std::vector<QString> key(static_cast<size_t>(n));
         for (qsizetype i = 0; i < n; ++i)
-            key[size_t(i)] = column == TitleColumn ? findings.at(i).title.toString() : whereOf(findings.at(i));
+            key[size_t(i)] = column == CodeColumn ? findings.summaryAt(i).code
+                : column == TitleColumn           ? findings.at(i).title.toString()
+                                                  : whereOf(findings.at(i));
         sortBy(key);
     }
     return rows;
