@@ -63,6 +63,7 @@ bool JsAckReply::parse(const char *reply, JsAckReply &out)
         if (!number(tokens[first + 2 + i].begin, tokens[first + 2 + i].end, values[i]))
             return false;
     out.streamSequence = values[1];
+    out.consumerSequence = values[2];
     out.timeNs = qint64(values[3]);
     out.pending = values[4];
     return true;

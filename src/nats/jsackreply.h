@@ -16,6 +16,7 @@ namespace MqttDoctor {
 struct JsAckReply
 {
     quint64 streamSequence = 0;
+    quint64 consumerSequence = 0; ///< counts the consumer's deliveries from 1: a gap means a message was lost
     qint64 timeNs = 0;
     quint64 pending = 0;
 

@@ -11,6 +11,7 @@
 #include <QMutex>
 #include <QScopeGuard>
 #include <QSemaphore>
+#include <QThread>
 
 #include "nats/connectfailure.h"
 #include "nats/natsconnectionhandle.h"
@@ -341,6 +342,7 @@ namespace {
 
 constexpr int kPollMs = 100; // how quickly a permission violation ends a wait
 constexpr int kCloseFlushMs = 2000; // closeSubscription(): a server that does not answer a PING in this time is gone
+constexpr int kCloseGraceMs = 50; // closeSubscription() without a PONG: how long before the subscription is freed
 
 // The private reply inbox of one request: subscribed before the request is published, so no reply is lost.
 struct ReplyInbox
@@ -524,8 +526,12 @@ void closeSubscription(natsConnection *nc, natsSubscription *sub)
     if (!sub)
         return;
     natsSubscription_Unsubscribe(sub);
-    if (natsConnection_Status(nc) == NATS_CONN_STATUS_CONNECTED)
-        static_cast<void>(natsConnection_FlushTimeout(nc, kCloseFlushMs));
+    const natsConnStatus status = natsConnection_Status(nc);
+    if (status == NATS_CONN_STATUS_CONNECTED && natsConnection_FlushTimeout(nc, kCloseFlushMs) != NATS_OK) {
+        // No PONG: the server is slow or gone. A message the reader thread took up just before the
+        // unsubscribe is handled within microseconds; give it far more than that.
+        QThread::msleep(kCloseGraceMs);
+    }
     natsSubscription_Destroy(sub);
 }
 

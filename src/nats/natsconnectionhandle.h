@@ -20,6 +20,7 @@ natsConnection *natsHandle(NatsConnection &connection);
  * when a request's last expected reply came while other replies were still on their way). The
  * reader thread handles what arrives in order, so once the PONG of a flush sent after the UNSUB is
  * in, no message of this subscription is being handled any more. Not connected: nothing is read.
+ * Connected but no PONG within 2 s (a slow or frozen server): it waits 50 ms before freeing.
  */
 void closeSubscription(natsConnection *nc, natsSubscription *sub);
 

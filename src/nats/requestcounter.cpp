@@ -142,7 +142,6 @@ void RequestCounter::noteOrderedConsumer(const QString &stream)
     const QString what = QStringLiteral("ordered consumer ") + stream;
     qCDebug(lcRequests, "%s", qPrintable(what));
     note(Kind::OrderedConsumer, what);
-    note(Kind::ConsumerCreate, what);
 }
 
 RequestCounter::Counts RequestCounter::counts() const

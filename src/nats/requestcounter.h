@@ -17,9 +17,9 @@ namespace MqttDoctor {
  * logging (category `mqttdoctor.requests`, debug level: one line per request). Counting is a relaxed
  * atomic increment per request; the subjects are kept in order only while recording is on.
  *
- * The ordered consumers StreamReader makes are created by nats.c with its own
- * `$JS.API.CONSUMER.CREATE` request, which no counter sees: the reader notes each one as both an
- * OrderedConsumer and a ConsumerCreate (consumers nats.c re-creates after a gap are not counted).
+ * An ordered consumer a stream read makes is noted as an OrderedConsumer (not a request) before its
+ * `CONSUMER.CREATE`; its `CONSUMER.DELETE` when the read ends counts as a ConsumerDelete. A consumer
+ * made again after a gap counts again.
  *
  * Thread-safe: any thread may note and read.
  */
@@ -39,11 +39,11 @@ public:
         MessageGet, ///< `STREAM.MSG.GET.<stream>`, `DIRECT.GET.<stream>`
         ConsumerList, ///< `CONSUMER.LIST.<stream>`, `CONSUMER.NAMES.<stream>`
         ConsumerInfo, ///< `CONSUMER.INFO.<stream>.<name>`
-        ConsumerCreate, ///< `CONSUMER.CREATE.*`, `CONSUMER.DURABLE.CREATE.*` (and every ordered consumer)
+        ConsumerCreate, ///< `CONSUMER.CREATE.*`, `CONSUMER.DURABLE.CREATE.*` (an ordered consumer's too)
         ConsumerDelete, ///< `CONSUMER.DELETE.*`
         OtherJetStream, ///< any other `$JS.API` request (stream create, purge, message delete, ...)
         Other, ///< anything else
-        OrderedConsumer, ///< an ordered consumer made for a stream read (not a request of ours; see above)
+        OrderedConsumer, ///< an ordered consumer made for a stream read (not a request; see above)
     };
     static constexpr int kKinds = int(Kind::OrderedConsumer) + 1;
 
@@ -52,7 +52,7 @@ public:
     {
         std::array<quint64, kKinds> n{};
         quint64 operator[](Kind kind) const { return n[size_t(kind)]; }
-        /** Every request (the ordered consumers are counted once, as their ConsumerCreate). */
+        /** Every request (an ordered consumer counts through its CONSUMER.CREATE and CONSUMER.DELETE). */
         quint64 requests() const;
         Counts operator-(const Counts &before) const;
         /** "VARZ 1, STREAM.INFO 2, ..." (kinds with a count only): for messages and logs. */
@@ -70,7 +70,7 @@ public:
 
     /** One request on `subject`. */
     void noteRequest(const QString &subject);
-    /** One ordered consumer made on `stream` (and its ConsumerCreate). */
+    /** One ordered consumer about to be made on `stream` (its CONSUMER.CREATE is noted as a request). */
     void noteOrderedConsumer(const QString &stream);
 
     Counts counts() const;

@@ -7,14 +7,12 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QScopeGuard>
 
 #include "nats/jetstreamclient.h"
 #include "nats/jsackreply.h"
 #include "nats/natsconnection.h"
-#include "nats/natsconnectionhandle.h"
-#include "nats/natserrors.h"
 #include "nats/natsmessagecopy.h"
+#include "nats/orderedconsumer.h"
 #include "nats/readfailure.h"
 
 // Reading whole streams through a read-only ordered consumer. Reads by sequence: MessageGetter; the
@@ -77,53 +75,17 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
             return ReadSummary{};
     }
 
-    natsConnection *nc = natsHandle(*m_connection);
     const quint64 mark = m_connection->asyncErrorMark();
-    const QByteArray domain = m_domain.toUtf8();
-    const QByteArray streamUtf8 = stream.toUtf8();
-    const QByteArray subjectUtf8 = subject.toUtf8();
-
-    jsOptions jo;
-    jsOptions_Init(&jo);
-    if (!domain.isEmpty())
-        jo.Domain = domain.constData();
-    jo.Wait = m_connection->timeoutMs();
-    jsCtx *js = nullptr;
-    natsStatus s = natsConnection_JetStream(&js, nc, &jo);
-    if (s != NATS_OK)
-        return ReadFailure::natsError(s, what);
-    auto destroyJs = qScopeGuard([js] { jsCtx_Destroy(js); });
-
-    jsSubOptions so;
-    jsSubOptions_Init(&so);
-    so.Stream = streamUtf8.constData();
-    so.Ordered = true;
-    so.Config.DeliverPolicy = deliverLastPerSubject ? js_DeliverLastPerSubject : js_DeliverAll;
-    natsSubscription *sub = nullptr;
-    jsErrCode jerr = static_cast<jsErrCode>(0);
-    m_connection->requests().noteOrderedConsumer(stream);
-    s = js_SubscribeSync(&sub, js, subjectUtf8.constData(), &jo, &so, &jerr);
-    if (s != NATS_OK) {
-        // nats.c creates the consumer itself ($JS.API.CONSUMER.CREATE.<stream>): say that step failed.
+    OrderedConsumer consumer(m_connection, m_domain, stream, subject,
+                             deliverLastPerSubject ? OrderedConsumer::Start::LastPerSubject : OrderedConsumer::Start::All);
+    if (auto started = consumer.start(); !started) {
+        // Say which step failed: the consumer is made with $JS.API.CONSUMER.CREATE.<stream>.
         const QString step = what
             + QStringLiteral(": creating its read-only ordered consumer (%1) failed")
                   .arg(JetStreamClient(m_connection, m_domain).apiSubject(QStringLiteral("CONSUMER.CREATE.") + stream));
-        Error e = ReadFailure::jsError(s, jerr, step);
-        if (s == NATS_TIMEOUT && jerr == 0)
-            e = Error(Error::Kind::Timeout, step + QStringLiteral(": no reply within %1 ms").arg(jo.Wait),
-                      QStringLiteral("the account's JetStream may be unavailable; check the server and retry"))
-                    .withNatsStatus(s);
-        else if (jerr == 0) {
-            natsStatus ignored = NATS_OK;
-            const char *text = nats_GetLastError(&ignored);
-            e = NatsErrors::fromStatus(s, text ? QString::fromUtf8(text) : QString(), step);
-        }
-        return ReadFailure::deniedOr(*m_connection, mark, what, e);
+        Error e = started.error();
+        return ReadFailure::deniedOr(*m_connection, mark, what, e.prefixed(step));
     }
-    auto destroySub = qScopeGuard([sub, nc] {
-        closeSubscription(nc, sub); // the unsubscribe deletes the ephemeral consumer
-    });
-    natsSubscription_SetPendingLimits(sub, -1, -1);
 
     ReadSummary summary;
     ReadProgress progress;
@@ -133,15 +95,11 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
     bool emptyChecked = false;
     auto nothingMatches = [&]() -> bool {
         emptyChecked = true;
-        jsConsumerInfo *ci = nullptr;
-        jsErrCode cerr = static_cast<jsErrCode>(0);
-        bool empty = false;
-        m_connection->requests().noteRequest(JetStreamClient(m_connection, m_domain).apiSubject(QStringLiteral("CONSUMER.INFO.") + stream));
-        if (natsSubscription_GetConsumerInfo(&ci, sub, &jo, &cerr) == NATS_OK && ci) {
-            empty = ci->NumPending == 0 && ci->Delivered.Consumer == 0;
-            jsConsumerInfo_Destroy(ci);
-        }
-        return empty;
+        auto info = consumer.info();
+        if (!info)
+            return false;
+        return info->value(QLatin1String("num_pending")).toInteger() == 0
+            && info->value(QLatin1String("delivered")).toObject().value(QLatin1String("consumer_seq")).toInteger() == 0;
     };
 
     const int batchSize = std::max(1, options.batchSize);
@@ -156,9 +114,12 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
             summary.cancelled = true;
             return summary;
         }
-        natsMsg *m = nullptr;
-        s = natsSubscription_NextMsg(&m, sub, StreamReadOptions::PollMs);
-        if (s == NATS_TIMEOUT) {
+        JsAckReply ack;
+        auto next = consumer.next(StreamReadOptions::PollMs, ack);
+        if (!next)
+            return ReadFailure::deniedOr(*m_connection, mark, what, next.error());
+        natsMsg *m = *next;
+        if (!m) {
             if (!idle.isValid()) { // the first empty poll since a message: it waited one poll
                 idle.start();
                 idleBefore = StreamReadOptions::PollMs;
@@ -173,22 +134,12 @@ Result<ReadSummary> StreamReader::readOrdered(const QString &stream, const QStri
                                                                     !m_connection->isConnected()));
             continue;
         }
-        if (s != NATS_OK)
-            return ReadFailure::natsError(s, what);
         idle.invalidate();
 
-        quint64 pending = 1; // without metadata (never seen from an ordered consumer) keep reading
         StreamMessage &out = batch.emplace_back();
-        if (JsAckReply ack; JsAckReply::parse(natsMsg_GetReply(m), ack)) {
-            out.sequence = ack.streamSequence;
-            out.timeNs = ack.timeNs;
-            pending = ack.pending;
-        } else if (jsMsgMetaData *md = nullptr; natsMsg_GetMetaData(&md, m) == NATS_OK && md) {
-            out.sequence = md->Sequence.Stream;
-            out.timeNs = md->Timestamp;
-            pending = md->NumPending;
-            jsMsgMetaData_Destroy(md);
-        }
+        out.sequence = ack.streamSequence;
+        out.timeNs = ack.timeNs;
+        const quint64 pending = ack.pending;
         copyNatsMessage(m, out);
         natsMsg_Destroy(m);
         summary.lastSequence = std::max(summary.lastSequence, out.sequence);

@@ -15,8 +15,8 @@ class NatsConnection;
 /**
  * Reads whole JetStream streams fast and without changing them, for the MQTT state streams.
  *
- * - Limits streams (`$MQTT_sess`, `$MQTT_rmsgs`) are drained with an ordered push consumer (an ephemeral,
- *   flow-controlled consumer that nats.c deletes on unsubscribe; never a durable): readLastPerSubject()
+ * - Limits streams (`$MQTT_sess`, `$MQTT_rmsgs`) are drained with an ordered push consumer (OrderedConsumer:
+ *   ephemeral, flow-controlled, deleted when the read ends; never a durable): readLastPerSubject()
  *   or readAll() (2.9's single-subject retained layout).
  * - Interest streams (`$MQTT_msgs`, `$MQTT_out`) are never read with a consumer (docs/safety.md): they
  *   are read by sequence (MessageGetter; StreamIndex says which sequences there are).

@@ -88,8 +88,9 @@ void TestAccountSnapshot::checkOfOneAccountReadsEachThingOnce()
         for (const QString &stream : {u"$MQTT_msgs"_s, u"$MQTT_out"_s, u"$MQTT_sess"_s, u"$MQTT_rmsgs"_s, u"$MQTT_qos2in"_s})
             QVERIFY2(all.count(u"CONSUMER.LIST."_s + stream + u'\n') == 1, qPrintable(what));
         QVERIFY2(n[Kind::Connz] == 1, qPrintable(what));
-        QVERIFY2(n[Kind::OrderedConsumer] == 1 && n[Kind::ConsumerCreate] == 1, qPrintable(what));
-        QVERIFY2(n.requests() == 10 + 3 * discovery, qPrintable(what));
+        // One ordered consumer on $MQTT_sess: its CONSUMER.CREATE, and its CONSUMER.DELETE once read.
+        QVERIFY2(n[Kind::OrderedConsumer] == 1 && n[Kind::ConsumerCreate] == 1 && n[Kind::ConsumerDelete] == 1, qPrintable(what));
+        QVERIFY2(n.requests() == 11 + 3 * discovery, qPrintable(what));
     }
 }
 
@@ -120,7 +121,8 @@ void TestAccountSnapshot::sessionsStreamedFromASnapshot()
     QVERIFY2(!rows.first().hasProblems(), qPrintable(rows.first().problems().join(u"; "_s))); // joined with the snapshot's consumers
     QCOMPARE(rows.first().connected, std::optional<bool>(false)); // and its CONNZ
     const RequestCounter::Counts n = connections.requests().counts() - before;
-    QVERIFY2(n[Kind::OrderedConsumer] == 1 && n.requests() == 1, qPrintable(n.toString()));
+    QVERIFY2(n[Kind::OrderedConsumer] == 1 && n[Kind::ConsumerCreate] == 1 && n[Kind::ConsumerDelete] == 1 && n.requests() == 2,
+             qPrintable(n.toString()));
 }
 
 QTEST_GUILESS_MAIN(TestAccountSnapshot)

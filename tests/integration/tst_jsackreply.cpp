@@ -103,12 +103,15 @@ private slots:
             JsAckReply ours;
             const bool parsed = JsAckReply::parse(reply, ours);
             const quint64 sequence = md->Sequence.Stream;
+            const quint64 consumerSequence = md->Sequence.Consumer;
             const qint64 time = md->Timestamp;
             const quint64 pending = md->NumPending;
             jsMsgMetaData_Destroy(md);
             natsMsg_Destroy(m);
             QVERIFY2(parsed, reply);
             QCOMPARE(ours.streamSequence, sequence);
+            QCOMPARE(ours.consumerSequence, consumerSequence);
+            QCOMPARE(ours.consumerSequence, quint64(seen + 1));
             QCOMPARE(ours.timeNs, time);
             QCOMPARE(ours.pending, pending);
             QCOMPARE(ours.streamSequence, quint64(seen + 1));
@@ -168,6 +171,7 @@ private slots:
         QCOMPARE(JsAckReply::parse(reply.constData(), r), ok);
         QCOMPARE(r.streamSequence, ok ? sequence : quint64(99));
         if (ok) {
+            QCOMPARE(r.consumerSequence, sequence == 9 ? quint64(3) : quint64(7)); // the accepted rows have consumer sequence 3 or 7
             QCOMPARE(r.timeNs, time);
             QCOMPARE(r.pending, pending);
         }

@@ -211,6 +211,41 @@ system_account: SYS)"));
         QVERIFY2(!got && got.error().kind() == Error::Kind::Timeout, "a pipelined read of a frozen server times out");
     }
 
+    void consumerCreateAnsweredTooLate()
+    {
+        // The server makes the read's consumer only after the read stopped waiting for it. The read says
+        // which request went unanswered; once the server runs again, the consumer it made for nobody goes
+        // away by itself and the same connection reads the stream in full.
+        auto acme = connect(QStringLiteral("acme"), QStringLiteral("acmepass"), 1500);
+        QVERIFY(acme);
+        StreamReader reader(acme);
+        StreamReader::Options options;
+        options.batchSize = 1000;
+        options.idleTimeoutMs = 5000;
+        const auto count = [](quint64 &n) {
+            return [&n](QList<StreamMessage> &&batch, const ReadProgress &) {
+                n += quint64(batch.size());
+                return true;
+            };
+        };
+        quint64 seen = 0;
+        {
+            auto guard = freeze(m_server);
+            // With a filter the read asks nothing before the consumer: CONSUMER.CREATE is what goes unanswered.
+            auto read = reader.readAll(QStringLiteral("BIG"), QStringLiteral("big.>"), options, count(seen));
+            QVERIFY2(!read && read.error().kind() == Error::Kind::Timeout,
+                     qPrintable(read ? QStringLiteral("the read completed") : read.error().message()));
+            QVERIFY2(read.error().message().contains(QLatin1String("$JS.API.CONSUMER.CREATE.BIG")), qPrintable(read.error().message()));
+        }
+        QCOMPARE(seen, 0u);
+        JetStreamClient js(acme);
+        QTRY_VERIFY_WITH_TIMEOUT(js.consumerList(QStringLiteral("BIG")).value_or(QList<QJsonObject>{{}}).isEmpty(), 20000);
+        auto full = reader.readAll(QStringLiteral("BIG"), QStringLiteral("big.>"), options, count(seen));
+        QVERIFY2(full, qPrintable(full ? QString() : full.error().message()));
+        QCOMPARE(seen, 20000u);
+        QVERIFY2(js.consumerList(QStringLiteral("BIG")).value_or(QList<QJsonObject>{{}}).isEmpty(), "the read deleted its consumer");
+    }
+
     void serverStopsMidStreamRead()
     {
         auto acme = connect(QStringLiteral("acme"), QStringLiteral("acmepass"), 1500);
