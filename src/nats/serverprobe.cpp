@@ -61,6 +61,19 @@ struct ProbeResolution
 
 ProbeResolution resolveWithin(const QString &host, quint16 port, int timeoutMs)
 {
+    {
+        // An address literal needs no lookup: resolved here, so a short timeout never reads as a DNS failure.
+        addrinfo hints{};
+        hints.ai_family = AF_UNSPEC;
+        hints.ai_socktype = SOCK_STREAM;
+        hints.ai_flags = AI_NUMERICHOST;
+        addrinfo *result = nullptr;
+        if (getaddrinfo(host.toStdString().c_str(), std::to_string(port).c_str(), &hints, &result) == 0 && result) {
+            ProbeResolution out;
+            out.addresses.reset(result);
+            return out;
+        }
+    }
     auto lookup = std::make_shared<DnsLookup>();
     const std::string name = host.toStdString();
     const std::string service = std::to_string(port);

@@ -131,6 +131,15 @@ private slots:
         QVERIFY(errorText(run).contains(url));
         QVERIFY2(errorText(run).contains(QStringLiteral("nothing listens on ") + url.mid(url.indexOf(QLatin1String("://")) + 3)),
                  qPrintable(errorText(run)));
+
+        // An address needs no DNS lookup: even with a 1 ms timeout (too short for a lookup thread to start
+        // on a busy machine) the cause is that nothing listens, never a DNS failure.
+        for (int i = 0; i < 5; ++i) {
+            const auto hurried = CliRunner::run({QStringLiteral("--server"), url, QStringLiteral("--timeout"), QStringLiteral("1ms"),
+                                                 QStringLiteral("servers"), QStringLiteral("--json")});
+            QVERIFY2(hurried.exitCode() == 3 && hurried.jsonValid, qPrintable(hurried.describe()));
+            QVERIFY2(errorKind(hurried) == QLatin1String("connection_refused"), qPrintable(hurried.describe()));
+        }
     }
 
     void hungServerTimesOut()
