@@ -38,6 +38,17 @@ quint64 lastConsumerSequence(natsMsg *heartbeat)
     return ok ? n : 0;
 }
 
+// How often the connection has reconnected so far.
+quint64 reconnectsOf(natsConnection *nc)
+{
+    natsStatistics *stats = nullptr;
+    uint64_t reconnects = 0;
+    if (natsStatistics_Create(&stats) == NATS_OK && natsConnection_GetStats(nc, stats) == NATS_OK)
+        natsStatistics_GetCounts(stats, nullptr, nullptr, nullptr, nullptr, &reconnects);
+    natsStatistics_Destroy(stats);
+    return quint64(reconnects);
+}
+
 } // namespace
 
 OrderedConsumer::OrderedConsumer(std::shared_ptr<NatsConnection> connection, QString domain, QString stream, QString filterSubject,
@@ -98,6 +109,7 @@ Result<void> OrderedConsumer::create(quint64 startSequence)
         return made.error();
     }
     m_name = made->value(QLatin1String("name")).toString();
+    m_reconnects = reconnectsOf(nc);
     m_lastConsumerSequence = 0;
     m_needsReset = false;
     return {};
@@ -155,8 +167,15 @@ Result<natsMsg *> OrderedConsumer::next(int waitMs, JsAckReply &meta)
             return Error(Error::Kind::Internal, QStringLiteral("reading stream %1: the consumer was not started").arg(m_stream));
         natsMsg *m = nullptr;
         const natsStatus s = natsSubscription_NextMsg(&m, m_sub, std::max<qint64>(1, deadline.remainingTime()));
-        if (s == NATS_TIMEOUT)
+        if (s == NATS_TIMEOUT) {
+            // Reconnected since the consumer was made (a server restart, a network blip): what the old
+            // connection had in flight is lost and the consumer may be gone. Start again after the last message.
+            if (reconnectsOf(natsHandle(*m_connection)) != m_reconnects && m_connection->isConnected()) {
+                m_needsReset = true;
+                continue;
+            }
             return static_cast<natsMsg *>(nullptr);
+        }
         if (s != NATS_OK)
             return ReadFailure::natsError(s, QStringLiteral("reading stream ") + m_stream);
         JsAckReply ack;

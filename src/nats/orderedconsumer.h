@@ -28,8 +28,9 @@ class NatsConnection;
  * The consumer is ephemeral, acknowledges nothing (`ack_policy` none, one delivery), keeps its state
  * in memory with one replica, is flow controlled and sends idle heartbeats. It answers the server's
  * flow-control requests and stalled-consumer heartbeats. When a consumer sequence is skipped (a
- * message lost on the way) or a heartbeat names a later consumer sequence than the last one seen, it
- * drops the consumer and makes a new one from the stream sequence after the last message handed out.
+ * message lost on the way), a heartbeat names a later consumer sequence than the last one seen, or the
+ * connection reconnected and nothing arrives, it drops the consumer and makes a new one from the stream
+ * sequence after the last message handed out.
  *
  * Blocking (network I/O): worker threads only, one thread at a time.
  */
@@ -77,6 +78,7 @@ private:
     QString m_name; ///< the consumer the server made; empty until it answered
     quint64 m_lastStreamSequence = 0; ///< of the last message handed out
     quint64 m_lastConsumerSequence = 0; ///< of the current consumer, 0 before its first message
+    quint64 m_reconnects = 0; ///< the connection's reconnect count when the consumer was made
     bool m_needsReset = false;
     int m_resets = 0;
 };

@@ -17,6 +17,7 @@
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
 #include "nats/messagegetter.h"
+#include "nats/requestcounter.h"
 #include "nats/streamindex.h"
 #include "nats/streamreader.h"
 
@@ -379,6 +380,47 @@ private slots:
         // A missing stream is a NotFound error.
         auto missing = reader.readLastPerSubject(QStringLiteral("NOPE"), QStringLiteral("nope.>"), {}, collector(none));
         QVERIFY(!missing.ok());
+    }
+
+    // The server restarts in the middle of a read: the connection reconnects, the reader makes a new
+    // consumer from the message after the last one it handed out, and every record arrives once, in order.
+    void readSurvivesServerRestart()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(QStringLiteral("newest")), qPrintable(server.errorString()));
+        auto nc = connectAcme(server);
+        QVERIFY(nc);
+        JetStreamClient js(nc);
+        QString error;
+        QVERIFY2(createLoadStream(js, QStringLiteral("LOADTEST"), QStringLiteral("load.sess.>"), &error), qPrintable(error));
+        const int count = 20000;
+        QVERIFY2(fillLoadStream(*nc, js, QStringLiteral("LOADTEST"), QStringLiteral("load.sess."), count, &error), qPrintable(error));
+
+        StreamReader reader(nc);
+        StreamReader::Options options;
+        options.batchSize = 500;
+        options.idleTimeoutMs = 20000; // the client reconnects within a few seconds
+        Collected all;
+        bool restarted = false;
+        const quint64 consumersBefore = nc->requests().count(RequestCounter::Kind::OrderedConsumer);
+        auto r = reader.readAll(QStringLiteral("LOADTEST"), QStringLiteral("load.sess.>"), options,
+                                [&](QList<StreamMessage> &&batch, const ReadProgress &p) {
+                                    if (!restarted) {
+                                        restarted = true;
+                                        if (!server.restart())
+                                            return false;
+                                    }
+                                    return collector(all)(std::move(batch), p);
+                                });
+        QVERIFY(restarted);
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? server.errorString() : err(r.error())));
+        QVERIFY(!r->cancelled);
+        QCOMPARE(all.messages.size(), count);
+        for (int i = 0; i < count; ++i)
+            QCOMPARE(all.messages[i].sequence, quint64(i + 1));
+        QCOMPARE(all.messages[count - 1].data, sessionLikeRecord(count - 1));
+        QCOMPARE(nc->requests().count(RequestCounter::Kind::OrderedConsumer) - consumersBefore, 2u); // the first, and one after the restart
+        QTRY_COMPARE_WITH_TIMEOUT(consumerCount(js, QStringLiteral("LOADTEST")), 0, 10000);
     }
 
     void lastPerSubject_data() { mqttState_data(); }
