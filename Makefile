@@ -150,10 +150,9 @@ bench: configure servers
 	cmake --build $(BUILD) -j$(JOBS) --target benchmarks
 	@scripts/run-benchmarks.sh $(BUILD)
 
-# The C++ files in the style of .clang-format (the test code_is_formatted checks it).
-FORMAT_DIRS := src app ui tests fuzz tools packaging
+# The C++ files in the style of .clang-format (the test code_is_formatted checks the same files).
 format: deps
-	find $(FORMAT_DIRS) -name '*.cpp' -o -name '*.h' -o -name '*.c' | xargs clang-format -i
+	scripts/format.sh
 
 # The checks of .clang-tidy over the core and the CLI, in a tree of their own (clang, no precompiled
 # headers, nothing built); any warning fails.

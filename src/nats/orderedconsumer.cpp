@@ -137,8 +137,6 @@ Result<void> OrderedConsumer::reset()
 void OrderedConsumer::handleControl(natsMsg *m)
 {
     natsConnection *nc = natsHandle(*m_connection);
-    if (headerValue(m, "Status") != QLatin1String("100"))
-        return; // not a control message of a push consumer; nothing a stream read can use
     const QString description = headerValue(m, "Description");
     if (description.startsWith(QLatin1String("Flow"))) {
         // Everything delivered before it has been handed out: ask for more.
@@ -180,11 +178,29 @@ Result<natsMsg *> OrderedConsumer::next(int waitMs, JsAckReply &meta)
             return ReadFailure::natsError(s, QStringLiteral("reading stream ") + m_stream);
         JsAckReply ack;
         if (!JsAckReply::parse(natsMsg_GetReply(m), ack)) {
-            handleControl(m);
-            natsMsg_Destroy(m);
-            if (deadline.hasExpired())
-                return static_cast<natsMsg *>(nullptr);
-            continue;
+            if (natsMsg_GetDataLength(m) == 0 && headerValue(m, "Status") == QLatin1String("100")) {
+                handleControl(m);
+                natsMsg_Destroy(m);
+                if (deadline.hasExpired())
+                    return static_cast<natsMsg *>(nullptr);
+                continue;
+            }
+            // A reply subject of a form the parser does not know: nats.c's own reading of it.
+            jsMsgMetaData *md = nullptr;
+            if (natsMsg_GetMetaData(&md, m) != NATS_OK || !md) {
+                const QString reply = QString::fromUtf8(natsMsg_GetReply(m));
+                natsMsg_Destroy(m);
+                return Error(Error::Kind::Protocol,
+                             QStringLiteral("reading stream %1: a message without JetStream metadata came to the consumer's "
+                                            "inbox (reply subject \"%2\")")
+                                 .arg(m_stream, reply),
+                             QStringLiteral("retry; if it persists, report it with this message and the server's version"));
+            }
+            ack.streamSequence = md->Sequence.Stream;
+            ack.consumerSequence = md->Sequence.Consumer;
+            ack.timeNs = md->Timestamp;
+            ack.pending = md->NumPending;
+            jsMsgMetaData_Destroy(md);
         }
         if (ack.consumerSequence != m_lastConsumerSequence + 1) {
             // A message went missing between server and here: this one is out of order.

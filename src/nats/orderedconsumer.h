@@ -67,6 +67,7 @@ private:
     Result<void> create(quint64 startSequence);
     void drop();
     Result<void> reset();
+    /** A flow-control request or an idle heartbeat (status 100, no data). */
     void handleControl(natsMsg *m);
 
     std::shared_ptr<NatsConnection> m_connection;

@@ -26,6 +26,10 @@ QList<SessionRecord::Subscription> SessionEntry::subscriptions() const
 
 namespace {
 
+// A missing durable's problem text: "consumer <name> missing" (problems() and the JSON writer below).
+constexpr QStringView kMissingBefore = u"consumer ";
+constexpr QStringView kMissingAfter = u" missing";
+
 bool reportedMissing(const SessionEntry &entry, const SessionConsumer &c)
 {
     return entry.durablesChecked && !c.exists && !c.name.isEmpty();
@@ -47,7 +51,7 @@ QStringList SessionEntry::problems() const
     QStringList out = otherProblems;
     for (const SessionConsumer &c : consumers)
         if (reportedMissing(*this, c))
-            out << QStringLiteral("consumer %1 missing").arg(c.name);
+            out << kMissingBefore.toString() + c.name + kMissingAfter;
     return out;
 }
 
@@ -326,9 +330,9 @@ void writeJson(JsonStreamWriter &w, const SessionEntry &e)
     for (const SessionConsumer &c : e.consumers)
         if (reportedMissing(e, c)) {
             w.beginString({});
-            w.textPiece(u"consumer ");
+            w.textPiece(kMissingBefore);
             w.textPiece(c.name);
-            w.textPiece(u" missing");
+            w.textPiece(kMissingAfter);
             w.endString();
         }
     w.endArray();

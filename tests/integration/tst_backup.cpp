@@ -27,6 +27,7 @@
 #include "repair/streambackup.h"
 #include "repair/streamcontent.h"
 #include "repair/streamrestore.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -190,12 +191,7 @@ private slots:
         qputenv("XDG_DATA_HOME", m_data.path().toUtf8());
     }
 
-    void mqttState_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void mqttState_data() { addServerVersionRows(); }
 
     // Sessions, queued QoS 1 and retained messages from real clients: back up, delete, restore, compare, reconnect.
     void mqttState()

@@ -12,6 +12,7 @@
 #include "mqttclient.h"
 #include "natsserverfixture.h"
 #include "records/sessionloader.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -20,13 +21,6 @@ using namespace MqttDoctor::Test::LiveCheck;
 namespace {
 
 const QString kSess = QStringLiteral("$MQTT_sess");
-
-void addVersionRows()
-{
-    QTest::addColumn<QString>("version");
-    for (const QString &label : NatsServerBinary::testVersionLabels())
-        QTest::newRow(qPrintable(label)) << label;
-}
 
 // Real MQTT state in an account: a persistent QoS1 session, a retained message, a queued QoS1 message.
 void makeMqttState(quint16 mqttPort, const QString &user, const QString &password)
@@ -57,7 +51,7 @@ class TestCheckAccounts : public QObject
 private slots:
     // Case 8: jetstream { domain: hub }. The servers put the domain token into the sessions subject; that is
     // the expected layout, not a finding.
-    void jetStreamDomain_data() { addVersionRows(); }
+    void jetStreamDomain_data() { addServerVersionRows(); }
     void jetStreamDomain()
     {
         QFETCH(QString, version);
@@ -90,7 +84,7 @@ private slots:
 
     // A domain added to a server that already keeps MQTT state: $MQTT_sess keeps $MQTT.sess.>, which still
     // captures $MQTT.sess.hub.<hash> (MQTT works), but the sessions saved before are no longer found.
-    void domainAddedLater_data() { addVersionRows(); }
+    void domainAddedLater_data() { addServerVersionRows(); }
     void domainAddedLater()
     {
         QFETCH(QString, version);
@@ -121,7 +115,7 @@ private slots:
 
     // `check --all-accounts` (and `check` with nothing but a system connection): ACME lost $MQTT_sess, BETA is
     // healthy, NOJS has no JetStream. Every account is checked from JSZ; only ACME is a problem.
-    void allAccountsSystemOnly_data() { addVersionRows(); }
+    void allAccountsSystemOnly_data() { addServerVersionRows(); }
     void allAccountsSystemOnly()
     {
         QFETCH(QString, version);
@@ -161,7 +155,7 @@ private slots:
     // `check --all-accounts` with every account's credentials in a profile: ten accounts read through their
     // own connections three at a time. A corrupt record in one account is found through that path; one
     // account whose credentials are wrong is a note, and every other account is still checked.
-    void allAccountsWithCredentials_data() { addVersionRows(); }
+    void allAccountsWithCredentials_data() { addServerVersionRows(); }
     void allAccountsWithCredentials()
     {
         QFETCH(QString, version);

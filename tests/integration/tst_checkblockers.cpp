@@ -9,19 +9,13 @@
 #include "livecheck.h"
 #include "mqttclient.h"
 #include "natsserverfixture.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
 using namespace MqttDoctor::Test::LiveCheck;
 
 namespace {
-
-void addVersionRows()
-{
-    QTest::addColumn<QString>("version");
-    for (const QString &label : NatsServerBinary::testVersionLabels())
-        QTest::newRow(qPrintable(label)) << label;
-}
 
 // The MQTT streams a SUBJECTS_OVERLAP finding harms, with the subjects each needs (its `expected`).
 QHash<QString, QJsonArray> harmedStreams(const QJsonObject &finding)
@@ -286,7 +280,7 @@ private slots:
     // Case 7: an empty legacy per-session stream (as servers up to 2.4 made them: subjects = its own name,
     // max_msgs 1) exists when the first MQTT client connects. The server creates $MQTT_sess, tries to move the
     // legacy stream into it, cannot load its record, and retries every 5 s forever; MQTT itself works.
-    void emptyLegacySessionStream_data() { addVersionRows(); }
+    void emptyLegacySessionStream_data() { addServerVersionRows(); }
     void emptyLegacySessionStream()
     {
         QFETCH(QString, version);

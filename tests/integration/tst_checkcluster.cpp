@@ -9,6 +9,7 @@
 #include "livecheck.h"
 #include "mqttclient.h"
 #include "natsclusterfixture.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -63,12 +64,7 @@ class TestCheckCluster : public QObject
 
 private slots:
     // Case 10.
-    void nodeStopped_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void nodeStopped_data() { addServerVersionRows(); }
     void nodeStopped()
     {
         QFETCH(QString, version);

@@ -8,6 +8,7 @@
 #include "livecheck.h"
 #include "mqttclient.h"
 #include "natsserverfixture.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -16,13 +17,6 @@ using namespace MqttDoctor::Test::LiveCheck;
 namespace {
 
 const QString kSess = QStringLiteral("$MQTT_sess");
-
-void addVersionRows()
-{
-    QTest::addColumn<QString>("version");
-    for (const QString &label : NatsServerBinary::testVersionLabels())
-        QTest::newRow(qPrintable(label)) << label;
-}
 
 // Real MQTT state in ACME: a persistent QoS1 session, a retained QoS1 message and a QoS1 message queued for
 // the offline session.
@@ -51,7 +45,7 @@ class TestCheckStreams : public QObject
 
 private slots:
     // Case 1: nothing above info on a healthy account, through the account's API and through JSZ.
-    void healthyAccount_data() { addVersionRows(); }
+    void healthyAccount_data() { addServerVersionRows(); }
     void healthyAccount()
     {
         QFETCH(QString, version);
@@ -106,7 +100,7 @@ private slots:
 
     // Case 2: $MQTT_sess deleted while the server runs, after MQTT was set up for the account. The server
     // never recreates it: every new MQTT connect fails loading the session record (10059).
-    void sessionsStreamDeleted_data() { addVersionRows(); }
+    void sessionsStreamDeleted_data() { addServerVersionRows(); }
     void sessionsStreamDeleted()
     {
         QFETCH(QString, version);
@@ -174,7 +168,7 @@ private slots:
 
     // Case 6a: someone "tuned" $MQTT_sess after set-up (max_msgs_per_subject -1). MQTT keeps working but a
     // session saved again leaves its older record behind.
-    void sessionsPerSubjectLimitChanged_data() { addVersionRows(); }
+    void sessionsPerSubjectLimitChanged_data() { addServerVersionRows(); }
     void sessionsPerSubjectLimitChanged()
     {
         QFETCH(QString, version);
@@ -210,7 +204,7 @@ private slots:
     // Case 6b: $MQTT_sess made by hand with the wrong subjects before the first MQTT client. The server takes
     // the existing stream as it is; no stream captures $MQTT.sess.<hash>, so saving a session times out and
     // the connect fails.
-    void sessionsSubjectsWrong_data() { addVersionRows(); }
+    void sessionsSubjectsWrong_data() { addServerVersionRows(); }
     void sessionsSubjectsWrong()
     {
         QFETCH(QString, version);

@@ -18,6 +18,7 @@
 #include "diagnosis/diagnosisgatherer.h"
 #include "mqtt/clientidhash.h"
 #include "nats/connectionset.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -71,12 +72,7 @@ private slots:
             QFAIL(qPrintable(missing));
     }
 
-    void stuckConsumer_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void stuckConsumer_data() { addServerVersionRows(); }
 
     // A connected subscriber that never sends PUBACK: one sample shows it at max_ack_pending with
     // redeliveries; two samples show deliveries advancing over a still ack floor. The reset repair leaves a

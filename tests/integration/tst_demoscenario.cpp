@@ -14,6 +14,7 @@
 #include "livecheck.h"
 #include "mqttclient.h"
 #include "mqtt/clientidhash.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Demo;
@@ -103,12 +104,7 @@ private slots:
             QFAIL(qPrintable(missing));
     }
 
-    void seededAndRepaired_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void seededAndRepaired_data() { addServerVersionRows(); }
 
     void seededAndRepaired()
     {

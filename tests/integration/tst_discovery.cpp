@@ -9,6 +9,7 @@
 #include "natsserverfixture.h"
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -84,12 +85,7 @@ class TestDiscovery : public QObject
     Q_OBJECT
 
 private slots:
-    void singleServer_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void singleServer_data() { addServerVersionRows(); }
 
     void singleServer()
     {

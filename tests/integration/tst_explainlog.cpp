@@ -17,6 +17,7 @@
 #include "livecheck.h"
 #include "mqttclient.h"
 #include "natsserverfixture.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -90,12 +91,7 @@ private slots:
 
     // --- a real server's log --------------------------------------------------------------------------------------
 
-    void realServerLog_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void realServerLog_data() { addServerVersionRows(); }
     void realServerLog()
     {
         QFETCH(QString, version);

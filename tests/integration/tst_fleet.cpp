@@ -18,6 +18,7 @@
 #include "mqttsessionbatch.h"
 #include "natsserverfixture.h"
 #include "nats/profile.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -31,13 +32,6 @@ constexpr int FleetSize = 650;
 // 12 x --timeout.
 constexpr int CliProcessTimeoutMs = 600000;
 const QStringList CliTimeout{QStringLiteral("--timeout"), QStringLiteral("45s")};
-
-void addVersionRows()
-{
-    QTest::addColumn<QString>("version");
-    for (const QString &label : NatsServerBinary::testVersionLabels())
-        QTest::newRow(qPrintable(label)) << label;
-}
 
 QStringList systemArgs(const QString &url)
 {
@@ -119,7 +113,7 @@ class TestFleet : public QObject
 private slots:
     // The config FleetSetup renders for 10,000 accounts is valid for every server version (`-t`
     // parses and validates it without starting; the bench starts servers of that size).
-    void tenThousandAccountConfig_data() { addVersionRows(); }
+    void tenThousandAccountConfig_data() { addServerVersionRows(); }
     void tenThousandAccountConfig()
     {
         QFETCH(QString, version);
@@ -180,7 +174,7 @@ private slots:
         QCOMPARE(report.errors.size(), 3); // both accounts, and the broken one that was not refused but unreachable
     }
 
-    void fleet_data() { addVersionRows(); }
+    void fleet_data() { addServerVersionRows(); }
     void fleet()
     {
         QFETCH(QString, version);

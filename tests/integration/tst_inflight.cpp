@@ -19,6 +19,7 @@
 #include "nats/connectionset.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -89,12 +90,7 @@ private slots:
             QFAIL(qPrintable(missing));
     }
 
-    void inflight_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void inflight_data() { addServerVersionRows(); }
 
     // A PUBREL the server sent to a persistent QoS 2 subscriber that left before its PUBCOMP: the
     // session shows it in pubrel_pending with the packet ID the server used (2.10+: $MQTT_out).

@@ -8,6 +8,7 @@
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
 #include "nats/jszcollector.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -69,12 +70,7 @@ class TestJszCollector : public QObject
     Q_OBJECT
 
 private slots:
-    void everyAccountOnce_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void everyAccountOnce_data() { addServerVersionRows(); }
 
     void everyAccountOnce()
     {

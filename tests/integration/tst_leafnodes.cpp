@@ -16,6 +16,7 @@
 
 #include "livecheck.h"
 #include "mqttclient.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -164,12 +165,7 @@ class TestLeafNodes : public QObject
     Q_OBJECT
 
 private slots:
-    void ownDomain_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void ownDomain_data() { addServerVersionRows(); }
     void ownDomain()
     {
         QFETCH(QString, version);
@@ -245,12 +241,7 @@ private slots:
         deleteAndRepairSessions(leaf.url(), withDomain(viaHub, QStringLiteral("edge")), leaf.mqttPort());
     }
 
-    void hubJetStream_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void hubJetStream_data() { addServerVersionRows(); }
     void hubJetStream()
     {
         QFETCH(QString, version);

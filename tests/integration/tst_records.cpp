@@ -14,6 +14,7 @@
 #include "nats/natsconnection.h"
 #include "records/retainedloader.h"
 #include "records/sessionloader.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -168,12 +169,7 @@ private slots:
         QVERIFY(!e.connected.has_value());
     }
 
-    void records_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void records_data() { addServerVersionRows(); }
 
     void records()
     {

@@ -24,6 +24,7 @@
 #include "repair/repairplanner.h"
 #include "repair/streamcontent.h"
 #include "repair/streamrestore.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -231,12 +232,7 @@ private slots:
             QFAIL(qPrintable(missing));
     }
 
-    void brokenRecords_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void brokenRecords_data() { addServerVersionRows(); }
 
     // Garbage record, foreign-id record, a durable deleted from under a session, a record purged while its
     // durables remain: one plan repairs them all, and nothing else changes.

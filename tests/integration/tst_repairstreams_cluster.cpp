@@ -18,6 +18,7 @@
 #include "repair/repairexecutor.h"
 #include "repair/repairplanner.h"
 #include "repair/repairtarget.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -126,12 +127,7 @@ private slots:
             QFAIL(qPrintable(missing));
     }
 
-    void replicasScaledDown_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void replicasScaledDown_data() { addServerVersionRows(); }
     void replicasScaledDown()
     {
         QFETCH(QString, version);

@@ -13,6 +13,7 @@
 #include "mqtt/clientidhash.h"
 #include "nats/connectionset.h"
 #include "records/sessionloader.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -151,12 +152,7 @@ private slots:
             QFAIL(qPrintable(missing));
     }
 
-    void brokenRecords_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void brokenRecords_data() { addServerVersionRows(); }
 
     void brokenRecords()
     {

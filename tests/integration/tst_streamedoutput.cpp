@@ -23,6 +23,7 @@
 #include "records/accountrecordaccess.h"
 #include "records/retainedloader.h"
 #include "records/sessionloader.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -106,12 +107,7 @@ private slots:
             QFAIL(qPrintable(missing));
     }
 
-    void sameAsDocuments_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void sameAsDocuments_data() { addServerVersionRows(); }
 
     void sameAsDocuments()
     {

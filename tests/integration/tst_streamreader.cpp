@@ -20,6 +20,7 @@
 #include "nats/requestcounter.h"
 #include "nats/streamindex.h"
 #include "nats/streamreader.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -146,12 +147,7 @@ private slots:
         QVERIFY2(missing.isEmpty(), qPrintable(missing));
     }
 
-    void mqttState_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void mqttState_data() { addServerVersionRows(); }
 
     // Real sessions, retained and queued messages made by mosquitto clients are all read.
     void mqttState()

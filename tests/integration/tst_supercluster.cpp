@@ -11,6 +11,7 @@
 #include "livecheck.h"
 #include "mqttclient.h"
 #include "natssuperclusterfixture.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor;
 using namespace MqttDoctor::Test;
@@ -114,12 +115,7 @@ class TestSupercluster : public QObject
     Q_OBJECT
 
 private slots:
-    void groupsAndPlacement_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void groupsAndPlacement_data() { addServerVersionRows(); }
     void groupsAndPlacement()
     {
         QFETCH(QString, version);

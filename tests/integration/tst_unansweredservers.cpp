@@ -7,6 +7,7 @@
 #include "clirunner.h"
 #include "mqttclient.h"
 #include "natsclusterfixture.h"
+#include "versionrows.h"
 
 using namespace MqttDoctor::Test;
 
@@ -43,12 +44,7 @@ class TestUnansweredServers : public QObject
     Q_OBJECT
 
 private slots:
-    void oneNodeStopped_data()
-    {
-        QTest::addColumn<QString>("version");
-        for (const QString &label : NatsServerBinary::testVersionLabels())
-            QTest::newRow(qPrintable(label)) << label;
-    }
+    void oneNodeStopped_data() { addServerVersionRows(); }
 
     void oneNodeStopped()
     {

@@ -187,7 +187,6 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
     const qsizetype source = sourceOf(index.row());
     const Finding &summary = m_findings.summaryAt(source);
     switch (role) {
-    case SeverityRole: return int(summary.severity);
     case Qt::DecorationRole: return index.column() == SeverityColumn ? QVariant(HealthBadge::severityIcon(summary.severity)) : QVariant();
     case Qt::DisplayRole:
     case SortRole:

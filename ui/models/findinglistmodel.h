@@ -31,7 +31,6 @@ public:
     enum Column { SeverityColumn, CodeColumn, TitleColumn, WhereColumn, ColumnCount };
     enum Role {
         FindingRole = Qt::UserRole + 1, ///< Finding
-        SeverityRole, ///< int(Finding::Severity), for sorting
         SortRole, ///< raw value of the column
     };
 
