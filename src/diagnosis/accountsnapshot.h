@@ -76,7 +76,9 @@ struct AccountSnapshot
      */
     FindingList findings(const CheckOptions &options = {}) const;
     /** The durables and their owners (ConsumerOwner::ofAccount of the records); none unless consumersKnown. */
-    QList<ConsumerOwner> consumerOwners() const { return ConsumerOwner::ofAccount(records); }
+    QList<ConsumerOwner> consumerOwners() const { return records.owners ? *records.owners : ConsumerOwner::ofAccount(records); }
+    /** Makes consumerOwners() once and keeps them in `records`, where findings() uses them too. */
+    void keepConsumerOwners() { records.owners = std::make_shared<const QList<ConsumerOwner>>(ConsumerOwner::ofAccount(records)); }
 };
 
 } // namespace MqttDoctor

@@ -174,7 +174,7 @@ void checkOrphans(const SessionCheckInput &in, const QList<DurableReplacement> &
                   QList<Finding> &out)
 {
     // The rule is ConsumerOwner's, shared with the consumers view.
-    QList<ConsumerOwner> orphans = ConsumerOwner::ofAccount(in, replacements);
+    QList<ConsumerOwner> orphans = in.owners ? *in.owners : ConsumerOwner::ofAccount(in, replacements);
     orphans.removeIf([&replaced](const ConsumerOwner &o) { return !o.isOrphan() || replaced.contains(o.name); });
     std::sort(orphans.begin(), orphans.end(), [](const ConsumerOwner &a, const ConsumerOwner &b) { return a.name < b.name; });
     for (const ConsumerOwner &o : std::as_const(orphans)) {

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 
 #include "diagnosis/checkoptions.h"
@@ -15,6 +16,8 @@
 #include "records/sessionloader.h"
 
 namespace MqttDoctor {
+
+struct ConsumerOwner;
 
 /** A retained message's topic and payload size (upgrade readiness). */
 struct RetainedTopicSize
@@ -49,6 +52,11 @@ struct SessionCheckInput
     std::optional<Qos2Records> qos2Records;
     /** The retained messages' topics and sizes, read only for a target version (CheckOptions::targetVersion); nullopt: not read. */
     std::optional<QList<RetainedTopicSize>> retained;
+    /**
+     * ConsumerOwner::ofAccount(*this) when it was made already (AccountSnapshot::keepConsumerOwners: a GUI
+     * refresh needs them for its views too); null: the orphan check makes them.
+     */
+    std::shared_ptr<const QList<ConsumerOwner>> owners;
 };
 
 namespace Checks {

@@ -279,13 +279,15 @@ AccountDataController::outcomeOf(ConnectionSet &connections, const QString &acco
     onSessionsRead(out);
     // The previous refresh's sample (if any) lets the findings compare two: CONSUMER_STUCK, JETSTREAM_API_ERRORS.
     snapshot->previous = previous;
+    // The durables' owners once, for the findings (ORPHAN_CONSUMER) and both views below.
+    if (snapshot->sessionsComplete)
+        snapshot->keepConsumerOwners();
     out.findings = snapshot->findings(checkOptions);
     out.findingGaps = snapshot->gaps;
     if (!previous && snapshot->wantsRecordChecks())
         out.findingGaps << CoverageGap::noEarlierSample(account.isEmpty() ? snapshot->account.name : account);
     out.sample = snapshot->sample();
     if (snapshot->sessionsComplete) {
-        // The owners once for both views (the findings' checks classify them on their own).
         const QList<ConsumerOwner> owners = snapshot->consumerOwners();
         out.consumers = ConsumerTableModel::rowsFor(owners);
         out.holders = InterestHolder::ofAccount(snapshot->records, snapshot->account, owners);
