@@ -20,6 +20,7 @@
 #include "controllers/autorefresh.h"
 #include "controllers/clustercontroller.h"
 #include "controllers/recordsweep.h"
+#include "dialogs/checkthresholdsdialog.h"
 #include "dialogs/connectiondialog.h"
 #include "dialogs/logexplainerdialog.h"
 #include "dialogs/repairwizard.h"
@@ -38,6 +39,7 @@
 #include "panels/clustertreepanel.h"
 #include "panels/detailpanel.h"
 #include "panels/sessionspanel.h"
+#include "settings/checkthresholds.h"
 #include "settings/recentprofiles.h"
 #include "widgets/connectionstatuswidget.h"
 #include "widgets/errorbanner.h"
@@ -122,6 +124,9 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     connect(m_accountData, &AccountDataController::findingsLoaded, m_model, &ClusterTreeModel::setFindings);
     connect(m_accountData, &AccountDataController::connectionsUsed, &controller, &ClusterController::watchNewConnections);
     connect(m_actions->refreshAction(), &QAction::triggered, m_workspace, &AccountWorkspace::reload);
+    // The operator's thresholds of the checks, kept from the last run (CheckThresholds).
+    m_accountData->setCheckOptions(CheckThresholds::load(m_accountData->checkOptions()));
+    m_sweep->setCheckOptions(m_accountData->checkOptions());
     m_autoRefresh->setBusyCheck([this] { return isRefreshing(); });
     connect(m_autoRefresh, &AutoRefresh::refreshDue, this, &MainWindow::refreshAll);
     connect(m_banner, &ErrorBanner::retryRequested, &controller, &ClusterController::refresh);
@@ -163,6 +168,11 @@ void MainWindow::createMenusAndToolBar()
     upgrade->setObjectName(QStringLiteral("actionUpgradeReadiness"));
     upgrade->setToolTip(tr("What a nats-server version will refuse or change for the current account's MQTT state"));
     connect(upgrade, &QAction::triggered, this, &MainWindow::showUpgradeReadiness);
+    tools->addSeparator();
+    QAction *thresholds = tools->addAction(tr("Check &Thresholds…"));
+    thresholds->setObjectName(QStringLiteral("actionCheckThresholds"));
+    thresholds->setToolTip(tr("When a session is stale, how many pinned messages or API errors make a finding"));
+    connect(thresholds, &QAction::triggered, this, &MainWindow::showCheckThresholds);
 
     QToolBar *toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
@@ -314,7 +324,7 @@ QString MainWindow::currentAccountName() const
 
 void MainWindow::showRepairWizard()
 {
-    auto *wizard = new RepairWizard(m_controller, currentAccountName(), this);
+    auto *wizard = new RepairWizard(m_controller, currentAccountName(), m_accountData->checkOptions(), this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
     // The tree (streams, badges) and the workspace both show what the repair changed.
     connect(wizard, &RepairWizard::repairFinished, this, &MainWindow::refreshAll);
@@ -323,7 +333,7 @@ void MainWindow::showRepairWizard()
 
 void MainWindow::showRepairWizardFor(const QList<Finding> &findings)
 {
-    auto *wizard = new RepairWizard(m_controller, findings, this);
+    auto *wizard = new RepairWizard(m_controller, findings, m_accountData->checkOptions(), this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
     connect(wizard, &RepairWizard::repairFinished, this, &MainWindow::refreshAll);
     wizard->open();
@@ -335,6 +345,24 @@ void MainWindow::showUpgradeReadiness()
     dialog->setObjectName(QStringLiteral("upgradeReadinessDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
+}
+
+void MainWindow::showCheckThresholds()
+{
+    auto *dialog = new CheckThresholdsDialog(m_accountData->checkOptions(), this);
+    dialog->setObjectName(QStringLiteral("checkThresholdsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { applyCheckThresholds(dialog->thresholds()); });
+    dialog->open();
+}
+
+void MainWindow::applyCheckThresholds(const CheckOptions &thresholds)
+{
+    CheckThresholds::save(thresholds);
+    const CheckOptions options = CheckThresholds::applied(m_accountData->checkOptions(), thresholds);
+    m_accountData->setCheckOptions(options);
+    m_sweep->setCheckOptions(options);
+    refreshAll();
 }
 
 void MainWindow::showLogExplainer()

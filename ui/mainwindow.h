@@ -4,6 +4,7 @@
 #include <QList>
 #include <QMainWindow>
 
+#include "diagnosis/checkoptions.h"
 #include "diagnosis/finding.h"
 
 class QLabel;
@@ -100,6 +101,9 @@ private:
     void showLogExplainer();
     /** Upgrade readiness of the current account (Tools menu). */
     void showUpgradeReadiness();
+    /** Tools > Check Thresholds: on "Apply and Refresh", stores them, applies them and refreshes. */
+    void showCheckThresholds();
+    void applyCheckThresholds(const CheckOptions &thresholds);
     void handleProfileChanged();
     void handleLoaded();
     void handleFailed(const Error &error);

@@ -2,16 +2,26 @@
 // offline session with queued messages above the INTEREST_PINNED threshold (lowered for the test), one below
 // it, and a connected client's session; the table lists them most bytes first, the bar chart shows the same
 // holders in the same order, the flagged one is bold and its repair is one click away (the wizard opens with
-// its finding), the others' is not. Saves docs/screenshots/pinned.png with MQTTDOCTOR_WRITE_SCREENSHOTS=1.
+// its finding, checked again with the window's thresholds), the others' is not. The threshold set in
+// Tools > Check Thresholds flags it the same way, is kept for the next window, and "Restore Defaults" brings
+// the default back. Saves docs/screenshots/pinned.png and check-thresholds.png with
+// MQTTDOCTOR_WRITE_SCREENSHOTS=1.
+#include <QAction>
 #include <QChart>
+#include <QDialogButtonBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "controllers/accountdatacontroller.h"
 #include "controllers/clustercontroller.h"
+#include "dialogs/checkthresholdsdialog.h"
+#include "dialogs/repairwizard.h"
 #include "mainwindow.h"
 #include "models/pinnedtablemodel.h"
 #include "mqttclient.h"
@@ -19,6 +29,7 @@
 #include "panels/accountworkspace.h"
 #include "panels/findingspanel.h"
 #include "panels/pinnedpanel.h"
+#include "settings/checkthresholds.h"
 #include "windowsteps.h"
 
 using namespace MqttDoctor;
@@ -33,6 +44,8 @@ class TestPinnedPanel : public QObject
 private slots:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+        QSettings().remove(u"checks"_s);
         const QString missing = MqttClient::missingTools();
         if (!missing.isEmpty())
             QFAIL(qPrintable(missing));
@@ -78,8 +91,6 @@ private slots:
         QVERIFY(panel.view()->currentIndex().data(PinnedTableModel::FlaggedRole).toBool());
         QVERIFY(!saveScreenshot(window, m_shots.path(), u"pinned.png"_s).isEmpty());
         QSignalSpy asked(&panel, &PinnedPanel::repairRequested);
-        // Not the wizard itself here (it would check again with its own options): what it is opened with.
-        QObject::disconnect(&panel, &PinnedPanel::repairRequested, &window, nullptr);
         panel.repairButton()->click();
         QCOMPARE(asked.size(), 1);
         const auto findings = asked.first().first().value<QList<Finding>>();
@@ -87,6 +98,14 @@ private slots:
         QCOMPARE(findings.first().code, u"INTEREST_PINNED"_s);
         QCOMPARE(findings.first().clientId, u"cold-storage-7"_s);
         QCOMPARE(findings.first().repair, u"delete_session"_s);
+        // The wizard checks again with the window's thresholds, so it finds the same finding and ticks it.
+        auto *wizard = window.findChild<RepairWizard *>(u"repairWizard"_s);
+        QVERIFY(wizard);
+        QTRY_VERIFY_WITH_TIMEOUT(!wizard->selectedFindings().isEmpty(), kLoadTimeoutMs);
+        QCOMPARE(wizard->selectedFindings().size(), 1);
+        QCOMPARE(wizard->selectedFindings().first().code, u"INTEREST_PINNED"_s);
+        QCOMPARE(wizard->selectedFindings().first().clientId, u"cold-storage-7"_s);
+        wizard->reject();
 
         // The first load had no earlier sample: the findings say the two-sample checks did not run. A refresh
         // compares with it, and the note is gone.
@@ -97,6 +116,73 @@ private slots:
         workspace.reload();
         QTRY_VERIFY_WITH_TIMEOUT(!window.accountData()->isBusy() && findingsPanel.isLoaded(), kLoadTimeoutMs);
         QVERIFY2(!findingsPanel.noticeText().contains(u"compare two samples"_s), qPrintable(findingsPanel.noticeText()));
+    }
+
+    void thresholdsFromTheDialog()
+    {
+        QSettings().remove(u"checks"_s);
+        ClusterController controller;
+        MainWindow window(controller);
+        QCOMPARE(window.accountData()->checkOptions().pinnedWarnAt, CheckOptions().pinnedWarnAt);
+        QVERIFY(openAccount(window, controller, standardProfile(m_server.url(), true, u"pinned-test"_s)));
+        AccountWorkspace &workspace = *window.workspace();
+        workspace.setCurrentIndex(AccountWorkspace::PinnedTab);
+        PinnedPanel &panel = *workspace.pinnedPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.isLoaded(), kLoadTimeoutMs);
+        QCOMPARE(panel.model()->rowCount(), 2);
+        QCOMPARE(panel.model()->flaggedCount(), 0); // 6 messages are far below the default 10,000
+
+        // Tools > Check Thresholds: 3 pinned messages; "Apply and Refresh" flags cold-storage-7.
+        auto *action = window.findChild<QAction *>(u"actionCheckThresholds"_s);
+        QVERIFY(action);
+        action->trigger();
+        auto *dialog = window.findChild<CheckThresholdsDialog *>(u"checkThresholdsDialog"_s);
+        QVERIFY(dialog && dialog->isVisible());
+        auto *pinned = dialog->findChild<QSpinBox *>(u"pinnedWarnAt"_s);
+        QVERIFY(pinned);
+        QCOMPARE(pinned->value(), 10000);
+        pinned->setValue(3);
+        QVERIFY(!saveScreenshot(*dialog, m_shots.path(), u"check-thresholds.png"_s).isEmpty());
+        dialog->accept();
+        QCOMPARE(window.accountData()->checkOptions().pinnedWarnAt, 3);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.accountData()->isBusy() && panel.isLoaded() && panel.model()->flaggedCount() == 1, kLoadTimeoutMs);
+        QCOMPARE(panel.model()->holders().at(0).clientId, u"cold-storage-7"_s);
+        QCOMPARE(CheckThresholds::load().pinnedWarnAt, 3);
+        QCOMPARE(CheckThresholds::load().staleAfterSecs, CheckOptions().staleAfterSecs); // untouched: still the default
+
+        // The next window starts with the kept thresholds.
+        {
+            ClusterController other;
+            MainWindow next(other);
+            QCOMPARE(next.accountData()->checkOptions().pinnedWarnAt, 3);
+        }
+
+        // "Restore Defaults" shows the defaults; Cancel keeps what was kept, Apply stores the defaults.
+        action->trigger();
+        dialog = window.findChild<CheckThresholdsDialog *>(u"checkThresholdsDialog"_s);
+        QVERIFY(dialog);
+        pinned = dialog->findChild<QSpinBox *>(u"pinnedWarnAt"_s);
+        QCOMPARE(pinned->value(), 3);
+        dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::RestoreDefaults)->click();
+        QCOMPARE(pinned->value(), 10000);
+        dialog->reject();
+        QCOMPARE(CheckThresholds::load().pinnedWarnAt, 3);
+        QCOMPARE(window.accountData()->checkOptions().pinnedWarnAt, 3);
+        QTRY_VERIFY(!window.findChild<CheckThresholdsDialog *>(u"checkThresholdsDialog"_s));
+        action->trigger();
+        dialog = window.findChild<CheckThresholdsDialog *>(u"checkThresholdsDialog"_s);
+        QVERIFY(dialog);
+        dialog->restoreDefaults();
+        dialog->accept();
+        QCOMPARE(CheckThresholds::load().pinnedWarnAt, CheckOptions().pinnedWarnAt);
+        QVERIFY2(!QSettings().contains(u"checks/pinnedWarnAt"_s), "a default is not stored: a later default applies");
+        // A hand-edited value that is no threshold falls back to the default.
+        QSettings().setValue(u"checks/apiErrorsPerMinute"_s, u"lots"_s);
+        QSettings().setValue(u"checks/staleAfterSecs"_s, -5);
+        QCOMPARE(CheckThresholds::load().apiErrorsPerMinute, CheckOptions().apiErrorsPerMinute);
+        QCOMPARE(CheckThresholds::load().staleAfterSecs, CheckOptions().staleAfterSecs);
+        QSettings().remove(u"checks"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.accountData()->isBusy() && panel.isLoaded() && panel.model()->flaggedCount() == 0, kLoadTimeoutMs);
     }
 
 private:

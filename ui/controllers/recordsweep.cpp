@@ -82,21 +82,22 @@ void RecordSweep::startNext()
     ++m_running;
     emit accountStarted(account.name);
     const quint64 generation = m_generation;
-    auto work = m_runner->run([connections = m_connections, servers = m_servers, account, cancel = m_cancel] {
-        Outcome out;
-        out.account = account.name;
-        AccountSnapshotLoader::Options options;
-        options.records = true;
-        options.recordsOnlyWhenChecked = true;
-        options.cancel = cancel.get();
-        const AccountSnapshot snapshot = AccountSnapshotLoader(*connections).load(servers, account, true, options);
-        out.cancelled = cancel->load();
-        if (!out.cancelled) {
-            out.findings = snapshot.findings();
-            out.gaps = snapshot.gaps;
-        }
-        return out;
-    });
+    auto work =
+        m_runner->run([connections = m_connections, servers = m_servers, account, cancel = m_cancel, checkOptions = m_checkOptions] {
+            Outcome out;
+            out.account = account.name;
+            AccountSnapshotLoader::Options options;
+            options.records = true;
+            options.recordsOnlyWhenChecked = true;
+            options.cancel = cancel.get();
+            const AccountSnapshot snapshot = AccountSnapshotLoader(*connections).load(servers, account, true, options);
+            out.cancelled = cancel->load();
+            if (!out.cancelled) {
+                out.findings = snapshot.findings(checkOptions);
+                out.gaps = snapshot.gaps;
+            }
+            return out;
+        });
     GuiDelivery::whenReady(std::move(work), this, m_generation, generation, [this](const Outcome &out) {
         --m_running;
         ++m_done;

@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QString>
 
+#include "diagnosis/checkoptions.h"
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/findinglist.h"
 #include "nats/clusterinfo.h"
@@ -46,6 +47,8 @@ public:
     void start(std::shared_ptr<ConnectionSet> connections, const QList<ServerInfo> &servers, const QList<AccountInfo> &accounts,
                const QStringList &skip = {});
     void cancel();
+    /** The options of the checks (the operator's thresholds) for the accounts started from now on. */
+    void setCheckOptions(const CheckOptions &options) { m_checkOptions = options; }
     /** Cancels and waits for the reads (bounded by the nats timeouts). */
     void shutdown();
     bool isRunning() const { return m_running > 0 || !m_queue.isEmpty(); }
@@ -70,6 +73,7 @@ private:
     std::shared_ptr<ConnectionSet> m_connections;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QList<ServerInfo> m_servers;
+    CheckOptions m_checkOptions;
     QList<AccountInfo> m_queue;
     quint64 m_generation = 0;
     int m_running = 0;

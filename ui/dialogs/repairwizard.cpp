@@ -58,17 +58,17 @@ QString blockedText(const std::optional<Error> &blocked)
 
 } // namespace
 
-RepairWizard::RepairWizard(ClusterController &controller, const QString &account, QWidget *parent)
+RepairWizard::RepairWizard(ClusterController &controller, const QString &account, const CheckOptions &checkOptions, QWidget *parent)
     : QWizard(parent), m_controller(controller), m_connections(std::make_shared<ConnectionSet>(controller.profile())),
       m_cancel(std::make_shared<std::atomic<bool>>(false)), m_relay(std::make_shared<RepairEventRelay>()),
       m_model(new RepairFindingsModel(this)), m_findingsPage(new RepairFindingsPage(*this)), m_planPage(new RepairPlanPage(*this)),
       m_confirmPage(new RepairConfirmPage(*this)), m_runPage(new RepairRunPage(*this))
 {
-    addRun(account);
+    addRun(account, checkOptions);
     setUp();
 }
 
-RepairWizard::RepairWizard(ClusterController &controller, const QList<Finding> &findings, QWidget *parent)
+RepairWizard::RepairWizard(ClusterController &controller, const QList<Finding> &findings, const CheckOptions &checkOptions, QWidget *parent)
     : QWizard(parent), m_controller(controller), m_connections(std::make_shared<ConnectionSet>(controller.profile())),
       m_cancel(std::make_shared<std::atomic<bool>>(false)), m_relay(std::make_shared<RepairEventRelay>()),
       m_model(new RepairFindingsModel(this)), m_findingsPage(new RepairFindingsPage(*this)), m_planPage(new RepairPlanPage(*this)),
@@ -81,16 +81,17 @@ RepairWizard::RepairWizard(ClusterController &controller, const QList<Finding> &
             accounts << f.account;
     }
     for (const QString &a : std::as_const(accounts))
-        addRun(a);
+        addRun(a, checkOptions);
     if (m_runs.isEmpty())
-        addRun({});
+        addRun({}, checkOptions);
     setUp();
 }
 
-void RepairWizard::addRun(const QString &account)
+void RepairWizard::addRun(const QString &account, const CheckOptions &checkOptions)
 {
     RepairSession::Options options;
     options.account = account;
+    options.checkOptions = checkOptions;
     options.cancel = m_cancel.get();
     m_runs.append({account, std::make_shared<RepairSession>(*m_connections, options)});
 }

@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QWizard>
 
+#include "diagnosis/checkoptions.h"
 #include "common/error.h"
 #include "diagnosis/finding.h"
 #include "repair/repairevent.h"
@@ -51,13 +52,17 @@ class RepairWizard final : public QWizard
 public:
     enum PageId { FindingsPageId, PlanPageId, ConfirmPageId, RunPageId };
 
-    /** account empty: the account of the profile's own user. Starts the check at once. */
-    RepairWizard(ClusterController &controller, const QString &account, QWidget *parent = nullptr);
     /**
-     * The accounts of `findings`, each checked afresh; the findings the fresh checks still show are
-     * ticked, the others not. Starts the checks at once.
+     * account empty: the account of the profile's own user. Starts the check at once, with
+     * `checkOptions` (the thresholds the window checks with, so that it finds what the window shows).
      */
-    RepairWizard(ClusterController &controller, const QList<Finding> &findings, QWidget *parent = nullptr);
+    RepairWizard(ClusterController &controller, const QString &account, const CheckOptions &checkOptions = {}, QWidget *parent = nullptr);
+    /**
+     * The accounts of `findings`, each checked afresh with `checkOptions`; the findings the fresh checks
+     * still show are ticked, the others not. Starts the checks at once.
+     */
+    RepairWizard(ClusterController &controller, const QList<Finding> &findings, const CheckOptions &checkOptions = {},
+                 QWidget *parent = nullptr);
     ~RepairWizard() override;
 
     /** The account being repaired (known once the check resolved it when none was given); the first of several. */
@@ -135,7 +140,7 @@ private:
     };
 
     void setUp();
-    void addRun(const QString &account);
+    void addRun(const QString &account, const CheckOptions &checkOptions);
     void deliverCheck(const CheckOutcome &outcome);
     void handleEvent(const RepairEvent &event);
     void deliverRun(const RunOutcome &outcome);
