@@ -287,7 +287,10 @@ ConnectFailure::Cause ConnectFailure::fromNatsServer(int status, const QString &
     case NATS_CONNECTION_DISCONNECTED:
     case NATS_IO_ERROR:
     case NATS_STALE_CONNECTION:
-        // The server closed the connection after its greeting, during TLS or before its PONG.
+        // The server closed the connection after its greeting, during TLS or before its PONG; or its PONG came
+        // after the deadline, which nats.c reports the same way.
+        if (attempt.ranOutOfTime() && attempt.urls.size() == 1)
+            return fromNatsServer(NATS_TIMEOUT, natsText, attempt, f);
         if (f.tlsVerify && !attempt.clientCertGiven)
             return {Error::Kind::Tls,
                     QStringLiteral("%1 requires a client certificate (its greeting says so) and closed the connection, as none "

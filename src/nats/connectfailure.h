@@ -20,8 +20,15 @@ struct ConnectAttempt
     bool caGiven = false; ///< a CA certificate to verify the server with
     bool clientCertGiven = false; ///< a client certificate and key
     Credentials::Kind credentials = Credentials::Kind::None;
+    qint64 elapsedMs = -1; ///< how long natsConnection_Connect took (-1: not known)
 
     bool tlsWanted() const { return tlsUrl || caGiven || clientCertGiven; }
+    /**
+     * The attempt ran into its timeout. nats.c 3.4.1 reads the handshake's PONG past its deadline and
+     * then fails as if the server had closed the connection ("Expected 'PONG', got ''"): only the time
+     * it took tells a late answer from a closed connection.
+     */
+    bool ranOutOfTime() const { return elapsedMs >= 0 && elapsedMs >= timeoutMs; }
 };
 
 /**

@@ -328,9 +328,13 @@ Result<std::shared_ptr<NatsConnection>> NatsConnection::connect(const Connection
     }
 
     natsConnection *nc = nullptr;
+    QElapsedTimer connecting;
+    connecting.start();
     s = natsConnection_Connect(&nc, opts.get());
-    if (s != NATS_OK)
+    if (s != NATS_OK) {
+        attempt.elapsedMs = connecting.elapsed();
         return ConnectFailure::explain(s, lastErrorText(), attempt);
+    }
     p->nc = nc;
     std::shared_ptr<NatsConnection> conn(new NatsConnection(std::move(p)));
     conn->m_settings = settings;

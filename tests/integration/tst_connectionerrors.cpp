@@ -4,6 +4,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cstring>
+#include <chrono>
+#include <thread>
+#include <vector>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QRandomGenerator>
@@ -43,6 +49,99 @@ public:
 private:
     int m_fd = -1;
     quint16 m_port = 0;
+};
+
+// A slow network in front of a real server: forwards each client's bytes both ways, but holds what the
+// server sends after its INFO line for `holdMs` (the handshake's PONG comes late).
+class SlowLink
+{
+public:
+    SlowLink(quint16 serverPort, int holdMs) : m_serverPort(serverPort), m_holdMs(holdMs)
+    {
+        m_listen = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr = loopback(0);
+        if (::bind(m_listen, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0 && ::listen(m_listen, 4) == 0) {
+            socklen_t len = sizeof addr;
+            ::getsockname(m_listen, reinterpret_cast<sockaddr *>(&addr), &len);
+            m_port = ntohs(addr.sin_port);
+        }
+        m_accepting = std::thread([this] { serve(); });
+    }
+    ~SlowLink()
+    {
+        ::shutdown(m_listen, SHUT_RDWR);
+        m_accepting.join();
+        ::close(m_listen);
+        for (int fd : m_sockets)
+            ::shutdown(fd, SHUT_RDWR);
+        for (std::thread &t : m_pumps)
+            t.join();
+        for (int fd : m_sockets)
+            ::close(fd);
+    }
+    quint16 port() const { return m_port; }
+
+private:
+    static sockaddr_in loopback(quint16 port)
+    {
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        addr.sin_port = htons(port);
+        return addr;
+    }
+    static void pump(int from, int to, int holdMs)
+    {
+        char buffer[4096];
+        bool held = holdMs == 0;
+        for (;;) {
+            const ssize_t n = ::recv(from, buffer, sizeof buffer, 0);
+            if (n <= 0)
+                break;
+            ssize_t at = 0;
+            if (!held) {
+                // The greeting line goes through at once, the rest after the hold.
+                if (const void *eol = std::memchr(buffer, '\n', size_t(n))) {
+                    const ssize_t line = static_cast<const char *>(eol) - buffer + 1;
+                    if (::send(to, buffer, size_t(line), MSG_NOSIGNAL) != line)
+                        break;
+                    at = line;
+                    std::this_thread::sleep_for(std::chrono::milliseconds(holdMs));
+                    held = true;
+                }
+            }
+            if (at < n && ::send(to, buffer + at, size_t(n - at), MSG_NOSIGNAL) != n - at)
+                break;
+        }
+        ::shutdown(to, SHUT_WR);
+    }
+    // Accepts until the listening socket is shut down; each connection gets its own link to the server.
+    void serve()
+    {
+        for (;;) {
+            const int client = ::accept(m_listen, nullptr, nullptr);
+            if (client < 0)
+                return;
+            const int server = ::socket(AF_INET, SOCK_STREAM, 0);
+            m_sockets << client << server;
+            sockaddr_in addr = loopback(m_serverPort);
+            if (::connect(server, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
+                ::shutdown(client, SHUT_RDWR);
+                continue;
+            }
+            m_pumps.emplace_back([client, server] { pump(client, server, 0); });
+            m_pumps.emplace_back([client, server, hold = m_holdMs] { pump(server, client, hold); });
+        }
+    }
+
+    quint16 m_serverPort;
+    int m_holdMs;
+    int m_listen = -1;
+    quint16 m_port = 0;
+    std::thread m_accepting;
+    // Touched by the accepting thread only, until the destructor has joined it.
+    QList<int> m_sockets;
+    std::vector<std::thread> m_pumps;
 };
 
 QString errorKind(const CliRunner::Run &run)
@@ -156,6 +255,25 @@ private slots:
         QVERIFY2(
             errorText(run).contains(QStringLiteral("127.0.0.1:%1 accepted the connection but sent no NATS greeting").arg(silent.port())),
             qPrintable(run.describe()));
+    }
+
+    void lateHandshakeReplyIsATimeout()
+    {
+        // The server's PONG comes 1.5 s after its greeting (a slow link); with a 300 ms timeout that is a
+        // timeout to raise, not a server that closed the connection.
+        SlowLink link(m_server.clientPort(), 1500);
+        QVERIFY(link.port() != 0);
+        const auto run =
+            CliRunner::run({QStringLiteral("--server"), QStringLiteral("nats://127.0.0.1:%1").arg(link.port()), QStringLiteral("--user"),
+                            QStringLiteral("acme"), QStringLiteral("--password"), QStringLiteral("acmepass"), QStringLiteral("--timeout"),
+                            QStringLiteral("300ms"), QStringLiteral("servers"), QStringLiteral("--json")},
+                           30000);
+        QVERIFY2(run.exitCode() == 3 && run.jsonValid, qPrintable(run.describe()));
+        QCOMPARE(errorKind(run), QStringLiteral("timeout"));
+        QVERIFY2(errorText(run).contains(QStringLiteral("did not complete the connect handshake within 300 ms")),
+                 qPrintable(errorText(run)));
+        QVERIFY2(errorText(run).contains(QStringLiteral("raise the timeout")), qPrintable(errorText(run)));
+        QVERIFY2(!errorText(run).contains(QStringLiteral("closed the connection")), qPrintable(errorText(run)));
     }
 
     void nkeyAuthentication()
