@@ -14,6 +14,7 @@ namespace MqttDoctor {
 namespace {
 
 constexpr qint64 kHeartbeatNs = 5'000'000'000; // the server's idle heartbeat while nothing is delivered
+constexpr int kMaxResets = 100; // new consumers after gaps or reconnects before a read gives up
 
 // An empty message to `subject`: the answer to a flow-control request or a stalled-consumer heartbeat.
 void answer(natsConnection *nc, const char *subject)
@@ -129,7 +130,13 @@ void OrderedConsumer::drop()
 Result<void> OrderedConsumer::reset()
 {
     drop();
-    ++m_resets;
+    if (++m_resets > kMaxResets)
+        return Error(Error::Kind::JetStream,
+                     QStringLiteral("reading stream %1: messages went missing on the way %2 times; the read was given up")
+                         .arg(m_stream)
+                         .arg(kMaxResets),
+                     QStringLiteral("the connection to the server keeps dropping messages: check the network and the server, "
+                                    "then retry"));
     // Nothing handed out yet: the first consumer's start again; else the message after the last one.
     return create(m_lastStreamSequence > 0 ? m_lastStreamSequence + 1 : 0);
 }

@@ -30,7 +30,7 @@ class NatsConnection;
  * flow-control requests and stalled-consumer heartbeats. When a consumer sequence is skipped (a
  * message lost on the way), a heartbeat names a later consumer sequence than the last one seen, or the
  * connection reconnected and nothing arrives, it drops the consumer and makes a new one from the stream
- * sequence after the last message handed out.
+ * sequence after the last message handed out; after 100 such restarts the read fails instead.
  *
  * Blocking (network I/O): worker threads only, one thread at a time.
  */
@@ -60,9 +60,6 @@ public:
     /** The current consumer's `CONSUMER.INFO`. */
     Result<QJsonObject> info();
 
-    /** How many times a new consumer replaced the first one after a gap. */
-    int resets() const { return m_resets; }
-
 private:
     Result<void> create(quint64 startSequence);
     void drop();
@@ -81,7 +78,7 @@ private:
     quint64 m_lastConsumerSequence = 0; ///< of the current consumer, 0 before its first message
     quint64 m_reconnects = 0; ///< the connection's reconnect count when the consumer was made
     bool m_needsReset = false;
-    int m_resets = 0;
+    int m_resets = 0; ///< new consumers made after the first (kMaxResets at most)
 };
 
 } // namespace MqttDoctor
