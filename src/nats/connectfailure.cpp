@@ -289,7 +289,7 @@ ConnectFailure::Cause ConnectFailure::fromNatsServer(int status, const QString &
     case NATS_STALE_CONNECTION:
         // The server closed the connection after its greeting, during TLS or before its PONG; or its PONG came
         // after the deadline, which nats.c reports the same way.
-        if (attempt.ranOutOfTime() && attempt.urls.size() == 1)
+        if (attempt.ranOutOfTime())
             return fromNatsServer(NATS_TIMEOUT, natsText, attempt, f);
         if (f.tlsVerify && !attempt.clientCertGiven)
             return {Error::Kind::Tls,

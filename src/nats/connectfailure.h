@@ -26,9 +26,10 @@ struct ConnectAttempt
     /**
      * The attempt ran into its timeout. nats.c 3.4.1 reads the handshake's PONG past its deadline and
      * then fails as if the server had closed the connection ("Expected 'PONG', got ''"): only the time
-     * it took tells a late answer from a closed connection.
+     * it took tells a late answer from a closed connection. Only with one URL: with several, the time is
+     * spread over them and does not say how the last one ended.
      */
-    bool ranOutOfTime() const { return elapsedMs >= 0 && elapsedMs >= timeoutMs; }
+    bool ranOutOfTime() const { return urls.size() == 1 && elapsedMs >= 0 && elapsedMs >= timeoutMs; }
 };
 
 /**
