@@ -16,6 +16,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <csignal>
 
@@ -76,6 +81,7 @@ private Q_SLOTS:
     void tlsServer();
     void missingBinary();
     void serverExitIsReported();
+    void portTakenMeanwhile();
 };
 
 void TestFixture::initTestCase()
@@ -382,6 +388,41 @@ void TestFixture::serverExitIsReported()
     QVERIFY2(server.errorString().contains(u"exited before it was ready"_s), qPrintable(server.errorString()));
     // The server's own complaint is part of the message.
     QVERIFY2(server.errorString().contains(u"does-not-exist.pem"_s), qPrintable(server.errorString()));
+}
+
+// A port taken by another process between its pick and nats-server's bind is recognised as such. The
+// fixture then launches again on ports picked afresh; a port the test gave itself is not replaced, so here
+// every attempt meets the taken port and start() fails, after MaxPortRaceAttempts launches.
+void TestFixture::portTakenMeanwhile()
+{
+    const int taker = ::socket(AF_INET, SOCK_STREAM, 0);
+    QVERIFY(taker >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const quint16 port = FreePortAllocator::allocateOne();
+    address.sin_port = htons(port);
+    QVERIFY(::bind(taker, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 && ::listen(taker, 1) == 0);
+
+    ServerConfig config = ServerConfig::standard();
+    config.setHttpPort(port);
+    NatsServerFixture server;
+    QVERIFY(!server.start(u"2.9"_s, config));
+    ::close(taker);
+    QVERIFY(server.lostPortRace());
+    QVERIFY2(server.errorString().contains(u"address already in use"_s), qPrintable(server.errorString()));
+    QVERIFY2(server.log().count(u"Starting nats-server"_s) == NatsServerFixture::MaxPortRaceAttempts, qPrintable(server.log()));
+
+    // A server that fails for another reason is not launched again.
+    ServerConfig broken = ServerConfig::standard();
+    ServerConfig::Tls tls;
+    tls.certFile = u"does-not-exist.pem"_s;
+    tls.keyFile = u"does-not-exist-key.pem"_s;
+    broken.setTls(tls);
+    NatsServerFixture other;
+    QVERIFY(!other.start(u"2.9"_s, broken));
+    QVERIFY(!other.lostPortRace());
+    QVERIFY2(other.errorString().contains(u"does-not-exist.pem"_s), qPrintable(other.errorString()));
 }
 
 QTEST_GUILESS_MAIN(TestFixture)

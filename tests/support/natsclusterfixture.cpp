@@ -52,7 +52,6 @@ bool NatsClusterFixture::start(const QString &versionLabel, const ServerConfig &
         m_routePorts = FreePortAllocator::allocate(nodeCount());
     if (m_routePorts.size() != nodeCount())
         return fail(u"no free loopback ports for the cluster routes"_s);
-    const QList<quint16> routePorts = m_routePorts;
 
     // nats-server 2.10 sometimes loses raft traffic of one node while the routes between the nodes
     // are being replaced at start: either the meta leader is elected without that node and never
@@ -67,8 +66,16 @@ bool NatsClusterFixture::start(const QString &versionLabel, const ServerConfig &
                 QDir(node->storeDirectory()).removeRecursively();
         }
         QString problem;
-        if (!launchAll(binary, baseConfig, routePorts, timeoutMs, &problem))
-            return false;
+        if (!launchAll(binary, baseConfig, m_routePorts, timeoutMs, &problem)) {
+            if (attempt == MaxStartAttempts || !lostPortRace())
+                return false;
+            // Another process took a port between its pick and the bind: new route ports (the others are picked per launch).
+            problem = m_errorString;
+            m_errorString.clear();
+            m_routePorts = FreePortAllocator::allocate(nodeCount());
+            if (m_routePorts.size() != nodeCount())
+                return fail(u"no free loopback ports for the cluster routes"_s);
+        }
         if (problem.isEmpty())
             problem = waitForFullMetaGroup(MetaGroupTimeoutMs);
         if (problem.isEmpty())
@@ -127,7 +134,8 @@ bool NatsClusterFixture::launchNodes(const QString &versionLabel, const ServerCo
     const NatsServerBinary binary = NatsServerBinary::locate(versionLabel);
     if (!binary.isValid())
         return fail(binary.errorString());
-    if (m_routePorts.size() != nodeCount())
+    // A launch that lost a port to another process gets new route ports.
+    if (m_routePorts.size() != nodeCount() || lostPortRace())
         m_routePorts = FreePortAllocator::allocate(nodeCount());
     if (m_routePorts.size() != nodeCount())
         return fail(u"no free loopback ports for the cluster routes"_s);
@@ -143,6 +151,14 @@ void NatsClusterFixture::setGateway(const QList<quint16> &ports, const QList<Ser
 {
     m_gatewayPorts = ports;
     m_gatewayRemotes = remotes;
+}
+
+bool NatsClusterFixture::lostPortRace() const
+{
+    for (const auto &node : m_nodes)
+        if (node->lostPortRace())
+            return true;
+    return false;
 }
 
 bool NatsClusterFixture::launchAll(const NatsServerBinary &binary, const ServerConfig &baseConfig, const QList<quint16> &routePorts,

@@ -69,6 +69,8 @@ public:
     // Waits until a running node logged a new JetStream meta leader since start() or since the
     // last stopNode() of the leader.
     bool waitForMetaLeader(int timeoutMs);
+    // A node's last launch lost one of its ports to another process (NatsServerFixture::lostPortRace).
+    bool lostPortRace() const;
     // Server name of the most recently logged meta leader, as seen by the running nodes' logs.
     QString metaLeader() const;
 

@@ -47,7 +47,20 @@ bool NatsServerFixture::start(const QString &versionLabel, const ServerConfig &c
 
 bool NatsServerFixture::start(const NatsServerBinary &binary, const ServerConfig &config, int readyTimeoutMs)
 {
-    return launch(binary, config) && waitUntilReady(readyTimeoutMs, Readiness::Healthy);
+    for (int attempt = 1;; ++attempt) {
+        if (launch(binary, config) && waitUntilReady(readyTimeoutMs, Readiness::Healthy))
+            return true;
+        if (attempt == MaxPortRaceAttempts || !lostPortRace())
+            return false;
+        // The ports `config` leaves at 0 are taken afresh by the next launch.
+        qWarning("NatsServerFixture: %s lost a port to another process; starting it on other ports", qPrintable(serverName()));
+        stop();
+    }
+}
+
+bool NatsServerFixture::lostPortRace() const
+{
+    return !isRunning() && log(m_launchLogOffset).contains(u"address already in use"_s);
 }
 
 bool NatsServerFixture::launch(const NatsServerBinary &binary, const ServerConfig &config)

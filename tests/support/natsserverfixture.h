@@ -58,6 +58,11 @@ public:
     bool startAgain(int readyTimeoutMs = DefaultReadyTimeoutMs, Readiness readiness = Readiness::Healthy);
 
     bool isRunning() const;
+    // The last launch ended because a port it was given was taken meanwhile ("address already in use"):
+    // free ports are picked before nats-server binds them, and a test running in parallel, or any
+    // outgoing connection, may take one in between. Worth a launch on other ports.
+    bool lostPortRace() const;
+    static constexpr int MaxPortRaceAttempts = 3;
     qint64 processId() const;
     QString errorString() const { return m_errorString; }
 

@@ -30,17 +30,6 @@ QList<const NatsServerFixture *> NatsSuperclusterFixture::nodes() const
 bool NatsSuperclusterFixture::start(const QString &versionLabel, const ServerConfig &baseConfig, int timeoutMs)
 {
     m_errorString.clear();
-    const QList<quint16> ports = FreePortAllocator::allocate(m_east.nodeCount() + m_west.nodeCount());
-    if (ports.size() != m_east.nodeCount() + m_west.nodeCount()) {
-        m_errorString = u"no free loopback ports for the gateways"_s;
-        return false;
-    }
-    const QList<quint16> eastPorts = ports.mid(0, m_east.nodeCount());
-    const QList<quint16> westPorts = ports.mid(m_east.nodeCount());
-    const QList<ServerConfig::Gateway::Remote> remotes{{m_east.clusterName(), eastPorts}, {m_west.clusterName(), westPorts}};
-    m_east.setGateway(eastPorts, remotes);
-    m_west.setGateway(westPorts, remotes);
-
     QStringList attempts;
     for (int attempt = 1; attempt <= MaxStartAttempts; ++attempt) {
         if (attempt > 1) {
@@ -48,11 +37,24 @@ bool NatsSuperclusterFixture::start(const QString &versionLabel, const ServerCon
             for (const NatsServerFixture *node : nodes())
                 QDir(node->storeDirectory()).removeRecursively();
         }
+        // Gateway ports afresh each attempt: a port lost to another process is not tried again.
+        const QList<quint16> ports = FreePortAllocator::allocate(m_east.nodeCount() + m_west.nodeCount());
+        if (ports.size() != m_east.nodeCount() + m_west.nodeCount()) {
+            m_errorString = u"no free loopback ports for the gateways"_s;
+            return false;
+        }
+        const QList<quint16> eastPorts = ports.mid(0, m_east.nodeCount());
+        const QList<quint16> westPorts = ports.mid(m_east.nodeCount());
+        const QList<ServerConfig::Gateway::Remote> remotes{{m_east.clusterName(), eastPorts}, {m_west.clusterName(), westPorts}};
+        m_east.setGateway(eastPorts, remotes);
+        m_west.setGateway(westPorts, remotes);
+
         const QString problem = tryStart(versionLabel, baseConfig, timeoutMs);
         if (problem.isEmpty())
             return true;
-        if (!m_errorString.isEmpty())
+        if (!m_errorString.isEmpty() && !m_east.lostPortRace() && !m_west.lostPortRace())
             return false; // a node cannot run at all
+        m_errorString.clear();
         attempts << u"attempt %1: %2"_s.arg(attempt).arg(problem);
         qWarning("NatsSuperclusterFixture: %s; starting again", qPrintable(attempts.constLast()));
     }
