@@ -59,7 +59,7 @@ TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQT
 # dpkg-shlibdeps finds the package's dependencies; the checkers of the package's files).
 DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
     qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev \
-    libnats-dev libssl-dev openssl \
+    libnats-dev libssl-dev openssl libmosquitto-dev \
     clang libclang-rt-dev llvm lld clang-format clang-tidy \
     nats-server mosquitto-clients python3-prometheus-client \
     xvfb xauth ca-certificates \

@@ -19,9 +19,12 @@
 #include "diagnosis/diagnosisgatherer.h"
 #include "diagnosis/findinglist.h"
 #include "diagnosis/missingconsumerfindings.h"
+#include "diagnosis/mqttprobe.h"
+#include "nats/connectionset.h"
 #include "mqtt/layouts.h"
 #include "mqtt/serverversion.h"
 #include "checkwatch.h"
+#include "probetext.h"
 #include "terminalprogress.h"
 #include "textoutput.h"
 
@@ -273,6 +276,8 @@ int runCheck(CliContext &ctx)
         else if (format != QLatin1String("text"))
             return ctx.usage(QStringLiteral("--format must be text or openmetrics, not \"%1\"").arg(format),
                              QStringLiteral("--json gives the JSON object"));
+        if (openMetrics && ctx.parser.isSet(QStringLiteral("probe")))
+            return ctx.usage(QStringLiteral("--format openmetrics goes without --probe"));
         if (openMetrics && (ctx.json || ctx.parser.isSet(QStringLiteral("watch"))))
             return ctx.usage(QStringLiteral("--format openmetrics goes with neither --json nor --watch"),
                              QStringLiteral("run it from a timer (cron, systemd) into node_exporter's textfile directory"));
@@ -283,6 +288,8 @@ int runCheck(CliContext &ctx)
         if (!ms || *ms < 1000)
             return ctx.usage(QStringLiteral("--watch must be an interval of at least 1s, not \"%1\"").arg(text),
                              QStringLiteral("for example 30s or 5m"));
+        if (ctx.parser.isSet(QStringLiteral("probe")))
+            return ctx.usage(QStringLiteral("--probe goes without --watch"), QStringLiteral("probe once: check --probe"));
         return runCheckWatch(ctx, request, qint64(*ms));
     }
     TerminalProgress progress(ctx.err);
@@ -331,6 +338,7 @@ int runCheck(CliContext &ctx)
     const QList<AccountCoverage> coverage = AccountCoverage::of(*input);
 
     QStringList checked;
+    QList<MqttProbeResult> probes;
     QMap<QString, const AccountInfo *> withJetStream; // sorted, as the keys of a JSON object
     for (const AccountInfo &a : input->accounts) {
         if (a.isSystem && !input->includeSystemAccount)
@@ -339,6 +347,17 @@ int runCheck(CliContext &ctx)
         if (a.jetstream)
             withJetStream.insert(a.name, &a);
     }
+    // What a real MQTT client sees, after what the streams say: part of the coverage.
+    if (ctx.parser.isSet(QStringLiteral("probe"))) {
+        if (progress.isShown())
+            progress.update(QStringLiteral("Probing MQTT delivery"));
+        probes = MqttProbe::probeAccounts(ctx.connections->profile(), input->servers, checked, checked.size() > 1);
+        progress.clear();
+        const int probeRc = probesExitCode(probes);
+        if (probeRc == ExitErrors || (probeRc == ExitCouldNotCheck && rc != ExitErrors))
+            rc = probeRc;
+    }
+    const bool probesComplete = probesExitCode(probes) == ExitOk;
 
     if (ctx.json) {
         // Written as it is produced: tens of thousands of findings need not exist twice (tree and text).
@@ -352,7 +371,7 @@ int runCheck(CliContext &ctx)
             w.value({}, o);
         }
         w.endArray();
-        w.value(QStringLiteral("coverage_complete"), !verdictOpen && unanswered.isEmpty());
+        w.value(QStringLiteral("coverage_complete"), !verdictOpen && unanswered.isEmpty() && probesComplete);
         w.beginArray(QStringLiteral("findings"));
         FindingList(findings, apart).writeJson(w);
         w.endArray();
@@ -375,6 +394,12 @@ int runCheck(CliContext &ctx)
             notChecked.append(g.toJson());
         w.value(QStringLiteral("not_checked"), notChecked);
         w.value(QStringLiteral("notes"), QJsonArray::fromStringList(CoverageGap::texts(input->gaps)));
+        if (ctx.parser.isSet(QStringLiteral("probe"))) {
+            QJsonArray p;
+            for (const MqttProbeResult &r : std::as_const(probes))
+                p.append(r.toJson());
+            w.value(QStringLiteral("probes"), p);
+        }
         w.value(QStringLiteral("records_checked"), QJsonArray::fromStringList(input->sessions.keys()));
         w.value(QStringLiteral("summary"), summaryOf(findings, apart));
         w.value(QStringLiteral("two_sample_checks"), twoSampleJson(*input));
@@ -432,8 +457,11 @@ int runCheck(CliContext &ctx)
             << (checked.isEmpty() ? QString() : QStringLiteral(" (") + namesText(checked) + QLatin1Char(')')) << ": "
             << count("critical", "critical", "critical") << ", " << count("error", "error", "errors") << ", "
             << count("warning", "warning", "warnings") << ", " << count("info", "info", "info") << ".\n";
+    printProbes(ctx.out, probes);
     if (findings.isEmpty()) {
-        if (verdictOpen)
+        if (!probesComplete)
+            ctx.out << "No problem found in the streams, but MQTT delivery was not verified (above).\n";
+        else if (verdictOpen)
             ctx.out << "No problem found in what could be checked; what could not is listed at the top.\n";
         else if (!unanswered.isEmpty())
             ctx.out << "No problem found in what answered.\n";
@@ -499,6 +527,10 @@ QList<Command> checkCommands()
                             QStringLiteral("JETSTREAM_API_ERRORS: JetStream API error replies per minute between two "
                                            "samples from which it is reported."),
                             QStringLiteral("n"), QStringLiteral("60")),
+         QCommandLineOption(QStringLiteral("probe"),
+                            QStringLiteral("Also verify MQTT delivery end to end with a real MQTT client (the profile's mqtt_probe "
+                                           "entry of the account): connect, QoS 1 and retained delivery on a reserved topic, then "
+                                           "clean up.")),
          QCommandLineOption(QStringLiteral("no-records"),
                             QStringLiteral("Skip the session records (stream-level checks only; faster on huge accounts).")),
          QCommandLineOption(QStringLiteral("parallel"),

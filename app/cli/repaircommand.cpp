@@ -1,4 +1,5 @@
 #include "repaircommand.h"
+#include "probetext.h"
 
 #include <unistd.h>
 
@@ -137,9 +138,19 @@ void printSummary(QTextStream &out, const RepairSession &session)
     const QList<CoverageGap> gaps = session.remainingGaps();
     for (const CoverageGap &g : gaps)
         out << "  not checked: " << g.text() << '\n';
-    if (session.lastCheckSucceeded() && remaining.isEmpty() && notSelected.isEmpty())
-        out << (CoverageGap::anyLeavesVerdictOpen(gaps) ? "No finding in what the check could look at (see above).\n"
-                                                        : "Check is clean.\n");
+    const std::optional<MqttProbeResult> &probe = session.probe();
+    if (probe)
+        printProbes(out, {*probe});
+    if (session.lastCheckSucceeded() && remaining.isEmpty() && notSelected.isEmpty()) {
+        if (probe && !probe->verified())
+            out << "No finding in the streams, but a real MQTT client does not see a working service (above).\n";
+        else if (CoverageGap::anyLeavesVerdictOpen(gaps))
+            out << "No finding in what the check could look at (see above).\n";
+        else
+            out << (probe ? "Check is clean, and MQTT delivery is verified.\n"
+                          : "Check is clean. (MQTT delivery not verified: give the account's MQTT user with --mqtt-user, or "
+                            "mqtt_probe in the profile, to have a real client confirm it.)\n");
+    }
 }
 
 int runRepair(CliContext &ctx)

@@ -8,6 +8,7 @@
 #include "diagnosis/checkoptions.h"
 #include "mqtt/layoutchoice.h"
 #include "nats/clusterinfo.h"
+#include "records/mqttmanagers.h"
 
 namespace MqttDoctor {
 
@@ -38,6 +39,11 @@ struct AccountCheckInput
      * matter once MQTT clients use the account.
      */
     bool assumeMqtt = true;
+    /**
+     * The servers that set up MQTT for the account and where they take retained messages
+     * (RETAINED_CONSUMER_MISSING); nullopt: unknown (no system connection).
+     */
+    std::optional<AccountManagers> managers;
 };
 
 } // namespace MqttDoctor

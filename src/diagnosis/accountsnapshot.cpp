@@ -27,6 +27,8 @@ DiagnosisInput AccountSnapshot::diagnosisInput(const CheckOptions &options) cons
     in.gaps = gaps;
     if (closed)
         in.closedConnections.insert(account.name, *closed);
+    if (managers)
+        in.mqttManagers = QHash<QString, AccountManagers>{{account.name, *managers}};
     in.sampledAt = loadedAt;
     if (previous)
         in.previousSamples.insert(account.name, *previous);

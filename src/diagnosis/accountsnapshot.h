@@ -55,6 +55,8 @@ struct AccountSnapshot
     QList<CoverageGap> gaps;
     /** The account's recently closed MQTT connections (CONNZ state=closed); nullopt: not read (no system connection). */
     std::optional<QList<MqttClientEvent>> closed;
+    /** The servers' MQTT set-up of the account (DiagnosisInput::mqttManagers); nullopt: not read. */
+    std::optional<AccountManagers> managers;
     /** When the load began (UTC): the time of this snapshot's sample. */
     QDateTime loadedAt;
     /** An earlier sample of the account (the previous refresh's) for the checks that compare two; nullopt: none. */

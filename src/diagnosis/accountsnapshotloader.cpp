@@ -12,6 +12,7 @@
 #include "nats/messagegetter.h"
 #include "nats/streamindex.h"
 #include "nats/streamreader.h"
+#include "nats/systemclient.h"
 #include "records/inflightreader.h"
 #include "records/retainedloader.h"
 
@@ -69,9 +70,42 @@ Result<AccountSnapshot> AccountSnapshotLoader::load(const QString &account, cons
     snapshot.servers = std::move(servers).value();
     snapshot.account = std::move(info).value();
     const bool checked = snapshot.wantsRecordChecks();
+    readManagers(m_connections, snapshot);
     if (options.records && snapshot.account.jetstream && (checked || !options.recordsOnlyWhenChecked))
         readRecords(snapshot, options);
     return snapshot;
+}
+
+std::optional<CoverageGap> AccountSnapshotLoader::managersUnknown(const AccountInfo &account)
+{
+    const auto consumers = MqttManagers::rmsgsConsumers(account);
+    if (!consumers || AccountManagers::boundCount(AccountManagers::retainedConsumers(*consumers)) > 0)
+        return std::nullopt;
+    return Gap{account.name, Gap::Level::ServerState, Gap::Cause::NoSystemConnection,
+               QStringLiteral("no server's retained-message consumer is on $MQTT_rmsgs. That is normal after a restart until the "
+                              "first MQTT connect; after $MQTT_rmsgs was deleted and created again it means retained messages no "
+                              "longer reach new subscribers until the servers restart. Only a system connection (SUBSZ) tells "
+                              "the two apart")};
+}
+
+void AccountSnapshotLoader::readManagers(ConnectionSet &connections, AccountSnapshot &snapshot)
+{
+    const AccountInfo &account = snapshot.account;
+    if (!account.jetstream || !account.streamsKnown)
+        return;
+    if (!connections.hasSystem()) {
+        if (auto gap = managersUnknown(account))
+            snapshot.gaps << *gap;
+        return;
+    }
+    auto sys = connections.systemClient();
+    auto read = sys ? MqttManagers::read(*sys, account.name) : Result<QHash<QString, QList<MqttManager>>>(sys.error());
+    if (!read) {
+        snapshot.gaps << Gap{account.name, Gap::Level::ServerState, Gap::Cause::Failed,
+                             QStringLiteral("reading the servers' subscriptions (SUBSZ) failed: %1").arg(read.error().toString())};
+        return;
+    }
+    snapshot.managers = MqttManagers::complete(*sys, account, read->value(account.name));
 }
 
 AccountSnapshot AccountSnapshotLoader::load(const QList<ServerInfo> &servers, const AccountInfo &known, bool ownView,

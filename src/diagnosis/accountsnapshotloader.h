@@ -79,6 +79,14 @@ public:
     static Result<ReadSummary> streamSessions(const AccountSnapshot &snapshot, SessionLoadOptions options,
                                               const SessionLoader::BatchHandler &onBatch, bool *truncated = nullptr);
 
+    /**
+     * The servers' MQTT set-up of one account (AccountSnapshot::managers) through the system connection;
+     * without one, a note when it matters (no server's retained-message consumer is bound). Blocking.
+     */
+    static void readManagers(ConnectionSet &connections, AccountSnapshot &snapshot);
+    /** The note of an account whose `$MQTT_rmsgs` has no bound retained-message consumer, read without a system connection. */
+    static std::optional<CoverageGap> managersUnknown(const AccountInfo &account);
+
 private:
     void readRecords(AccountSnapshot &snapshot, const Options &options);
 

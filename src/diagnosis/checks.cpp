@@ -63,6 +63,7 @@ QList<Finding> checkAccount(const AccountCheckInput &input)
     streams.health(out);
     const RetainedChecks retained(ctx);
     retained.retained(out);
+    retained.retainedConsumers(out);
     retained.legacySessions(out);
 
     // Upgrading to 2.10+ migrates the retained messages: say what going back would break.
@@ -218,6 +219,8 @@ QList<Finding> diagnoseAccounts(const DiagnosisInput &input, QList<MissingConsum
         if (input.limits.contains(acc.name))
             in.limits = input.limits.value(acc.name);
         in.assumeMqtt = showsMqttUse(acc);
+        if (input.mqttManagers)
+            in.managers = input.mqttManagers->value(acc.name);
         // Each check's findings are sorted (the takeovers' here): merged, not sorted again.
         mergeFindings(out, checkAccount(in));
         if (const auto sessions = input.sessions.constFind(acc.name); sessions != input.sessions.cend()) {

@@ -6,6 +6,9 @@ namespace MqttDoctor {
 
 bool CoverageGap::leavesVerdictOpen() const
 {
+    // Nothing else says when the servers' MQTT set-up is unknown: no finding depends on it and says so.
+    if (level == Level::ServerState)
+        return cause != Cause::NotAsked;
     switch (cause) {
     case Cause::Failed:
     case Cause::NoCredentials:
@@ -23,6 +26,7 @@ QString CoverageGap::levelName(Level level)
     case Level::Records: return QStringLiteral("records");
     case Level::Connections: return QStringLiteral("connections");
     case Level::Samples: return QStringLiteral("samples");
+    case Level::ServerState: return QStringLiteral("server_state");
     }
     return {};
 }
@@ -47,6 +51,7 @@ QString CoverageGap::text() const
     case Level::Records: return QStringLiteral("Session records of account %1 not checked: %2").arg(account, reason);
     case Level::Connections: return QStringLiteral("Connected clients of account %1 not checked: %2").arg(account, reason);
     case Level::Samples: return QStringLiteral("Checks that compare two samples of account %1 not run: %2").arg(account, reason);
+    case Level::ServerState: return QStringLiteral("The servers' MQTT set-up of account %1 not checked: %2").arg(account, reason);
     }
     return reason;
 }

@@ -16,7 +16,7 @@ namespace MqttDoctor {
  */
 struct CoverageGap
 {
-    enum class Level { Streams, Records, Connections, Samples };
+    enum class Level { Streams, Records, Connections, Samples, ServerState };
     enum class Cause {
         Failed, ///< tried and could not (timeout, permission, lost connection, ...)
         NoCredentials, ///< the account's own credentials are not in the profile
@@ -33,10 +33,11 @@ struct CoverageGap
     /**
      * The level might hide problems the result does not show: failures, missing credentials and
      * cancellations do; an operator's own choice (NotAsked) and unknown connected clients do not (the
-     * findings that depend on them say so themselves).
+     * findings that depend on them say so themselves). The servers' MQTT set-up left unread does, whatever
+     * the cause: no finding would say that retained delivery is broken.
      */
     bool leavesVerdictOpen() const;
-    /** "streams", "records", "connections", "samples" (the checks that compare two samples). */
+    /** "streams", "records", "connections", "samples" (the checks that compare two samples), "server_state" (the servers' MQTT set-up). */
     static QString levelName(Level level);
     /** "failed", "no_credentials", "no_system_connection", "cancelled", "not_asked". */
     static QString causeName(Cause cause);

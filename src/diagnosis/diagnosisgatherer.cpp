@@ -8,6 +8,7 @@
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
 #include "nats/discovery.h"
+#include "nats/systemclient.h"
 
 namespace MqttDoctor::DiagnosisGatherer {
 
@@ -79,6 +80,25 @@ void readAccounts(ConnectionSet &connections, const Request &request, DiagnosisI
             input.limits.insert(a.name, a.limits);
 }
 
+/** Every account's MQTT set-up on the servers (one SUBSZ ping for all of them), resolved where a consumer is missing. */
+void readManagers(ConnectionSet &connections, DiagnosisInput &input)
+{
+    auto sys = connections.systemClient();
+    auto read = sys ? MqttManagers::read(*sys) : Result<QHash<QString, QList<MqttManager>>>(sys.error());
+    if (!read) {
+        for (const AccountInfo &a : std::as_const(input.accounts))
+            if (MqttManagers::rmsgsConsumers(a))
+                input.gaps << CoverageGap{a.name, CoverageGap::Level::ServerState, CoverageGap::Cause::Failed,
+                                          QStringLiteral("reading the servers' subscriptions (SUBSZ) failed: %1").arg(read.error().toString())};
+        return;
+    }
+    QHash<QString, AccountManagers> managers;
+    for (const AccountInfo &a : std::as_const(input.accounts))
+        if (read->contains(a.name))
+            managers.insert(a.name, MqttManagers::complete(*sys, a, read->value(a.name)));
+    input.mqttManagers = std::move(managers);
+}
+
 } // namespace
 
 Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request)
@@ -119,6 +139,7 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
         return accounts.error();
     input.accounts = std::move(accounts).value();
     readAccounts(connections, request, input);
+    readManagers(connections, input);
     return input;
 }
 

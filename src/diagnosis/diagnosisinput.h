@@ -13,6 +13,7 @@
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/sessionchecks.h"
 #include "nats/clusterinfo.h"
+#include "records/mqttmanagers.h"
 
 namespace MqttDoctor {
 
@@ -30,6 +31,11 @@ struct DiagnosisInput
     QList<CoverageGap> gaps;
     /** Recently closed MQTT connections by account name (CONNZ state=closed): CLIENT_ID_TAKEOVER. */
     QHash<QString, QList<MqttClientEvent>> closedConnections;
+    /**
+     * The servers' MQTT set-up of each account (MqttManagers, through the system account's SUBSZ): an
+     * account without an entry has none. nullopt: not read (no system connection, or the read failed: see gaps).
+     */
+    std::optional<QHash<QString, AccountManagers>> mqttManagers;
     /** When the state above was read (UTC): the time of its sample (AccountSample::of). */
     QDateTime sampledAt;
     /**

@@ -186,6 +186,19 @@ QList<FindingCatalogue::Entry> buildEntries()
               {},
               t("Upgrade the 2.9 servers (preferred), or back up $MQTT_rmsgs and revert it to the 2.9 shape.")});
 
+    e.append({FindingCodes::retainedConsumerMissing(),
+              Sev::Error,
+              Scope::Stream,
+              t("No retained-message consumer delivers to {servers} in account {account}"),
+              t("a server set up MQTT for the account but its consumer on $MQTT_rmsgs is gone (it dies with the stream)"),
+              {},
+              t("retained messages published after $MQTT_rmsgs came back never reach new subscribers through that server "
+                "(2.12.3+; older servers still see their own clients' but not the other servers' retained messages); no log line"),
+              R::restoreRetainedConsumer(),
+              {},
+              t("Make the server's consumer again on the subject it still listens on (needs the system connection to find it), "
+                "or restart the servers named (a lame-duck restart, one at a time): each makes its consumer anew.")});
+
     e.append({FindingCodes::legacySessionStreams(),
               Sev::Warning,
               Scope::Stream,
@@ -656,6 +669,10 @@ QString FindingCatalogue::severityRule(const QString &code)
         {FindingCodes::streamUnhealthy(), t("critical for $MQTT_sess without a leader, error for another stream without one")},
         {FindingCodes::retainedLegacyLayout(),
          t("warning with more retained messages than the migration can move in time, or on 2.10.0-2.10.5 servers")},
+        {FindingCodes::retainedConsumerMissing(),
+         t("warning when every server named runs a version before 2.12.3 (they still deliver their own clients' retained "
+           "messages); without a system connection it is raised only when a connected MQTT client shows that a server set up "
+           "MQTT, and cannot name the servers")},
         {FindingCodes::legacySessionStreams(), t("info when the server that creates $MQTT_sess will move the record")},
         {FindingCodes::sessionStale(), t("warning when its durables hold queued messages")},
         {FindingCodes::orphanConsumer(), t("stays a warning without a system connection, and says so")},

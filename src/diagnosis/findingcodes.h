@@ -53,6 +53,10 @@ inline QString retainedDowngrade()
 {
     return QStringLiteral("RETAINED_DOWNGRADE");
 }
+inline QString retainedConsumerMissing()
+{
+    return QStringLiteral("RETAINED_CONSUMER_MISSING");
+}
 inline QString legacySessionStreams()
 {
     return QStringLiteral("LEGACY_SESSION_STREAMS");
@@ -171,6 +175,10 @@ inline QString revertRetained()
 {
     return QStringLiteral("revert_retained");
 } ///< backup, revert to the 2.9 retained shape
+inline QString restoreRetainedConsumer()
+{
+    return QStringLiteral("restore_retained_consumer");
+} ///< a server's retained-message consumer on $MQTT_rmsgs, made again on the subject it still listens on
 inline QString migrateLegacySessions()
 {
     return QStringLiteral("migrate_legacy_sessions");

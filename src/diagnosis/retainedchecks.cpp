@@ -137,6 +137,112 @@ void RetainedChecks::retained(QList<Finding> &out) const
     }
 }
 
+namespace {
+
+/** The consumers' name, deliver subject and whether a subscriber listens there: the evidence of what is on $MQTT_rmsgs. */
+QJsonArray consumersEvidence(const QList<QJsonObject> &consumers)
+{
+    QJsonArray out;
+    for (const QJsonObject &c : consumers)
+        out.append(QJsonObject{
+            {QStringLiteral("name"), c.value(QLatin1String("name")).toString()},
+            {QStringLiteral("deliver_subject"), c.value(QLatin1String("config")).toObject().value(QLatin1String("deliver_subject"))},
+            {QStringLiteral("push_bound"), c.value(QLatin1String("push_bound")).toBool()}});
+    return out;
+}
+
+/** A consumer of `$MQTT_msgs` or `$MQTT_out` has a subscriber: an MQTT client is connected, so its server set up MQTT. */
+bool clientDurableBound(const CheckContext &ctx)
+{
+    for (const QString &name : {MqttLayout::messagesStream(), MqttLayout::outStream()})
+        if (const StreamInfo *s = ctx.stream(name))
+            for (const QJsonObject &c : s->consumers)
+                if (c.value(QLatin1String("push_bound")).toBool())
+                    return true;
+    return false;
+}
+
+/** Since 2.12.3 a server adds retained messages to what it delivers only through its consumer, its own clients' too. */
+bool onlyThroughConsumer(const QString &version)
+{
+    const auto v = ServerVersion::parse(version);
+    return !v || v->atLeast(2, 12, 3);
+}
+
+} // namespace
+
+void RetainedChecks::retainedConsumers(QList<Finding> &out) const
+{
+    const StreamInfo *rm = m_ctx.stream(MqttLayout::retainedStream());
+    if (!rm || !rm->consumersKnown)
+        return;
+    const QList<QJsonObject> consumers = AccountManagers::retainedConsumers(rm->consumers);
+    const std::optional<AccountManagers> &managers = m_ctx.input->managers;
+    const QString account = m_ctx.account;
+    if (!managers) {
+        // Without the servers' subscriptions: a connected client's durable proves a server set MQTT up.
+        if (AccountManagers::boundCount(consumers) > 0 || !clientDurableBound(m_ctx))
+            return;
+        Finding f = FindingCatalogue::make(FindingCodes::retainedConsumerMissing(), account, rm->name,
+                                           {{QStringLiteral("servers"), QStringLiteral("the servers")}});
+        f.repair.clear();
+        f.expected = QJsonObject{{QStringLiteral("bound_retained_consumers"), QStringLiteral("one per server serving MQTT clients")}};
+        f.actual = QJsonObject{{QStringLiteral("bound_retained_consumers"), 0},
+                               {QStringLiteral("consumers"), consumersEvidence(consumers)},
+                               {QStringLiteral("evidence"), QStringLiteral("a durable of a connected MQTT client has a subscriber, "
+                                                                           "no consumer of $MQTT_rmsgs has one")}};
+        f.detail = QStringLiteral("An MQTT client of account \"%1\" is connected (a durable of its subscription has a subscriber), so "
+                                  "its server set up MQTT for the account, yet no consumer on $MQTT_rmsgs delivers to any server: the "
+                                  "retained-message consumer died with the stream. Since 2.12.3 a server takes retained messages only "
+                                  "through it, so retained messages published now never reach new subscribers. Which servers are "
+                                  "affected, and where to make the consumer again, only a system connection tells; without one, "
+                                  "restart the servers that serve the account.")
+                       .arg(account);
+        out.append(f);
+        return;
+    }
+    const QList<MqttManager> missing = managers->withoutConsumer(consumers);
+    if (missing.isEmpty())
+        return;
+    QStringList names;
+    bool dead = false;
+    bool resolved = true;
+    QJsonArray affected;
+    for (const MqttManager &m : missing) {
+        names << QStringLiteral("%1 (%2)").arg(m.server, m.version);
+        dead = dead || onlyThroughConsumer(m.version);
+        resolved = resolved && m.resolved();
+        affected.append(m.toJson());
+    }
+    Finding f = FindingCatalogue::make(FindingCodes::retainedConsumerMissing(), account, rm->name,
+                                       {{QStringLiteral("servers"), names.join(QStringLiteral(", "))}});
+    f.severity = dead ? Sev::Error : Sev::Warning;
+    f.expected = QJsonObject{{QStringLiteral("bound_retained_consumers"), int(managers->managers.size())}};
+    f.actual = QJsonObject{{QStringLiteral("bound_retained_consumers"), AccountManagers::boundCount(consumers)},
+                           {QStringLiteral("servers_without_consumer"), affected},
+                           {QStringLiteral("consumers"), consumersEvidence(consumers)},
+                           {QStringLiteral("evidence"), QStringLiteral("SUBSZ of each server (its MQTT set-up's subscriptions), "
+                                                                       "CONSUMER.LIST of $MQTT_rmsgs")}};
+    f.detail = QStringLiteral("%1 set up MQTT for account \"%2\" and listen%3 for retained messages, but no consumer on $MQTT_rmsgs "
+                              "delivers to %4: it died with the stream (deleted, or lost with its node) and a server makes it only "
+                              "when it sets up MQTT, once per start. ")
+                   .arg(names.join(QStringLiteral(", ")), account, missing.size() == 1 ? QStringLiteral("s") : QString(),
+                        missing.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"));
+    f.detail += dead ? QStringLiteral("From 2.12.3 on, a server learns of retained messages only through that consumer: retained "
+                                      "messages published now never reach new subscribers.")
+                     : QStringLiteral("These versions still deliver the retained messages their own clients publish, but never those "
+                                      "published through another server.");
+    if (!resolved) {
+        f.repair.clear();
+        f.detail += QStringLiteral(" Where to make the consumer again could not be read (%1): restart the servers named, one at a time.")
+                        .arg(managers->unresolvedWhy.isEmpty() ? QStringLiteral("unknown") : managers->unresolvedWhy);
+    } else {
+        f.detail += QStringLiteral(" The repair makes the consumer again on the subject the server still listens on; a restart of the "
+                                   "servers named does the same.");
+    }
+    out.append(f);
+}
+
 void RetainedChecks::legacySessions(QList<Finding> &out) const
 {
     const bool sessPresent = m_ctx.stream(MqttLayout::sessionsStream()) != nullptr;

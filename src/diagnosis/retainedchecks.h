@@ -20,6 +20,12 @@ public:
     explicit RetainedChecks(const CheckContext &context);
 
     void retained(QList<Finding> &out) const;
+    /**
+     * RETAINED_CONSUMER_MISSING: a server that set up MQTT for the account has no consumer on
+     * `$MQTT_rmsgs` delivering to it (AccountCheckInput::managers; without them, only when a connected
+     * client's durable shows that some server set up MQTT while no retained consumer is bound).
+     */
+    void retainedConsumers(QList<Finding> &out) const;
     void legacySessions(QList<Finding> &out) const;
 
 private:

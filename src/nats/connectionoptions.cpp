@@ -36,6 +36,11 @@ const QList<OptionSpec> &specs()
         {{QStringLiteral("system-password")}, "System-account password.", "password"},
         {{QStringLiteral("system-creds")}, "System-account credentials (.creds) file.", "file"},
         {{QStringLiteral("system-context")}, "natscli context of a system-account user.", "name"},
+        {{QStringLiteral("mqtt-listener")},
+         "MQTT listener for the end-to-end probe, host:port or mqtt(s)://host:port (default: the one the servers report).",
+         "address"},
+        {{QStringLiteral("mqtt-user")}, "MQTT user of the account for the end-to-end probe (check --probe, repair).", "user"},
+        {{QStringLiteral("mqtt-password")}, "The MQTT user's password.", "password"},
     };
     return list;
 }
@@ -81,6 +86,9 @@ ConnectionOptions ConnectionOptions::fromParser(const QCommandLineParser &p)
     o.systemPassword = value(p, "system-password");
     o.systemCreds = value(p, "system-creds");
     o.systemContext = value(p, "system-context");
+    o.mqttListener = value(p, "mqtt-listener");
+    o.mqttUser = value(p, "mqtt-user");
+    o.mqttPassword = value(p, "mqtt-password");
     o.allowChanges = p.isSet(QStringLiteral("allow-changes"));
     return o;
 }
@@ -222,6 +230,10 @@ Result<Profile> ConnectionOptions::toProfile() const
         profile.system.kind = Credentials::Kind::Creds;
         profile.system.creds = *ref;
     }
+    if (!mqttPassword.isEmpty() && mqttUser.isEmpty())
+        return Error(Error::Kind::InvalidInput, QStringLiteral("--mqtt-password needs --mqtt-user")).asUsage();
+    if (!mqttListener.isEmpty() || !mqttUser.isEmpty())
+        profile.mqttProbe.insert(Profile::kAnyAccount, MqttProbeSettings{mqttListener, mqttUser, mqttPassword});
     if (allowChanges)
         profile.allowChanges = true;
     if (profile.servers.isEmpty())

@@ -37,6 +37,9 @@ struct ConnectionOptions
     QString systemPassword;
     QString systemCreds;
     QString systemContext;
+    QString mqttListener;
+    QString mqttUser;
+    QString mqttPassword;
     bool allowChanges = false;
 
     /** The options with their help texts, in the order of addTo(). */

@@ -177,7 +177,7 @@ Result<Profile> Profile::fromJson(const QJsonObject &json, const QString &baseDi
     if (auto r = checkKnownKeys(json,
                                 {QLatin1String("name"), QLatin1String("description"), QLatin1String("servers"), QLatin1String("auth"),
                                  QLatin1String("tls"), QLatin1String("js_domain"), QLatin1String("system"), QLatin1String("accounts"),
-                                 QLatin1String("timeout"), QLatin1String("allow_changes")},
+                                 QLatin1String("mqtt_probe"), QLatin1String("timeout"), QLatin1String("allow_changes")},
                                 QString());
         !r)
         return r.error();
@@ -256,6 +256,35 @@ Result<Profile> Profile::fromJson(const QJsonObject &json, const QString &baseDi
         }
     }
 
+    const QJsonValue probes = json.value(QStringLiteral("mqtt_probe"));
+    if (!probes.isUndefined() && !probes.isNull()) {
+        if (!probes.isObject())
+            return invalid(QStringLiteral("\"mqtt_probe\" must be an object mapping account names to an MQTT listener and user"),
+                           QStringLiteral("for example {\"ACME\": {\"listener\": \"mqtt://host:1883\", \"user\": \"probe\", "
+                                          "\"password\": \"...\"}}"));
+        const QJsonObject a = probes.toObject();
+        for (auto it = a.begin(); it != a.end(); ++it) {
+            const QString field = QStringLiteral("mqtt_probe.") + it.key();
+            if (it.key().trimmed().isEmpty() || it.key().contains(QLatin1Char(' ')))
+                return invalid(quoted(field) + QStringLiteral(": an account name must be non-empty and without spaces"));
+            if (!it.value().isObject())
+                return invalid(quoted(field) + QStringLiteral(" must be an object {listener, user, password}"));
+            const QJsonObject o = it.value().toObject();
+            if (auto r = checkKnownKeys(o, {QLatin1String("listener"), QLatin1String("user"), QLatin1String("password")}, field + u'.'); !r)
+                return r.error();
+            MqttProbeSettings s;
+            for (const auto &[key, target] : {std::pair<QString, QString *>{QStringLiteral("listener"), &s.listener},
+                                              {QStringLiteral("user"), &s.user},
+                                              {QStringLiteral("password"), &s.password}}) {
+                auto value = stringField(o, key, field + u'.' + key);
+                if (!value)
+                    return value.error();
+                *target = *value;
+            }
+            p.mqttProbe.insert(it.key(), s);
+        }
+    }
+
     auto timeout = parseTimeout(json.value(QStringLiteral("timeout")));
     if (!timeout)
         return timeout.error();
@@ -329,6 +358,20 @@ QJsonObject Profile::toJson(bool withSecrets) const
             a.insert(it.key(), credentialsToJson(it.value(), withSecrets));
         o.insert(QStringLiteral("accounts"), a);
     }
+    if (!mqttProbe.isEmpty()) {
+        QJsonObject a;
+        for (auto it = mqttProbe.begin(); it != mqttProbe.end(); ++it) {
+            QJsonObject e;
+            if (!it->listener.isEmpty())
+                e.insert(QStringLiteral("listener"), it->listener);
+            if (!it->user.isEmpty())
+                e.insert(QStringLiteral("user"), it->user);
+            if (withSecrets && !it->password.isEmpty())
+                e.insert(QStringLiteral("password"), it->password);
+            a.insert(it.key(), e);
+        }
+        o.insert(QStringLiteral("mqtt_probe"), a);
+    }
     o.insert(QStringLiteral("timeout"), timeoutMs);
     o.insert(QStringLiteral("allow_changes"), allowChanges);
     return o;
@@ -362,6 +405,11 @@ Result<void> Profile::validate() const
             return r;
     }
 
+    for (auto it = mqttProbe.begin(); it != mqttProbe.end(); ++it)
+        if (!it->listener.isEmpty())
+            if (auto r = MqttProbeSettings::parseListener(it->listener, QStringLiteral("mqtt_probe.%1.listener").arg(it.key())); !r)
+                return r.error();
+
     if (tls.cert.isEmpty() != tls.key.isEmpty())
         return invalid(tls.cert.isEmpty() ? QStringLiteral("\"tls.key\" needs \"tls.cert\"")
                                           : QStringLiteral("\"tls.cert\" needs \"tls.key\""),
@@ -373,6 +421,27 @@ Result<void> Profile::validate() const
     if (auto r = checkFile(tls.key, QStringLiteral("tls.key")); !r)
         return r;
     return {};
+}
+
+Result<MqttProbeSettings::Address> MqttProbeSettings::parseListener(const QString &listener, const QString &field)
+{
+    Address a;
+    QString rest = listener.trimmed();
+    if (rest.startsWith(QLatin1String("mqtts://")) || rest.startsWith(QLatin1String("ssl://"))) {
+        a.tls = true;
+        rest = rest.section(QStringLiteral("://"), 1);
+    } else if (rest.startsWith(QLatin1String("mqtt://")) || rest.startsWith(QLatin1String("tcp://"))) {
+        rest = rest.section(QStringLiteral("://"), 1);
+    }
+    const qsizetype colon = rest.lastIndexOf(QLatin1Char(':'));
+    bool ok = false;
+    a.port = colon > 0 ? rest.mid(colon + 1).toInt(&ok) : 0;
+    a.host = colon > 0 ? rest.left(colon) : QString();
+    if (a.host.startsWith(QLatin1Char('[')) && a.host.endsWith(QLatin1Char(']')))
+        a.host = a.host.mid(1, a.host.size() - 2);
+    if (!ok || a.port < 1 || a.port > 65535 || a.host.isEmpty() || a.host.contains(QLatin1Char('/')))
+        return invalid(quoted(field) + QStringLiteral(" must be host:port, mqtt://host:port or mqtts://host:port, not \"%1\"").arg(listener));
+    return a;
 }
 
 } // namespace MqttDoctor

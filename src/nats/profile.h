@@ -58,6 +58,28 @@ struct TlsSettings
 };
 
 /**
+ * How the end-to-end probe reaches an account's MQTT service (the profile's `mqtt_probe` entry of the
+ * account, docs/profile.md): an MQTT user of the account that may connect, publish and subscribe under
+ * `nats-mqtt-doctor/probe/`, and the listener (empty: the MQTT listener the servers report).
+ */
+struct MqttProbeSettings
+{
+    QString listener; ///< "host:port", "mqtt://host:port" or "mqtts://host:port" (TLS with the profile's files); empty: the servers'
+    QString user; ///< empty: none
+    QString password; ///< secret
+
+    /** The listener's host, port and TLS; an InvalidInput error naming `field` when it is not host:port. */
+    struct Address
+    {
+        QString host;
+        int port = 0;
+        bool tls = false;
+    };
+    static Result<Address> parseListener(const QString &listener, const QString &field);
+    bool operator==(const MqttProbeSettings &) const = default;
+};
+
+/**
  * One cluster: its server URLs, TLS, JetStream domain, an optional system
  * connection for discovery across accounts, and per-account connections for reading records and
  * changing anything. `auth` is the default connection's credentials (a user of some account, or the
@@ -73,6 +95,9 @@ struct Profile
     QString jsDomain; ///< JetStream domain, empty for none
     Credentials system; ///< system-account connection; kind None when not given
     QMap<QString, Credentials> accounts; ///< account name -> its credentials
+    /** Account name -> how the MQTT probe reaches it (`mqtt_probe`); kAnyAccount: every account without an entry of its own. */
+    QMap<QString, MqttProbeSettings> mqttProbe;
+    static inline const QString kAnyAccount = QStringLiteral("*");
     int timeoutMs = 5000; ///< per request and for connecting
     bool allowChanges = false; ///< read-only unless set (docs/safety.md)
 

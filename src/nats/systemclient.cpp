@@ -255,4 +255,18 @@ Result<QList<SystemClient::Reply>> SystemClient::account(const QString &account,
     return gather(QStringLiteral("$SYS.REQ.ACCOUNT.") + account + QLatin1Char('.') + what, options);
 }
 
+Result<SystemClient::Reply> SystemClient::server(const QString &serverId, const QString &what, const QJsonObject &options)
+{
+    const QString subject = QStringLiteral("$SYS.REQ.SERVER.") + serverId + QLatin1Char('.') + what;
+    auto raw = m_connection->request(subject, options.isEmpty() ? QByteArray() : QJsonDocument(options).toJson(QJsonDocument::Compact));
+    if (!raw)
+        return raw.error().prefixed(subject);
+    auto reply = parse(raw->data, subject);
+    if (!reply)
+        return reply.error();
+    if (!reply->error.isEmpty())
+        return Error(Error::Kind::Protocol, QStringLiteral("%1 was answered with an error: %2").arg(subject, describeError(reply->error)));
+    return reply;
+}
+
 } // namespace MqttDoctor

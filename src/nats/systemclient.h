@@ -60,6 +60,11 @@ public:
     Result<void> pingEach(const QList<Request> &requests, const ReplyHandler &handler, int window = 4);
     /** `$SYS.REQ.ACCOUNT.<account>.<what>`. */
     Result<QList<Reply>> account(const QString &account, const QString &what, const QJsonObject &options = {});
+    /**
+     * `$SYS.REQ.SERVER.<serverId>.<what>`: one server's answer, without waiting for the others. An error
+     * reply is an error naming the subject.
+     */
+    Result<Reply> server(const QString &serverId, const QString &what, const QJsonObject &options = {});
 
     /**
      * Parses one raw reply; a reply that is not a JSON object with an object "data" (or "statsz")

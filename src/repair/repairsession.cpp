@@ -267,6 +267,16 @@ Result<void> RepairSession::runRound(const EventHandler &events)
               QStringLiteral("round %1: %2 fixed").arg(round.number).arg(round.fixed.size())
                   + (hasPendingRound() ? QStringLiteral("; round %1 planned (%2 steps)").arg(pendingRound()).arg(m_pending.steps.size())
                                        : QString()));
+    // The last word is a real MQTT client's, where the profile says how to be one (docs/safety.md, "Verify").
+    if (m_stop != Stop::None && m_stop != Stop::Cancelled && after) {
+        auto probe = MqttProbe::requestFor(m_connections.profile(), m_account, after->servers);
+        if (probe) {
+            emitRound(RepairEvent::Kind::RoundFinished, QStringLiteral("probing MQTT delivery through %1:%2").arg(probe->host).arg(probe->port));
+            m_probe = MqttProbe::run(*probe);
+        } else if (probe.error().kind() != Error::Kind::NotFound) {
+            m_probe = MqttProbeResult::notRun(m_account, probe.error().toString());
+        }
+    }
     if (m_stop != Stop::None)
         emitRound(RepairEvent::Kind::Done, m_stopText);
     return {};
@@ -420,8 +430,10 @@ int RepairSession::exitCode() const
         return kWarnings;
     if (m_stop == Stop::StepFailed || m_stop == Stop::Cancelled || !lastCheckSucceeded())
         return kErrors;
+    if (m_probe && m_probe->verdict == MqttProbeResult::Verdict::Failed)
+        return kErrors;
     const int rc = Checks::exitCodeFor(remaining());
-    if (rc != kErrors && CoverageGap::anyLeavesVerdictOpen(remainingGaps()))
+    if (rc != kErrors && (CoverageGap::anyLeavesVerdictOpen(remainingGaps()) || (m_probe && !m_probe->verified())))
         return kIncomplete;
     return rc;
 }
@@ -446,7 +458,8 @@ QJsonObject RepairSession::toJson() const
         {QStringLiteral("not_checked"), gaps},
         {QStringLiteral("rounds"), rounds},
         {QStringLiteral("stop"), QJsonObject{{QStringLiteral("reason"), stopName(m_stop)}, {QStringLiteral("text"), m_stopText}}},
-        {QStringLiteral("dry_run"), m_dryRun.has_value()}};
+        {QStringLiteral("dry_run"), m_dryRun.has_value()},
+        {QStringLiteral("probe"), m_probe ? QJsonValue(m_probe->toJson()) : QJsonValue(QJsonValue::Null)}};
 }
 
 } // namespace MqttDoctor

@@ -15,6 +15,7 @@
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/diagnosisinput.h"
 #include "diagnosis/finding.h"
+#include "diagnosis/mqttprobe.h"
 #include "repair/repairevent.h"
 #include "repair/repairplan.h"
 #include "repair/repairround.h"
@@ -152,17 +153,23 @@ public:
     QList<CoverageGap> remainingGaps() const;
     /** Whether the last check after a round succeeded (remaining() is then a fresh result). */
     bool lastCheckSucceeded() const;
+    /**
+     * What a real MQTT client saw after the last round (MqttProbe), when the profile names the account's
+     * MQTT listener and user (`mqtt_probe`, --mqtt-user); nullopt when it does not or no round ran.
+     */
+    const std::optional<MqttProbeResult> &probe() const { return m_probe; }
 
     /**
      * The CLI's exit code (docs/cli.md): 2 when a step failed or the last check could not be made;
      * else as `check` for remaining() (0 nothing above info, 1 warnings, 2 errors), and 3 instead of
-     * 0 or 1 when the last check could not look at everything.
+     * 0 or 1 when the last check could not look at everything; 2 when the MQTT probe failed, 3 instead
+     * of 0 or 1 when it could not run.
      */
     int exitCode() const;
 
     /**
      * docs/cli.md, `repair` JSON: {plan, applied, backups, fixed, remaining, not_selected, not_checked,
-     * rounds, stop: {reason, text}, dry_run}.
+     * rounds, stop: {reason, text}, dry_run, probe}.
      */
     QJsonObject toJson() const;
 
@@ -190,6 +197,7 @@ private:
     std::optional<RepairExecutor::Report> m_dryRun;
     Stop m_stop = Stop::None;
     QString m_stopText;
+    std::optional<MqttProbeResult> m_probe;
 };
 
 } // namespace MqttDoctor

@@ -40,6 +40,8 @@ private slots:
             << QStringLiteral("RETAINED_LEGACY_LAYOUT") << S::Info << QStringLiteral("migrate_retained");
         QTest::newRow("RETAINED_ORPHANED") << QStringLiteral("RETAINED_ORPHANED") << S::Error << QStringLiteral("republish");
         QTest::newRow("RETAINED_DOWNGRADE") << QStringLiteral("RETAINED_DOWNGRADE") << S::Critical << QStringLiteral("revert_retained");
+        QTest::newRow("RETAINED_CONSUMER_MISSING")
+            << QStringLiteral("RETAINED_CONSUMER_MISSING") << S::Error << QStringLiteral("restore_retained_consumer");
         QTest::newRow("LEGACY_SESSION_STREAMS")
             << QStringLiteral("LEGACY_SESSION_STREAMS") << S::Warning << QStringLiteral("migrate_legacy_sessions");
         QTest::newRow("SESSION_UNDECODABLE") << QStringLiteral("SESSION_UNDECODABLE") << S::Critical << QStringLiteral("purge_session");

@@ -20,7 +20,7 @@ namespace RepairActionFamilies {
 
 /** create_stream, update_stream, recreate_stream, resolve_overlap (streamactions.cpp). */
 QList<const RepairAction *> streamActions();
-/** migrate_retained, republish, revert_retained (retainedactions.cpp). */
+/** migrate_retained, republish, revert_retained, restore_retained_consumer (retainedactions.cpp). */
 QList<const RepairAction *> retainedActions();
 /** purge_session, create_consumer, delete_consumer, delete_session, migrate_legacy_sessions, adopt_durable (sessionactions.cpp). */
 QList<const RepairAction *> sessionActions();
@@ -33,6 +33,8 @@ QList<const RepairAction *> qos2Actions();
 const RepairAction *recreateStreamAction();
 /** revert_retained (retainedrevert.cpp). */
 const RepairAction *revertRetainedAction();
+/** restore_retained_consumer (retainedconsumerrestore.cpp). */
+const RepairAction *restoreRetainedConsumerAction();
 /** create_consumer (sessionconsumeractions.cpp). */
 const RepairAction *createConsumerAction();
 /** delete_consumer (sessionconsumeractions.cpp). */

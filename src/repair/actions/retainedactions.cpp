@@ -365,7 +365,7 @@ QList<const RepairAction *> retainedActions()
 {
     static const MigrateRetained migrate;
     static const Republish republish;
-    return {&migrate, &republish, RepairActionFamilies::revertRetainedAction()};
+    return {&migrate, &republish, RepairActionFamilies::revertRetainedAction(), RepairActionFamilies::restoreRetainedConsumerAction()};
 }
 
 } // namespace RepairActionFamilies

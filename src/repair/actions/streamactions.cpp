@@ -7,6 +7,7 @@
 
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/subjectoverlap.h"
+#include "mqtt/mqttlayout.h"
 #include "nats/jserrors.h"
 #include "repair/actions/streamconfigedit.h"
 #include "repair/repairaction.h"
@@ -114,6 +115,13 @@ public:
                                         "max_msgs_per_subject, discard_new_per_subject and num_replicas %2")
                              .arg(spec.name)
                              .arg(spec.replicas);
+        if (spec.name == MqttLayout::retainedStream())
+            s.verification += QStringLiteral(". Not restored by this step: each server's retained-message consumer, which died with "
+                                             "the stream. Until it is back, retained messages published through that server never "
+                                             "reach new subscribers (2.12.3+). The check after this round finds the servers "
+                                             "(RETAINED_CONSUMER_MISSING) and the next round makes their consumers again; that needs "
+                                             "the system connection, and without one the servers that serve the account must be "
+                                             "restarted");
         s.params = QJsonObject{{sub("config"), config}};
         return s;
     }

@@ -1,0 +1,484 @@
+#include "mqttprobe.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QJsonArray>
+#include <QRandomGenerator>
+#include <QSet>
+
+#include <cerrno>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <optional>
+
+#include <QUrl>
+
+#include <mosquitto.h>
+
+namespace MqttDoctor {
+
+QString MqttProbeResult::verdictName(Verdict v)
+{
+    switch (v) {
+    case Verdict::Verified: return QStringLiteral("verified");
+    case Verdict::Failed: return QStringLiteral("failed");
+    case Verdict::NotRun: return QStringLiteral("not_run");
+    }
+    return {};
+}
+
+QString MqttProbeResult::summary() const
+{
+    switch (verdict) {
+    case Verdict::Verified:
+        return QStringLiteral("MQTT delivery verified for account %1 through %2: a client connected, got its QoS 1 message and a "
+                              "retained message")
+            .arg(account, listener);
+    case Verdict::Failed: return QStringLiteral("MQTT delivery NOT working for account %1 through %2: %3").arg(account, listener, why);
+    case Verdict::NotRun: return QStringLiteral("MQTT delivery not verified for account %1: %2").arg(account, why);
+    }
+    return {};
+}
+
+QJsonObject MqttProbeResult::toJson() const
+{
+    QJsonArray s;
+    for (const MqttProbeStep &step : steps)
+        s.append(QJsonObject{{QStringLiteral("name"), step.name},
+                             {QStringLiteral("ok"), step.ok},
+                             {QStringLiteral("detail"), step.detail},
+                             {QStringLiteral("ms"), step.ms}});
+    QJsonObject o{{QStringLiteral("account"), account},
+                  {QStringLiteral("verdict"), verdictName(verdict)},
+                  {QStringLiteral("listener"), listener},
+                  {QStringLiteral("client_id"), clientId},
+                  {QStringLiteral("topic"), topic},
+                  {QStringLiteral("steps"), s}};
+    if (!why.isEmpty())
+        o.insert(QStringLiteral("why"), why);
+    if (!leftBehind.isEmpty())
+        o.insert(QStringLiteral("left_behind"), leftBehind);
+    return o;
+}
+
+MqttProbeResult MqttProbeResult::notRun(const QString &account, const QString &why)
+{
+    MqttProbeResult r;
+    r.account = account;
+    r.why = why;
+    return r;
+}
+
+namespace MqttProbe {
+
+namespace {
+
+QString randomToken(int length)
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    QString out;
+    for (int i = 0; i < length; ++i)
+        out += QLatin1Char(alphabet[QRandomGenerator::system()->bounded(36)]);
+    return out;
+}
+
+QString errorText(int rc)
+{
+    if (rc == MOSQ_ERR_ERRNO)
+        return QString::fromLocal8Bit(strerror(errno));
+    return QString::fromUtf8(mosquitto_strerror(rc));
+}
+
+/** One libmosquitto client driven on the calling thread: every wait runs its network loop until a condition or a deadline. */
+class Client
+{
+public:
+    Client(const MqttProbeRequest &request, const QString &clientId, bool cleanSession) : m_request(request)
+    {
+        static std::once_flag once;
+        std::call_once(once, [] { mosquitto_lib_init(); });
+        m_mosq = mosquitto_new(clientId.toUtf8().constData(), cleanSession, this);
+        if (!m_mosq)
+            return;
+        mosquitto_int_option(m_mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
+        mosquitto_connect_callback_set(m_mosq, [](mosquitto *, void *self, int rc) { static_cast<Client *>(self)->m_connack = rc; });
+        mosquitto_disconnect_callback_set(m_mosq, [](mosquitto *, void *self, int) { static_cast<Client *>(self)->m_lost = true; });
+        mosquitto_subscribe_callback_set(m_mosq, [](mosquitto *, void *self, int mid, int count, const int *granted) {
+            static_cast<Client *>(self)->m_subacks.insert(mid, count > 0 ? granted[0] : 0x80);
+        });
+        mosquitto_publish_callback_set(m_mosq, [](mosquitto *, void *self, int mid) { static_cast<Client *>(self)->m_pubacks.insert(mid); });
+        mosquitto_message_callback_set(m_mosq, [](mosquitto *, void *self, const mosquitto_message *m) {
+            Message msg{QString::fromUtf8(m->topic),
+                        QByteArray(static_cast<const char *>(m->payload), m->payloadlen), m->qos, m->retain};
+            static_cast<Client *>(self)->m_messages.append(msg);
+        });
+    }
+    ~Client()
+    {
+        if (!m_mosq)
+            return;
+        if (m_connack == 0 && !m_lost) {
+            mosquitto_disconnect(m_mosq);
+            waitFor([this] { return m_lost; }, 500);
+        }
+        mosquitto_destroy(m_mosq);
+    }
+    Client(const Client &) = delete;
+    Client &operator=(const Client &) = delete;
+
+    struct Message
+    {
+        QString topic;
+        QByteArray payload;
+        int qos = 0;
+        bool retain = false;
+    };
+
+    /** Connects and waits for the CONNACK; false with `why` when there is none or it refuses. */
+    bool connect(QString *why)
+    {
+        if (!m_mosq) {
+            *why = QStringLiteral("the MQTT client library could not make a client");
+            return false;
+        }
+        if (!m_request.user.isEmpty())
+            mosquitto_username_pw_set(m_mosq, m_request.user.toUtf8().constData(),
+                                      m_request.password.isEmpty() ? nullptr : m_request.password.toUtf8().constData());
+        if (m_request.tls) {
+            const QByteArray ca = m_request.caFile.toLocal8Bit();
+            const QByteArray cert = m_request.certFile.toLocal8Bit();
+            const QByteArray key = m_request.keyFile.toLocal8Bit();
+            const int rc = mosquitto_tls_set(m_mosq, ca.isEmpty() ? nullptr : ca.constData(), ca.isEmpty() ? "/etc/ssl/certs" : nullptr,
+                                             cert.isEmpty() ? nullptr : cert.constData(), key.isEmpty() ? nullptr : key.constData(), nullptr);
+            if (rc != MOSQ_ERR_SUCCESS) {
+                *why = QStringLiteral("TLS set-up failed: %1").arg(errorText(rc));
+                return false;
+            }
+        }
+        const int keepalive = std::max(5, m_request.timeoutMs / 1000 * 2);
+        const int rc = mosquitto_connect(m_mosq, m_request.host.toUtf8().constData(), m_request.port, keepalive);
+        if (rc != MOSQ_ERR_SUCCESS) {
+            *why = QStringLiteral("could not reach the MQTT listener %1:%2: %3").arg(m_request.host).arg(m_request.port).arg(errorText(rc));
+            return false;
+        }
+        if (!waitFor([this] { return m_connack >= 0; }, m_request.timeoutMs)) {
+            *why = m_lost ? QStringLiteral("the server closed the connection without a CONNACK (its log says \"unable to connect: ...\" "
+                                           "with the reason: run explain on it)")
+                          : QStringLiteral("no CONNACK within %1 ms").arg(m_request.timeoutMs);
+            return false;
+        }
+        if (m_connack != 0) {
+            *why = QStringLiteral("the server refused the connection: %1").arg(QString::fromUtf8(mosquitto_connack_string(m_connack)));
+            return false;
+        }
+        return true;
+    }
+
+    /** Subscribes and waits for the SUBACK: the granted QoS, 0x80 for a refusal, -1 when none came. */
+    int subscribe(const QString &topic, int qos)
+    {
+        int mid = 0;
+        if (mosquitto_subscribe(m_mosq, &mid, topic.toUtf8().constData(), qos) != MOSQ_ERR_SUCCESS)
+            return -1;
+        if (!waitFor([&] { return m_subacks.contains(mid); }, m_request.timeoutMs))
+            return -1;
+        return m_subacks.value(mid);
+    }
+
+    void unsubscribe(const QString &topic)
+    {
+        int mid = 0;
+        mosquitto_unsubscribe(m_mosq, &mid, topic.toUtf8().constData());
+        waitFor([] { return false; }, 50);
+    }
+
+    /** Publishes at QoS 1 and waits for its PUBACK. */
+    bool publish(const QString &topic, const QByteArray &payload, bool retain)
+    {
+        int mid = 0;
+        if (mosquitto_publish(m_mosq, &mid, topic.toUtf8().constData(), int(payload.size()), payload.constData(), 1, retain)
+            != MOSQ_ERR_SUCCESS)
+            return false;
+        return waitFor([&] { return m_pubacks.contains(mid); }, m_request.timeoutMs);
+    }
+
+    /** The first message on `topic` with `payload` that arrives within `ms`; nullopt when none. */
+    std::optional<Message> waitMessage(const QString &topic, int ms, const std::function<bool(const Message &)> &accept = {})
+    {
+        std::optional<Message> found;
+        waitFor(
+            [&] {
+                for (const Message &m : std::as_const(m_messages))
+                    if (m.topic == topic && (!accept || accept(m))) {
+                        found = m;
+                        return true;
+                    }
+                return false;
+            },
+            ms);
+        return found;
+    }
+
+    void clearMessages() { m_messages.clear(); }
+    bool lost() const { return m_lost; }
+
+private:
+    /** Runs the client's loop until `done` or `ms` passed or the connection is lost. */
+    bool waitFor(const std::function<bool()> &done, int ms)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (!done()) {
+            if (m_lost || t.elapsed() >= ms)
+                return done();
+            const int rc = mosquitto_loop(m_mosq, 20, 1);
+            if (rc != MOSQ_ERR_SUCCESS) {
+                m_lost = true;
+                return done();
+            }
+        }
+        return true;
+    }
+
+    const MqttProbeRequest &m_request;
+    mosquitto *m_mosq = nullptr;
+    int m_connack = -1;
+    bool m_lost = false;
+    QHash<int, int> m_subacks;
+    QSet<int> m_pubacks;
+    QList<Message> m_messages;
+};
+
+/** Runs one step: its time, its outcome, and the verdict when it failed. */
+class StepRunner
+{
+public:
+    explicit StepRunner(MqttProbeResult &result) : m_result(result) {}
+    bool run(const QString &name, const std::function<bool(QString *detail)> &step)
+    {
+        QElapsedTimer t;
+        t.start();
+        QString detail;
+        const bool ok = step(&detail);
+        m_result.steps.append(MqttProbeStep{name, ok, detail, t.elapsed()});
+        if (!ok && m_result.verdict != MqttProbeResult::Verdict::Failed) {
+            m_result.verdict = MqttProbeResult::Verdict::Failed;
+            m_result.why = QStringLiteral("%1: %2").arg(name, detail);
+        }
+        return ok;
+    }
+
+private:
+    MqttProbeResult &m_result;
+};
+
+} // namespace
+
+Result<MqttProbeRequest> requestFor(const Profile &profile, const QString &account, const QList<ServerInfo> &servers)
+{
+    auto entry = profile.mqttProbe.constFind(account);
+    if (entry == profile.mqttProbe.cend())
+        entry = profile.mqttProbe.constFind(Profile::kAnyAccount);
+    if (entry == profile.mqttProbe.cend())
+        return Error(Error::Kind::NotFound, QStringLiteral("the profile names no MQTT listener and user for account %1").arg(account),
+                     QStringLiteral("add \"mqtt_probe\": {\"%1\": {\"listener\": \"mqtt://host:1883\", \"user\": ..., "
+                                    "\"password\": ...}} to the profile (docs/profile.md)")
+                         .arg(account));
+    MqttProbeRequest r;
+    r.account = account;
+    r.user = entry->user;
+    r.password = entry->password;
+    r.timeoutMs = profile.timeoutMs;
+    if (!entry->listener.isEmpty()) {
+        auto address = MqttProbeSettings::parseListener(entry->listener, QStringLiteral("mqtt_probe.%1.listener").arg(account));
+        if (!address)
+            return address.error();
+        r.host = address->host;
+        r.port = address->port;
+        r.tls = address->tls;
+    } else {
+        for (const ServerInfo &s : servers)
+            if (s.mqttPort > 0) {
+                r.host = s.mqttHost;
+                r.port = s.mqttPort;
+                break;
+            }
+        if (r.port == 0)
+            return Error(Error::Kind::InvalidInput,
+                         QStringLiteral("no server reports an MQTT listener, and mqtt_probe.%1 names none").arg(account),
+                         QStringLiteral("give \"listener\" in the profile's mqtt_probe entry"));
+        const bool wildcard = r.host.isEmpty() || r.host == QLatin1String("0.0.0.0") || r.host == QLatin1String("::")
+            || r.host == QLatin1String("[::]");
+        if (wildcard) {
+            const auto url = normalizeServerUrl(profile.servers.value(0, QStringLiteral("127.0.0.1")));
+            r.host = url ? QUrl(*url).host() : QStringLiteral("127.0.0.1");
+        }
+    }
+    if (r.tls) {
+        if (profile.tls.ca.isInline() || profile.tls.cert.isInline() || profile.tls.key.isInline())
+            return Error(Error::Kind::InvalidInput, QStringLiteral("the MQTT probe takes TLS files by path, not inline"),
+                         QStringLiteral("give the profile's tls files as paths"));
+        r.caFile = profile.tls.ca.path;
+        r.certFile = profile.tls.cert.path;
+        r.keyFile = profile.tls.key.path;
+    }
+    return r;
+}
+
+MqttProbeResult run(const MqttProbeRequest &request)
+{
+    MqttProbeResult result;
+    result.account = request.account;
+    result.listener = QStringLiteral("%1:%2").arg(request.host).arg(request.port);
+    if (request.host.isEmpty() || request.port <= 0 || request.port > 65535) {
+        result.why = QStringLiteral("no MQTT listener to probe");
+        return result;
+    }
+    const QString token = randomToken(10);
+    result.clientId = QStringLiteral("nats-mqtt-doctor-probe-") + token;
+    result.topic = QStringLiteral("nats-mqtt-doctor/probe/") + token;
+    const QString qosTopic = result.topic + QStringLiteral("/qos1");
+    const QString retainedTopic = result.topic + QStringLiteral("/retained");
+    const QByteArray qosPayload = "probe qos1 " + token.toUtf8();
+    const QByteArray retainedPayload = "probe retained " + token.toUtf8();
+    result.verdict = MqttProbeResult::Verdict::Verified;
+    StepRunner steps(result);
+    bool retainedStored = false;
+    bool sessionMade = false;
+    {
+        Client probe(request, result.clientId, false);
+        const bool connected = steps.run(QStringLiteral("connect"), [&](QString *detail) {
+            if (!probe.connect(detail))
+                return false;
+            sessionMade = true;
+            *detail = QStringLiteral("CONNACK accepted, persistent session");
+            return true;
+        });
+        if (connected)
+            steps.run(QStringLiteral("qos1"), [&](QString *detail) {
+                const int granted = probe.subscribe(qosTopic, 1);
+                if (granted != 1) {
+                    *detail = granted < 0 ? QStringLiteral("no SUBACK within %1 ms for %2").arg(request.timeoutMs).arg(qosTopic)
+                        : granted == 0x80 ? QStringLiteral("the server refused the QoS 1 subscription to %1 (SUBACK 0x80: it could not make "
+                                                           "the subscription's durable on $MQTT_msgs; its log says why)")
+                                                .arg(qosTopic)
+                                          : QStringLiteral("the server granted QoS %1, not 1, for %2").arg(granted).arg(qosTopic);
+                    return false;
+                }
+                if (!probe.publish(qosTopic, qosPayload, false)) {
+                    *detail = QStringLiteral("no PUBACK within %1 ms for a QoS 1 message to %2").arg(request.timeoutMs).arg(qosTopic);
+                    return false;
+                }
+                const auto got =
+                    probe.waitMessage(qosTopic, request.timeoutMs, [&](const Client::Message &m) { return m.payload == qosPayload; });
+                if (!got) {
+                    *detail = QStringLiteral("the QoS 1 message to %1 was acknowledged but never delivered to its subscriber within %2 ms")
+                                  .arg(qosTopic)
+                                  .arg(request.timeoutMs);
+                    return false;
+                }
+                *detail = QStringLiteral("subscribed at QoS 1 and got its own message back at QoS %1").arg(got->qos);
+                return true;
+            });
+        if (connected && !probe.lost())
+            steps.run(QStringLiteral("retained"), [&](QString *detail) {
+                if (!probe.publish(retainedTopic, retainedPayload, true)) {
+                    *detail = QStringLiteral("no PUBACK within %1 ms for a retained message to %2").arg(request.timeoutMs).arg(retainedTopic);
+                    return false;
+                }
+                retainedStored = true;
+                // A new subscriber gets the retained message when it subscribes. Servers learn of it through their
+                // retained-message consumer, a moment after the PUBACK: subscribe again until it comes or time is up.
+                Client reader(request, result.clientId + QStringLiteral("-r"), true);
+                QString why;
+                if (!reader.connect(&why)) {
+                    *detail = QStringLiteral("a second client could not connect: %1").arg(why);
+                    return false;
+                }
+                QElapsedTimer t;
+                t.start();
+                while (t.elapsed() < request.timeoutMs) {
+                    if (reader.subscribe(retainedTopic, 1) < 0 || reader.lost())
+                        break;
+                    if (const auto got = reader.waitMessage(retainedTopic, 300,
+                                                            [&](const Client::Message &m) { return m.payload == retainedPayload; })) {
+                        *detail = QStringLiteral("a new subscriber got the retained message %1 ms after it was stored").arg(t.elapsed());
+                        return true;
+                    }
+                    reader.unsubscribe(retainedTopic);
+                }
+                *detail = QStringLiteral("the retained message to %1 was stored (PUBACK) but a new subscriber did not get it within %2 ms: "
+                                         "the servers do not deliver retained messages (RETAINED_CONSUMER_MISSING when a server's "
+                                         "retained-message consumer is gone)")
+                              .arg(retainedTopic)
+                              .arg(request.timeoutMs);
+                return false;
+            });
+        if (retainedStored && !probe.lost())
+            steps.run(QStringLiteral("clear_retained"), [&](QString *detail) {
+                if (!probe.publish(retainedTopic, QByteArray(), true)) {
+                    *detail = QStringLiteral("no PUBACK for the empty retained message that clears %1").arg(retainedTopic);
+                    return false;
+                }
+                retainedStored = false;
+                Client reader(request, result.clientId + QStringLiteral("-c"), true);
+                QString why;
+                if (!reader.connect(&why)) {
+                    *detail = QStringLiteral("a second client could not connect: %1").arg(why);
+                    return false;
+                }
+                QElapsedTimer t;
+                t.start();
+                while (t.elapsed() < request.timeoutMs) {
+                    if (reader.subscribe(retainedTopic, 1) < 0 || reader.lost())
+                        break;
+                    if (!reader.waitMessage(retainedTopic, 300)) {
+                        *detail = QStringLiteral("cleared: a new subscriber gets no retained message");
+                        return true;
+                    }
+                    reader.unsubscribe(retainedTopic);
+                    reader.clearMessages();
+                }
+                *detail = QStringLiteral("the retained message on %1 was cleared (PUBACK) but new subscribers still get it after %2 ms")
+                              .arg(retainedTopic)
+                              .arg(request.timeoutMs);
+                retainedStored = true;
+                return false;
+            });
+    }
+    if (sessionMade)
+        steps.run(QStringLiteral("remove_session"), [&](QString *detail) {
+            Client clean(request, result.clientId, true);
+            if (!clean.connect(detail)) {
+                *detail = QStringLiteral("the clean connect that removes the probe's session failed: %1").arg(*detail);
+                return false;
+            }
+            *detail = QStringLiteral("a clean connect removed the probe's session");
+            return true;
+        });
+    QStringList left;
+    if (retainedStored)
+        left << QStringLiteral("the retained message on %1").arg(retainedTopic);
+    if (sessionMade && !result.steps.isEmpty() && result.steps.last().name == QLatin1String("remove_session") && !result.steps.last().ok)
+        left << QStringLiteral("the session of client %1").arg(result.clientId);
+    result.leftBehind = left.join(QStringLiteral(" and "));
+    return result;
+}
+
+QList<MqttProbeResult> probeAccounts(const Profile &profile, const QList<ServerInfo> &servers, const QStringList &accounts,
+                                     bool everyAccount)
+{
+    QList<MqttProbeResult> out;
+    for (const QString &account : accounts) {
+        if (everyAccount && !profile.mqttProbe.contains(account) && !profile.mqttProbe.contains(Profile::kAnyAccount))
+            continue;
+        auto request = requestFor(profile, account, servers);
+        out.append(request ? run(*request) : MqttProbeResult::notRun(account, request.error().toString()));
+    }
+    return out;
+}
+
+} // namespace MqttProbe
+
+} // namespace MqttDoctor
