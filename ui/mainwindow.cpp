@@ -24,6 +24,7 @@
 #include "dialogs/connectiondialog.h"
 #include "dialogs/logexplainerdialog.h"
 #include "dialogs/repairwizard.h"
+#include "dialogs/mqttprobedialog.h"
 #include "dialogs/upgradereadinessdialog.h"
 #include "models/accountrows.h"
 #include "models/clienteventmodel.h"
@@ -168,6 +169,10 @@ void MainWindow::createMenusAndToolBar()
     upgrade->setObjectName(QStringLiteral("actionUpgradeReadiness"));
     upgrade->setToolTip(tr("What a nats-server version will refuse or change for the current account's MQTT state"));
     connect(upgrade, &QAction::triggered, this, &MainWindow::showUpgradeReadiness);
+    QAction *probe = tools->addAction(tr("&Probe MQTT…"));
+    probe->setObjectName(QStringLiteral("actionProbeMqtt"));
+    probe->setToolTip(tr("What a real MQTT client sees of the current account: connect, QoS 1 and retained delivery"));
+    connect(probe, &QAction::triggered, this, &MainWindow::showMqttProbe);
     tools->addSeparator();
     QAction *thresholds = tools->addAction(tr("Check &Thresholds…"));
     thresholds->setObjectName(QStringLiteral("actionCheckThresholds"));
@@ -343,6 +348,14 @@ void MainWindow::showUpgradeReadiness()
 {
     auto *dialog = new UpgradeReadinessDialog(m_controller, currentAccountName(), this);
     dialog->setObjectName(QStringLiteral("upgradeReadinessDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::showMqttProbe()
+{
+    auto *dialog = new MqttProbeDialog(m_controller, currentAccountName(), this);
+    dialog->setObjectName(QStringLiteral("mqttProbeDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
 }

@@ -101,6 +101,8 @@ private:
     void showLogExplainer();
     /** Upgrade readiness of the current account (Tools menu). */
     void showUpgradeReadiness();
+    /** Tools > Probe MQTT: a real MQTT client's view of the current account (MqttProbeDialog). */
+    void showMqttProbe();
     /** Tools > Check Thresholds: on "Apply and Refresh", stores them, applies them and refreshes. */
     void showCheckThresholds();
     void applyCheckThresholds(const CheckOptions &thresholds);

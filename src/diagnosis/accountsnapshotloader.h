@@ -81,10 +81,13 @@ public:
 
     /**
      * The servers' MQTT set-up of one account (AccountSnapshot::managers) through the system connection;
-     * without one, a note when it matters (no server's retained-message consumer is bound). Blocking.
+     * without one, a note when it matters (`$MQTT_rmsgs` has no server's retained-message consumer). Blocking.
      */
     static void readManagers(ConnectionSet &connections, AccountSnapshot &snapshot);
-    /** The note of an account whose `$MQTT_rmsgs` has no bound retained-message consumer, read without a system connection. */
+    /**
+     * The note of an account whose `$MQTT_rmsgs` has no retained-message consumer at all and was made later than
+     * `$MQTT_sess` (not in the servers' own set-up), read without a system connection.
+     */
     static std::optional<CoverageGap> managersUnknown(const AccountInfo &account);
 
 private:

@@ -88,8 +88,9 @@ void readManagers(ConnectionSet &connections, DiagnosisInput &input)
     if (!read) {
         for (const AccountInfo &a : std::as_const(input.accounts))
             if (MqttManagers::rmsgsConsumers(a))
-                input.gaps << CoverageGap{a.name, CoverageGap::Level::ServerState, CoverageGap::Cause::Failed,
-                                          QStringLiteral("reading the servers' subscriptions (SUBSZ) failed: %1").arg(read.error().toString())};
+                input.gaps << CoverageGap{
+                    a.name, CoverageGap::Level::ServerState, CoverageGap::Cause::Failed,
+                    QStringLiteral("reading the servers' subscriptions (SUBSZ) failed: %1").arg(read.error().toString())};
         return;
     }
     QHash<QString, AccountManagers> managers;

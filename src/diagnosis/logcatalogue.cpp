@@ -545,41 +545,8 @@ QString LogCatalogue::findingSeverity(const QStringList &codes, const QString &s
 
 QStringList LogCatalogue::findingCodes()
 {
-    return {
-        u"JETSTREAM_DISABLED"_s,
-        u"STREAM_MISSING"_s,
-        u"STREAM_SUBJECTS_WRONG"_s,
-        u"STREAM_CONFIG_WRONG"_s,
-        u"SUBJECTS_OVERLAP"_s,
-        u"STREAM_LIMIT_HEADROOM"_s,
-        u"REPLICAS_MISMATCH"_s,
-        u"STREAM_UNHEALTHY"_s,
-        u"MIXED_SERVER_VERSIONS"_s,
-        u"RETAINED_LEGACY_LAYOUT"_s,
-        u"RETAINED_ORPHANED"_s,
-        u"RETAINED_DOWNGRADE"_s,
-        u"LEGACY_SESSION_STREAMS"_s,
-        u"SESSION_UNDECODABLE"_s,
-        u"SESSION_ID_MISMATCH"_s,
-        u"SESSION_HASH_COLLISION"_s,
-        u"SESSION_MISSING_CONSUMER"_s,
-        u"ORPHAN_CONSUMER"_s,
-        u"SESSION_STALE"_s,
-        u"DUPLICATE_SESSION_RECORDS"_s,
-        u"QOS2_ORPHANED"_s,
-        u"CLIENT_ID_TAKEOVER"_s,
-        u"CONSUMER_STUCK"_s,
-        u"SESSION_DURABLE_REPLACED"_s,
-        u"INTEREST_PINNED"_s,
-        u"JETSTREAM_API_ERRORS"_s,
-        u"SERVER_VERSION_ADVISORY"_s,
-        u"JETSTREAM_META_DEGRADED"_s,
-        u"DELIBERATE_DEVIATION"_s,
-        u"UPGRADE_CLIENT_ID_REFUSED"_s,
-        u"UPGRADE_RETAINED_SKIPPED"_s,
-        u"UPGRADE_PAYLOAD_TOO_LARGE"_s,
-        u"UPGRADE_INTERNAL_SUBSCRIPTION"_s,
-    };
+    // One list of codes: the finding catalogue's.
+    return FindingCatalogue::codes();
 }
 
 } // namespace MqttDoctor

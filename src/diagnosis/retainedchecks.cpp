@@ -189,8 +189,9 @@ void RetainedChecks::retainedConsumers(QList<Finding> &out) const
         f.expected = QJsonObject{{QStringLiteral("bound_retained_consumers"), QStringLiteral("one per server serving MQTT clients")}};
         f.actual = QJsonObject{{QStringLiteral("bound_retained_consumers"), 0},
                                {QStringLiteral("consumers"), consumersEvidence(consumers)},
-                               {QStringLiteral("evidence"), QStringLiteral("a durable of a connected MQTT client has a subscriber, "
-                                                                           "no consumer of $MQTT_rmsgs has one")}};
+                               {QStringLiteral("evidence"),
+                                QStringLiteral("a durable of a connected MQTT client has a subscriber, "
+                                               "no consumer of $MQTT_rmsgs has one")}};
         f.detail = QStringLiteral("An MQTT client of account \"%1\" is connected (a durable of its subscription has a subscriber), so "
                                   "its server set up MQTT for the account, yet no consumer on $MQTT_rmsgs delivers to any server: the "
                                   "retained-message consumer died with the stream. Since 2.12.3 a server takes retained messages only "
@@ -221,8 +222,9 @@ void RetainedChecks::retainedConsumers(QList<Finding> &out) const
     f.actual = QJsonObject{{QStringLiteral("bound_retained_consumers"), AccountManagers::boundCount(consumers)},
                            {QStringLiteral("servers_without_consumer"), affected},
                            {QStringLiteral("consumers"), consumersEvidence(consumers)},
-                           {QStringLiteral("evidence"), QStringLiteral("SUBSZ of each server (its MQTT set-up's subscriptions), "
-                                                                       "CONSUMER.LIST of $MQTT_rmsgs")}};
+                           {QStringLiteral("evidence"),
+                            QStringLiteral("SUBSZ of each server (its MQTT set-up's subscriptions), "
+                                           "CONSUMER.LIST of $MQTT_rmsgs")}};
     f.detail = QStringLiteral("%1 set up MQTT for account \"%2\" and listen%3 for retained messages, but no consumer on $MQTT_rmsgs "
                               "delivers to %4: it died with the stream (deleted, or lost with its node) and a server makes it only "
                               "when it sets up MQTT, once per start. ")

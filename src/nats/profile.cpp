@@ -440,7 +440,8 @@ Result<MqttProbeSettings::Address> MqttProbeSettings::parseListener(const QStrin
     if (a.host.startsWith(QLatin1Char('[')) && a.host.endsWith(QLatin1Char(']')))
         a.host = a.host.mid(1, a.host.size() - 2);
     if (!ok || a.port < 1 || a.port > 65535 || a.host.isEmpty() || a.host.contains(QLatin1Char('/')))
-        return invalid(quoted(field) + QStringLiteral(" must be host:port, mqtt://host:port or mqtts://host:port, not \"%1\"").arg(listener));
+        return invalid(quoted(field)
+                       + QStringLiteral(" must be host:port, mqtt://host:port or mqtts://host:port, not \"%1\"").arg(listener));
     return a;
 }
 

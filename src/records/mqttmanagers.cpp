@@ -116,9 +116,8 @@ QHash<QString, QList<MqttManager>> fromSubsz(const QJsonObject &server, const QJ
 
 Result<QHash<QString, QList<MqttManager>>> read(SystemClient &system, const QString &account)
 {
-    QJsonObject options{{QStringLiteral("subscriptions"), true},
-                        {QStringLiteral("test"), probeSubject()},
-                        {QStringLiteral("limit"), kEverySubscription}};
+    QJsonObject options{
+        {QStringLiteral("subscriptions"), true}, {QStringLiteral("test"), probeSubject()}, {QStringLiteral("limit"), kEverySubscription}};
     if (!account.isEmpty())
         options.insert(QStringLiteral("account"), account);
     auto replies = system.ping(QStringLiteral("SUBSZ"), options);

@@ -267,11 +267,13 @@ Result<void> RepairSession::runRound(const EventHandler &events)
               QStringLiteral("round %1: %2 fixed").arg(round.number).arg(round.fixed.size())
                   + (hasPendingRound() ? QStringLiteral("; round %1 planned (%2 steps)").arg(pendingRound()).arg(m_pending.steps.size())
                                        : QString()));
-    // The last word is a real MQTT client's, where the profile says how to be one (docs/safety.md, "Verify").
+    // The last word is a real MQTT client's, where the profile says how to be one (docs/safety.md, "\"Clean\" means a
+    // client sees a working service").
     if (m_stop != Stop::None && m_stop != Stop::Cancelled && after) {
         auto probe = MqttProbe::requestFor(m_connections.profile(), m_account, after->servers);
         if (probe) {
-            emitRound(RepairEvent::Kind::RoundFinished, QStringLiteral("probing MQTT delivery through %1:%2").arg(probe->host).arg(probe->port));
+            emitRound(RepairEvent::Kind::RoundFinished,
+                      QStringLiteral("probing MQTT delivery through %1:%2").arg(probe->host).arg(probe->port));
             m_probe = MqttProbe::run(*probe);
         } else if (probe.error().kind() != Error::Kind::NotFound) {
             m_probe = MqttProbeResult::notRun(m_account, probe.error().toString());

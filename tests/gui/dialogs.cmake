@@ -7,3 +7,6 @@ mqttdoctor_add_test(tst_secretstore SOURCES tst_secretstore.cpp LIBRARIES mqttdo
 # Upgrade readiness (Tools > Upgrade Readiness) against a real nats-server 2.10.
 mqttdoctor_add_test(tst_upgradereadinessdialog SOURCES tst_upgradereadinessdialog.cpp
     LIBRARIES mqttdoctor_ui mqttdoctor_guiwindowsteps mqttdoctor_testsupport LABELS gui TIMEOUT 120)
+# Tools > Probe MQTT against a real nats-server (newest), with a real MQTT client.
+mqttdoctor_add_test(tst_mqttprobedialog SOURCES tst_mqttprobedialog.cpp
+    LIBRARIES mqttdoctor_ui mqttdoctor_guiwindowsteps mqttdoctor_testsupport LABELS gui TIMEOUT 180)

@@ -163,13 +163,15 @@ void TestAccountRefresh::oneRefreshReadsEachThingOnce()
     for (const QString &stream : {u"$MQTT_msgs"_s, u"$MQTT_out"_s, u"$MQTT_sess"_s, u"$MQTT_rmsgs"_s, u"$MQTT_qos2in"_s})
         QVERIFY2(all.count(u"CONSUMER.LIST."_s + stream + u'\n') == 1, qPrintable(what));
     QVERIFY2(n[Kind::Connz] == 1, qPrintable(what));
+    // The servers' MQTT set-up of the account: one SUBSZ ping (RETAINED_CONSUMER_MISSING).
+    QVERIFY2(n[Kind::OtherSystem] == 1 && all.count(u"$SYS.REQ.SERVER.PING.SUBSZ"_s) == 1, qPrintable(what));
     // $MQTT_sess read once, through one ordered consumer; no other consumer is created, and the only one
     // deleted is that consumer, when the read is done.
     QVERIFY2(n[Kind::OrderedConsumer] == 1 && all.count(u"ordered consumer $MQTT_sess"_s) == 1, qPrintable(what));
     QVERIFY2(n[Kind::ConsumerCreate] == 1 && all.count(u"CONSUMER.CREATE.$MQTT_sess"_s) == 1, qPrintable(what));
     QVERIFY2(n[Kind::ConsumerDelete] == 1 && all.count(u"CONSUMER.DELETE.$MQTT_sess."_s) == 1, qPrintable(what));
     QVERIFY2(n[Kind::MessageGet] == 0 && n[Kind::OtherJetStream] == 0, qPrintable(what));
-    QVERIFY2(n.requests() == 11, qPrintable(what));
+    QVERIFY2(n.requests() == 12, qPrintable(what));
     requests.setRecording(false);
 }
 

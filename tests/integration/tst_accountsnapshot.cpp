@@ -88,9 +88,11 @@ void TestAccountSnapshot::checkOfOneAccountReadsEachThingOnce()
         for (const QString &stream : {u"$MQTT_msgs"_s, u"$MQTT_out"_s, u"$MQTT_sess"_s, u"$MQTT_rmsgs"_s, u"$MQTT_qos2in"_s})
             QVERIFY2(all.count(u"CONSUMER.LIST."_s + stream + u'\n') == 1, qPrintable(what));
         QVERIFY2(n[Kind::Connz] == 1, qPrintable(what));
+        // The servers' MQTT set-up of the account: one SUBSZ ping (RETAINED_CONSUMER_MISSING).
+        QVERIFY2(n[Kind::OtherSystem] == 1 && all.count(u"$SYS.REQ.SERVER.PING.SUBSZ\n"_s) == 1, qPrintable(what));
         // One ordered consumer on $MQTT_sess: its CONSUMER.CREATE, and its CONSUMER.DELETE once read.
         QVERIFY2(n[Kind::OrderedConsumer] == 1 && n[Kind::ConsumerCreate] == 1 && n[Kind::ConsumerDelete] == 1, qPrintable(what));
-        QVERIFY2(n.requests() == 11 + 3 * discovery, qPrintable(what));
+        QVERIFY2(n.requests() == 12 + 3 * discovery, qPrintable(what));
     }
 }
 

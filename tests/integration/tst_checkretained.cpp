@@ -81,13 +81,12 @@ private:
             QVERIFY2(findingsWith(run, QStringLiteral("STREAM_CONFIG_WRONG"), kRetained).isEmpty(), qPrintable(describe(run)));
             QCOMPARE(run.exitCode(), 2);
             // The session records are left alone: a consumer on this store can hang 2.9.10's JetStream API.
-            QVERIFY2(
-                run.json.value(QLatin1String("notes"))
-                    .toArray()
-                    .first()
-                    .toString()
-                    .contains(connection.contains(QStringLiteral("--user")) ? QStringLiteral("downgrade") : QStringLiteral("credentials")),
-                qPrintable(run.out()));
+            const QString note =
+                connection.contains(QStringLiteral("--user")) ? QStringLiteral("downgrade") : QStringLiteral("credentials");
+            bool said = false;
+            for (const QJsonValue &n : run.json.value(QLatin1String("notes")).toArray())
+                said = said || n.toString().contains(note);
+            QVERIFY2(said, qPrintable(run.out()));
             for (const QJsonObject &g : findingsAbove(run, QStringLiteral("info")))
                 reported << str(g, "code");
         }

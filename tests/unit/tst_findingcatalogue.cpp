@@ -93,7 +93,7 @@ private slots:
     void catalogueIsComplete()
     {
         const QStringList codes = FindingCatalogue::codes();
-        QCOMPARE(codes.size(), 33);
+        QCOMPARE(codes.size(), 34);
         QCOMPARE(QSet<QString>(codes.begin(), codes.end()).size(), codes.size());
         QCOMPARE(codes.first(), FindingCodes::jetStreamDisabled());
         QCOMPARE(codes.last(), FindingCodes::upgradeInternalSubscription());

@@ -387,6 +387,31 @@ void RepairWizard::deliverRun(const RunOutcome &out)
             emit repairFinished(run.account, run.session->wholeReport().complete);
 }
 
+QStringList RepairWizard::openGaps() const
+{
+    QStringList out;
+    for (const AccountRun &run : m_runs)
+        if (!run.session->rounds().isEmpty())
+            for (const CoverageGap &g : run.session->remainingGaps())
+                if (g.leavesVerdictOpen())
+                    out << g.text();
+    return out;
+}
+
+QStringList RepairWizard::probeSummaries(bool *failed) const
+{
+    QStringList out;
+    bool anyFailed = false;
+    for (const AccountRun &run : m_runs)
+        if (const std::optional<MqttProbeResult> &p = run.session->probe()) {
+            out << p->summary();
+            anyFailed = anyFailed || !p->verified();
+        }
+    if (failed)
+        *failed = anyFailed;
+    return out;
+}
+
 void RepairWizard::reviewNextRound()
 {
     if (!m_nextRound || m_running)

@@ -114,6 +114,10 @@ public:
     const QList<std::pair<QString, StepOutcome>> &roundOutcomes() const { return m_roundOutcomes; }
     /** Why the run stopped (empty while a round is pending or none ran). */
     QString stopText() const { return m_stopText; }
+    /** The last checks' gaps that leave the verdict open, as sentences (every account of the run). */
+    QStringList openGaps() const;
+    /** What the MQTT probe at the end of each account's run saw (summaries), and whether any failed. */
+    QStringList probeSummaries(bool *failed = nullptr) const;
 
     /** Check the account again (the findings page's "Check Again"). */
     void recheck();

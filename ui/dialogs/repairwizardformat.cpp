@@ -159,8 +159,23 @@ QString outcomeHtml(const QStringList &accounts, const RepairExecutor::Report &r
             html += QStringLiteral("<li style=\"color:#1b6e3a;\">%1</li>").arg(findingLine(f));
         html += QStringLiteral("</ul>");
     }
+    for (const QString &p : rounds.probes)
+        html += QStringLiteral("<p style=\"color:%1;\">%2</p>")
+                    .arg(rounds.probeFailed ? QStringLiteral("#a31f1f") : QStringLiteral("#1b6e3a"), esc(p));
     if (remaining.isEmpty()) {
-        html += QStringLiteral("<p>%1</p>").arg(esc(tr("The check is clean.")));
+        if (rounds.probeFailed) {
+            html += QStringLiteral("<p>%1</p>")
+                        .arg(esc(tr("No finding in the streams, but a real MQTT client does not see a working service (above).")));
+        } else if (!rounds.openGaps.isEmpty()) {
+            html += QStringLiteral("<p>%1</p><ul>").arg(esc(tr("No finding in what the check could look at. Not checked:")));
+            for (const QString &g : rounds.openGaps)
+                html += QStringLiteral("<li>%1</li>").arg(esc(g));
+            html += QStringLiteral("</ul>");
+        } else {
+            html += QStringLiteral("<p>%1</p>")
+                        .arg(esc(rounds.probes.isEmpty() ? tr("The check is clean.")
+                                                         : tr("The check is clean, and MQTT delivery is verified.")));
+        }
     } else {
         html += QStringLiteral("<p>%1</p><ul>").arg(esc(tr("Remaining:")));
         for (const Finding &f : remaining)

@@ -27,6 +27,11 @@ struct RoundState
     int ran = 1; ///< rounds run so far
     int next = 0; ///< the number of the round planned next, 0 when none
     QString stopText; ///< why the run stopped, when it did
+    /** What the last check could not look at that leaves its verdict open (CoverageGap::text): never "clean" then. */
+    QStringList openGaps;
+    /** What a real MQTT client saw after the last round (MqttProbeResult::summary), and whether it worked. */
+    QStringList probes;
+    bool probeFailed = false;
 };
 /** What the run did: why it stopped (if it did), the next round, the backups written, fixed and remaining findings. */
 QString outcomeHtml(const QStringList &accounts, const RepairExecutor::Report &report, const QList<Finding> &fixed,

@@ -441,6 +441,8 @@ void RepairRunPage::showOutcome()
     rounds.ran = m_wizard.round();
     rounds.next = m_wizard.hasNextRound() ? m_wizard.round() + 1 : 0;
     rounds.stopText = m_wizard.stopText();
+    rounds.openGaps = m_wizard.openGaps();
+    rounds.probes = m_wizard.probeSummaries(&rounds.probeFailed);
     QStringList accounts;
     for (const RepairPlan &plan : m_wizard.plans())
         accounts << plan.account;

@@ -54,7 +54,7 @@ public:
     {
         const StreamInfo *stream = ctx.stream(rmsgs);
         const auto all = ctx.input && ctx.input->mqttManagers ? ctx.input->mqttManagers->constFind(f.account)
-                                                                : QHash<QString, AccountManagers>::const_iterator();
+                                                              : QHash<QString, AccountManagers>::const_iterator();
         if (!stream || !stream->consumersKnown || !ctx.input || !ctx.input->mqttManagers || all == ctx.input->mqttManagers->cend()) {
             *note = QStringLiteral("%1: the servers' MQTT set-up was not read (it needs the system connection); restart the servers "
                                    "that serve account %2 instead.")
@@ -100,7 +100,8 @@ public:
                                      durable ? QStringLiteral("a durable, as servers up to 2.10.10 make it")
                                              : QStringLiteral("a named consumer that goes 5 minutes after nobody listens, as 2.10.11+ "
                                                               "servers make it"));
-            s.requests = {RepairRequest{ctx.apiSubject(op), QJsonObject{{QStringLiteral("stream_name"), rmsgs}, {QStringLiteral("config"), config}}}};
+            s.requests = {
+                RepairRequest{ctx.apiSubject(op), QJsonObject{{QStringLiteral("stream_name"), rmsgs}, {QStringLiteral("config"), config}}}};
             s.precondition = QStringLiteral("no consumer on %1 delivers to %2 yet (one does: nothing to do)").arg(rmsgs, m.retainedSubject);
             s.undo = QStringLiteral("delete the consumer again (%1); nothing was there before this step, and the server deletes it "
                                     "itself when it sets up MQTT anew")
@@ -139,7 +140,8 @@ public:
         if (auto w = ctx.target.checkWritable(name()); !w)
             return w.error();
         const QJsonObject config = step.params.value(QLatin1String("config")).toObject();
-        auto reply = ctx.api(str(step.params, "op"), QJsonObject{{QStringLiteral("stream_name"), rmsgs}, {QStringLiteral("config"), config}});
+        auto reply =
+            ctx.api(str(step.params, "op"), QJsonObject{{QStringLiteral("stream_name"), rmsgs}, {QStringLiteral("config"), config}});
         if (reply)
             return QJsonArray{*reply};
         // Made meanwhile (a rerun): re-read, not fatal.
