@@ -61,7 +61,7 @@ DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
     qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev \
     libnats-dev libssl-dev openssl libmosquitto-dev \
     clang libclang-rt-dev llvm lld clang-format clang-tidy \
-    nats-server mosquitto-clients python3-prometheus-client \
+    nats-server mosquitto-clients python3-prometheus-client python3-jsonschema prometheus \
     xvfb xauth ca-certificates \
     dpkg-dev lintian desktop-file-utils appstream man-db bsdextrautils
 

@@ -34,7 +34,7 @@ for field in "Package: $package" "Version: $version" "Section: net" "Priority: o
 done
 grep -q '^Maintainer: .\+ <.\+@.\+>$' <<<"$control" && pass "control: Maintainer" || fail "control: no Maintainer with an address"
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in 'libqt6core6' 'libqt6widgets6' 'libnats3' 'libqt6keychain1' 'libc6'; do
+for lib in 'libqt6core6' 'libqt6widgets6' 'libnats3' 'libqt6keychain1' 'libmosquitto1' 'libc6'; do
     grep -q "\b$lib" <<<"$depends" && pass "depends on $lib (shlibdeps)" || fail "Depends lacks $lib: $depends"
 done
 grep -q '\blibqt6svg6\b' <<<"$depends" && pass "depends on libqt6svg6 (the icons are SVG)" || fail "Depends lacks libqt6svg6: $depends"
@@ -54,6 +54,14 @@ expect=(
     "/usr/share/doc/$package/copyright"
     "/usr/share/doc/$package/changelog.gz"
     "/usr/share/doc/$package/cli.md"
+    "/usr/share/doc/$package/CHANGELOG.md"
+    "/usr/share/$package/schema/check.schema.json"
+    "/usr/share/$package/schema/common.schema.json"
+    "/usr/share/$package/schema/error.schema.json"
+    "/usr/share/$package/monitoring/nats-mqtt-doctor.rules.yml"
+    "/usr/share/$package/monitoring/nats-mqtt-doctor.grafana.json"
+    "/usr/share/$package/monitoring/nats-mqtt-doctor-metrics.service"
+    "/usr/share/$package/monitoring/nats-mqtt-doctor-metrics.timer"
 )
 for size in 16 22 24 32 48 64 128 256 512; do
     expect+=("/usr/share/icons/hicolor/${size}x${size}/apps/nats-mqtt-doctor.png")
@@ -62,7 +70,7 @@ for f in "${expect[@]}"; do
     grep -qx "$f" "$work/files" && pass "file $f" || fail "missing $f"
 done
 # Nothing else than the programs, their data and documentation: no tests, demo, headers or libraries.
-unexpected=$(grep -v -e '/$' -e '^/usr/bin/nats-mqtt-doctor\(-cli\)\?$' -e '^/usr/share/\(applications\|icons\|metainfo\|man\|bash-completion\|doc\)/' "$work/files")
+unexpected=$(grep -v -e '/$' -e '^/usr/bin/nats-mqtt-doctor\(-cli\)\?$' -e '^/usr/share/\(applications\|icons\|metainfo\|man\|bash-completion\|doc\)/' -e "^/usr/share/$package/schema/[a-z-]*\.schema\.json$" -e "^/usr/share/$package/monitoring/nats-mqtt-doctor[a-z.-]*$" "$work/files")
 [ -z "$unexpected" ] && pass "no other files" || fail "unexpected files: $unexpected"
 
 # --- lintian --------------------------------------------------------------------------------------
@@ -77,6 +85,11 @@ desktop-file-validate "$root/usr/share/applications/nats-mqtt-doctor.desktop" &&
     || fail "desktop-file-validate"
 appstreamcli validate --no-net "$root/usr/share/metainfo/$appstream_id.metainfo.xml" && pass "appstreamcli validate" \
     || fail "appstreamcli validate"
+# The license: Apache-2.0, in the copyright file and the AppStream metainfo alike.
+grep -qx 'License: Apache-2.0' "$root/usr/share/doc/$package/copyright" && pass "copyright: Apache-2.0" \
+    || fail "copyright does not name the Apache-2.0 license"
+grep -q '<project_license>Apache-2.0</project_license>' "$root/usr/share/metainfo/$appstream_id.metainfo.xml" \
+    && pass "metainfo: project_license Apache-2.0" || fail "metainfo has no project_license Apache-2.0"
 for size in 16 256; do
     png="$root/usr/share/icons/hicolor/${size}x${size}/apps/nats-mqtt-doctor.png"
     head -c 24 "$png" | od -An -tx1 | tr -d ' \n' | grep -q "^89504e470d0a1a0a.\{16\}$(printf '%08x%08x' "$size" "$size")" \

@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <QLoggingCategory>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QToolBar>
@@ -178,6 +179,11 @@ void MainWindow::createMenusAndToolBar()
     thresholds->setObjectName(QStringLiteral("actionCheckThresholds"));
     thresholds->setToolTip(tr("When a session is stale, how many pinned messages or API errors make a finding"));
     connect(thresholds, &QAction::triggered, this, &MainWindow::showCheckThresholds);
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *about = help->addAction(tr("&About NATS MQTT Doctor"));
+    about->setObjectName(QStringLiteral("actionAbout"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
 
     QToolBar *toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
@@ -352,6 +358,17 @@ void MainWindow::showUpgradeReadiness()
     dialog->open();
 }
 
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About NATS MQTT Doctor"),
+                       tr("<h3>NATS MQTT Doctor %1</h3>"
+                          "<p>Sees, explains and repairs the JetStream streams in which nats-server keeps MQTT state: "
+                          "sessions, queued and retained messages, QoS 2 records.</p>"
+                          "<p>Licensed under the Apache License, Version 2.0, the license of nats-server and nats.c. "
+                          "Built on nats.c, Qt and libmosquitto.</p>")
+                           .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
+}
+
 void MainWindow::showMqttProbe()
 {
     auto *dialog = new MqttProbeDialog(m_controller, currentAccountName(), this);
@@ -494,7 +511,7 @@ void MainWindow::updateClusterOverview()
     const QString name = m_controller.hasProfile() ? m_controller.profile().name : QString();
     m_details->clusterPanel()->setState(name.isEmpty() ? m_controller.connectionDetail() : name, m_model->servers(),
                                         m_model->accountCount(), m_model->allFindings(), m_model->coverageCounts(), m_lastRead);
-    // Safety rule 1: the same rule as the Repair… action, with how to turn changes on.
+    // docs/safety.md, "It changes nothing unless told to": the same rule as the Repair… action, with how to turn changes on.
     const bool allowed = m_controller.hasProfile() && m_controller.profile().allowChanges;
     m_details->clusterPanel()->setChangesAllowed(
         allowed,

@@ -103,6 +103,8 @@ private:
     void showUpgradeReadiness();
     /** Tools > Probe MQTT: a real MQTT client's view of the current account (MqttProbeDialog). */
     void showMqttProbe();
+    /** Help > About: version and license. */
+    void showAbout();
     /** Tools > Check Thresholds: on "Apply and Refresh", stores them, applies them and refreshes. */
     void showCheckThresholds();
     void applyCheckThresholds(const CheckOptions &thresholds);

@@ -1,4 +1,5 @@
 #include "backupcommands.h"
+#include "jsoncontract.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -74,7 +75,8 @@ int runBackup(CliContext &ctx)
     const BackupResult &r = *result;
     if (ctx.json) {
         printJson(ctx.out,
-                  QJsonObject{{QStringLiteral("stream"), r.stream},
+                  QJsonObject{{QStringLiteral("schema"), JsonContract::id(QStringLiteral("backup"))},
+                              {QStringLiteral("stream"), r.stream},
                               {QStringLiteral("account"), r.account},
                               {QStringLiteral("file"), r.path},
                               {QStringLiteral("messages"), qint64(r.messages)},
@@ -138,7 +140,7 @@ int runRestore(CliContext &ctx)
     const RestoreResult &r = *result;
     const int rc = r.complete() ? ExitOk : ExitErrors;
     if (ctx.json) {
-        printJson(ctx.out, restoreJson(r));
+        printJson(ctx.out, JsonContract::stamped(QStringLiteral("restore"), restoreJson(r)));
         return rc;
     }
     const char *verb = r.dryRun ? "Would restore" : "Restored";

@@ -1,4 +1,5 @@
 #include "checkcommand.h"
+#include "jsoncontract.h"
 
 #include "checkwatch.h"
 #include "openmetricswriter.h"
@@ -25,6 +26,7 @@
 #include "mqtt/serverversion.h"
 #include "checkwatch.h"
 #include "probetext.h"
+#include "thresholdoptions.h"
 #include "terminalprogress.h"
 #include "textoutput.h"
 
@@ -209,31 +211,8 @@ int runCheck(CliContext &ctx)
         request.options.layout.streamReplicas = replicas;
     }
 
-    if (ctx.parser.isSet(QStringLiteral("stale-after"))) {
-        const QString text = ctx.parser.value(QStringLiteral("stale-after"));
-        const auto ms = parseAgeMs(text);
-        if (!ms || *ms < 1000)
-            return ctx.usage(QStringLiteral("--stale-after must be a duration of at least 1s, not \"%1\"").arg(text),
-                             QStringLiteral("for example 30d, 12h or 90m"));
-        request.options.staleAfterSecs = qint64(*ms / 1000);
-    }
-    request.options.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
-    if (ctx.parser.isSet(QStringLiteral("pinned-warn-at"))) {
-        bool ok = false;
-        const qint64 n = ctx.parser.value(QStringLiteral("pinned-warn-at")).toLongLong(&ok);
-        if (!ok || n < 0)
-            return ctx.usage(QStringLiteral("--pinned-warn-at must be a number of messages, 0 or more"),
-                             QStringLiteral("INTEREST_PINNED: an offline session holding more messages than this"));
-        request.options.pinnedWarnAt = n;
-    }
-    if (ctx.parser.isSet(QStringLiteral("api-errors-per-minute"))) {
-        bool ok = false;
-        const qint64 n = ctx.parser.value(QStringLiteral("api-errors-per-minute")).toLongLong(&ok);
-        if (!ok || n < 1)
-            return ctx.usage(QStringLiteral("--api-errors-per-minute must be a number, 1 or more"),
-                             QStringLiteral("JETSTREAM_API_ERRORS: error replies per minute between the two samples"));
-        request.options.apiErrorsPerMinute = n;
-    }
+    if (const auto rc = parseThresholdOptions(ctx, request.options))
+        return *rc;
     std::optional<qint64> sampleIntervalMs;
     if (ctx.parser.isSet(QStringLiteral("sample-interval"))) {
         const QString text = ctx.parser.value(QStringLiteral("sample-interval"));
@@ -363,6 +342,7 @@ int runCheck(CliContext &ctx)
         // Written as it is produced: tens of thousands of findings need not exist twice (tree and text).
         JsonStreamWriter w(ctx.out);
         w.beginObject();
+        w.string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("check")));
         w.value(QStringLiteral("accounts"), QJsonArray::fromStringList(checked));
         w.beginArray(QStringLiteral("coverage"));
         for (const AccountCoverage &c : coverage) {

@@ -1,4 +1,5 @@
 #include "checkwatch.h"
+#include "jsoncontract.h"
 
 #include <thread>
 
@@ -121,7 +122,7 @@ int runCheckWatch(CliContext &ctx, const DiagnosisGatherer::Request &request, qi
                 o.insert(QStringLiteral("not_checked"), g);
                 if (now.error)
                     o.insert(QStringLiteral("error"), errorJson(*now.error));
-                printJsonLine(ctx.out, o);
+                printJsonLine(ctx.out, JsonContract::stamped(QStringLiteral("check-watch"), o));
             } else {
                 const QString time = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
                 if (now.error) {

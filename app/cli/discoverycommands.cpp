@@ -1,4 +1,5 @@
 #include "clicontext.h"
+#include "jsoncontract.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -51,7 +52,8 @@ int runServers(CliContext &ctx)
         for (const ClusterGroup &g : clusters)
             groups.append(g.toJson());
         printJson(ctx.out,
-                  QJsonObject{{QStringLiteral("servers"), arr},
+                  QJsonObject{{QStringLiteral("schema"), JsonContract::id(QStringLiteral("servers"))},
+                              {QStringLiteral("servers"), arr},
                               {QStringLiteral("clusters"), groups},
                               {QStringLiteral("unanswered_servers"), ctx.unansweredServersJson()}});
         return ExitOk;
@@ -154,6 +156,7 @@ int runAccounts(CliContext &ctx)
     if (ctx.json) {
         JsonStreamWriter w(ctx.out);
         w.beginObject();
+        w.string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("accounts")));
         w.beginArray(QStringLiteral("accounts"));
         for (const AccountInfo &a : *accounts) {
             QJsonObject o = ClusterJson::account(a);
@@ -231,6 +234,7 @@ int runStreams(CliContext &ctx)
         // Written stream by stream (an account's legacy per-session streams and its consumers can be many).
         JsonStreamWriter w(ctx.out);
         w.beginObject();
+        w.string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("streams")));
         w.string(QStringLiteral("account"), account->name);
         w.boolean(QStringLiteral("jetstream"), account->jetstream);
         w.value(QStringLiteral("layout"), account->jetstream ? QJsonValue(layout.toJson()) : QJsonValue(QJsonValue::Null));

@@ -1,4 +1,5 @@
 #include "eventscommand.h"
+#include "jsoncontract.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -100,7 +101,7 @@ int runEvents(CliContext &ctx)
         if (const qint64 lost = feed->dropped(); lost > 0) {
             dropped += lost;
             if (ctx.json)
-                printJsonLine(ctx.out, QJsonObject{{QStringLiteral("dropped"), lost}});
+                printJsonLine(ctx.out, JsonContract::stamped(QStringLiteral("events"), QJsonObject{{QStringLiteral("dropped"), lost}}));
             else
                 ctx.err << "warning: " << lost << " events were lost (they came faster than they could be read)\n";
         }
@@ -114,14 +115,16 @@ int runEvents(CliContext &ctx)
             ++reasons[e.reason.isEmpty() ? QStringLiteral("(none given)") : e.reason];
         }
         if (ctx.json)
-            printJsonLine(ctx.out, e.toJson());
+            printJsonLine(ctx.out, JsonContract::stamped(QStringLiteral("events"), e.toJson()));
         else {
             ctx.out << e.text() << '\n';
             ctx.out.flush();
         }
         if (const auto storm = watch.add(e)) {
             if (ctx.json)
-                printJsonLine(ctx.out, QJsonObject{{QStringLiteral("takeover"), stormJson(*storm, watchOptions)}});
+                printJsonLine(ctx.out,
+                              JsonContract::stamped(QStringLiteral("events"),
+                                                    QJsonObject{{QStringLiteral("takeover"), stormJson(*storm, watchOptions)}}));
             else {
                 ctx.out << stormText(*storm, watchOptions) << '\n';
                 ctx.out.flush();
@@ -152,7 +155,7 @@ int runEvents(CliContext &ctx)
                                                       : QStringLiteral("duration")}};
         if (failure)
             summary.insert(QStringLiteral("error"), failure->toString());
-        printJsonLine(ctx.out, QJsonObject{{QStringLiteral("summary"), summary}});
+        printJsonLine(ctx.out, JsonContract::stamped(QStringLiteral("events"), QJsonObject{{QStringLiteral("summary"), summary}}));
     } else {
         ctx.out << "\nFollowed for " << QString::number(seconds, 'f', 1) << " s: " << connects
                 << (connects == 1 ? " connect, " : " connects, ") << disconnects << (disconnects == 1 ? " disconnect" : " disconnects");

@@ -1,4 +1,5 @@
 #include "explaincommand.h"
+#include "jsoncontract.h"
 
 #include <cstdio>
 #include <memory>
@@ -16,7 +17,7 @@
 #include "common/jsonstreamwriter.h"
 #include "diagnosis/logcatalogue.h"
 #include "diagnosis/loggrouper.h"
-#include "diagnosis/logreader.h"
+#include "diagnosis/loglinereader.h"
 #include "textoutput.h"
 
 namespace MqttDoctor::Cli {
@@ -321,7 +322,7 @@ int listTemplates(CliContext &ctx)
         QJsonArray arr;
         for (const LogCatalogueEntry &e : entries)
             arr.append(e.toJson());
-        printJson(ctx.out, QJsonObject{{u"templates"_s, arr}});
+        printJson(ctx.out, JsonContract::stamped(u"explain-templates"_s, QJsonObject{{u"templates"_s, arr}}));
         return ExitOk;
     }
     TextTable table({u"ID"_s, u"VERSIONS"_s, u"FINDINGS"_s, u"TEMPLATE"_s});
@@ -415,6 +416,7 @@ private:
             return;
         m_json = std::make_unique<JsonStreamWriter>(m_ctx.out);
         m_json->beginObject();
+        m_json->string(u"schema"_s, JsonContract::id(u"explain-per-line"_s));
         m_json->beginArray(u"matches"_s);
     }
 
@@ -500,7 +502,8 @@ int runExplain(CliContext &ctx)
         QJsonArray array;
         for (const LogGroup &g : groups)
             array.append(g.toJson());
-        printJson(ctx.out, QJsonObject{{u"groups"_s, array}, {u"summary"_s, summaryJson(counts, sources)}});
+        printJson(ctx.out,
+                  JsonContract::stamped(u"explain"_s, QJsonObject{{u"groups"_s, array}, {u"summary"_s, summaryJson(counts, sources)}}));
         return exitCode;
     }
 

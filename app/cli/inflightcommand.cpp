@@ -1,4 +1,5 @@
 #include "inflightcommand.h"
+#include "jsoncontract.h"
 
 #include <QJsonArray>
 
@@ -44,6 +45,7 @@ int runInflight(CliContext &ctx)
             if (ctx.json) {
                 json.emplace(ctx.out);
                 json->beginObject();
+                json->string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("inflight")));
                 json->string(QStringLiteral("account"), src->account);
                 json->beginArray(QStringLiteral("sessions"));
                 json->endArray();
@@ -69,7 +71,7 @@ int runInflight(CliContext &ctx)
         o.insert(QStringLiteral("sessions_total"), qint64(all));
         o.insert(QStringLiteral("truncated"), *limit > 0 && all > *limit);
         o.insert(QStringLiteral("older_than_seconds"), olderThanSecs ? QJsonValue(*olderThanSecs) : QJsonValue());
-        printJson(ctx.out, o);
+        printJson(ctx.out, JsonContract::stamped(QStringLiteral("inflight"), o));
         return ExitOk;
     }
     if (olderThanSecs)

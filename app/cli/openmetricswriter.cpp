@@ -104,9 +104,11 @@ void write(QTextStream &out, const DiagnosisInput &input, const QList<Finding> &
             out << "mqttdoctor_connected_mqtt_clients" << labels({{"account", a->name}}) << ' ' << it->connected->size() << '\n';
     }
 
-    family(out, "mqttdoctor_checked", "1 when the level (streams, records, connections) of the account was looked at, 0 when not.");
+    family(out, "mqttdoctor_checked",
+           "1 when the level (streams, records, connections, server_state) of the account was looked at, 0 when not.");
     for (const AccountInfo *a : accounts)
-        for (CoverageGap::Level level : {CoverageGap::Level::Streams, CoverageGap::Level::Records, CoverageGap::Level::Connections}) {
+        for (CoverageGap::Level level :
+             {CoverageGap::Level::Streams, CoverageGap::Level::Records, CoverageGap::Level::Connections, CoverageGap::Level::ServerState}) {
             bool missed = false;
             for (const CoverageGap &g : input.gaps)
                 missed = missed || (g.account == a->name && g.level == level);

@@ -1,4 +1,5 @@
 #include "pinnedcommand.h"
+#include "jsoncontract.h"
 
 #include <QJsonArray>
 #include <QLocale>
@@ -47,6 +48,7 @@ int runPinned(CliContext &ctx)
         if (ctx.json) {
             json.emplace(ctx.out);
             json->beginObject();
+            json->string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("pinned")));
             json->string(QStringLiteral("account"), snapshot->account.name);
             json->beginArray(QStringLiteral("holders"));
             json->endArray();
@@ -84,7 +86,8 @@ int runPinned(CliContext &ctx)
         for (qsizetype i = 0; i < shown; ++i)
             rows.append(holders.at(i).toJson());
         printJson(ctx.out,
-                  QJsonObject{{QStringLiteral("account"), snapshot->account.name},
+                  QJsonObject{{QStringLiteral("schema"), JsonContract::id(QStringLiteral("pinned"))},
+                              {QStringLiteral("account"), snapshot->account.name},
                               {QStringLiteral("streams"), streams},
                               {QStringLiteral("holders"), rows},
                               {QStringLiteral("holders_total"), qint64(holders.size())},

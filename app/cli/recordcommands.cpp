@@ -1,4 +1,5 @@
 #include "recordcommands.h"
+#include "jsoncontract.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -124,6 +125,7 @@ int runSessions(CliContext &ctx)
         if (ctx.json) {
             json.emplace(ctx.out);
             json->beginObject();
+            json->string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("sessions")));
             json->string(QStringLiteral("account"), snapshot->account.name);
             json->beginArray(QStringLiteral("sessions"));
             json->endArray();
@@ -159,6 +161,7 @@ int runSessions(CliContext &ctx)
     if (ctx.json) {
         json.emplace(ctx.out);
         json->beginObject();
+        json->string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("sessions")));
         json->string(QStringLiteral("account"), src.account);
         json->beginArray(QStringLiteral("sessions"));
     }
@@ -270,6 +273,7 @@ int runSession(CliContext &ctx)
         if (ctx.json) {
             json.emplace(ctx.out);
             json->beginObject();
+            json->string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("session")));
             json->string(QStringLiteral("account"), src->account);
             json->null(QStringLiteral("session"));
         }
@@ -311,7 +315,8 @@ int runSession(CliContext &ctx)
         if (ctx.json) {
             const QJsonObject session = SessionLoader::toJson(e, true);
             printJson(ctx.out,
-                      QJsonObject{{QStringLiteral("account"), src->account},
+                      QJsonObject{{QStringLiteral("schema"), JsonContract::id(QStringLiteral("session"))},
+                                  {QStringLiteral("account"), src->account},
                                   {QStringLiteral("session"), session},
                                   {QStringLiteral("undecodable"), true}});
             return ExitErrors;
@@ -339,7 +344,9 @@ int runSession(CliContext &ctx)
     if (ctx.json) {
         QJsonObject session = SessionLoader::toJson(e, true);
         inflight->addToJson(session);
-        printJson(ctx.out, QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("session"), session}});
+        printJson(ctx.out,
+                  JsonContract::stamped(QStringLiteral("session"),
+                                        QJsonObject{{QStringLiteral("account"), src->account}, {QStringLiteral("session"), session}}));
         return ExitOk;
     }
     ctx.out << "Client ID:  " << e.clientId << '\n'
@@ -433,6 +440,7 @@ int runRetained(CliContext &ctx)
     if (ctx.json) {
         json.emplace(ctx.out);
         json->beginObject();
+        json->string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("retained")));
         json->string(QStringLiteral("account"), src->account);
         json->beginArray(QStringLiteral("retained"));
     }

@@ -1,5 +1,7 @@
 #include "repaircommand.h"
+#include "jsoncontract.h"
 #include "probetext.h"
+#include "thresholdoptions.h"
 
 #include <unistd.h>
 
@@ -162,23 +164,8 @@ int runRepair(CliContext &ctx)
         if (!FindingCatalogue::entry(c))
             return ctx.usage(QStringLiteral("unknown finding code \"%1\"").arg(c),
                              QStringLiteral("codes: ") + FindingCatalogue::codes().join(QStringLiteral(", ")));
-    if (ctx.parser.isSet(QStringLiteral("stale-after"))) {
-        const QString text = ctx.parser.value(QStringLiteral("stale-after"));
-        const auto ms = parseAgeMs(text);
-        if (!ms || *ms < 1000)
-            return ctx.usage(QStringLiteral("--stale-after must be a duration of at least 1s, not \"%1\"").arg(text),
-                             QStringLiteral("for example 30d, 12h or 90m"));
-        options.checkOptions.staleAfterSecs = qint64(*ms / 1000);
-    }
-    options.checkOptions.knownClientIds = ctx.parser.values(QStringLiteral("client-id"));
-    if (ctx.parser.isSet(QStringLiteral("pinned-warn-at"))) {
-        bool ok = false;
-        const qint64 n = ctx.parser.value(QStringLiteral("pinned-warn-at")).toLongLong(&ok);
-        if (!ok || n < 0)
-            return ctx.usage(QStringLiteral("--pinned-warn-at must be a number of messages, 0 or more"),
-                             QStringLiteral("INTEREST_PINNED: an offline session holding more messages than this"));
-        options.checkOptions.pinnedWarnAt = n;
-    }
+    if (const auto rc = parseThresholdOptions(ctx, options.checkOptions))
+        return *rc;
     options.backupDir =
         ctx.parser.isSet(QStringLiteral("backup-dir")) ? ctx.parser.value(QStringLiteral("backup-dir")) : defaultBackupDir();
     const bool dryRun = ctx.parser.isSet(QStringLiteral("dry-run"));
@@ -202,7 +189,7 @@ int runRepair(CliContext &ctx)
         printPlan(ctx.out, session.pendingPlan());
     const auto finish = [&]() {
         if (ctx.json)
-            printJson(ctx.out, session.toJson());
+            printJson(ctx.out, JsonContract::stamped(QStringLiteral("repair"), session.toJson()));
         else if (!session.rounds().isEmpty())
             printSummary(ctx.out, session);
         return session.exitCode();

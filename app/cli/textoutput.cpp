@@ -1,4 +1,5 @@
 #include "textoutput.h"
+#include "jsoncontract.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -104,7 +105,7 @@ QJsonObject errorJson(const Error &error)
 void printError(QTextStream &out, const Error &error, bool json)
 {
     if (json) {
-        printJson(out, QJsonObject{{QStringLiteral("error"), errorJson(error)}});
+        printJson(out, JsonContract::stamped(QStringLiteral("error"), QJsonObject{{QStringLiteral("error"), errorJson(error)}}));
         return;
     }
     out << "error: " << error.message() << '\n';

@@ -7,7 +7,8 @@
 
 #include "diagnosis/checkoptions.h"
 #include "mqtt/layoutchoice.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 #include "records/mqttmanagers.h"
 
 namespace MqttDoctor {

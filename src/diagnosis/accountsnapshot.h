@@ -17,7 +17,8 @@
 #include "diagnosis/finding.h"
 #include "diagnosis/findinglist.h"
 #include "diagnosis/sessionchecks.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 #include "records/accountrecordaccess.h"
 
 namespace MqttDoctor {

@@ -7,7 +7,8 @@
 #include "diagnosis/accountsample.h"
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/finding.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor::Checks {
 

@@ -8,7 +8,8 @@
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/diagnosisinput.h"
 #include "diagnosis/finding.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

@@ -12,7 +12,8 @@
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/sessionchecks.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 #include "records/mqttmanagers.h"
 
 namespace MqttDoctor {

@@ -10,7 +10,8 @@
 
 #include "diagnosis/consumerowner.h"
 #include "diagnosis/sessionchecks.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

@@ -3,7 +3,8 @@
 #include <QList>
 
 #include "diagnosis/finding.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

@@ -6,7 +6,8 @@
 #include <QString>
 
 #include "common/result.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 #include "nats/profile.h"
 
 namespace MqttDoctor {

@@ -180,7 +180,8 @@ void RetainedChecks::retainedConsumers(QList<Finding> &out) const
     const std::optional<AccountManagers> &managers = m_ctx.input->managers;
     const QString account = m_ctx.account;
     if (!managers) {
-        // Without the servers' subscriptions: a connected client's durable proves a server set MQTT up.
+        // Without the servers' subscriptions: a connected client's durable proves a server set MQTT up. (A consumer
+        // whose server did not answer counts as bound: boundCount.)
         if (AccountManagers::boundCount(consumers) > 0 || !clientDurableBound(m_ctx))
             return;
         Finding f = FindingCatalogue::make(FindingCodes::retainedConsumerMissing(), account, rm->name,

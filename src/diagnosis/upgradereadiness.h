@@ -6,7 +6,8 @@
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/finding.h"
 #include "diagnosis/sessionchecks.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

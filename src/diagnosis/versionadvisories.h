@@ -6,7 +6,8 @@
 
 #include "diagnosis/finding.h"
 #include "mqtt/serverversion.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

@@ -10,7 +10,8 @@
 #include "mqtt/layoutoptions.h"
 #include "mqtt/mqttlayout.h"
 #include "mqtt/serverversion.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

@@ -6,7 +6,8 @@
 #include <QString>
 #include <QStringList>
 
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

@@ -2,7 +2,8 @@
 
 #include <QJsonObject>
 
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor::ClusterJson {
 

@@ -8,7 +8,8 @@
 #include <QString>
 
 #include "common/result.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 #include "nats/profile.h"
 #include "nats/requestcounter.h"
 #include "nats/serverroster.h"

@@ -4,7 +4,8 @@
 #include <QString>
 
 #include "common/result.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 #include "nats/systemclient.h"
 
 namespace MqttDoctor {

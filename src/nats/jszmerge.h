@@ -8,7 +8,8 @@
 #include <QStringList>
 
 #include "common/result.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 #include "nats/systemclient.h"
 
 namespace MqttDoctor {

@@ -7,7 +7,8 @@
 
 #include "common/result.h"
 #include "mqtt/topicmapping.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 #include "records/sessionloader.h"
 
 namespace MqttDoctor {

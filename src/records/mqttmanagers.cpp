@@ -42,11 +42,17 @@ QJsonObject MqttManager::toJson() const
     return o;
 }
 
+bool AccountManagers::unavailable(const QJsonObject &consumer)
+{
+    return consumer.contains(QLatin1String("unavailable"));
+}
+
 QList<QJsonObject> AccountManagers::retainedConsumers(const QList<QJsonObject> &rmsgsConsumers)
 {
     QList<QJsonObject> out;
     for (const QJsonObject &c : rmsgsConsumers)
-        if (str(c.value(QLatin1String("config")).toObject(), "deliver_subject").startsWith(kDeliveryPrefix))
+        if (str(c.value(QLatin1String("config")).toObject(), "deliver_subject").startsWith(kDeliveryPrefix)
+            || (unavailable(c) && str(c, "name").startsWith(QLatin1String("$MQTT_rmsgs_"))))
             out.append(c);
     return out;
 }
@@ -55,21 +61,27 @@ int AccountManagers::boundCount(const QList<QJsonObject> &consumers)
 {
     int n = 0;
     for (const QJsonObject &c : consumers)
-        n += c.value(QLatin1String("push_bound")).toBool() ? 1 : 0;
+        n += (c.value(QLatin1String("push_bound")).toBool() || unavailable(c)) ? 1 : 0;
     return n;
 }
 
 QList<MqttManager> AccountManagers::withoutConsumer(const QList<QJsonObject> &consumers) const
 {
     QSet<QString> delivered;
-    for (const QJsonObject &c : consumers)
+    int unknown = 0;
+    for (const QJsonObject &c : consumers) {
         delivered.insert(str(c.value(QLatin1String("config")).toObject(), "deliver_subject"));
+        unknown += unavailable(c) ? 1 : 0;
+    }
     const bool enoughBound = boundCount(consumers) >= managers.size();
     QList<MqttManager> out;
     for (const MqttManager &m : managers) {
         if (m.resolved() ? !delivered.contains(m.retainedSubject) : !enoughBound)
             out.append(m);
     }
+    // A consumer whose server did not answer may be any of them: only more missing than that is a finding.
+    if (out.size() <= unknown)
+        return {};
     return out;
 }
 

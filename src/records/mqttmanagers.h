@@ -9,7 +9,8 @@
 #include <optional>
 
 #include "common/result.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 
@@ -49,11 +50,17 @@ struct AccountManagers
 
     /**
      * The consumers of `$MQTT_rmsgs` that a server made for its retained messages: delivering to
-     * `$MQTT.sub.*` (the consumer info objects of CONSUMER.LIST or JSZ).
+     * `$MQTT.sub.*` (the consumer info objects of CONSUMER.LIST or JSZ), and `$MQTT_rmsgs_*` ones listed
+     * without their state because their server did not answer (unavailable()).
      */
     static QList<QJsonObject> retainedConsumers(const QList<QJsonObject> &rmsgsConsumers);
-    /** How many of `consumers` have a subscriber on their deliver subject (`push_bound`). */
+    /**
+     * How many of `consumers` have a subscriber on their deliver subject (`push_bound`); one whose server did
+     * not answer counts as bound: it is not judged.
+     */
     static int boundCount(const QList<QJsonObject> &consumers);
+    /** The listing could not reach the consumer's server ("unavailable", JetStreamClient::consumerListAllowUnavailable). */
+    static bool unavailable(const QJsonObject &consumer);
     /**
      * The managers no consumer of `consumers` delivers to: those whose retained subject is no consumer's
      * deliver subject (resolved ones), or, while unresolved, nothing when at least as many consumers are

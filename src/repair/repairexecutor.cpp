@@ -192,7 +192,7 @@ Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Opt
             continue;
         }
 
-        // Safety rule 2: every destructive step is backed up first, or it does not run.
+        // docs/safety.md, "Nothing is lost": every destructive step is backed up first, or it does not run.
         bool backupFailed = false;
         bool alreadyDone = false;
         QString doneReason;

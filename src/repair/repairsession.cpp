@@ -238,7 +238,8 @@ Result<void> RepairSession::runRound(const EventHandler &events)
         stop(cancelled ? Stop::Cancelled : Stop::StepFailed, round.report.stoppedBecause);
     }
 
-    // Safety rule 6: check again and say what is fixed and what remains, also after a failed step.
+    // docs/safety.md, "\"Clean\" means a client sees a working service": check again and say what is fixed and what
+    // remains, also after a failed step.
     DiagnosisGatherer::Request request;
     request.account = m_account;
     request.options = m_options.checkOptions;

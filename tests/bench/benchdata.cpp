@@ -109,6 +109,8 @@ bool fill(const QByteArray &url, int records, int retained, bool qos0)
     jsOptions jo;
     jsOptions_Init(&jo);
     jo.PublishAsync.MaxPending = 4096;
+    // Wait for acks when 4096 are pending (nats.c gives up after 200 ms: a loaded machine is slower than that).
+    jo.PublishAsync.StallWait = 30000;
     jsCtx *js = nullptr;
     if (!check(natsConnection_JetStream(&js, nc, &jo), "jetstream"))
         return false;
@@ -158,6 +160,8 @@ bool fillRetainedHeaders(const QByteArray &url, int retained)
     jsOptions jo;
     jsOptions_Init(&jo);
     jo.PublishAsync.MaxPending = 4096;
+    // Wait for acks when 4096 are pending (nats.c gives up after 200 ms: a loaded machine is slower than that).
+    jo.PublishAsync.StallWait = 30000;
     jsCtx *js = nullptr;
     if (!check(natsConnection_JetStream(&js, nc, &jo), "jetstream"))
         return false;

@@ -2,7 +2,8 @@
 
 #include <QList>
 
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor::Test {
 

@@ -17,6 +17,7 @@
 #include "clirunner.h"
 #include "diagnosis/logcatalogue.h"
 #include "diagnosis/loglinematch.h"
+#include "diagnosis/mqttprobe.h"
 #include "natsserverfixture.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
@@ -74,6 +75,21 @@ inline QStringList acmeWithSystemArgs(const QString &url)
     return acmeArgs(url)
         + QStringList{QStringLiteral("--system-user"), QStringLiteral("sys"), QStringLiteral("--system-password"),
                       QStringLiteral("syspass")};
+}
+
+/**
+ * What the product's own MQTT probe sees of ACME through the server's MQTT listener (acme/acmepass): QoS 1 and a
+ * retained message to a new subscriber, then everything cleaned up. verified() is what a repair promises.
+ */
+inline MqttProbeResult probeAcme(const NatsServerFixture &server)
+{
+    MqttProbeRequest probe;
+    probe.account = acme();
+    probe.host = QStringLiteral("127.0.0.1");
+    probe.port = server.mqttPort();
+    probe.user = QStringLiteral("acme");
+    probe.password = QStringLiteral("acmepass");
+    return MqttProbe::run(probe);
 }
 
 inline QString describe(const CliRunner::Run &run);

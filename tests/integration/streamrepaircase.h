@@ -13,7 +13,6 @@
 #include "mqttclient.h"
 #include "natsserverfixture.h"
 #include "diagnosis/checks.h"
-#include "diagnosis/mqttprobe.h"
 #include "diagnosis/diagnosisgatherer.h"
 #include "nats/natsheaders.h"
 #include "nats/connectionset.h"
@@ -94,13 +93,7 @@ inline void verifyMqttWorks(const NatsServerFixture &server)
     QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("queued-after")), qPrintable(resumed.describe()));
     // What the product's own probe sees, retained delivery to a new subscriber included (a repair that only
     // brings the streams back can leave that dead: RETAINED_CONSUMER_MISSING).
-    MqttProbeRequest probe;
-    probe.account = QStringLiteral("ACME");
-    probe.host = QStringLiteral("127.0.0.1");
-    probe.port = server.mqttPort();
-    probe.user = QStringLiteral("acme");
-    probe.password = QStringLiteral("acmepass");
-    const MqttProbeResult seen = MqttProbe::run(probe);
+    const MqttProbeResult seen = probeAcme(server);
     QVERIFY2(seen.verified(), qPrintable(seen.summary()));
 }
 

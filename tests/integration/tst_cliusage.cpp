@@ -45,8 +45,12 @@ bool isErrorDocument(const CliRunner::Run &run, QString *why)
         *why = u"standard output is not one JSON object"_s;
         return false;
     }
-    if (run.json.keys() != QStringList{u"error"_s}) {
+    if (run.json.keys() != QStringList{u"error"_s, u"schema"_s}) {
         *why = u"the document's keys are "_s + run.json.keys().join(u", "_s);
+        return false;
+    }
+    if (run.json.value("schema"_L1).toString() != u"nats-mqtt-doctor/error/1"_s) {
+        *why = u"the document names schema "_s + run.json.value("schema"_L1).toString();
         return false;
     }
     const QJsonObject e = errorOf(run);

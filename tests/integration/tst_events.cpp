@@ -13,10 +13,12 @@
 #include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QFile>
 #include <QTest>
 #include <QThread>
 
 #include "clirunner.h"
+#include "commandrunner.h"
 #include "livecheck.h"
 #include "mqttclient.h"
 #include "natsclusterfixture.h"
@@ -361,6 +363,24 @@ private slots:
               u"mqttdoctor_connected_mqtt_clients account=ACME 0"_s, u"mqttdoctor_checked account=ACME,level=records 1"_s,
               u"mqttdoctor_check_exit_code  2"_s})
             QVERIFY2(samples.contains(expected), qPrintable(expected + u"\nin:\n"_s + parsed));
+
+        // The shipped alert rules and dashboard (packaging/monitoring) query only what this output holds, and the
+        // rules are valid for Prometheus (promtool, Debian's prometheus package).
+        QTemporaryDir dir;
+        const QString metrics = dir.filePath(u"nats_mqtt_doctor.prom"_s);
+        {
+            QFile f(metrics);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(run.out().toUtf8());
+        }
+        const QString monitoring = qEnvironmentVariable("MQTTDOCTOR_SOURCE_DIR") + u"/packaging/monitoring"_s; // set by CTest
+        const CommandRunner::Result promtool =
+            CommandRunner::run(u"/usr/bin/promtool"_s, {u"check"_s, u"rules"_s, monitoring + u"/nats-mqtt-doctor.rules.yml"_s}, 60000);
+        QVERIFY2(promtool.succeeded(),
+                 qPrintable(promtool.errorString + QString::fromUtf8(promtool.standardOutput + promtool.standardError)));
+        const CommandRunner::Result queries =
+            CommandRunner::run(u"/usr/bin/python3"_s, {monitoring + u"/check-monitoring.py"_s, monitoring, metrics}, 60000);
+        QVERIFY2(queries.succeeded(), qPrintable(QString::fromUtf8(queries.standardOutput + queries.standardError)));
         const CliRunner::Run both =
             CliRunner::run(acmeArgs(server.url()) + QStringList{u"check"_s, u"--format"_s, u"openmetrics"_s, u"--json"_s});
         QCOMPARE(both.exitCode(), 64);

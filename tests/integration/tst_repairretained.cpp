@@ -74,6 +74,9 @@ private slots:
 
         QCOMPARE(backups.size(), 1);
         verifyRestore(server, backups.first(), before);
+        // What the repair promises a client: retained messages published now reach new subscribers.
+        const MqttProbeResult seen = probeAcme(server);
+        QVERIFY2(seen.verified(), qPrintable(seen.summary()));
     }
 
     void republishOrphan_data()
@@ -145,6 +148,9 @@ private slots:
         QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("smoke!")), qPrintable(resumed.describe()));
         QCOMPARE(backups.size(), 1);
         verifyRestore(server, backups.first(), before);
+        // What the repair promises a client: retained messages published now reach new subscribers.
+        const MqttProbeResult seen = probeAcme(server);
+        QVERIFY2(seen.verified(), qPrintable(seen.summary()));
     }
 };
 

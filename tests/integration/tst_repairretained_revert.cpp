@@ -113,7 +113,7 @@ private slots:
         QCOMPARE(sess.size(), 1);
         const QStringList msgs = content(conn, QStringLiteral("$MQTT_msgs"));
 
-        // In-process, on the same gathered state: the core refuses the step on a read-only target (safety rule 1),
+        // In-process, on the same gathered state: the core refuses the step on a read-only target (docs/safety.md, "It changes nothing unless told to"),
         // and nothing is planned while a 2.10+ server also serves the account (its per-subject store would break).
         {
             ConnectionSet connections(acmeProfile(server.url(), false));
@@ -179,6 +179,9 @@ private slots:
 
         QCOMPARE(backups.size(), 1);
         QCOMPARE(backupContent(backups.first()), before);
+        // What the repair promises a client: retained messages published now reach new subscribers.
+        const MqttProbeResult seen = probeAcme(server);
+        QVERIFY2(seen.verified(), qPrintable(seen.summary()));
     }
 
     // A revert that stopped right after its STREAM.UPDATE (a crash, a lost connection): the 2.9 shape is back, MQTT

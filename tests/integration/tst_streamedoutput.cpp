@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
@@ -19,6 +20,7 @@
 #include "mqttclient.h"
 #include "livecheck.h"
 #include "persistentsessionfixture.h"
+#include "schemavalidator.h"
 #include "nats/connectionset.h"
 #include "records/accountrecordaccess.h"
 #include "records/retainedloader.h"
@@ -165,7 +167,10 @@ private slots:
         const auto all = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"sessions"_s, u"--limit"_s, u"0"_s});
         const QJsonObject allJson = parsed(all, &problem);
         QVERIFY2(problem.isEmpty() && all.exitCode() == 0, qPrintable(problem + all.describe()));
-        QCOMPARE(allJson, (QJsonObject{{u"account"_s, src->account}, {u"sessions"_s, sessions}, {u"truncated"_s, false}}));
+        const QString sessionsSchema = u"nats-mqtt-doctor/sessions/1"_s;
+        QCOMPARE(
+            allJson,
+            (QJsonObject{{u"schema"_s, sessionsSchema}, {u"account"_s, src->account}, {u"sessions"_s, sessions}, {u"truncated"_s, false}}));
         QVERIFY2(undocumentedKeys(u"sessions"_s, allJson).isEmpty(), qPrintable(undocumentedKeys(u"sessions"_s, allJson).join(u", "_s)));
 
         // The first pages (read by sequence, no consumer) are the full list's first records.
@@ -178,13 +183,17 @@ private slots:
             for (int i = 0; i < limit && i < sessions.size(); ++i)
                 page.append(sessions.at(i));
             QCOMPARE(firstJson,
-                     (QJsonObject{{u"account"_s, src->account}, {u"sessions"_s, page}, {u"truncated"_s, limit < sessions.size()}}));
+                     (QJsonObject{{u"schema"_s, sessionsSchema},
+                                  {u"account"_s, src->account},
+                                  {u"sessions"_s, page},
+                                  {u"truncated"_s, limit < sessions.size()}}));
         }
 
         const auto ret = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"retained"_s});
         const QJsonObject retJson = parsed(ret, &problem);
         QVERIFY2(problem.isEmpty() && ret.exitCode() == 0, qPrintable(problem + ret.describe()));
-        QCOMPARE(retJson, (QJsonObject{{u"account"_s, src->account}, {u"retained"_s, retained}}));
+        QCOMPARE(retJson,
+                 (QJsonObject{{u"schema"_s, u"nats-mqtt-doctor/retained/1"_s}, {u"account"_s, src->account}, {u"retained"_s, retained}}));
         QVERIFY2(undocumentedKeys(u"retained"_s, retJson).isEmpty(), qPrintable(undocumentedKeys(u"retained"_s, retJson).join(u", "_s)));
 
         // streams and check: their documented members, every key documented.
@@ -192,7 +201,7 @@ private slots:
         const QJsonObject streamsJson = parsed(streams, &problem);
         QVERIFY2(problem.isEmpty() && streams.exitCode() == 0, qPrintable(problem + streams.describe()));
         QCOMPARE(QStringList(streamsJson.keys()),
-                 (QStringList{u"account"_s, u"jetstream"_s, u"layout"_s, u"missing"_s, u"source"_s, u"streams"_s}));
+                 (QStringList{u"account"_s, u"jetstream"_s, u"layout"_s, u"missing"_s, u"schema"_s, u"source"_s, u"streams"_s}));
         QVERIFY(streamsJson.value(u"streams"_s).toArray().size() >= 3);
         QVERIFY2(undocumentedKeys(u"streams"_s, streamsJson).isEmpty(),
                  qPrintable(undocumentedKeys(u"streams"_s, streamsJson).join(u", "_s)));
@@ -200,9 +209,10 @@ private slots:
         const auto check = CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"check"_s});
         const QJsonObject checkJson = parsed(check, &problem);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        QCOMPARE(QStringList(checkJson.keys()),
-                 (QStringList{u"accounts"_s, u"coverage"_s, u"coverage_complete"_s, u"findings"_s, u"layouts"_s, u"not_checked"_s,
-                              u"notes"_s, u"records_checked"_s, u"summary"_s, u"two_sample_checks"_s, u"unanswered_servers"_s}));
+        QCOMPARE(
+            QStringList(checkJson.keys()),
+            (QStringList{u"accounts"_s, u"coverage"_s, u"coverage_complete"_s, u"findings"_s, u"layouts"_s, u"not_checked"_s, u"notes"_s,
+                         u"records_checked"_s, u"schema"_s, u"summary"_s, u"two_sample_checks"_s, u"unanswered_servers"_s}));
         bool garbageFound = false;
         for (const QJsonValue &f : checkJson.value(u"findings"_s).toArray())
             garbageFound = garbageFound || f.toObject().value(u"subject"_s).toString() == u"$MQTT.sess.Garbage1"_s;
@@ -259,6 +269,10 @@ private slots:
                          && !e.value(u"kind"_s).toString().isEmpty(),
                      qPrintable(QString::fromUtf8(out.right(2000))));
             QCOMPARE(doc.value(u"truncated"_s), QJsonValue(false));
+            // The half-written stream still meets its published schema (docs/schema/sessions.schema.json).
+            QTemporaryDir dir;
+            const QString report = SchemaValidator::validateData(dir.path(), u"half-written.json"_s, out);
+            QVERIFY2(report.isEmpty(), qPrintable(report));
         } else {
             const QList<QByteArray> lines = out.split('\n');
             QVERIFY(lines.first().startsWith("CLIENT ID"));

@@ -10,7 +10,7 @@
 #include "diagnosis/logcatalogue.h"
 #include "diagnosis/loggrouper.h"
 #include "diagnosis/logline.h"
-#include "diagnosis/logreader.h"
+#include "diagnosis/loglinereader.h"
 
 #include "capturedlogs.h"
 

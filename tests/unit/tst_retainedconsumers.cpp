@@ -134,6 +134,14 @@ private slots:
         const QList<MqttManager> lacking = a.withoutConsumer(oneStale);
         QCOMPARE(lacking.size(), 1);
         QCOMPARE(lacking.first().server, QStringLiteral("s2"));
+        // A consumer whose server did not answer (a node down) may be the one: no finding for as many as there are of those.
+        const QJsonObject unknown{{QStringLiteral("name"), QStringLiteral("$MQTT_rmsgs_far")},
+                                  {QStringLiteral("config"), QJsonObject()},
+                                  {QStringLiteral("unavailable"), QStringLiteral("no answer")}};
+        QVERIFY(AccountManagers::unavailable(unknown));
+        QCOMPARE(AccountManagers::retainedConsumers({unknown}).size(), 1);
+        QVERIFY(a.withoutConsumer({bothBound.first(), unknown}).isEmpty());
+        QCOMPARE(a.withoutConsumer({unknown}).size(), 2);
         // Only consumers delivering to $MQTT.sub.* are a server's retained consumers.
         QCOMPARE(
             AccountManagers::retainedConsumers({consumer(QStringLiteral("backup"), QStringLiteral("_INBOX.x"), true), bothBound.first()})

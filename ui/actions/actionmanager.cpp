@@ -86,7 +86,7 @@ void ActionManager::updateEnabled()
     m_refresh->setEnabled(m_controller.hasProfile() && !m_controller.isLoading());
     m_cancel->setEnabled(m_controller.isLoading());
 
-    // Safety rule 1: read-only profiles cannot repair; the tooltip says why (the core refuses too).
+    // docs/safety.md, "It changes nothing unless told to": read-only profiles cannot repair; the tooltip says why (the core refuses too).
     const QString shortcut = m_repair->shortcut().toString(QKeySequence::NativeText);
     const ClusterController::ConnectionState state = m_controller.connectionState();
     const bool connected = m_controller.hasProfile()

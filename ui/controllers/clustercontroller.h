@@ -11,7 +11,8 @@
 #include "common/error.h"
 #include "models/accountrows.h"
 #include "models/healthmap.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 #include "nats/natsconnection.h"
 #include "nats/profile.h"
 

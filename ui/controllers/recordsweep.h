@@ -11,7 +11,8 @@
 #include "diagnosis/checkoptions.h"
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/findinglist.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

@@ -3,7 +3,8 @@
 #include <QList>
 #include <QString>
 
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

@@ -14,7 +14,8 @@
 #include "models/clustertreedisplay.h"
 #include "models/healthbadge.h"
 #include "nats/clustergroup.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

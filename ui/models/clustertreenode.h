@@ -11,7 +11,8 @@
 #include "models/clustertreemodel.h"
 #include "models/healthbadge.h"
 #include "nats/clustergroup.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

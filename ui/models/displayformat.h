@@ -4,7 +4,8 @@
 #include <QStringList>
 
 #include "diagnosis/finding.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

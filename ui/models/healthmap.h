@@ -7,7 +7,8 @@
 
 #include "diagnosis/finding.h"
 #include "models/healthbadge.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

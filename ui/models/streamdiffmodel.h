@@ -9,7 +9,8 @@
 
 #include "mqtt/layoutchoice.h"
 #include "mqtt/mqttstreamspec.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

@@ -3,7 +3,8 @@
 #include <QSet>
 #include <QTabWidget>
 
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 namespace MqttDoctor {
 

@@ -8,7 +8,8 @@
 #include "diagnosis/finding.h"
 #include "models/accountrecordranking.h"
 #include "models/healthbadge.h"
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 class QLabel;
 class QLineEdit;

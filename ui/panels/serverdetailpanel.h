@@ -2,7 +2,8 @@
 
 #include <QWidget>
 
-#include "nats/clusterinfo.h"
+#include "nats/accountinfo.h"
+#include "nats/serverinfo.h"
 
 class QLabel;
 

@@ -18,7 +18,7 @@ QString stepBackupFile(const ExecContext &ctx, const RepairStep &step);
 Result<QList<RetainedRecord>> backupRecords(const QString &path, bool perSubject);
 
 /**
- * Safety rule 2, checked by the action itself: the step's backup file holds every one of `sequences`
+ * docs/safety.md, "Nothing is lost", checked by the action itself: the step's backup file holds every one of `sequences`
  * (the messages the step is about to delete). An error naming what is missing otherwise.
  */
 Result<void> requireBackedUp(const ExecContext &ctx, const RepairStep &step, const QList<quint64> &sequences);

@@ -1,4 +1,4 @@
-#include "logreader.h"
+#include "loglinereader.h"
 
 #include <cstring>
 
