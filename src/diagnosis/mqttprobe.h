@@ -30,7 +30,7 @@ struct MqttProbeRequest
 /** One step of a probe: what it did, whether it worked, what happened. */
 struct MqttProbeStep
 {
-    QString name; ///< "connect", "subscribe", "qos1", "retained", "clear_retained", "remove_session"
+    QString name; ///< "connect", "qos1" (subscribe, publish, receive), "retained", "clear_retained", "remove_session"
     bool ok = false;
     QString detail; ///< one sentence
     qint64 ms = 0; ///< how long it took

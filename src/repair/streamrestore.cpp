@@ -11,6 +11,7 @@
 #include "mqtt/mqttstreamspec.h"
 #include "nats/natsheaders.h"
 #include "nats/jetstreamclient.h"
+#include "mqtt/mqttlayout.h"
 #include "nats/jserrors.h"
 #include "repair/auditlog.h"
 #include "repair/backupfile.h"
@@ -147,13 +148,57 @@ struct Run
         requests.append(AuditLog::request(js.apiSubject(op), header.config));
         auto created = js.call(op, header.config);
         if (!created) {
-            if (created.error().jsErrCode() == 10058) { // created meanwhile (e.g. by an MQTT server): re-read
+            if (created.error().jsErrCode() == JsErrors::StreamNameInUse) { // created meanwhile (e.g. by an MQTT server): re-read
                 *raced = true;
                 return {};
             }
             return Error(created.error()).prefixed(QStringLiteral("recreating stream ") + header.stream);
         }
         result.streamCreated = true;
+        return {};
+    }
+
+    /** A consumer a server made on `$MQTT_rmsgs` for its retained messages (named, delivering to `$MQTT.sub.*`). */
+    bool isServersRetainedConsumer(const QJsonObject &c) const
+    {
+        const QJsonObject config = c.value(QLatin1String("config")).toObject();
+        return header.stream == MqttLayout::retainedStream()
+            && c.value(QLatin1String("name")).toString().startsWith(MqttLayout::retainedStream() + u'_')
+            && config.value(QLatin1String("deliver_subject")).toString().startsWith(QLatin1String("$MQTT.sub."));
+    }
+
+    /**
+     * Makes a server's retained-message consumer again as the server made it (CONSUMER.CREATE with its name and
+     * config), unless a consumer already delivers to its subject. If the server has restarted since, nobody listens
+     * there and the consumer goes by itself after its inactive threshold.
+     */
+    Result<void> createRetainedConsumer(JetStreamClient &js, const QJsonObject &c, const QSet<QString> &delivering)
+    {
+        const QString name = c.value(QLatin1String("name")).toString();
+        QJsonObject config = c.value(QLatin1String("config")).toObject();
+        if (delivering.contains(config.value(QLatin1String("deliver_subject")).toString())) {
+            result.consumersExisting << name;
+            return {};
+        }
+        if (result.dryRun) {
+            result.consumersCreated << name;
+            return {};
+        }
+        config.insert(QStringLiteral("name"), name);
+        const QString op = QStringLiteral("CONSUMER.CREATE.%1").arg(header.stream);
+        const QJsonObject body{{QStringLiteral("stream_name"), header.stream}, {QStringLiteral("config"), config}};
+        requests.append(AuditLog::request(js.apiSubject(op), body));
+        auto r = js.call(op, body);
+        if (!r) {
+            const int code = r.error().jsErrCode();
+            if (code == JsErrors::ConsumerNameInUse || code == JsErrors::ConsumerExistingActive
+                || code == JsErrors::ConsumerAlreadyExists) {
+                result.consumersExisting << name;
+                return {};
+            }
+            return Error(r.error()).prefixed(QStringLiteral("recreating the retained-message consumer %1 on %2").arg(name, header.stream));
+        }
+        result.consumersCreated << name;
         return {};
     }
 
@@ -167,10 +212,22 @@ struct Run
             for (const QJsonObject &c : *list)
                 existing.insert(c.value(QLatin1String("name")).toString());
         }
+        QSet<QString> delivering; // deliver subjects of the consumers there now
+        if (streamExists)
+            if (auto list = js.consumerList(header.stream))
+                for (const QJsonObject &c : *list)
+                    delivering.insert(c.value(QLatin1String("config")).toObject().value(QLatin1String("deliver_subject")).toString());
         for (const QJsonObject &c : std::as_const(header.consumers)) {
             const QJsonObject config = c.value(QLatin1String("config")).toObject();
             const QString durable = config.value(QLatin1String("durable_name")).toString();
             if (durable.isEmpty()) {
+                // A server's retained-message consumer (2.10.11+: named, not durable) is made again on the subject
+                // the server listens on, or the server delivers no retained message any more (RETAINED_CONSUMER_MISSING).
+                if (isServersRetainedConsumer(c)) {
+                    if (auto made = createRetainedConsumer(js, c, delivering); !made)
+                        return made;
+                    continue;
+                }
                 result.consumersSkipped << c.value(QLatin1String("name")).toString();
                 continue;
             }
@@ -188,7 +245,8 @@ struct Run
             auto r = js.call(op, body);
             if (!r) {
                 const int code = r.error().jsErrCode();
-                if (code == 10013 || code == 10105 || code == 10148) {
+                if (code == JsErrors::ConsumerNameInUse || code == JsErrors::ConsumerExistingActive
+                    || code == JsErrors::ConsumerAlreadyExists) {
                     result.consumersExisting << durable;
                     continue;
                 }

@@ -44,7 +44,8 @@ struct RestoreResult
     bool streamCreated = false; ///< (dry run: would be created)
     QStringList consumersCreated;
     QStringList consumersExisting;
-    QStringList consumersSkipped; ///< ephemeral consumers (no durable name): not recreated
+    QStringList
+        consumersSkipped; ///< ephemeral consumers (no durable name): not recreated, but a server's retained-message consumer on $MQTT_rmsgs
     QStringList failures; ///< the first failures' texts
     QStringList warnings;
     bool cancelled = false;

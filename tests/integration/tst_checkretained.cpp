@@ -186,9 +186,20 @@ private slots:
         const MqttResult resumed = acmeClient(server).subscribeAndCollect(
             QStringLiteral("sensor-sub-1"), {QStringLiteral("sensors/+/temp"), QStringLiteral("alerts/#")}, 1, 4, 20, true);
         QVERIFY2(resumed.connected(), qPrintable(resumed.describe() + u'\n' + server.logTail()));
-        const QStringList payloads = resumed.receivedPayloads();
-        for (const QString &p : {QStringLiteral("21.5"), QStringLiteral("9.0"), QStringLiteral("smoke!")})
-            QVERIFY2(payloads.contains(p), qPrintable(resumed.describe()));
+        QStringList payloads = resumed.receivedPayloads();
+        QVERIFY2(payloads.contains(QStringLiteral("smoke!")), qPrintable(resumed.describe()));
+        // The retained messages reach a subscriber once the migrating server has loaded them through its retained
+        // consumer: from 2.12.3 on that happens after the CONNACK, so the first subscriber may come too early. A new
+        // one (at most three) must see both.
+        for (int attempt = 1; attempt <= 3 && !(payloads.contains(QStringLiteral("21.5")) && payloads.contains(QStringLiteral("9.0")));
+             ++attempt) {
+            QThread::msleep(500);
+            const MqttResult reader = acmeClient(server).subscribeAndCollect(QStringLiteral("reader-%1").arg(attempt),
+                                                                             {QStringLiteral("sensors/+/temp")}, 1, 2, 10);
+            payloads += reader.receivedPayloads();
+        }
+        for (const QString &p : {QStringLiteral("21.5"), QStringLiteral("9.0")})
+            QVERIFY2(payloads.contains(p), qPrintable(resumed.describe() + u'\n' + payloads.join(u", ")));
         const QRegularExpression transferred(QStringLiteral("Processed 2 messages from '\\$MQTT.rmsgs', successfully transferred 2"));
         QVERIFY2(server.waitForLog(transferred, 2000, from), qPrintable(server.logTail()));
         const QString transferLine = logLine(server, transferred, from);

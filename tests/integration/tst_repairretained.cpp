@@ -73,10 +73,10 @@ private slots:
         QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("smoke!")), qPrintable(resumed.describe()));
 
         QCOMPARE(backups.size(), 1);
-        verifyRestore(server, backups.first(), before);
         // What the repair promises a client: retained messages published now reach new subscribers.
         const MqttProbeResult seen = probeAcme(server);
         QVERIFY2(seen.verified(), qPrintable(seen.summary()));
+        verifyRestore(server, backups.first(), before);
     }
 
     void republishOrphan_data()
@@ -147,10 +147,10 @@ private slots:
             acmeMqtt(server).subscribeAndCollect(QStringLiteral("sensor-sub-1"), {QStringLiteral("unrelated/x")}, 1, 1, 8, true);
         QVERIFY2(resumed.receivedPayloads().contains(QStringLiteral("smoke!")), qPrintable(resumed.describe()));
         QCOMPARE(backups.size(), 1);
-        verifyRestore(server, backups.first(), before);
         // What the repair promises a client: retained messages published now reach new subscribers.
         const MqttProbeResult seen = probeAcme(server);
         QVERIFY2(seen.verified(), qPrintable(seen.summary()));
+        verifyRestore(server, backups.first(), before);
     }
 };
 

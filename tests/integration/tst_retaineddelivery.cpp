@@ -250,6 +250,37 @@ private slots:
         QVERIFY2(retainedReaches(server, QStringLiteral("status/gateway"), "online"), qPrintable(server.logTail()));
     }
 
+    // restore of a $MQTT_rmsgs backup into a stream deleted meanwhile makes the servers' retained-message consumers
+    // again from the backup (2.10.11+ servers make them named, not durable): retained delivery works afterwards.
+    void restoreKeepsRetainedDelivery_data() { addServerVersionRows(); }
+    void restoreKeepsRetainedDelivery()
+    {
+        QFETCH(QString, version);
+        NatsServerFixture server;
+        QVERIFY2(server.start(version, ServerConfig::standard()), qPrintable(server.errorString()));
+        QVERIFY(acmeClient(server).createPersistentSession(QStringLiteral("keeper"), {QStringLiteral("k/#")}, 1).subscribed());
+        QVERIFY(acmeClient(server).publish(QStringLiteral("status/gw"), "up", 1, true, QStringLiteral("gw")).acknowledged);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("rmsgs.jsonl"));
+        const CliRunner::Run backup = CliRunner::run(
+            acmeArgs(server.url()) + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), kRetained, QStringLiteral("--out"), file});
+        QVERIFY2(backup.exitCode() == 0, qPrintable(backup.describe()));
+        {
+            ConnectionSet setup(acmeProfile(server.url()));
+            auto conn = setup.primary();
+            QVERIFY(conn);
+            QVERIFY(JetStreamClient(*conn).call(QStringLiteral("STREAM.DELETE.") + kRetained));
+        }
+        const CliRunner::Run restore = CliRunner::run(
+            acmeArgs(server.url()) + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("--json"), QStringLiteral("restore"), file});
+        QVERIFY2(restore.exitCode() == 0 && restore.jsonValid, qPrintable(restore.describe()));
+        const QJsonArray created = restore.json.value(QLatin1String("consumers_created")).toArray();
+        QVERIFY2(!created.isEmpty() && created.first().toString().startsWith(QLatin1String("$MQTT_rmsgs_")), qPrintable(restore.describe()));
+        const MqttProbeResult seen = probeAcme(server);
+        QVERIFY2(seen.verified(), qPrintable(seen.summary()));
+        QVERIFY2(findingsWith(check(acmeWithSystemArgs(server.url())), kCode).isEmpty(), "no server lacks its retained consumer");
+    }
+
     // The probe fails, and says where, when the service is broken in other ways.
     void probeFailures_data() { addServerVersionRows(); }
     void probeFailures()

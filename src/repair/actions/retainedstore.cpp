@@ -260,7 +260,8 @@ Result<PublishOutcome> publishAll(const ExecContext &ctx, const QList<Outgoing> 
                                         {QStringLiteral("seq"), qint64(*ack)}});
             return;
         }
-        if (ack.error().jsErrCode() == 10071) { // wrong last sequence: a newer message for the topic arrived meanwhile
+        if (ack.error().jsErrCode()
+            == JsErrors::WrongLastSequence) { // wrong last sequence: a newer message for the topic arrived meanwhile
             ++out.newerKept;
             return;
         }

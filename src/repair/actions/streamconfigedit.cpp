@@ -1,5 +1,7 @@
 #include "repair/actions/streamconfigedit.h"
 
+#include "nats/jserrors.h"
+
 namespace MqttDoctor::StreamConfigEdit {
 
 namespace {
@@ -241,7 +243,7 @@ Error stateChanged(const QString &what)
 
 bool isAlreadyInUse(const Error &error)
 {
-    return error.jsErrCode() == 10058 || error.message().contains(QLatin1String("already in use"), Qt::CaseInsensitive);
+    return error.jsErrCode() == JsErrors::StreamNameInUse || error.message().contains(QLatin1String("already in use"), Qt::CaseInsensitive);
 }
 
 } // namespace MqttDoctor::StreamConfigEdit
