@@ -248,6 +248,34 @@ private:
     QList<Message> m_messages;
 };
 
+/**
+ * Subscribes new to `topic` with a clean client, again every 300 ms, until `done` accepts what the subscription
+ * brought (the first message on the topic, or none) or the step's time is up. True when `done` held, `*ms` after
+ * the start; false with `*why` set when the client could not even connect.
+ */
+bool untilNewSubscriberSees(const MqttProbeRequest &request, const QString &clientId, const QString &topic,
+                            const std::function<bool(const std::optional<Client::Message> &)> &done, qint64 *ms, QString *why)
+{
+    Client reader(request, clientId, true);
+    if (!reader.connect(why)) {
+        *why = QStringLiteral("a second client could not connect: %1").arg(*why);
+        return false;
+    }
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < request.timeoutMs) {
+        if (reader.subscribe(topic, 1) < 0 || reader.lost())
+            break;
+        if (done(reader.waitMessage(topic, 300))) {
+            *ms = t.elapsed();
+            return true;
+        }
+        reader.unsubscribe(topic);
+        reader.clearMessages();
+    }
+    return false;
+}
+
 /** Runs one step: its time, its outcome, and the verdict when it failed. */
 class StepRunner
 {
@@ -392,24 +420,18 @@ MqttProbeResult run(const MqttProbeRequest &request)
                 retainedStored = true;
                 // A new subscriber gets the retained message when it subscribes. Servers learn of it through their
                 // retained-message consumer, a moment after the PUBACK: subscribe again until it comes or time is up.
-                Client reader(request, result.clientId + QStringLiteral("-r"), true);
+                qint64 ms = 0;
                 QString why;
-                if (!reader.connect(&why)) {
-                    *detail = QStringLiteral("a second client could not connect: %1").arg(why);
-                    return false;
+                if (untilNewSubscriberSees(
+                        request, result.clientId + QStringLiteral("-r"), retainedTopic,
+                        [&](const std::optional<Client::Message> &m) { return m && m->payload == retainedPayload; }, &ms, &why)) {
+                    *detail = QStringLiteral("a new subscriber got the retained message %1 ms after it was stored").arg(ms);
+                    retainedDelivered = true;
+                    return true;
                 }
-                QElapsedTimer t;
-                t.start();
-                while (t.elapsed() < request.timeoutMs) {
-                    if (reader.subscribe(retainedTopic, 1) < 0 || reader.lost())
-                        break;
-                    if (const auto got = reader.waitMessage(retainedTopic, 300,
-                                                            [&](const Client::Message &m) { return m.payload == retainedPayload; })) {
-                        *detail = QStringLiteral("a new subscriber got the retained message %1 ms after it was stored").arg(t.elapsed());
-                        retainedDelivered = true;
-                        return true;
-                    }
-                    reader.unsubscribe(retainedTopic);
+                if (!why.isEmpty()) {
+                    *detail = why;
+                    return false;
                 }
                 *detail = QStringLiteral("the retained message to %1 was stored (PUBACK) but a new subscriber did not get it within %2 ms: "
                                          "the servers do not deliver retained messages (RETAINED_CONSUMER_MISSING when a server's "
@@ -432,23 +454,17 @@ MqttProbeResult run(const MqttProbeRequest &request)
                                   .arg(retainedTopic);
                     return true;
                 }
-                Client reader(request, result.clientId + QStringLiteral("-c"), true);
+                qint64 ms = 0;
                 QString why;
-                if (!reader.connect(&why)) {
-                    *detail = QStringLiteral("a second client could not connect: %1").arg(why);
-                    return false;
+                if (untilNewSubscriberSees(
+                        request, result.clientId + QStringLiteral("-c"), retainedTopic,
+                        [](const std::optional<Client::Message> &m) { return !m; }, &ms, &why)) {
+                    *detail = QStringLiteral("cleared: a new subscriber gets no retained message");
+                    return true;
                 }
-                QElapsedTimer t;
-                t.start();
-                while (t.elapsed() < request.timeoutMs) {
-                    if (reader.subscribe(retainedTopic, 1) < 0 || reader.lost())
-                        break;
-                    if (!reader.waitMessage(retainedTopic, 300)) {
-                        *detail = QStringLiteral("cleared: a new subscriber gets no retained message");
-                        return true;
-                    }
-                    reader.unsubscribe(retainedTopic);
-                    reader.clearMessages();
+                if (!why.isEmpty()) {
+                    *detail = why;
+                    return false;
                 }
                 *detail = QStringLiteral("the retained message on %1 was cleared (PUBACK) but new subscribers still get it after %2 ms")
                               .arg(retainedTopic)

@@ -158,6 +158,13 @@ struct Run
         return {};
     }
 
+    /** A consumer create refused because the consumer is there already (made meanwhile, or by an earlier run). */
+    static bool alreadyExists(const Error &error)
+    {
+        const int code = error.jsErrCode();
+        return code == JsErrors::ConsumerNameInUse || code == JsErrors::ConsumerExistingActive || code == JsErrors::ConsumerAlreadyExists;
+    }
+
     /** A consumer a server made on `$MQTT_rmsgs` for its retained messages (named, delivering to `$MQTT.sub.*`). */
     bool isServersRetainedConsumer(const QJsonObject &c) const
     {
@@ -190,9 +197,7 @@ struct Run
         requests.append(AuditLog::request(js.apiSubject(op), body));
         auto r = js.call(op, body);
         if (!r) {
-            const int code = r.error().jsErrCode();
-            if (code == JsErrors::ConsumerNameInUse || code == JsErrors::ConsumerExistingActive
-                || code == JsErrors::ConsumerAlreadyExists) {
+            if (alreadyExists(r.error())) {
                 result.consumersExisting << name;
                 return {};
             }
@@ -244,9 +249,7 @@ struct Run
             requests.append(AuditLog::request(js.apiSubject(op), body));
             auto r = js.call(op, body);
             if (!r) {
-                const int code = r.error().jsErrCode();
-                if (code == JsErrors::ConsumerNameInUse || code == JsErrors::ConsumerExistingActive
-                    || code == JsErrors::ConsumerAlreadyExists) {
+                if (alreadyExists(r.error())) {
                     result.consumersExisting << durable;
                     continue;
                 }

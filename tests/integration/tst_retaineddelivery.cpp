@@ -262,8 +262,9 @@ private slots:
         QVERIFY(acmeClient(server).publish(QStringLiteral("status/gw"), "up", 1, true, QStringLiteral("gw")).acknowledged);
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("rmsgs.jsonl"));
-        const CliRunner::Run backup = CliRunner::run(
-            acmeArgs(server.url()) + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), kRetained, QStringLiteral("--out"), file});
+        const CliRunner::Run backup =
+            CliRunner::run(acmeArgs(server.url())
+                           + QStringList{QStringLiteral("backup"), QStringLiteral("--stream"), kRetained, QStringLiteral("--out"), file});
         QVERIFY2(backup.exitCode() == 0, qPrintable(backup.describe()));
         {
             ConnectionSet setup(acmeProfile(server.url()));
@@ -271,11 +272,13 @@ private slots:
             QVERIFY(conn);
             QVERIFY(JetStreamClient(*conn).call(QStringLiteral("STREAM.DELETE.") + kRetained));
         }
-        const CliRunner::Run restore = CliRunner::run(
-            acmeArgs(server.url()) + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("--json"), QStringLiteral("restore"), file});
+        const CliRunner::Run restore =
+            CliRunner::run(acmeArgs(server.url())
+                           + QStringList{QStringLiteral("--allow-changes"), QStringLiteral("--json"), QStringLiteral("restore"), file});
         QVERIFY2(restore.exitCode() == 0 && restore.jsonValid, qPrintable(restore.describe()));
         const QJsonArray created = restore.json.value(QLatin1String("consumers_created")).toArray();
-        QVERIFY2(!created.isEmpty() && created.first().toString().startsWith(QLatin1String("$MQTT_rmsgs_")), qPrintable(restore.describe()));
+        QVERIFY2(!created.isEmpty() && created.first().toString().startsWith(QLatin1String("$MQTT_rmsgs_")),
+                 qPrintable(restore.describe()));
         const MqttProbeResult seen = probeAcme(server);
         QVERIFY2(seen.verified(), qPrintable(seen.summary()));
         QVERIFY2(findingsWith(check(acmeWithSystemArgs(server.url())), kCode).isEmpty(), "no server lacks its retained consumer");
