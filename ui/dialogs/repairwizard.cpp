@@ -9,7 +9,10 @@
 
 #include "common/asyncrunner.h"
 #include "controllers/clustercontroller.h"
-#include "dialogs/repairwizardpages.h"
+#include "dialogs/repairconfirmpage.h"
+#include "dialogs/repairfindingspage.h"
+#include "dialogs/repairplanpage.h"
+#include "dialogs/repairrunpage.h"
 #include "models/iconfactory.h"
 #include "models/repairfindingsmodel.h"
 #include "nats/connectionset.h"

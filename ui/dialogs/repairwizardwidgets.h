@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+
+class QLabel;
+class QTextBrowser;
+class QWidget;
+
+namespace MqttDoctor::RepairWizardWidgets {
+
+/** The repair wizard's pages' widgets made alike. GUI thread. */
+
+/** A hidden label for a notice in the error colour (shown by the page when it applies). */
+QLabel *noticeLabel(const QString &objectName, QWidget *parent);
+/** A read-only rich-text view whose links do not navigate. */
+QTextBrowser *richView(const QString &objectName, QWidget *parent);
+
+/** The columns of the run page's step list. */
+enum StepColumn { StepIdColumn, StepDescriptionColumn, StepStateColumn, StepMessageColumn };
+
+} // namespace MqttDoctor::RepairWizardWidgets
