@@ -68,13 +68,19 @@ QJsonObject DemoScenario::profile(const QString &url)
         return QJsonObject{{u"user"_s, user}, {u"password"_s, password}};
     };
     QJsonObject perAccount;
-    for (const DemoAccount &account : accounts())
+    // The same users for the end-to-end MQTT probe (Tools > Probe MQTT, the end of a repair), through the MQTT listener
+    // the server reports.
+    QJsonObject probes;
+    for (const DemoAccount &account : accounts()) {
         perAccount.insert(account.name, credentials(account.user, account.password));
+        probes.insert(account.name, credentials(account.user, account.password));
+    }
     return QJsonObject{{u"name"_s, u"demo"_s},
                        {u"description"_s, u"The local demo server of nats-mqtt-doctor-demo"_s},
                        {u"servers"_s, QJsonArray{url}},
                        {u"system"_s, credentials(u"sys"_s, u"syspass"_s)},
                        {u"accounts"_s, perAccount},
+                       {u"mqtt_probe"_s, probes},
                        {u"allow_changes"_s, true},
                        {u"_comment"_s, u"Demo passwords only; changes allowed so that the repair wizard works on the demo server"_s}};
 }
