@@ -672,7 +672,7 @@ QString FindingCatalogue::severityRule(const QString &code)
         {FindingCodes::retainedConsumerMissing(),
          t("warning when every server named runs a version before 2.12.3 (they still deliver their own clients' retained "
            "messages); without a system connection it is raised only when a connected MQTT client shows that a server set up "
-           "MQTT, and cannot name the servers")},
+           "MQTT, and cannot name the servers; not raised while a replica of $MQTT_rmsgs is offline")},
         {FindingCodes::legacySessionStreams(), t("info when the server that creates $MQTT_sess will move the record")},
         {FindingCodes::sessionStale(), t("warning when its durables hold queued messages")},
         {FindingCodes::orphanConsumer(), t("stays a warning without a system connection, and says so")},

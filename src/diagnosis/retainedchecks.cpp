@@ -162,6 +162,22 @@ bool clientDurableBound(const CheckContext &ctx)
     return false;
 }
 
+/**
+ * A replica of the stream is offline or it has no leader (STREAM_UNHEALTHY): a consumer placed on the missing server
+ * may be left out of the listing without a word, so the consumers are not judged.
+ */
+bool replicaMissing(const StreamInfo &s)
+{
+    if (s.cluster.isEmpty())
+        return false;
+    if (s.cluster.value(QLatin1String("leader")).toString().isEmpty())
+        return true;
+    for (const QJsonValue &r : s.cluster.value(QLatin1String("replicas")).toArray())
+        if (r.toObject().value(QLatin1String("offline")).toBool())
+            return true;
+    return false;
+}
+
 /** Since 2.12.3 a server adds retained messages to what it delivers only through its consumer, its own clients' too. */
 bool onlyThroughConsumer(const QString &version)
 {
@@ -174,7 +190,7 @@ bool onlyThroughConsumer(const QString &version)
 void RetainedChecks::retainedConsumers(QList<Finding> &out) const
 {
     const StreamInfo *rm = m_ctx.stream(MqttLayout::retainedStream());
-    if (!rm || !rm->consumersKnown)
+    if (!rm || !rm->consumersKnown || replicaMissing(*rm))
         return;
     const QList<QJsonObject> consumers = AccountManagers::retainedConsumers(rm->consumers);
     const std::optional<AccountManagers> &managers = m_ctx.input->managers;

@@ -23,7 +23,8 @@ public:
     /**
      * RETAINED_CONSUMER_MISSING: a server that set up MQTT for the account has no consumer on
      * `$MQTT_rmsgs` delivering to it (AccountCheckInput::managers; without them, only when a connected
-     * client's durable shows that some server set up MQTT while no retained consumer is bound).
+     * client's durable shows that some server set up MQTT while no retained consumer is bound). Not judged while a
+     * replica of `$MQTT_rmsgs` is offline: the listing may leave out a consumer placed on it.
      */
     void retainedConsumers(QList<Finding> &out) const;
     void legacySessions(QList<Finding> &out) const;

@@ -175,6 +175,14 @@ private slots:
         QVERIFY2(f.title.toString().contains(QStringLiteral("s1 (%1)").arg(version)), qPrintable(f.title.toString()));
         QCOMPARE(f.actual.toObject().value(QLatin1String("servers_without_consumer")).toArray().size(), 1);
 
+        // A replica of $MQTT_rmsgs offline: a consumer placed there may be missing from the listing, nothing is judged.
+        in.account.streams[1].cluster =
+            QJsonObject{{QStringLiteral("leader"), QStringLiteral("n1")},
+                        {QStringLiteral("replicas"),
+                         QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("n3")}, {QStringLiteral("offline"), true}}}}};
+        QVERIFY(missing(in).isEmpty());
+        in.account.streams[1].cluster = QJsonObject{};
+
         // Its consumer back: nothing to say.
         in.account.streams[1].consumers = {consumer(QStringLiteral("$MQTT_rmsgs_x"), QStringLiteral("$MQTT.sub.x"), true)};
         QVERIFY(missing(in).isEmpty());
