@@ -2,20 +2,13 @@
 
 #include <QWizardPage>
 
-#include "repair/repairplan.h"
-
 class QFormLayout;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
 class QPushButton;
-class QTextBrowser;
-class QTreeView;
-class QTreeWidget;
 
 namespace MqttDoctor {
 
-class ErrorBanner;
 class RepairWizard;
 
 /** Page 3 (commit): backup folder, and the account name typed to confirm destructive steps. */

@@ -2,16 +2,9 @@
 
 #include <QWizardPage>
 
-#include "repair/repairplan.h"
-
-class QFormLayout;
 class QLabel;
-class QLineEdit;
-class QProgressBar;
 class QPushButton;
-class QTextBrowser;
 class QTreeView;
-class QTreeWidget;
 
 namespace MqttDoctor {
 

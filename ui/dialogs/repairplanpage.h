@@ -4,18 +4,11 @@
 
 #include "repair/repairplan.h"
 
-class QFormLayout;
 class QLabel;
-class QLineEdit;
-class QProgressBar;
-class QPushButton;
 class QTextBrowser;
-class QTreeView;
-class QTreeWidget;
 
 namespace MqttDoctor {
 
-class ErrorBanner;
 class RepairWizard;
 
 /** Page 2: the plan RepairPlanner makes of the checked findings. */

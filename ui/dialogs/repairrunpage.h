@@ -4,18 +4,14 @@
 
 #include "repair/repairplan.h"
 
-class QFormLayout;
 class QLabel;
-class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QTextBrowser;
-class QTreeView;
 class QTreeWidget;
 
 namespace MqttDoctor {
 
-class ErrorBanner;
 class RepairWizard;
 
 /** Page 4 (final): per-step progress, then the outcome and the verification. */
