@@ -71,7 +71,6 @@ Result<AccountSnapshot> AccountSnapshotLoader::load(const QString &account, cons
     snapshot.servers = std::move(servers).value();
     snapshot.account = std::move(info).value();
     const bool checked = snapshot.wantsRecordChecks();
-    readManagers(m_connections, snapshot);
     if (options.records && snapshot.account.jetstream && (checked || !options.recordsOnlyWhenChecked))
         readRecords(snapshot, options);
     return snapshot;

@@ -81,7 +81,9 @@ public:
 
     /**
      * The servers' MQTT set-up of one account (AccountSnapshot::managers) through the system connection;
-     * without one, a note when it matters (`$MQTT_rmsgs` has no server's retained-message consumer). Blocking.
+     * without one, a note when it matters (`$MQTT_rmsgs` has no server's retained-message consumer). Only what
+     * checks the account calls it (a listing has no use for it): DiagnosisGatherer, the GUI's account refresh.
+     * Blocking.
      */
     static void readManagers(ConnectionSet &connections, AccountSnapshot &snapshot);
     /**

@@ -115,6 +115,7 @@ Result<DiagnosisInput> gather(ConnectionSet &connections, const Request &request
         auto snapshot = loader.load(request.account, options);
         if (!snapshot)
             return snapshot.error();
+        AccountSnapshotLoader::readManagers(connections, *snapshot);
         if (!request.records && snapshot->wantsRecordChecks())
             snapshot->gaps << CoverageGap::recordsNotAsked(snapshot->account.name);
         DiagnosisInput one = snapshot->diagnosisInput(request.options);

@@ -259,6 +259,7 @@ AccountDataController::outcomeOf(ConnectionSet &connections, const QString &acco
         out.error = snapshot.error();
         return out;
     }
+    AccountSnapshotLoader::readManagers(connections, *snapshot); // RETAINED_CONSUMER_MISSING of the refresh's findings
     out.recordsError = snapshot->recordsError;
     out.sessionsComplete = snapshot->sessionsComplete;
     out.sessionsCancelled = !snapshot->sessionsComplete && !snapshot->recordsError && snapshot->recordAccess;
