@@ -118,7 +118,13 @@ void ServerRoster::notePeers(const QList<QPair<QString, bool>> &peers)
                     --m_unknownMissing;
             } else if (*it == State::Silent)
                 *it = State::Offline;
-        } else if (it != m_servers.end() && *it == State::Offline) {
+        } else if (it == m_servers.end()) {
+            // A member of the meta group that is not marked offline yet (a server stopped a moment
+            // ago, or whose shutdown the leader has not heard of) and did not answer: name it.
+            m_servers.insert(name, State::Silent);
+            if (m_unknownMissing > 0)
+                --m_unknownMissing;
+        } else if (*it == State::Offline) {
             *it = State::Silent; // back in the meta group, but it has not answered a request yet
         }
     }

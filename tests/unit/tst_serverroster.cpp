@@ -127,6 +127,23 @@ private slots:
         QVERIFY(roster.unanswered().isEmpty());
     }
 
+    void metaMemberNotYetOfflineIsNamed()
+    {
+        ServerRoster roster;
+        // n3 stopped a moment ago: the others no longer count it, and the meta leader has not
+        // marked it offline yet. It is still a member that did not answer: named, not forgotten.
+        roster.learn({{QStringLiteral("n1"), {}}, {QStringLiteral("n2"), {}}}, 2);
+        QVERIFY(roster.unanswered().isEmpty());
+        roster.notePeers({{QStringLiteral("n1"), false}, {QStringLiteral("n2"), false}, {QStringLiteral("n3"), false}});
+        QCOMPARE(names(roster.unanswered()), QStringList{QStringLiteral("n3")});
+        QVERIFY(roster.unanswered().first().reason.contains(QLatin1String("did not answer")));
+        // Members that answered stay answering; an empty name (no leader known) names nobody.
+        roster.notePeers({{QString(), false}});
+        QCOMPARE(roster.expectation().servers, set({"n1", "n2"}));
+        roster.finish(roster.expectation(), {{QStringLiteral("n1"), {}}, {QStringLiteral("n2"), {}}, {QStringLiteral("n3"), {}}});
+        QVERIFY(roster.unanswered().isEmpty());
+    }
+
     void learntAgainKeepsNamesOfTheMissing()
     {
         ServerRoster roster;
