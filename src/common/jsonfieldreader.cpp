@@ -106,6 +106,24 @@ QHash<QString, QStringList> JsonFieldReader::stringLists(const char *key)
     return out;
 }
 
+QList<QJsonObject> JsonFieldReader::objects(const char *key)
+{
+    const QJsonValue v = take(key);
+    QList<QJsonObject> out;
+    if (v.isUndefined())
+        return out;
+    if (!v.isArray()) {
+        fail(QString::fromLatin1(key), QStringLiteral("must be an array of objects"));
+        return out;
+    }
+    for (const QJsonValue &item : v.toArray()) {
+        if (!item.isObject())
+            fail(QString::fromLatin1(key), QStringLiteral("must be an array of objects"));
+        out << item.toObject();
+    }
+    return out;
+}
+
 Result<void> JsonFieldReader::finish() const
 {
     if (!m_error.isEmpty())

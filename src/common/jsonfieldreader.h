@@ -29,6 +29,8 @@ public:
     bool flag(const char *key, bool fallback);
     QHash<QString, QString> stringMap(const char *key);
     QHash<QString, QStringList> stringLists(const char *key);
+    /** An array of objects, each read by a reader of its own. */
+    QList<QJsonObject> objects(const char *key);
 
     /** The first error, or one for a member no getter asked for. */
     Result<void> finish() const;

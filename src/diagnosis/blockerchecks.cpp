@@ -8,14 +8,13 @@
 #include "diagnosis/checkcontext.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
-#include "diagnosis/mqttlogformats.h"
+#include "diagnosis/logcatalogue.h"
 #include "diagnosis/subjectoverlap.h"
 
 namespace MqttDoctor {
 
 BlockerChecks::BlockerChecks(CheckContext &context) : m_ctx(context) {}
 
-namespace F = MqttLogFormats;
 using Sev = Finding::Severity;
 
 void BlockerChecks::replicasConfig(QList<Finding> &out)
@@ -24,17 +23,18 @@ void BlockerChecks::replicasConfig(QList<Finding> &out)
     const int peers = m_ctx.choice.peerCount();
     if (!m_ctx.choice.replicasFromConfig || wanted <= peers)
         return;
-    const QString cause = peers == 1 ? F::errReplicasNotSupported() : F::errNoSuitablePeers();
+    const QString causeKey = peers == 1 ? QStringLiteral("js:10074") : QStringLiteral("js:10005");
+    const QString cause = LogCatalogue::causeText(causeKey);
     Finding f = FindingCatalogue::make(FindingCodes::replicasMismatch(), m_ctx.account);
     f.title = QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers);
     f.expected = QJsonObject{{QStringLiteral("stream_replicas_at_most"), peers}};
     f.actual =
         QJsonObject{{QStringLiteral("stream_replicas"), wanted}, {QStringLiteral("peers"), QJsonArray::fromStringList(m_ctx.choice.peers)}};
     f.repair.clear();
-    f.explains = QStringList{F::replicasMismatch()};
+    f.explains = QStringList{CheckContext::line(QStringLiteral("asm.replicas_mismatch"))};
     if (!m_ctx.missing.isEmpty()) {
         f.severity = Sev::Critical;
-        f.explains.prepend(CheckContext::withCause(CheckContext::createFormatFor(m_ctx.missing.first()), cause));
+        f.explains.prepend(CheckContext::line(CheckContext::createLineFor(m_ctx.missing.first()), causeKey));
         f.detail = QStringLiteral("The servers create MQTT streams with %1 replicas, but only %2 JetStream server(s) can hold them: "
                                   "creating %3 fails (%4), so every MQTT connect in account \"%5\" fails. Set mqtt.stream_replicas "
                                   "to at most %2 (or remove it) and reload the servers.")
@@ -43,7 +43,7 @@ void BlockerChecks::replicasConfig(QList<Finding> &out)
                        .arg(m_ctx.missing.join(QStringLiteral(", ")), cause, m_ctx.account);
         for (const QString &name : std::as_const(m_ctx.missing))
             m_ctx.blocked.insert(
-                name, {QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers), cause});
+                name, {QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers), causeKey});
     } else {
         f.severity = Sev::Warning;
         f.detail = QStringLiteral("mqtt.stream_replicas is %1 but only %2 JetStream server(s) exist. The existing MQTT streams are "
@@ -117,10 +117,10 @@ void BlockerChecks::overlap(QList<Finding> &out)
         f.actual = QJsonObject{{QStringLiteral("stream"), other.name},
                                {QStringLiteral("subjects"), QJsonArray::fromStringList(otherSubjects)},
                                {QStringLiteral("overlapping"), QJsonArray::fromStringList(overlapping)}};
-        const QString updateLine = CheckContext::withCause(F::updateStreamConfig(), F::errSubjectsOverlap());
+        const QString updateLine = CheckContext::line(QStringLiteral("asm.update_stream_config"), QStringLiteral("js:10065"));
         QStringList createLines;
         for (const QString &name : names)
-            createLines << CheckContext::withCause(CheckContext::createFormatFor(name), F::errSubjectsOverlap());
+            createLines << CheckContext::line(CheckContext::createLineFor(name), QStringLiteral("js:10065"));
         const QString what = QStringLiteral("Stream \"%1\" captures %2, which overlaps %3.")
                                  .arg(other.name, overlapping.join(QStringLiteral(", ")), pairs.join(QStringLiteral(", ")));
         switch (harm) {
@@ -134,7 +134,7 @@ void BlockerChecks::overlap(QList<Finding> &out)
             for (const QString &name : names)
                 m_ctx.blocked.insert(name,
                                      {QStringLiteral("stream \"%1\" captures %2").arg(other.name, overlapping.join(QStringLiteral(", "))),
-                                      F::errSubjectsOverlap()});
+                                      QStringLiteral("js:10065")});
             break;
         case Harm::Update:
             f.severity = Sev::Critical;
@@ -158,7 +158,7 @@ void BlockerChecks::overlap(QList<Finding> &out)
             for (const Hit &h : group)
                 f.explains << (h.spec.name == MqttLayout::retainedStream()
                                    ? updateLine
-                                   : CheckContext::withCause(CheckContext::createFormatFor(h.spec.name), F::errSubjectsOverlap()));
+                                   : CheckContext::line(CheckContext::createLineFor(h.spec.name), QStringLiteral("js:10065")));
             f.detail = what
                 + QStringLiteral(" The 2.10+ servers need %1 with these subjects: after an upgrade (or on the 2.10+ "
                                  "servers of a mixed cluster) every MQTT connect in account \"%2\" will fail (10065).")
@@ -219,7 +219,7 @@ void BlockerChecks::headroom(QList<Finding> &out)
         f.severity = Sev::Critical;
         f.expected = QJsonObject{{QStringLiteral("max_streams"), current + m_ctx.missing.size()}};
         f.actual = QJsonObject{{QStringLiteral("max_streams"), maxStreams}, {QStringLiteral("streams"), current}};
-        f.explains = QStringList{CheckContext::withCause(CheckContext::createFormatFor(cannot.first()), F::errMaxStreams())};
+        f.explains = QStringList{CheckContext::line(CheckContext::createLineFor(cannot.first()), QStringLiteral("js:10027"))};
         f.detail = QStringLiteral("Account \"%1\" may have %2 streams and has %3; the servers need to create %4, so creating %5 fails "
                                   "(10027) and every MQTT connect in the account fails. Raise max_streams to at least %6.")
                        .arg(m_ctx.account)
@@ -233,7 +233,7 @@ void BlockerChecks::headroom(QList<Finding> &out)
                                       .arg(maxStreams)
                                       .arg(room)
                                       .arg(m_ctx.missing.size()),
-                                  F::errMaxStreams()});
+                                  QStringLiteral("js:10027")});
         out.append(f);
     } else if (maxStreams > 0 && m_ctx.layout().kind() == MqttLayout::Kind::V2_9) {
         // Upgrading to 2.10+ adds $MQTT_qos2in and $MQTT_out.
@@ -247,8 +247,8 @@ void BlockerChecks::headroom(QList<Finding> &out)
             f.severity = Sev::Warning;
             f.expected = QJsonObject{{QStringLiteral("max_streams"), current + needed.size()}};
             f.actual = QJsonObject{{QStringLiteral("max_streams"), maxStreams}, {QStringLiteral("streams"), current}};
-            f.explains = QStringList{CheckContext::withCause(F::createQos2InStream(), F::errMaxStreams()),
-                                     CheckContext::withCause(F::createOutStream(), F::errMaxStreams())};
+            f.explains = QStringList{CheckContext::line(QStringLiteral("asm.create_qos2in_stream"), QStringLiteral("js:10027")),
+                                     CheckContext::line(QStringLiteral("asm.create_out_stream"), QStringLiteral("js:10027"))};
             f.detail = QStringLiteral("Account \"%1\" may have %2 streams and has %3. Servers 2.10 and newer also create $MQTT_qos2in and "
                                       "$MQTT_out: after an upgrade every MQTT connect in the account will fail (10027). Raise max_streams "
                                       "to at least %4 before upgrading.")
@@ -265,13 +265,13 @@ void BlockerChecks::headroom(QList<Finding> &out)
         f.severity = Sev::Critical;
         f.expected = QJsonObject{{QStringLiteral("max_bytes_required"), false}};
         f.actual = QJsonObject{{QStringLiteral("max_bytes_required"), true}};
-        f.explains = QStringList{CheckContext::withCause(CheckContext::createFormatFor(m_ctx.missing.first()), F::errMaxBytesRequired())};
+        f.explains = QStringList{CheckContext::line(CheckContext::createLineFor(m_ctx.missing.first()), QStringLiteral("js:10113"))};
         f.detail = QStringLiteral("Account \"%1\" requires every stream to set max_bytes, but the servers create MQTT streams without "
                                   "it: creating %2 fails (10113). Remove max_bytes_required for the account, or create the MQTT "
                                   "streams by hand with max_bytes set.")
                        .arg(m_ctx.account, m_ctx.missing.first());
         for (const QString &name : std::as_const(m_ctx.missing))
-            m_ctx.blocked.insert(name, {QStringLiteral("the account requires max_bytes on every stream"), F::errMaxBytesRequired()});
+            m_ctx.blocked.insert(name, {QStringLiteral("the account requires max_bytes on every stream"), QStringLiteral("js:10113")});
         out.append(f);
     }
 
@@ -283,7 +283,8 @@ void BlockerChecks::headroom(QList<Finding> &out)
             f.severity = full ? Sev::Critical : Sev::Warning;
             f.expected = QJsonObject{{QStringLiteral("max_storage_above"), used}};
             f.actual = QJsonObject{{QStringLiteral("max_storage"), maxStorage}, {QStringLiteral("storage"), used}};
-            f.explains = QStringList{CheckContext::withCause(F::persistSession(), F::errAccountResources()), F::accountResourcesExceeded()};
+            f.explains = QStringList{CheckContext::line(QStringLiteral("session.persist_failed"), QStringLiteral("js:10002")),
+                                     CheckContext::line(QStringLiteral("js.account_limits_exceeded_old"))};
             f.detail = full ? QStringLiteral("Account \"%1\" uses %2 of its %3 bytes of file storage: session records cannot be saved "
                                              "(10002), so MQTT connects fail, and retained and QoS1 messages are not stored.")
                                   .arg(m_ctx.account)

@@ -1,7 +1,7 @@
 #include "checkcontext.h"
 
 #include "diagnosis/findingcatalogue.h"
-#include "diagnosis/mqttlogformats.h"
+#include "diagnosis/logcatalogue.h"
 #include "mqtt/layouts.h"
 
 namespace MqttDoctor {
@@ -34,22 +34,22 @@ Finding::Severity CheckContext::maxSeverity(Finding::Severity a, Finding::Severi
     return int(a) >= int(b) ? a : b;
 }
 
-QString CheckContext::createFormatFor(const QString &streamName)
+QString CheckContext::createLineFor(const QString &streamName)
 {
     if (streamName == MqttLayout::sessionsStream())
-        return MqttLogFormats::createSessionsStream();
+        return QStringLiteral("asm.create_sessions_stream");
     if (streamName == MqttLayout::messagesStream())
-        return MqttLogFormats::createMessagesStream();
+        return QStringLiteral("asm.create_messages_stream");
     if (streamName == MqttLayout::qos2InStream())
-        return MqttLogFormats::createQos2InStream();
+        return QStringLiteral("asm.create_qos2in_stream");
     if (streamName == MqttLayout::outStream())
-        return MqttLogFormats::createOutStream();
-    return MqttLogFormats::createRetainedStream();
+        return QStringLiteral("asm.create_out_stream");
+    return QStringLiteral("asm.create_retained_stream");
 }
 
-QString CheckContext::withCause(const QString &format, const QString &cause)
+QString CheckContext::line(const QString &id, const QString &causeKey)
 {
-    return FindingCatalogue::LogTemplate{format, cause, {}}.text();
+    return LogCatalogue::lineText(id, causeKey);
 }
 
 } // namespace MqttDoctor

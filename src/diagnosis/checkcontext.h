@@ -32,7 +32,7 @@ struct CheckContext
     struct Blocker
     {
         QString reason; ///< one clause: "stream \"ORDERS\" captures $MQTT.> (10065)"
-        QString cause; ///< the JetStream error text the server's create line carries
+        QString cause; ///< the log catalogue's key of the error the server's create line carries ("js:10065")
     };
     /** Missing streams whose creation will fail. */
     QHash<QString, Blocker> blocked;
@@ -49,10 +49,10 @@ struct CheckContext
     // Helpers shared by the parts.
     static qint64 messagesOf(const StreamInfo &s);
     static Finding::Severity maxSeverity(Finding::Severity a, Finding::Severity b);
-    /** The server's "create <label> stream for account %q: %v" format for an MQTT stream name. */
-    static QString createFormatFor(const QString &streamName);
-    /** `format` with its last %v / %w replaced by `cause`. */
-    static QString withCause(const QString &format, const QString &cause);
+    /** The log catalogue's id of the server's "create <label> stream for account %q: %v" line for an MQTT stream name. */
+    static QString createLineFor(const QString &streamName);
+    /** A server line a finding explains: the log catalogue's template `id`, with the error of cause `causeKey` in it. */
+    static QString line(const QString &id, const QString &causeKey = {});
 };
 
 } // namespace MqttDoctor

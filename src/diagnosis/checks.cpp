@@ -15,7 +15,6 @@
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/missingconsumerfindings.h"
 #include "diagnosis/metagroupcheck.h"
-#include "diagnosis/mqttlogformats.h"
 #include "diagnosis/qos2checks.h"
 #include "diagnosis/sessionchecks.h"
 #include "diagnosis/takeoverchecks.h"
@@ -125,7 +124,7 @@ QList<Finding> checkCluster(const QList<ServerInfo> &servers, const CheckOptions
     f.expected = QJsonObject{{QStringLiteral("layouts"), 1}};
     f.actual = QJsonObject{{QStringLiteral("2.9"), QJsonArray::fromStringList(legacyVersions)},
                            {QStringLiteral("2.10+"), QJsonArray::fromStringList(currentVersions)}};
-    f.explains = QStringList{CheckContext::withCause(MqttLogFormats::createRetainedConsumer(), MqttLogFormats::errFilterNotSubset())};
+    f.explains = QStringList{CheckContext::line(QStringLiteral("asm.create_retained_consumer"), QStringLiteral("js:10093"))};
     f.detail = QStringLiteral("%1 serve MQTT with the 2.9 layout and %2 with the 2.10+ layout. Each 2.10+ server, the first time it "
                               "sets up MQTT for an account, creates $MQTT_qos2in and $MQTT_out and migrates $MQTT_rmsgs to "
                               "$MQTT.rmsgs.>; from then on every MQTT connect to that account through a 2.9 server fails "

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "common/result.h"
 #include "diagnosis/finding.h"
 #include "diagnosis/findingpattern.h"
 
@@ -15,7 +16,9 @@ namespace MqttDoctor {
 
 /**
  * The catalogue of finding codes (docs/findings.md): for each code its default severity, title template,
- * the nats-server log lines it explains, and its repair action. Static data; any thread.
+ * the nats-server log lines it explains, and its repair action. The data is `findingcatalogue.json`,
+ * compiled in; the lines it explains are ids of the log catalogue (logcatalogue.json), the one place the
+ * servers' log formats are written down. Read once on first use; any thread after that.
  *
  * Default severities answer "what does the operator at 3 a.m. need":
  * - critical: MQTT clients cannot connect now (or the next connect fails) — JETSTREAM_DISABLED,
@@ -32,15 +35,18 @@ namespace MqttDoctor {
 class FindingCatalogue final
 {
 public:
-    /** A server log line a finding explains. */
+    /** A server log line a finding explains: a template of the log catalogue, with the error inside it when that matters. */
     struct LogTemplate
     {
-        QString format; ///< the exact format string nats-server logs (MqttLogFormats)
-        QString cause; ///< the JetStream error text in its %v / %w when it matters; empty: any
-        QString versions; ///< server versions that log it: "all", "2.10+", "2.9.10-2.11.14"...
+        QString line; ///< the log catalogue entry's id ("asm.create_sessions_stream")
+        QString cause; ///< the log catalogue cause key of the error in its %v / %w ("js:10065"); empty: any
 
+        /** The exact format string nats-server logs (LogCatalogue::templateText). */
+        QString format() const;
+        /** The server versions that log it, as the log catalogue says ("2.9.0+", "2.10.0 to 2.10.5"). */
+        QStringList versions() const;
         /**
-         * The format with its last %v / %w replaced by `cause` ("create sessions stream for account
+         * The format with its last %v / %w replaced by the cause's text ("create sessions stream for account
          * %q: subjects overlap with an existing stream (10065)"); the bare format without a cause.
          */
         QString text() const;
@@ -66,10 +72,23 @@ public:
          * GUI): the state may be deliberate, so a plain `repair` leaves it alone.
          */
         bool repairOnlyWhenSelected = false;
+        /** When a finding gets another severity than its default (without the cap severityRule() adds); may be empty. */
+        QString severityRule;
 
         /** LogTemplate::text() of every explained line. */
         QStringList explainTexts() const;
     };
+
+    /**
+     * Reads the data file (`findingcatalogue.json`, compiled in): `{"findings": [...]}`, each with code, severity,
+     * scope, title, detects, guidance and optionally explains ([{"line": id, "cause": key}]), symptoms, repair,
+     * alternative_repairs, repair_only_when_selected, severity_rule. Fails on the first malformed entry, unknown
+     * member, unknown severity or scope, or repeated code. (That each line id and cause key is in the log
+     * catalogue is for the tests to hold: the log catalogue reads this one when it starts.)
+     */
+    static Result<QList<Entry>> parseData(const QByteArray &json);
+    /** Where the compiled-in data file is (a Qt resource path). */
+    static QString dataResource();
 
     /** Every code of docs/findings.md, in the order of the table. */
     static const QList<Entry> &entries();

@@ -109,6 +109,7 @@ struct Catalogue
     QList<CompiledEntry> compiled;
     QList<qsizetype> innerIndexes; ///< compiled entries that can stand inside another template's error
     QHash<QString, LogCatalogueCause> causes;
+    QHash<QString, qsizetype> byId; ///< index into entries
 
     Catalogue()
     {
@@ -124,6 +125,8 @@ struct Catalogue
             data = std::move(parsed).value();
         }
         entries = std::move(data.entries);
+        for (qsizetype i = 0; i < entries.size(); ++i)
+            byId.insert(entries.at(i).id, i);
         for (LogCatalogueEntry &e : entries) {
             const QString ownSeverity = e.severity;
             // A template that points to findings is as severe as they are (LogCatalogue::findingSeverity).
@@ -513,10 +516,45 @@ const QList<LogCatalogueEntry> &LogCatalogue::entries()
 
 std::optional<LogCatalogueEntry> LogCatalogue::entry(const QString &id)
 {
-    for (const LogCatalogueEntry &e : catalogue().entries)
-        if (e.id == id)
-            return e;
-    return std::nullopt;
+    const Catalogue &cat = catalogue();
+    const auto it = cat.byId.constFind(id);
+    if (it == cat.byId.cend())
+        return std::nullopt;
+    return cat.entries.at(*it);
+}
+
+QString LogCatalogue::templateText(const QString &id)
+{
+    const Catalogue &cat = catalogue();
+    const auto it = cat.byId.constFind(id);
+    return it == cat.byId.cend() ? QString() : cat.entries.at(*it).text;
+}
+
+QString LogCatalogue::causeText(const QString &key)
+{
+    const Catalogue &cat = catalogue();
+    const auto it = cat.causes.constFind(key);
+    return it == cat.causes.cend() ? QString() : it->text();
+}
+
+QString LogCatalogue::lineText(const QString &id, const QString &causeKey)
+{
+    QString out = templateText(id);
+    if (out.isEmpty()) {
+        qCritical("LogCatalogue: no template with id %s", qPrintable(id));
+        return id;
+    }
+    if (causeKey.isEmpty())
+        return out;
+    const QString cause = causeText(causeKey);
+    if (cause.isEmpty()) {
+        qCritical("LogCatalogue: no cause %s (template %s)", qPrintable(causeKey), qPrintable(id));
+        return out;
+    }
+    const qsizetype at = qMax(out.lastIndexOf(QLatin1String("%v")), out.lastIndexOf(QLatin1String("%w")));
+    if (at >= 0)
+        out.replace(at, 2, cause);
+    return out;
 }
 
 bool LogCatalogue::refusesStreamCreation(const LogCatalogueEntry &entry)

@@ -60,6 +60,18 @@ public:
     /** The template with this id, if any. */
     static std::optional<LogCatalogueEntry> entry(const QString &id);
 
+    /** The template text of the entry `id` ("create sessions stream for account %q: %v"); empty for an unknown id. */
+    static QString templateText(const QString &id);
+    /** The error text of the cause `key` as a line carries it ("stream not found (10059)"); empty when unknown. */
+    static QString causeText(const QString &key);
+    /**
+     * The template of `id` with its last %v / %w replaced by the text of the cause `causeKey` ("create sessions stream
+     * for account %q: subjects overlap with an existing stream (10065)"); the bare template without a cause. How a
+     * finding names the server lines it explains (Finding::explains). An unknown id or key is a defect: reported with
+     * qCritical, and the id itself comes back.
+     */
+    static QString lineText(const QString &id, const QString &causeKey = {});
+
     /** The finding codes (docs/findings.md), in catalogue order. */
     static QStringList findingCodes();
 

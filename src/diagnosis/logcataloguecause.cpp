@@ -6,6 +6,13 @@
 
 namespace MqttDoctor {
 
+QString LogCatalogueCause::text() const
+{
+    if (!errorText.isEmpty() || !key.startsWith(QLatin1String("js:")))
+        return errorText;
+    return description + QStringLiteral(" (") + QStringView(key).sliced(3) + u')';
+}
+
 QJsonObject LogCatalogueCause::toDataJson() const
 {
     QJsonObject o{{QStringLiteral("key"), key}};
@@ -14,6 +21,7 @@ QJsonObject LogCatalogueCause::toDataJson() const
             o.insert(QLatin1String(name), value);
     };
     text("description", description);
+    text("text", errorText);
     if (!codes.isEmpty())
         o.insert(QStringLiteral("codes"), QJsonArray::fromStringList(codes));
     text("severity", severity);
@@ -29,6 +37,7 @@ Result<LogCatalogueCause> LogCatalogueCause::fromDataJson(const QJsonObject &obj
     c.key = r.string("key", true);
     r.setName(c.key);
     c.description = r.string("description");
+    c.errorText = r.string("text");
     c.codes = r.strings("codes");
     c.severity = r.string("severity");
     c.meaning = r.string("meaning");

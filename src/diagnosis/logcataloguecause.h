@@ -18,10 +18,18 @@ struct LogCatalogueCause
 {
     QString key;
     QString description; ///< the JetStream description or the error text, for docs
+    /** What the server writes in the line when it is not "<description> (<code>)" of a "js:<code>" key ("timeout"). */
+    QString errorText;
     QStringList codes;
     QString severity; ///< overrides the entry's severity when not empty (a one-off, a shutdown)
     QString meaning; ///< may use the placeholders of LogCatalogueEntry
     QString advice;
+
+    /**
+     * The error as the server's line carries it in its %v / %w: "stream not found (10059)" for "js:10059" (a
+     * JetStream API error prints its description and code), errorText for the others.
+     */
+    QString text() const;
 
     /** As the catalogue's data file holds it (empty members left out). */
     QJsonObject toDataJson() const;

@@ -5,14 +5,12 @@
 #include "diagnosis/checkcontext.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
-#include "diagnosis/mqttlogformats.h"
 #include "mqtt/serverversion.h"
 
 namespace MqttDoctor {
 
 RetainedChecks::RetainedChecks(const CheckContext &context) : m_ctx(context) {}
 
-namespace F = MqttLogFormats;
 using Sev = Finding::Severity;
 
 void RetainedChecks::retained(QList<Finding> &out) const
@@ -96,7 +94,7 @@ void RetainedChecks::retained(QList<Finding> &out) const
         f.expected = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(old.subjects)},
                                  {QStringLiteral("max_msgs_per_subject"), old.maxMsgsPerSubject}};
         f.actual = actualShape;
-        f.explains = QStringList{CheckContext::withCause(F::createRetainedConsumer(), F::errFilterNotSubset())};
+        f.explains = QStringList{CheckContext::line(QStringLiteral("asm.create_retained_consumer"), QStringLiteral("js:10093"))};
         f.detail = QStringLiteral("$MQTT_rmsgs was migrated to the 2.10+ layout (subjects $MQTT.rmsgs.>), but %1 serve%2 MQTT with "
                                   "the 2.9 layout. A 2.9 server builds its retained consumer on $MQTT.rmsgs, which the stream no "
                                   "longer contains (10093): every MQTT connect to account \"%3\" through %4 fails without a CONNACK.")
@@ -278,7 +276,8 @@ void RetainedChecks::legacySessions(QList<Finding> &out) const
                                {QStringLiteral("messages"), messages}};
         if (messages == 0) {
             f.severity = Sev::Warning;
-            f.explains = QStringList{CheckContext::withCause(F::transferSessionLoad(), F::errNoMessageFound()), F::transferSessionsRetry()};
+            f.explains = QStringList{CheckContext::line(QStringLiteral("transfer.sessions_load_failed"), QStringLiteral("js:10037")),
+                                     CheckContext::line(QStringLiteral("transfer.sessions_retry"))};
             f.detail = QStringLiteral("%1 is an empty legacy per-session stream. When a server creates $MQTT_sess it moves legacy "
                                       "streams into it; an empty one makes that fail and retry every 5 s, forever (the streams "
                                       "after it are never moved).%2")
@@ -287,13 +286,16 @@ void RetainedChecks::legacySessions(QList<Finding> &out) const
                                             : QStringLiteral(" $MQTT_sess does not exist: the next MQTT connect starts the loop."));
         } else if (sessPresent) {
             f.severity = Sev::Warning;
-            f.explains = QStringList{F::transferSessionsStart(), F::transferSessionUnmarshal()};
+            f.explains = QStringList{CheckContext::line(QStringLiteral("transfer.sessions_start")),
+                                     CheckContext::line(QStringLiteral("transfer.sessions_unmarshal_failed"))};
             f.detail = QStringLiteral("%1 holds a session record of a server up to 2.4. Servers move these into $MQTT_sess only when "
                                       "they create $MQTT_sess, which already exists: this session is never restored.")
                            .arg(s.name);
         } else {
             f.severity = Sev::Info;
-            f.explains = QStringList{F::transferSessionsStart(), F::transferSessionUnmarshal(), F::transferSessionStore()};
+            f.explains = QStringList{CheckContext::line(QStringLiteral("transfer.sessions_start")),
+                                     CheckContext::line(QStringLiteral("transfer.sessions_unmarshal_failed")),
+                                     CheckContext::line(QStringLiteral("transfer.sessions_store_failed"))};
             f.detail = QStringLiteral("%1 holds a session record of a server up to 2.4. The server that creates $MQTT_sess moves it "
                                       "there and deletes this stream (a record that is not a session is skipped and kept).")
                            .arg(s.name);

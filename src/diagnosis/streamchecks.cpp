@@ -5,14 +5,12 @@
 #include "diagnosis/checkcontext.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
-#include "diagnosis/mqttlogformats.h"
 #include "diagnosis/subjectoverlap.h"
 
 namespace MqttDoctor {
 
 StreamChecks::StreamChecks(const CheckContext &context) : m_ctx(context) {}
 
-namespace F = MqttLogFormats;
 namespace R = RepairActions;
 using Sev = Finding::Severity;
 
@@ -37,28 +35,28 @@ QString missingEffect(const QString &name)
 QStringList missingExplains(const QString &name)
 {
     if (name == MqttLayout::sessionsStream())
-        return {CheckContext::withCause(F::loadSessionOld(), F::errStreamNotFound()),
-                CheckContext::withCause(F::loadSession(), F::errStreamNotFound())};
+        return {CheckContext::line(QStringLiteral("session.load_failed_old"), QStringLiteral("js:10059")),
+                CheckContext::line(QStringLiteral("session.load_failed"), QStringLiteral("js:10059"))};
     if (name == MqttLayout::messagesStream())
-        return {CheckContext::withCause(F::addSubscriptionConsumer(), F::errStreamNotFound())};
+        return {CheckContext::line(QStringLiteral("consumer.add_failed"), QStringLiteral("js:10059"))};
     if (name == MqttLayout::outStream())
-        return {CheckContext::withCause(F::addPubRelConsumer(), F::errStreamNotFound())};
+        return {CheckContext::line(QStringLiteral("consumer.add_pubrel_failed"), QStringLiteral("js:10059"))};
     if (name == MqttLayout::retainedStream())
-        return {CheckContext::withCause(F::storeRetained(), F::errTimeout())};
+        return {CheckContext::line(QStringLiteral("retained.store_failed"), QStringLiteral("timeout:store"))};
     return {};
 }
 
 QStringList subjectsExplains(const QString &name)
 {
     if (name == MqttLayout::sessionsStream())
-        return {CheckContext::withCause(F::persistSession(), F::errTimeout())};
+        return {CheckContext::line(QStringLiteral("session.persist_failed"), QStringLiteral("timeout:store"))};
     if (name == MqttLayout::messagesStream())
-        return {CheckContext::withCause(F::addSubscriptionConsumer(), F::errFilterNotSubset())};
+        return {CheckContext::line(QStringLiteral("consumer.add_failed"), QStringLiteral("js:10093"))};
     if (name == MqttLayout::outStream())
-        return {CheckContext::withCause(F::addPubRelConsumer(), F::errFilterNotSubset())};
+        return {CheckContext::line(QStringLiteral("consumer.add_pubrel_failed"), QStringLiteral("js:10093"))};
     if (name == MqttLayout::retainedStream())
-        return {CheckContext::withCause(F::createRetainedConsumer(), F::errFilterNotSubset()),
-                CheckContext::withCause(F::storeRetained(), F::errTimeout())};
+        return {CheckContext::line(QStringLiteral("asm.create_retained_consumer"), QStringLiteral("js:10093")),
+                CheckContext::line(QStringLiteral("retained.store_failed"), QStringLiteral("timeout:store"))};
     return {};
 }
 
@@ -383,7 +381,8 @@ void StreamChecks::replicas(QList<Finding> &out) const
         f.expected = QJsonObject{{QStringLiteral("num_replicas"), wanted}};
         f.actual =
             QJsonObject{{QStringLiteral("num_replicas"), have}, {QStringLiteral("peers"), QJsonArray::fromStringList(m_ctx.choice.peers)}};
-        f.explains = m_ctx.choice.replicasFromConfig ? QStringList{F::replicasMismatch()} : QStringList{};
+        f.explains =
+            m_ctx.choice.replicasFromConfig ? QStringList{CheckContext::line(QStringLiteral("asm.replicas_mismatch"))} : QStringList{};
         const QString basis = m_ctx.choice.replicasFromConfig ? QStringLiteral("mqtt.stream_replicas")
                                                               : QStringLiteral("%1 JetStream server(s), at most 3").arg(peers);
         if (have > peers) {
@@ -456,14 +455,16 @@ void StreamChecks::health(QList<Finding> &out) const
         f.actual = s.cluster;
         if (leader.isEmpty()) {
             f.explains =
-                QStringList{CheckContext::withCause(F::lookupStream(), F::errTimeout()), F::requestTimeoutOld(), F::requestTimeout()};
+                QStringList{CheckContext::line(QStringLiteral("asm.lookup_stream"), QStringLiteral("timeout:api")),
+                            CheckContext::line(QStringLiteral("jsa.timeout")), CheckContext::line(QStringLiteral("jsa.timeout_after"))};
             if (name == MqttLayout::sessionsStream())
-                f.explains << CheckContext::withCause(F::loadSessionOld(), F::errTimeout())
-                           << CheckContext::withCause(F::loadSession(), F::errTimeout())
-                           << CheckContext::withCause(F::persistSession(), F::errTimeout());
+                f.explains << CheckContext::line(QStringLiteral("session.load_failed_old"), QStringLiteral("timeout:api"))
+                           << CheckContext::line(QStringLiteral("session.load_failed"), QStringLiteral("timeout:api"))
+                           << CheckContext::line(QStringLiteral("session.persist_failed"), QStringLiteral("timeout:store"));
             if (name == MqttLayout::retainedStream())
-                f.explains << F::lookupOrCreateRetainedStream() << F::lookupRetainedStream()
-                           << CheckContext::withCause(F::storeRetained(), F::errTimeout());
+                f.explains << CheckContext::line(QStringLiteral("asm.retained_stream_unavailable"))
+                           << CheckContext::line(QStringLiteral("asm.retained_stream_lookup_lost"))
+                           << CheckContext::line(QStringLiteral("retained.store_failed"), QStringLiteral("timeout:store"));
             f.detail =
                 QStringLiteral("%1 has no leader: every JetStream request on it times out. %2")
                     .arg(name,

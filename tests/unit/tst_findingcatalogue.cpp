@@ -1,4 +1,5 @@
 #include <QFile>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 
@@ -7,11 +8,12 @@
 #include "diagnosis/checks.h"
 #include "diagnosis/findingcatalogue.h"
 #include "diagnosis/findingcodes.h"
-#include "diagnosis/mqttlogformats.h"
+#include "diagnosis/logcatalogue.h"
 
 #include "capturedlogs.h"
 
 using namespace MqttDoctor;
+using namespace Qt::StringLiterals;
 
 Q_DECLARE_METATYPE(Finding::Severity)
 
@@ -85,8 +87,9 @@ private slots:
         // Something tells the operator what they see: a log line, or a symptom that leaves none.
         QVERIFY(!e->explains.isEmpty() || !e->symptoms.isEmpty());
         for (const auto &l : e->explains) {
-            QVERIFY(!l.format.isEmpty());
-            QVERIFY(!l.versions.isEmpty());
+            QVERIFY2(!l.format().isEmpty(), qPrintable(code + u": no log template "_s + l.line));
+            QVERIFY(!l.versions().isEmpty());
+            QVERIFY2(l.cause.isEmpty() || !LogCatalogue::causeText(l.cause).isEmpty(), qPrintable(code + u": no cause "_s + l.cause));
         }
     }
 
@@ -114,7 +117,8 @@ private slots:
                                                << QStringLiteral("SUBJECTS_OVERLAP");
         QTest::newRow("seed: QoS2 stream") << QStringLiteral("create QoS2 incoming messages stream for account %q: %v")
                                            << QStringLiteral("STREAM_LIMIT_HEADROOM");
-        QTest::newRow("seed: loading session") << QStringLiteral("loading session record: %w") << QStringLiteral("STREAM_MISSING");
+        QTest::newRow("seed: loading session") << QStringLiteral("loading session record: %w for account %q, session %q")
+                                               << QStringLiteral("STREAM_MISSING");
         QTest::newRow("old loading session") << QStringLiteral("loading session record for account %q, session %q: %v")
                                              << QStringLiteral("STREAM_MISSING");
         QTest::newRow("10093") << QStringLiteral("create retained messages consumer for account %q: %v")
@@ -128,9 +132,10 @@ private slots:
         QTest::newRow("retained deadline") << QStringLiteral(
             "timed out while transferring retained messages from '$MQTT.rmsgs' after %v, %d processed, %d successfully transferred")
                                            << QStringLiteral("RETAINED_LEGACY_LAYOUT");
-        QTest::newRow("unmarshal") << QStringLiteral("unmarshal of session record at sequence %v: %w")
+        QTest::newRow("unmarshal") << QStringLiteral("unmarshal of session record at sequence %v: %w for account %q, session %q")
                                    << QStringLiteral("SESSION_UNDECODABLE");
-        QTest::newRow("collision") << QStringLiteral("stored session does not match client ID") << QStringLiteral("SESSION_ID_MISMATCH");
+        QTest::newRow("collision") << QStringLiteral("stored session does not match client ID for account %q, session %q")
+                                   << QStringLiteral("SESSION_ID_MISMATCH");
     }
 
     void explainsServerLines()
@@ -139,24 +144,89 @@ private slots:
         QFETCH(QString, code);
         bool found = false;
         for (const auto &l : FindingCatalogue::entry(code)->explains)
-            found = found || l.format == format;
+            found = found || l.format() == format;
         QVERIFY2(found, qPrintable(code + QStringLiteral(" does not explain ") + format));
     }
 
     void templateText()
     {
-        const FindingCatalogue::LogTemplate overlap{MqttLogFormats::createSessionsStream(), MqttLogFormats::errSubjectsOverlap(),
-                                                    QStringLiteral("all")};
-        QCOMPARE(overlap.text(), QStringLiteral("create sessions stream for account %q: subjects overlap with an existing stream (10065)"));
-        const FindingCatalogue::LogTemplate wrapped{MqttLogFormats::loadSession(), MqttLogFormats::errStreamNotFound(),
-                                                    QStringLiteral("2.11.15+")};
-        QCOMPARE(wrapped.text(), QStringLiteral("loading session record: stream not found (10059)"));
-        const FindingCatalogue::LogTemplate bare{MqttLogFormats::replicasMismatch(), {}, QStringLiteral("all")};
-        QCOMPARE(bare.text(), MqttLogFormats::replicasMismatch());
-        const FindingCatalogue::LogTemplate noPlaceholder{MqttLogFormats::sessionCollision(), QStringLiteral("x"), QStringLiteral("all")};
-        QCOMPARE(noPlaceholder.text(), MqttLogFormats::sessionCollision());
-        const FindingCatalogue::LogTemplate lastOne{MqttLogFormats::persistSession(), MqttLogFormats::errTimeout(), QStringLiteral("all")};
-        QCOMPARE(lastOne.text(), QStringLiteral("unable to persist session %q (seq=%v): timeout"));
+        using LT = FindingCatalogue::LogTemplate;
+        QCOMPARE((LT{u"asm.create_sessions_stream"_s, u"js:10065"_s}.text()),
+                 u"create sessions stream for account %q: subjects overlap with an existing stream (10065)"_s);
+        // %w in the middle of the line: the error goes there.
+        QCOMPARE((LT{u"session.load_failed"_s, u"js:10059"_s}.text()),
+                 u"loading session record: stream not found (10059) for account %q, session %q"_s);
+        QCOMPARE((LT{u"asm.replicas_mismatch"_s, {}}.text()), LogCatalogue::templateText(u"asm.replicas_mismatch"_s));
+        // A line without %v / %w keeps its text whatever the cause.
+        QCOMPARE((LT{u"session.id_mismatch"_s, u"js:10059"_s}.text()), LogCatalogue::templateText(u"session.id_mismatch"_s));
+        QCOMPARE((LT{u"session.persist_failed"_s, u"timeout:store"_s}.text()), u"unable to persist session %q (seq=%v): timeout"_s);
+        QCOMPARE((LT{u"asm.create_qos2in_stream"_s, {}}.versions()), QStringList{u"2.10.0+"_s});
+        // An unknown id is a defect: said loudly, and the id stands in for the text.
+        QTest::ignoreMessage(QtCriticalMsg, "LogCatalogue: no template with id no.such_line");
+        QCOMPARE((LT{u"no.such_line"_s, {}}.text()), u"no.such_line"_s);
+    }
+
+    // The compiled-in data file is what the catalogue holds, and bad data is refused with a clear error.
+    void dataFile()
+    {
+        QFile f(FindingCatalogue::dataResource());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto parsed = FindingCatalogue::parseData(f.readAll());
+        QVERIFY2(parsed.ok(), qPrintable(parsed.ok() ? QString() : parsed.error().message()));
+        QCOMPARE(parsed->size(), FindingCatalogue::entries().size());
+
+        const auto errorOf = [](const QByteArray &json) {
+            const auto r = FindingCatalogue::parseData(json);
+            return r.ok() ? QString() : r.error().message();
+        };
+        const QByteArray good =
+            R"({"code": "X", "severity": "error", "scope": "stream", "title": "t", "detects": "d", "symptoms": "s", "guidance": "g")";
+        QVERIFY(errorOf(QByteArray(R"({"findings": [)") + good + "}]}").isEmpty());
+        QVERIFY(errorOf("{").contains(u"not JSON"_s));
+        QCOMPARE(errorOf(R"({"findings": [], "extra": 1})"), u"finding catalogue: unknown member 'extra'"_s);
+        QCOMPARE(errorOf(QByteArray(R"({"findings": [)") + good + R"(, "colour": "red"}]})"),
+                 u"finding catalogue entry X: unknown member 'colour'"_s);
+        QCOMPARE(errorOf(QByteArray(R"({"findings": [)") + good + "}, " + good + "}]}"), u"finding catalogue: code X appears twice"_s);
+        QCOMPARE(
+            errorOf(
+                R"({"findings": [{"code": "X", "severity": "bad", "scope": "stream", "title": "t", "detects": "d", "symptoms": "s", "guidance": "g"}]})"),
+            u"finding catalogue entry X: unknown severity 'bad'"_s);
+        QCOMPARE(
+            errorOf(
+                R"({"findings": [{"code": "X", "severity": "error", "scope": "stream", "title": "t", "detects": "d", "guidance": "g"}]})"),
+            u"finding catalogue entry X: neither a line it explains nor a symptom tells the operator what they see"_s);
+        QCOMPARE(
+            errorOf(
+                R"({"findings": [{"code": "X", "severity": "error", "scope": "stream", "title": "t", "detects": "d", "guidance": "g", "explains": [{"line": "a", "why": 1}]}]})"),
+            u"explained line of X: unknown member 'why'"_s);
+        QVERIFY(errorOf(R"({"findings": [{"severity": "error"}]})").contains(u"member 'code' is missing"_s));
+    }
+
+    // Each code has its section in docs/findings.md, in the catalogue's order, and the section names the
+    // catalogue's repair action (or says there is none).
+    void findingsDocFollowsTheCatalogue()
+    {
+        QFile f(Test::CapturedLogs::sourceDir() + QStringLiteral("/docs/findings.md"));
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
+        const QString doc = QString::fromUtf8(f.readAll());
+        const qsizetype codesStart = doc.indexOf(u"\n## The finding codes\n"_s);
+        QVERIFY(codesStart >= 0);
+        QStringList sections;
+        static const QRegularExpression heading(u"^### ([A-Z0-9_]+)$"_s, QRegularExpression::MultilineOption);
+        for (auto it = heading.globalMatch(doc, codesStart); it.hasNext();)
+            sections << it.next().captured(1);
+        QCOMPARE(sections, FindingCatalogue::codes());
+        for (qsizetype i = 0; i < sections.size(); ++i) {
+            const FindingCatalogue::Entry *e = FindingCatalogue::entry(sections.at(i));
+            const qsizetype from = doc.indexOf(u"\n### "_s + e->code + u'\n');
+            const qsizetype to = i + 1 < sections.size() ? doc.indexOf(u"\n### "_s + sections.at(i + 1) + u'\n') : doc.size();
+            const QString section = doc.mid(from, to - from);
+            if (e->repair.isEmpty())
+                QVERIFY2(section.contains(u"**Repair:** none"_s) || section.contains(u"**No repair"_s),
+                         qPrintable(e->code + u" does not say it has no repair"_s));
+            else
+                QVERIFY2(section.contains(u"`"_s + e->repair + u'`'), qPrintable(e->code + u" does not name its repair "_s + e->repair));
+        }
     }
 
     void makeFinding()
@@ -166,7 +236,7 @@ private slots:
         QCOMPARE(f.title, QStringLiteral("$MQTT_sess is missing in account ACME"));
         QCOMPARE(f.severity, Finding::Severity::Error);
         QCOMPARE(f.repair, QStringLiteral("create_stream"));
-        QVERIFY(f.explains.contains(QStringLiteral("loading session record: stream not found (10059)")));
+        QVERIFY(f.explains.contains(QStringLiteral("loading session record: stream not found (10059) for account %q, session %q")));
 
         const Finding r =
             FindingCatalogue::make(FindingCodes::replicasMismatch(), QStringLiteral("ACME"), QStringLiteral("$MQTT_msgs"),

@@ -437,7 +437,7 @@ private slots:
             << u"[4711] 2026/12/02 15:50:45.000001 [ERR] 10.0.3.17:51261 - mid:94 - \"fresh2\" - unable to connect: "
                u"loading session record: timeout after 5.001s: request type \"ML\" on \"$JS.API.DIRECT.GET.$MQTT_sess\" "
                u"(reply=\"$MQTT.JSA.DiAi4bSi.ML.x1\") for account \"ACME\", session \"fresh2\""_s
-            << u"session.load_failed"_s << u"STREAM_UNHEALTHY"_s << u"ACME"_s << u"fresh2"_s << 0 << u"$MQTT_sess"_s;
+            << u"session.load_failed"_s << u"STREAM_UNHEALTHY,JETSTREAM_API_ERRORS"_s << u"ACME"_s << u"fresh2"_s << 0 << u"$MQTT_sess"_s;
     }
     void seeds()
     {
@@ -496,7 +496,7 @@ private slots:
         row("delete consumer",
             err + cl
                 + u"unable to delete consumer \"PNfq787e_Z3lYPItRajULBBa2nFWaND\" for session \"c1\": timeout after 5s: request type \"CD\" on \"$JS.API.CONSUMER.DELETE.$MQTT_msgs.PNfq787e_Z3lYPItRajULBBa2nFWaND\" (reply=\"$MQTT.JSA.x.CD.y\")"_s,
-            "session.delete_consumer_failed", "jsa.timeout_after", "STREAM_UNHEALTHY", "", "c1", "$MQTT_msgs",
+            "session.delete_consumer_failed", "jsa.timeout_after", "STREAM_UNHEALTHY,JETSTREAM_API_ERRORS", "", "c1", "$MQTT_msgs",
             "$JS.API.CONSUMER.DELETE.$MQTT_msgs.PNfq787e_Z3lYPItRajULBBa2nFWaND");
         row("delete record old", err + cl + u"unable to delete session \"c1\" record at sequence 12"_s, "session.delete_record_failed_old",
             "", "SESSION_STALE", "", "c1", "$MQTT_sess", "");
@@ -513,12 +513,12 @@ private slots:
         row("retained load all",
             wrn + cl
                 + u"error loading retained messages: timeout after 5s: request type \"ML\" on \"$JS.API.DIRECT.GET.$MQTT_rmsgs\": got 3 out of 10"_s,
-            "retained.load_all_failed", "jsa.timeout_after_multi", "STREAM_UNHEALTHY", "", "c1", "$MQTT_rmsgs",
+            "retained.load_all_failed", "jsa.timeout_after_multi", "STREAM_UNHEALTHY,JETSTREAM_API_ERRORS", "", "c1", "$MQTT_rmsgs",
             "$JS.API.DIRECT.GET.$MQTT_rmsgs");
         row("retained decode", wrn + cl + u"failed to decode retained message for subject \"r.3\": invalid retained message flags"_s,
             "retained.decode_failed", "", "", "", "c1", "$MQTT_rmsgs", "r.3");
         row("retained 0x7f", wrn + cl + u"Skipping retained message for subject \"bad\\x7fsubject\": unsupported character 0x7f"_s,
-            "retained.skipped_del_char", "", "", "", "c1", "$MQTT_rmsgs", "bad\x7fsubject");
+            "retained.skipped_del_char", "", "UPGRADE_RETAINED_SKIPPED", "", "c1", "$MQTT_rmsgs", "bad\x7fsubject");
         row("transfer retry", wrn + u"Failed to transfer 3 MQTT retained messages, will try again in 5s"_s, "retained.transfer_retry", "",
             "RETAINED_LEGACY_LAYOUT,RETAINED_ORPHANED", "", "", "$MQTT_rmsgs", "");
         row("transfer load",

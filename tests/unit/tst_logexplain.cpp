@@ -201,7 +201,7 @@ private slots:
         const LogLineMatch d = LogCatalogue::explain(
             u"unable to connect: lookup sessions stream for account \"ACME\": timeout after 4.008373159s: request type "
             u"\"SL\" on \"$JS.hub.API.STREAM.INFO.$MQTT_sess\" (reply=\"$MQTT.JSA.onglaOPN.SL.86sKeFMtnIwSahJJkzasmz\")"_s);
-        QCOMPARE(d.codes, QStringList{u"STREAM_UNHEALTHY"_s});
+        QCOMPARE(d.codes, (QStringList{u"STREAM_UNHEALTHY"_s, u"JETSTREAM_API_ERRORS"_s}));
         QVERIFY(d.meaning.contains(u"domain \"hub\""_s));
         QVERIFY(d.meaning.contains(u"\"SL\" (stream lookup)"_s));
         // The same with a stored message points at missing/misconfigured streams.

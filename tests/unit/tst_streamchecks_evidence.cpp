@@ -24,7 +24,7 @@ private slots:
         QCOMPARE(f->repair, QStringLiteral("create_stream"));
         QCOMPARE(f->expected.toObject(), MqttLayout(MqttLayout::Kind::V2_10).stream(QStringLiteral("$MQTT_sess"))->createConfig());
         QVERIFY(f->actual.isNull());
-        QVERIFY(f->explains.contains(QStringLiteral("loading session record: stream not found (10059)")));
+        QVERIFY(f->explains.contains(QStringLiteral("loading session record: stream not found (10059) for account %q, session %q")));
         QVERIFY(f->explains.contains(QStringLiteral("loading session record for account %q, session %q: stream not found (10059)")));
         QCOMPARE(f->title, QStringLiteral("$MQTT_sess is missing in account ACME"));
     }
