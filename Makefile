@@ -55,13 +55,14 @@ TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQT
     -DMQTTDOCTOR_BUILD_CONTROLLERS=ON
 
 # qt6-svg-dev: the GUI's icons are SVG, drawn by Qt's SVG plugins (and the package's icon PNGs are
-# rendered from the SVG). The last line: what `make package` and its test need (dpkg-dev's
-# dpkg-shlibdeps finds the package's dependencies; the checkers of the package's files).
+# rendered from the SVG). graphviz: every build renders the architecture diagram
+# (docs/architecture/layers.dot) and its test checks it. The last line: what `make package` and its
+# test need (dpkg-dev's dpkg-shlibdeps finds the package's dependencies; the checkers of the package's files).
 DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
     qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev \
     libnats-dev libssl-dev openssl libmosquitto-dev \
     clang libclang-rt-dev llvm lld clang-format clang-tidy \
-    nats-server mosquitto-clients python3-prometheus-client python3-jsonschema prometheus \
+    nats-server mosquitto-clients python3-prometheus-client python3-jsonschema prometheus graphviz \
     xvfb xauth ca-certificates \
     dpkg-dev lintian desktop-file-utils appstream man-db bsdextrautils
 
