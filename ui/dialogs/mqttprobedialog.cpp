@@ -9,23 +9,12 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "common/asyncrunner.h"
 #include "controllers/clustercontroller.h"
-#include "nats/connectionset.h"
-#include "nats/discovery.h"
+#include "controllers/mqttprobecontroller.h"
 
 namespace MqttDoctor {
 
 namespace {
-
-const MqttProbeSettings *settingsOf(const Profile &profile, const QString &account)
-{
-    if (auto it = profile.mqttProbe.constFind(account); it != profile.mqttProbe.cend())
-        return &*it;
-    if (auto it = profile.mqttProbe.constFind(Profile::kAnyAccount); it != profile.mqttProbe.cend())
-        return &*it;
-    return nullptr;
-}
 
 QString stepTitle(const QString &name)
 {
@@ -45,7 +34,7 @@ QString stepTitle(const QString &name)
 } // namespace
 
 MqttProbeDialog::MqttProbeDialog(ClusterController &controller, const QString &account, QWidget *parent)
-    : QDialog(parent), m_controller(controller), m_connections(controller.connectionSet()), m_account(account)
+    : QDialog(parent), m_prober(new MqttProbeController(controller.runner(), controller.connectionSet(), account, this))
 {
     setWindowTitle(account.isEmpty() ? tr("Probe MQTT") : tr("Probe MQTT of %1").arg(account));
     auto *intro = new QLabel(tr("A real MQTT client checks what devices of %1 see: it connects with a client ID of its "
@@ -68,12 +57,10 @@ MqttProbeDialog::MqttProbeDialog(ClusterController &controller, const QString &a
     form->addRow(tr("&Listener:"), m_listener);
     form->addRow(tr("MQTT &user:"), m_user);
     form->addRow(tr("&Password:"), m_password);
-    if (m_connections)
-        if (const MqttProbeSettings *s = settingsOf(m_connections->profile(), account)) {
-            m_listener->setText(s->listener);
-            m_user->setText(s->user);
-            m_password->setText(s->password);
-        }
+    const MqttProbeSettings known = m_prober->profileSettings();
+    m_listener->setText(known.listener);
+    m_user->setText(known.user);
+    m_password->setText(known.password);
 
     m_probe = new QPushButton(tr("P&robe"), this);
     m_probe->setObjectName(QStringLiteral("probeButton"));
@@ -107,13 +94,14 @@ MqttProbeDialog::MqttProbeDialog(ClusterController &controller, const QString &a
     resize(860, 420);
 
     connect(m_probe, &QPushButton::clicked, this, &MqttProbeDialog::probe);
+    connect(m_prober, &MqttProbeController::finished, this, &MqttProbeDialog::deliver);
 }
 
-MqttProbeDialog::~MqttProbeDialog()
+MqttProbeDialog::~MqttProbeDialog() = default;
+
+bool MqttProbeDialog::isProbing() const
 {
-    ++m_generation;
-    // The last reference to the connections may close them, which waits for their threads: never on the GUI thread.
-    static_cast<void>(m_controller.runner().run([connections = std::move(m_connections)]() mutable { connections.reset(); }));
+    return m_prober->isRunning();
 }
 
 void MqttProbeDialog::setListener(const QString &listener)
@@ -129,40 +117,23 @@ void MqttProbeDialog::setUser(const QString &user, const QString &password)
 
 void MqttProbeDialog::probe()
 {
-    if (!m_connections) {
-        m_status->setText(tr("Not connected: connect to the cluster first."));
-        return;
-    }
     const QString listener = m_listener->text().trimmed();
     if (!listener.isEmpty())
         if (auto address = MqttProbeSettings::parseListener(listener, tr("Listener")); !address) {
             m_status->setText(address.error().toString());
             return;
         }
-    const quint64 generation = ++m_generation;
-    m_probing = true;
+    if (!m_prober->probe(MqttProbeSettings{listener, m_user->text().trimmed(), m_password->text()})) {
+        m_status->setText(tr("Not connected: connect to the cluster first."));
+        return;
+    }
     m_probe->setEnabled(false);
     m_steps->clear();
-    m_status->setText(tr("Probing MQTT delivery of %1…").arg(m_account));
-    Profile profile = m_connections->profile();
-    profile.mqttProbe.insert(m_account, MqttProbeSettings{listener, m_user->text().trimmed(), m_password->text()});
-    m_controller.runner()
-        .run([connections = m_connections, profile, account = m_account]() -> MqttProbeResult {
-            auto servers = Discovery::knownServers(*connections);
-            auto request = MqttProbe::requestFor(profile, account, servers ? *servers : QList<ServerInfo>());
-            if (!request)
-                return MqttProbeResult::notRun(account, request.error().toString());
-            return MqttProbe::run(*request);
-        })
-        .then(this, [this, generation](const MqttProbeResult &result) {
-            if (generation == m_generation)
-                deliver(result);
-        });
+    m_status->setText(tr("Probing MQTT delivery of %1…").arg(m_prober->account()));
 }
 
 void MqttProbeDialog::deliver(const MqttProbeResult &result)
 {
-    m_probing = false;
     m_probe->setEnabled(true);
     m_result = result;
     QString status = result.summary() + u'.';

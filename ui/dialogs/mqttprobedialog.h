@@ -3,7 +3,6 @@
 #include <QDialog>
 #include <QString>
 
-#include <memory>
 #include <optional>
 
 #include "diagnosis/mqttprobe.h"
@@ -16,13 +15,13 @@ class QTreeWidget;
 namespace MqttDoctor {
 
 class ClusterController;
-class ConnectionSet;
+class MqttProbeController;
 
 /**
  * Tools > Probe MQTT: what a real MQTT client sees of one account (MqttProbe): connect, its QoS 1 message
  * back, a retained message to a new subscriber, then everything cleaned up. The listener and user come
  * from the profile's `mqtt_probe` entry when it has one; the password is asked for and never kept. The
- * probe runs on the controller's worker pool and its steps come back to the GUI thread.
+ * probe runs through an MqttProbeController on the cluster controller's worker pool.
  */
 class MqttProbeDialog final : public QDialog
 {
@@ -37,7 +36,7 @@ public:
     void setUser(const QString &user, const QString &password);
     /** Starts the probe with the fields as they are. */
     void probe();
-    bool isProbing() const { return m_probing; }
+    bool isProbing() const;
     /** The last probe's result; nullopt before the first. */
     const std::optional<MqttProbeResult> &result() const { return m_result; }
 
@@ -48,9 +47,7 @@ Q_SIGNALS:
 private:
     void deliver(const MqttProbeResult &result);
 
-    ClusterController &m_controller;
-    std::shared_ptr<ConnectionSet> m_connections;
-    QString m_account;
+    MqttProbeController *m_prober = nullptr;
     QLineEdit *m_listener = nullptr;
     QLineEdit *m_user = nullptr;
     QLineEdit *m_password = nullptr;
@@ -58,8 +55,6 @@ private:
     QLabel *m_status = nullptr;
     QTreeWidget *m_steps = nullptr;
     std::optional<MqttProbeResult> m_result;
-    quint64 m_generation = 0;
-    bool m_probing = false;
 };
 
 } // namespace MqttDoctor

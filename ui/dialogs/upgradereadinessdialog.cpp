@@ -12,23 +12,13 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "common/asyncrunner.h"
 #include "controllers/clustercontroller.h"
-#include "diagnosis/checks.h"
-#include "diagnosis/diagnosisgatherer.h"
-#include "diagnosis/findingcodes.h"
+#include "controllers/upgradecheckcontroller.h"
 #include "mqtt/serverversion.h"
-#include "nats/connectionset.h"
 
 namespace MqttDoctor {
 
 namespace {
-
-// The findings the dialog shows: what the target changes, and the retained migration a 2.10+ target brings.
-bool isAboutTheUpgrade(const Finding &f)
-{
-    return f.code.startsWith(QLatin1String("UPGRADE_")) || f.code == FindingCodes::retainedLegacyLayout();
-}
 
 // The client ID, topic or filter a finding is about.
 QString upgradeSubjectOf(const Finding &f)
@@ -65,7 +55,7 @@ QString upgradeVisible(const QString &text)
 } // namespace
 
 UpgradeReadinessDialog::UpgradeReadinessDialog(ClusterController &controller, const QString &account, QWidget *parent)
-    : QDialog(parent), m_controller(controller), m_connections(controller.connectionSet()), m_account(account)
+    : QDialog(parent), m_checker(new UpgradeCheckController(controller.runner(), controller.connectionSet(), account, this))
 {
     setWindowTitle(account.isEmpty() ? tr("Upgrade Readiness") : tr("Upgrade Readiness of %1").arg(account));
     auto *intro = new QLabel(tr("What a nats-server version will refuse or change for the MQTT state of %1, against what the "
@@ -120,13 +110,15 @@ UpgradeReadinessDialog::UpgradeReadinessDialog(ClusterController &controller, co
     connect(m_check, &QPushButton::clicked, this, &UpgradeReadinessDialog::check);
     connect(m_version, &QLineEdit::returnPressed, this, &UpgradeReadinessDialog::check);
     connect(m_results, &QTreeWidget::currentItemChanged, this, &UpgradeReadinessDialog::showSelected);
+    connect(m_checker, &UpgradeCheckController::finished, this, &UpgradeReadinessDialog::showFindings);
+    connect(m_checker, &UpgradeCheckController::failed, this, &UpgradeReadinessDialog::showFailure);
 }
 
-UpgradeReadinessDialog::~UpgradeReadinessDialog()
+UpgradeReadinessDialog::~UpgradeReadinessDialog() = default;
+
+bool UpgradeReadinessDialog::isChecking() const
 {
-    ++m_generation;
-    // The last reference to the connections may close them, which waits for their threads: never on the GUI thread.
-    static_cast<void>(m_controller.runner().run([connections = std::move(m_connections)]() mutable { connections.reset(); }));
+    return m_checker->isRunning();
 }
 
 void UpgradeReadinessDialog::setTargetVersion(const QString &version)
@@ -142,50 +134,28 @@ void UpgradeReadinessDialog::check()
         m_status->setText(tr("\"%1\" is not a nats-server version; give one such as 2.11.15 or 2.14.5.").arg(text));
         return;
     }
-    if (!m_connections) {
+    if (!m_checker->check(*target)) {
         m_status->setText(tr("Not connected: connect to the cluster first."));
         return;
     }
-    const quint64 generation = ++m_generation;
-    m_checking = true;
     m_check->setEnabled(false);
     m_results->clear();
     m_detail->clear();
     m_status->setText(tr("Checking against %1…").arg(target->toString()));
-    DiagnosisGatherer::Request request;
-    request.account = m_account;
-    request.options.targetVersion = *target;
-    request.options.upgradePlanned = target->atLeast(2, 10);
-    m_controller.runner()
-        .run([connections = m_connections, request]() -> Outcome {
-            Outcome out;
-            auto findings = DiagnosisGatherer::check(*connections, request);
-            if (!findings) {
-                out.error = findings.error();
-                return out;
-            }
-            for (const Finding &f : *findings)
-                if (isAboutTheUpgrade(f))
-                    out.findings << f;
-            return out;
-        })
-        .then(this, [this, generation](const Outcome &out) {
-            if (generation == m_generation)
-                deliver(out);
-        });
 }
 
-void UpgradeReadinessDialog::deliver(const Outcome &out)
+void UpgradeReadinessDialog::showFailure(const Error &error)
 {
-    m_checking = false;
     m_check->setEnabled(true);
-    if (out.error) {
-        m_status->setText(tr("The check failed: %1").arg(out.error->toString()));
-        emit checked();
-        return;
-    }
-    m_findings = out.findings;
-    const QString target = m_version->text().trimmed();
+    m_status->setText(tr("The check failed: %1").arg(error.toString()));
+    emit checked();
+}
+
+void UpgradeReadinessDialog::showFindings(const ServerVersion &targetVersion, const QList<Finding> &findings)
+{
+    m_check->setEnabled(true);
+    m_findings = findings;
+    const QString target = targetVersion.toString();
     m_status->setText(m_findings.isEmpty()
                           ? tr("Nothing in this account's state is refused or changed by %1.").arg(target)
                           : (m_findings.size() == 1

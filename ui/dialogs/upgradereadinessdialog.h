@@ -4,9 +4,6 @@
 #include <QList>
 #include <QString>
 
-#include <memory>
-#include <optional>
-
 #include "common/error.h"
 #include "diagnosis/finding.h"
 
@@ -19,14 +16,15 @@ class QTreeWidget;
 namespace MqttDoctor {
 
 class ClusterController;
-class ConnectionSet;
+class ServerVersion;
+class UpgradeCheckController;
 
 /**
  * Upgrade readiness of one account (Tools > Upgrade Readiness, or the account's context): what a target
  * nats-server version will refuse or change for the account's real state (check --target-version):
  * client IDs refused with CONNACK 0x02, retained topics skipped, payloads above max_payload, internal
- * subscriptions, the 2.9 retained migration. Reads only; the check runs on the controller's worker pool
- * and its result comes back to the GUI thread.
+ * subscriptions, the 2.9 retained migration. Reads only; an UpgradeCheckController runs the check on the
+ * cluster controller's worker pool and hands the findings back.
  */
 class UpgradeReadinessDialog final : public QDialog
 {
@@ -41,7 +39,7 @@ public:
     /** Starts the check with the version in the field; a version that does not parse is said in the status line. */
     void check();
     /** A check is running. */
-    bool isChecking() const { return m_checking; }
+    bool isChecking() const;
     /** The findings the last check gave (only those about the upgrade). */
     const QList<Finding> &findings() const { return m_findings; }
 
@@ -50,25 +48,17 @@ Q_SIGNALS:
     void checked();
 
 private:
-    struct Outcome
-    {
-        QList<Finding> findings;
-        std::optional<Error> error;
-    };
-    void deliver(const Outcome &out);
+    void showFindings(const ServerVersion &target, const QList<Finding> &findings);
+    void showFailure(const Error &error);
     void showSelected();
 
-    ClusterController &m_controller;
-    std::shared_ptr<ConnectionSet> m_connections;
-    QString m_account;
+    UpgradeCheckController *m_checker = nullptr;
     QLineEdit *m_version = nullptr;
     QPushButton *m_check = nullptr;
     QLabel *m_status = nullptr;
     QTreeWidget *m_results = nullptr;
     QTextBrowser *m_detail = nullptr;
     QList<Finding> m_findings;
-    quint64 m_generation = 0;
-    bool m_checking = false;
 };
 
 } // namespace MqttDoctor

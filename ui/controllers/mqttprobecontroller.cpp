@@ -1,0 +1,72 @@
+#include "mqttprobecontroller.h"
+
+#include "common/asyncrunner.h"
+#include "controllers/guidelivery.h"
+#include "nats/connectionset.h"
+#include "nats/discovery.h"
+
+namespace MqttDoctor {
+
+MqttProbeController::MqttProbeController(AsyncRunner &runner, std::shared_ptr<ConnectionSet> connections, QString account, QObject *parent)
+    : QObject(parent), m_runner(runner), m_connections(std::move(connections)), m_account(std::move(account))
+{}
+
+MqttProbeController::~MqttProbeController()
+{
+    ++m_generation;
+    // The last reference to the connections may close them, which waits for their threads: never on the GUI thread.
+    if (m_connections)
+        static_cast<void>(m_runner.run([connections = std::move(m_connections)]() mutable { connections.reset(); }));
+}
+
+MqttProbeSettings MqttProbeController::profileSettings() const
+{
+    if (!m_connections)
+        return {};
+    const Profile &profile = m_connections->profile();
+    if (auto it = profile.mqttProbe.constFind(m_account); it != profile.mqttProbe.cend())
+        return *it;
+    if (auto it = profile.mqttProbe.constFind(Profile::kAnyAccount); it != profile.mqttProbe.cend())
+        return *it;
+    return {};
+}
+
+bool MqttProbeController::probe(const MqttProbeSettings &settings)
+{
+    if (!m_connections)
+        return false;
+    const quint64 generation = ++m_generation;
+    setRunning(true);
+    Profile profile = m_connections->profile();
+    profile.mqttProbe.insert(m_account, settings);
+    // The delivery's watcher is this controller's child: a controller destroyed with its dialog while the
+    // probe runs takes the delivery with it (the probe itself ends on the pool and cleans up after itself).
+    GuiDelivery::whenReady(m_runner.run([connections = m_connections, profile, account = m_account]() -> MqttProbeResult {
+        auto servers = Discovery::knownServers(*connections);
+        auto request = MqttProbe::requestFor(profile, account, servers ? *servers : QList<ServerInfo>());
+        if (!request)
+            return MqttProbeResult::notRun(account, request.error().toString());
+        return MqttProbe::run(*request);
+    }),
+                           this, m_generation, generation, [this](const MqttProbeResult &result) {
+                               setRunning(false);
+                               emit finished(result);
+                           });
+    return true;
+}
+
+void MqttProbeController::cancel()
+{
+    ++m_generation;
+    setRunning(false);
+}
+
+void MqttProbeController::setRunning(bool running)
+{
+    if (m_running == running)
+        return;
+    m_running = running;
+    emit runningChanged(running);
+}
+
+} // namespace MqttDoctor
