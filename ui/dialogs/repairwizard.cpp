@@ -3,46 +3,20 @@
 #include <QAbstractButton>
 #include <QDir>
 #include <QFileInfo>
-#include <QFuture>
-#include <QMutex>
-#include <QMutexLocker>
 
-#include "common/asyncrunner.h"
 #include "controllers/clustercontroller.h"
+#include "controllers/repaircontroller.h"
 #include "dialogs/repairconfirmpage.h"
 #include "dialogs/repairfindingspage.h"
 #include "dialogs/repairplanpage.h"
 #include "dialogs/repairrunpage.h"
 #include "models/iconfactory.h"
 #include "models/repairfindingsmodel.h"
-#include "nats/connectionset.h"
+#include "models/errortext.h"
 #include "repair/auditlog.h"
 #include "repair/repairsession.h"
-#include "controllers/guidelivery.h"
-#include "models/errortext.h"
 
 namespace MqttDoctor {
-
-/**
- * Carries the session's events from the worker to the wizard. The worker posts under the mutex while
- * the wizard is attached; the wizard's destructor detaches under the same mutex, so a post never
- * targets a destroyed wizard (Qt drops events posted to an object that is then deleted).
- */
-struct RepairEventRelay
-{
-    QMutex mutex;
-    RepairWizard *wizard = nullptr;
-};
-
-struct RepairWizard::CheckOutcome
-{
-    QList<std::optional<Error>> errors; ///< per account, in m_runs order
-};
-
-struct RepairWizard::RunOutcome
-{
-    std::optional<Error> error; ///< a round could not start (the first such account's reason)
-};
 
 namespace {
 
@@ -62,18 +36,16 @@ QString blockedText(const std::optional<Error> &blocked)
 } // namespace
 
 RepairWizard::RepairWizard(ClusterController &controller, const QString &account, const CheckOptions &checkOptions, QWidget *parent)
-    : QWizard(parent), m_controller(controller), m_connections(std::make_shared<ConnectionSet>(controller.profile())),
-      m_cancel(std::make_shared<std::atomic<bool>>(false)), m_relay(std::make_shared<RepairEventRelay>()),
+    : QWizard(parent), m_repair(new RepairController(controller.runner(), controller.profile(), this)),
       m_model(new RepairFindingsModel(this)), m_findingsPage(new RepairFindingsPage(*this)), m_planPage(new RepairPlanPage(*this)),
       m_confirmPage(new RepairConfirmPage(*this)), m_runPage(new RepairRunPage(*this))
 {
-    addRun(account, checkOptions);
+    m_repair->addAccount(account, checkOptions);
     setUp();
 }
 
 RepairWizard::RepairWizard(ClusterController &controller, const QList<Finding> &findings, const CheckOptions &checkOptions, QWidget *parent)
-    : QWizard(parent), m_controller(controller), m_connections(std::make_shared<ConnectionSet>(controller.profile())),
-      m_cancel(std::make_shared<std::atomic<bool>>(false)), m_relay(std::make_shared<RepairEventRelay>()),
+    : QWizard(parent), m_repair(new RepairController(controller.runner(), controller.profile(), this)),
       m_model(new RepairFindingsModel(this)), m_findingsPage(new RepairFindingsPage(*this)), m_planPage(new RepairPlanPage(*this)),
       m_confirmPage(new RepairConfirmPage(*this)), m_runPage(new RepairRunPage(*this))
 {
@@ -84,24 +56,14 @@ RepairWizard::RepairWizard(ClusterController &controller, const QList<Finding> &
             accounts << f.account;
     }
     for (const QString &a : std::as_const(accounts))
-        addRun(a, checkOptions);
-    if (m_runs.isEmpty())
-        addRun({}, checkOptions);
+        m_repair->addAccount(a, checkOptions);
+    if (accounts.isEmpty())
+        m_repair->addAccount({}, checkOptions);
     setUp();
-}
-
-void RepairWizard::addRun(const QString &account, const CheckOptions &checkOptions)
-{
-    RepairSession::Options options;
-    options.account = account;
-    options.checkOptions = checkOptions;
-    options.cancel = m_cancel.get();
-    m_runs.append({account, std::make_shared<RepairSession>(*m_connections, options)});
 }
 
 void RepairWizard::setUp()
 {
-    m_relay->wizard = this;
     setObjectName(QStringLiteral("repairWizard"));
     const QStringList names = accounts();
     setWindowTitle(names.size() > 1               ? tr("Repair %n account(s)", nullptr, int(names.size()))
@@ -118,34 +80,32 @@ void RepairWizard::setUp()
     setStartId(FindingsPageId);
     resize(900, 640);
     connect(m_model, &RepairFindingsModel::selectionChanged, m_findingsPage, &QWizardPage::completeChanged);
+    connect(m_repair, &RepairController::checkFinished, this, &RepairWizard::showCheck);
+    connect(m_repair, &RepairController::repairEvent, this, &RepairWizard::handleEvent);
+    connect(m_repair, &RepairController::runFinished, this, &RepairWizard::showRun);
     recheck();
 }
 
-RepairWizard::~RepairWizard()
-{
-    {
-        const QMutexLocker lock(&m_relay->mutex);
-        m_relay->wizard = nullptr;
-    }
-    m_cancel->store(true);
-    // Closing nats.c connections waits for their threads: never on the GUI thread. The sessions go
-    // first: they hold the repair targets' connections and refer to the connection set.
-    QList<std::shared_ptr<RepairSession>> sessions;
-    for (AccountRun &run : m_runs)
-        sessions << std::move(run.session);
-    static_cast<void>(
-        m_controller.runner().run([sessions = std::move(sessions), connections = std::move(m_connections), cancel = m_cancel]() mutable {
-            sessions.clear();
-            connections.reset();
-        }));
-}
+RepairWizard::~RepairWizard() = default;
 
 QStringList RepairWizard::accounts() const
 {
-    QStringList out;
-    for (const AccountRun &run : m_runs)
-        out << run.account;
-    return out;
+    return m_repair->accounts();
+}
+
+QString RepairWizard::account() const
+{
+    return m_repair->accounts().value(0);
+}
+
+bool RepairWizard::isChecking() const
+{
+    return m_repair->isChecking();
+}
+
+bool RepairWizard::isRunning() const
+{
+    return m_repair->isRunning();
 }
 
 QString RepairWizard::defaultBackupDir()
@@ -196,51 +156,32 @@ QStringList RepairWizard::destructiveAccounts() const
 
 void RepairWizard::recheck()
 {
-    if (m_running)
+    if (!m_repair->check())
         return;
-    const quint64 generation = ++m_generation;
-    m_checking = true;
     m_findingsPage->showChecking();
-    QList<std::shared_ptr<RepairSession>> sessions;
-    for (const AccountRun &run : std::as_const(m_runs))
-        sessions << run.session;
-    auto work = m_controller.runner().run([sessions, connections = m_connections]() -> CheckOutcome {
-        CheckOutcome out;
-        for (const std::shared_ptr<RepairSession> &session : sessions) {
-            auto checked = session->check();
-            out.errors << (checked ? std::nullopt : std::optional<Error>(checked.error()));
-        }
-        return out;
-    });
-    GuiDelivery::whenReady(std::move(work), this, m_generation, generation, [this](const CheckOutcome &out) { deliverCheck(out); });
 }
 
-void RepairWizard::deliverCheck(const CheckOutcome &out)
+void RepairWizard::showCheck()
 {
-    m_checking = false;
     m_checkError.reset();
     m_partialErrors.clear();
-    QList<Finding> findings;
     QStringList blocked;
+    const QList<RepairController::AccountCheck> &checks = m_repair->checks();
+    const bool several = checks.size() > 1;
     int failed = 0;
-    for (qsizetype i = 0; i < m_runs.size(); ++i) {
-        AccountRun &run = m_runs[i];
-        if (!run.session->account().isEmpty() && run.account.isEmpty()) {
-            run.account = run.session->account();
-            setWindowTitle(tr("Repair %1").arg(run.account));
-        }
-        const std::optional<Error> error = out.errors.value(i);
-        if (error) {
+    for (const RepairController::AccountCheck &c : checks) {
+        if (c.error) {
             ++failed;
-            m_checkError = m_checkError.value_or(*error);
-            m_partialErrors << tr("Account %1 could not be checked: %2").arg(run.account, error->toString());
+            m_checkError = m_checkError.value_or(*c.error);
+            m_partialErrors << tr("Account %1 could not be checked: %2").arg(c.account, c.error->toString());
             continue;
         }
-        findings += run.session->findings();
-        if (const auto &reason = run.session->blocked())
-            blocked << (m_runs.size() > 1 ? tr("Account %1: %2").arg(run.account, blockedText(reason)) : blockedText(reason));
+        if (c.blocked)
+            blocked << (several ? tr("Account %1: %2").arg(c.account, blockedText(c.blocked)) : blockedText(c.blocked));
     }
-    if (failed < m_runs.size())
+    if (!several && !checks.isEmpty() && !checks.first().account.isEmpty())
+        setWindowTitle(tr("Repair %1").arg(checks.first().account));
+    if (failed < checks.size())
         m_checkError.reset(); // some accounts were checked: their findings are shown, the others named
     else
         m_partialErrors.clear();
@@ -255,8 +196,8 @@ void RepairWizard::deliverCheck(const CheckOutcome &out)
     m_stopText.clear();
     blocked.removeDuplicates();
     m_blockedReason = blocked.join(u'\n');
-    m_model->setShowAccount(m_runs.size() > 1);
-    m_model->setFindings(findings);
+    m_model->setShowAccount(several);
+    m_model->setFindings(m_repair->findings());
     if (!m_preselected.isEmpty()) {
         m_model->selectIdentities(m_preselected);
         m_preselected.clear(); // the operator's ticks from now on
@@ -267,60 +208,20 @@ void RepairWizard::deliverCheck(const CheckOutcome &out)
 
 void RepairWizard::makePlan()
 {
-    m_plans.clear();
-    const QList<Finding> selected = selectedFindings();
-    bool anyRan = false;
-    for (const AccountRun &run : std::as_const(m_runs))
-        anyRan = anyRan || !run.session->rounds().isEmpty();
-    for (const AccountRun &run : std::as_const(m_runs)) {
-        RepairSession &session = *run.session;
-        if (!anyRan) {
-            QList<Finding> mine;
-            for (const Finding &f : selected)
-                if (f.account == run.account || (f.account.isEmpty() && m_runs.size() == 1))
-                    mine << f;
-            session.planFirstRound(mine);
-        }
-        if (session.hasPendingRound())
-            m_plans << session.pendingPlan();
-    }
-    if (!anyRan)
+    const bool ran = m_repair->anyRoundRan();
+    m_plans = m_repair->plan(selectedFindings());
+    if (!ran)
         m_round = 1;
 }
 
 bool RepairWizard::startRun()
 {
-    if (m_running || m_checking || !m_blockedReason.isEmpty() || m_plans.isEmpty())
+    if (m_repair->isRunning() || m_repair->isChecking() || !m_blockedReason.isEmpty() || m_plans.isEmpty())
         return false;
-    m_running = true;
     m_nextRound = false;
-    m_cancel->store(false);
-    QList<std::shared_ptr<RepairSession>> sessions;
-    for (const AccountRun &run : std::as_const(m_runs)) {
-        run.session->setBackupDir(backupDir());
-        if (run.session->hasPendingRound())
-            sessions << run.session;
-    }
+    if (!m_repair->run(backupDir()))
+        return false;
     button(QWizard::CancelButton)->setEnabled(true);
-
-    RepairSession::EventHandler events = [relay = m_relay](const RepairEvent &event) {
-        const QMutexLocker lock(&relay->mutex);
-        if (RepairWizard *wizard = relay->wizard)
-            GuiDelivery::post(wizard, [wizard, event] { wizard->handleEvent(event); });
-    };
-    auto work = m_controller.runner().run([sessions, connections = m_connections, cancel = m_cancel, events]() -> RunOutcome {
-        RunOutcome out;
-        // One account after the other; Cancel stops between steps and before the next account.
-        for (const std::shared_ptr<RepairSession> &session : sessions) {
-            if (cancel->load())
-                break;
-            if (auto ran = session->runRound(events); !ran && !out.error)
-                out.error = ran.error();
-        }
-        return out;
-    });
-    // A run is never superseded (recheck() waits for it): delivered under the current generation.
-    GuiDelivery::whenReady(std::move(work), this, m_generation, m_generation, [this](const RunOutcome &out) { deliverRun(out); });
     return true;
 }
 
@@ -336,9 +237,8 @@ void RepairWizard::handleEvent(const RepairEvent &event)
     }
 }
 
-void RepairWizard::deliverRun(const RunOutcome &out)
+void RepairWizard::showRun()
 {
-    m_running = false;
     RepairExecutor::Report whole;
     whole.complete = true;
     QStringList stops;
@@ -348,13 +248,16 @@ void RepairWizard::deliverRun(const RunOutcome &out)
     m_remaining.clear();
     m_roundOutcomes.clear();
     m_nextRound = false;
-    for (const AccountRun &run : std::as_const(m_runs)) {
-        const RepairSession &session = *run.session;
+    const QStringList names = m_repair->accounts();
+    const bool several = names.size() > 1;
+    for (int i = 0; i < m_repair->accountCount(); ++i) {
+        const RepairSession &session = m_repair->session(i);
+        const QString &account = names.at(i);
         if (session.rounds().isEmpty())
             continue;
         if (session.rounds().last().number == m_round)
             for (const StepOutcome &o : session.rounds().last().report.outcomes)
-                m_roundOutcomes.append({run.account, o});
+                m_roundOutcomes.append({account, o});
         anyRound = true;
         const RepairExecutor::Report report = session.wholeReport();
         whole.outcomes += report.outcomes;
@@ -362,22 +265,22 @@ void RepairWizard::deliverRun(const RunOutcome &out)
         whole.complete = whole.complete && report.complete;
         if (!report.stoppedBecause.isEmpty())
             whole.stoppedBecause += (whole.stoppedBecause.isEmpty() ? QString() : QStringLiteral(" "))
-                + (m_runs.size() > 1 ? tr("Account %1: %2").arg(run.account, report.stoppedBecause) : report.stoppedBecause);
+                + (several ? tr("Account %1: %2").arg(account, report.stoppedBecause) : report.stoppedBecause);
         m_fixed += session.fixed();
         m_remaining += session.remaining();
         if (const RepairRound &last = session.rounds().last(); last.recheckError)
-            recheckErrors << (m_runs.size() > 1 ? tr("account %1: %2").arg(run.account, last.recheckError->message())
-                                                : last.recheckError->message());
+            recheckErrors << (several ? tr("account %1: %2").arg(account, last.recheckError->message()) : last.recheckError->message());
         m_nextRound = m_nextRound || session.hasPendingRound();
         if (!session.stopText().isEmpty())
-            stops << (m_runs.size() > 1 ? tr("account %1: %2").arg(run.account, session.stopText()) : session.stopText());
+            stops << (several ? tr("account %1: %2").arg(account, session.stopText()) : session.stopText());
     }
-    if (out.error) {
+    const std::optional<Error> &runError = m_repair->runError();
+    if (runError) {
         whole.complete = false;
-        const QString reason = ErrorText::withHint(*out.error, QStringLiteral(" — "));
+        const QString reason = ErrorText::withHint(*runError, QStringLiteral(" — "));
         whole.stoppedBecause = whole.stoppedBecause.isEmpty() ? reason : whole.stoppedBecause + u' ' + reason;
     }
-    if (!anyRound && !out.error) {
+    if (!anyRound && !runError) {
         whole.complete = false;
         whole.stoppedBecause = tr("Cancelled before any step ran; nothing was changed.");
     }
@@ -385,17 +288,17 @@ void RepairWizard::deliverRun(const RunOutcome &out)
     m_recheckError = recheckErrors.join(QStringLiteral("; "));
     m_stopText = stops.join(QStringLiteral("; "));
     m_runPage->showOutcome();
-    for (const AccountRun &run : std::as_const(m_runs))
-        if (!run.session->rounds().isEmpty())
-            emit repairFinished(run.account, run.session->wholeReport().complete);
+    for (int i = 0; i < m_repair->accountCount(); ++i)
+        if (!m_repair->session(i).rounds().isEmpty())
+            emit repairFinished(names.at(i), m_repair->session(i).wholeReport().complete);
 }
 
 QStringList RepairWizard::openGaps() const
 {
     QStringList out;
-    for (const AccountRun &run : m_runs)
-        if (!run.session->rounds().isEmpty())
-            for (const CoverageGap &g : run.session->remainingGaps())
+    for (int i = 0; i < m_repair->accountCount(); ++i)
+        if (!m_repair->session(i).rounds().isEmpty())
+            for (const CoverageGap &g : m_repair->session(i).remainingGaps())
                 if (g.leavesVerdictOpen())
                     out << g.text();
     return out;
@@ -405,8 +308,8 @@ QStringList RepairWizard::probeSummaries(bool *failed) const
 {
     QStringList out;
     bool anyFailed = false;
-    for (const AccountRun &run : m_runs)
-        if (const std::optional<MqttProbeResult> &p = run.session->probe()) {
+    for (int i = 0; i < m_repair->accountCount(); ++i)
+        if (const std::optional<MqttProbeResult> &p = m_repair->session(i).probe()) {
             out << p->summary();
             anyFailed = anyFailed || !p->verified();
         }
@@ -417,13 +320,9 @@ QStringList RepairWizard::probeSummaries(bool *failed) const
 
 void RepairWizard::reviewNextRound()
 {
-    if (!m_nextRound || m_running)
+    if (!m_nextRound || m_repair->isRunning())
         return;
-    int round = 0;
-    for (const AccountRun &run : std::as_const(m_runs))
-        if (run.session->hasPendingRound())
-            round = std::max(round, run.session->pendingRound());
-    m_round = round;
+    m_round = m_repair->pendingRound();
     m_nextRound = false;
     // The round is confirmed as the first was: its plan, then the confirm page (typed names for destructive steps).
     setStartId(PlanPageId);
@@ -433,23 +332,21 @@ void RepairWizard::reviewNextRound()
 void RepairWizard::accept()
 {
     if (m_nextRound)
-        for (const AccountRun &run : std::as_const(m_runs))
-            run.session->decline(); // finishing leaves the planned round unapplied
+        m_repair->decline(); // finishing leaves the planned round unapplied
     QWizard::accept();
 }
 
 void RepairWizard::reject()
 {
-    if (m_running) {
+    if (m_repair->isRunning()) {
         // The executor stops between steps; the outcome page then shows what was done.
-        m_cancel->store(true);
+        m_repair->cancel();
         m_runPage->showCanceling();
         button(QWizard::CancelButton)->setEnabled(false);
         return;
     }
     if (m_nextRound)
-        for (const AccountRun &run : std::as_const(m_runs))
-            run.session->decline();
+        m_repair->decline();
     QWizard::reject();
 }
 

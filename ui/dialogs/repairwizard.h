@@ -1,7 +1,5 @@
 #pragma once
 
-#include <atomic>
-#include <memory>
 #include <optional>
 
 #include <QList>
@@ -19,14 +17,12 @@
 namespace MqttDoctor {
 
 class ClusterController;
-class ConnectionSet;
+class RepairController;
 class RepairFindingsModel;
 class RepairFindingsPage;
 class RepairPlanPage;
 class RepairConfirmPage;
 class RepairRunPage;
-class RepairSession;
-struct RepairEventRelay;
 
 /**
  * The repair wizard (docs/safety.md), a front end of RepairSession as the CLI's `repair` is, for one
@@ -37,9 +33,9 @@ struct RepairEventRelay;
  * and the verification (a re-check: fixed and remaining). When the round uncovered new repairable
  * findings, the run page offers the next round, which goes through the plan and confirm pages again.
  *
- * Everything that touches the network runs on the controller's pool, on a ConnectionSet of the
- * wizard's own made from the controller's profile; results and the session's events come back on the
- * GUI thread. A read-only profile (Profile::allowChanges false) can look at findings and the plan,
+ * A RepairController runs the sessions: everything that touches the network runs on the cluster
+ * controller's pool, on a ConnectionSet of its own made from the profile; results and the sessions'
+ * events come back on the GUI thread, and the wizard words them. A read-only profile (Profile::allowChanges false) can look at findings and the plan,
  * but the Repair button stays disabled with the reason and how to turn changes on.
  *
  * Threads: GUI thread. The controller must outlive the wizard (its pool closes the connections).
@@ -66,11 +62,11 @@ public:
     ~RepairWizard() override;
 
     /** The account being repaired (known once the check resolved it when none was given); the first of several. */
-    QString account() const { return m_runs.isEmpty() ? QString() : m_runs.first().account; }
+    QString account() const;
     /** Every account the wizard repairs. */
     QStringList accounts() const;
-    bool isChecking() const { return m_checking; }
-    bool isRunning() const { return m_running; }
+    bool isChecking() const;
+    bool isRunning() const;
     /** A round ran (its outcome is shown). */
     bool hasRun() const { return m_report.has_value(); }
     /** Why changes are impossible and how to turn them on; empty when allowed. */
@@ -134,30 +130,13 @@ Q_SIGNALS:
     void repairFinished(const QString &account, bool complete);
 
 private:
-    struct CheckOutcome;
-    struct RunOutcome;
-    /** One account's repair. */
-    struct AccountRun
-    {
-        QString account;
-        std::shared_ptr<RepairSession> session;
-    };
-
     void setUp();
-    void addRun(const QString &account, const CheckOptions &checkOptions);
-    void deliverCheck(const CheckOutcome &outcome);
+    void showCheck();
     void handleEvent(const RepairEvent &event);
-    void deliverRun(const RunOutcome &outcome);
+    void showRun();
 
-    ClusterController &m_controller;
-    std::shared_ptr<ConnectionSet> m_connections;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    QList<AccountRun> m_runs;
+    RepairController *m_repair;
     QSet<QString> m_preselected; ///< Finding::identity() of the findings to tick after the first check
-    std::shared_ptr<RepairEventRelay> m_relay;
-    quint64 m_generation = 0;
-    bool m_checking = false;
-    bool m_running = false;
 
     std::optional<Error> m_checkError;
     QStringList m_partialErrors;
