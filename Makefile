@@ -43,7 +43,8 @@ SAN_TEST_JOBS ?= 3
 # requests gathered several at once, the accounts read in parallel, and the GUI controllers handing
 # workers' results to the GUI thread (built without widgets: MQTTDOCTOR_BUILD_CONTROLLERS).
 TSAN_TESTS := tst_streamreader tst_records tst_connectionerrors tst_discovery tst_checkaccounts tst_jszcollector \
-    tst_guidelivery tst_clustercontroller
+    tst_guidelivery tst_clustercontroller tst_accountdatacontroller tst_recordsweep tst_activityfeed tst_repaircontroller \
+    tst_upgradecheckcontroller
 # Non-GUI targets, the core as a unity build, warnings not fatal (they are in the main build).
 SAN_CMAKE := -G Ninja -DCMAKE_BUILD_TYPE=Debug $(DEBUG_CMAKE) -DMQTTDOCTOR_BUILD_GUI=OFF -DMQTTDOCTOR_WARNINGS_AS_ERRORS=OFF \
     -DMQTTDOCTOR_UNITY_CORE=ON

@@ -9,6 +9,7 @@
 #include "accountchoice.h"
 #include "common/jsonstreamwriter.h"
 #include "diagnosis/accountsnapshotloader.h"
+#include "diagnosis/sessionsnotes.h"
 #include "diagnosis/findingcodes.h"
 #include "inflighttext.h"
 #include "missingstream.h"
@@ -211,8 +212,11 @@ int runSessions(CliContext &ctx)
     }
     if (truncated)
         ctx.out << "\n(first " << limit << " sessions; --limit 0 shows all)\n";
-    if (!connected)
-        ctx.out << "\n(connected state unknown without a system connection; give --system-user/--system-password)\n";
+    // What the list cannot show, as the GUI's Sessions view says it.
+    for (const QString &note : SessionsNotes::of(*snapshot, 0, ctx.connections->hasSystem()))
+        ctx.out << "\n(" << note << ")\n";
+    if (!connected && !ctx.connections->hasSystem())
+        ctx.out << "(give --system-user/--system-password to see which clients are connected)\n";
     return ExitOk;
 }
 

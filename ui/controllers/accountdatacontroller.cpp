@@ -5,6 +5,7 @@
 #include "common/asyncrunner.h"
 #include "controllers/guidelivery.h"
 #include "diagnosis/accountsnapshotloader.h"
+#include "diagnosis/sessionsnotes.h"
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
 #include "nats/jserrors.h"
@@ -263,18 +264,7 @@ AccountDataController::outcomeOf(ConnectionSet &connections, const QString &acco
     out.recordsError = snapshot->recordsError;
     out.sessionsComplete = snapshot->sessionsComplete;
     out.sessionsCancelled = !snapshot->sessionsComplete && !snapshot->recordsError && snapshot->recordAccess;
-    QStringList notes;
-    if (snapshot->recordAccess && !snapshot->records.connected)
-        notes << (connections.hasSystem() ? tr("Connected state unknown: %1").arg(snapshot->connectedWhy)
-                                          : tr("Connected state unknown: the profile has no system account credentials."));
-    if (snapshot->noSessionsStream && legacyRows == 0)
-        notes.prepend(tr("The account has no $MQTT_sess stream: no MQTT client of it has connected yet."));
-    else if (snapshot->noSessionsStream)
-        notes.prepend(tr("The account has no $MQTT_sess stream: the %n session(s) listed are left in legacy $MQTT_sess_<hash> "
-                         "streams, which servers since 2.5 do not read (LEGACY_SESSION_STREAMS).",
-                         nullptr, int(legacyRows)));
-    if (!snapshot->account.jetstream)
-        notes << tr("The account has no JetStream: it keeps no MQTT state.");
+    const QStringList notes = SessionsNotes::of(*snapshot, legacyRows, connections.hasSystem());
     out.sessionsNote = notes.join(QLatin1Char(' '));
     // Every session is read: the table is complete while the findings of a million records are made.
     onSessionsRead(out);

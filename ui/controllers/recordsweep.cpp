@@ -1,5 +1,7 @@
 #include "recordsweep.h"
 
+#include <QCoreApplication>
+
 #include "common/asyncrunner.h"
 #include "controllers/guidelivery.h"
 #include "diagnosis/accountsnapshotloader.h"
@@ -16,7 +18,15 @@ struct Outcome
     FindingList findings;
     QList<CoverageGap> gaps;
     bool cancelled = false;
+    QString skipped; ///< not read, and why (an account without credentials that is not the profile user's either)
 };
+
+QString noCredentials(const QString &account)
+{
+    return QCoreApplication::translate("MqttDoctor::RecordSweep",
+                                       "the profile has no credentials for account %1, so its session records cannot be read")
+        .arg(account);
+}
 
 const StreamInfo *sessionsStreamOf(const AccountInfo &account)
 {
@@ -51,9 +61,9 @@ void RecordSweep::start(std::shared_ptr<ConnectionSet> connections, const QList<
         const StreamInfo *sessions = sessionsStreamOf(a);
         if (a.isSystem || !a.jetstream || !sessions || skip.contains(a.name))
             continue;
-        if (!m_connections->hasAccountCredentials(a.name)) {
-            emit accountSkipped(a.name, true,
-                                tr("the profile has no credentials for account %1, so its session records cannot be read").arg(a.name));
+        // Without credentials of its own the account may still be the profile user's (the worker asks which).
+        if (!m_connections->hasAccountCredentials(a.name) && !m_connections->profile().auth.isSet()) {
+            emit accountSkipped(a.name, true, noCredentials(a.name));
             continue;
         }
         const qint64 records = sessions->state.value(QLatin1String("messages")).toInteger();
@@ -86,6 +96,13 @@ void RecordSweep::startNext()
         m_runner->run([connections = m_connections, servers = m_servers, account, cancel = m_cancel, checkOptions = m_checkOptions] {
             Outcome out;
             out.account = account.name;
+            if (!connections->hasAccountCredentials(account.name)) {
+                auto own = connections->primaryAccountName();
+                if (!own || *own != account.name) {
+                    out.skipped = noCredentials(account.name);
+                    return out;
+                }
+            }
             AccountSnapshotLoader::Options options;
             options.records = true;
             options.recordsOnlyWhenChecked = true;
@@ -101,7 +118,9 @@ void RecordSweep::startNext()
     GuiDelivery::whenReady(std::move(work), this, m_generation, generation, [this](const Outcome &out) {
         --m_running;
         ++m_done;
-        if (!out.cancelled)
+        if (!out.skipped.isEmpty())
+            emit accountSkipped(out.account, true, out.skipped);
+        else if (!out.cancelled)
             emit accountChecked(out.account, out.findings, out.gaps);
         emit progress(m_done, m_total);
         if (m_queue.isEmpty() && m_running == 0)

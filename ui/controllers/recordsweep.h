@@ -24,7 +24,8 @@ class ConnectionSet;
  * so the tree's badges converge to the whole truth without a click: each account's snapshot
  * (AccountSnapshotLoader: its streams, durables, CONNZ and session records) read and diagnosed on a
  * pool of kParallel lowest-priority threads, one result at a time on the GUI thread. Accounts without
- * credentials are reported at once (coverageKnown: why their records cannot be read); accounts with
+ * credentials are reported as not checked, and why (at once, or, when the profile has a user of its own,
+ * once a worker has asked which account that user belongs to: that account is checked); accounts with
  * more than kMaxRecords session records are left to the account view (reading them all is an explicit
  * act). start() drops a sweep still running; cancel() stops it (a snapshot being read ends at its
  * next batch). GUI thread only.
