@@ -13,6 +13,17 @@ QString rmStream()
 }
 } // namespace
 
+const StreamInfo *RetainedActionBase::retainedStreamFor(const Finding &f, const PlanContext &ctx, const QString &code, const QString &verb,
+                                                        QString *note) const
+{
+    const StreamInfo *rm = ctx.stream(rmStream());
+    if (f.code != code || !rm) {
+        *note = QStringLiteral("%1: nothing to %2 for %3.").arg(name(), verb, f.code);
+        return nullptr;
+    }
+    return rm;
+}
+
 RepairStep RetainedActionBase::baseStep(const Finding &f, const PlanContext &ctx) const
 {
     RepairStep s;

@@ -13,6 +13,12 @@ namespace MqttDoctor {
 class RetainedActionBase : public RepairAction
 {
 protected:
+    /**
+     * How every retained action's plan opens: the plan's $MQTT_rmsgs when `f` is a finding of `code`; else
+     * nullptr, and `note` says "<action>: nothing to <verb> for <f's code>." (no step planned).
+     */
+    const StreamInfo *retainedStreamFor(const Finding &f, const PlanContext &ctx, const QString &code, const QString &verb,
+                                        QString *note) const;
     /** A destructive step on $MQTT_rmsgs of `f`, backed up whole (messages and consumer configs) first. */
     RepairStep baseStep(const Finding &f, const PlanContext &ctx) const;
     /**

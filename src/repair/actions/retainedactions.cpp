@@ -161,11 +161,9 @@ public:
 
     QList<RepairStep> plan(const Finding &f, const PlanContext &ctx, QString *note) const override
     {
-        const StreamInfo *rm = ctx.stream(MqttLayout::retainedStream());
-        if (f.code != C::retainedLegacyLayout() || !rm) {
-            *note = QStringLiteral("migrate_retained: nothing to migrate for %1.").arg(f.code);
+        const StreamInfo *rm = retainedStreamFor(f, ctx, C::retainedLegacyLayout(), QStringLiteral("migrate"), note);
+        if (!rm)
             return {};
-        }
         if (ctx.layout.layout.kind() != MqttLayout::Kind::V2_10) {
             *note = QStringLiteral("%1: 2.9 servers still serve account \"%2\"; migrating $MQTT_rmsgs now would fail every MQTT connect "
                                    "through them (10093) and their retained stores. Upgrade the servers first, then run this repair "
@@ -301,11 +299,9 @@ public:
 
     QList<RepairStep> plan(const Finding &f, const PlanContext &ctx, QString *note) const override
     {
-        const StreamInfo *rm = ctx.stream(MqttLayout::retainedStream());
-        if (f.code != C::retainedOrphaned() || !rm) {
-            *note = QStringLiteral("republish: nothing to republish for %1.").arg(f.code);
+        const StreamInfo *rm = retainedStreamFor(f, ctx, C::retainedOrphaned(), QStringLiteral("republish"), note);
+        if (!rm)
             return {};
-        }
         const qint64 orphans = f.actual.toObject()
                                    .value(legacySubject())
                                    .toInteger(rm->state.value(QLatin1String("subjects")).toObject().value(legacySubject()).toInteger());

@@ -117,11 +117,9 @@ public:
 
     QList<RepairStep> plan(const Finding &f, const PlanContext &ctx, QString *note) const override
     {
-        const StreamInfo *rm = ctx.stream(MqttLayout::retainedStream());
-        if (f.code != FindingCodes::retainedDowngrade() || !rm) {
-            *note = QStringLiteral("revert_retained: nothing to revert for %1.").arg(f.code);
+        const StreamInfo *rm = retainedStreamFor(f, ctx, FindingCodes::retainedDowngrade(), QStringLiteral("revert"), note);
+        if (!rm)
             return {};
-        }
         if (ctx.layout.layout.kind() != MqttLayout::Kind::V2_9) {
             *note = QStringLiteral("%1: 2.10+ servers also serve account \"%2\" and store retained messages per subject; reverting "
                                    "would break them. Finish the upgrade (the 2.9 servers then stop failing), or stop the 2.10+ "
