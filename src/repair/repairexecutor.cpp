@@ -1,5 +1,7 @@
 #include "repairexecutor.h"
 
+#include <optional>
+
 #include <QRegularExpression>
 #include <QSet>
 
@@ -83,6 +85,229 @@ void emitEvent(const Options &options, RepairEvent::Kind kind, const RepairStep 
     options.events(e);
 }
 
+/** Why the plan may not run at all (checked before any step; a dry run changes nothing, so never); nullopt: it may. */
+std::optional<Error> refusal(const RepairTarget &target, const RepairPlan &plan, const Options &options)
+{
+    if (options.dryRun)
+        return std::nullopt;
+    if (auto writable = target.checkWritable(QStringLiteral("repair")); !writable)
+        return writable.error();
+    if (plan.hasDestructiveSteps() && options.backupDir.isEmpty())
+        return Error(Error::Kind::InvalidInput, QStringLiteral("the plan deletes or overwrites data and no backup folder was given"),
+                     QStringLiteral("give --backup-dir DIR"));
+    if (!options.backupDir.isEmpty() && !PrivateFiles::makePath(options.backupDir))
+        return Error(Error::Kind::InvalidInput, QStringLiteral("cannot create the backup folder %1").arg(options.backupDir),
+                     QStringLiteral("choose a writable folder with --backup-dir"));
+    return std::nullopt;
+}
+
+/**
+ * One run of a plan, step by step in plan order: the report as it grows, the steps applied or already
+ * done (what later steps depend on), and whether a step stopped the plan. runStep() takes a step
+ * through its stages (may it start, precondition, backups, apply, verify); the stage that ends it
+ * finishes it (its outcome in the report, StepFinished), and a failure stops the plan with why.
+ */
+class PlanRun final
+{
+public:
+    PlanRun(const RepairTarget &target, const Options &options) : m_target(target), m_options(options)
+    {
+        m_ctx.target = target;
+        m_ctx.backupDir = options.backupDir;
+        m_ctx.cancel = options.cancel;
+    }
+
+    void runStep(const RepairStep &step)
+    {
+        StepOutcome o;
+        o.stepId = step.id;
+        const RepairAction *action = startingAction(step, o);
+        if (!action)
+            return;
+        emitEvent(m_options, RepairEvent::Kind::StepStarted, step);
+        const std::optional<Precondition> pre = precondition(step, *action, o);
+        if (!pre)
+            return;
+        if (m_options.dryRun) {
+            m_done.insert(step.id);
+            finish(step, o, State::NotRun, QStringLiteral("dry run: would run"));
+            return;
+        }
+        if (backUp(step, *action, o) && apply(step, *action, o))
+            verify(step, *action, o, pre->reason);
+    }
+
+    /** The report: complete when no step stopped the plan and each was applied or already done (or, in a dry run, would run). */
+    Report report() &&
+    {
+        m_report.complete = !m_stopped;
+        for (const StepOutcome &o : std::as_const(m_report.outcomes))
+            if (o.state == State::Failed || o.state == State::Skipped || (o.state == State::NotRun && !m_options.dryRun))
+                m_report.complete = false;
+        return std::move(m_report);
+    }
+
+private:
+    void finish(const RepairStep &step, StepOutcome &o, State state, const QString &message)
+    {
+        o.state = state;
+        o.message = message;
+        m_report.outcomes.append(o);
+        emitEvent(m_options, RepairEvent::Kind::StepFinished, step, &o);
+    }
+
+    void stop(const QString &because)
+    {
+        m_stopped = true;
+        m_report.stoppedBecause = because;
+    }
+
+    /** The step's action when the step may start; else null, the step finished (stopped, cancelled, missing a step, unknown). */
+    const RepairAction *startingAction(const RepairStep &step, StepOutcome &o)
+    {
+        if (m_stopped) {
+            finish(step, o, State::NotRun, QStringLiteral("not run: an earlier step stopped the plan"));
+            return nullptr;
+        }
+        if (m_options.cancel && m_options.cancel->load()) {
+            stop(QStringLiteral("cancelled before step %1; nothing of it was changed").arg(step.id));
+            finish(step, o, State::NotRun, QStringLiteral("cancelled"));
+            return nullptr;
+        }
+        QStringList missingDeps;
+        for (const QString &d : step.dependsOn)
+            if (!m_done.contains(d))
+                missingDeps << d;
+        if (!missingDeps.isEmpty()) {
+            finish(step, o, State::Skipped, QStringLiteral("skipped: needs step %1 first").arg(missingDeps.join(QStringLiteral(", "))));
+            return nullptr;
+        }
+        const RepairAction *action = RepairActionRegistry::find(step.action);
+        if (!action) {
+            stop(QStringLiteral("step %1: unknown action %2").arg(step.id, step.action));
+            finish(step, o, State::Failed, m_report.stoppedBecause);
+        }
+        return action;
+    }
+
+    /** The precondition when the step is to run; else nullopt, the step finished (already done, or it failed). */
+    std::optional<Precondition> precondition(const RepairStep &step, const RepairAction &action, StepOutcome &o)
+    {
+        auto pre = action.precondition(step, m_ctx);
+        if (!pre) {
+            stop(QStringLiteral("step %1 (%2): could not check its precondition, nothing of it was changed: %3")
+                     .arg(step.id, step.description, pre.error().toString()));
+            finish(step, o, State::Failed, pre.error().toString());
+            return std::nullopt;
+        }
+        if (pre->verdict == Precondition::Verdict::AlreadyDone) {
+            m_done.insert(step.id);
+            finish(step, o, State::AlreadyDone, pre->reason);
+            return std::nullopt;
+        }
+        if (pre->verdict == Precondition::Verdict::Changed) {
+            stop(QStringLiteral("step %1 (%2): the state changed since the plan was made (%3); nothing of it was "
+                                "changed. Run check and plan again.")
+                     .arg(step.id, step.description, pre->reason));
+            finish(step, o, State::Failed, pre->reason);
+            return std::nullopt;
+        }
+        return *pre;
+    }
+
+    /**
+     * docs/safety.md, "Nothing is lost": every destructive step is backed up first, or it does not run.
+     * True when every backup was written; else the step finished (a backup failed, or the step is done).
+     */
+    bool backUp(const RepairStep &step, const RepairAction &action, StepOutcome &o)
+    {
+        for (int i = 0; i < step.backups.size(); ++i) {
+            const RepairBackupSpec &spec = step.backups.at(i);
+            BackupRequest req;
+            req.stream = spec.stream;
+            req.subject = spec.subject;
+            req.includeMessages = spec.includeMessages;
+            req.allConsumers = spec.allConsumers;
+            req.consumers = spec.consumers;
+            req.outputPath = backupPath(m_options.backupDir, step, spec, i);
+            BackupOptions bo;
+            bo.cancel = m_options.cancel;
+            auto written = StreamBackup::run(m_target, req, bo);
+            if (!written && written.error().jsErrCode() == JsErrors::StreamNotFound) {
+                // The stream went between the precondition and its backup (the server's own migration removes
+                // legacy streams, for one): if the step is now done, it is done; otherwise the failure stands.
+                auto again = action.precondition(step, m_ctx);
+                if (again && again->verdict == Precondition::Verdict::AlreadyDone) {
+                    m_done.insert(step.id);
+                    finish(step, o, State::AlreadyDone, again->reason);
+                    return false;
+                }
+            }
+            if (!written) {
+                stop(QStringLiteral("step %1 (%2): its backup of %3 failed, so nothing of it was changed: %4")
+                         .arg(step.id, step.description, spec.stream, written.error().toString()));
+                audit(m_options, m_target, step, QStringLiteral("error"), m_report.stoppedBecause, o);
+                finish(step, o, State::Failed, written.error().toString());
+                return false;
+            }
+            o.backupFiles << written->path;
+            m_report.backups << written->path;
+            emitEvent(m_options, RepairEvent::Kind::BackupWritten, step, nullptr, written->path);
+        }
+        return true;
+    }
+
+    /** True when the step's changes were made; else the step failed and finished. */
+    bool apply(const RepairStep &step, const RepairAction &action, StepOutcome &o)
+    {
+        if (m_options.beforeApply)
+            m_options.beforeApply(step, o.backupFiles);
+        auto replies = action.apply(step, m_ctx);
+        if (!replies) {
+            stop(QStringLiteral("step %1 (%2) failed: %3.%4 A rerun continues where this stopped.")
+                     .arg(step.id, step.description, replies.error().toString(), restoreHint(o.backupFiles, false)));
+            audit(m_options, m_target, step, QStringLiteral("error"), replies.error().toString(), o);
+            finish(step, o, State::Failed, replies.error().toString());
+            return false;
+        }
+        o.responses = *replies;
+        // Actions that must back up inside apply() (e.g. recreate_stream, resumable across a delete) name the file.
+        for (const QJsonValue &r : std::as_const(o.responses)) {
+            const QString file = r.toObject().value(QLatin1String("backup")).toString();
+            if (!file.isEmpty() && !o.backupFiles.contains(file)) {
+                o.backupFiles << file;
+                m_report.backups << file;
+                emitEvent(m_options, RepairEvent::Kind::BackupWritten, step, nullptr, file);
+            }
+        }
+        return true;
+    }
+
+    /** Verifies the applied step, writes its audit-log entry and finishes it (`reason`: what its precondition found). */
+    void verify(const RepairStep &step, const RepairAction &action, StepOutcome &o, const QString &reason)
+    {
+        auto verified = action.verify(step, m_ctx);
+        if (!verified) {
+            stop(QStringLiteral("step %1 (%2) was applied but its verification failed: %3.%4")
+                     .arg(step.id, step.description, verified.error().toString(), restoreHint(o.backupFiles, true)));
+            audit(m_options, m_target, step, QStringLiteral("error"), QStringLiteral("verification: ") + verified.error().toString(), o);
+            finish(step, o, State::Failed, QStringLiteral("verification failed: ") + verified.error().toString());
+            return;
+        }
+        audit(m_options, m_target, step, QStringLiteral("ok"), QString(), o);
+        m_done.insert(step.id);
+        finish(step, o, State::Applied,
+               reason.isEmpty() ? QStringLiteral("applied and verified") : QStringLiteral("applied and verified (%1)").arg(reason));
+    }
+
+    const RepairTarget &m_target;
+    const Options &m_options;
+    ExecContext m_ctx;
+    Report m_report;
+    QSet<QString> m_done; // applied or already done (or, in a dry run, would run)
+    bool m_stopped = false;
+};
+
 } // namespace
 
 QString backupPath(const QString &dir, const RepairStep &step, const RepairBackupSpec &spec, int index)
@@ -110,177 +335,12 @@ QJsonObject Report::toJson() const
 
 Result<Report> run(const RepairTarget &target, const RepairPlan &plan, const Options &options)
 {
-    if (!options.dryRun) {
-        if (auto writable = target.checkWritable(QStringLiteral("repair")); !writable)
-            return writable.error();
-        if (plan.hasDestructiveSteps() && options.backupDir.isEmpty())
-            return Error(Error::Kind::InvalidInput, QStringLiteral("the plan deletes or overwrites data and no backup folder was given"),
-                         QStringLiteral("give --backup-dir DIR"));
-        if (!options.backupDir.isEmpty() && !PrivateFiles::makePath(options.backupDir))
-            return Error(Error::Kind::InvalidInput, QStringLiteral("cannot create the backup folder %1").arg(options.backupDir),
-                         QStringLiteral("choose a writable folder with --backup-dir"));
-    }
-
-    ExecContext ctx;
-    ctx.target = target;
-    ctx.backupDir = options.backupDir;
-    ctx.cancel = options.cancel;
-
-    Report report;
-    QSet<QString> done; // applied or already done (or, in a dry run, would run)
-    bool stopped = false;
-    for (const RepairStep &step : plan.steps) {
-        StepOutcome o;
-        o.stepId = step.id;
-        const auto finish = [&](State state, const QString &message) {
-            o.state = state;
-            o.message = message;
-            report.outcomes.append(o);
-            emitEvent(options, RepairEvent::Kind::StepFinished, step, &o);
-        };
-        if (stopped) {
-            finish(State::NotRun, QStringLiteral("not run: an earlier step stopped the plan"));
-            continue;
-        }
-        if (options.cancel && options.cancel->load()) {
-            stopped = true;
-            report.stoppedBecause = QStringLiteral("cancelled before step %1; nothing of it was changed").arg(step.id);
-            finish(State::NotRun, QStringLiteral("cancelled"));
-            continue;
-        }
-        QStringList missingDeps;
-        for (const QString &d : step.dependsOn)
-            if (!done.contains(d))
-                missingDeps << d;
-        if (!missingDeps.isEmpty()) {
-            finish(State::Skipped, QStringLiteral("skipped: needs step %1 first").arg(missingDeps.join(QStringLiteral(", "))));
-            continue;
-        }
-        const RepairAction *action = RepairActionRegistry::find(step.action);
-        if (!action) {
-            stopped = true;
-            report.stoppedBecause = QStringLiteral("step %1: unknown action %2").arg(step.id, step.action);
-            finish(State::Failed, report.stoppedBecause);
-            continue;
-        }
-        emitEvent(options, RepairEvent::Kind::StepStarted, step);
-
-        auto pre = action->precondition(step, ctx);
-        if (!pre) {
-            stopped = true;
-            report.stoppedBecause = QStringLiteral("step %1 (%2): could not check its precondition, nothing of it was changed: %3")
-                                        .arg(step.id, step.description, pre.error().toString());
-            finish(State::Failed, pre.error().toString());
-            continue;
-        }
-        if (pre->verdict == Precondition::Verdict::AlreadyDone) {
-            done.insert(step.id);
-            finish(State::AlreadyDone, pre->reason);
-            continue;
-        }
-        if (pre->verdict == Precondition::Verdict::Changed) {
-            stopped = true;
-            report.stoppedBecause = QStringLiteral("step %1 (%2): the state changed since the plan was made (%3); nothing of it was "
-                                                   "changed. Run check and plan again.")
-                                        .arg(step.id, step.description, pre->reason);
-            finish(State::Failed, pre->reason);
-            continue;
-        }
-        if (options.dryRun) {
-            done.insert(step.id);
-            finish(State::NotRun, QStringLiteral("dry run: would run"));
-            continue;
-        }
-
-        // docs/safety.md, "Nothing is lost": every destructive step is backed up first, or it does not run.
-        bool backupFailed = false;
-        bool alreadyDone = false;
-        QString doneReason;
-        for (int i = 0; i < step.backups.size() && !backupFailed; ++i) {
-            const RepairBackupSpec &spec = step.backups.at(i);
-            BackupRequest req;
-            req.stream = spec.stream;
-            req.subject = spec.subject;
-            req.includeMessages = spec.includeMessages;
-            req.allConsumers = spec.allConsumers;
-            req.consumers = spec.consumers;
-            req.outputPath = backupPath(options.backupDir, step, spec, i);
-            BackupOptions bo;
-            bo.cancel = options.cancel;
-            auto written = StreamBackup::run(target, req, bo);
-            if (!written && written.error().jsErrCode() == JsErrors::StreamNotFound) {
-                // The stream went between the precondition and its backup (the server's own migration removes
-                // legacy streams, for one): if the step is now done, it is done; otherwise the failure stands.
-                auto again = action->precondition(step, ctx);
-                if (again && again->verdict == Precondition::Verdict::AlreadyDone) {
-                    alreadyDone = true;
-                    doneReason = again->reason;
-                    break;
-                }
-            }
-            if (!written) {
-                backupFailed = true;
-                stopped = true;
-                report.stoppedBecause = QStringLiteral("step %1 (%2): its backup of %3 failed, so nothing of it was changed: %4")
-                                            .arg(step.id, step.description, spec.stream, written.error().toString());
-                audit(options, target, step, QStringLiteral("error"), report.stoppedBecause, o);
-                finish(State::Failed, written.error().toString());
-                break;
-            }
-            o.backupFiles << written->path;
-            report.backups << written->path;
-            emitEvent(options, RepairEvent::Kind::BackupWritten, step, nullptr, written->path);
-        }
-        if (backupFailed)
-            continue;
-        if (alreadyDone) {
-            done.insert(step.id);
-            finish(State::AlreadyDone, doneReason);
-            continue;
-        }
-
-        if (options.beforeApply)
-            options.beforeApply(step, o.backupFiles);
-        auto replies = action->apply(step, ctx);
-        if (!replies) {
-            stopped = true;
-            report.stoppedBecause = QStringLiteral("step %1 (%2) failed: %3.%4 A rerun continues where this stopped.")
-                                        .arg(step.id, step.description, replies.error().toString(), restoreHint(o.backupFiles, false));
-            audit(options, target, step, QStringLiteral("error"), replies.error().toString(), o);
-            finish(State::Failed, replies.error().toString());
-            continue;
-        }
-        o.responses = *replies;
-        // Actions that must back up inside apply() (e.g. recreate_stream, resumable across a delete) name the file.
-        for (const QJsonValue &r : o.responses) {
-            const QString file = r.toObject().value(QLatin1String("backup")).toString();
-            if (!file.isEmpty() && !o.backupFiles.contains(file)) {
-                o.backupFiles << file;
-                report.backups << file;
-                emitEvent(options, RepairEvent::Kind::BackupWritten, step, nullptr, file);
-            }
-        }
-        auto verified = action->verify(step, ctx);
-        if (!verified) {
-            stopped = true;
-            report.stoppedBecause = QStringLiteral("step %1 (%2) was applied but its verification failed: %3.%4")
-                                        .arg(step.id, step.description, verified.error().toString(), restoreHint(o.backupFiles, true));
-            audit(options, target, step, QStringLiteral("error"), QStringLiteral("verification: ") + verified.error().toString(), o);
-            finish(State::Failed, QStringLiteral("verification failed: ") + verified.error().toString());
-            continue;
-        }
-        audit(options, target, step, QStringLiteral("ok"), QString(), o);
-        done.insert(step.id);
-        finish(State::Applied,
-               pre->reason.isEmpty() ? QStringLiteral("applied and verified")
-                                     : QStringLiteral("applied and verified (%1)").arg(pre->reason));
-    }
-
-    report.complete = !stopped;
-    for (const StepOutcome &o : report.outcomes)
-        if (o.state == State::Failed || o.state == State::Skipped || (o.state == State::NotRun && !options.dryRun))
-            report.complete = false;
-    return report;
+    if (auto refused = refusal(target, plan, options))
+        return *refused;
+    PlanRun planRun(target, options);
+    for (const RepairStep &step : plan.steps)
+        planRun.runStep(step);
+    return std::move(planRun).report();
 }
 
 } // namespace MqttDoctor::RepairExecutor
