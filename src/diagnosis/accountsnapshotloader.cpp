@@ -23,10 +23,16 @@ namespace {
 
 using Gap = CoverageGap;
 
+/** The account's streams were listed by its own API (Discovery::account with the same connection), not the system view. */
+bool listedByOwnApi(const AccountInfo &account)
+{
+    return account.source == QLatin1String("api") && account.streamsKnown;
+}
+
 /** The streams as the account's own API listed them (config and state): nullopt for the system view. */
 std::optional<QHash<QString, QJsonObject>> knownStreams(const AccountInfo &account)
 {
-    if (account.source != QLatin1String("api") || !account.streamsKnown)
+    if (!listedByOwnApi(account))
         return std::nullopt;
     QHash<QString, QJsonObject> out;
     for (const StreamInfo &s : account.streams)
@@ -40,7 +46,7 @@ std::optional<QHash<QString, QJsonObject>> knownStreams(const AccountInfo &accou
  */
 std::optional<SessionLoader::ConsumerIndex> consumersOf(const AccountInfo &account)
 {
-    if (account.source != QLatin1String("api") || !account.streamsKnown)
+    if (!listedByOwnApi(account))
         return std::nullopt;
     SessionLoader::ConsumerIndex index;
     for (const StreamInfo &s : account.streams) {
@@ -51,6 +57,202 @@ std::optional<SessionLoader::ConsumerIndex> consumersOf(const AccountInfo &accou
         SessionLoader::indexConsumers(index, s.name, s.consumers);
     }
     return index;
+}
+
+/** A read of the records failed: recordsError, and a gap where the checks look at the records. */
+void recordsNotChecked(AccountSnapshot &snapshot, const Error &error)
+{
+    snapshot.recordsError = error;
+    if (snapshot.wantsRecordChecks())
+        snapshot.gaps << Gap{snapshot.account.name, Gap::Level::Records, Gap::Cause::Failed, error.toString()};
+}
+
+/** The access the records are read with (recordAccess); false when there is none (recordsError says why). */
+bool resolveRecordAccess(ConnectionSet &connections, AccountSnapshot &snapshot)
+{
+    const QString name = snapshot.account.name;
+    if (!AccountRecordAccess::canResolve(connections, name)) {
+        snapshot.recordsError = AccountRecordAccess::resolve(connections, name, snapshot.servers, &snapshot.account.streams).error();
+        if (snapshot.wantsRecordChecks())
+            snapshot.gaps << Gap::recordsNeedCredentials(name);
+        return false;
+    }
+    auto src = AccountRecordAccess::resolve(connections, name, snapshot.servers,
+                                            listedByOwnApi(snapshot.account) ? &snapshot.account.streams : nullptr);
+    if (!src) {
+        recordsNotChecked(snapshot, src.error());
+        return false;
+    }
+    snapshot.recordAccess = *src;
+    return true;
+}
+
+/** The durables of `$MQTT_msgs`/`$MQTT_out`: as the account's `CONSUMER.LIST` gave them, else asked now. False: failed. */
+bool readConsumers(AccountSnapshot &snapshot)
+{
+    SessionCheckInput &records = snapshot.records;
+    if (auto listed = consumersOf(snapshot.account)) {
+        records.consumers = std::move(*listed);
+    } else {
+        const AccountRecordAccess &src = *snapshot.recordAccess;
+        auto consumers = SessionLoader::loadConsumers(src.connection, src.apiDomain);
+        if (!consumers) {
+            recordsNotChecked(snapshot, consumers.error());
+            return false;
+        }
+        records.consumers = std::move(consumers).value();
+    }
+    records.consumersKnown = true;
+    return true;
+}
+
+/** One CONNZ walk: the MQTT clients connected now and those closed lately (takeovers of one client ID). */
+void readConnectedClients(ConnectionSet &connections, AccountSnapshot &snapshot)
+{
+    SessionCheckInput &records = snapshot.records;
+    QList<MqttClientEvent> closed;
+    records.connected = snapshot.recordAccess->connectedClients(connections, {}, &snapshot.connectedWhy, &closed);
+    if (records.connected)
+        snapshot.closed = std::move(closed);
+    if (snapshot.wantsRecordChecks() && !records.connected) {
+        const bool noSystem = !connections.hasSystem();
+        snapshot.gaps << Gap{snapshot.account.name, Gap::Level::Connections, noSystem ? Gap::Cause::NoSystemConnection : Gap::Cause::Failed,
+                             (noSystem ? QStringLiteral("there is no system connection") : snapshot.connectedWhy)
+                                 + QStringLiteral(", so SESSION_STALE, CONSUMER_STUCK and INTEREST_PINNED were not checked and "
+                                                  "orphan consumers may belong to connected clean-session clients")};
+    }
+}
+
+/**
+ * `$MQTT_sess` (and the legacy streams when asked), each batch joined with the consumers and CONNZ read
+ * before, kept and handed to onSessions. False when the read failed or was cancelled (sessionsComplete).
+ */
+bool readSessions(AccountSnapshot &snapshot, const AccountSnapshotLoader::Options &options)
+{
+    const AccountRecordAccess &src = *snapshot.recordAccess;
+    SessionCheckInput &records = snapshot.records;
+    SessionLoadOptions load;
+    load.dialect = src.dialect;
+    load.domain = src.apiDomain;
+    load.batchSize = options.batchSize;
+    load.cancel = options.cancel;
+    load.includeLegacy = options.includeLegacy;
+    load.knownStreams = knownStreams(snapshot.account);
+    auto summary = SessionLoader::load(
+        src.connection, load, records.consumers, records.connected, [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
+            // Kept as the batch it is (shared with the handler's copy: a
+            // million sessions exist once); legacy records apart.
+            const bool anyLegacy = std::any_of(batch.cbegin(), batch.cend(), [](const SessionEntry &e) { return e.isLegacy(); });
+            if (!anyLegacy) {
+                records.sessions.appendBatch(batch);
+            } else {
+                for (const SessionEntry &e : std::as_const(batch))
+                    e.isLegacy() ? snapshot.legacySessions.append(e) : records.sessions.append(e);
+            }
+            if (options.onSessions)
+                return options.onSessions(std::move(batch), progress);
+            return !(options.cancel && options.cancel->load());
+        });
+    if (!summary) {
+        if (summary.error().jsErrCode() != JsErrors::StreamNotFound) {
+            recordsNotChecked(snapshot, summary.error());
+            return false;
+        }
+        snapshot.noSessionsStream = true;
+        snapshot.sessionsComplete = !(options.cancel && options.cancel->load());
+    } else {
+        snapshot.sessionsComplete = !summary->cancelled;
+    }
+    if (!snapshot.sessionsComplete) {
+        if (snapshot.wantsRecordChecks())
+            snapshot.gaps << Gap{snapshot.account.name, Gap::Level::Records, Gap::Cause::Cancelled,
+                                 QStringLiteral("reading them was cancelled")};
+        return false;
+    }
+    return true;
+}
+
+/** How many records each session subject holds, where `$MQTT_sess` may keep more than one (duplicates). False: failed. */
+bool readSubjectCounts(AccountSnapshot &snapshot)
+{
+    const AccountRecordAccess &src = *snapshot.recordAccess;
+    // Duplicates are possible only when the stream keeps more than one message per subject.
+    for (const StreamInfo &s : std::as_const(snapshot.account.streams)) {
+        if (s.name != MqttLayout::sessionsStream() || s.config.value(QLatin1String("max_msgs_per_subject")).toInteger(-1) == 1)
+            continue;
+        StreamIndex index(src.connection, src.apiDomain);
+        auto counts = index.subjectCounts(MqttLayout::sessionsStream(), QStringLiteral("$MQTT.sess.>"));
+        if (!counts) {
+            snapshot.sessionsComplete = false;
+            recordsNotChecked(snapshot, counts.error());
+            return false;
+        }
+        snapshot.records.subjectCounts = *counts;
+    }
+    return true;
+}
+
+/** The retained messages' topics and sizes, for upgrade readiness only (a whole read of `$MQTT_rmsgs`). */
+void readRetainedTopics(AccountSnapshot &snapshot, const AccountSnapshotLoader::Options &options)
+{
+    const bool hasRetained = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(),
+                                         [](const StreamInfo &s) { return s.name == MqttLayout::retainedStream(); });
+    if (!options.retainedTopics || !hasRetained)
+        return;
+    const AccountRecordAccess &src = *snapshot.recordAccess;
+    // Message gets (JSON replies), not a consumer: a subject with a tab, which the target version is
+    // asked about, breaks the client protocol's MSG line.
+    QList<RetainedTopicSize> topics;
+    auto map = StreamIndex(src.connection, src.apiDomain).sequenceMap(MqttLayout::retainedStream());
+    Result<ReadSummary> loaded = map ? Result<ReadSummary>(ReadSummary{}) : Result<ReadSummary>(map.error());
+    if (map) {
+        MessageGetter::Options read;
+        read.cancel = options.cancel;
+        loaded = MessageGetter(src.connection, src.apiDomain)
+                     .getBySequences(MqttLayout::retainedStream(), map->liveSequences(), read,
+                                     [&topics](QList<StreamMessage> &&batch, const ReadProgress &) {
+                                         for (const StreamMessage &m : std::as_const(batch)) {
+                                             if (m.deleted)
+                                                 continue;
+                                             const RetainedEntry e = RetainedLoader::fromMessage(m);
+                                             if (e.record && !e.record->isDeleteMarker)
+                                                 topics.append({e.record->topic, qint64(e.record->payload.size())});
+                                         }
+                                         return true;
+                                     });
+    }
+    if (loaded)
+        snapshot.records.retained = std::move(topics);
+    else if (snapshot.wantsRecordChecks())
+        snapshot.gaps << Gap{snapshot.account.name, Gap::Level::Records, Gap::Cause::Failed,
+                             QStringLiteral("reading $MQTT_rmsgs failed, so the retained topics were not checked for the target "
+                                            "version: %1")
+                                 .arg(loaded.error().toString())};
+}
+
+/**
+ * The QoS 2 records (2.10+), for QOS2_ORPHANED: their sessions against the records read before. Empty
+ * streams (the usual case) cost no request.
+ */
+void readQos2Records(AccountSnapshot &snapshot, const AccountSnapshotLoader::Options &options)
+{
+    const bool hasQos2 = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(), [](const StreamInfo &s) {
+        return (s.name == MqttLayout::qos2InStream() || s.name == MqttLayout::outStream())
+            && s.state.value(QLatin1String("messages")).toInteger(1) > 0;
+    });
+    if (!hasQos2)
+        return;
+    const AccountRecordAccess &src = *snapshot.recordAccess;
+    InflightReader::Options read;
+    read.domain = src.apiDomain;
+    read.cancel = options.cancel;
+    auto qos2 = InflightReader::readQos2Records(src.connection, read);
+    if (qos2)
+        snapshot.records.qos2Records = std::move(qos2).value();
+    else if (snapshot.wantsRecordChecks())
+        snapshot.gaps << Gap{
+            snapshot.account.name, Gap::Level::Records, Gap::Cause::Failed,
+            QStringLiteral("reading $MQTT_qos2in and $MQTT_out failed, so QOS2_ORPHANED was not checked: %1").arg(qos2.error().toString())};
 }
 
 } // namespace
@@ -147,162 +349,18 @@ AccountSnapshot AccountSnapshotLoader::load(const QList<ServerInfo> &servers, co
 
 void AccountSnapshotLoader::readRecords(AccountSnapshot &snapshot, const Options &options)
 {
-    const QString name = snapshot.account.name;
-    const bool checked = snapshot.wantsRecordChecks();
-    const auto notChecked = [&](const Error &error) {
-        snapshot.recordsError = error;
-        if (checked)
-            snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Failed, error.toString()};
-    };
-    if (!AccountRecordAccess::canResolve(m_connections, name)) {
-        snapshot.recordsError = AccountRecordAccess::resolve(m_connections, name, snapshot.servers, &snapshot.account.streams).error();
-        if (checked)
-            snapshot.gaps << Gap::recordsNeedCredentials(name);
+    if (!resolveRecordAccess(m_connections, snapshot))
         return;
-    }
-    const std::optional<QHash<QString, QJsonObject>> streams = knownStreams(snapshot.account);
-    auto src = AccountRecordAccess::resolve(m_connections, name, snapshot.servers, streams ? &snapshot.account.streams : nullptr);
-    if (!src) {
-        notChecked(src.error());
+    snapshot.records.account = snapshot.account.name;
+    snapshot.records.now = QDateTime::currentDateTimeUtc();
+    // The consumers and CONNZ before the sessions: each batch of sessions is joined with them as it arrives.
+    if (!readConsumers(snapshot))
         return;
-    }
-    snapshot.recordAccess = *src;
-    SessionCheckInput &records = snapshot.records;
-    records.account = name;
-    records.now = QDateTime::currentDateTimeUtc();
-
-    if (auto listed = consumersOf(snapshot.account)) {
-        records.consumers = std::move(*listed);
-    } else {
-        auto consumers = SessionLoader::loadConsumers(src->connection, src->apiDomain);
-        if (!consumers) {
-            notChecked(consumers.error());
-            return;
-        }
-        records.consumers = std::move(consumers).value();
-    }
-    records.consumersKnown = true;
-    // One CONNZ walk: the MQTT clients connected now and those closed lately (takeovers of one client ID).
-    QList<MqttClientEvent> closed;
-    records.connected = src->connectedClients(m_connections, {}, &snapshot.connectedWhy, &closed);
-    if (records.connected)
-        snapshot.closed = std::move(closed);
-    if (checked && !records.connected) {
-        const bool noSystem = !m_connections.hasSystem();
-        snapshot.gaps << Gap{name, Gap::Level::Connections, noSystem ? Gap::Cause::NoSystemConnection : Gap::Cause::Failed,
-                             (noSystem ? QStringLiteral("there is no system connection") : snapshot.connectedWhy)
-                                 + QStringLiteral(", so SESSION_STALE, CONSUMER_STUCK and INTEREST_PINNED were not checked and "
-                                                  "orphan consumers may belong to connected clean-session clients")};
-    }
-    if (!options.sessions)
+    readConnectedClients(m_connections, snapshot);
+    if (!options.sessions || !readSessions(snapshot, options) || !readSubjectCounts(snapshot))
         return;
-
-    SessionLoadOptions load;
-    load.dialect = src->dialect;
-    load.domain = src->apiDomain;
-    load.batchSize = options.batchSize;
-    load.cancel = options.cancel;
-    load.includeLegacy = options.includeLegacy;
-    load.knownStreams = streams;
-    auto summary = SessionLoader::load(
-        src->connection, load, records.consumers, records.connected, [&](QList<SessionEntry> &&batch, const ReadProgress &progress) {
-            if (options.keepSessions) {
-                // Kept as the batch it is (shared with the handler's copy: a
-                // million sessions exist once); legacy records apart.
-                const bool anyLegacy = std::any_of(batch.cbegin(), batch.cend(), [](const SessionEntry &e) { return e.isLegacy(); });
-                if (!anyLegacy) {
-                    records.sessions.appendBatch(batch);
-                } else {
-                    for (const SessionEntry &e : std::as_const(batch))
-                        e.isLegacy() ? snapshot.legacySessions.append(e) : records.sessions.append(e);
-                }
-            }
-            if (options.onSessions)
-                return options.onSessions(std::move(batch), progress);
-            return !(options.cancel && options.cancel->load());
-        });
-    if (!summary) {
-        if (summary.error().jsErrCode() != JsErrors::StreamNotFound) {
-            notChecked(summary.error());
-            return;
-        }
-        snapshot.noSessionsStream = true;
-        snapshot.sessionsComplete = !(options.cancel && options.cancel->load());
-    } else {
-        snapshot.sessionsComplete = !summary->cancelled;
-    }
-    if (!snapshot.sessionsComplete) {
-        if (checked)
-            snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Cancelled, QStringLiteral("reading them was cancelled")};
-        return;
-    }
-
-    // Duplicates are possible only when the stream keeps more than one message per subject.
-    for (const StreamInfo &s : std::as_const(snapshot.account.streams)) {
-        if (s.name != MqttLayout::sessionsStream() || s.config.value(QLatin1String("max_msgs_per_subject")).toInteger(-1) == 1)
-            continue;
-        StreamIndex index(src->connection, src->apiDomain);
-        auto counts = index.subjectCounts(MqttLayout::sessionsStream(), QStringLiteral("$MQTT.sess.>"));
-        if (!counts) {
-            snapshot.sessionsComplete = false;
-            notChecked(counts.error());
-            return;
-        }
-        records.subjectCounts = *counts;
-    }
-
-    // The retained messages' topics and sizes, for upgrade readiness only (a whole read of $MQTT_rmsgs).
-    const bool hasRetained = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(),
-                                         [](const StreamInfo &s) { return s.name == MqttLayout::retainedStream(); });
-    if (options.retainedTopics && hasRetained) {
-        // Message gets (JSON replies), not a consumer: a subject with a tab, which the target version is
-        // asked about, breaks the client protocol's MSG line.
-        QList<RetainedTopicSize> topics;
-        auto map = StreamIndex(src->connection, src->apiDomain).sequenceMap(MqttLayout::retainedStream());
-        Result<ReadSummary> loaded = map ? Result<ReadSummary>(ReadSummary{}) : Result<ReadSummary>(map.error());
-        if (map) {
-            MessageGetter::Options read;
-            read.cancel = options.cancel;
-            loaded = MessageGetter(src->connection, src->apiDomain)
-                         .getBySequences(MqttLayout::retainedStream(), map->liveSequences(), read,
-                                         [&topics](QList<StreamMessage> &&batch, const ReadProgress &) {
-                                             for (const StreamMessage &m : std::as_const(batch)) {
-                                                 if (m.deleted)
-                                                     continue;
-                                                 const RetainedEntry e = RetainedLoader::fromMessage(m);
-                                                 if (e.record && !e.record->isDeleteMarker)
-                                                     topics.append({e.record->topic, qint64(e.record->payload.size())});
-                                             }
-                                             return true;
-                                         });
-        }
-        if (loaded)
-            records.retained = std::move(topics);
-        else if (checked)
-            snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Failed,
-                                 QStringLiteral("reading $MQTT_rmsgs failed, so the retained topics were not checked for the target "
-                                                "version: %1")
-                                     .arg(loaded.error().toString())};
-    }
-
-    // The QoS 2 records (2.10+), for QOS2_ORPHANED: their sessions against the records read above. Empty
-    // streams (the usual case) cost no request.
-    const bool hasQos2 = std::any_of(snapshot.account.streams.cbegin(), snapshot.account.streams.cend(), [](const StreamInfo &s) {
-        return (s.name == MqttLayout::qos2InStream() || s.name == MqttLayout::outStream())
-            && s.state.value(QLatin1String("messages")).toInteger(1) > 0;
-    });
-    if (hasQos2) {
-        InflightReader::Options read;
-        read.domain = src->apiDomain;
-        read.cancel = options.cancel;
-        auto qos2 = InflightReader::readQos2Records(src->connection, read);
-        if (qos2)
-            records.qos2Records = std::move(qos2).value();
-        else if (checked)
-            snapshot.gaps << Gap{name, Gap::Level::Records, Gap::Cause::Failed,
-                                 QStringLiteral("reading $MQTT_qos2in and $MQTT_out failed, so QOS2_ORPHANED was not checked: %1")
-                                     .arg(qos2.error().toString())};
-    }
+    readRetainedTopics(snapshot, options);
+    readQos2Records(snapshot, options);
 }
 
 Result<ReadSummary> AccountSnapshotLoader::streamSessions(const AccountSnapshot &snapshot, SessionLoadOptions options,

@@ -44,8 +44,6 @@ public:
         bool sessions = true;
         /** Also the records left in legacy `$MQTT_sess_<hash>` streams (legacySessions; a listing wants them). */
         bool includeLegacy = false;
-        /** Keep the sessions in the snapshot (false: only hand them to onSessions). */
-        bool keepSessions = true;
         /** Also the retained messages' topics and sizes (records.retained): what upgrade readiness looks at. */
         bool retainedTopics = false;
         int batchSize = 2048;
