@@ -1,5 +1,7 @@
 #include "diagnosis/streamchecks.h"
 
+#include <optional>
+
 #include <QJsonArray>
 
 #include "diagnosis/checkcontext.h"
@@ -167,6 +169,140 @@ QList<std::pair<QString, QJsonValue>> retainedDeviationsOf(const QJsonObject &co
     return out;
 }
 
+/** The two known shapes of $MQTT_rmsgs are the retained checks' business (legacy layout, downgrade): not differences here. */
+void dropKnownRetainedShapes(const CheckContext &ctx, const QStringList &actualSubjects, QList<MqttStreamSpec::Difference> &diffs)
+{
+    const bool legacyShape = MqttStreamSpec::sameSubjects(actualSubjects, {MqttLayout::retainedLegacySubject()});
+    const bool modernShape = MqttStreamSpec::sameSubjects(actualSubjects, {MqttLayout::retainedSubjects()});
+    const bool modernLayout = ctx.layout().kind() == MqttLayout::Kind::V2_10;
+    if ((modernLayout && (legacyShape || modernShape)) || (!modernLayout && modernShape))
+        diffs.removeIf([](const MqttStreamSpec::Difference &d) {
+            return d.field == QLatin1String("subjects") || d.field == QLatin1String("max_msgs_per_subject");
+        });
+}
+
+/**
+ * DELIBERATE_DEVIATION: the deliberate settings of the retained stream `s`, info with the reason, repaired
+ * only when selected. nullopt when it has none.
+ */
+std::optional<Finding> deliberateDeviation(const CheckContext &ctx, const StreamInfo &s)
+{
+    QStringList reasons;
+    const auto deviations = retainedDeviationsOf(s.config, &reasons);
+    if (deviations.isEmpty())
+        return std::nullopt;
+    QStringList what;
+    QJsonObject actual;
+    for (const auto &[field, value] : deviations) {
+        what.append(field);
+        actual.insert(field, value);
+    }
+    Finding f = FindingCatalogue::make(FindingCodes::deliberateDeviation(), ctx.account, s.name,
+                                       {{QStringLiteral("deviations"), what.join(QStringLiteral(", "))}});
+    f.actual = actual;
+    f.expected = QJsonObject{{QStringLiteral("storage"), QStringLiteral("file")}, {QStringLiteral("allow_direct"), false}};
+    const bool memory = actual.contains(QLatin1String("storage"));
+    if (!memory)
+        f.repair.clear();
+    f.detail = QStringLiteral("Tolerated as deliberate, not an error: %1. %2")
+                   .arg(reasons.join(QStringLiteral("; ")),
+                        memory ? QStringLiteral("A plain repair leaves it alone; `repair --finding DELIBERATE_DEVIATION` backs the "
+                                                "stream up and recreates it on file storage if it was not meant.")
+                               : QStringLiteral("Nothing is repaired; undo it with a stream edit if it was not meant."));
+    return f;
+}
+
+/**
+ * STREAM_SUBJECTS_WRONG: the stream's subjects are not the ones the servers expect. A warning while they
+ * still capture the expected ones; else what the servers can no longer store.
+ */
+Finding subjectsWrong(const CheckContext &ctx, const MqttStreamSpec &spec, const QStringList &actualSubjects)
+{
+    const QString &name = spec.name;
+    bool covers = true;
+    for (const QString &want : spec.subjects)
+        covers = covers && subjectCoveredBy(want, actualSubjects);
+    Finding f = FindingCatalogue::make(FindingCodes::streamSubjectsWrong(), ctx.account, name);
+    f.expected = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(spec.subjects)}};
+    f.actual = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(actualSubjects)}};
+    f.explains = subjectsExplains(name);
+    const QString head =
+        QStringLiteral("%1 has subjects %2; the servers expect %3%4.")
+            .arg(name, actualSubjects.join(QStringLiteral(", ")), spec.subjects.join(QStringLiteral(", ")),
+                 name == MqttLayout::sessionsStream()
+                     ? (ctx.layout().domain().isEmpty() ? QStringLiteral(" (no JetStream domain)")
+                                                        : QStringLiteral(" (JetStream domain \"%1\")").arg(ctx.layout().domain()))
+                     : QString());
+    if (covers) {
+        f.explains.clear(); // saves and consumers still work: no error line
+        f.severity = Sev::Warning;
+        f.detail = head
+            + QStringLiteral(" The expected subjects are still captured, so MQTT works, but the stream captures more than "
+                             "the servers use%1.")
+                  .arg(name == MqttLayout::sessionsStream()
+                           ? QStringLiteral(": records saved under another domain token (before a JetStream domain change) "
+                                            "are no longer found, so those sessions look lost")
+                           : QString());
+    } else if (name == MqttLayout::sessionsStream()) {
+        f.severity = Sev::Critical;
+        f.detail = head
+            + QStringLiteral(" No stream captures the session subjects: every session save waits 4-5 s and times out, "
+                             "so MQTT connects of persistent sessions fail.");
+    } else {
+        f.severity = Sev::Error;
+        f.detail = head + QStringLiteral(" Messages on the expected subjects are not stored. %1").arg(missingEffect(name));
+    }
+    return f;
+}
+
+/**
+ * STREAM_CONFIG_WRONG: one finding for every other field of `s` that differs (`diffs`), as severe as the
+ * worst of them; retention or storage can only be repaired by recreating the stream.
+ */
+Finding configWrong(const CheckContext &ctx, const StreamInfo &s, const QList<MqttStreamSpec::Difference> &diffs)
+{
+    const QString &name = s.name;
+    Sev severity = Sev::Info;
+    QStringList fields;
+    QStringList sentences;
+    QJsonObject expected;
+    QJsonObject actual;
+    bool recreate = false;
+    for (const MqttStreamSpec::Difference &d : diffs) {
+        const auto [sev, sentence] = fieldImpact(name, d);
+        severity = CheckContext::maxSeverity(severity, sev);
+        fields.append(d.field);
+        sentences.append(sentence);
+        expected.insert(d.field, d.expected);
+        actual.insert(d.field, d.actual);
+        recreate = recreate || d.field == QLatin1String("retention") || d.field == QLatin1String("storage");
+    }
+    Finding f = FindingCatalogue::make(FindingCodes::streamConfigWrong(), ctx.account, name,
+                                       {{QStringLiteral("fields"), fields.join(QStringLiteral(", "))}});
+    f.severity = severity;
+    f.expected = expected;
+    f.actual = actual;
+    f.explains.clear();
+    f.repair = recreate ? R::recreateStream() : R::updateStream();
+    f.detail = sentences.join(QLatin1Char(' '));
+    if (recreate)
+        f.detail += QStringLiteral(" JetStream cannot change storage or retention of an existing stream: it must be backed up, "
+                                   "deleted, recreated and restored.");
+    if (name == MqttLayout::sessionsStream()) {
+        const qint64 msgs = CheckContext::messagesOf(s);
+        const qint64 subjects = s.state.value(QLatin1String("num_subjects")).toInteger(-1);
+        if (subjects >= 0 && msgs > subjects) {
+            f.detail += QStringLiteral(" The stream holds %1 records on %2 session subjects: duplicates are already there.")
+                            .arg(msgs)
+                            .arg(subjects);
+            actual.insert(QStringLiteral("messages"), msgs);
+            actual.insert(QStringLiteral("num_subjects"), subjects);
+            f.actual = actual;
+        }
+    }
+    return f;
+}
+
 } // namespace
 
 void StreamChecks::missing(QList<Finding> &out) const
@@ -235,132 +371,24 @@ void StreamChecks::subjectsAndConfig(QList<Finding> &out) const
         const MqttStreamSpec spec = *m_ctx.layout().stream(name);
         const QStringList actualSubjects = MqttStreamSpec::subjectsOf(s.config);
         QList<MqttStreamSpec::Difference> diffs = spec.differences(s.config);
-
-        // The two known shapes of $MQTT_rmsgs are the retained checks' business (legacy layout, downgrade).
         if (name == MqttLayout::retainedStream()) {
-            const bool legacyShape = MqttStreamSpec::sameSubjects(actualSubjects, {MqttLayout::retainedLegacySubject()});
-            const bool modernShape = MqttStreamSpec::sameSubjects(actualSubjects, {MqttLayout::retainedSubjects()});
-            const bool modernLayout = m_ctx.layout().kind() == MqttLayout::Kind::V2_10;
-            if ((modernLayout && (legacyShape || modernShape)) || (!modernLayout && modernShape))
-                diffs.removeIf([](const MqttStreamSpec::Difference &d) {
-                    return d.field == QLatin1String("subjects") || d.field == QLatin1String("max_msgs_per_subject");
-                });
-        }
-
-        // Deliberate settings of the retained stream: info with the reason, repaired only when selected.
-        if (name == MqttLayout::retainedStream()) {
-            QStringList reasons;
-            const auto deviations = retainedDeviationsOf(s.config, &reasons);
-            if (!deviations.isEmpty()) {
-                QStringList what;
-                QJsonObject actual;
-                for (const auto &[field, value] : deviations) {
-                    what.append(field);
-                    actual.insert(field, value);
-                }
-                Finding f = FindingCatalogue::make(FindingCodes::deliberateDeviation(), m_ctx.account, name,
-                                                   {{QStringLiteral("deviations"), what.join(QStringLiteral(", "))}});
-                f.actual = actual;
-                f.expected = QJsonObject{{QStringLiteral("storage"), QStringLiteral("file")}, {QStringLiteral("allow_direct"), false}};
-                const bool memory = actual.contains(QLatin1String("storage"));
-                if (!memory)
-                    f.repair.clear();
-                f.detail =
-                    QStringLiteral("Tolerated as deliberate, not an error: %1. %2")
-                        .arg(reasons.join(QStringLiteral("; ")),
-                             memory ? QStringLiteral("A plain repair leaves it alone; `repair --finding DELIBERATE_DEVIATION` backs the "
-                                                     "stream up and recreates it on file storage if it was not meant.")
-                                    : QStringLiteral("Nothing is repaired; undo it with a stream edit if it was not meant."));
-                out.append(f);
+            dropKnownRetainedShapes(m_ctx, actualSubjects, diffs);
+            if (auto f = deliberateDeviation(m_ctx, s)) {
+                out.append(*f);
                 diffs.removeIf([](const MqttStreamSpec::Difference &d) { return d.field == QLatin1String("storage"); });
             }
         }
-
         QList<MqttStreamSpec::Difference> configDiffs;
         for (const MqttStreamSpec::Difference &d : std::as_const(diffs)) {
             if (d.field == QLatin1String("num_replicas"))
                 continue; // REPLICAS_MISMATCH
-            if (d.field != QLatin1String("subjects")) {
+            if (d.field == QLatin1String("subjects"))
+                out.append(subjectsWrong(m_ctx, spec, actualSubjects));
+            else
                 configDiffs.append(d);
-                continue;
-            }
-            bool covers = true;
-            for (const QString &want : spec.subjects)
-                covers = covers && subjectCoveredBy(want, actualSubjects);
-            Finding f = FindingCatalogue::make(FindingCodes::streamSubjectsWrong(), m_ctx.account, name);
-            f.expected = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(spec.subjects)}};
-            f.actual = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(actualSubjects)}};
-            f.explains = subjectsExplains(name);
-            const QString head = QStringLiteral("%1 has subjects %2; the servers expect %3%4.")
-                                     .arg(name, actualSubjects.join(QStringLiteral(", ")), spec.subjects.join(QStringLiteral(", ")),
-                                          name == MqttLayout::sessionsStream()
-                                              ? (m_ctx.layout().domain().isEmpty()
-                                                     ? QStringLiteral(" (no JetStream domain)")
-                                                     : QStringLiteral(" (JetStream domain \"%1\")").arg(m_ctx.layout().domain()))
-                                              : QString());
-            if (covers) {
-                f.explains.clear(); // saves and consumers still work: no error line
-                f.severity = Sev::Warning;
-                f.detail = head
-                    + QStringLiteral(" The expected subjects are still captured, so MQTT works, but the stream captures more than "
-                                     "the servers use%1.")
-                          .arg(name == MqttLayout::sessionsStream()
-                                   ? QStringLiteral(": records saved under another domain token (before a JetStream domain change) "
-                                                    "are no longer found, so those sessions look lost")
-                                   : QString());
-            } else if (name == MqttLayout::sessionsStream()) {
-                f.severity = Sev::Critical;
-                f.detail = head
-                    + QStringLiteral(" No stream captures the session subjects: every session save waits 4-5 s and times out, "
-                                     "so MQTT connects of persistent sessions fail.");
-            } else {
-                f.severity = Sev::Error;
-                f.detail = head + QStringLiteral(" Messages on the expected subjects are not stored. %1").arg(missingEffect(name));
-            }
-            out.append(f);
         }
-
-        if (configDiffs.isEmpty())
-            continue;
-        Sev severity = Sev::Info;
-        QStringList fields;
-        QStringList sentences;
-        QJsonObject expected;
-        QJsonObject actual;
-        bool recreate = false;
-        for (const MqttStreamSpec::Difference &d : std::as_const(configDiffs)) {
-            const auto [sev, sentence] = fieldImpact(name, d);
-            severity = CheckContext::maxSeverity(severity, sev);
-            fields.append(d.field);
-            sentences.append(sentence);
-            expected.insert(d.field, d.expected);
-            actual.insert(d.field, d.actual);
-            recreate = recreate || d.field == QLatin1String("retention") || d.field == QLatin1String("storage");
-        }
-        Finding f = FindingCatalogue::make(FindingCodes::streamConfigWrong(), m_ctx.account, name,
-                                           {{QStringLiteral("fields"), fields.join(QStringLiteral(", "))}});
-        f.severity = severity;
-        f.expected = expected;
-        f.actual = actual;
-        f.explains.clear();
-        f.repair = recreate ? R::recreateStream() : R::updateStream();
-        f.detail = sentences.join(QLatin1Char(' '));
-        if (recreate)
-            f.detail += QStringLiteral(" JetStream cannot change storage or retention of an existing stream: it must be backed up, "
-                                       "deleted, recreated and restored.");
-        if (name == MqttLayout::sessionsStream()) {
-            const qint64 msgs = CheckContext::messagesOf(s);
-            const qint64 subjects = s.state.value(QLatin1String("num_subjects")).toInteger(-1);
-            if (subjects >= 0 && msgs > subjects) {
-                f.detail += QStringLiteral(" The stream holds %1 records on %2 session subjects: duplicates are already there.")
-                                .arg(msgs)
-                                .arg(subjects);
-                actual.insert(QStringLiteral("messages"), msgs);
-                actual.insert(QStringLiteral("num_subjects"), subjects);
-                f.actual = actual;
-            }
-        }
-        out.append(f);
+        if (!configDiffs.isEmpty())
+            out.append(configWrong(m_ctx, s, configDiffs));
     }
 }
 
