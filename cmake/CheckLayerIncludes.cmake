@@ -1,6 +1,8 @@
 # Run at build time (cmake -P) by src/CMakeLists.txt: every file of a core layer may include its own
-# layer and the layers below it, and only the nats layer may include nats.c. Fails with each wrong
-# include's file and line. SRC: the src/ folder; STAMP: touched when everything is in order.
+# layer and the layers below it, and only the nats layer may include nats.c, in its sources and in the
+# headers of src/nats/internal/ (which nothing outside the nats layer includes: app/, ui/, tools/ and
+# tests/ are checked for that too). Fails with each wrong include's file and line. SRC: the src/ folder;
+# STAMP: touched when everything is in order.
 cmake_minimum_required(VERSION 3.21)
 set(allowed_common    common)
 set(allowed_nats      common nats)
@@ -23,9 +25,28 @@ foreach(layer IN LISTS layers)
                     string(REPLACE ";" ", " may "${allowed_${layer}}")
                     list(APPEND problems "src/${file}: ${line} (the ${layer} layer may include ${may})")
                 endif()
-            elseif(line MATCHES "#[ \t]*include[ \t]*<nats[/.]" AND NOT layer STREQUAL "nats")
-                list(APPEND problems "src/${file}: ${line} (only the nats layer uses nats.c)")
+            elseif(line MATCHES "#[ \t]*include[ \t]*<nats[/.]")
+                if(NOT layer STREQUAL "nats")
+                    list(APPEND problems "src/${file}: ${line} (only the nats layer uses nats.c)")
+                elseif(file MATCHES "^nats/[^/]+\\.h$")
+                    list(APPEND problems "src/${file}: ${line} (a public header of the nats layer: nats.c belongs in nats/internal/)")
+                endif()
             endif()
+            if(line MATCHES "#[ \t]*include[ \t]*\"nats/internal/" AND NOT layer STREQUAL "nats")
+                list(APPEND problems "src/${file}: ${line} (nats/internal/ is the nats layer's own)")
+            endif()
+        endforeach()
+    endforeach()
+endforeach()
+
+# The front ends and the tests use the nats layer through its public headers only.
+get_filename_component(root ${SRC} DIRECTORY)
+foreach(dir app ui tools tests)
+    file(GLOB_RECURSE files RELATIVE ${root} ${root}/${dir}/*.h ${root}/${dir}/*.cpp)
+    foreach(file IN LISTS files)
+        file(STRINGS ${root}/${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"nats/internal/")
+        foreach(line IN LISTS lines)
+            list(APPEND problems "${file}: ${line} (nats/internal/ is the nats layer's own)")
         endforeach()
     endforeach()
 endforeach()

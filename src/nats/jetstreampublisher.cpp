@@ -11,7 +11,7 @@
 #include "nats/natsheaders.h"
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
-#include "nats/natsconnectionhandle.h"
+#include "nats/internal/natsconnectionhandle.h"
 #include "nats/natserrors.h"
 
 namespace MqttDoctor {

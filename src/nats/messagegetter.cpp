@@ -13,8 +13,8 @@
 #include "nats/jetstreamclient.h"
 #include "nats/jserrors.h"
 #include "nats/natsconnection.h"
-#include "nats/natsconnectionhandle.h"
-#include "nats/readfailure.h"
+#include "nats/internal/natsconnectionhandle.h"
+#include "nats/internal/readfailure.h"
 
 // Reads by sequence: pipelined raw STREAM.MSG.GET requests, no consumer.
 

@@ -14,7 +14,7 @@
 #include <QThread>
 
 #include "nats/connectfailure.h"
-#include "nats/natsconnectionhandle.h"
+#include "nats/internal/natsconnectionhandle.h"
 #include "nats/natserrors.h"
 #include "nats/nkeys.h"
 #include "nats/replygatherer.h"

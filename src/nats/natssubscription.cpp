@@ -3,7 +3,7 @@
 #include <nats/nats.h>
 
 #include "nats/natsconnection.h"
-#include "nats/natsconnectionhandle.h"
+#include "nats/internal/natsconnectionhandle.h"
 #include "nats/natserrors.h"
 
 namespace MqttDoctor {

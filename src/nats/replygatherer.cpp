@@ -4,7 +4,7 @@
 
 #include <QDeadlineTimer>
 
-#include "nats/natsconnectionhandle.h"
+#include "nats/internal/natsconnectionhandle.h"
 #include "nats/natserrors.h"
 
 namespace MqttDoctor {

@@ -11,9 +11,9 @@
 #include "nats/jetstreamclient.h"
 #include "nats/jsackreply.h"
 #include "nats/natsconnection.h"
-#include "nats/natsmessagecopy.h"
-#include "nats/orderedconsumer.h"
-#include "nats/readfailure.h"
+#include "nats/internal/natsmessagecopy.h"
+#include "nats/internal/orderedconsumer.h"
+#include "nats/internal/readfailure.h"
 
 // Reading whole streams through a read-only ordered consumer. Reads by sequence: MessageGetter; the
 // stream's sequence map and subject counts: StreamIndex.

@@ -1,4 +1,4 @@
-#include "nats/natsmessagecopy.h"
+#include "nats/internal/natsmessagecopy.h"
 
 #include <cstdlib>
 #include <cstring>

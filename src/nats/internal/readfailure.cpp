@@ -1,4 +1,4 @@
-#include "nats/readfailure.h"
+#include "nats/internal/readfailure.h"
 
 #include "nats/jserrors.h"
 #include "nats/natsconnection.h"

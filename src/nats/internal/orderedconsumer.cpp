@@ -1,4 +1,4 @@
-#include "nats/orderedconsumer.h"
+#include "nats/internal/orderedconsumer.h"
 
 #include <cstring>
 
@@ -6,8 +6,8 @@
 
 #include "nats/jetstreamclient.h"
 #include "nats/natsconnection.h"
-#include "nats/natsconnectionhandle.h"
-#include "nats/readfailure.h"
+#include "nats/internal/natsconnectionhandle.h"
+#include "nats/internal/readfailure.h"
 
 namespace MqttDoctor {
 
