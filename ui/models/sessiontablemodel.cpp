@@ -139,20 +139,20 @@ void SessionTableModel::sortAsync(int column, Qt::SortOrder order)
             out.newRowOf[size_t(perm[i])] = int(i);
         }
         return out;
-    }).then(this, [this, generation](const Sorted &result) {
+    }).then(this, [this, generation](QFuture<Sorted> done) {
         if (generation != m_sortGeneration)
             return; // cleared, replaced or sorted again meanwhile
         m_sorting = false;
-        applySorted(result);
+        applySorted(done.takeResult()); // moved, not copied on the GUI thread
         emit sorted();
     });
 }
 
-void SessionTableModel::applySorted(const Sorted &result)
+void SessionTableModel::applySorted(Sorted &&result)
 {
     const size_t sortedRows = result.rows.size();
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    std::vector<const SessionEntry *> rows = result.rows;
+    std::vector<const SessionEntry *> rows = std::move(result.rows);
     rows.reserve(std::max(m_rows.capacity(), m_rows.size()));
     rows.insert(rows.end(), m_rows.begin() + qsizetype(sortedRows), m_rows.end()); // appended while sorting
     m_rows = std::move(rows);

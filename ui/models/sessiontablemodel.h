@@ -135,7 +135,7 @@ private:
         SessionFilter::MatchSet matching;
     };
 
-    void applySorted(const Sorted &sorted);
+    void applySorted(Sorted &&sorted);
     void applyFilter(const SessionFilter &filter, SessionFilter::MatchSet &&matching);
     /** Frees batches on a worker (100,000 decoded records take ~200 ms to free). */
     static void discard(std::vector<Batch> &&batches);
