@@ -316,6 +316,152 @@ struct Run
             return fatal->prefixed(QStringLiteral("republishing into ") + header.stream);
         return {};
     }
+
+    /** Reads the whole backup file: its header, and how many messages have each fingerprint. Nothing is changed yet. */
+    Result<Prints> readFile(const QString &path)
+    {
+        Prints backupPrints;
+        if (options.progress)
+            options.progress(RepairProgress{QStringLiteral("checking file"), 0, 0});
+        auto scan = BackupFileReader::read(path, [&backupPrints](BackupMessage &&m, qint64) {
+            ++backupPrints[BackupFormat::fingerprint(m.subject, m.headers, m.data)];
+            return true;
+        });
+        if (!scan)
+            return scan.error();
+        header = scan->header;
+        result.stream = header.stream;
+        result.subjectFilter = header.subjectFilter;
+        result.messages = scan->trailer.messages;
+        if (!target.account.isEmpty() && !header.account.isEmpty() && target.account != header.account)
+            result.warnings
+                << QStringLiteral("the backup was taken from account %1, restoring into account %2").arg(header.account, target.account);
+        return backupPrints;
+    }
+
+    /**
+     * The stream as the restore finds it, created from the backup's config when missing (once more when
+     * another client created it at the same time). Refuses a stream holding messages the backup does not
+     * have, unless merging; warns of config fields that differ from the backup's.
+     */
+    Result<TargetState> prepareStream(JetStreamClient &js, const Prints &backupPrints)
+    {
+        TargetState state;
+        for (int attempt = 0;; ++attempt) {
+            auto read = readTarget(target, header, backupPrints, options);
+            if (!read)
+                return read.error();
+            state = std::move(*read);
+            if (state.exists || options.dryRun) {
+                if (!state.exists)
+                    result.streamCreated = true; // would be
+                break;
+            }
+            bool raced = false;
+            if (auto c = createStream(js, &raced); !c)
+                return failed(c.error());
+            if (!raced || attempt > 0) {
+                state.exists = true;
+                state.config = header.config;
+                break;
+            }
+        }
+        // A configs-only backup (taken before deleting a consumer) restores consumers; the stream's messages are not its business.
+        if (state.foreign > 0 && !options.merge && header.messagesIncluded)
+            return Error(
+                Error::Kind::InvalidInput,
+                QStringLiteral("stream %1 already holds %2 message%3 that the backup does not have (e.g. %4); nothing was restored")
+                    .arg(header.stream)
+                    .arg(state.foreign)
+                    .arg(state.foreign == 1 ? QString() : QStringLiteral("s"), state.foreignExample),
+                QStringLiteral("to add the backup's missing messages and keep the stream's own, restore with merge (--merge)"));
+        if (state.exists && !result.streamCreated) {
+            const auto differs = [&](const char *key) {
+                return state.config.value(QLatin1String(key)) != header.config.value(QLatin1String(key));
+            };
+            for (const char *key : {"subjects", "retention", "max_msgs_per_subject", "discard", "storage"})
+                if (differs(key))
+                    result.warnings << QStringLiteral("the existing stream's %1 differs from the backup's; it was left as it is")
+                                           .arg(QLatin1String(key));
+        }
+        return state;
+    }
+
+    /**
+     * The backup's messages, in order, with acks (publishAll). Messages stored on subjects the stream no
+     * longer lists (2.9 retained messages left on `$MQTT.rmsgs` after the subjects changed) can only be
+     * stored again while the stream lists them too: its subjects are widened for the restore, then put back.
+     * Its errors are audited.
+     */
+    Result<void> restoreMessages(JetStreamClient &js, const QString &path, const TargetState &state)
+    {
+        QStringList outside;
+        if (!options.dryRun && header.messagesIncluded) {
+            const QStringList listed = MqttStreamSpec::subjectsOf(state.exists ? state.config : header.config);
+            auto subjectsScan = BackupFileReader::read(path, [&](BackupMessage &&m, qint64) {
+                if (!outside.contains(m.subject) && !listed.isEmpty() && !subjectCoveredBy(m.subject, listed))
+                    outside << m.subject;
+                return outside.size() < 1000;
+            });
+            if (!subjectsScan)
+                return failed(subjectsScan.error());
+        }
+        std::optional<QJsonObject> widenedFrom;
+        if (!outside.isEmpty()) {
+            auto info = js.streamInfo(header.stream);
+            if (!info)
+                return failed(info.error());
+            QJsonObject config = info->value(QLatin1String("config")).toObject();
+            widenedFrom = config;
+            QJsonArray subjects = config.value(QLatin1String("subjects")).toArray();
+            for (const QString &subject : outside)
+                subjects.append(subject);
+            config.insert(QStringLiteral("subjects"), subjects);
+            if (auto u = updateStream(js, config); !u)
+                return failed(u.error().prefixed(QStringLiteral("adding the backup's subjects %1 to %2 for the restore")
+                                                     .arg(outside.join(QStringLiteral(", ")), header.stream)));
+            result.warnings << QStringLiteral("%1 listed %2 only during the restore (its messages there were restored; the "
+                                              "stream's subjects are as before)")
+                                   .arg(header.stream, outside.join(QStringLiteral(", ")));
+        }
+        const auto published = publishAll(state);
+        if (widenedFrom)
+            if (auto u = updateStream(js, *widenedFrom); !u)
+                return failed(u.error().prefixed(QStringLiteral("putting back the subjects of %1 after the restore").arg(header.stream)));
+        if (!published)
+            return failed(published.error());
+        return {};
+    }
+
+    /** STREAM.UPDATE of the backup's stream with `config`, recorded for the audit entry. */
+    Result<QJsonObject> updateStream(JetStreamClient &js, const QJsonObject &config)
+    {
+        const QString op = QStringLiteral("STREAM.UPDATE.") + header.stream;
+        requests.append(AuditLog::request(js.apiSubject(op), config));
+        return js.call(op, config);
+    }
+
+    /** The audit entry of a restore that ran: the API requests as sent, the publishes as one summary (no message bodies in the log). */
+    void auditOutcome()
+    {
+        const quint64 sent = result.restored + result.failed;
+        if (sent > 0) {
+            const QString subjects = header.subjectFilter.isEmpty()
+                ? header.config.value(QLatin1String("subjects")).toVariant().toStringList().join(QLatin1Char(','))
+                : header.subjectFilter;
+            requests.append(AuditLog::request(subjects,
+                                              QJsonObject{{QStringLiteral("publish"), qint64(sent)},
+                                                          {QStringLiteral("acknowledged"), qint64(result.restored)},
+                                                          {QStringLiteral("failed"), qint64(result.failed)}}));
+        }
+        if (result.cancelled)
+            audit(QStringLiteral("cancelled"), QStringLiteral("cancelled by the user"));
+        else if (result.failed > 0)
+            audit(QStringLiteral("error"),
+                  QStringLiteral("%1 message(s) not restored: %2").arg(result.failed).arg(result.failures.value(0)));
+        else
+            audit(QStringLiteral("ok"), {});
+    }
 };
 
 } // namespace
@@ -334,130 +480,22 @@ Result<RestoreResult> run(const RepairTarget &target, const QString &path, const
     run.result.dryRun = options.dryRun;
 
     // 1. Validate every line first; fingerprints tell later which messages the stream already has.
-    Prints backupPrints;
-    if (options.progress)
-        options.progress(RepairProgress{QStringLiteral("checking file"), 0, 0});
-    auto scan = BackupFileReader::read(path, [&backupPrints](BackupMessage &&m, qint64) {
-        ++backupPrints[BackupFormat::fingerprint(m.subject, m.headers, m.data)];
-        return true;
-    });
-    if (!scan)
-        return scan.error();
-    run.header = scan->header;
-    run.result.stream = run.header.stream;
-    run.result.subjectFilter = run.header.subjectFilter;
-    run.result.messages = scan->trailer.messages;
-    if (!target.account.isEmpty() && !run.header.account.isEmpty() && target.account != run.header.account)
-        run.result.warnings
-            << QStringLiteral("the backup was taken from account %1, restoring into account %2").arg(run.header.account, target.account);
-
+    const auto backupPrints = run.readFile(path);
+    if (!backupPrints)
+        return backupPrints.error();
     // 2. The stream: its content decides whether restoring is safe; create it when missing.
     JetStreamClient js(target.connection, target.apiDomain);
-    TargetState state;
-    for (int attempt = 0;; ++attempt) {
-        auto read = readTarget(target, run.header, backupPrints, options);
-        if (!read)
-            return read.error();
-        state = std::move(*read);
-        if (state.exists || options.dryRun) {
-            if (!state.exists)
-                run.result.streamCreated = true; // would be
-            break;
-        }
-        bool raced = false;
-        if (auto c = run.createStream(js, &raced); !c)
-            return run.failed(c.error());
-        if (!raced || attempt > 0) {
-            state.exists = true;
-            state.config = run.header.config;
-            break;
-        }
-    }
-    // A configs-only backup (taken before deleting a consumer) restores consumers; the stream's messages are not its business.
-    if (state.foreign > 0 && !options.merge && run.header.messagesIncluded)
-        return Error(Error::Kind::InvalidInput,
-                     QStringLiteral("stream %1 already holds %2 message%3 that the backup does not have (e.g. %4); nothing was restored")
-                         .arg(run.header.stream)
-                         .arg(state.foreign)
-                         .arg(state.foreign == 1 ? QString() : QStringLiteral("s"), state.foreignExample),
-                     QStringLiteral("to add the backup's missing messages and keep the stream's own, restore with merge (--merge)"));
-    if (state.exists && !run.result.streamCreated) {
-        const auto differs = [&](const char *key) {
-            return state.config.value(QLatin1String(key)) != run.header.config.value(QLatin1String(key));
-        };
-        for (const char *key : {"subjects", "retention", "max_msgs_per_subject", "discard", "storage"})
-            if (differs(key))
-                run.result.warnings
-                    << QStringLiteral("the existing stream's %1 differs from the backup's; it was left as it is").arg(QLatin1String(key));
-    }
-
+    const auto state = run.prepareStream(js, *backupPrints);
+    if (!state)
+        return state.error();
     // 3. Consumers before messages: interest retention keeps only what someone is interested in.
-    if (auto c = run.createConsumers(js, state.exists && !(options.dryRun && run.result.streamCreated)); !c)
+    if (auto c = run.createConsumers(js, state->exists && !(options.dryRun && run.result.streamCreated)); !c)
         return run.failed(c.error());
-
-    // 4. Messages, in order, with acks. Messages stored on subjects the stream no longer lists (2.9
-    // retained messages left on `$MQTT.rmsgs` after the subjects changed) can only be stored again
-    // while the stream lists them too: widen its subjects for the restore, then put them back.
-    QStringList outside;
-    if (!options.dryRun && run.header.messagesIncluded) {
-        const QStringList listed = MqttStreamSpec::subjectsOf(state.exists ? state.config : run.header.config);
-        auto subjectsScan = BackupFileReader::read(path, [&](BackupMessage &&m, qint64) {
-            if (!outside.contains(m.subject) && !listed.isEmpty() && !subjectCoveredBy(m.subject, listed))
-                outside << m.subject;
-            return outside.size() < 1000;
-        });
-        if (!subjectsScan)
-            return run.failed(subjectsScan.error());
-    }
-    std::optional<QJsonObject> widenedFrom;
-    if (!outside.isEmpty()) {
-        auto info = js.streamInfo(run.header.stream);
-        if (!info)
-            return run.failed(info.error());
-        QJsonObject config = info->value(QLatin1String("config")).toObject();
-        widenedFrom = config;
-        QJsonArray subjects = config.value(QLatin1String("subjects")).toArray();
-        for (const QString &subject : outside)
-            subjects.append(subject);
-        config.insert(QStringLiteral("subjects"), subjects);
-        const QString op = QStringLiteral("STREAM.UPDATE.") + run.header.stream;
-        run.requests.append(AuditLog::request(js.apiSubject(op), config));
-        if (auto u = js.call(op, config); !u)
-            return run.failed(u.error().prefixed(QStringLiteral("adding the backup's subjects %1 to %2 for the restore")
-                                                     .arg(outside.join(QStringLiteral(", ")), run.header.stream)));
-        run.result.warnings << QStringLiteral("%1 listed %2 only during the restore (its messages there were restored; the "
-                                              "stream's subjects are as before)")
-                                   .arg(run.header.stream, outside.join(QStringLiteral(", ")));
-    }
-    const auto published = run.publishAll(state);
-    if (widenedFrom) {
-        const QString op = QStringLiteral("STREAM.UPDATE.") + run.header.stream;
-        run.requests.append(AuditLog::request(js.apiSubject(op), *widenedFrom));
-        if (auto u = js.call(op, *widenedFrom); !u)
-            return run.failed(
-                u.error().prefixed(QStringLiteral("putting back the subjects of %1 after the restore").arg(run.header.stream)));
-    }
-    if (!published)
-        return run.failed(published.error());
-
-    // 5. Audit: the API requests as sent, the publishes as one summary (no message bodies in the log).
-    const quint64 sent = run.result.restored + run.result.failed;
-    if (sent > 0) {
-        const QString subjects = run.header.subjectFilter.isEmpty()
-            ? run.header.config.value(QLatin1String("subjects")).toVariant().toStringList().join(QLatin1Char(','))
-            : run.header.subjectFilter;
-        run.requests.append(AuditLog::request(subjects,
-                                              QJsonObject{{QStringLiteral("publish"), qint64(sent)},
-                                                          {QStringLiteral("acknowledged"), qint64(run.result.restored)},
-                                                          {QStringLiteral("failed"), qint64(run.result.failed)}}));
-    }
-    if (run.result.cancelled)
-        run.audit(QStringLiteral("cancelled"), QStringLiteral("cancelled by the user"));
-    else if (run.result.failed > 0)
-        run.audit(QStringLiteral("error"),
-                  QStringLiteral("%1 message(s) not restored: %2").arg(run.result.failed).arg(run.result.failures.value(0)));
-    else
-        run.audit(QStringLiteral("ok"), {});
+    // 4. Messages, in order, with acks.
+    if (auto m = run.restoreMessages(js, path, *state); !m)
+        return m.error();
+    // 5. Audit.
+    run.auditOutcome();
     return run.result;
 }
 
