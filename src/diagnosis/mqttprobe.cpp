@@ -299,6 +299,168 @@ private:
     MqttProbeResult &m_result;
 };
 
+/**
+ * The steps of one probe (run()), each as StepRunner runs it: true when it passed, with what it saw in
+ * `detail`. Names the probe's client ID and topics (a random token: probes never meet), and remembers
+ * what it leaves behind until a later step removes it: the persistent session, the retained message.
+ */
+class ProbeSteps
+{
+public:
+    ProbeSteps(const MqttProbeRequest &request, MqttProbeResult &result) : m_request(request), m_result(result)
+    {
+        const QString token = randomToken(10);
+        result.clientId = QStringLiteral("nats-mqtt-doctor-probe-") + token;
+        result.topic = QStringLiteral("nats-mqtt-doctor/probe/") + token;
+        m_qosTopic = result.topic + QStringLiteral("/qos1");
+        m_retainedTopic = result.topic + QStringLiteral("/retained");
+        m_qosPayload = "probe qos1 " + token.toUtf8();
+        m_retainedPayload = "probe retained " + token.toUtf8();
+    }
+
+    bool retainedStored() const { return m_retainedStored; }
+    bool sessionMade() const { return m_sessionMade; }
+
+    /** Connects `probe` with a persistent session. */
+    bool connect(Client &probe, QString *detail)
+    {
+        if (!probe.connect(detail))
+            return false;
+        m_sessionMade = true;
+        *detail = QStringLiteral("CONNACK accepted, persistent session");
+        return true;
+    }
+
+    /** Subscribes at QoS 1 and gets its own QoS 1 message back. */
+    bool qos1(Client &probe, QString *detail)
+    {
+        const int timeoutMs = m_request.timeoutMs;
+        const int granted = probe.subscribe(m_qosTopic, 1);
+        if (granted != 1) {
+            *detail = granted < 0 ? QStringLiteral("no SUBACK within %1 ms for %2").arg(timeoutMs).arg(m_qosTopic)
+                : granted == 0x80 ? QStringLiteral("the server refused the QoS 1 subscription to %1 (SUBACK 0x80: it could not make "
+                                                   "the subscription's durable on $MQTT_msgs; its log says why)")
+                                        .arg(m_qosTopic)
+                                  : QStringLiteral("the server granted QoS %1, not 1, for %2").arg(granted).arg(m_qosTopic);
+            return false;
+        }
+        if (!probe.publish(m_qosTopic, m_qosPayload, false)) {
+            *detail = QStringLiteral("no PUBACK within %1 ms for a QoS 1 message to %2").arg(timeoutMs).arg(m_qosTopic);
+            return false;
+        }
+        const auto got = probe.waitMessage(m_qosTopic, timeoutMs, [&](const Client::Message &m) { return m.payload == m_qosPayload; });
+        if (!got) {
+            *detail = QStringLiteral("the QoS 1 message to %1 was acknowledged but never delivered to its subscriber within %2 ms")
+                          .arg(m_qosTopic)
+                          .arg(timeoutMs);
+            return false;
+        }
+        *detail = QStringLiteral("subscribed at QoS 1 and got its own message back at QoS %1").arg(got->qos);
+        return true;
+    }
+
+    /** Stores a retained message, then a new subscriber must get it. */
+    bool retained(Client &probe, QString *detail)
+    {
+        const int timeoutMs = m_request.timeoutMs;
+        if (!probe.publish(m_retainedTopic, m_retainedPayload, true)) {
+            *detail = QStringLiteral("no PUBACK within %1 ms for a retained message to %2").arg(timeoutMs).arg(m_retainedTopic);
+            return false;
+        }
+        m_retainedStored = true;
+        // A new subscriber gets the retained message when it subscribes. Servers learn of it through their
+        // retained-message consumer, a moment after the PUBACK: subscribe again until it comes or time is up.
+        qint64 ms = 0;
+        QString why;
+        if (untilNewSubscriberSees(
+                m_request, m_result.clientId + QStringLiteral("-r"), m_retainedTopic,
+                [&](const std::optional<Client::Message> &m) { return m && m->payload == m_retainedPayload; }, &ms, &why)) {
+            *detail = QStringLiteral("a new subscriber got the retained message %1 ms after it was stored").arg(ms);
+            m_retainedDelivered = true;
+            return true;
+        }
+        if (!why.isEmpty()) {
+            *detail = why;
+            return false;
+        }
+        *detail = QStringLiteral("the retained message to %1 was stored (PUBACK) but a new subscriber did not get it within %2 ms: "
+                                 "the servers do not deliver retained messages (RETAINED_CONSUMER_MISSING when a server's "
+                                 "retained-message consumer is gone)")
+                      .arg(m_retainedTopic)
+                      .arg(timeoutMs);
+        return false;
+    }
+
+    /** Clears the retained message stored, then a new subscriber must get none. */
+    bool clearRetained(Client &probe, QString *detail)
+    {
+        if (!probe.publish(m_retainedTopic, QByteArray(), true)) {
+            *detail = QStringLiteral("no PUBACK for the empty retained message that clears %1").arg(m_retainedTopic);
+            return false;
+        }
+        m_retainedStored = false;
+        if (!m_retainedDelivered) {
+            // Nothing to tell a cleared message from one that is never delivered: only the clean-up is done.
+            *detail = QStringLiteral("sent the empty retained message that clears %1 (PUBACK); whether it is gone cannot be "
+                                     "seen while retained delivery fails")
+                          .arg(m_retainedTopic);
+            return true;
+        }
+        qint64 ms = 0;
+        QString why;
+        if (untilNewSubscriberSees(
+                m_request, m_result.clientId + QStringLiteral("-c"), m_retainedTopic,
+                [](const std::optional<Client::Message> &m) { return !m; }, &ms, &why)) {
+            *detail = QStringLiteral("cleared: a new subscriber gets no retained message");
+            return true;
+        }
+        if (!why.isEmpty()) {
+            *detail = why;
+            return false;
+        }
+        *detail = QStringLiteral("the retained message on %1 was cleared (PUBACK) but new subscribers still get it after %2 ms")
+                      .arg(m_retainedTopic)
+                      .arg(m_request.timeoutMs);
+        m_retainedStored = true;
+        return false;
+    }
+
+    /** A clean connect with the probe's client ID removes its persistent session. */
+    bool removeSession(QString *detail)
+    {
+        Client clean(m_request, m_result.clientId, true);
+        if (!clean.connect(detail)) {
+            *detail = QStringLiteral("the clean connect that removes the probe's session failed: %1").arg(*detail);
+            return false;
+        }
+        *detail = QStringLiteral("a clean connect removed the probe's session");
+        return true;
+    }
+
+    /** What the probe could not clean up, for people: empty when nothing. */
+    QString leftBehind() const
+    {
+        QStringList left;
+        if (m_retainedStored)
+            left << QStringLiteral("the retained message on %1").arg(m_retainedTopic);
+        const QList<MqttProbeStep> &steps = m_result.steps;
+        if (m_sessionMade && !steps.isEmpty() && steps.last().name == QLatin1String("remove_session") && !steps.last().ok)
+            left << QStringLiteral("the session of client %1").arg(m_result.clientId);
+        return left.join(QStringLiteral(" and "));
+    }
+
+private:
+    const MqttProbeRequest &m_request;
+    MqttProbeResult &m_result;
+    QString m_qosTopic;
+    QString m_retainedTopic;
+    QByteArray m_qosPayload;
+    QByteArray m_retainedPayload;
+    bool m_retainedStored = false;
+    bool m_retainedDelivered = false;
+    bool m_sessionMade = false;
+};
+
 } // namespace
 
 Result<MqttProbeRequest> requestFor(const Profile &profile, const QString &account, const QList<ServerInfo> &servers)
@@ -362,133 +524,22 @@ MqttProbeResult run(const MqttProbeRequest &request)
         result.why = QStringLiteral("no MQTT listener to probe");
         return result;
     }
-    const QString token = randomToken(10);
-    result.clientId = QStringLiteral("nats-mqtt-doctor-probe-") + token;
-    result.topic = QStringLiteral("nats-mqtt-doctor/probe/") + token;
-    const QString qosTopic = result.topic + QStringLiteral("/qos1");
-    const QString retainedTopic = result.topic + QStringLiteral("/retained");
-    const QByteArray qosPayload = "probe qos1 " + token.toUtf8();
-    const QByteArray retainedPayload = "probe retained " + token.toUtf8();
+    ProbeSteps probe(request, result);
     result.verdict = MqttProbeResult::Verdict::Verified;
     StepRunner steps(result);
-    bool retainedStored = false;
-    bool retainedDelivered = false;
-    bool sessionMade = false;
     {
-        Client probe(request, result.clientId, false);
-        const bool connected = steps.run(QStringLiteral("connect"), [&](QString *detail) {
-            if (!probe.connect(detail))
-                return false;
-            sessionMade = true;
-            *detail = QStringLiteral("CONNACK accepted, persistent session");
-            return true;
-        });
+        Client client(request, result.clientId, false);
+        const bool connected = steps.run(QStringLiteral("connect"), [&](QString *detail) { return probe.connect(client, detail); });
         if (connected)
-            steps.run(QStringLiteral("qos1"), [&](QString *detail) {
-                const int granted = probe.subscribe(qosTopic, 1);
-                if (granted != 1) {
-                    *detail = granted < 0 ? QStringLiteral("no SUBACK within %1 ms for %2").arg(request.timeoutMs).arg(qosTopic)
-                        : granted == 0x80
-                        ? QStringLiteral("the server refused the QoS 1 subscription to %1 (SUBACK 0x80: it could not make "
-                                         "the subscription's durable on $MQTT_msgs; its log says why)")
-                              .arg(qosTopic)
-                        : QStringLiteral("the server granted QoS %1, not 1, for %2").arg(granted).arg(qosTopic);
-                    return false;
-                }
-                if (!probe.publish(qosTopic, qosPayload, false)) {
-                    *detail = QStringLiteral("no PUBACK within %1 ms for a QoS 1 message to %2").arg(request.timeoutMs).arg(qosTopic);
-                    return false;
-                }
-                const auto got =
-                    probe.waitMessage(qosTopic, request.timeoutMs, [&](const Client::Message &m) { return m.payload == qosPayload; });
-                if (!got) {
-                    *detail = QStringLiteral("the QoS 1 message to %1 was acknowledged but never delivered to its subscriber within %2 ms")
-                                  .arg(qosTopic)
-                                  .arg(request.timeoutMs);
-                    return false;
-                }
-                *detail = QStringLiteral("subscribed at QoS 1 and got its own message back at QoS %1").arg(got->qos);
-                return true;
-            });
-        if (connected && !probe.lost())
-            steps.run(QStringLiteral("retained"), [&](QString *detail) {
-                if (!probe.publish(retainedTopic, retainedPayload, true)) {
-                    *detail =
-                        QStringLiteral("no PUBACK within %1 ms for a retained message to %2").arg(request.timeoutMs).arg(retainedTopic);
-                    return false;
-                }
-                retainedStored = true;
-                // A new subscriber gets the retained message when it subscribes. Servers learn of it through their
-                // retained-message consumer, a moment after the PUBACK: subscribe again until it comes or time is up.
-                qint64 ms = 0;
-                QString why;
-                if (untilNewSubscriberSees(
-                        request, result.clientId + QStringLiteral("-r"), retainedTopic,
-                        [&](const std::optional<Client::Message> &m) { return m && m->payload == retainedPayload; }, &ms, &why)) {
-                    *detail = QStringLiteral("a new subscriber got the retained message %1 ms after it was stored").arg(ms);
-                    retainedDelivered = true;
-                    return true;
-                }
-                if (!why.isEmpty()) {
-                    *detail = why;
-                    return false;
-                }
-                *detail = QStringLiteral("the retained message to %1 was stored (PUBACK) but a new subscriber did not get it within %2 ms: "
-                                         "the servers do not deliver retained messages (RETAINED_CONSUMER_MISSING when a server's "
-                                         "retained-message consumer is gone)")
-                              .arg(retainedTopic)
-                              .arg(request.timeoutMs);
-                return false;
-            });
-        if (retainedStored && !probe.lost())
-            steps.run(QStringLiteral("clear_retained"), [&](QString *detail) {
-                if (!probe.publish(retainedTopic, QByteArray(), true)) {
-                    *detail = QStringLiteral("no PUBACK for the empty retained message that clears %1").arg(retainedTopic);
-                    return false;
-                }
-                retainedStored = false;
-                if (!retainedDelivered) {
-                    // Nothing to tell a cleared message from one that is never delivered: only the clean-up is done.
-                    *detail = QStringLiteral("sent the empty retained message that clears %1 (PUBACK); whether it is gone cannot be "
-                                             "seen while retained delivery fails")
-                                  .arg(retainedTopic);
-                    return true;
-                }
-                qint64 ms = 0;
-                QString why;
-                if (untilNewSubscriberSees(
-                        request, result.clientId + QStringLiteral("-c"), retainedTopic,
-                        [](const std::optional<Client::Message> &m) { return !m; }, &ms, &why)) {
-                    *detail = QStringLiteral("cleared: a new subscriber gets no retained message");
-                    return true;
-                }
-                if (!why.isEmpty()) {
-                    *detail = why;
-                    return false;
-                }
-                *detail = QStringLiteral("the retained message on %1 was cleared (PUBACK) but new subscribers still get it after %2 ms")
-                              .arg(retainedTopic)
-                              .arg(request.timeoutMs);
-                retainedStored = true;
-                return false;
-            });
+            steps.run(QStringLiteral("qos1"), [&](QString *detail) { return probe.qos1(client, detail); });
+        if (connected && !client.lost())
+            steps.run(QStringLiteral("retained"), [&](QString *detail) { return probe.retained(client, detail); });
+        if (probe.retainedStored() && !client.lost())
+            steps.run(QStringLiteral("clear_retained"), [&](QString *detail) { return probe.clearRetained(client, detail); });
     }
-    if (sessionMade)
-        steps.run(QStringLiteral("remove_session"), [&](QString *detail) {
-            Client clean(request, result.clientId, true);
-            if (!clean.connect(detail)) {
-                *detail = QStringLiteral("the clean connect that removes the probe's session failed: %1").arg(*detail);
-                return false;
-            }
-            *detail = QStringLiteral("a clean connect removed the probe's session");
-            return true;
-        });
-    QStringList left;
-    if (retainedStored)
-        left << QStringLiteral("the retained message on %1").arg(retainedTopic);
-    if (sessionMade && !result.steps.isEmpty() && result.steps.last().name == QLatin1String("remove_session") && !result.steps.last().ok)
-        left << QStringLiteral("the session of client %1").arg(result.clientId);
-    result.leftBehind = left.join(QStringLiteral(" and "));
+    if (probe.sessionMade())
+        steps.run(QStringLiteral("remove_session"), [&](QString *detail) { return probe.removeSession(detail); });
+    result.leftBehind = probe.leftBehind();
     return result;
 }
 
