@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include "common/duration.h"
+#include "mqtt/mqttlayout.h"
 #include "textoutput.h"
 
 namespace MqttDoctor::Cli::InflightText {
@@ -58,7 +59,9 @@ void printSession(QTextStream &out, const SessionInflight &in, const QDateTime &
     for (const SessionInflight::Queued &q : in.queued)
         queued.addRow({QString::number(q.seq), q.consumer, q.topic, QString::number(q.qos), QString::number(q.size), age(q.time, now),
                        deliveredText(q), q.problem.isEmpty() ? q.payloadPreview : q.problem});
-    if (queued.isEmpty())
+    if (!in.messagesStream && queued.isEmpty())
+        out << "  (" << MqttLayout::messagesStream() << " does not exist, see the note)\n";
+    else if (queued.isEmpty())
         out << "  (none)\n";
     else
         queued.print(out, 2);
@@ -71,8 +74,8 @@ void printSession(QTextStream &out, const SessionInflight &in, const QDateTime &
         incoming.addRow({QString::number(q.packetId),
                          q.problem.isEmpty() ? q.topic + (q.retain ? QStringLiteral(" (retain)") : QString()) : q.problem,
                          QString::number(q.size), age(q.time, now), QString::number(q.seq)});
-    if (!in.qos2Streams && in.qos2Incoming.isEmpty())
-        out << "  (not kept by these servers, see the note)\n";
+    if (!in.qos2InStream && in.qos2Incoming.isEmpty())
+        out << "  (" << MqttLayout::qos2InStream() << " does not exist, see the note)\n";
     else if (incoming.isEmpty())
         out << "  (none)\n";
     else
@@ -82,8 +85,8 @@ void printSession(QTextStream &out, const SessionInflight &in, const QDateTime &
     TextTable pubrel({QStringLiteral("PACKET ID"), QStringLiteral("AGE"), QStringLiteral("SEQ")});
     for (const SessionInflight::PubRel &p : in.pubrelPending)
         pubrel.addRow({p.problem.isEmpty() ? QString::number(p.packetId) : p.problem, age(p.time, now), QString::number(p.seq)});
-    if (!in.qos2Streams && in.pubrelPending.isEmpty())
-        out << "  (not kept by these servers, see the note)\n";
+    if (!in.outStream && in.pubrelPending.isEmpty())
+        out << "  (" << MqttLayout::outStream() << " does not exist, see the note)\n";
     else if (pubrel.isEmpty())
         out << "  (none)\n";
     else

@@ -43,7 +43,12 @@ int runPinned(CliContext &ctx)
     auto snapshot = AccountSnapshotLoader(*ctx.connections).load(accountName, load);
     if (!snapshot)
         return ctx.fail(AccountChoice::explained(*ctx.connections, accountName, snapshot.error()));
-    if ((snapshot->account.jetstreamKnown && !snapshot->account.jetstream) || snapshot->noSessionsStream) {
+    // Without $MQTT_msgs nothing can be pinned in it, and that says nothing about the sessions: the missing
+    // stream is reported (with the finding that explains it), as for a missing $MQTT_sess.
+    bool messagesStreamMissing = snapshot->account.streamsKnown;
+    for (const StreamInfo &s : snapshot->account.streams)
+        messagesStreamMissing = messagesStreamMissing && s.name != MqttLayout::messagesStream();
+    if ((snapshot->account.jetstreamKnown && !snapshot->account.jetstream) || snapshot->noSessionsStream || messagesStreamMissing) {
         std::optional<JsonStreamWriter> json;
         if (ctx.json) {
             json.emplace(ctx.out);
@@ -53,8 +58,10 @@ int runPinned(CliContext &ctx)
             json->beginArray(QStringLiteral("holders"));
             json->endArray();
         }
-        const int rc =
-            MissingStream::report(ctx, *snapshot, MqttLayout::sessionsStream(), QStringLiteral("session records"), json ? &*json : nullptr);
+        const bool sessions = snapshot->noSessionsStream || !snapshot->account.jetstream;
+        const int rc = MissingStream::report(ctx, *snapshot, sessions ? MqttLayout::sessionsStream() : MqttLayout::messagesStream(),
+                                             sessions ? QStringLiteral("session records") : QStringLiteral("queued messages"),
+                                             json ? &*json : nullptr);
         if (json)
             json->finish();
         return rc;

@@ -276,18 +276,42 @@ QString missingQos2StreamsNote(TopicMapping::Dialect dialect, bool qos2InExists,
         .arg(missing.join(QStringLiteral(" and ")), missing.size() == 1 ? QStringLiteral("does") : QStringLiteral("do"));
 }
 
+namespace {
+
+QString missingMessagesStreamNote()
+{
+    return QStringLiteral("%1 does not exist: no queued QoS 1 or QoS 2 message can be shown, and none is kept for offline sessions "
+                          "(check reports why)")
+        .arg(MqttLayout::messagesStream());
+}
+
+} // namespace
+
 Result<SessionInflight> readSession(const std::shared_ptr<NatsConnection> &account, const SessionEntry &entry, const Options &options)
 {
     SessionInflight out;
     out.limit = options.limit;
     JetStreamClient js(account, options.domain);
 
-    // Queued: each durable of $MQTT_msgs from its ack floor on.
+    // Queued: each durable of $MQTT_msgs from its ack floor on. A session with no durable there says nothing
+    // about the stream: it is asked once whether $MQTT_msgs exists, so that its absence is named.
+    const bool durableOnMessages = std::any_of(entry.consumers.cbegin(), entry.consumers.cend(), [](const SessionConsumer &c) {
+        return c.exists && c.stream == MqttLayout::messagesStream();
+    });
+    if (!durableOnMessages) {
+        auto info = js.call(QStringLiteral("STREAM.INFO.") + MqttLayout::messagesStream());
+        if (!info && info.error().jsErrCode() != kStreamNotFound)
+            return info.error();
+        out.messagesStream = bool(info);
+    }
+    if (!out.messagesStream)
+        out.notes << missingMessagesStreamNote();
     for (const SessionConsumer &c : entry.consumers) {
         if (c.sid == QLatin1String("pubrel") || (c.exists && c.stream != MqttLayout::messagesStream()))
             continue;
         if (!c.exists) {
-            out.notes << QStringLiteral("consumer %1 does not exist: nothing is queued for its subscription (%2)").arg(c.name, c.sid);
+            if (out.messagesStream) // else the stream's note says it for every durable
+                out.notes << QStringLiteral("consumer %1 does not exist: nothing is queued for its subscription (%2)").arg(c.name, c.sid);
             continue;
         }
         auto info = js.call(QStringLiteral("CONSUMER.INFO.%1.%2").arg(MqttLayout::messagesStream(), c.name));
@@ -349,6 +373,8 @@ Result<SessionInflight> readSession(const std::shared_ptr<NatsConnection> &accou
             return walked.error();
     }
     out.qos2Streams = qos2InExists && outExists;
+    out.qos2InStream = qos2InExists;
+    out.outStream = outExists;
     if (const QString note = missingQos2StreamsNote(options.dialect, qos2InExists, outExists); !note.isEmpty())
         out.notes.prepend(note);
     return out;
@@ -418,6 +444,8 @@ Result<AccountInflight> readAccount(const std::shared_ptr<NatsConnection> &accou
     auto consumers = js.consumerListAllowUnavailable(MqttLayout::messagesStream());
     if (!consumers && consumers.error().jsErrCode() != kStreamNotFound)
         return consumers.error();
+    if (!consumers)
+        out.notes << missingMessagesStreamNote();
     for (const QJsonObject &info : consumers ? *consumers : QList<QJsonObject>{}) {
         const DurableState d = DurableState::from(info);
         const QString hash = MqttLayout::durableOwnerHash(MqttLayout::messagesStream(), d.name);

@@ -78,6 +78,9 @@ struct SessionInflight
      * PUBLISH is refused and QoS 2 subscriptions are downgraded) or when they are missing; notes say which.
      */
     bool qos2Streams = true;
+    bool messagesStream = true; ///< `$MQTT_msgs` exists (else nothing queued can be read; a note says so)
+    bool qos2InStream = true; ///< `$MQTT_qos2in` exists
+    bool outStream = true; ///< `$MQTT_out` exists
     QStringList notes; ///< what could not be read, and why
 
     /** The oldest store time of anything in flight (invalid: nothing). */

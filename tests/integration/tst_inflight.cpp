@@ -130,6 +130,48 @@ private slots:
         QCOMPARE(row.value(QLatin1String("pubrel_packet_ids")).toArray(), QJsonArray{packetId});
     }
 
+    // $MQTT_msgs deleted: session, inflight and pinned name the missing stream instead of showing an empty
+    // queue as if nothing were queued (a persistent session with no subscription has no durable to tell).
+    void messagesStreamMissing()
+    {
+        NatsServerFixture server;
+        QVERIFY2(server.start(QStringLiteral("newest"), ServerConfig::standard()), qPrintable(server.errorString()));
+        MqttClient acme(server.mqttPort(), QStringLiteral("acme"), QStringLiteral("acmepass"));
+        QVERIFY(acme.createPersistentSession(QStringLiteral("idle-device"), {QStringLiteral("cmd/idle")}, 1).subscribed());
+        LiveCheck::JetStreamAdmin admin;
+        QVERIFY2(admin.connect({server.url()}, QStringLiteral("acme"), QStringLiteral("acmepass")), qPrintable(admin.error()));
+        QVERIFY2(admin.deleteStream(QStringLiteral("$MQTT_msgs")), qPrintable(admin.error()));
+
+        const QStringList base = LiveCheck::acmeWithSystemArgs(server.url());
+        const auto sessionText = CliRunner::run(base + QStringList{QStringLiteral("session"), QStringLiteral("idle-device")});
+        QVERIFY2(sessionText.exitCode() == 0, qPrintable(sessionText.describe()));
+        QVERIFY2(sessionText.out().contains(QStringLiteral("($MQTT_msgs does not exist, see the note)")),
+                 qPrintable(sessionText.describe()));
+        // One note for the stream, not one per durable.
+        QVERIFY2(!sessionText.out().contains(QStringLiteral("nothing is queued for its subscription")), qPrintable(sessionText.describe()));
+        const auto sessionJson =
+            CliRunner::run(base + QStringList{QStringLiteral("session"), QStringLiteral("idle-device"), QStringLiteral("--json")});
+        QVERIFY2(sessionJson.jsonValid, qPrintable(sessionJson.describe()));
+        const QJsonArray notes =
+            sessionJson.json.value(QLatin1String("session")).toObject().value(QLatin1String("inflight_notes")).toArray();
+        QVERIFY2(!notes.isEmpty() && notes.at(0).toString().startsWith(QStringLiteral("$MQTT_msgs does not exist")),
+                 qPrintable(sessionJson.describe()));
+
+        const auto account = CliRunner::run(base + QStringList{QStringLiteral("inflight"), QStringLiteral("--json")});
+        QVERIFY2(account.jsonValid, qPrintable(account.describe()));
+        QVERIFY2(QJsonDocument(account.json.value(QLatin1String("notes")).toArray()).toJson().contains("$MQTT_msgs does not exist"),
+                 qPrintable(account.describe()));
+
+        const auto pinned = CliRunner::run(base + QStringList{QStringLiteral("pinned"), QStringLiteral("--json")});
+        QVERIFY2(pinned.jsonValid, qPrintable(pinned.describe()));
+        const QJsonObject missing = pinned.json.value(QLatin1String("stream_missing")).toObject();
+        QCOMPARE(missing.value(QLatin1String("stream")).toString(), QStringLiteral("$MQTT_msgs"));
+        QVERIFY2(pinned.exitCode() != 0, qPrintable(pinned.describe())); // as check: the missing stream is a finding
+        const auto pinnedText = CliRunner::run(base + QStringList{QStringLiteral("pinned")});
+        QVERIFY2(pinnedText.out().contains(QStringLiteral("$MQTT_msgs")) && !pinnedText.out().contains(QStringLiteral("nothing is pinned")),
+                 qPrintable(pinnedText.describe()));
+    }
+
     void inflight()
     {
         QFETCH(QString, version);
