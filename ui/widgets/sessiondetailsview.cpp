@@ -100,7 +100,7 @@ QString SessionDetailsView::describeInflight(const SessionInflight &in, const QD
     QStringList lines;
     lines << tr("Queued, not yet acknowledged (%1):").arg(counted(in.queued.size(), in.queuedTotal));
     if (in.queued.isEmpty())
-        lines << tr("  (none)");
+        lines << (in.messagesStream ? tr("  (none)") : tr("  ($MQTT_msgs does not exist, see the notes)"));
     for (const SessionInflight::Queued &q : in.queued)
         lines
             << tr("  seq %1  %2  QoS %3  %4 B  %5 ago  %6  %7  [%8]")
@@ -117,7 +117,7 @@ QString SessionDetailsView::describeInflight(const SessionInflight &in, const QD
     lines << QString()
           << tr("QoS 2 incoming, waiting for the client's PUBREL (%1):").arg(counted(in.qos2Incoming.size(), in.qos2IncomingTotal));
     if (in.qos2Incoming.isEmpty())
-        lines << (in.qos2Streams ? tr("  (none)") : tr("  (not kept by these servers)"));
+        lines << (in.qos2InStream ? tr("  (none)") : tr("  ($MQTT_qos2in does not exist, see the notes)"));
     for (const SessionInflight::Qos2Incoming &q : in.qos2Incoming)
         lines << tr("  packet %1  %2%3  %4 B  %5 ago")
                      .arg(q.packetId)
@@ -127,7 +127,7 @@ QString SessionDetailsView::describeInflight(const SessionInflight &in, const QD
                      .arg(age(q.time));
     lines << QString() << tr("PUBREL sent, waiting for the client's PUBCOMP (%1):").arg(counted(in.pubrelPending.size(), in.pubrelTotal));
     if (in.pubrelPending.isEmpty())
-        lines << (in.qos2Streams ? tr("  (none)") : tr("  (not kept by these servers)"));
+        lines << (in.outStream ? tr("  (none)") : tr("  ($MQTT_out does not exist, see the notes)"));
     for (const SessionInflight::PubRel &p : in.pubrelPending)
         lines << tr("  packet %1  %2 ago%3")
                      .arg(p.packetId)
