@@ -196,99 +196,102 @@ int runAccounts(CliContext &ctx)
     return ExitOk;
 }
 
-int runStreams(CliContext &ctx)
+/** What `streams` shows of one account: its MQTT streams against the layout the servers expect, and why missing ones are. */
+struct StreamsView
 {
-    const QString accountName = ctx.parser.value(QStringLiteral("account"));
-    auto account = Discovery::account(*ctx.connections, accountName);
+    AccountInfo account;
+    QList<StreamInfo> mqtt;
+    LayoutChoice layout;
+    QStringList missing; ///< the layout's streams the account does not have (with JetStream)
+    QMap<QString, Finding> why; ///< missing stream -> the finding that explains it
+    int exitCode = ExitOk; ///< the one `check` would give for those findings
+};
+
+/** The account, the servers' expected layout and, for the missing streams, the stream-level findings that explain them. */
+Result<StreamsView> readStreams(ConnectionSet &connections, const QString &accountName)
+{
+    auto account = Discovery::account(connections, accountName);
     if (!account)
-        return ctx.fail(account.error());
-    QList<StreamInfo> mqtt = account->mqttStreams();
-    auto servers = Discovery::servers(*ctx.connections);
+        return account.error();
+    StreamsView v;
+    v.account = std::move(account).value();
+    v.mqtt = v.account.mqttStreams();
+    auto servers = Discovery::servers(connections);
     if (!servers)
-        return ctx.fail(servers.error());
-    const LayoutChoice layout = Layouts::choose(*servers, {}, account->streams);
-    QStringList missing;
-    for (const MqttStreamSpec &spec : layout.layout.streams()) {
-        const bool present = std::any_of(mqtt.cbegin(), mqtt.cend(), [&](const StreamInfo &s) { return s.name == spec.name; });
-        if (!present && account->jetstream)
-            missing << spec.name;
+        return servers.error();
+    v.layout = Layouts::choose(*servers, {}, v.account.streams);
+    for (const MqttStreamSpec &spec : v.layout.layout.streams()) {
+        const bool present = std::any_of(v.mqtt.cbegin(), v.mqtt.cend(), [&](const StreamInfo &s) { return s.name == spec.name; });
+        if (!present && v.account.jetstream)
+            v.missing << spec.name;
     }
     // Why each missing stream is missing (the stream-level findings): absent is not "not created yet"
     // when something keeps the servers from creating it.
     QList<Finding> streamFindings;
-    if (!missing.isEmpty()) {
+    if (!v.missing.isEmpty()) {
         DiagnosisInput input;
         input.servers = *servers;
-        input.accounts = {*account};
+        input.accounts = {v.account};
         input.includeSystemAccount = true;
-        if (account->limitsKnown)
-            input.limits.insert(account->name, account->limits);
+        if (v.account.limitsKnown)
+            input.limits.insert(v.account.name, v.account.limits);
         streamFindings = Checks::diagnose(input);
     }
-    QMap<QString, Finding> why; // missing stream -> the finding that explains it
-    for (const QString &name : std::as_const(missing))
-        if (auto f = Checks::whyMissing(streamFindings, account->name, name))
-            why.insert(name, *f);
-    const int rc = why.isEmpty() ? ExitOk : Checks::exitCodeFor(why.values());
-    if (ctx.json) {
-        // Written stream by stream (an account's legacy per-session streams and its consumers can be many).
-        JsonStreamWriter w(ctx.out);
-        w.beginObject();
-        w.string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("streams")));
-        w.string(QStringLiteral("account"), account->name);
-        w.boolean(QStringLiteral("jetstream"), account->jetstream);
-        w.value(QStringLiteral("layout"), account->jetstream ? QJsonValue(layout.toJson()) : QJsonValue(QJsonValue::Null));
-        w.strings(QStringLiteral("missing"), missing);
-        w.string(QStringLiteral("source"), account->source);
-        w.beginArray(QStringLiteral("streams"));
-        for (const StreamInfo &s : std::as_const(mqtt)) {
-            QJsonObject o = ClusterJson::stream(s);
-            if (const auto spec = layout.layout.stream(s.name)) {
-                o.insert(QStringLiteral("expected"), spec->expectedConfig());
-                QJsonArray diffs;
-                for (const MqttStreamSpec::Difference &d : spec->differences(s.config))
-                    diffs.append(QJsonObject{{QStringLiteral("field"), d.field},
-                                             {QStringLiteral("expected"), d.expected},
-                                             {QStringLiteral("actual"), d.actual}});
-                o.insert(QStringLiteral("differences"), diffs);
-            } else {
-                o.insert(QStringLiteral("expected"), QJsonValue(QJsonValue::Null));
-                o.insert(QStringLiteral("differences"), QJsonArray());
-            }
-            w.value({}, o);
-        }
-        w.endArray();
-        w.endObject();
-        w.finish();
-        return rc;
-    }
-    ctx.out << "Account " << (account->name.isEmpty() ? QStringLiteral("(connected user's account)") : account->name)
-            << (account->source == QLatin1String("jsz") ? " (system view, read-only)" : "") << '\n';
-    if (!account->jetstream) {
-        ctx.out << "JetStream is not enabled for this account: MQTT clients of this account cannot connect.\n";
-        return ExitOk;
-    }
-    const auto printWhy = [&ctx, &why, &account]() {
-        QStringList shown;
-        for (const Finding &f : std::as_const(why)) {
-            if (shown.contains(f.identity()) || f.severity == Finding::Severity::Info)
-                continue;
-            shown << f.identity();
-            ctx.out << "  " << Finding::severityName(f.severity).toUpper() << ' ' << f.code << "  " << f.title << '\n';
-        }
-        if (!shown.isEmpty())
-            ctx.out << "Run \"check --account " << account->name << "\" for the evidence and the repair.\n";
-    };
-    if (mqtt.isEmpty()) {
-        if (rc == ExitOk) {
-            ctx.out << "No MQTT streams. nats-server creates them on the first MQTT connection of the account.\n";
-        } else {
-            ctx.out << "No MQTT streams, and the servers cannot create them:\n";
-            printWhy();
-        }
-        return rc;
-    }
+    for (const QString &name : std::as_const(v.missing))
+        if (auto f = Checks::whyMissing(streamFindings, v.account.name, name))
+            v.why.insert(name, *f);
+    v.exitCode = v.why.isEmpty() ? ExitOk : Checks::exitCodeFor(v.why.values());
+    return v;
+}
 
+void writeStreamsJson(QTextStream &out, const StreamsView &v)
+{
+    // Written stream by stream (an account's legacy per-session streams and its consumers can be many).
+    JsonStreamWriter w(out);
+    w.beginObject();
+    w.string(QStringLiteral("schema"), JsonContract::id(QStringLiteral("streams")));
+    w.string(QStringLiteral("account"), v.account.name);
+    w.boolean(QStringLiteral("jetstream"), v.account.jetstream);
+    w.value(QStringLiteral("layout"), v.account.jetstream ? QJsonValue(v.layout.toJson()) : QJsonValue(QJsonValue::Null));
+    w.strings(QStringLiteral("missing"), v.missing);
+    w.string(QStringLiteral("source"), v.account.source);
+    w.beginArray(QStringLiteral("streams"));
+    for (const StreamInfo &s : v.mqtt) {
+        QJsonObject o = ClusterJson::stream(s);
+        if (const auto spec = v.layout.layout.stream(s.name)) {
+            o.insert(QStringLiteral("expected"), spec->expectedConfig());
+            QJsonArray diffs;
+            for (const MqttStreamSpec::Difference &d : spec->differences(s.config))
+                diffs.append(QJsonObject{
+                    {QStringLiteral("field"), d.field}, {QStringLiteral("expected"), d.expected}, {QStringLiteral("actual"), d.actual}});
+            o.insert(QStringLiteral("differences"), diffs);
+        } else {
+            o.insert(QStringLiteral("expected"), QJsonValue(QJsonValue::Null));
+            o.insert(QStringLiteral("differences"), QJsonArray());
+        }
+        w.value({}, o);
+    }
+    w.endArray();
+    w.endObject();
+    w.finish();
+}
+
+/** The findings that explain the missing streams, each once (no info), and where their evidence is. */
+void printWhyMissing(QTextStream &out, const StreamsView &v)
+{
+    QStringList shown;
+    for (const Finding &f : v.why) {
+        if (shown.contains(f.identity()) || f.severity == Finding::Severity::Info)
+            continue;
+        shown << f.identity();
+        out << "  " << Finding::severityName(f.severity).toUpper() << ' ' << f.code << "  " << f.title << '\n';
+    }
+    if (!shown.isEmpty())
+        out << "Run \"check --account " << v.account.name << "\" for the evidence and the repair.\n";
+}
+
+void printStreamTable(QTextStream &out, const QList<StreamInfo> &mqtt)
+{
     TextTable table({QStringLiteral("STREAM"), QStringLiteral("SUBJECTS"), QStringLiteral("RETENTION"), QStringLiteral("STORAGE"),
                      QStringLiteral("REPLICAS"), QStringLiteral("PER-SUBJECT"), QStringLiteral("MESSAGES"), QStringLiteral("BYTES"),
                      QStringLiteral("CONSUMERS"), QStringLiteral("CLUSTER"), QStringLiteral("LEADER")});
@@ -309,30 +312,69 @@ int runStreams(CliContext &ctx)
                       s.cluster.value(QLatin1String("name")).toString(QStringLiteral("-")),
                       s.cluster.value(QLatin1String("leader")).toString(QStringLiteral("-"))});
     }
-    table.print(ctx.out);
-    ctx.out << "\nExpected layout: " << MqttLayout::kindName(layout.layout.kind()) << " (" << layout.layout.streams().size()
-            << " streams, replicas " << layout.layout.replicas();
-    if (!layout.cluster.isEmpty())
-        ctx.out << " in cluster " << layout.cluster << " of " << layout.peerCount() << " JetStream server"
-                << (layout.peerCount() == 1 ? "" : "s") << ": " << layout.peers.join(QStringLiteral(", "));
-    ctx.out << ")\n";
-    if (!missing.isEmpty()) {
-        ctx.out << "Missing: " << missing.join(QStringLiteral(", ")) << '\n';
-        printWhy();
-    }
-    for (const StreamInfo &s : mqtt) {
-        const auto spec = layout.layout.stream(s.name);
+    table.print(out);
+}
+
+/** Each config field of a stream that differs from the layout's: "<stream> <field>: -expected +actual". */
+void printDifferences(QTextStream &out, const StreamsView &v)
+{
+    for (const StreamInfo &s : v.mqtt) {
+        const auto spec = v.layout.layout.stream(s.name);
         if (!spec)
             continue;
         for (const MqttStreamSpec::Difference &d : spec->differences(s.config)) {
-            const auto text = [](const QJsonValue &v) {
-                return v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact))
-                                   : v.toVariant().toString();
+            const auto text = [](const QJsonValue &value) {
+                return value.isArray() ? QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact))
+                                       : value.toVariant().toString();
             };
-            ctx.out << s.name << ' ' << d.field << ": -" << text(d.expected) << " +" << text(d.actual) << '\n';
+            out << s.name << ' ' << d.field << ": -" << text(d.expected) << " +" << text(d.actual) << '\n';
         }
     }
-    return rc;
+}
+
+int printStreams(QTextStream &out, const StreamsView &v)
+{
+    const AccountInfo &account = v.account;
+    out << "Account " << (account.name.isEmpty() ? QStringLiteral("(connected user's account)") : account.name)
+        << (account.source == QLatin1String("jsz") ? " (system view, read-only)" : "") << '\n';
+    if (!account.jetstream) {
+        out << "JetStream is not enabled for this account: MQTT clients of this account cannot connect.\n";
+        return ExitOk;
+    }
+    if (v.mqtt.isEmpty()) {
+        if (v.exitCode == ExitOk) {
+            out << "No MQTT streams. nats-server creates them on the first MQTT connection of the account.\n";
+        } else {
+            out << "No MQTT streams, and the servers cannot create them:\n";
+            printWhyMissing(out, v);
+        }
+        return v.exitCode;
+    }
+    printStreamTable(out, v.mqtt);
+    const LayoutChoice &layout = v.layout;
+    out << "\nExpected layout: " << MqttLayout::kindName(layout.layout.kind()) << " (" << layout.layout.streams().size()
+        << " streams, replicas " << layout.layout.replicas();
+    if (!layout.cluster.isEmpty())
+        out << " in cluster " << layout.cluster << " of " << layout.peerCount() << " JetStream server"
+            << (layout.peerCount() == 1 ? "" : "s") << ": " << layout.peers.join(QStringLiteral(", "));
+    out << ")\n";
+    if (!v.missing.isEmpty()) {
+        out << "Missing: " << v.missing.join(QStringLiteral(", ")) << '\n';
+        printWhyMissing(out, v);
+    }
+    printDifferences(out, v);
+    return v.exitCode;
+}
+
+int runStreams(CliContext &ctx)
+{
+    const auto view = readStreams(*ctx.connections, ctx.parser.value(QStringLiteral("account")));
+    if (!view)
+        return ctx.fail(view.error());
+    if (!ctx.json)
+        return printStreams(ctx.out, *view);
+    writeStreamsJson(ctx.out, *view);
+    return view->exitCode;
 }
 
 } // namespace
