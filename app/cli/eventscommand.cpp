@@ -1,6 +1,8 @@
 #include "eventscommand.h"
 #include "jsoncontract.h"
 
+#include <optional>
+
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -40,25 +42,31 @@ QString stormText(const TakeoverWatch::Storm &s, const TakeoverWatch::Options &o
              s.addresses.isEmpty() ? QStringLiteral("unknown addresses") : s.addresses.join(QStringLiteral(", ")));
 }
 
-int runEvents(CliContext &ctx)
+/** What the command line asks `events` to follow, its values checked. */
+struct EventsCommandLine
 {
     ClientEventFeed::Filter filter;
-    filter.account = ctx.parser.value(QStringLiteral("account"));
-    filter.clientId = ctx.parser.value(QStringLiteral("client"));
-    qint64 durationMs = 0;
+    qint64 durationMs = 0; ///< 0: until Ctrl-C
+    TakeoverWatch::Options watchOptions;
+};
+
+/** nullopt when every option was valid (into `line`); else the exit code of the usage error already printed. */
+std::optional<int> parseEventsOptions(CliContext &ctx, EventsCommandLine &line)
+{
+    line.filter.account = ctx.parser.value(QStringLiteral("account"));
+    line.filter.clientId = ctx.parser.value(QStringLiteral("client"));
     if (ctx.parser.isSet(QStringLiteral("duration"))) {
         const QString text = ctx.parser.value(QStringLiteral("duration"));
         const auto ms = parseAgeMs(text);
         if (!ms || *ms < 1)
             return ctx.usage(QStringLiteral("--duration must be a duration such as 30s, 10m or 2h, not \"%1\"").arg(text),
                              QStringLiteral("leave it out to follow until Ctrl-C"));
-        durationMs = qint64(*ms);
+        line.durationMs = qint64(*ms);
     }
-    TakeoverWatch::Options watchOptions;
     if (ctx.parser.isSet(QStringLiteral("takeover-threshold"))) {
         bool ok = false;
-        watchOptions.threshold = ctx.parser.value(QStringLiteral("takeover-threshold")).toInt(&ok);
-        if (!ok || watchOptions.threshold < 1)
+        line.watchOptions.threshold = ctx.parser.value(QStringLiteral("takeover-threshold")).toInt(&ok);
+        if (!ok || line.watchOptions.threshold < 1)
             return ctx.usage(QStringLiteral("--takeover-threshold must be a whole number of at least 1"), {});
     }
     if (ctx.parser.isSet(QStringLiteral("takeover-window"))) {
@@ -66,42 +74,47 @@ int runEvents(CliContext &ctx)
         if (!ms || *ms < 1000)
             return ctx.usage(QStringLiteral("--takeover-window must be a duration of at least 1s"),
                              QStringLiteral("for example 60s or 5m"));
-        watchOptions.windowMs = qint64(*ms);
+        line.watchOptions.windowMs = qint64(*ms);
     }
+    return std::nullopt;
+}
 
-    auto feed = ClientEventFeed::open(*ctx.connections, filter);
-    if (!feed)
-        return ctx.fail(feed.error());
-    const InterruptGuard interrupt;
-    if (!ctx.json) {
-        ctx.err << "Following MQTT client connects and disconnects"
-                << (filter.account.isEmpty() ? QString() : QStringLiteral(" of account ") + filter.account)
-                << (filter.clientId.isEmpty() ? QString() : QStringLiteral(" with client ID ") + filter.clientId)
-                << (durationMs > 0 ? QStringLiteral(" for %1").arg(formatAge(std::max<qint64>(1, durationMs / 1000)))
-                                   : QStringLiteral("; Ctrl-C ends"))
-                << ".\n";
-        ctx.err.flush();
-    }
-
-    TakeoverWatch watch(watchOptions);
+/** What one run of `events` saw, for its summary. */
+struct EventsSeen
+{
     int connects = 0;
     int disconnects = 0;
-    qint64 dropped = 0;
-    QMap<QString, int> reasons;
-    std::optional<Error> failure;
-    QElapsedTimer elapsed;
-    elapsed.start();
+    qint64 dropped = 0; ///< events lost because they came faster than they were read
+    QMap<QString, int> reasons; ///< disconnects by reason
+    std::optional<Error> failure; ///< why the feed ended before Ctrl-C or the duration
+};
+
+/** One line of the JSON Lines output, stamped with the schema. */
+void printEventsLine(QTextStream &out, const QJsonObject &o)
+{
+    printJsonLine(out, JsonContract::stamped(QStringLiteral("events"), o));
+}
+
+/**
+ * Follows the feed until Ctrl-C, the end of the duration or a failure: each event (and each takeover storm
+ * the watch sees) printed as it comes, JSON Lines or text, and counted.
+ */
+EventsSeen follow(CliContext &ctx, ClientEventFeed &feed, TakeoverWatch &watch, const EventsCommandLine &line,
+                  const InterruptGuard &interrupt, const QElapsedTimer &elapsed)
+{
+    EventsSeen seen;
+    const qint64 durationMs = line.durationMs;
     while (!interrupt.raised() && (durationMs == 0 || elapsed.elapsed() < durationMs)) {
         const int wait = durationMs > 0 ? int(std::clamp<qint64>(durationMs - elapsed.elapsed(), 1, kPollMs)) : kPollMs;
-        auto event = feed->next(wait);
+        auto event = feed.next(wait);
         if (!event) {
-            failure = event.error();
+            seen.failure = event.error();
             break;
         }
-        if (const qint64 lost = feed->dropped(); lost > 0) {
-            dropped += lost;
+        if (const qint64 lost = feed.dropped(); lost > 0) {
+            seen.dropped += lost;
             if (ctx.json)
-                printJsonLine(ctx.out, JsonContract::stamped(QStringLiteral("events"), QJsonObject{{QStringLiteral("dropped"), lost}}));
+                printEventsLine(ctx.out, QJsonObject{{QStringLiteral("dropped"), lost}});
             else
                 ctx.err << "warning: " << lost << " events were lost (they came faster than they could be read)\n";
         }
@@ -109,73 +122,102 @@ int runEvents(CliContext &ctx)
             continue;
         const MqttClientEvent &e = **event;
         if (e.kind == MqttClientEvent::Kind::Connect)
-            ++connects;
+            ++seen.connects;
         else {
-            ++disconnects;
-            ++reasons[e.reason.isEmpty() ? QStringLiteral("(none given)") : e.reason];
+            ++seen.disconnects;
+            ++seen.reasons[e.reason.isEmpty() ? QStringLiteral("(none given)") : e.reason];
         }
         if (ctx.json)
-            printJsonLine(ctx.out, JsonContract::stamped(QStringLiteral("events"), e.toJson()));
+            printEventsLine(ctx.out, e.toJson());
         else {
             ctx.out << e.text() << '\n';
             ctx.out.flush();
         }
         if (const auto storm = watch.add(e)) {
             if (ctx.json)
-                printJsonLine(ctx.out,
-                              JsonContract::stamped(QStringLiteral("events"),
-                                                    QJsonObject{{QStringLiteral("takeover"), stormJson(*storm, watchOptions)}}));
+                printEventsLine(ctx.out, QJsonObject{{QStringLiteral("takeover"), stormJson(*storm, line.watchOptions)}});
             else {
-                ctx.out << stormText(*storm, watchOptions) << '\n';
+                ctx.out << stormText(*storm, line.watchOptions) << '\n';
                 ctx.out.flush();
             }
         }
     }
+    return seen;
+}
 
-    // The summary: what the run saw, and whether it ended by itself.
+/** The summary: what the run saw, and whether it ended by itself. */
+void printSummary(CliContext &ctx, const EventsSeen &seen, const TakeoverWatch &watch, const TakeoverWatch::Options &watchOptions,
+                  double seconds, bool interrupted)
+{
     const QList<TakeoverWatch::Storm> storms = watch.storms();
-    QJsonObject byReason;
-    for (auto it = reasons.cbegin(); it != reasons.cend(); ++it)
-        byReason.insert(it.key(), it.value());
-    QJsonArray stormList;
-    for (const TakeoverWatch::Storm &s : storms)
-        stormList.append(stormJson(s, watchOptions));
-    const double seconds = double(elapsed.elapsed()) / 1000.0;
     if (ctx.json) {
+        QJsonObject byReason;
+        for (auto it = seen.reasons.cbegin(); it != seen.reasons.cend(); ++it)
+            byReason.insert(it.key(), it.value());
+        QJsonArray stormList;
+        for (const TakeoverWatch::Storm &s : storms)
+            stormList.append(stormJson(s, watchOptions));
         QJsonObject summary{{QStringLiteral("seconds"), seconds},
-                            {QStringLiteral("connects"), connects},
-                            {QStringLiteral("disconnects"), disconnects},
+                            {QStringLiteral("connects"), seen.connects},
+                            {QStringLiteral("disconnects"), seen.disconnects},
                             {QStringLiteral("disconnect_reasons"), byReason},
                             {QStringLiteral("takeovers"), watch.takeovers()},
                             {QStringLiteral("takeover_storms"), stormList},
-                            {QStringLiteral("dropped"), dropped},
+                            {QStringLiteral("dropped"), seen.dropped},
                             {QStringLiteral("ended"),
-                             failure                  ? QStringLiteral("error")
-                                 : interrupt.raised() ? QStringLiteral("interrupted")
-                                                      : QStringLiteral("duration")}};
-        if (failure)
-            summary.insert(QStringLiteral("error"), failure->toString());
-        printJsonLine(ctx.out, JsonContract::stamped(QStringLiteral("events"), QJsonObject{{QStringLiteral("summary"), summary}}));
-    } else {
-        ctx.out << "\nFollowed for " << QString::number(seconds, 'f', 1) << " s: " << connects
-                << (connects == 1 ? " connect, " : " connects, ") << disconnects << (disconnects == 1 ? " disconnect" : " disconnects");
-        QStringList parts;
-        for (auto it = reasons.cbegin(); it != reasons.cend(); ++it)
-            parts << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
-        if (!parts.isEmpty())
-            ctx.out << " (" << parts.join(QStringLiteral(", ")) << ')';
-        ctx.out << ", " << watch.takeovers() << (watch.takeovers() == 1 ? " takeover" : " takeovers") << ".\n";
-        for (const TakeoverWatch::Storm &s : storms)
-            ctx.out << stormText(s, watchOptions) << '\n';
-        if (dropped > 0)
-            ctx.out << dropped << " events were lost: the counts are lower bounds.\n";
-        ctx.out.flush();
-        if (failure)
-            printError(ctx.err, *failure, false);
+                             seen.failure      ? QStringLiteral("error")
+                                 : interrupted ? QStringLiteral("interrupted")
+                                               : QStringLiteral("duration")}};
+        if (seen.failure)
+            summary.insert(QStringLiteral("error"), seen.failure->toString());
+        printEventsLine(ctx.out, QJsonObject{{QStringLiteral("summary"), summary}});
+        return;
     }
-    if (failure)
-        return exitCodeFor(*failure);
-    return storms.isEmpty() ? ExitOk : ExitWarnings;
+    ctx.out << "\nFollowed for " << QString::number(seconds, 'f', 1) << " s: " << seen.connects
+            << (seen.connects == 1 ? " connect, " : " connects, ") << seen.disconnects
+            << (seen.disconnects == 1 ? " disconnect" : " disconnects");
+    QStringList parts;
+    for (auto it = seen.reasons.cbegin(); it != seen.reasons.cend(); ++it)
+        parts << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
+    if (!parts.isEmpty())
+        ctx.out << " (" << parts.join(QStringLiteral(", ")) << ')';
+    ctx.out << ", " << watch.takeovers() << (watch.takeovers() == 1 ? " takeover" : " takeovers") << ".\n";
+    for (const TakeoverWatch::Storm &s : storms)
+        ctx.out << stormText(s, watchOptions) << '\n';
+    if (seen.dropped > 0)
+        ctx.out << seen.dropped << " events were lost: the counts are lower bounds.\n";
+    ctx.out.flush();
+    if (seen.failure)
+        printError(ctx.err, *seen.failure, false);
+}
+
+int runEvents(CliContext &ctx)
+{
+    EventsCommandLine line;
+    if (const auto rc = parseEventsOptions(ctx, line))
+        return *rc;
+    auto feed = ClientEventFeed::open(*ctx.connections, line.filter);
+    if (!feed)
+        return ctx.fail(feed.error());
+    const InterruptGuard interrupt;
+    if (!ctx.json) {
+        const ClientEventFeed::Filter &filter = line.filter;
+        ctx.err << "Following MQTT client connects and disconnects"
+                << (filter.account.isEmpty() ? QString() : QStringLiteral(" of account ") + filter.account)
+                << (filter.clientId.isEmpty() ? QString() : QStringLiteral(" with client ID ") + filter.clientId)
+                << (line.durationMs > 0 ? QStringLiteral(" for %1").arg(formatAge(std::max<qint64>(1, line.durationMs / 1000)))
+                                        : QStringLiteral("; Ctrl-C ends"))
+                << ".\n";
+        ctx.err.flush();
+    }
+    TakeoverWatch watch(line.watchOptions);
+    QElapsedTimer elapsed;
+    elapsed.start();
+    const EventsSeen seen = follow(ctx, *feed, watch, line, interrupt, elapsed);
+    printSummary(ctx, seen, watch, line.watchOptions, double(elapsed.elapsed()) / 1000.0, interrupt.raised());
+    if (seen.failure)
+        return exitCodeFor(*seen.failure);
+    return watch.storms().isEmpty() ? ExitOk : ExitWarnings;
 }
 
 } // namespace
