@@ -281,41 +281,42 @@ std::optional<Finding> whyMissing(const QList<Finding> &findings, const QString 
     return std::nullopt;
 }
 
-void sortFindings(QList<Finding> &findings)
+namespace {
+
+/**
+ * The place of each finding's `member` (account or stream) in the sorted order of the list's few distinct
+ * names: one number per finding, compared instead of the strings.
+ */
+std::vector<int> namePlaces(const QList<Finding> &findings, QString Finding::*member)
 {
+    // Neighbours mostly share the name (often its very data): looked up only when it changes.
+    QHash<QString, int> place;
+    const QString *last = nullptr;
+    for (const Finding &f : findings)
+        if (!last || f.*member != *last)
+            place.insert(*(last = &(f.*member)), 0);
+    QStringList names = place.keys();
+    std::sort(names.begin(), names.end());
+    for (qsizetype i = 0; i < names.size(); ++i)
+        place[names.at(i)] = int(i);
     const qsizetype n = findings.size();
-    if (n < 2)
-        return;
-    // The catalogue's order of each finding's code is looked up once per finding, not per comparison.
-    // The few distinct account and stream names of a list, each replaced by its place in their sorted order.
-    const auto placesOf = [&](QString Finding::*member) {
-        // Neighbours mostly share the name (often its very data): looked up only when it changes.
-        QHash<QString, int> place;
-        const QString *last = nullptr;
-        for (const Finding &f : std::as_const(findings))
-            if (!last || f.*member != *last)
-                place.insert(*(last = &(f.*member)), 0);
-        QStringList names = place.keys();
-        std::sort(names.begin(), names.end());
-        for (qsizetype i = 0; i < names.size(); ++i)
-            place[names.at(i)] = int(i);
-        std::vector<int> places(static_cast<size_t>(n));
-        last = nullptr;
-        int at = 0;
-        for (qsizetype i = 0; i < n; ++i) {
-            const QString &name = findings.at(i).*member;
-            if (!last || name != *last)
-                at = place.value(*(last = &name));
-            places[size_t(i)] = at;
-        }
-        return places;
-    };
-    const std::vector<int> account = placesOf(&Finding::account);
-    const std::vector<int> stream = placesOf(&Finding::stream);
-    // Subjects differ per session but mostly share their start ("$MQTT.sess."): the four UTF-16 units
-    // after the start all of them share, as one number, order most pairs without reading the strings.
+    std::vector<int> places(static_cast<size_t>(n));
+    last = nullptr;
+    int at = 0;
+    for (qsizetype i = 0; i < n; ++i) {
+        const QString &name = findings.at(i).*member;
+        if (!last || name != *last)
+            at = place.value(*(last = &name));
+        places[size_t(i)] = at;
+    }
+    return places;
+}
+
+/** How many UTF-16 units at their start all the findings' subjects share (usually "$MQTT.sess."). */
+qsizetype sharedSubjectStart(const QList<Finding> &findings)
+{
     qsizetype shared = findings.at(0).subject.size();
-    for (qsizetype i = 1; i < n && shared > 0; ++i) {
+    for (qsizetype i = 1; i < findings.size() && shared > 0; ++i) {
         const QString &a = findings.at(0).subject;
         const QString &b = findings.at(i).subject;
         qsizetype same = 0;
@@ -324,33 +325,108 @@ void sortFindings(QList<Finding> &findings)
             ++same;
         shared = same;
     }
-    const auto subjectPrefix = [shared](const QString &subject) {
-        // Big-endian, shorter subjects padded with 0: comparing two prefixes as numbers compares those
-        // units as QString's operator< does; equal prefixes leave it to the strings.
-        quint64 prefix = 0;
-        for (qsizetype k = 0; k < 4; ++k) {
-            const qsizetype at = shared + k;
-            prefix = (prefix << 16) | (at < subject.size() ? quint64(subject.at(at).unicode()) : 0u);
+    return shared;
+}
+
+/**
+ * The four UTF-16 units of `subject` after the `shared` start, as one number. Big-endian, shorter subjects
+ * padded with 0: comparing two prefixes as numbers compares those units as QString's operator< does;
+ * equal prefixes leave it to the strings.
+ */
+quint64 subjectPrefix(const QString &subject, qsizetype shared)
+{
+    quint64 prefix = 0;
+    for (qsizetype k = 0; k < 4; ++k) {
+        const qsizetype at = shared + k;
+        prefix = (prefix << 16) | (at < subject.size() ? quint64(subject.at(at).unicode()) : 0u);
+    }
+    return prefix;
+}
+
+/**
+ * A finding's place in sortFindings()' order as far as numbers tell it: everything but the rest of the
+ * subject and the client ID (distinct per session); the finding's place last, so that the order is total
+ * (a plain sort keeps equal findings in order).
+ */
+struct SortKey
+{
+    int severity;
+    int account;
+    int rank;
+    int stream;
+    quint64 subject;
+    qsizetype index;
+};
+
+/**
+ * `keys` sorted by `less`. Lists that are already sorted pieces (an account's findings after another's,
+ * each sorted by its check) are merged, not sorted again. False when they were in order already.
+ */
+template<typename Less>
+bool sortKeys(std::vector<SortKey> &keys, const Less &less)
+{
+    std::vector<size_t> runEnds;
+    for (size_t i = 1; i < keys.size() && runEnds.size() <= 8; ++i)
+        if (less(keys[i], keys[i - 1]))
+            runEnds.push_back(i);
+    if (runEnds.empty())
+        return false;
+    if (runEnds.size() <= 8) {
+        runEnds.push_back(keys.size());
+        for (size_t r = 1; r < runEnds.size(); ++r)
+            std::inplace_merge(keys.begin(), keys.begin() + qsizetype(runEnds[r - 1]), keys.begin() + qsizetype(runEnds[r]), less);
+    } else {
+        std::sort(keys.begin(), keys.end(), less);
+    }
+    return true;
+}
+
+/**
+ * `findings` put into the order of `index` (the finding that goes to place i is at index[i]) in place,
+ * following each cycle of the permutation: no second list of findings.
+ */
+void permute(QList<Finding> &findings, std::vector<qsizetype> index)
+{
+    findings.detach();
+    for (qsizetype start = 0; start < findings.size(); ++start) {
+        if (index[size_t(start)] == start)
+            continue;
+        Finding held = std::move(findings[start]);
+        qsizetype at = start;
+        for (;;) {
+            const qsizetype from = index[size_t(at)];
+            index[size_t(at)] = at;
+            if (from == start) {
+                findings[at] = std::move(held);
+                break;
+            }
+            findings[at] = std::move(findings[from]);
+            at = from;
         }
-        return prefix;
-    };
-    // Everything but the rest of the subject and the client ID (distinct per session) compared as numbers;
-    // the finding's place last, so that the order is total (a plain sort keeps equal findings in order).
-    struct Key
-    {
-        int severity;
-        int account;
-        int rank;
-        int stream;
-        quint64 subject;
-        qsizetype index;
-    };
-    std::vector<Key> keys(static_cast<size_t>(n));
+    }
+}
+
+} // namespace
+
+void sortFindings(QList<Finding> &findings)
+{
+    const qsizetype n = findings.size();
+    if (n < 2)
+        return;
+    // The catalogue's order of each finding's code is looked up once per finding, not per comparison,
+    // and the few distinct account and stream names are replaced by their places in their sorted order.
+    const std::vector<int> account = namePlaces(findings, &Finding::account);
+    const std::vector<int> stream = namePlaces(findings, &Finding::stream);
+    // Subjects differ per session but mostly share their start: the four units after it, as one number,
+    // order most pairs without reading the strings.
+    const qsizetype shared = sharedSubjectStart(findings);
+    std::vector<SortKey> keys(static_cast<size_t>(n));
     for (qsizetype i = 0; i < n; ++i) {
         const Finding &f = findings.at(i);
-        keys[size_t(i)] = Key{-int(f.severity), account[size_t(i)], codeRank(f.code), stream[size_t(i)], subjectPrefix(f.subject), i};
+        keys[size_t(i)] =
+            SortKey{-int(f.severity), account[size_t(i)], codeRank(f.code), stream[size_t(i)], subjectPrefix(f.subject, shared), i};
     }
-    const auto less = [&](const Key &a, const Key &b) {
+    const auto less = [&](const SortKey &a, const SortKey &b) {
         if (a.severity != b.severity)
             return a.severity < b.severity;
         if (a.account != b.account)
@@ -369,42 +445,12 @@ void sortFindings(QList<Finding> &findings)
             return c < 0;
         return a.index < b.index;
     };
-    // Lists that are already sorted pieces (an account's findings after another's, each sorted by its
-    // check) are merged, not sorted again.
-    std::vector<size_t> runEnds;
-    for (size_t i = 1; i < size_t(n) && runEnds.size() <= 8; ++i)
-        if (less(keys[i], keys[i - 1]))
-            runEnds.push_back(i);
-    if (runEnds.empty())
+    if (!sortKeys(keys, less))
         return;
-    if (runEnds.size() <= 8) {
-        runEnds.push_back(size_t(n));
-        for (size_t r = 1; r < runEnds.size(); ++r)
-            std::inplace_merge(keys.begin(), keys.begin() + qsizetype(runEnds[r - 1]), keys.begin() + qsizetype(runEnds[r]), less);
-    } else {
-        std::sort(keys.begin(), keys.end(), less);
-    }
     std::vector<qsizetype> index(static_cast<size_t>(n));
     for (qsizetype i = 0; i < n; ++i)
         index[size_t(i)] = keys[size_t(i)].index;
-    // Into that order in place (following each cycle of the permutation): no second list of findings.
-    findings.detach();
-    for (qsizetype start = 0; start < findings.size(); ++start) {
-        if (index[size_t(start)] == start)
-            continue;
-        Finding held = std::move(findings[start]);
-        qsizetype at = start;
-        for (;;) {
-            const qsizetype from = index[size_t(at)];
-            index[size_t(at)] = at;
-            if (from == start) {
-                findings[at] = std::move(held);
-                break;
-            }
-            findings[at] = std::move(findings[from]);
-            at = from;
-        }
-    }
+    permute(findings, std::move(index));
 }
 
 std::optional<Finding::Severity> highestSeverity(const QList<Finding> &findings)
