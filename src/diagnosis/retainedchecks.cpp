@@ -1,5 +1,7 @@
 #include "diagnosis/retainedchecks.h"
 
+#include <optional>
+
 #include <QJsonArray>
 
 #include "diagnosis/checkcontext.h"
@@ -13,126 +15,181 @@ RetainedChecks::RetainedChecks(const CheckContext &context) : m_ctx(context) {}
 
 using Sev = Finding::Severity;
 
+namespace {
+
+/** What the checks of `$MQTT_rmsgs` look at: its subjects and how many messages it keeps per subject. */
+struct RetainedShape
+{
+    const StreamInfo &stream;
+    QStringList subjects;
+    qint64 perSubject; ///< max_msgs_per_subject
+    qint64 messages;
+    bool legacy; ///< the 2.9 layout's one subject $MQTT.rmsgs
+    bool modern; ///< the 2.10+ layout's $MQTT.rmsgs.>
+
+    static RetainedShape of(const StreamInfo &rm)
+    {
+        const QStringList subjects = MqttStreamSpec::subjectsOf(rm.config);
+        return RetainedShape{rm,
+                             subjects,
+                             MqttStreamSpec::normalizedField(rm.config, QStringLiteral("max_msgs_per_subject")).toInteger(-1),
+                             CheckContext::messagesOf(rm),
+                             MqttStreamSpec::sameSubjects(subjects, {MqttLayout::retainedLegacySubject()}),
+                             MqttStreamSpec::sameSubjects(subjects, {MqttLayout::retainedSubjects()})};
+    }
+
+    /** The evidence of the shape: subjects, max_msgs_per_subject and messages. */
+    QJsonObject toJson() const
+    {
+        return QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(subjects)},
+                           {QStringLiteral("max_msgs_per_subject"), perSubject},
+                           {QStringLiteral("messages"), messages}};
+    }
+};
+
+/**
+ * RETAINED_LEGACY_LAYOUT: 2.10+ servers (now, or after the planned upgrade) will migrate the 2.9 layout,
+ * or finish a migration that stopped half-way, against a deadline.
+ */
+std::optional<Finding> legacyLayout(const CheckContext &ctx, const RetainedShape &shape)
+{
+    const MqttLayout::Kind kind = ctx.layout().kind();
+    const bool upgradeView = kind == MqttLayout::Kind::V2_10 || (kind == MqttLayout::Kind::V2_9 && ctx.input->options.upgradePlanned);
+    if (!upgradeView || !(shape.legacy || (shape.modern && shape.perSubject != 1)))
+        return std::nullopt;
+    const qint64 messages = shape.messages;
+    const MqttStreamSpec modern = MqttLayout::retainedSpec(MqttLayout::Kind::V2_10, ctx.layout().replicas());
+    Finding f = FindingCatalogue::make(FindingCodes::retainedLegacyLayout(), ctx.account, shape.stream.name,
+                                       {{QStringLiteral("messages"), QString::number(messages)}});
+    f.subject = MqttLayout::retainedLegacySubject();
+    f.expected =
+        QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(modern.subjects)}, {QStringLiteral("max_msgs_per_subject"), 1}};
+    f.actual = shape.toJson();
+    bool earlyTransfer = false;
+    for (const QString &v : ctx.choice.versions) {
+        const auto parsed = ServerVersion::parse(v);
+        earlyTransfer =
+            earlyTransfer || (parsed && parsed->majorVersion() == 2 && parsed->minorVersion() == 10 && parsed->patchVersion() <= 5);
+    }
+    const QString when = kind == MqttLayout::Kind::V2_10
+        ? QStringLiteral("The next time a 2.10+ server sets up MQTT for account \"%1\" (its first MQTT connect after a start), it")
+              .arg(ctx.account)
+        : QStringLiteral("After the planned upgrade, the first 2.10+ server that sets up MQTT for account \"%1\"").arg(ctx.account);
+    f.detail = (shape.legacy ? QString()
+                             : QStringLiteral("The subjects were already changed but max_msgs_per_subject was not: a "
+                                              "migration started and did not finish. "))
+        + when
+        + QStringLiteral(" changes the subjects to $MQTT.rmsgs.>, moves each of the %1 message(s) on $MQTT.rmsgs to "
+                         "$MQTT.rmsgs.<subject> (three JetStream round trips each, 10 s deadline; messages that fail are "
+                         "deleted anyway), then sets max_msgs_per_subject to 1: every message not moved by then is purged "
+                         "except the newest, which stays orphaned on $MQTT.rmsgs.")
+              .arg(messages);
+    if (messages > ctx.input->options.retainedMigrationWarnAt) {
+        f.severity = Sev::Warning;
+        f.detail += QStringLiteral(" With %1 messages the deadline is likely to be hit: migrate them beforehand.").arg(messages);
+    }
+    if (earlyTransfer && messages > 0) {
+        f.severity = Sev::Warning;
+        f.detail += QStringLiteral(" 2.10.0-2.10.5 servers retry a message they cannot parse or store forever, inside the MQTT "
+                                   "connect: one corrupt record blocks MQTT for the account.");
+    }
+    return f;
+}
+
+/** RETAINED_ORPHANED: messages left on the literal $MQTT.rmsgs by a migration that hit its deadline. */
+std::optional<Finding> orphaned(const CheckContext &ctx, const RetainedShape &shape)
+{
+    if (ctx.layout().kind() != MqttLayout::Kind::V2_10 || !shape.modern || shape.perSubject != 1)
+        return std::nullopt;
+    const StreamInfo &rm = shape.stream;
+    const QJsonObject counts = rm.state.value(QLatin1String("subjects")).toObject();
+    const qint64 orphans = counts.value(MqttLayout::retainedLegacySubject()).toInteger(0);
+    if (orphans <= 0)
+        return std::nullopt;
+    Finding f = FindingCatalogue::make(FindingCodes::retainedOrphaned(), ctx.account, rm.name,
+                                       {{QStringLiteral("count"), QString::number(orphans)}});
+    f.subject = MqttLayout::retainedLegacySubject();
+    f.expected = QJsonObject{{MqttLayout::retainedLegacySubject(), 0}};
+    f.actual = QJsonObject{{MqttLayout::retainedLegacySubject(), orphans},
+                           {QStringLiteral("evidence"), QStringLiteral("state.subjects of %1").arg(rm.name)}};
+    f.detail = QStringLiteral("The stream state counts %1 message(s) on the literal subject $MQTT.rmsgs, left over from a "
+                              "2.9 → 2.10+ migration that hit its deadline. The stream now only serves $MQTT.rmsgs.>, and "
+                              "max_msgs_per_subject is already 1, so no server will ever migrate or deliver them: those "
+                              "retained messages are lost until republished to $MQTT.rmsgs.<subject>.")
+                   .arg(orphans);
+    return f;
+}
+
+/** RETAINED_DOWNGRADE: the 2.10+ layout, served (also) by 2.9 servers, which cannot build their retained consumer on it. */
+std::optional<Finding> downgrade(const CheckContext &ctx, const RetainedShape &shape)
+{
+    const MqttLayout::Kind kind = ctx.layout().kind();
+    if ((kind != MqttLayout::Kind::V2_9 && kind != MqttLayout::Kind::Mixed) || !shape.modern)
+        return std::nullopt;
+    const QStringList &legacyServers = ctx.choice.legacyServers;
+    Finding f = FindingCatalogue::make(FindingCodes::retainedDowngrade(), ctx.account, shape.stream.name,
+                                       {{QStringLiteral("servers"), legacyServers.join(QStringLiteral(", "))}});
+    const MqttStreamSpec old = MqttLayout::retainedSpec(MqttLayout::Kind::V2_9, ctx.layout().replicas());
+    f.expected = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(old.subjects)},
+                             {QStringLiteral("max_msgs_per_subject"), old.maxMsgsPerSubject}};
+    f.actual = shape.toJson();
+    f.explains = QStringList{CheckContext::line(QStringLiteral("asm.create_retained_consumer"), QStringLiteral("js:10093"))};
+    f.detail = QStringLiteral("$MQTT_rmsgs was migrated to the 2.10+ layout (subjects $MQTT.rmsgs.>), but %1 serve%2 MQTT with "
+                              "the 2.9 layout. A 2.9 server builds its retained consumer on $MQTT.rmsgs, which the stream no "
+                              "longer contains (10093): every MQTT connect to account \"%3\" through %4 fails without a CONNACK.")
+                   .arg(legacyServers.isEmpty() ? QStringLiteral("2.9 servers") : legacyServers.join(QStringLiteral(", ")),
+                        legacyServers.size() == 1 ? QStringLiteral("s") : QString(), ctx.account,
+                        legacyServers.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"));
+    if (kind == MqttLayout::Kind::Mixed)
+        f.detail += QStringLiteral(" The 2.10+ servers (%1) migrated it; finishing the upgrade fixes it.")
+                        .arg(ctx.choice.currentServers.join(QStringLiteral(", ")));
+    return f;
+}
+
+/**
+ * RETAINED_DOWNGRADE of an interrupted revert_retained: the 2.9 shape is back, but messages are still stored
+ * on $MQTT.rmsgs.<subject>, outside the stream's subjects, where no 2.9 server reads them. Known only when
+ * the count on $MQTT.rmsgs was read (the account's own API).
+ */
+std::optional<Finding> interruptedRevert(const CheckContext &ctx, const RetainedShape &shape)
+{
+    const StreamInfo &rm = shape.stream;
+    const qint64 messages = shape.messages;
+    const QJsonValue legacyCount = rm.state.value(QLatin1String("subjects")).toObject().value(MqttLayout::retainedLegacySubject());
+    if (ctx.layout().kind() != MqttLayout::Kind::V2_9 || !shape.legacy || !rm.state.value(QLatin1String("subjects")).isObject()
+        || messages <= legacyCount.toInteger(0))
+        return std::nullopt;
+    const qint64 outside = messages - legacyCount.toInteger(0);
+    Finding f = FindingCatalogue::make(FindingCodes::retainedDowngrade(), ctx.account, rm.name,
+                                       {{QStringLiteral("servers"), ctx.choice.legacyServers.join(QStringLiteral(", "))}});
+    f.severity = Sev::Error;
+    f.title = QStringLiteral("$MQTT_rmsgs holds %1 message(s) outside its subjects (an interrupted revert)").arg(outside);
+    f.expected = QJsonObject{{QStringLiteral("messages_outside_subjects"), 0}};
+    f.actual =
+        QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(shape.subjects)},
+                    {QStringLiteral("messages"), messages},
+                    {QStringLiteral("messages_outside_subjects"), outside},
+                    {QStringLiteral("evidence"), QStringLiteral("state.messages minus state.subjects[$MQTT.rmsgs] of %1").arg(rm.name)}};
+    f.explains = {};
+    f.detail = QStringLiteral("$MQTT_rmsgs is back in the 2.9 layout (subjects $MQTT.rmsgs), but %1 message(s) are stored on other "
+                              "subjects, most likely $MQTT.rmsgs.<subject> records of a revert that stopped after changing the "
+                              "subjects. No 2.9 server reads them: those retained messages are missing until the revert is "
+                              "finished.")
+                   .arg(outside);
+    return f;
+}
+
+} // namespace
+
 void RetainedChecks::retained(QList<Finding> &out) const
 {
     const StreamInfo *rm = m_ctx.stream(MqttLayout::retainedStream());
     if (!rm)
         return;
-    const QStringList subjects = MqttStreamSpec::subjectsOf(rm->config);
-    const qint64 perSubject = MqttStreamSpec::normalizedField(rm->config, QStringLiteral("max_msgs_per_subject")).toInteger(-1);
-    const qint64 messages = CheckContext::messagesOf(*rm);
-    const bool legacyShape = MqttStreamSpec::sameSubjects(subjects, {MqttLayout::retainedLegacySubject()});
-    const bool modernShape = MqttStreamSpec::sameSubjects(subjects, {MqttLayout::retainedSubjects()});
-    const MqttLayout::Kind kind = m_ctx.layout().kind();
-    const MqttStreamSpec modern = MqttLayout::retainedSpec(MqttLayout::Kind::V2_10, m_ctx.layout().replicas());
-    const QJsonObject actualShape{{QStringLiteral("subjects"), QJsonArray::fromStringList(subjects)},
-                                  {QStringLiteral("max_msgs_per_subject"), perSubject},
-                                  {QStringLiteral("messages"), messages}};
-
-    const bool upgradeView = kind == MqttLayout::Kind::V2_10 || (kind == MqttLayout::Kind::V2_9 && m_ctx.input->options.upgradePlanned);
-    if (upgradeView && (legacyShape || (modernShape && perSubject != 1))) {
-        Finding f = FindingCatalogue::make(FindingCodes::retainedLegacyLayout(), m_ctx.account, rm->name,
-                                           {{QStringLiteral("messages"), QString::number(messages)}});
-        f.subject = MqttLayout::retainedLegacySubject();
-        f.expected = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(modern.subjects)},
-                                 {QStringLiteral("max_msgs_per_subject"), 1}};
-        f.actual = actualShape;
-        bool earlyTransfer = false;
-        for (const QString &v : m_ctx.choice.versions) {
-            const auto parsed = ServerVersion::parse(v);
-            earlyTransfer =
-                earlyTransfer || (parsed && parsed->majorVersion() == 2 && parsed->minorVersion() == 10 && parsed->patchVersion() <= 5);
-        }
-        const QString when = kind == MqttLayout::Kind::V2_10
-            ? QStringLiteral("The next time a 2.10+ server sets up MQTT for account \"%1\" (its first MQTT connect after a start), it")
-                  .arg(m_ctx.account)
-            : QStringLiteral("After the planned upgrade, the first 2.10+ server that sets up MQTT for account \"%1\"").arg(m_ctx.account);
-        f.detail = (legacyShape ? QString()
-                                : QStringLiteral("The subjects were already changed but max_msgs_per_subject was not: a "
-                                                 "migration started and did not finish. "))
-            + when
-            + QStringLiteral(" changes the subjects to $MQTT.rmsgs.>, moves each of the %1 message(s) on $MQTT.rmsgs to "
-                             "$MQTT.rmsgs.<subject> (three JetStream round trips each, 10 s deadline; messages that fail are "
-                             "deleted anyway), then sets max_msgs_per_subject to 1: every message not moved by then is purged "
-                             "except the newest, which stays orphaned on $MQTT.rmsgs.")
-                  .arg(messages);
-        if (messages > m_ctx.input->options.retainedMigrationWarnAt) {
-            f.severity = Sev::Warning;
-            f.detail += QStringLiteral(" With %1 messages the deadline is likely to be hit: migrate them beforehand.").arg(messages);
-        }
-        if (earlyTransfer && messages > 0) {
-            f.severity = Sev::Warning;
-            f.detail += QStringLiteral(" 2.10.0-2.10.5 servers retry a message they cannot parse or store forever, inside the MQTT "
-                                       "connect: one corrupt record blocks MQTT for the account.");
-        }
-        out.append(f);
-    }
-
-    if (kind == MqttLayout::Kind::V2_10 && modernShape && perSubject == 1) {
-        const QJsonObject counts = rm->state.value(QLatin1String("subjects")).toObject();
-        const qint64 orphans = counts.value(MqttLayout::retainedLegacySubject()).toInteger(0);
-        if (orphans > 0) {
-            Finding f = FindingCatalogue::make(FindingCodes::retainedOrphaned(), m_ctx.account, rm->name,
-                                               {{QStringLiteral("count"), QString::number(orphans)}});
-            f.subject = MqttLayout::retainedLegacySubject();
-            f.expected = QJsonObject{{MqttLayout::retainedLegacySubject(), 0}};
-            f.actual = QJsonObject{{MqttLayout::retainedLegacySubject(), orphans},
-                                   {QStringLiteral("evidence"), QStringLiteral("state.subjects of %1").arg(rm->name)}};
-            f.detail = QStringLiteral("The stream state counts %1 message(s) on the literal subject $MQTT.rmsgs, left over from a "
-                                      "2.9 → 2.10+ migration that hit its deadline. The stream now only serves $MQTT.rmsgs.>, and "
-                                      "max_msgs_per_subject is already 1, so no server will ever migrate or deliver them: those "
-                                      "retained messages are lost until republished to $MQTT.rmsgs.<subject>.")
-                           .arg(orphans);
-            out.append(f);
-        }
-    }
-
-    if ((kind == MqttLayout::Kind::V2_9 || kind == MqttLayout::Kind::Mixed) && modernShape) {
-        Finding f = FindingCatalogue::make(FindingCodes::retainedDowngrade(), m_ctx.account, rm->name,
-                                           {{QStringLiteral("servers"), m_ctx.choice.legacyServers.join(QStringLiteral(", "))}});
-        const MqttStreamSpec old = MqttLayout::retainedSpec(MqttLayout::Kind::V2_9, m_ctx.layout().replicas());
-        f.expected = QJsonObject{{QStringLiteral("subjects"), QJsonArray::fromStringList(old.subjects)},
-                                 {QStringLiteral("max_msgs_per_subject"), old.maxMsgsPerSubject}};
-        f.actual = actualShape;
-        f.explains = QStringList{CheckContext::line(QStringLiteral("asm.create_retained_consumer"), QStringLiteral("js:10093"))};
-        f.detail = QStringLiteral("$MQTT_rmsgs was migrated to the 2.10+ layout (subjects $MQTT.rmsgs.>), but %1 serve%2 MQTT with "
-                                  "the 2.9 layout. A 2.9 server builds its retained consumer on $MQTT.rmsgs, which the stream no "
-                                  "longer contains (10093): every MQTT connect to account \"%3\" through %4 fails without a CONNACK.")
-                       .arg(m_ctx.choice.legacyServers.isEmpty() ? QStringLiteral("2.9 servers")
-                                                                 : m_ctx.choice.legacyServers.join(QStringLiteral(", ")),
-                            m_ctx.choice.legacyServers.size() == 1 ? QStringLiteral("s") : QString(), m_ctx.account,
-                            m_ctx.choice.legacyServers.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"));
-        if (kind == MqttLayout::Kind::Mixed)
-            f.detail += QStringLiteral(" The 2.10+ servers (%1) migrated it; finishing the upgrade fixes it.")
-                            .arg(m_ctx.choice.currentServers.join(QStringLiteral(", ")));
-        out.append(f);
-    }
-
-    // An interrupted revert_retained: the 2.9 shape is back, but messages are still stored on
-    // $MQTT.rmsgs.<subject>, outside the stream's subjects, where no 2.9 server reads them. Known only
-    // when the count on $MQTT.rmsgs was read (the account's own API).
-    const QJsonValue legacyCount = rm->state.value(QLatin1String("subjects")).toObject().value(MqttLayout::retainedLegacySubject());
-    if (kind == MqttLayout::Kind::V2_9 && legacyShape && rm->state.value(QLatin1String("subjects")).isObject()
-        && messages > legacyCount.toInteger(0)) {
-        const qint64 outside = messages - legacyCount.toInteger(0);
-        Finding f = FindingCatalogue::make(FindingCodes::retainedDowngrade(), m_ctx.account, rm->name,
-                                           {{QStringLiteral("servers"), m_ctx.choice.legacyServers.join(QStringLiteral(", "))}});
-        f.severity = Sev::Error;
-        f.title = QStringLiteral("$MQTT_rmsgs holds %1 message(s) outside its subjects (an interrupted revert)").arg(outside);
-        f.expected = QJsonObject{{QStringLiteral("messages_outside_subjects"), 0}};
-        f.actual = QJsonObject{
-            {QStringLiteral("subjects"), QJsonArray::fromStringList(subjects)},
-            {QStringLiteral("messages"), messages},
-            {QStringLiteral("messages_outside_subjects"), outside},
-            {QStringLiteral("evidence"), QStringLiteral("state.messages minus state.subjects[$MQTT.rmsgs] of %1").arg(rm->name)}};
-        f.explains = {};
-        f.detail = QStringLiteral("$MQTT_rmsgs is back in the 2.9 layout (subjects $MQTT.rmsgs), but %1 message(s) are stored on other "
-                                  "subjects, most likely $MQTT.rmsgs.<subject> records of a revert that stopped after changing the "
-                                  "subjects. No 2.9 server reads them: those retained messages are missing until the revert is "
-                                  "finished.")
-                       .arg(outside);
-        out.append(f);
-    }
+    const RetainedShape shape = RetainedShape::of(*rm);
+    for (const auto &check : {legacyLayout, orphaned, downgrade, interruptedRevert})
+        if (auto f = check(m_ctx, shape))
+            out.append(*f);
 }
 
 namespace {
