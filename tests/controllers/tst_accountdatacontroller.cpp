@@ -6,7 +6,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "controllerprofile.h"
+#include "controllertestserver.h"
 #include "controllers/accountdatacontroller.h"
 #include "mqttclient.h"
 #include "natsserverfixture.h"
@@ -35,15 +35,8 @@ class TestAccountDataController : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString missing = MqttClient::missingTools();
-        if (!missing.isEmpty())
-            QFAIL(qPrintable(u"mosquitto clients are missing (%1): install the Debian package mosquitto-clients"_s.arg(missing)));
-        QVERIFY2(m_server.start(u"newest"_s, ServerConfig::standard()), qPrintable(m_server.errorString()));
-        MqttClient mqtt(m_server.mqttPort(), u"acme"_s, u"acmepass"_s);
-        for (const QString &id : {u"sensor-1"_s, u"sensor-2"_s, u"sensor-3"_s}) {
-            const MqttResult r = mqtt.createPersistentSession(id, {u"site/cmd"_s}, 1);
-            QVERIFY2(r.connected() && r.subscribed(), qPrintable(r.describe()));
-        }
+        const QString problem = startWithSessions(m_server, u"newest"_s, {u"sensor-1"_s, u"sensor-2"_s, u"sensor-3"_s});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void oneRefreshOneSnapshot()

@@ -5,7 +5,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "controllerprofile.h"
+#include "controllertestserver.h"
 #include "controllers/activityfeed.h"
 #include "mqttclient.h"
 #include "nats/connectionset.h"
@@ -37,10 +37,8 @@ class TestActivityFeed : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString missing = MqttClient::missingTools();
-        if (!missing.isEmpty())
-            QFAIL(qPrintable(u"mosquitto clients are missing (%1): install the Debian package mosquitto-clients"_s.arg(missing)));
-        QVERIFY2(m_server.start(u"newest"_s, ServerConfig::standard()), qPrintable(m_server.errorString()));
+        const QString problem = startWithSessions(m_server, u"newest"_s, {});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void followsClientsLive()

@@ -5,7 +5,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "controllerprofile.h"
+#include "controllertestserver.h"
 #include "controllers/recordsweep.h"
 #include "mqttclient.h"
 #include "nats/connectionset.h"
@@ -24,16 +24,13 @@ class TestRecordSweep : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString missing = MqttClient::missingTools();
-        if (!missing.isEmpty())
-            QFAIL(qPrintable(u"mosquitto clients are missing (%1): install the Debian package mosquitto-clients"_s.arg(missing)));
         ServerConfig config = ServerConfig::standard();
         config.addAccount(ServerConfig::jetStreamAccount(u"BETA"_s, u"beta"_s, u"betapass"_s));
-        QVERIFY2(m_server.start(u"newest"_s, config), qPrintable(m_server.errorString()));
-        for (const auto &[user, password] : {std::pair{u"acme"_s, u"acmepass"_s}, std::pair{u"beta"_s, u"betapass"_s}}) {
-            const MqttResult r = MqttClient(m_server.mqttPort(), user, password).createPersistentSession(user + u"-dev"_s, {u"a/b"_s}, 1);
-            QVERIFY2(r.connected() && r.subscribed(), qPrintable(r.describe()));
-        }
+        const QString problem = startWithSessions(m_server, u"newest"_s, {u"acme-dev"_s}, config);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const MqttResult beta =
+            MqttClient(m_server.mqttPort(), u"beta"_s, u"betapass"_s).createPersistentSession(u"beta-dev"_s, {u"a/b"_s}, 1);
+        QVERIFY2(beta.connected() && beta.subscribed(), qPrintable(beta.describe()));
         m_connections = std::make_shared<ConnectionSet>(acmeProfile(m_server));
         auto servers = Discovery::servers(*m_connections);
         QVERIFY2(servers, servers ? "" : qPrintable(servers.error().toString()));

@@ -7,7 +7,7 @@
 #include <QTest>
 
 #include "common/asyncrunner.h"
-#include "controllerprofile.h"
+#include "controllertestserver.h"
 #include "controllers/mqttprobecontroller.h"
 #include "controllers/upgradecheckcontroller.h"
 #include "mqttclient.h"
@@ -26,13 +26,8 @@ class TestUpgradeCheckController : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString missing = MqttClient::missingTools();
-        if (!missing.isEmpty())
-            QFAIL(qPrintable(u"mosquitto clients are missing (%1): install the Debian package mosquitto-clients"_s.arg(missing)));
-        QVERIFY2(m_server.start(u"2.10"_s, ServerConfig::standard()), qPrintable(m_server.errorString()));
-        const MqttResult r =
-            MqttClient(m_server.mqttPort(), u"acme"_s, u"acmepass"_s).createPersistentSession(u"dev.1"_s, {u"site/cmd"_s}, 1);
-        QVERIFY2(r.connected() && r.subscribed(), qPrintable(r.describe()));
+        const QString problem = startWithSessions(m_server, u"2.10"_s, {u"dev.1"_s});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void handsBackWhatTheTargetRefuses()

@@ -8,16 +8,8 @@
 namespace MqttDoctor {
 
 MqttProbeController::MqttProbeController(AsyncRunner &runner, std::shared_ptr<ConnectionSet> connections, QString account, QObject *parent)
-    : QObject(parent), m_runner(runner), m_connections(std::move(connections)), m_account(std::move(account))
+    : AccountTaskController(runner, std::move(connections), std::move(account), parent)
 {}
-
-MqttProbeController::~MqttProbeController()
-{
-    ++m_generation;
-    // The last reference to the connections may close them, which waits for their threads: never on the GUI thread.
-    if (m_connections)
-        static_cast<void>(m_runner.run([connections = std::move(m_connections)]() mutable { connections.reset(); }));
-}
 
 MqttProbeSettings MqttProbeController::profileSettings() const
 {
@@ -35,8 +27,7 @@ bool MqttProbeController::probe(const MqttProbeSettings &settings)
 {
     if (!m_connections)
         return false;
-    const quint64 generation = ++m_generation;
-    setRunning(true);
+    const quint64 generation = begin();
     Profile profile = m_connections->profile();
     profile.mqttProbe.insert(m_account, settings);
     // The delivery's watcher is this controller's child: a controller destroyed with its dialog while the
@@ -49,24 +40,10 @@ bool MqttProbeController::probe(const MqttProbeSettings &settings)
         return MqttProbe::run(*request);
     }),
                            this, m_generation, generation, [this](const MqttProbeResult &result) {
-                               setRunning(false);
+                               end();
                                emit finished(result);
                            });
     return true;
-}
-
-void MqttProbeController::cancel()
-{
-    ++m_generation;
-    setRunning(false);
-}
-
-void MqttProbeController::setRunning(bool running)
-{
-    if (m_running == running)
-        return;
-    m_running = running;
-    emit runningChanged(running);
 }
 
 } // namespace MqttDoctor

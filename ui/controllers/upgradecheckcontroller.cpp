@@ -10,16 +10,8 @@ namespace MqttDoctor {
 
 UpgradeCheckController::UpgradeCheckController(AsyncRunner &runner, std::shared_ptr<ConnectionSet> connections, QString account,
                                                QObject *parent)
-    : QObject(parent), m_runner(runner), m_connections(std::move(connections)), m_account(std::move(account))
+    : AccountTaskController(runner, std::move(connections), std::move(account), parent)
 {}
-
-UpgradeCheckController::~UpgradeCheckController()
-{
-    ++m_generation;
-    // The last reference to the connections may close them, which waits for their threads: never on the GUI thread.
-    if (m_connections)
-        static_cast<void>(m_runner.run([connections = std::move(m_connections)]() mutable { connections.reset(); }));
-}
 
 bool UpgradeCheckController::isAboutTheUpgrade(const Finding &finding)
 {
@@ -30,8 +22,7 @@ bool UpgradeCheckController::check(const ServerVersion &target)
 {
     if (!m_connections)
         return false;
-    const quint64 generation = ++m_generation;
-    setRunning(true);
+    const quint64 generation = begin();
     DiagnosisGatherer::Request request;
     request.account = m_account;
     request.options.targetVersion = target;
@@ -49,27 +40,13 @@ bool UpgradeCheckController::check(const ServerVersion &target)
         return out;
     }),
                            this, m_generation, generation, [this, target](const Result<QList<Finding>> &result) {
-                               setRunning(false);
+                               end();
                                if (result)
                                    emit finished(target, result.value());
                                else
                                    emit failed(result.error());
                            });
     return true;
-}
-
-void UpgradeCheckController::cancel()
-{
-    ++m_generation;
-    setRunning(false);
-}
-
-void UpgradeCheckController::setRunning(bool running)
-{
-    if (m_running == running)
-        return;
-    m_running = running;
-    emit runningChanged(running);
 }
 
 } // namespace MqttDoctor
