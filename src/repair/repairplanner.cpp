@@ -46,33 +46,34 @@ const AccountInfo *findAccount(const DiagnosisInput &input, const QString &name)
     return nullptr;
 }
 
-} // namespace
-
-RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, const Options &options)
+/** One action's step, with its local id still to be remapped to a plan-wide one. */
+struct Planned
 {
-    RepairPlan out;
-    out.account = options.account;
-    PlanContext ctx;
-    ctx.input = &input;
-    ctx.account = findAccount(input, options.account);
-    ctx.apiDomain = options.apiDomain;
-    if (ctx.account)
-        ctx.layout = Layouts::choose(input.servers, input.options.layout, ctx.account->streams);
-    const auto sessions = input.sessions.constFind(options.account);
-    if (sessions != input.sessions.cend())
-        ctx.sessions = &sessions.value();
+    RepairStep step;
+    int group = 0; // which plan() call produced it
+    int order = 0; // position in the findings' order
+};
 
-    // Each action's steps, with their local ids remapped to plan-wide ones below.
-    struct Planned
-    {
-        RepairStep step;
-        int group = 0; // which plan() call produced it
-        int order = 0; // position in the findings' order
-    };
+/** A step's dependency by its local id: (group, local id). */
+using LocalDep = QPair<int, QString>;
+
+/** The steps of the findings' actions, in the findings' order, each planned once. */
+struct Collected
+{
     QList<Planned> planned;
+    /** Dependencies of dropped duplicates, carried over to the step that was kept (by its order). */
+    QHash<int, QList<LocalDep>> inheritedDeps;
+};
+
+/**
+ * Each selected finding of the account into `out` (findings, unrepairable, notes) and its action's steps
+ * into the result; a step that does the same as an earlier one (dedupeKey) is dropped, its dependencies
+ * carried over to the one kept.
+ */
+Collected collectSteps(const QList<Finding> &findings, const PlanContext &ctx, const Options &options, RepairPlan &out)
+{
+    Collected c;
     QHash<QString, int> seen; // dedupe key -> index in planned
-    // Dependencies of dropped duplicates, carried over to the step that was kept: (group, local id).
-    QHash<int, QList<QPair<int, QString>>> inheritedDeps;
     int group = 0;
     for (const Finding &f : findings) {
         if (f.account != options.account)
@@ -108,15 +109,19 @@ RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, con
             const QString key = dedupeKey(s);
             if (const auto kept = seen.constFind(key); kept != seen.cend()) {
                 for (const QString &local : s.dependsOn)
-                    inheritedDeps[planned.at(*kept).order].append({group, local});
+                    c.inheritedDeps[c.planned.at(*kept).order].append({group, local});
                 continue;
             }
-            seen.insert(key, int(planned.size()));
-            planned.append({s, group, int(planned.size())});
+            seen.insert(key, int(c.planned.size()));
+            c.planned.append({s, group, int(c.planned.size())});
         }
     }
+    return c;
+}
 
-    // A stream that is recreated needs no in-place update.
+/** A stream that is recreated needs no in-place update: its update_stream steps are dropped, with a note. */
+void dropUpdatesOfRecreated(QList<Planned> &planned, QStringList &notes)
+{
     QSet<QString> recreated;
     for (const Planned &p : planned)
         if (p.step.action == RA::recreateStream())
@@ -125,30 +130,31 @@ RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, con
                                  [&](const Planned &p) {
                                      if (p.step.action != RA::updateStream() || !recreated.contains(p.step.stream))
                                          return false;
-                                     out.notes << QStringLiteral(
-                                                      "%1 is recreated with the expected config, so its in-place update is not needed.")
-                                                      .arg(p.step.stream);
+                                     notes << QStringLiteral(
+                                                  "%1 is recreated with the expected config, so its in-place update is not needed.")
+                                                  .arg(p.step.stream);
                                      return true;
                                  }),
                   planned.end());
+}
 
-    std::stable_sort(planned.begin(), planned.end(), [](const Planned &a, const Planned &b) {
-        const int pa = phaseOf(a.step.action);
-        const int pb = phaseOf(b.step.action);
-        return pa != pb ? pa < pb : a.order < b.order;
-    });
-
-    // Plan-wide ids; dependencies within a group by their local ids, plus stream dependencies.
-    QHash<QPair<int, QString>, QString> localToGlobal;
+/**
+ * The steps (in phase order) with plan-wide ids, 1 up, and their dependencies as those ids: within a group
+ * by their local ids (inherited ones included), and the steps of earlier phases they wait for.
+ */
+QList<RepairStep> numberAndLink(QList<Planned> planned, const QHash<int, QList<LocalDep>> &inheritedDeps)
+{
+    QHash<LocalDep, QString> localToGlobal;
     for (int i = 0; i < planned.size(); ++i) {
         const QString global = QString::number(i + 1);
         if (!planned[i].step.id.isEmpty())
             localToGlobal.insert({planned[i].group, planned[i].step.id}, global);
         planned[i].step.id = global;
     }
+    QList<RepairStep> steps;
     for (Planned &p : planned) {
         QStringList deps;
-        QList<QPair<int, QString>> locals;
+        QList<LocalDep> locals;
         for (const QString &local : p.step.dependsOn)
             locals.append({p.group, local});
         locals += inheritedDeps.value(p.order);
@@ -170,8 +176,35 @@ RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, con
                 deps << earlier.step.id;
         }
         p.step.dependsOn = deps;
-        out.steps.append(p.step);
+        steps.append(p.step);
     }
+    return steps;
+}
+
+} // namespace
+
+RepairPlan plan(const DiagnosisInput &input, const QList<Finding> &findings, const Options &options)
+{
+    RepairPlan out;
+    out.account = options.account;
+    PlanContext ctx;
+    ctx.input = &input;
+    ctx.account = findAccount(input, options.account);
+    ctx.apiDomain = options.apiDomain;
+    if (ctx.account)
+        ctx.layout = Layouts::choose(input.servers, input.options.layout, ctx.account->streams);
+    const auto sessions = input.sessions.constFind(options.account);
+    if (sessions != input.sessions.cend())
+        ctx.sessions = &sessions.value();
+
+    Collected collected = collectSteps(findings, ctx, options, out);
+    dropUpdatesOfRecreated(collected.planned, out.notes);
+    std::stable_sort(collected.planned.begin(), collected.planned.end(), [](const Planned &a, const Planned &b) {
+        const int pa = phaseOf(a.step.action);
+        const int pb = phaseOf(b.step.action);
+        return pa != pb ? pa < pb : a.order < b.order;
+    });
+    out.steps = numberAndLink(std::move(collected.planned), collected.inheritedDeps);
     return out;
 }
 
