@@ -115,6 +115,144 @@ bool UpgradeReadiness::changesWith(const QList<ServerInfo> &servers, const Serve
     return VersionAdvisories::isFixed(target, versions) && !upgradeServersWithout(servers, versions).isEmpty();
 }
 
+namespace {
+
+using Value = FindingCatalogue::Value;
+
+/** UPGRADE_CLIENT_ID_REFUSED of `clientId` (on the record at `subject`, if any): `what` names whose ID it is. */
+Finding clientIdRefused(const QString &account, const QString &clientId, const QString &subject, const QString &reason, const QString &what,
+                        const QString &targetText, const QString &now)
+{
+    const Value values[] = {{QStringLiteral("client_id"), upgradePrintable(clientId)},
+                            {QStringLiteral("subject"), subject},
+                            {QStringLiteral("version"), targetText},
+                            {QStringLiteral("reason"), reason}};
+    Finding f = FindingCatalogue::make(FindingCodes::upgradeClientIdRefused(), account, MqttLayout::sessionsStream(), values);
+    f.clientId = clientId;
+    const QStringList versions = UpgradeReadiness::clientIdRefusalVersions();
+    f.expected = QJsonObject{{QStringLiteral("refused_from"), upgradeVersionsText(versions)}};
+    f.actual = QJsonObject{
+        {QStringLiteral("client_id"), clientId}, {QStringLiteral("reason"), reason}, {QStringLiteral("target_version"), targetText}};
+    f.detail = QStringLiteral("%1 \"%2\": %3. Servers from %4 answer its CONNECT with CONNACK 0x02 (identifier rejected); "
+                              "accepted now by %5. Give the client another client ID before upgrading to %6.")
+                   .arg(what, upgradePrintable(clientId), reason, upgradeVersionsText(versions), now, targetText);
+    return f;
+}
+
+/**
+ * The client IDs the target version will refuse: those of the session records, then those of connected
+ * clients without a record of their own and those the operator named (their own characters, and a record
+ * of another client ID on their hash: refused instead of taken over).
+ */
+void clientIdsRefused(const SessionCheckInput &input, const QList<ServerInfo> &servers, const CheckOptions &options,
+                      const QString &targetText, QList<Finding> &out)
+{
+    const QString &account = input.account;
+    const QString now = upgradeServersWithout(servers, UpgradeReadiness::clientIdRefusalVersions()).join(QStringLiteral(", "));
+    QHash<QString, const SessionEntry *> byHash;
+    for (const SessionEntry &e : input.sessions) {
+        if (e.clientId.isEmpty())
+            continue;
+        byHash.insert(e.hash, &e);
+        if (const QString why = UpgradeReadiness::clientIdProblem(e.clientId); !why.isEmpty())
+            out.append(clientIdRefused(account, e.clientId, e.subject, why,
+                                       QStringLiteral("The session record on %1 belongs to client ID").arg(e.subject), targetText, now));
+    }
+    QStringList others = options.knownClientIds;
+    if (input.connected)
+        for (auto it = input.connected->cbegin(); it != input.connected->cend(); ++it)
+            others.append(it.key());
+    others.removeDuplicates();
+    for (const QString &id : std::as_const(others)) {
+        const QString hash = ClientIdHash::hash(id);
+        const SessionEntry *record = byHash.value(hash, nullptr);
+        if (record && record->clientId == id)
+            continue; // its own record: judged above
+        if (const QString why = UpgradeReadiness::clientIdProblem(id); !why.isEmpty()) {
+            out.append(clientIdRefused(account, id, QString(), why, QStringLiteral("The connected client ID"), targetText, now));
+        } else if (record) {
+            out.append(clientIdRefused(
+                account, id, record->subject,
+                QStringLiteral("its hash %1 is that of the session record of \"%2\"").arg(hash, upgradePrintable(record->clientId)),
+                QStringLiteral("Client ID"), targetText, now));
+        }
+    }
+}
+
+/** UPGRADE_INTERNAL_SUBSCRIPTION: each session's subscription to an internal `$MQTT.` subject. */
+void internalSubscriptions(const SessionCheckInput &input, const QList<ServerInfo> &servers, const QString &targetText, QList<Finding> &out)
+{
+    const QStringList versions = UpgradeReadiness::internalSubscriptionVersions();
+    for (const SessionEntry &e : input.sessions) {
+        if (!e.record)
+            continue;
+        for (auto it = e.record->subs.begin(); it != e.record->subs.end(); ++it) {
+            if (!it.key().startsWith(QLatin1String("$MQTT.")))
+                continue;
+            const Value values[] = {{QStringLiteral("client_id"), upgradePrintable(e.clientId)},
+                                    {QStringLiteral("subject"), e.subject},
+                                    {QStringLiteral("filter"), it.key()}};
+            Finding f =
+                FindingCatalogue::make(FindingCodes::upgradeInternalSubscription(), input.account, MqttLayout::sessionsStream(), values);
+            f.expected = QJsonObject{{QStringLiteral("refused_from"), upgradeVersionsText(versions)}};
+            f.actual = QJsonObject{{QStringLiteral("filter"), it.key()}, {QStringLiteral("target_version"), targetText}};
+            f.detail = QStringLiteral("The session of \"%1\" holds a subscription to %2, an internal subject of the servers' MQTT "
+                                      "code (the client subscribed to an MQTT topic starting with $MQTT/). From %3 such "
+                                      "subscriptions no longer see internal traffic and newer servers refuse them; served "
+                                      "now by %4.")
+                           .arg(upgradePrintable(e.clientId), it.key(), upgradeVersionsText(versions),
+                                upgradeServersWithout(servers, versions).join(QStringLiteral(", ")));
+            out.append(f);
+        }
+    }
+}
+
+/**
+ * The retained messages (read for the target version only): UPGRADE_RETAINED_SKIPPED for a topic the target
+ * skips, UPGRADE_PAYLOAD_TOO_LARGE for a payload over the MQTT servers' smallest max_payload.
+ */
+void retainedMessages(const SessionCheckInput &input, const QList<ServerInfo> &servers, const ServerVersion &target, QList<Finding> &out)
+{
+    const QString targetText = target.toString();
+    qint64 maxPayload = 0;
+    for (const ServerInfo &s : servers)
+        if (s.maxPayload > 0 && (!s.mqttKnown || s.mqttPort > 0))
+            maxPayload = maxPayload == 0 ? s.maxPayload : std::min(maxPayload, s.maxPayload);
+    for (const RetainedTopicSize &r : *input.retained) {
+        QStringList versions;
+        if (const QString why = UpgradeReadiness::topicProblem(r.topic, &versions);
+            !why.isEmpty() && UpgradeReadiness::changesWith(servers, target, versions)) {
+            const Value values[] = {{QStringLiteral("topic"), upgradePrintable(r.topic)}, {QStringLiteral("version"), targetText}};
+            Finding f = FindingCatalogue::make(FindingCodes::upgradeRetainedSkipped(), input.account, MqttLayout::retainedStream(), values);
+            f.expected = QJsonObject{{QStringLiteral("skipped_from"), upgradeVersionsText(versions)}};
+            f.actual = QJsonObject{{QStringLiteral("topic"), r.topic}, {QStringLiteral("target_version"), targetText}};
+            f.detail = QStringLiteral("The retained message on topic \"%1\": %2. Servers from %3 skip it when they load retained "
+                                      "messages (subscribers no longer get it) and refuse PUBLISHes to that topic (\"character "
+                                      "not supported for MQTT topics\"); served now by %4.")
+                           .arg(upgradePrintable(r.topic), why, upgradeVersionsText(versions),
+                                upgradeServersWithout(servers, versions).join(QStringLiteral(", ")));
+            out.append(f);
+        }
+        if (maxPayload > 0 && r.payloadBytes > maxPayload) {
+            const Value values[] = {{QStringLiteral("topic"), upgradePrintable(r.topic)},
+                                    {QStringLiteral("bytes"), QString::number(r.payloadBytes)},
+                                    {QStringLiteral("max_payload"), QString::number(maxPayload)}};
+            Finding f = FindingCatalogue::make(FindingCodes::upgradePayloadTooLarge(), input.account, MqttLayout::retainedStream(), values);
+            f.expected = QJsonObject{{QStringLiteral("max_payload"), maxPayload}};
+            f.actual = QJsonObject{{QStringLiteral("topic"), r.topic}, {QStringLiteral("payload_bytes"), r.payloadBytes}};
+            f.detail = QStringLiteral("The retained payload on \"%1\" has %2 bytes, more than the servers' max_payload of %3. Newer "
+                                      "servers enforce max_payload on MQTT PUBLISH (nats-server commit fe52db5a1): the publisher "
+                                      "is disconnected the next time it sends it; the stored message is still delivered.")
+                           .arg(upgradePrintable(r.topic))
+                           .arg(r.payloadBytes)
+                           .arg(maxPayload);
+            out.append(f);
+        }
+    }
+}
+
+} // namespace
+
 QList<Finding> UpgradeReadiness::accountFindings(const SessionCheckInput &input, const QList<ServerInfo> &servers,
                                                  const CheckOptions &options)
 {
@@ -122,119 +260,12 @@ QList<Finding> UpgradeReadiness::accountFindings(const SessionCheckInput &input,
     if (!options.targetVersion)
         return out;
     const ServerVersion &target = *options.targetVersion;
-    const QString targetText = target.toString();
-    const QString account = input.account;
-    using Value = FindingCatalogue::Value;
-
-    if (changesWith(servers, target, clientIdRefusalVersions())) {
-        const QString now = upgradeServersWithout(servers, clientIdRefusalVersions()).join(QStringLiteral(", "));
-        const auto refused = [&](const QString &clientId, const QString &subject, const QString &reason, const QString &what) {
-            const Value values[] = {{QStringLiteral("client_id"), upgradePrintable(clientId)},
-                                    {QStringLiteral("subject"), subject},
-                                    {QStringLiteral("version"), targetText},
-                                    {QStringLiteral("reason"), reason}};
-            Finding f = FindingCatalogue::make(FindingCodes::upgradeClientIdRefused(), account, MqttLayout::sessionsStream(), values);
-            f.clientId = clientId;
-            f.expected = QJsonObject{{QStringLiteral("refused_from"), upgradeVersionsText(clientIdRefusalVersions())}};
-            f.actual = QJsonObject{{QStringLiteral("client_id"), clientId},
-                                   {QStringLiteral("reason"), reason},
-                                   {QStringLiteral("target_version"), targetText}};
-            f.detail = QStringLiteral("%1 \"%2\": %3. Servers from %4 answer its CONNECT with CONNACK 0x02 (identifier rejected); "
-                                      "accepted now by %5. Give the client another client ID before upgrading to %6.")
-                           .arg(what, upgradePrintable(clientId), reason, upgradeVersionsText(clientIdRefusalVersions()), now, targetText);
-            out.append(f);
-        };
-        QHash<QString, const SessionEntry *> byHash;
-        for (const SessionEntry &e : input.sessions) {
-            if (e.clientId.isEmpty())
-                continue;
-            byHash.insert(e.hash, &e);
-            if (const QString why = clientIdProblem(e.clientId); !why.isEmpty())
-                refused(e.clientId, e.subject, why, QStringLiteral("The session record on %1 belongs to client ID").arg(e.subject));
-        }
-        // Connected clients without a record of their own, and the IDs the operator named: their own
-        // characters, and a record of another client ID on their hash (refused instead of taken over).
-        QStringList others = options.knownClientIds;
-        if (input.connected)
-            for (auto it = input.connected->cbegin(); it != input.connected->cend(); ++it)
-                others.append(it.key());
-        others.removeDuplicates();
-        for (const QString &id : std::as_const(others)) {
-            const QString hash = ClientIdHash::hash(id);
-            const SessionEntry *record = byHash.value(hash, nullptr);
-            if (record && record->clientId == id)
-                continue; // its own record: judged above
-            if (const QString why = clientIdProblem(id); !why.isEmpty()) {
-                refused(id, QString(), why, QStringLiteral("The connected client ID"));
-            } else if (record) {
-                refused(id, record->subject,
-                        QStringLiteral("its hash %1 is that of the session record of \"%2\"").arg(hash, upgradePrintable(record->clientId)),
-                        QStringLiteral("Client ID"));
-            }
-        }
-    }
-
-    if (changesWith(servers, target, internalSubscriptionVersions())) {
-        for (const SessionEntry &e : input.sessions) {
-            if (!e.record)
-                continue;
-            for (auto it = e.record->subs.begin(); it != e.record->subs.end(); ++it) {
-                if (!it.key().startsWith(QLatin1String("$MQTT.")))
-                    continue;
-                const Value values[] = {{QStringLiteral("client_id"), upgradePrintable(e.clientId)},
-                                        {QStringLiteral("subject"), e.subject},
-                                        {QStringLiteral("filter"), it.key()}};
-                Finding f =
-                    FindingCatalogue::make(FindingCodes::upgradeInternalSubscription(), account, MqttLayout::sessionsStream(), values);
-                f.expected = QJsonObject{{QStringLiteral("refused_from"), upgradeVersionsText(internalSubscriptionVersions())}};
-                f.actual = QJsonObject{{QStringLiteral("filter"), it.key()}, {QStringLiteral("target_version"), targetText}};
-                f.detail = QStringLiteral("The session of \"%1\" holds a subscription to %2, an internal subject of the servers' MQTT "
-                                          "code (the client subscribed to an MQTT topic starting with $MQTT/). From %3 such "
-                                          "subscriptions no longer see internal traffic and newer servers refuse them; served "
-                                          "now by %4.")
-                               .arg(upgradePrintable(e.clientId), it.key(), upgradeVersionsText(internalSubscriptionVersions()),
-                                    upgradeServersWithout(servers, internalSubscriptionVersions()).join(QStringLiteral(", ")));
-                out.append(f);
-            }
-        }
-    }
-
-    if (input.retained) {
-        qint64 maxPayload = 0;
-        for (const ServerInfo &s : servers)
-            if (s.maxPayload > 0 && (!s.mqttKnown || s.mqttPort > 0))
-                maxPayload = maxPayload == 0 ? s.maxPayload : std::min(maxPayload, s.maxPayload);
-        for (const RetainedTopicSize &r : *input.retained) {
-            QStringList versions;
-            if (const QString why = topicProblem(r.topic, &versions); !why.isEmpty() && changesWith(servers, target, versions)) {
-                const Value values[] = {{QStringLiteral("topic"), upgradePrintable(r.topic)}, {QStringLiteral("version"), targetText}};
-                Finding f = FindingCatalogue::make(FindingCodes::upgradeRetainedSkipped(), account, MqttLayout::retainedStream(), values);
-                f.expected = QJsonObject{{QStringLiteral("skipped_from"), upgradeVersionsText(versions)}};
-                f.actual = QJsonObject{{QStringLiteral("topic"), r.topic}, {QStringLiteral("target_version"), targetText}};
-                f.detail = QStringLiteral("The retained message on topic \"%1\": %2. Servers from %3 skip it when they load retained "
-                                          "messages (subscribers no longer get it) and refuse PUBLISHes to that topic (\"character "
-                                          "not supported for MQTT topics\"); served now by %4.")
-                               .arg(upgradePrintable(r.topic), why, upgradeVersionsText(versions),
-                                    upgradeServersWithout(servers, versions).join(QStringLiteral(", ")));
-                out.append(f);
-            }
-            if (maxPayload > 0 && r.payloadBytes > maxPayload) {
-                const Value values[] = {{QStringLiteral("topic"), upgradePrintable(r.topic)},
-                                        {QStringLiteral("bytes"), QString::number(r.payloadBytes)},
-                                        {QStringLiteral("max_payload"), QString::number(maxPayload)}};
-                Finding f = FindingCatalogue::make(FindingCodes::upgradePayloadTooLarge(), account, MqttLayout::retainedStream(), values);
-                f.expected = QJsonObject{{QStringLiteral("max_payload"), maxPayload}};
-                f.actual = QJsonObject{{QStringLiteral("topic"), r.topic}, {QStringLiteral("payload_bytes"), r.payloadBytes}};
-                f.detail = QStringLiteral("The retained payload on \"%1\" has %2 bytes, more than the servers' max_payload of %3. Newer "
-                                          "servers enforce max_payload on MQTT PUBLISH (nats-server commit fe52db5a1): the publisher "
-                                          "is disconnected the next time it sends it; the stored message is still delivered.")
-                               .arg(upgradePrintable(r.topic))
-                               .arg(r.payloadBytes)
-                               .arg(maxPayload);
-                out.append(f);
-            }
-        }
-    }
+    if (changesWith(servers, target, clientIdRefusalVersions()))
+        clientIdsRefused(input, servers, options, target.toString(), out);
+    if (changesWith(servers, target, internalSubscriptionVersions()))
+        internalSubscriptions(input, servers, target.toString(), out);
+    if (input.retained)
+        retainedMessages(input, servers, target, out);
     Checks::sortFindings(out);
     return out;
 }
