@@ -1,10 +1,10 @@
 // The demo's seeded problems (docs/findings.md), each made the way it happens on a real server:
 // real mosquitto clients set up the MQTT state, then the
 // account's own JetStream API breaks it as a careless operator or tool does. The JetStream requests
-// go through the integration tests' JetStreamAdmin (tests/integration/livecheck.h).
+// go through JetStreamAdmin (tools/common), as the integration tests' do.
 #include "demoscenario.h"
 
-#include "livecheck.h"
+#include "jetstreamadmin.h"
 #include "mqtt/clientidhash.h"
 #include "natsserverfixture.h"
 
@@ -28,7 +28,7 @@ QString sessionSubject(const QString &clientId)
 bool DemoScenario::seedOverlap(Test::NatsServerFixture &server)
 {
     const DemoAccount account = accountNamed(u"OVERLAP"_s);
-    Test::LiveCheck::JetStreamAdmin admin;
+    Test::JetStreamAdmin admin;
     if (!admin.connect({server.url()}, account.user, account.password))
         return fail(u"connecting as %1: %2"_s.arg(account.user, admin.error()));
     const QJsonObject archive{{u"name"_s, u"MQTT_ARCHIVE"_s}, {u"subjects"_s, QJsonArray{u"$MQTT.>"_s}}, {u"storage"_s, u"file"_s}};
@@ -52,7 +52,7 @@ bool DemoScenario::seedMissingSessions(Test::NatsServerFixture &server)
     const DemoAccount account = accountNamed(u"NOSESS"_s);
     if (!publish(server, account.name, u"plant/line-1/status"_s, "running", 1, true))
         return false;
-    Test::LiveCheck::JetStreamAdmin admin;
+    Test::JetStreamAdmin admin;
     if (!admin.connect({server.url()}, account.user, account.password))
         return fail(u"connecting as %1: %2"_s.arg(account.user, admin.error()));
     if (!admin.deleteStream(u"$MQTT_sess"_s))
@@ -76,7 +76,7 @@ bool DemoScenario::seedGarbageRecord(Test::NatsServerFixture &server)
     if (!createSession(server, account.name, u"meter-1"_s, {u"meters/meter-1/cmd"_s})
         || !createSession(server, account.name, u"meter-2"_s, {u"meters/meter-2/cmd"_s}))
         return false;
-    Test::LiveCheck::JetStreamAdmin admin;
+    Test::JetStreamAdmin admin;
     if (!admin.connect({server.url()}, account.user, account.password))
         return fail(u"connecting as %1: %2"_s.arg(account.user, admin.error()));
     const QString subject = sessionSubject(u"meter-2"_s);
@@ -103,7 +103,7 @@ bool DemoScenario::seedOrphanConsumers(Test::NatsServerFixture &server)
         || !createSession(server, account.name, u"tracker-2"_s, {u"trackers/tracker-2/cmd"_s, u"trackers/all/cmd"_s})
         || !publish(server, account.name, u"trackers/tracker-2/cmd"_s, "report position", 1, false))
         return false;
-    Test::LiveCheck::JetStreamAdmin admin;
+    Test::JetStreamAdmin admin;
     if (!admin.connect({server.url()}, account.user, account.password))
         return fail(u"connecting as %1: %2"_s.arg(account.user, admin.error()));
     const QString subject = sessionSubject(u"tracker-2"_s);
