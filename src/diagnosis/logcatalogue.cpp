@@ -342,6 +342,102 @@ LogLineMatch LogCatalogue::explain(const QString &line)
     return explain(LogLine::parse(line));
 }
 
+namespace {
+
+/** The first template `message` matches (its match in `m`); null when none does. */
+const CompiledEntry *findTemplate(const Catalogue &cat, const LogLine &parsed, const QString &message, QRegularExpressionMatch &m)
+{
+    for (const CompiledEntry &c : cat.compiled) {
+        if (c.entry.mqttClientOnly && !parsed.isMqttClient())
+            continue;
+        if (!c.needle.isEmpty() && !message.contains(c.needle))
+            continue;
+        m = c.re.match(message);
+        if (m.hasMatch())
+            return &c;
+    }
+    return nullptr;
+}
+
+/**
+ * The template of the error inside the line (a timeout, a missing ack...), if one matches: its id into
+ * `out`, the subject and stream it names where the line named none. Returns its cause key, else `outerCause`.
+ */
+QString innerCause(const Catalogue &cat, LogLineMatch &out, Context &ctx, const QString &outerCause)
+{
+    if (out.errorText.isEmpty())
+        return outerCause;
+    for (const qsizetype i : cat.innerIndexes) {
+        const CompiledEntry &inner = cat.compiled.at(i);
+        if (!inner.needle.isEmpty() && !out.errorText.contains(inner.needle))
+            continue;
+        const auto im = inner.re.match(out.errorText);
+        if (!im.hasMatch())
+            continue;
+        out.innerTemplateId = inner.entry.id;
+        LogLineMatch innerValues;
+        takeValues(inner, im, innerValues, ctx);
+        if (out.subject.isEmpty())
+            out.subject = innerValues.subject;
+        if (out.stream.isEmpty())
+            out.stream = innerValues.stream;
+        return inner.entry.causeKey;
+    }
+    return outerCause;
+}
+
+/**
+ * What the error inside says, as a key of the causes: a JetStream code, a timeout (of a store or of an API
+ * request), the inner template's cause, a shutdown, or no error at all ("nil"). Empty when none of them.
+ */
+QString causeKeyOf(const LogLineMatch &out, const LogCatalogueEntry &e, const QString &innerCause, const Context &ctx)
+{
+    if (out.errorCode > 0)
+        return u"js:"_s + QString::number(out.errorCode);
+    if (innerCause == u"timeout")
+        return (ctx.kind == u"SP" || ctx.kind == u"MS") ? u"timeout:store"_s : u"timeout:api"_s;
+    if (!innerCause.isEmpty())
+        return innerCause;
+    if (out.errorText == u"server is not running")
+        return u"shutdown"_s;
+    if (e.fields.contains(u"error"_s) && out.errorText.isEmpty())
+        return u"nil"_s;
+    return {};
+}
+
+/**
+ * The codes, meaning, advice and severity of the line: its template's, refined by the cause where the cause
+ * decides them; as severe as the findings it points to.
+ */
+void describe(const Catalogue &cat, const LogCatalogueEntry &e, const QString &causeKey, const Context &ctx, LogLineMatch &out)
+{
+    out.codes = e.codes;
+    QString meaning = e.meaning;
+    QString advice = e.advice;
+    const auto cause = cat.causes.constFind(causeKey);
+    const bool causeKnown = !causeKey.isEmpty() && (cause != cat.causes.cend() || e.codesByCause.contains(causeKey));
+    if (causeKnown && (e.causeDecides || e.codesByCause.contains(causeKey))) {
+        const bool haveCause = cause != cat.causes.cend();
+        out.codes = e.codesByCause.contains(causeKey) ? e.codesByCause.value(causeKey) : haveCause ? cause->codes : e.codes;
+        const QString causeMeaning = e.meaningByCause.value(causeKey, haveCause ? cause->meaning : QString());
+        if (!causeMeaning.isEmpty())
+            meaning += u' ' + causeMeaning;
+        advice = e.adviceByCause.value(causeKey, haveCause ? cause->advice : advice);
+        if (haveCause && !cause->severity.isEmpty())
+            out.severity = cause->severity;
+    } else if (!out.errorText.isEmpty() && e.causeDecides) {
+        meaning += u" The error the server got: \""_s + out.errorText + u"\"."_s;
+    }
+    // A symptom of findings is as severe as they are; only a line that points to none keeps its own severity.
+    if (const QString severity = LogCatalogue::findingSeverity(out.codes, out.stream, LogCatalogue::refusesStreamCreation(e));
+        !severity.isEmpty())
+        out.severity = severity;
+    out.meaning = fill(meaning, ctx);
+    out.advice = fill(advice, ctx);
+}
+
+} // namespace
+
 LogLineMatch LogCatalogue::explain(const LogLine &parsed)
 {
     const Catalogue &cat = catalogue();
@@ -355,20 +451,8 @@ LogLineMatch LogCatalogue::explain(const LogLine &parsed)
         message = message.mid(wrapper.size());
         wrapped = true;
     }
-
-    const CompiledEntry *hit = nullptr;
     QRegularExpressionMatch m;
-    for (const CompiledEntry &c : cat.compiled) {
-        if (c.entry.mqttClientOnly && !parsed.isMqttClient())
-            continue;
-        if (!c.needle.isEmpty() && !message.contains(c.needle))
-            continue;
-        m = c.re.match(message);
-        if (m.hasMatch()) {
-            hit = &c;
-            break;
-        }
-    }
+    const CompiledEntry *hit = findTemplate(cat, parsed, message, m);
     if (!hit)
         return out;
 
@@ -394,66 +478,14 @@ LogLineMatch LogCatalogue::explain(const LogLine &parsed)
     out.errorCode = jetStreamCode(out.errorText);
 
     // What the error inside says: a JetStream code, or an inner template (a timeout, a missing ack...).
-    QString causeKey;
-    QString innerCause = e.causeKey;
-    if (!out.errorText.isEmpty()) {
-        for (const qsizetype i : cat.innerIndexes) {
-            const CompiledEntry &inner = cat.compiled.at(i);
-            if (!inner.needle.isEmpty() && !out.errorText.contains(inner.needle))
-                continue;
-            const auto im = inner.re.match(out.errorText);
-            if (!im.hasMatch())
-                continue;
-            out.innerTemplateId = inner.entry.id;
-            innerCause = inner.entry.causeKey;
-            LogLineMatch innerValues;
-            takeValues(inner, im, innerValues, ctx);
-            if (out.subject.isEmpty())
-                out.subject = innerValues.subject;
-            if (out.stream.isEmpty())
-                out.stream = innerValues.stream;
-            break;
-        }
-    }
-    if (out.errorCode > 0)
-        causeKey = u"js:"_s + QString::number(out.errorCode);
-    else if (innerCause == u"timeout")
-        causeKey = (ctx.kind == u"SP" || ctx.kind == u"MS") ? u"timeout:store"_s : u"timeout:api"_s;
-    else if (!innerCause.isEmpty())
-        causeKey = innerCause;
-    else if (out.errorText == u"server is not running")
-        causeKey = u"shutdown"_s;
-    else if (e.fields.contains(u"error"_s) && out.errorText.isEmpty())
-        causeKey = u"nil"_s;
+    const QString causeKey = causeKeyOf(out, e, innerCause(cat, out, ctx, e.causeKey), ctx);
 
     ctx.account = out.account;
     ctx.stream = out.stream;
     ctx.clientId = out.clientId;
     if (ctx.subject.isEmpty())
         ctx.subject = out.subject;
-
-    out.codes = e.codes;
-    QString meaning = e.meaning;
-    QString advice = e.advice;
-    const auto cause = cat.causes.constFind(causeKey);
-    const bool causeKnown = !causeKey.isEmpty() && (cause != cat.causes.cend() || e.codesByCause.contains(causeKey));
-    if (causeKnown && (e.causeDecides || e.codesByCause.contains(causeKey))) {
-        const bool haveCause = cause != cat.causes.cend();
-        out.codes = e.codesByCause.contains(causeKey) ? e.codesByCause.value(causeKey) : haveCause ? cause->codes : e.codes;
-        const QString causeMeaning = e.meaningByCause.value(causeKey, haveCause ? cause->meaning : QString());
-        if (!causeMeaning.isEmpty())
-            meaning += u' ' + causeMeaning;
-        advice = e.adviceByCause.value(causeKey, haveCause ? cause->advice : advice);
-        if (haveCause && !cause->severity.isEmpty())
-            out.severity = cause->severity;
-    } else if (!out.errorText.isEmpty() && e.causeDecides) {
-        meaning += u" The error the server got: \""_s + out.errorText + u"\"."_s;
-    }
-    // A symptom of findings is as severe as they are; only a line that points to none keeps its own severity.
-    if (const QString severity = findingSeverity(out.codes, out.stream, refusesStreamCreation(e)); !severity.isEmpty())
-        out.severity = severity;
-    out.meaning = fill(meaning, ctx);
-    out.advice = fill(advice, ctx);
+    describe(cat, e, causeKey, ctx, out);
     return out;
 }
 
