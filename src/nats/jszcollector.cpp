@@ -38,40 +38,77 @@ struct Listing
     bool lastFull = false; // and whether that page was full
 };
 
-} // namespace
-
-JszCollector::JszCollector(SystemClient &system, int pageSize) : m_system(system), m_pageSize(std::max(2, pageSize)) {}
-
-Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &accountzByServer, const QStringList &allNames)
+/**
+ * Every server's JSZ account listing, page by page: the sorted pages after the first account (offset 1 on,
+ * a page size each) and the head request (offset 0, one account), merged as they come, with what each
+ * server listed and where its listing ended (Listing). Asks on while a server's last page was full.
+ */
+class PagedListing
 {
-    JszMerge merge;
-    QHash<QString, Listing> listings;
-    qsizetype known = allNames.size();
-    for (const QStringList &names : accountzByServer)
-        known = std::max(known, names.size());
+public:
+    PagedListing(SystemClient &system, int pageSize, JszMerge &merge) : m_system(system), m_pageSize(pageSize), m_merge(merge) {}
 
-    QList<SystemClient::Request> requests;
-    QList<int> offsets; // per request: its page offset, -1 for the head
-    const auto addPage = [&](int offset) {
+    /** Reads the pages; `known`: how many accounts ACCOUNTZ named, which sizes the first round. */
+    Result<void> collect(qsizetype known)
+    {
+        // The sorted pages after the first account, sized from ACCOUNTZ (later pages come back empty
+        // when some accounts have no JetStream), and the head request.
+        const int firstPages = int(std::max<qsizetype>(1, (std::max<qsizetype>(0, known - 1) + m_pageSize - 1) / m_pageSize));
+        addPage(0);
+        for (int k = 0; k < firstPages; ++k)
+            addPage(1 + k * m_pageSize);
+        int pagesAsked = firstPages;
+        int nextOffset = 1 + firstPages * m_pageSize;
+        for (;;) {
+            const auto handle = [this](int i, SystemClient::Reply &&reply) { return handlePage(i, std::move(reply)); };
+            if (auto done = m_system.pingEach(m_requests, handle, kPageWindow); !done)
+                return done.error();
+            // More accounts than ACCOUNTZ said (created meanwhile): ask on while a server's last page was full.
+            bool more = false;
+            for (const Listing &l : std::as_const(m_listings))
+                more = more || (l.jetstream && l.lastFull && l.lastOffset == nextOffset - m_pageSize);
+            if (!more)
+                return {};
+            if (pagesAsked >= kMaxJszPages)
+                return Error(
+                    Error::Kind::Protocol,
+                    QStringLiteral("%1: malformed reply: still full pages of accounts after %2 pages").arg(kJszSubject).arg(pagesAsked),
+                    QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
+                                   "answers on $SYS.REQ subjects"));
+            m_requests.clear();
+            m_offsets.clear();
+            for (int k = 0; k < kPageWindow && pagesAsked < kMaxJszPages; ++k, ++pagesAsked, nextOffset += m_pageSize)
+                addPage(nextOffset);
+        }
+    }
+
+    /** What each server listed, by server. */
+    const QHash<QString, Listing> &listings() const { return m_listings; }
+
+private:
+    void addPage(int offset)
+    {
         QJsonObject o = detailOptions();
         o.insert(QStringLiteral("accounts"), true);
         o.insert(QStringLiteral("offset"), offset);
         o.insert(QStringLiteral("limit"), offset == 0 ? 1 : m_pageSize);
-        requests.append({kJsz, o});
-        offsets.append(offset == 0 ? -1 : offset);
-    };
-    const auto handlePage = [&](int i, SystemClient::Reply &&reply) -> Result<void> {
+        m_requests.append({kJsz, o});
+        m_offsets.append(offset == 0 ? -1 : offset);
+    }
+
+    Result<void> handlePage(int i, SystemClient::Reply &&reply)
+    {
         if (!reply.error.isEmpty())
             return {};
-        Listing &l = listings[serverKey(reply)];
+        Listing &l = m_listings[serverKey(reply)];
         if (reply.data.value(QLatin1String("disabled")).toBool()) {
             l.jetstream = false;
             return {};
         }
-        auto names = merge.add(reply, kJszSubject);
+        auto names = m_merge.add(reply, kJszSubject);
         if (!names)
             return names.error();
-        const int offset = offsets[i];
+        const int offset = m_offsets[i];
         if (offset < 0) {
             l.headAnswered = true;
             l.head = names->value(0);
@@ -102,39 +139,24 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
             l.lastFull = full;
         }
         return {};
-    };
-
-    // The sorted pages after the first account, sized from ACCOUNTZ (later pages come back empty
-    // when some accounts have no JetStream), and the head request.
-    const int firstPages = int(std::max<qsizetype>(1, (std::max<qsizetype>(0, known - 1) + m_pageSize - 1) / m_pageSize));
-    addPage(0);
-    for (int k = 0; k < firstPages; ++k)
-        addPage(1 + k * m_pageSize);
-    int pagesAsked = firstPages;
-    int nextOffset = 1 + firstPages * m_pageSize;
-    for (;;) {
-        if (auto done = m_system.pingEach(requests, handlePage, kPageWindow); !done)
-            return done.error();
-        // More accounts than ACCOUNTZ said (created meanwhile): ask on while a server's last page was full.
-        bool more = false;
-        for (const Listing &l : std::as_const(listings))
-            more = more || (l.jetstream && l.lastFull && l.lastOffset == nextOffset - m_pageSize);
-        if (!more)
-            break;
-        if (pagesAsked >= kMaxJszPages)
-            return Error(
-                Error::Kind::Protocol,
-                QStringLiteral("%1: malformed reply: still full pages of accounts after %2 pages").arg(kJszSubject).arg(pagesAsked),
-                QStringLiteral("the reply did not come from nats-server's system services as expected; check who "
-                               "answers on $SYS.REQ subjects"));
-        requests.clear();
-        offsets.clear();
-        for (int k = 0; k < kPageWindow && pagesAsked < kMaxJszPages; ++k, ++pagesAsked, nextOffset += m_pageSize)
-            addPage(nextOffset);
     }
 
-    // Each server's first account: named by the head request where it sorts below the first page,
-    // else among the ACCOUNTZ names below that page's first name that the server did not list.
+    SystemClient &m_system;
+    const int m_pageSize;
+    JszMerge &m_merge;
+    QList<SystemClient::Request> m_requests;
+    QList<int> m_offsets; // per request: its page offset, -1 for the head
+    QHash<QString, Listing> m_listings;
+};
+
+/**
+ * The accounts that may be some server's first account, not yet listed, sorted: named by the head request
+ * where it sorts below the first page, else among the ACCOUNTZ names below that page's first name that
+ * the server did not list.
+ */
+QStringList firstAccountCandidates(const QHash<QString, Listing> &listings, const QHash<QString, QStringList> &accountzByServer,
+                                   const QStringList &allNames)
+{
     QSet<QString> candidates;
     for (auto it = listings.cbegin(); it != listings.cend(); ++it) {
         const Listing &l = it.value();
@@ -147,18 +169,22 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
             if (n < l.firstSorted && !l.found.contains(n))
                 candidates.insert(n);
     }
-    if (candidates.isEmpty())
-        return merge;
     QStringList names(candidates.cbegin(), candidates.cend());
     names.sort();
-    requests.clear();
-    for (const QString &n : std::as_const(names)) {
+    return names;
+}
+
+/** One JSZ request per account name (that account only), merged. */
+Result<void> collectNamed(SystemClient &system, const QStringList &names, JszMerge &merge)
+{
+    QList<SystemClient::Request> requests;
+    for (const QString &n : names) {
         QJsonObject o = detailOptions();
         o.insert(QStringLiteral("account"), n);
         o.insert(QStringLiteral("limit"), 1);
         requests.append({kJsz, o});
     }
-    auto done = m_system.pingEach(
+    auto done = system.pingEach(
         requests,
         [&](int i, SystemClient::Reply &&reply) -> Result<void> {
             auto added = merge.add(reply, kJszSubject, names[i]);
@@ -168,6 +194,28 @@ Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &acc
         },
         kNameWindow);
     if (!done)
+        return done.error();
+    return {};
+}
+
+} // namespace
+
+JszCollector::JszCollector(SystemClient &system, int pageSize) : m_system(system), m_pageSize(std::max(2, pageSize)) {}
+
+Result<JszMerge> JszCollector::collectAll(const QHash<QString, QStringList> &accountzByServer, const QStringList &allNames)
+{
+    JszMerge merge;
+    qsizetype known = allNames.size();
+    for (const QStringList &names : accountzByServer)
+        known = std::max(known, names.size());
+    PagedListing pages(m_system, m_pageSize, merge);
+    if (auto done = pages.collect(known); !done)
+        return done.error();
+    // Each server's first account: where the pages cannot tell it, asked for by name.
+    const QStringList names = firstAccountCandidates(pages.listings(), accountzByServer, allNames);
+    if (names.isEmpty())
+        return merge;
+    if (auto done = collectNamed(m_system, names, merge); !done)
         return done.error();
     return merge;
 }
