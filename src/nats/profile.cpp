@@ -172,6 +172,96 @@ std::optional<Credentials::Kind> Credentials::kindFromName(const QString &name)
     return std::nullopt;
 }
 
+namespace {
+
+/** "tls": {"ca", "cert", "key"}, each a file path (relative to `baseDir`) or inline PEM; absent: none. */
+Result<TlsSettings> parseTls(const QJsonValue &tls, const QString &baseDir)
+{
+    TlsSettings out;
+    if (tls.isUndefined() || tls.isNull())
+        return out;
+    if (!tls.isObject())
+        return invalid(QStringLiteral("\"tls\" must be an object such as {\"ca\": \"ca.pem\"}"));
+    const QJsonObject t = tls.toObject();
+    if (auto r = checkKnownKeys(t, {QLatin1String("ca"), QLatin1String("cert"), QLatin1String("key")}, QStringLiteral("tls.")); !r)
+        return r.error();
+    const std::pair<QString, FileOrData *> files[] = {
+        {QStringLiteral("ca"), &out.ca}, {QStringLiteral("cert"), &out.cert}, {QStringLiteral("key"), &out.key}};
+    for (const auto &[key, target] : files) {
+        const QString field = QStringLiteral("tls.") + key;
+        auto value = stringField(t, key, field);
+        if (!value)
+            return value.error();
+        auto ref = CredentialsJson::parseFileReference(*value, field, baseDir);
+        if (!ref)
+            return ref.error();
+        *target = *ref;
+    }
+    return out;
+}
+
+/** "accounts": account name -> its credentials, each giving some; absent: none. */
+Result<QMap<QString, Credentials>> parseAccounts(const QJsonValue &accounts, const QString &baseDir)
+{
+    QMap<QString, Credentials> out;
+    if (accounts.isUndefined() || accounts.isNull())
+        return out;
+    if (!accounts.isObject())
+        return invalid(QStringLiteral("\"accounts\" must be an object mapping account names to credentials"),
+                       QStringLiteral("for example {\"ACME\": {\"creds\": \"acme.creds\"}}"));
+    const QJsonObject a = accounts.toObject();
+    for (auto it = a.begin(); it != a.end(); ++it) {
+        const QString account = it.key();
+        const QString field = QStringLiteral("accounts.") + account;
+        if (account.trimmed().isEmpty() || account.contains(QLatin1Char(' ')))
+            return invalid(quoted(field) + QStringLiteral(": an account name must be non-empty and without spaces"));
+        auto c = parseCredentialsValue(it.value(), field, baseDir);
+        if (!c)
+            return c.error();
+        if (!c->isSet())
+            return invalid(quoted(field) + QStringLiteral(" gives no credentials"),
+                           QStringLiteral("give the account's user: creds, nkey, token, user and password, or user_jwt"));
+        out.insert(account, *c);
+    }
+    return out;
+}
+
+/** "mqtt_probe": account name -> {listener, user, password} of the MQTT probe; absent: none. */
+Result<QMap<QString, MqttProbeSettings>> parseMqttProbes(const QJsonValue &probes)
+{
+    QMap<QString, MqttProbeSettings> out;
+    if (probes.isUndefined() || probes.isNull())
+        return out;
+    if (!probes.isObject())
+        return invalid(QStringLiteral("\"mqtt_probe\" must be an object mapping account names to an MQTT listener and user"),
+                       QStringLiteral("for example {\"ACME\": {\"listener\": \"mqtt://host:1883\", \"user\": \"probe\", "
+                                      "\"password\": \"...\"}}"));
+    const QJsonObject a = probes.toObject();
+    for (auto it = a.begin(); it != a.end(); ++it) {
+        const QString field = QStringLiteral("mqtt_probe.") + it.key();
+        if (it.key().trimmed().isEmpty() || it.key().contains(QLatin1Char(' ')))
+            return invalid(quoted(field) + QStringLiteral(": an account name must be non-empty and without spaces"));
+        if (!it.value().isObject())
+            return invalid(quoted(field) + QStringLiteral(" must be an object {listener, user, password}"));
+        const QJsonObject o = it.value().toObject();
+        if (auto r = checkKnownKeys(o, {QLatin1String("listener"), QLatin1String("user"), QLatin1String("password")}, field + u'.'); !r)
+            return r.error();
+        MqttProbeSettings s;
+        for (const auto &[key, target] : {std::pair<QString, QString *>{QStringLiteral("listener"), &s.listener},
+                                          {QStringLiteral("user"), &s.user},
+                                          {QStringLiteral("password"), &s.password}}) {
+            auto value = stringField(o, key, field + u'.' + key);
+            if (!value)
+                return value.error();
+            *target = *value;
+        }
+        out.insert(it.key(), s);
+    }
+    return out;
+}
+
+} // namespace
+
 Result<Profile> Profile::fromJson(const QJsonObject &json, const QString &baseDir)
 {
     if (auto r = checkKnownKeys(json,
@@ -202,26 +292,10 @@ Result<Profile> Profile::fromJson(const QJsonObject &json, const QString &baseDi
         return auth.error();
     p.auth = *auth;
 
-    const QJsonValue tls = json.value(QStringLiteral("tls"));
-    if (!tls.isUndefined() && !tls.isNull()) {
-        if (!tls.isObject())
-            return invalid(QStringLiteral("\"tls\" must be an object such as {\"ca\": \"ca.pem\"}"));
-        const QJsonObject t = tls.toObject();
-        if (auto r = checkKnownKeys(t, {QLatin1String("ca"), QLatin1String("cert"), QLatin1String("key")}, QStringLiteral("tls.")); !r)
-            return r.error();
-        const std::pair<QString, FileOrData *> files[] = {
-            {QStringLiteral("ca"), &p.tls.ca}, {QStringLiteral("cert"), &p.tls.cert}, {QStringLiteral("key"), &p.tls.key}};
-        for (const auto &[key, target] : files) {
-            const QString field = QStringLiteral("tls.") + key;
-            auto value = stringField(t, key, field);
-            if (!value)
-                return value.error();
-            auto ref = CredentialsJson::parseFileReference(*value, field, baseDir);
-            if (!ref)
-                return ref.error();
-            *target = *ref;
-        }
-    }
+    auto tls = parseTls(json.value(QStringLiteral("tls")), baseDir);
+    if (!tls)
+        return tls.error();
+    p.tls = *tls;
 
     auto domain = stringField(json, QStringLiteral("js_domain"), QStringLiteral("js_domain"));
     if (!domain)
@@ -235,55 +309,15 @@ Result<Profile> Profile::fromJson(const QJsonObject &json, const QString &baseDi
         return system.error();
     p.system = *system;
 
-    const QJsonValue accounts = json.value(QStringLiteral("accounts"));
-    if (!accounts.isUndefined() && !accounts.isNull()) {
-        if (!accounts.isObject())
-            return invalid(QStringLiteral("\"accounts\" must be an object mapping account names to credentials"),
-                           QStringLiteral("for example {\"ACME\": {\"creds\": \"acme.creds\"}}"));
-        const QJsonObject a = accounts.toObject();
-        for (auto it = a.begin(); it != a.end(); ++it) {
-            const QString account = it.key();
-            const QString field = QStringLiteral("accounts.") + account;
-            if (account.trimmed().isEmpty() || account.contains(QLatin1Char(' ')))
-                return invalid(quoted(field) + QStringLiteral(": an account name must be non-empty and without spaces"));
-            auto c = parseCredentialsValue(it.value(), field, baseDir);
-            if (!c)
-                return c.error();
-            if (!c->isSet())
-                return invalid(quoted(field) + QStringLiteral(" gives no credentials"),
-                               QStringLiteral("give the account's user: creds, nkey, token, user and password, or user_jwt"));
-            p.accounts.insert(account, *c);
-        }
-    }
+    auto accounts = parseAccounts(json.value(QStringLiteral("accounts")), baseDir);
+    if (!accounts)
+        return accounts.error();
+    p.accounts = *accounts;
 
-    const QJsonValue probes = json.value(QStringLiteral("mqtt_probe"));
-    if (!probes.isUndefined() && !probes.isNull()) {
-        if (!probes.isObject())
-            return invalid(QStringLiteral("\"mqtt_probe\" must be an object mapping account names to an MQTT listener and user"),
-                           QStringLiteral("for example {\"ACME\": {\"listener\": \"mqtt://host:1883\", \"user\": \"probe\", "
-                                          "\"password\": \"...\"}}"));
-        const QJsonObject a = probes.toObject();
-        for (auto it = a.begin(); it != a.end(); ++it) {
-            const QString field = QStringLiteral("mqtt_probe.") + it.key();
-            if (it.key().trimmed().isEmpty() || it.key().contains(QLatin1Char(' ')))
-                return invalid(quoted(field) + QStringLiteral(": an account name must be non-empty and without spaces"));
-            if (!it.value().isObject())
-                return invalid(quoted(field) + QStringLiteral(" must be an object {listener, user, password}"));
-            const QJsonObject o = it.value().toObject();
-            if (auto r = checkKnownKeys(o, {QLatin1String("listener"), QLatin1String("user"), QLatin1String("password")}, field + u'.'); !r)
-                return r.error();
-            MqttProbeSettings s;
-            for (const auto &[key, target] : {std::pair<QString, QString *>{QStringLiteral("listener"), &s.listener},
-                                              {QStringLiteral("user"), &s.user},
-                                              {QStringLiteral("password"), &s.password}}) {
-                auto value = stringField(o, key, field + u'.' + key);
-                if (!value)
-                    return value.error();
-                *target = *value;
-            }
-            p.mqttProbe.insert(it.key(), s);
-        }
-    }
+    auto probes = parseMqttProbes(json.value(QStringLiteral("mqtt_probe")));
+    if (!probes)
+        return probes.error();
+    p.mqttProbe = *probes;
 
     auto timeout = parseTimeout(json.value(QStringLiteral("timeout")));
     if (!timeout)
