@@ -122,19 +122,18 @@ Result<FileOrData> fileRef(const QString &path, const char *option)
     return NatsContext::resolveReference(path, QStringLiteral("--") + QString::fromLatin1(option));
 }
 
-} // namespace
-
-Result<Profile> ConnectionOptions::toProfile() const
+/** The profile file, then the context over it (its servers, credentials and TLS; its domain and name where given). */
+Result<Profile> baseProfile(const ConnectionOptions &o)
 {
     Profile profile;
-    if (!profileFile.isEmpty()) {
-        auto loaded = Profile::fromFile(profileFile);
+    if (!o.profileFile.isEmpty()) {
+        auto loaded = Profile::fromFile(o.profileFile);
         if (!loaded)
             return loaded.error();
         profile = *loaded;
     }
-    if (!context.isEmpty()) {
-        auto ctx = NatsContext::load(context);
+    if (!o.context.isEmpty()) {
+        auto ctx = NatsContext::load(o.context);
         if (!ctx)
             return ctx.error();
         profile.servers = ctx->servers;
@@ -145,47 +144,54 @@ Result<Profile> ConnectionOptions::toProfile() const
         if (profile.name.isEmpty())
             profile.name = ctx->name;
     }
-    if (!server.isEmpty())
-        profile.servers = server.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    for (QString &s : profile.servers)
-        s = s.trimmed();
+    return profile;
+}
 
-    const int authGiven = int(!user.isEmpty()) + int(!token.isEmpty()) + int(!creds.isEmpty()) + int(!nkey.isEmpty());
+/** --user/--password, --token, --creds or --nkey (one of them) in place of the profile's credentials. */
+Result<void> applyAuth(const ConnectionOptions &o, Profile &profile)
+{
+    const int authGiven = int(!o.user.isEmpty()) + int(!o.token.isEmpty()) + int(!o.creds.isEmpty()) + int(!o.nkey.isEmpty());
     if (authGiven > 1)
         return Error(Error::Kind::InvalidInput, QStringLiteral("give only one of --user, --token, --creds and --nkey")).asUsage();
-    if (!password.isEmpty() && user.isEmpty())
+    if (!o.password.isEmpty() && o.user.isEmpty())
         return Error(Error::Kind::InvalidInput, QStringLiteral("--password needs --user")).asUsage();
-    if (!user.isEmpty()) {
+    if (!o.user.isEmpty()) {
         profile.auth = Credentials{};
         profile.auth.kind = Credentials::Kind::UserPassword;
-        profile.auth.user = user;
-        profile.auth.password = password;
-    } else if (!token.isEmpty()) {
+        profile.auth.user = o.user;
+        profile.auth.password = o.password;
+    } else if (!o.token.isEmpty()) {
         profile.auth = Credentials{};
         profile.auth.kind = Credentials::Kind::Token;
-        profile.auth.token = token;
-    } else if (!creds.isEmpty()) {
-        auto ref = fileRef(creds, "creds");
+        profile.auth.token = o.token;
+    } else if (!o.creds.isEmpty()) {
+        auto ref = fileRef(o.creds, "creds");
         if (!ref)
             return ref.error();
         profile.auth = Credentials{};
         profile.auth.kind = Credentials::Kind::Creds;
         profile.auth.creds = *ref;
-    } else if (!nkey.isEmpty()) {
-        auto ref = fileRef(nkey, "nkey");
+    } else if (!o.nkey.isEmpty()) {
+        auto ref = fileRef(o.nkey, "nkey");
         if (!ref)
             return ref.error();
         profile.auth = Credentials{};
         profile.auth.kind = Credentials::Kind::NKey;
         profile.auth.nkeySeed = *ref;
     }
+    return {};
+}
 
+/** --tlsca, --tlscert and --tlskey, each in place of the profile's file. */
+Result<void> applyTls(const ConnectionOptions &o, Profile &profile)
+{
     const struct
     {
         const QString &path;
         FileOrData TlsSettings::*field;
         const char *option;
-    } tlsFiles[] = {{tlsCa, &TlsSettings::ca, "tlsca"}, {tlsCert, &TlsSettings::cert, "tlscert"}, {tlsKey, &TlsSettings::key, "tlskey"}};
+    } tlsFiles[] = {
+        {o.tlsCa, &TlsSettings::ca, "tlsca"}, {o.tlsCert, &TlsSettings::cert, "tlscert"}, {o.tlsKey, &TlsSettings::key, "tlskey"}};
     for (const auto &f : tlsFiles) {
         if (f.path.isEmpty())
             continue;
@@ -194,17 +200,17 @@ Result<Profile> ConnectionOptions::toProfile() const
             return ref.error();
         profile.tls.*(f.field) = *ref;
     }
-    if (!jsDomain.isEmpty())
-        profile.jsDomain = jsDomain;
-    if (!timeout.isEmpty()) {
-        auto ms = parseDurationMs(timeout);
-        if (!ms)
-            return ms.error();
-        profile.timeoutMs = *ms;
-    }
+    return {};
+}
 
-    if (!systemContext.isEmpty()) {
-        auto ctx = NatsContext::load(systemContext);
+/**
+ * The system account's credentials: --system-context (whose servers and TLS fill in what nothing else gave),
+ * then --system-user/--system-password or --system-creds over it.
+ */
+Result<void> applySystem(const ConnectionOptions &o, Profile &profile)
+{
+    if (!o.systemContext.isEmpty()) {
+        auto ctx = NatsContext::load(o.systemContext);
         if (!ctx)
             return ctx.error().prefixed(QStringLiteral("--system-context"));
         profile.system = ctx->auth;
@@ -213,23 +219,53 @@ Result<Profile> ConnectionOptions::toProfile() const
         if (!profile.tls.isSet())
             profile.tls = ctx->tls;
     }
-    if (!systemPassword.isEmpty() && systemUser.isEmpty())
+    if (!o.systemPassword.isEmpty() && o.systemUser.isEmpty())
         return Error(Error::Kind::InvalidInput, QStringLiteral("--system-password needs --system-user")).asUsage();
-    if (!systemUser.isEmpty() && !systemCreds.isEmpty())
+    if (!o.systemUser.isEmpty() && !o.systemCreds.isEmpty())
         return Error(Error::Kind::InvalidInput, QStringLiteral("give either --system-user or --system-creds, not both")).asUsage();
-    if (!systemUser.isEmpty()) {
+    if (!o.systemUser.isEmpty()) {
         profile.system = Credentials{};
         profile.system.kind = Credentials::Kind::UserPassword;
-        profile.system.user = systemUser;
-        profile.system.password = systemPassword;
-    } else if (!systemCreds.isEmpty()) {
-        auto ref = fileRef(systemCreds, "system-creds");
+        profile.system.user = o.systemUser;
+        profile.system.password = o.systemPassword;
+    } else if (!o.systemCreds.isEmpty()) {
+        auto ref = fileRef(o.systemCreds, "system-creds");
         if (!ref)
             return ref.error();
         profile.system = Credentials{};
         profile.system.kind = Credentials::Kind::Creds;
         profile.system.creds = *ref;
     }
+    return {};
+}
+
+} // namespace
+
+Result<Profile> ConnectionOptions::toProfile() const
+{
+    // Layered: the profile file, the context, then each option given over them.
+    auto base = baseProfile(*this);
+    if (!base)
+        return base.error();
+    Profile profile = std::move(base).value();
+    if (!server.isEmpty())
+        profile.servers = server.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (QString &s : profile.servers)
+        s = s.trimmed();
+    if (auto r = applyAuth(*this, profile); !r)
+        return r.error();
+    if (auto r = applyTls(*this, profile); !r)
+        return r.error();
+    if (!jsDomain.isEmpty())
+        profile.jsDomain = jsDomain;
+    if (!timeout.isEmpty()) {
+        auto ms = parseDurationMs(timeout);
+        if (!ms)
+            return ms.error();
+        profile.timeoutMs = *ms;
+    }
+    if (auto r = applySystem(*this, profile); !r)
+        return r.error();
     if (!mqttPassword.isEmpty() && mqttUser.isEmpty())
         return Error(Error::Kind::InvalidInput, QStringLiteral("--mqtt-password needs --mqtt-user")).asUsage();
     if (!mqttListener.isEmpty() || !mqttUser.isEmpty())
