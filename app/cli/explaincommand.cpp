@@ -424,6 +424,89 @@ private:
     std::unique_ptr<JsonStreamWriter> m_json;
 };
 
+/**
+ * Every line of the inputs (the argument lines, files, standard input) into the grouper; with `perLine`,
+ * each explained by the printer as it is read. nullopt; or the exit code of a read that failed, reported.
+ */
+std::optional<int> readInputs(CliContext &ctx, const std::vector<Input> &inputs, const QStringList &argumentLines, bool perLine,
+                              LogGrouper &grouper, LinePrinter &printer, QStringList &sources)
+{
+    auto take = [&](const QString &line, const LogGroup::Position &position, bool truncated) {
+        if (!perLine) {
+            grouper.add(line, position, truncated);
+            return;
+        }
+        LogLineMatch m;
+        const LogGrouper::LineKind kind = grouper.add(line, position, truncated, &m);
+        if (kind == LogGrouper::LineKind::Explained || kind == LogGrouper::LineKind::NotRecognised)
+            printer.print(position, m);
+    };
+    for (const Input &input : inputs) {
+        sources.append(input.name);
+        if (!input.file) {
+            qint64 number = 0;
+            for (const QString &line : argumentLines)
+                take(line, {input.name, ++number}, false);
+            continue;
+        }
+        if (input.name == kStdinName && isatty(STDIN_FILENO))
+            ctx.err << "Reading nats-server log lines from standard input (end with Ctrl-D)...\n" << Qt::flush;
+        LogLineReader reader(input.file.get());
+        QByteArrayView raw;
+        bool truncated = false;
+        while (reader.next(raw, truncated))
+            take(QString::fromUtf8(raw), {input.name, reader.lineNumber()}, truncated);
+        if (reader.failed()) {
+            const Error error(
+                Error::Kind::Io,
+                u"reading %1 failed after line %2: %3"_s.arg(sourceLabel(input.name)).arg(reader.lineNumber()).arg(reader.errorString()));
+            if (perLine)
+                printer.fail(error);
+            else
+                printError(ctx.json ? ctx.out : ctx.err, error, ctx.json);
+            return ExitCouldNotCheck;
+        }
+    }
+    return std::nullopt;
+}
+
+/**
+ * The groups, JSON or text. Text: every group in full with --details or when they fit the screen, else
+ * (or with --summary) one line per group.
+ */
+void printGroups(CliContext &ctx, const LogGrouper &grouper, const QStringList &sources, bool summary, bool details)
+{
+    const LogGrouper::Counts &counts = grouper.counts();
+    const QList<LogGroup> groups = grouper.sortedGroups();
+    if (ctx.json) {
+        QJsonArray array;
+        for (const LogGroup &g : groups)
+            array.append(g.toJson());
+        printJson(ctx.out,
+                  JsonContract::stamped(u"explain"_s, QJsonObject{{u"groups"_s, array}, {u"summary"_s, summaryJson(counts, sources)}}));
+        return;
+    }
+    QString full;
+    QTextStream fullOut(&full);
+    for (qsizetype i = 0; i < groups.size(); ++i)
+        printGroup(fullOut, i + 1, groups.at(i));
+    fullOut.flush();
+    const QString last = countsText(counts);
+    const bool fits = full.count(u'\n') + last.count(u'\n') <= screenLines();
+    if (details || (!summary && fits)) {
+        ctx.out << full << last;
+        return;
+    }
+    if (!groups.isEmpty()) {
+        printSummary(ctx.out, groups);
+        ctx.out << '\n';
+    }
+    ctx.out << last;
+    if (!summary && !groups.isEmpty())
+        ctx.out << "One line per group: the full explanation of every group takes " << thousands(full.count(u'\n'))
+                << " lines (--details prints it).\n";
+}
+
 int runExplain(CliContext &ctx)
 {
     if (ctx.parser.isSet(u"templates"_s))
@@ -450,83 +533,17 @@ int runExplain(CliContext &ctx)
     LogGrouper grouper;
     LinePrinter printer(ctx);
     QStringList sources;
-    auto take = [&](const QString &line, const LogGroup::Position &position, bool truncated) {
-        if (!perLine) {
-            grouper.add(line, position, truncated);
-            return;
-        }
-        LogLineMatch m;
-        const LogGrouper::LineKind kind = grouper.add(line, position, truncated, &m);
-        if (kind == LogGrouper::LineKind::Explained || kind == LogGrouper::LineKind::NotRecognised)
-            printer.print(position, m);
-    };
-    for (const Input &input : inputs) {
-        sources.append(input.name);
-        if (!input.file) {
-            qint64 number = 0;
-            for (const QString &line : std::as_const(argumentLines))
-                take(line, {input.name, ++number}, false);
-            continue;
-        }
-        if (input.name == kStdinName && isatty(STDIN_FILENO))
-            ctx.err << "Reading nats-server log lines from standard input (end with Ctrl-D)...\n" << Qt::flush;
-        LogLineReader reader(input.file.get());
-        QByteArrayView raw;
-        bool truncated = false;
-        while (reader.next(raw, truncated))
-            take(QString::fromUtf8(raw), {input.name, reader.lineNumber()}, truncated);
-        if (reader.failed()) {
-            const Error error(
-                Error::Kind::Io,
-                u"reading %1 failed after line %2: %3"_s.arg(sourceLabel(input.name)).arg(reader.lineNumber()).arg(reader.errorString()));
-            if (perLine)
-                printer.fail(error);
-            else
-                printError(ctx.json ? ctx.out : ctx.err, error, ctx.json);
-            return ExitCouldNotCheck;
-        }
-    }
-
+    if (const auto failed = readInputs(ctx, inputs, argumentLines, perLine, grouper, printer, sources))
+        return *failed;
     const LogGrouper::Counts &counts = grouper.counts();
     if (counts.lines == counts.blank) // nothing was printed either
         return usageError(ctx, u"no log lines to explain"_s,
                           u"give a log file (--file PATH), lines as arguments (quoted) or lines on standard input"_s);
-    const int exitCode = counts.notRecognised == 0 ? ExitOk : ExitWarnings;
-    if (perLine) {
+    if (perLine)
         printer.finish(counts, sources);
-        return exitCode;
-    }
-
-    const QList<LogGroup> groups = grouper.sortedGroups();
-    if (ctx.json) {
-        QJsonArray array;
-        for (const LogGroup &g : groups)
-            array.append(g.toJson());
-        printJson(ctx.out,
-                  JsonContract::stamped(u"explain"_s, QJsonObject{{u"groups"_s, array}, {u"summary"_s, summaryJson(counts, sources)}}));
-        return exitCode;
-    }
-
-    QString full;
-    QTextStream fullOut(&full);
-    for (qsizetype i = 0; i < groups.size(); ++i)
-        printGroup(fullOut, i + 1, groups.at(i));
-    fullOut.flush();
-    const QString last = countsText(counts);
-    const bool fits = full.count(u'\n') + last.count(u'\n') <= screenLines();
-    if (details || (!summary && fits)) {
-        ctx.out << full << last;
-        return exitCode;
-    }
-    if (!groups.isEmpty()) {
-        printSummary(ctx.out, groups);
-        ctx.out << '\n';
-    }
-    ctx.out << last;
-    if (!summary && !groups.isEmpty())
-        ctx.out << "One line per group: the full explanation of every group takes " << thousands(full.count(u'\n'))
-                << " lines (--details prints it).\n";
-    return exitCode;
+    else
+        printGroups(ctx, grouper, sources, summary, details);
+    return counts.notRecognised == 0 ? ExitOk : ExitWarnings;
 }
 
 } // namespace
