@@ -114,6 +114,47 @@ void guardTeardown(int rc)
     }).detach();
 }
 
+// Every option of every command (each name once), and the global ones.
+void addEveryOption(QCommandLineParser &parser, const QList<QCommandLineOption> &global, const QList<Command> &commands)
+{
+    parser.addOptions(global);
+    QSet<QString> seen;
+    for (const Command &c : commands) {
+        for (const QCommandLineOption &o : c.options) {
+            if (!seen.contains(o.names().first()))
+                parser.addOption(o);
+            seen.insert(o.names().first());
+        }
+    }
+}
+
+// A command that needs the servers: the profile the options give, the account it needs, the watchdog,
+// then the command on its connections. Returns its exit code (or that of the error that kept it from running).
+int runConnected(const Command &command, const QCommandLineParser &parser, bool json, QTextStream &out, QTextStream &err)
+{
+    auto profile = ConnectionOptions::fromParser(parser).toProfile();
+    if (!profile)
+        return reportError(out, err, json, profile.error());
+    if (command.account != AccountUse::None)
+        if (auto missing = AccountChoice::missing(command, *profile, parser.value(QStringLiteral("account"))))
+            return reportError(out, err, json, *missing);
+    // `events` and `check --watch` run until Ctrl-C: every request they make has its own timeout.
+    if (!command.followsUntilStopped && !(command.name == QLatin1String("check") && parser.isSet(QStringLiteral("watch"))))
+        startWatchdog(profile->timeoutMs, command.longRunning);
+    int rc = ExitOk;
+    {
+        // Closed before the library shuts down.
+        ConnectionSet connections(*profile);
+        CliContext ctx{&connections, parser, json, out, err};
+        rc = command.run(ctx);
+        out.flush();
+        err.flush();
+        guardTeardown(rc);
+    }
+    NatsConnection::shutdownLibrary();
+    return rc;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -133,15 +174,7 @@ int main(int argc, char *argv[])
 
     // First pass: every option of every command is known, so the command name is the first positional.
     QCommandLineParser all;
-    all.addOptions(global);
-    QSet<QString> seen;
-    for (const Command &c : commands) {
-        for (const QCommandLineOption &o : c.options) {
-            if (!seen.contains(o.names().first()))
-                all.addOption(o);
-            seen.insert(o.names().first());
-        }
-    }
+    addEveryOption(all, global, commands);
     const bool parsed = all.parse(app.arguments());
     // Known even when the parse failed: the options before and after an unknown one are still read.
     const bool json = all.isSet(QStringLiteral("json"));
@@ -195,27 +228,10 @@ int main(int argc, char *argv[])
     if (auto wrong = command->checkArguments(parser.positionalArguments().mid(1)))
         return reportError(out, err, json, *wrong);
 
-    int rc = ExitOk;
-    if (!command->needsConnection) {
-        CliContext ctx{nullptr, parser, json, out, err};
-        rc = command->run(ctx);
-    } else {
-        auto profile = ConnectionOptions::fromParser(parser).toProfile();
-        if (!profile)
-            return reportError(out, err, json, profile.error());
-        if (command->account != AccountUse::None)
-            if (auto missing = AccountChoice::missing(*command, *profile, parser.value(QStringLiteral("account"))))
-                return reportError(out, err, json, *missing);
-        // `events` and `check --watch` run until Ctrl-C: every request they make has its own timeout.
-        if (!command->followsUntilStopped && !(command->name == QLatin1String("check") && parser.isSet(QStringLiteral("watch"))))
-            startWatchdog(profile->timeoutMs, command->longRunning);
-        ConnectionSet connections(*profile);
-        CliContext ctx{&connections, parser, json, out, err};
-        rc = command->run(ctx);
-        out.flush();
-        err.flush();
-        guardTeardown(rc);
-    }
+    if (command->needsConnection)
+        return runConnected(*command, parser, json, out, err);
+    CliContext ctx{nullptr, parser, json, out, err};
+    const int rc = command->run(ctx);
     NatsConnection::shutdownLibrary();
     return rc;
 }
