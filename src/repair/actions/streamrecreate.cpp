@@ -72,6 +72,103 @@ Result<void> writeJournal(const QString &path, const QJsonObject &journal)
     return {};
 }
 
+/**
+ * One recreate of a stream, resumable (see the top): the step, its journal (read from the backup folder, or
+ * made by the backup) and the replies so far. Each phase writes the journal when it is done.
+ */
+struct Recreation
+{
+    const RepairStep &step;
+    const ExecContext &ctx;
+    const QString journalFile;
+    std::optional<QJsonObject> journal;
+    QJsonArray replies;
+
+    /**
+     * 1. The working backup (nothing is deleted unless it is complete on disk), whose journal names the config
+     * to create (`config` with `changes`); 2. the delete.
+     */
+    Result<void> backUpAndDelete(const QJsonObject &config, const QJsonObject &changes)
+    {
+        const QString stem = recreateFileStem(step.account, step.stream);
+        const QString backup = freshBackupPath(
+            ctx.backupDir, [&stem](const QString &stamp) -> QString { return QStringLiteral("%1-recreate-%2.jsonl").arg(stem, stamp); });
+        BackupRequest req;
+        req.stream = step.stream;
+        req.outputPath = backup;
+        BackupOptions bo;
+        bo.cancel = ctx.cancel;
+        auto b = StreamBackup::run(ctx.target, req, bo);
+        if (!b)
+            return S::failed(QStringLiteral("backing up %1 before recreating it (nothing was changed)").arg(step.stream), b.error());
+        journal = QJsonObject{{key("stream"), step.stream},
+                              {key("backup"), b->path},
+                              {key("messages"), qint64(b->messages)},
+                              {key("consumers"), QJsonArray::fromStringList(b->consumers)},
+                              {key("config"), S::withChanges(config, changes)},
+                              {key("phase"), key("backed_up")}};
+        if (auto w = writeJournal(journalFile, *journal); !w)
+            return w.error();
+        replies.append(QJsonObject{{key("backup"), b->path},
+                                   {key("messages"), qint64(b->messages)},
+                                   {key("consumers"), QJsonArray::fromStringList(b->consumers)}});
+        auto deleted = ctx.api(QStringLiteral("STREAM.DELETE.") + step.stream);
+        if (!deleted && deleted.error().jsErrCode() != JsErrors::StreamNotFound)
+            return S::failed(QStringLiteral("deleting %1 (backup %2 holds everything)").arg(step.stream, b->path), deleted.error());
+        replies.append(deleted ? *deleted : QJsonObject{{key("already_deleted"), true}});
+        journal->insert(key("phase"), key("deleted"));
+        return writeJournal(journalFile, *journal);
+    }
+
+    /** 3. Create with the journal's config ("already in use": someone created it meanwhile, re-read: it must have the new values). */
+    Result<void> create(const QJsonObject &oldValues, const QJsonObject &changes)
+    {
+        const QJsonObject config = journal->value(QLatin1String("config")).toObject();
+        auto created = ctx.api(QStringLiteral("STREAM.CREATE.") + step.stream, config);
+        if (!created && !S::isAlreadyInUse(created.error()))
+            return S::failed(
+                QStringLiteral("creating %1 (restore %2 to undo)").arg(step.stream, journal->value(QLatin1String("backup")).toString()),
+                created.error());
+        replies.append(created ? *created : QJsonObject{{key("already_exists"), true}});
+        auto again = ctx.streamInfo(step.stream);
+        if (!again || !again->has_value())
+            return Error(Error::Kind::Internal, QStringLiteral("%1 is not there after creating it").arg(step.stream));
+        const Precondition p = S::fieldsPrecondition(step.stream, (*again)->value(QLatin1String("config")).toObject(), oldValues, changes);
+        if (p.verdict != Precondition::Verdict::AlreadyDone)
+            return S::stateChanged(QStringLiteral("%1 was created by someone else with another config: %2").arg(step.stream, p.reason));
+        journal->insert(key("phase"), key("created"));
+        return writeJournal(journalFile, *journal);
+    }
+
+    /** 4. Restore consumers, then messages (merge: keeps what arrived meanwhile, skips what is already there). */
+    Result<void> restore()
+    {
+        RestoreOptions ro;
+        ro.merge = true;
+        ro.cancel = ctx.cancel;
+        const QString backup = journal->value(QLatin1String("backup")).toString();
+        auto restored = StreamRestore::run(ctx.target, backup, ro);
+        if (!restored)
+            return S::failed(QStringLiteral("restoring %1 into %2").arg(backup, step.stream), restored.error());
+        const QJsonObject counts{{key("restored"), qint64(restored->restored)},
+                                 {key("already_present"), qint64(restored->alreadyPresent)},
+                                 {key("conflicts"), qint64(restored->conflicts)},
+                                 {key("failed"), qint64(restored->failed)},
+                                 {key("consumers_created"), QJsonArray::fromStringList(restored->consumersCreated)},
+                                 {key("consumers_existing"), QJsonArray::fromStringList(restored->consumersExisting)}};
+        replies.append(QJsonObject{{key("restore"), backup}, {key("counts"), counts}});
+        if (!restored->complete())
+            return Error(Error::Kind::Internal,
+                         QStringLiteral("restoring %1 into %2: %3 message(s) failed (%4); rerun to continue")
+                             .arg(backup, step.stream)
+                             .arg(restored->failed)
+                             .arg(restored->failures.join(QStringLiteral("; "))));
+        journal->insert(key("phase"), key("restored"));
+        journal->insert(key("restore"), counts);
+        return writeJournal(journalFile, *journal);
+    }
+};
+
 class RecreateStream final : public RepairAction
 {
 public:
@@ -159,9 +256,7 @@ public:
             return w.error();
         if (ctx.backupDir.isEmpty())
             return Error(Error::Kind::InvalidInput, QStringLiteral("recreate_stream needs a backup folder"));
-        const QString jpath = journalPath(ctx, step);
-        std::optional<QJsonObject> journal = readJournal(jpath, step.stream);
-        QJsonArray replies;
+        Recreation run{step, ctx, journalPath(ctx, step), readJournal(journalPath(ctx, step), step.stream), {}};
 
         auto info = ctx.streamInfo(step.stream);
         if (!info)
@@ -175,96 +270,23 @@ public:
             if (p.verdict == Precondition::Verdict::Changed)
                 return S::stateChanged(p.reason);
             if (p.verdict == Precondition::Verdict::Run) {
-                // 1. The working backup (nothing is deleted unless it is complete on disk).
-                const QString stem = recreateFileStem(step.account, step.stream);
-                const QString backup = freshBackupPath(ctx.backupDir, [&stem](const QString &stamp) -> QString {
-                    return QStringLiteral("%1-recreate-%2.jsonl").arg(stem, stamp);
-                });
-                BackupRequest req;
-                req.stream = step.stream;
-                req.outputPath = backup;
-                BackupOptions bo;
-                bo.cancel = ctx.cancel;
-                auto b = StreamBackup::run(ctx.target, req, bo);
-                if (!b)
-                    return S::failed(QStringLiteral("backing up %1 before recreating it (nothing was changed)").arg(step.stream),
-                                     b.error());
-                journal = QJsonObject{{key("stream"), step.stream},
-                                      {key("backup"), b->path},
-                                      {key("messages"), qint64(b->messages)},
-                                      {key("consumers"), QJsonArray::fromStringList(b->consumers)},
-                                      {key("config"), S::withChanges(config, changes)},
-                                      {key("phase"), key("backed_up")}};
-                if (auto w = writeJournal(jpath, *journal); !w)
-                    return w.error();
-                replies.append(QJsonObject{{key("backup"), b->path},
-                                           {key("messages"), qint64(b->messages)},
-                                           {key("consumers"), QJsonArray::fromStringList(b->consumers)}});
-                // 2. Delete.
-                auto deleted = ctx.api(QStringLiteral("STREAM.DELETE.") + step.stream);
-                if (!deleted && deleted.error().jsErrCode() != JsErrors::StreamNotFound)
-                    return S::failed(QStringLiteral("deleting %1 (backup %2 holds everything)").arg(step.stream, b->path), deleted.error());
-                replies.append(deleted ? *deleted : QJsonObject{{key("already_deleted"), true}});
-                journal->insert(key("phase"), key("deleted"));
-                if (auto w = writeJournal(jpath, *journal); !w)
-                    return w.error();
+                if (auto done = run.backUpAndDelete(config, changes); !done)
+                    return done.error();
                 info = std::optional<QJsonObject>();
-            } else if (!journal || journal->value(QLatin1String("phase")).toString() == QLatin1String("restored")) {
+            } else if (!run.journal || run.journal->value(QLatin1String("phase")).toString() == QLatin1String("restored")) {
                 return QJsonArray{QJsonObject{{key("already_done"), p.reason}}};
             }
         }
-        if (!journal)
+        if (!run.journal)
             return S::stateChanged(QStringLiteral("%1 does not exist and no recreate journal is in %2: restore the backup of the earlier "
                                                   "run by hand")
                                        .arg(step.stream, ctx.backupDir));
-
-        // 3. Create with the expected config ("already in use": someone created it meanwhile, re-read).
-        if (!info->has_value()) {
-            const QJsonObject config = journal->value(QLatin1String("config")).toObject();
-            auto created = ctx.api(QStringLiteral("STREAM.CREATE.") + step.stream, config);
-            if (!created && !S::isAlreadyInUse(created.error()))
-                return S::failed(
-                    QStringLiteral("creating %1 (restore %2 to undo)").arg(step.stream, journal->value(QLatin1String("backup")).toString()),
-                    created.error());
-            replies.append(created ? *created : QJsonObject{{key("already_exists"), true}});
-            auto again = ctx.streamInfo(step.stream);
-            if (!again || !again->has_value())
-                return Error(Error::Kind::Internal, QStringLiteral("%1 is not there after creating it").arg(step.stream));
-            const Precondition p =
-                S::fieldsPrecondition(step.stream, (*again)->value(QLatin1String("config")).toObject(), oldValues, changes);
-            if (p.verdict != Precondition::Verdict::AlreadyDone)
-                return S::stateChanged(QStringLiteral("%1 was created by someone else with another config: %2").arg(step.stream, p.reason));
-            journal->insert(key("phase"), key("created"));
-            if (auto w = writeJournal(jpath, *journal); !w)
-                return w.error();
-        }
-
-        // 4. Restore consumers, then messages (merge: keeps what arrived meanwhile, skips what is already there).
-        RestoreOptions ro;
-        ro.merge = true;
-        ro.cancel = ctx.cancel;
-        const QString backup = journal->value(QLatin1String("backup")).toString();
-        auto restored = StreamRestore::run(ctx.target, backup, ro);
-        if (!restored)
-            return S::failed(QStringLiteral("restoring %1 into %2").arg(backup, step.stream), restored.error());
-        const QJsonObject counts{{key("restored"), qint64(restored->restored)},
-                                 {key("already_present"), qint64(restored->alreadyPresent)},
-                                 {key("conflicts"), qint64(restored->conflicts)},
-                                 {key("failed"), qint64(restored->failed)},
-                                 {key("consumers_created"), QJsonArray::fromStringList(restored->consumersCreated)},
-                                 {key("consumers_existing"), QJsonArray::fromStringList(restored->consumersExisting)}};
-        replies.append(QJsonObject{{key("restore"), backup}, {key("counts"), counts}});
-        if (!restored->complete())
-            return Error(Error::Kind::Internal,
-                         QStringLiteral("restoring %1 into %2: %3 message(s) failed (%4); rerun to continue")
-                             .arg(backup, step.stream)
-                             .arg(restored->failed)
-                             .arg(restored->failures.join(QStringLiteral("; "))));
-        journal->insert(key("phase"), key("restored"));
-        journal->insert(key("restore"), counts);
-        if (auto w = writeJournal(jpath, *journal); !w)
-            return w.error();
-        return replies;
+        if (!info->has_value())
+            if (auto done = run.create(oldValues, changes); !done)
+                return done.error();
+        if (auto done = run.restore(); !done)
+            return done.error();
+        return run.replies;
     }
 
     Result<void> verify(const RepairStep &step, const ExecContext &ctx) const override
