@@ -245,7 +245,9 @@ void CheckReport::writeJson(QTextStream &out, const LayoutOptions &layout) const
             p.append(r.toJson());
         w.value(QStringLiteral("probes"), p);
     }
-    w.value(QStringLiteral("records_checked"), QJsonArray::fromStringList(m_input.sessions.keys()));
+    QStringList recordsChecked = m_input.sessions.keys(); // a hash's order: sorted, so that two runs print the same
+    recordsChecked.sort();
+    w.value(QStringLiteral("records_checked"), QJsonArray::fromStringList(recordsChecked));
     w.value(QStringLiteral("summary"), summaryOf(m_findings, m_apart));
     w.value(QStringLiteral("two_sample_checks"), twoSampleJson(m_input));
     w.value(QStringLiteral("unanswered_servers"), m_unanswered);
