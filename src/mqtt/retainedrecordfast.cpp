@@ -30,10 +30,17 @@ bool parseHeaders(const QByteArray &block, HeaderValues &h)
         return false;
     p += 10;
     while (p < end) {
-        if (*p == '\r' || *p == '\n') { // the blank line(s) that end the block
-            for (; p < end; ++p)
-                if (*p != '\r' && *p != '\n')
+        if (*p == '\r' || *p == '\n') {
+            // The blank line(s) that end the block: each "\r\n" or "\n" (a last "\r" alone too), as the
+            // reference decoder reads lines. Anything else there ("\r\r\n") is a malformed line.
+            while (p < end) {
+                if (*p == '\n')
+                    ++p;
+                else if (*p == '\r' && (end - p == 1 || p[1] == '\n'))
+                    p += end - p == 1 ? 1 : 2;
+                else
                     return false;
+            }
             return true;
         }
         const char *colon = static_cast<const char *>(std::memchr(p, ':', size_t(end - p)));
