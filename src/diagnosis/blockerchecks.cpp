@@ -136,9 +136,7 @@ Finding overlapFinding(CheckContext &ctx, const StreamInfo &other, Harm harm, co
                              "account \"%2\".")
                   .arg(joined, ctx.account);
         for (const QString &name : names)
-            ctx.blocked.insert(name,
-                               {QStringLiteral("stream \"%1\" captures %2").arg(other.name, overlapping.join(QStringLiteral(", "))),
-                                QStringLiteral("js:10065")});
+            ctx.blocked.insert(name);
         break;
     case Harm::Update:
         f.severity = Sev::Critical;
@@ -199,8 +197,7 @@ void BlockerChecks::replicasConfig(QList<Finding> &out)
                        .arg(peers)
                        .arg(m_ctx.missing.join(QStringLiteral(", ")), cause, m_ctx.account);
         for (const QString &name : std::as_const(m_ctx.missing))
-            m_ctx.blocked.insert(
-                name, {QStringLiteral("mqtt.stream_replicas %1 exceeds the %2 JetStream server(s)").arg(wanted).arg(peers), causeKey});
+            m_ctx.blocked.insert(name);
     } else {
         f.severity = Sev::Warning;
         f.detail = QStringLiteral("mqtt.stream_replicas is %1 but only %2 JetStream server(s) exist. The existing MQTT streams are "
@@ -256,12 +253,7 @@ void streamCountHeadroom(CheckContext &ctx, qint64 maxStreams, QList<Finding> &o
                        .arg(ctx.missing.join(QStringLiteral(", ")), cannot.first())
                        .arg(current + ctx.missing.size());
         for (const QString &name : cannot)
-            ctx.blocked.insert(name,
-                               {QStringLiteral("account max_streams %1 leaves room for %2 of the %3 missing MQTT stream(s)")
-                                    .arg(maxStreams)
-                                    .arg(room)
-                                    .arg(ctx.missing.size()),
-                                QStringLiteral("js:10027")});
+            ctx.blocked.insert(name);
         out.append(f);
     } else if (ctx.layout().kind() == MqttLayout::Kind::V2_9) {
         // Upgrading to 2.10+ adds $MQTT_qos2in and $MQTT_out.
@@ -302,7 +294,7 @@ Finding maxBytesRequired(CheckContext &ctx)
                               "streams by hand with max_bytes set.")
                    .arg(ctx.account, ctx.missing.first());
     for (const QString &name : std::as_const(ctx.missing))
-        ctx.blocked.insert(name, {QStringLiteral("the account requires max_bytes on every stream"), QStringLiteral("js:10113")});
+        ctx.blocked.insert(name);
     return f;
 }
 

@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -28,14 +29,8 @@ struct CheckContext
     QStringList present; ///< expected MQTT streams that exist, creation order
     QStringList missing; ///< expected MQTT streams that do not, creation order
     std::optional<QJsonObject> limits;
-    /** Why the servers cannot create a missing stream. */
-    struct Blocker
-    {
-        QString reason; ///< one clause: "stream \"ORDERS\" captures $MQTT.> (10065)"
-        QString cause; ///< the log catalogue's key of the error the server's create line carries ("js:10065")
-    };
-    /** Missing streams whose creation will fail. */
-    QHash<QString, Blocker> blocked;
+    /** Missing streams whose creation will fail (the blocker's finding names them). */
+    QSet<QString> blocked;
     /** No expected stream exists and the account is not known to serve MQTT: cap severities at warning. */
     bool capAtWarning = false;
 

@@ -11,8 +11,7 @@
 #include "controllertestserver.h"
 #include "controllers/repaircontroller.h"
 #include "mqttclient.h"
-#include "nats/jetstreamclient.h"
-#include "nats/natsconnection.h"
+#include "jetstreamadmin.h"
 #include "natsserverfixture.h"
 #include "repair/repairsession.h"
 #include "serverconfig.h"
@@ -30,11 +29,12 @@ private Q_SLOTS:
     {
         const QString problem = startWithSessions(m_server, u"newest"_s, {u"sensor-1"_s});
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY2(m_js.connect({m_server.url()}, u"acme"_s, u"acmepass"_s), qPrintable(m_js.error()));
     }
 
     void repairsAMissingStream()
     {
-        QVERIFY(js().call(u"STREAM.DELETE.$MQTT_msgs"_s));
+        QVERIFY2(m_js.deleteStream(u"$MQTT_msgs"_s), qPrintable(m_js.error()));
         Profile profile = acmeProfile(m_server);
         profile.allowChanges = true;
         QTemporaryDir backups;
@@ -81,7 +81,7 @@ private Q_SLOTS:
         }
         QVERIFY(started >= 1);
         QCOMPARE(ended, started);
-        QVERIFY2(js().call(u"STREAM.INFO.$MQTT_msgs"_s), "$MQTT_msgs was not created again");
+        QVERIFY2(m_js.call(u"STREAM.INFO.$MQTT_msgs"_s), "$MQTT_msgs was not created again");
     }
 
     void readOnlyProfileSaysWhy()
@@ -111,25 +111,8 @@ private Q_SLOTS:
     }
 
 private:
-    JetStreamClient &js()
-    {
-        if (!m_js) {
-            ConnectionSettings settings;
-            settings.servers = {m_server.url()};
-            settings.credentials.kind = Credentials::Kind::UserPassword;
-            settings.credentials.user = u"acme"_s;
-            settings.credentials.password = u"acmepass"_s;
-            settings.role = u"test admin"_s;
-            auto c = NatsConnection::connect(settings);
-            if (!c)
-                qFatal("cannot connect: %s", qPrintable(c.error().toString()));
-            m_js = std::make_unique<JetStreamClient>(*c);
-        }
-        return *m_js;
-    }
-
     NatsServerFixture m_server;
-    std::unique_ptr<JetStreamClient> m_js;
+    JetStreamAdmin m_js;
 };
 
 QTEST_MAIN(TestRepairController)
