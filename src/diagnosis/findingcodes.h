@@ -208,4 +208,22 @@ inline QString adoptDurable()
     return QStringLiteral("adopt_durable");
 } ///< backup, rewrite the record to name the live durable
 
+// Operator actions (an operator's selection, not a finding: OperatorPlanner plans them).
+inline QString deleteSessions()
+{
+    return QStringLiteral("delete_sessions");
+} ///< a batch of sessions: back up, delete records, durables and QoS 2 records by sequence, verify
+inline QString disconnectClient()
+{
+    return QStringLiteral("disconnect_client");
+} ///< one MQTT connection: the server's kick request, or a takeover through MQTT
+inline QString clearRetained()
+{
+    return QStringLiteral("clear_retained");
+} ///< retained messages: an empty retained PUBLISH through MQTT, or deletes by sequence
+inline QString dropBacklog()
+{
+    return QStringLiteral("drop_backlog");
+} ///< one durable: back up, delete and recreate it from the end of the stream
+
 } // namespace MqttDoctor::RepairActions

@@ -14,7 +14,7 @@
 
 #include <QUrl>
 
-#include <mosquitto.h>
+#include "diagnosis/mqttwireclient.h"
 
 namespace MqttDoctor {
 
@@ -71,192 +71,15 @@ namespace MqttProbe {
 
 namespace {
 
-QString randomToken(int length)
-{
-    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    QString out;
-    for (int i = 0; i < length; ++i)
-        out += QLatin1Char(alphabet[QRandomGenerator::system()->bounded(36)]);
-    return out;
-}
-
-QString errorText(int rc)
-{
-    if (rc == MOSQ_ERR_ERRNO)
-        return QString::fromLocal8Bit(strerror(errno));
-    return QString::fromUtf8(mosquitto_strerror(rc));
-}
-
-/** One libmosquitto client driven on the calling thread: every wait runs its network loop until a condition or a deadline. */
-class Client
-{
-public:
-    Client(const MqttProbeRequest &request, const QString &clientId, bool cleanSession) : m_request(request)
-    {
-        static std::once_flag once;
-        std::call_once(once, [] { mosquitto_lib_init(); });
-        m_mosq = mosquitto_new(clientId.toUtf8().constData(), cleanSession, this);
-        if (!m_mosq)
-            return;
-        mosquitto_int_option(m_mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
-        mosquitto_connect_callback_set(m_mosq, [](mosquitto *, void *self, int rc) { static_cast<Client *>(self)->m_connack = rc; });
-        mosquitto_disconnect_callback_set(m_mosq, [](mosquitto *, void *self, int) { static_cast<Client *>(self)->m_lost = true; });
-        mosquitto_subscribe_callback_set(m_mosq, [](mosquitto *, void *self, int mid, int count, const int *granted) {
-            static_cast<Client *>(self)->m_subacks.insert(mid, count > 0 ? granted[0] : 0x80);
-        });
-        mosquitto_publish_callback_set(m_mosq,
-                                       [](mosquitto *, void *self, int mid) { static_cast<Client *>(self)->m_pubacks.insert(mid); });
-        mosquitto_message_callback_set(m_mosq, [](mosquitto *, void *self, const mosquitto_message *m) {
-            Message msg{QString::fromUtf8(m->topic), QByteArray(static_cast<const char *>(m->payload), m->payloadlen), m->qos, m->retain};
-            static_cast<Client *>(self)->m_messages.append(msg);
-        });
-    }
-    ~Client()
-    {
-        if (!m_mosq)
-            return;
-        if (m_connack == 0 && !m_lost) {
-            mosquitto_disconnect(m_mosq);
-            waitFor([this] { return m_lost; }, 500);
-        }
-        mosquitto_destroy(m_mosq);
-    }
-    Client(const Client &) = delete;
-    Client &operator=(const Client &) = delete;
-
-    struct Message
-    {
-        QString topic;
-        QByteArray payload;
-        int qos = 0;
-        bool retain = false;
-    };
-
-    /** Connects and waits for the CONNACK; false with `why` when there is none or it refuses. */
-    bool connect(QString *why)
-    {
-        if (!m_mosq) {
-            *why = QStringLiteral("the MQTT client library could not make a client");
-            return false;
-        }
-        if (!m_request.user.isEmpty())
-            mosquitto_username_pw_set(m_mosq, m_request.user.toUtf8().constData(),
-                                      m_request.password.isEmpty() ? nullptr : m_request.password.toUtf8().constData());
-        if (m_request.tls) {
-            const QByteArray ca = m_request.caFile.toLocal8Bit();
-            const QByteArray cert = m_request.certFile.toLocal8Bit();
-            const QByteArray key = m_request.keyFile.toLocal8Bit();
-            const int rc =
-                mosquitto_tls_set(m_mosq, ca.isEmpty() ? nullptr : ca.constData(), ca.isEmpty() ? "/etc/ssl/certs" : nullptr,
-                                  cert.isEmpty() ? nullptr : cert.constData(), key.isEmpty() ? nullptr : key.constData(), nullptr);
-            if (rc != MOSQ_ERR_SUCCESS) {
-                *why = QStringLiteral("TLS set-up failed: %1").arg(errorText(rc));
-                return false;
-            }
-        }
-        const int keepalive = std::max(5, m_request.timeoutMs / 1000 * 2);
-        const int rc = mosquitto_connect(m_mosq, m_request.host.toUtf8().constData(), m_request.port, keepalive);
-        if (rc != MOSQ_ERR_SUCCESS) {
-            *why = QStringLiteral("could not reach the MQTT listener %1:%2: %3").arg(m_request.host).arg(m_request.port).arg(errorText(rc));
-            return false;
-        }
-        if (!waitFor([this] { return m_connack >= 0; }, m_request.timeoutMs)) {
-            *why = m_lost ? QStringLiteral("the server closed the connection without a CONNACK (its log says \"unable to connect: ...\" "
-                                           "with the reason: run explain on it)")
-                          : QStringLiteral("no CONNACK within %1 ms").arg(m_request.timeoutMs);
-            return false;
-        }
-        if (m_connack != 0) {
-            *why = QStringLiteral("the server refused the connection: %1").arg(QString::fromUtf8(mosquitto_connack_string(m_connack)));
-            return false;
-        }
-        return true;
-    }
-
-    /** Subscribes and waits for the SUBACK: the granted QoS, 0x80 for a refusal, -1 when none came. */
-    int subscribe(const QString &topic, int qos)
-    {
-        int mid = 0;
-        if (mosquitto_subscribe(m_mosq, &mid, topic.toUtf8().constData(), qos) != MOSQ_ERR_SUCCESS)
-            return -1;
-        if (!waitFor([&] { return m_subacks.contains(mid); }, m_request.timeoutMs))
-            return -1;
-        return m_subacks.value(mid);
-    }
-
-    void unsubscribe(const QString &topic)
-    {
-        int mid = 0;
-        mosquitto_unsubscribe(m_mosq, &mid, topic.toUtf8().constData());
-        waitFor([] { return false; }, 50);
-    }
-
-    /** Publishes at QoS 1 and waits for its PUBACK. */
-    bool publish(const QString &topic, const QByteArray &payload, bool retain)
-    {
-        int mid = 0;
-        if (mosquitto_publish(m_mosq, &mid, topic.toUtf8().constData(), int(payload.size()), payload.constData(), 1, retain)
-            != MOSQ_ERR_SUCCESS)
-            return false;
-        return waitFor([&] { return m_pubacks.contains(mid); }, m_request.timeoutMs);
-    }
-
-    /** The first message on `topic` with `payload` that arrives within `ms`; nullopt when none. */
-    std::optional<Message> waitMessage(const QString &topic, int ms, const std::function<bool(const Message &)> &accept = {})
-    {
-        std::optional<Message> found;
-        waitFor(
-            [&] {
-                for (const Message &m : std::as_const(m_messages))
-                    if (m.topic == topic && (!accept || accept(m))) {
-                        found = m;
-                        return true;
-                    }
-                return false;
-            },
-            ms);
-        return found;
-    }
-
-    void clearMessages() { m_messages.clear(); }
-    bool lost() const { return m_lost; }
-
-private:
-    /** Runs the client's loop until `done` or `ms` passed or the connection is lost. */
-    bool waitFor(const std::function<bool()> &done, int ms)
-    {
-        QElapsedTimer t;
-        t.start();
-        while (!done()) {
-            if (m_lost || t.elapsed() >= ms)
-                return done();
-            const int rc = mosquitto_loop(m_mosq, 20, 1);
-            if (rc != MOSQ_ERR_SUCCESS) {
-                m_lost = true;
-                return done();
-            }
-        }
-        return true;
-    }
-
-    const MqttProbeRequest &m_request;
-    mosquitto *m_mosq = nullptr;
-    int m_connack = -1;
-    bool m_lost = false;
-    QHash<int, int> m_subacks;
-    QSet<int> m_pubacks;
-    QList<Message> m_messages;
-};
-
 /**
  * Subscribes new to `topic` with a clean client, again every 300 ms, until `done` accepts what the subscription
  * brought (the first message on the topic, or none) or the step's time is up. True when `done` held, `*ms` after
  * the start; false with `*why` set when the client could not even connect.
  */
 bool untilNewSubscriberSees(const MqttProbeRequest &request, const QString &clientId, const QString &topic,
-                            const std::function<bool(const std::optional<Client::Message> &)> &done, qint64 *ms, QString *why)
+                            const std::function<bool(const std::optional<MqttWireClient::Message> &)> &done, qint64 *ms, QString *why)
 {
-    Client reader(request, clientId, true);
+    MqttWireClient reader(request, clientId, true);
     if (!reader.connect(why)) {
         *why = QStringLiteral("a second client could not connect: %1").arg(*why);
         return false;
@@ -309,7 +132,7 @@ class ProbeSteps
 public:
     ProbeSteps(const MqttProbeRequest &request, MqttProbeResult &result) : m_request(request), m_result(result)
     {
-        const QString token = randomToken(10);
+        const QString token = MqttWireClient::randomToken(10);
         result.clientId = QStringLiteral("nats-mqtt-doctor-probe-") + token;
         result.topic = QStringLiteral("nats-mqtt-doctor/probe/") + token;
         m_qosTopic = result.topic + QStringLiteral("/qos1");
@@ -322,7 +145,7 @@ public:
     bool sessionMade() const { return m_sessionMade; }
 
     /** Connects `probe` with a persistent session. */
-    bool connect(Client &probe, QString *detail)
+    bool connect(MqttWireClient &probe, QString *detail)
     {
         if (!probe.connect(detail))
             return false;
@@ -332,7 +155,7 @@ public:
     }
 
     /** Subscribes at QoS 1 and gets its own QoS 1 message back. */
-    bool qos1(Client &probe, QString *detail)
+    bool qos1(MqttWireClient &probe, QString *detail)
     {
         const int timeoutMs = m_request.timeoutMs;
         const int granted = probe.subscribe(m_qosTopic, 1);
@@ -348,7 +171,8 @@ public:
             *detail = QStringLiteral("no PUBACK within %1 ms for a QoS 1 message to %2").arg(timeoutMs).arg(m_qosTopic);
             return false;
         }
-        const auto got = probe.waitMessage(m_qosTopic, timeoutMs, [&](const Client::Message &m) { return m.payload == m_qosPayload; });
+        const auto got =
+            probe.waitMessage(m_qosTopic, timeoutMs, [&](const MqttWireClient::Message &m) { return m.payload == m_qosPayload; });
         if (!got) {
             *detail = QStringLiteral("the QoS 1 message to %1 was acknowledged but never delivered to its subscriber within %2 ms")
                           .arg(m_qosTopic)
@@ -360,7 +184,7 @@ public:
     }
 
     /** Stores a retained message, then a new subscriber must get it. */
-    bool retained(Client &probe, QString *detail)
+    bool retained(MqttWireClient &probe, QString *detail)
     {
         const int timeoutMs = m_request.timeoutMs;
         if (!probe.publish(m_retainedTopic, m_retainedPayload, true)) {
@@ -374,7 +198,7 @@ public:
         QString why;
         if (untilNewSubscriberSees(
                 m_request, m_result.clientId + QStringLiteral("-r"), m_retainedTopic,
-                [&](const std::optional<Client::Message> &m) { return m && m->payload == m_retainedPayload; }, &ms, &why)) {
+                [&](const std::optional<MqttWireClient::Message> &m) { return m && m->payload == m_retainedPayload; }, &ms, &why)) {
             *detail = QStringLiteral("a new subscriber got the retained message %1 ms after it was stored").arg(ms);
             m_retainedDelivered = true;
             return true;
@@ -392,7 +216,7 @@ public:
     }
 
     /** Clears the retained message stored, then a new subscriber must get none. */
-    bool clearRetained(Client &probe, QString *detail)
+    bool clearRetained(MqttWireClient &probe, QString *detail)
     {
         if (!probe.publish(m_retainedTopic, QByteArray(), true)) {
             *detail = QStringLiteral("no PUBACK for the empty retained message that clears %1").arg(m_retainedTopic);
@@ -410,7 +234,7 @@ public:
         QString why;
         if (untilNewSubscriberSees(
                 m_request, m_result.clientId + QStringLiteral("-c"), m_retainedTopic,
-                [](const std::optional<Client::Message> &m) { return !m; }, &ms, &why)) {
+                [](const std::optional<MqttWireClient::Message> &m) { return !m; }, &ms, &why)) {
             *detail = QStringLiteral("cleared: a new subscriber gets no retained message");
             return true;
         }
@@ -428,7 +252,7 @@ public:
     /** A clean connect with the probe's client ID removes its persistent session. */
     bool removeSession(QString *detail)
     {
-        Client clean(m_request, m_result.clientId, true);
+        MqttWireClient clean(m_request, m_result.clientId, true);
         if (!clean.connect(detail)) {
             *detail = QStringLiteral("the clean connect that removes the probe's session failed: %1").arg(*detail);
             return false;
@@ -528,7 +352,7 @@ MqttProbeResult run(const MqttProbeRequest &request)
     result.verdict = MqttProbeResult::Verdict::Verified;
     StepRunner steps(result);
     {
-        Client client(request, result.clientId, false);
+        MqttWireClient client(request, result.clientId, false);
         const bool connected = steps.run(QStringLiteral("connect"), [&](QString *detail) { return probe.connect(client, detail); });
         if (connected)
             steps.run(QStringLiteral("qos1"), [&](QString *detail) { return probe.qos1(client, detail); });

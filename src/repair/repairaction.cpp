@@ -2,6 +2,9 @@
 
 #include "nats/jetstreamclient.h"
 #include "nats/jserrors.h"
+#include "nats/replygatherer.h"
+
+#include <QJsonDocument>
 #include "repair/actions/actionfamilies.h"
 
 namespace MqttDoctor {
@@ -27,6 +30,30 @@ Result<QJsonObject> ExecContext::api(const QString &op, const QJsonObject &body)
     return js.call(op, body);
 }
 
+Result<QList<Result<QJsonObject>>> ExecContext::apiEach(const QList<ApiCall> &calls, int window) const
+{
+    QList<Result<QJsonObject>> out;
+    out.reserve(calls.size());
+    for (qsizetype i = 0; i < calls.size(); ++i)
+        out.append(Error(Error::Kind::Internal, QStringLiteral("no reply")));
+    if (calls.isEmpty())
+        return out;
+    QList<ReplyGatherer::Request> requests;
+    requests.reserve(calls.size());
+    for (const ApiCall &c : calls)
+        requests.append({JetStreamClient::apiSubject(target.apiDomain, c.op),
+                         c.body.isEmpty() ? QByteArray() : QJsonDocument(c.body).toJson(QJsonDocument::Compact)});
+    ReplyGatherer gatherer(*target.connection, 1000);
+    gatherer.setWindow(window);
+    auto ran = gatherer.run(requests, [&](int index, NatsReply &&reply) -> Result<ReplyGatherer::Verdict> {
+        out[index] = JetStreamClient::parseReply(reply.data, calls.at(index).op, requests.at(index).subject);
+        return ReplyGatherer::Verdict::Enough;
+    });
+    if (!ran)
+        return ran.error();
+    return out;
+}
+
 Result<std::optional<QJsonObject>> ExecContext::streamInfo(const QString &stream) const
 {
     auto info = api(QStringLiteral("STREAM.INFO.") + stream);
@@ -50,13 +77,22 @@ Result<std::optional<QJsonObject>> ExecContext::consumerInfo(const QString &stre
     return std::optional<QJsonObject>(*info);
 }
 
+namespace RepairActionFamilies {
+
+QList<const RepairAction *> operatorActions()
+{
+    return {deleteSessionsAction(), disconnectClientAction(), clearRetainedAction(), dropBacklogAction()};
+}
+
+} // namespace RepairActionFamilies
+
 namespace RepairActionRegistry {
 
 namespace {
 const QList<const RepairAction *> &all()
 {
     static const QList<const RepairAction *> actions = RepairActionFamilies::streamActions() + RepairActionFamilies::retainedActions()
-        + RepairActionFamilies::sessionActions() + RepairActionFamilies::qos2Actions();
+        + RepairActionFamilies::sessionActions() + RepairActionFamilies::qos2Actions() + RepairActionFamilies::operatorActions();
     return actions;
 }
 } // namespace

@@ -44,6 +44,17 @@ struct ExecContext
 
     /** One JetStream API request ($JS.API.<op> with the target's domain); the reply's "error" becomes an Error. */
     Result<QJsonObject> api(const QString &op, const QJsonObject &body = {}) const;
+    /** One request of apiEach(): `$JS.API.<op>` with its body. */
+    struct ApiCall
+    {
+        QString op;
+        QJsonObject body;
+    };
+    /**
+     * Many requests at once, `window` in flight on one reply subscription: each reply (its "error" an Error) in
+     * the order of `calls`. Fails as a whole only when a request got no reply at all (timeout, no responders).
+     */
+    Result<QList<Result<QJsonObject>>> apiEach(const QList<ApiCall> &calls, int window = 64) const;
     /** The stream's current info (config + state), or nullopt when it does not exist (10059). */
     Result<std::optional<QJsonObject>> streamInfo(const QString &stream) const;
     /** The consumer's current info, or nullopt when it (or its stream) does not exist (10014 / 10059). */

@@ -50,6 +50,51 @@ QJsonObject RepairStep::toJson() const
                        {QStringLiteral("depends_on"), QJsonArray::fromStringList(dependsOn)}};
 }
 
+QJsonObject RepairStep::toJournalJson() const
+{
+    QJsonObject o = toJson();
+    o.insert(QStringLiteral("params"), params);
+    return o;
+}
+
+RepairStep RepairStep::fromJson(const QJsonObject &json)
+{
+    const auto str = [&json](const char *k) { return json.value(QLatin1String(k)).toString(); };
+    RepairStep s;
+    s.id = str("id");
+    s.action = str("action");
+    s.findingCode = str("finding");
+    s.account = str("account");
+    s.stream = str("stream");
+    s.subject = str("subject");
+    s.consumer = str("consumer");
+    s.clientId = str("client_id");
+    s.description = str("description");
+    for (const QJsonValue &v : json.value(QLatin1String("requests")).toArray())
+        s.requests.append({v.toObject().value(QLatin1String("subject")).toString(), v.toObject().value(QLatin1String("body")).toObject()});
+    s.diff = str("diff");
+    s.destructive = json.value(QLatin1String("destructive")).toBool();
+    for (const QJsonValue &v : json.value(QLatin1String("backups")).toArray()) {
+        const QJsonObject b = v.toObject();
+        RepairBackupSpec spec;
+        spec.stream = b.value(QLatin1String("stream")).toString();
+        spec.subject = b.value(QLatin1String("subject")).toString();
+        spec.includeMessages = b.value(QLatin1String("messages")).toBool(true);
+        const QJsonValue consumers = b.value(QLatin1String("consumers"));
+        spec.allConsumers = consumers.isString();
+        for (const QJsonValue &c : consumers.toArray())
+            spec.consumers << c.toString();
+        s.backups.append(spec);
+    }
+    s.precondition = str("precondition");
+    s.undo = str("undo");
+    s.verification = str("verification");
+    for (const QJsonValue &v : json.value(QLatin1String("depends_on")).toArray())
+        s.dependsOn << v.toString();
+    s.params = json.value(QLatin1String("params")).toObject();
+    return s;
+}
+
 bool RepairPlan::hasDestructiveSteps() const
 {
     for (const RepairStep &s : steps)

@@ -61,6 +61,10 @@ struct RepairStep
     QJsonObject params;
 
     QJsonObject toJson() const;
+    /** toJson() with `params`: what a journal keeps to run the step again. */
+    QJsonObject toJournalJson() const;
+    /** A step from toJournalJson() (also reads toJson(), without params). */
+    static RepairStep fromJson(const QJsonObject &json);
 };
 
 /** An ordered plan for one account, plus the findings no action repairs (with their guidance). */

@@ -4,7 +4,10 @@
 
 #include <QString>
 
+#include <optional>
+
 #include "common/result.h"
+#include "diagnosis/mqttprobe.h"
 #include "nats/profile.h"
 
 namespace MqttDoctor {
@@ -24,6 +27,13 @@ struct RepairTarget
     QString account; ///< may be empty when the server does not say
     QString apiDomain; ///< JetStream API domain (the profile's), empty for none
     Profile profile; ///< where the connection came from: name, allowChanges, secrets to redact
+    /** The system account's connection, when the profile has one (a server's kick request needs it); null: none. */
+    std::shared_ptr<NatsConnection> system;
+    /**
+     * The account's MQTT listener and user (the profile's `mqtt_probe` entry): actions that go through MQTT itself
+     * (clearing a retained message, making a server forget a session). nullopt: none. Holds a secret: never printed.
+     */
+    std::optional<MqttProbeRequest> mqtt;
 
     /**
      * The connection for `account` (empty: the connected user's account): the account's credentials

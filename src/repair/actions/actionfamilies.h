@@ -26,6 +26,8 @@ QList<const RepairAction *> retainedActions();
 QList<const RepairAction *> sessionActions();
 /** delete_qos2_records (qos2actions.cpp). */
 QList<const RepairAction *> qos2Actions();
+/** The operator actions: delete_sessions, disconnect_client, clear_retained, drop_backlog (operator*.cpp). */
+QList<const RepairAction *> operatorActions();
 
 // The actions in files of their own, which the family functions above add to their lists.
 
@@ -43,6 +45,14 @@ const RepairAction *deleteConsumerAction();
 const RepairAction *migrateLegacySessionsAction();
 /** adopt_durable (sessionadopt.cpp). */
 const RepairAction *adoptDurableAction();
+/** delete_sessions (operatorsessiondelete.cpp). */
+const RepairAction *deleteSessionsAction();
+/** disconnect_client (operatordisconnect.cpp). */
+const RepairAction *disconnectClientAction();
+/** clear_retained (operatorretainedclear.cpp). */
+const RepairAction *clearRetainedAction();
+/** drop_backlog (operatorbacklogdrop.cpp). */
+const RepairAction *dropBacklogAction();
 
 } // namespace RepairActionFamilies
 

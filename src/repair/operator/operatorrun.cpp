@@ -1,0 +1,342 @@
+#include "operatorrun.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QThread>
+
+#include "diagnosis/accountsnapshotloader.h"
+#include "diagnosis/mqttprobe.h"
+#include "nats/connectionset.h"
+#include "records/retainedloader.h"
+#include "repair/backupfile.h"
+#include "repair/operator/operatorplanner.h"
+#include "repair/privatefiles.h"
+
+namespace MqttDoctor {
+
+namespace {
+
+QString key(const char *k)
+{
+    return QString::fromLatin1(k);
+}
+
+QString safePart(const QString &text)
+{
+    QString s = text;
+    s.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+    return s.left(60);
+}
+
+/** The journal's first line: what was asked and the whole plan; each later line a step that finished. */
+QByteArray journalHeader(const OperatorRequest &request, const QString &account, const OperatorPlan &plan)
+{
+    QJsonArray steps;
+    for (const RepairStep &s : plan.plan.steps)
+        steps.append(s.toJournalJson());
+    const QJsonObject o{{key("journal"), key("nats-mqtt-doctor-action")},
+                        {key("request"), request.toJson()},
+                        {key("account"), account},
+                        {key("counts"), plan.counts.toJson()},
+                        {key("path"), plan.path},
+                        {key("steps"), steps}};
+    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+}
+
+} // namespace
+
+OperatorRun::OperatorRun(ConnectionSet &connections, Options options) : m_connections(connections), m_options(std::move(options)) {}
+
+void OperatorRun::resolveTarget(const QList<ServerInfo> &servers)
+{
+    m_target.reset();
+    m_blocked.reset();
+    if (auto target = RepairTarget::resolve(m_connections, m_account)) {
+        m_target = *target;
+        if (auto writable = m_target->checkWritable(OperatorRequest::commandName(m_options.request.verb)); !writable)
+            m_blocked = writable.error();
+        if (m_connections.hasSystem())
+            if (auto sys = m_connections.system())
+                m_target->system = *sys;
+        if (auto mqtt = MqttProbe::requestFor(m_connections.profile(), m_account, servers))
+            m_target->mqtt = *mqtt;
+    } else {
+        m_blocked = target.error();
+    }
+}
+
+Result<void> OperatorRun::prepare()
+{
+    const OperatorRequest &req = m_options.request;
+    if (auto v = req.validate(); !v)
+        return v.error();
+    m_plan = {};
+    m_report.reset();
+    m_returns.clear();
+    m_journal.clear();
+    m_account = req.account;
+    if (m_account.isEmpty()) {
+        auto own = m_connections.primaryAccountName();
+        if (!own)
+            return own.error();
+        m_account = *own;
+    }
+    const bool sessions = req.verb == OperatorRequest::Verb::DeleteSessions || req.verb == OperatorRequest::Verb::DropBacklog;
+    AccountSnapshotLoader::Options lo;
+    lo.records = sessions;
+    lo.sessions = sessions;
+    lo.cancel = m_options.cancel;
+    AccountSnapshotLoader loader(m_connections);
+    auto snapshot = loader.load(m_account, lo);
+    if (!snapshot)
+        return snapshot.error();
+    m_snapshot = std::make_shared<AccountSnapshot>(std::move(*snapshot));
+    if (sessions && m_snapshot->recordsError)
+        return m_snapshot->recordsError->prefixed(QStringLiteral("reading the session records of %1").arg(m_account));
+    if (sessions && !m_snapshot->sessionsComplete && !m_snapshot->noSessionsStream)
+        return Error(Error::Kind::Internal, QStringLiteral("the session records of %1 were not all read").arg(m_account));
+    resolveTarget(m_snapshot->servers);
+
+    OperatorInput in;
+    in.account = m_account;
+    in.apiDomain = m_target ? m_target->apiDomain : m_connections.profile().jsDomain;
+    in.servers = m_snapshot->servers;
+    in.accountInfo = m_snapshot->account;
+    in.records = sessions ? &m_snapshot->records : nullptr;
+    in.hasSystem = m_target && m_target->system;
+    in.mqtt = m_target ? m_target->mqtt : std::nullopt;
+    in.now = m_snapshot->loadedAt.isValid() ? m_snapshot->loadedAt : QDateTime::currentDateTimeUtc();
+    // Who is connected where: through the system connection, else the account's CONNZ import.
+    {
+        std::shared_ptr<NatsConnection> conn = m_target ? (m_target->system ? m_target->system : m_target->connection) : nullptr;
+        if (!conn)
+            if (auto primary = m_connections.primary())
+                conn = *primary;
+        if (conn) {
+            SystemClient sys(conn);
+            if (auto found = MqttConnections::find(sys, m_account))
+                in.connections = *found;
+            else
+                m_prepareNotes << QStringLiteral("The MQTT connections could not be listed: %1").arg(found.error().toString());
+        }
+    }
+    if (req.verb == OperatorRequest::Verb::ClearRetained) {
+        if (!m_target)
+            return m_blocked ? *m_blocked : Error(Error::Kind::InvalidInput, QStringLiteral("no connection of account %1").arg(m_account));
+        QList<RetainedEntry> all;
+        RetainedLoadOptions ro;
+        ro.domain = m_target->apiDomain;
+        ro.cancel = m_options.cancel;
+        auto loaded = RetainedLoader::load(m_target->connection, ro, [&all](QList<RetainedEntry> &&batch, const ReadProgress &) {
+            all += std::move(batch);
+            return true;
+        });
+        if (!loaded && loaded.error().kind() != Error::Kind::NotFound)
+            return loaded.error().prefixed(QStringLiteral("reading the retained messages of %1").arg(m_account));
+        in.retained = std::move(all);
+    }
+    m_plan = OperatorPlanner::plan(in, req);
+    m_plan.notes = m_prepareNotes + m_plan.notes;
+    for (RepairStep &s : m_plan.plan.steps)
+        s.account = m_account;
+    return {};
+}
+
+Result<void> OperatorRun::prepareResume(const QString &journalPath)
+{
+    QFile f(journalPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return Error(Error::Kind::Io, QStringLiteral("cannot read the journal %1: %2").arg(journalPath, f.errorString()));
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    QJsonParseError pe;
+    const QJsonObject head = QJsonDocument::fromJson(lines.value(0), &pe).object();
+    if (pe.error != QJsonParseError::NoError || head.value(key("journal")).toString() != QLatin1String("nats-mqtt-doctor-action"))
+        return Error(Error::Kind::InvalidInput, QStringLiteral("%1 is not a journal of an operator action").arg(journalPath));
+    auto request = OperatorRequest::fromJson(head.value(key("request")).toObject());
+    if (!request)
+        return request.error().prefixed(QStringLiteral("the journal %1").arg(journalPath));
+    QSet<QString> done;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QJsonObject o = QJsonDocument::fromJson(lines.at(i)).object();
+        if (o.contains(key("done")))
+            done.insert(o.value(key("done")).toString());
+    }
+    m_options.request = *request;
+    m_options.backupDir = QFileInfo(journalPath).absolutePath();
+    m_account = head.value(key("account")).toString();
+    m_plan = {};
+    m_plan.action = OperatorRequest::verbName(request->verb);
+    m_plan.plan.account = m_account;
+    m_plan.path = head.value(key("path")).toString();
+    for (const QJsonValue &v : head.value(key("steps")).toArray()) {
+        RepairStep s = RepairStep::fromJson(v.toObject());
+        if (done.contains(s.id))
+            continue;
+        s.dependsOn.removeIf([&done](const QString &d) { return done.contains(d); });
+        m_plan.plan.steps.append(s);
+    }
+    m_plan.notes << QStringLiteral("Resumed from %1: %2 step(s) done before, %3 to go (each checks again what is already done).")
+                        .arg(journalPath)
+                        .arg(done.size())
+                        .arg(m_plan.plan.steps.size());
+    auto servers = m_connections.knownServers();
+    resolveTarget(servers ? *servers : QList<ServerInfo>());
+    m_journal = journalPath;
+    m_report.reset();
+    m_returns.clear();
+    return {};
+}
+
+Result<RepairExecutor::Report> OperatorRun::execute(const EventHandler &events, bool dryRun)
+{
+    if (!m_target)
+        return m_blocked ? *m_blocked : Error(Error::Kind::InvalidInput, QStringLiteral("no connection of account %1").arg(m_account));
+    m_dryRun = dryRun;
+    RepairExecutor::Options eo;
+    eo.backupDir = m_options.backupDir;
+    eo.auditPath = m_options.auditPath;
+    eo.cancel = m_options.cancel;
+    eo.dryRun = dryRun;
+    eo.beforeApply = m_options.beforeApply;
+    std::unique_ptr<QFile> journal;
+    if (!dryRun && !m_plan.plan.steps.isEmpty()) {
+        if (auto w = m_target->checkWritable(OperatorRequest::commandName(m_options.request.verb)); !w)
+            return w.error();
+        if (m_options.backupDir.isEmpty())
+            return Error(Error::Kind::InvalidInput, QStringLiteral("no backup folder was given"), QStringLiteral("give --backup-dir DIR"));
+        if (!PrivateFiles::makePath(m_options.backupDir))
+            return Error(Error::Kind::InvalidInput, QStringLiteral("cannot create the backup folder %1").arg(m_options.backupDir));
+        const bool fresh = m_journal.isEmpty();
+        if (fresh)
+            m_journal = freshBackupPath(m_options.backupDir, [&](const QString &stamp) {
+                return QStringLiteral("%1-%2-%3.journal.jsonl").arg(stamp, safePart(m_account), m_plan.action);
+            });
+        journal = std::make_unique<QFile>(m_journal);
+        if (!journal->open(QIODevice::Append | QIODevice::WriteOnly))
+            return Error(Error::Kind::Io, QStringLiteral("cannot write the journal %1: %2").arg(m_journal, journal->errorString()));
+        if (fresh) {
+            journal->write(journalHeader(m_options.request, m_account, m_plan));
+            journal->flush();
+        }
+    }
+    eo.events = [&](const RepairEvent &e) {
+        if (journal && e.kind == RepairEvent::Kind::StepFinished
+            && (e.outcome.state == StepOutcome::State::Applied || e.outcome.state == StepOutcome::State::AlreadyDone)) {
+            journal->write(QJsonDocument(QJsonObject{{key("done"), e.step.id}, {key("state"), StepOutcome::stateName(e.outcome.state)}})
+                               .toJson(QJsonDocument::Compact)
+                           + '\n');
+            journal->flush();
+        }
+        if (events)
+            events(e);
+    };
+    auto report = RepairExecutor::run(*m_target, m_plan.plan, eo);
+    if (!report)
+        return report.error();
+    m_report = *report;
+    if (!dryRun && m_options.request.verb == OperatorRequest::Verb::Disconnect && m_options.reconnectWaitMs > 0)
+        watchReturns();
+    return *report;
+}
+
+Result<RepairExecutor::Report> OperatorRun::run(const EventHandler &events)
+{
+    return execute(events, false);
+}
+
+Result<RepairExecutor::Report> OperatorRun::dryRun(const EventHandler &events)
+{
+    return execute(events, true);
+}
+
+void OperatorRun::watchReturns()
+{
+    QStringList ids;
+    for (const RepairStep &s : m_plan.plan.steps)
+        if (!s.clientId.isEmpty() && !ids.contains(s.clientId))
+            ids << s.clientId;
+    if (ids.isEmpty() || !m_target)
+        return;
+    // The connections closed by the run: a connection of the client that is not one of them came back.
+    QSet<QString> closed;
+    for (const RepairStep &s : m_plan.plan.steps)
+        closed.insert(s.params.value(key("server_id")).toString() + u'\n' + QString::number(s.params.value(key("cid")).toInteger()));
+    QHash<QString, ClientReturn> seen;
+    QElapsedTimer t;
+    t.start();
+    SystemClient sys(m_target->system ? m_target->system : m_target->connection);
+    while (t.elapsed() < m_options.reconnectWaitMs && seen.size() < ids.size()) {
+        if (m_options.cancel && m_options.cancel->load())
+            break;
+        if (auto conns = MqttConnections::find(sys, m_account, ids.size() == 1 ? ids : QStringList())) {
+            for (const MqttConnection &c : *conns) {
+                if (!ids.contains(c.clientId) || seen.contains(c.clientId) || closed.contains(c.serverId + u'\n' + QString::number(c.cid)))
+                    continue;
+                seen.insert(c.clientId, ClientReturn{c.clientId, true, c.serverName, c.address, t.elapsed()});
+            }
+        }
+        if (seen.size() < ids.size())
+            QThread::msleep(250);
+    }
+    for (const QString &id : ids)
+        m_returns.append(seen.value(id, ClientReturn{id, false, {}, {}, t.elapsed()}));
+}
+
+QJsonObject OperatorRun::toJson() const
+{
+    QJsonArray returns;
+    for (const ClientReturn &r : m_returns)
+        returns.append(r.toJson());
+    QJsonObject o{{key("action"), m_plan.action.isEmpty() ? OperatorRequest::verbName(m_options.request.verb) : m_plan.action},
+                  {key("account"), m_account},
+                  {key("request"), m_options.request.toJson()},
+                  {key("path"), m_plan.path},
+                  {key("selection"), m_plan.selection.toJson()},
+                  {key("counts"), m_plan.counts.toJson()},
+                  {key("notes"), QJsonArray::fromStringList(m_plan.notes)},
+                  {key("plan"), m_plan.plan.toJson()},
+                  {key("dry_run"), m_dryRun},
+                  {key("applied"), m_report && !m_dryRun ? QJsonValue(m_report->toJson()) : QJsonValue(QJsonValue::Null)},
+                  {key("preview"), m_report && m_dryRun ? QJsonValue(m_report->toJson()) : QJsonValue(QJsonValue::Null)},
+                  {key("journal"), m_journal.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m_journal)},
+                  {key("returns"), returns},
+                  {key("left_alone"), leftAlone()},
+                  {key("exit_code"), exitCode()}};
+    if (m_blocked)
+        o.insert(key("blocked"), m_blocked->toString());
+    return o;
+}
+
+qint64 OperatorRun::leftAlone() const
+{
+    qint64 n = m_plan.selection.left.size();
+    if (m_report)
+        for (const StepOutcome &o : m_report->outcomes)
+            for (const QJsonValue &r : o.responses)
+                n += r.toObject().value(key("left")).toArray().size();
+    return n;
+}
+
+int OperatorRun::exitCode() const
+{
+    if (m_report) {
+        if (!m_report->complete)
+            return 2;
+    } else if (m_blocked || m_plan.plan.steps.isEmpty()) {
+        return m_blocked && !m_plan.plan.steps.isEmpty() ? 3 : (m_plan.selection.left.isEmpty() ? 0 : 1);
+    }
+    if (leftAlone() > 0)
+        return 1;
+    for (const ClientReturn &r : m_returns)
+        if (r.returned)
+            return 1;
+    return 0;
+}
+
+} // namespace MqttDoctor
