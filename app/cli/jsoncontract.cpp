@@ -26,6 +26,7 @@ const QList<Output> &outputs()
         {QStringLiteral("backup"), 1, QStringLiteral("backup --json")},
         {QStringLiteral("restore"), 1, QStringLiteral("restore --json")},
         {QStringLiteral("repair"), 1, QStringLiteral("repair --json")},
+        {QStringLiteral("action"), 1, QStringLiteral("delete-sessions, disconnect, clear-retained, drop-backlog --json")},
     };
     return list;
 }

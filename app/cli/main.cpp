@@ -22,6 +22,7 @@
 #include "inflightcommand.h"
 #include "pinnedcommand.h"
 #include "recordcommands.h"
+#include "actioncommands.h"
 #include "repaircommand.h"
 #include "nats/connectionoptions.h"
 #include "nats/connectionset.h"
@@ -37,7 +38,7 @@ namespace {
 QList<Command> allCommands()
 {
     QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + inflightCommands()
-        + pinnedCommands() + backupCommands() + repairCommands() + eventsCommands();
+        + pinnedCommands() + backupCommands() + repairCommands() + actionCommands() + eventsCommands();
     // These read whole streams (100,000s of session records) or write them back.
     const QStringList longRunning{QStringLiteral("check"),  QStringLiteral("sessions"), QStringLiteral("retained"),
                                   QStringLiteral("pinned"), QStringLiteral("backup"),   QStringLiteral("restore"),

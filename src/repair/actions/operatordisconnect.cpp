@@ -5,10 +5,12 @@
 // disconnects. The precondition asks CONNZ whether the connection is still open; verify() asks again.
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QThread>
 
 #include "diagnosis/findingcodes.h"
 #include "diagnosis/mqttwireclient.h"
+#include "nats/natsconnection.h"
 #include "records/mqttconnections.h"
 #include "repair/actions/actionfamilies.h"
 #include "repair/repairaction.h"
@@ -78,14 +80,17 @@ public:
             return w.error();
         const QString clientId = step.params.value(key("client_id")).toString();
         if (step.params.value(key("method")).toString() == QLatin1String("kick")) {
-            SystemClient sys(ctx.target.system);
-            auto reply = sys.server(step.params.value(key("server_id")).toString(), QStringLiteral("KICK"),
-                                    QJsonObject{{key("cid"), step.params.value(key("cid"))}});
+            // The kick reply is the server's envelope alone ({"server": {...}}) or an "error": not a SystemClient reply.
+            const QString subject = QStringLiteral("$SYS.REQ.SERVER.%1.KICK").arg(step.params.value(key("server_id")).toString());
+            auto reply = ctx.target.system->request(subject, QJsonDocument(QJsonObject{{key("cid"), step.params.value(key("cid"))}}).toJson(QJsonDocument::Compact));
             if (!reply)
-                return reply.error().prefixed(
-                    QStringLiteral("kicking connection %1 of \"%2\"").arg(step.params.value(key("cid")).toInteger()).arg(clientId));
-            return QJsonArray{
-                QJsonObject{{key("kicked"), step.params.value(key("cid"))}, {key("server"), step.params.value(key("server"))}}};
+                return Error(reply.error()).prefixed(QStringLiteral("kicking connection %1 of \"%2\"").arg(step.params.value(key("cid")).toInteger()).arg(clientId));
+            const QJsonObject body = QJsonDocument::fromJson(reply->data).object();
+            if (body.contains(key("error")))
+                return Error(Error::Kind::Internal, QStringLiteral("the server refused to kick connection %1 of \"%2\": %3")
+                                                        .arg(step.params.value(key("cid")).toInteger())
+                                                        .arg(clientId, SystemClient::describeError(body.value(key("error")).toObject())));
+            return QJsonArray{QJsonObject{{key("kicked"), step.params.value(key("cid"))}, {key("server"), step.params.value(key("server"))}}};
         }
         MqttWireClient takeover(*ctx.target.mqtt, clientId, false);
         QString why;
