@@ -86,7 +86,8 @@ void printPlan(QTextStream &out, const OperatorRun &run)
                     << '\n';
             }
             if (s.requests.size() > kRequestsShown)
-                out << "     ... and " << number(s.requests.size() - kRequestsShown) << " more requests like these (--json lists them all)\n";
+                out << "     ... and " << number(s.requests.size() - kRequestsShown)
+                    << " more requests like these (--json lists them all)\n";
             for (const RepairBackupSpec &b : s.backups)
                 out << "     backup:  " << b.stream << (b.subject.isEmpty() ? QString() : u' ' + b.subject)
                     << (b.includeMessages ? "" : " (configs only)") << '\n';
@@ -104,8 +105,9 @@ void printPlan(QTextStream &out, const OperatorRun &run)
 
 bool confirm(QTextStream &out, const OperatorRun &run)
 {
-    out << "\n" << title(run.request().verb) << ": apply these " << run.plan().plan.steps.size() << " steps to account " << run.account()
-        << " (" << run.plan().counts.text() << ")? [y/N] ";
+    out << "\n"
+        << title(run.request().verb) << ": apply these " << run.plan().plan.steps.size() << " steps to account " << run.account() << " ("
+        << run.plan().counts.text() << ")? [y/N] ";
     out.flush();
     char line[64] = {};
     if (!std::fgets(line, sizeof line, stdin))
@@ -197,8 +199,8 @@ void printResult(QTextStream &out, const OperatorRun &run)
     if (report.backups.size() > shownBackups)
         out << "  ... and " << report.backups.size() - shownBackups << " more backup files in the same folder\n";
     if (!run.journalPath().isEmpty())
-        out << "  journal: " << run.journalPath() << (report.complete ? QString() : QStringLiteral("  (continue with --resume %1)").arg(run.journalPath()))
-            << '\n';
+        out << "  journal: " << run.journalPath()
+            << (report.complete ? QString() : QStringLiteral("  (continue with --resume %1)").arg(run.journalPath())) << '\n';
 }
 
 /** The request from the command line; a usage error (exit 64) when it does not make one. */
@@ -215,8 +217,9 @@ std::optional<int> parseRequest(CliContext &ctx, Verb verb, OperatorRequest &req
         if (ctx.parser.isSet(QStringLiteral("not-seen-for"))) {
             const auto ms = parseAgeMs(ctx.parser.value(QStringLiteral("not-seen-for")));
             if (!ms || *ms <= 0)
-                return ctx.usage(QStringLiteral("--not-seen-for: \"%1\" is not a duration").arg(ctx.parser.value(QStringLiteral("not-seen-for"))),
-                                 QStringLiteral("e.g. 30d, 12h, 90m"));
+                return ctx.usage(
+                    QStringLiteral("--not-seen-for: \"%1\" is not a duration").arg(ctx.parser.value(QStringLiteral("not-seen-for"))),
+                    QStringLiteral("e.g. 30d, 12h, 90m"));
             req.policy.notSeenForSecs = qint64(*ms / 1000);
         }
         req.policy.clientIdGlob = ctx.parser.value(QStringLiteral("client-id"));
@@ -225,7 +228,8 @@ std::optional<int> parseRequest(CliContext &ctx, Verb verb, OperatorRequest &req
             bool ok = false;
             req.batchSize = ctx.parser.value(QStringLiteral("batch-size")).toInt(&ok);
             if (!ok || req.batchSize < 1 || req.batchSize > 10000)
-                return ctx.usage(QStringLiteral("--batch-size: \"%1\" is not a number from 1 to 10000").arg(ctx.parser.value(QStringLiteral("batch-size"))));
+                return ctx.usage(QStringLiteral("--batch-size: \"%1\" is not a number from 1 to 10000")
+                                     .arg(ctx.parser.value(QStringLiteral("batch-size"))));
         }
     }
     if (verb == Verb::DeleteSessions || verb == Verb::DropBacklog)
@@ -242,12 +246,14 @@ int runAction(CliContext &ctx, Verb verb)
     OperatorRun::Options options;
     if (const auto rc = parseRequest(ctx, verb, options.request))
         return *rc;
-    options.backupDir = ctx.parser.isSet(QStringLiteral("backup-dir")) ? ctx.parser.value(QStringLiteral("backup-dir")) : defaultBackupDir();
+    options.backupDir =
+        ctx.parser.isSet(QStringLiteral("backup-dir")) ? ctx.parser.value(QStringLiteral("backup-dir")) : defaultBackupDir();
     if (verb == Verb::Disconnect && ctx.parser.isSet(QStringLiteral("wait"))) {
         bool ok = false;
         const double s = ctx.parser.value(QStringLiteral("wait")).toDouble(&ok);
         if (!ok || s < 0 || s > 600)
-            return ctx.usage(QStringLiteral("--wait: \"%1\" is not a number of seconds from 0 to 600").arg(ctx.parser.value(QStringLiteral("wait"))));
+            return ctx.usage(
+                QStringLiteral("--wait: \"%1\" is not a number of seconds from 0 to 600").arg(ctx.parser.value(QStringLiteral("wait"))));
         options.reconnectWaitMs = int(s * 1000);
     }
     const bool dryRun = ctx.parser.isSet(QStringLiteral("dry-run"));
@@ -315,13 +321,14 @@ QCommandLineOption accountOption()
 
 QList<QCommandLineOption> changeOptions()
 {
-    return {QCommandLineOption(QStringLiteral("dry-run"), QStringLiteral("Show the plan and check each step's precondition; change nothing.")),
-            QCommandLineOption(QStringLiteral("yes"), QStringLiteral("Apply without asking (required without a terminal).")),
-            QCommandLineOption(QStringLiteral("backup-dir"), QStringLiteral("Where backups and the run's journal go."), QStringLiteral("dir"),
-                               defaultBackupDir()),
-            QCommandLineOption(QStringLiteral("resume"),
-                               QStringLiteral("Continue the run this journal describes (a cancelled or killed run): the steps not done."),
-                               QStringLiteral("journal"))};
+    return {
+        QCommandLineOption(QStringLiteral("dry-run"), QStringLiteral("Show the plan and check each step's precondition; change nothing.")),
+        QCommandLineOption(QStringLiteral("yes"), QStringLiteral("Apply without asking (required without a terminal).")),
+        QCommandLineOption(QStringLiteral("backup-dir"), QStringLiteral("Where backups and the run's journal go."), QStringLiteral("dir"),
+                           defaultBackupDir()),
+        QCommandLineOption(QStringLiteral("resume"),
+                           QStringLiteral("Continue the run this journal describes (a cancelled or killed run): the steps not done."),
+                           QStringLiteral("journal"))};
 }
 
 Command actionCommand(Verb verb, const QString &summary, const QList<QCommandLineOption> &own, const CommandArgument &argument)
@@ -353,7 +360,8 @@ QList<Command> actionCommands()
          QCommandLineOption(QStringLiteral("batch-size"), QStringLiteral("Sessions per step (default 500)."), QStringLiteral("n"))},
         {QStringLiteral("CLIENT_ID"), QStringLiteral("The MQTT client IDs whose sessions to delete (or a policy option)."), true, true});
     Command disconnect = actionCommand(
-        Verb::Disconnect, QStringLiteral("Disconnect MQTT clients by client ID (the server's kick request) and show whether they came back."),
+        Verb::Disconnect,
+        QStringLiteral("Disconnect MQTT clients by client ID (the server's kick request) and show whether they came back."),
         {QCommandLineOption(QStringLiteral("wait"), QStringLiteral("How long to watch for the client coming back (default 3)."),
                             QStringLiteral("seconds"))},
         {QStringLiteral("CLIENT_ID"), QStringLiteral("The MQTT client IDs to disconnect."), false, true});
@@ -363,7 +371,8 @@ QList<Command> actionCommands()
     Command dropBacklog = actionCommand(
         Verb::DropBacklog,
         QStringLiteral("Drop the queued QoS 1/2 messages only these sessions wait for (other sessions keep theirs), backed up."),
-        {disconnectFirst}, {QStringLiteral("CLIENT_ID"), QStringLiteral("The MQTT client IDs whose queued messages to drop."), false, true});
+        {disconnectFirst},
+        {QStringLiteral("CLIENT_ID"), QStringLiteral("The MQTT client IDs whose queued messages to drop."), false, true});
     return {deleteSessions, disconnect, clearRetained, dropBacklog};
 }
 

@@ -82,15 +82,20 @@ public:
         if (step.params.value(key("method")).toString() == QLatin1String("kick")) {
             // The kick reply is the server's envelope alone ({"server": {...}}) or an "error": not a SystemClient reply.
             const QString subject = QStringLiteral("$SYS.REQ.SERVER.%1.KICK").arg(step.params.value(key("server_id")).toString());
-            auto reply = ctx.target.system->request(subject, QJsonDocument(QJsonObject{{key("cid"), step.params.value(key("cid"))}}).toJson(QJsonDocument::Compact));
+            auto reply = ctx.target.system->request(
+                subject, QJsonDocument(QJsonObject{{key("cid"), step.params.value(key("cid"))}}).toJson(QJsonDocument::Compact));
             if (!reply)
-                return Error(reply.error()).prefixed(QStringLiteral("kicking connection %1 of \"%2\"").arg(step.params.value(key("cid")).toInteger()).arg(clientId));
+                return Error(reply.error())
+                    .prefixed(
+                        QStringLiteral("kicking connection %1 of \"%2\"").arg(step.params.value(key("cid")).toInteger()).arg(clientId));
             const QJsonObject body = QJsonDocument::fromJson(reply->data).object();
             if (body.contains(key("error")))
-                return Error(Error::Kind::Internal, QStringLiteral("the server refused to kick connection %1 of \"%2\": %3")
-                                                        .arg(step.params.value(key("cid")).toInteger())
-                                                        .arg(clientId, SystemClient::describeError(body.value(key("error")).toObject())));
-            return QJsonArray{QJsonObject{{key("kicked"), step.params.value(key("cid"))}, {key("server"), step.params.value(key("server"))}}};
+                return Error(Error::Kind::Internal,
+                             QStringLiteral("the server refused to kick connection %1 of \"%2\": %3")
+                                 .arg(step.params.value(key("cid")).toInteger())
+                                 .arg(clientId, SystemClient::describeError(body.value(key("error")).toObject())));
+            return QJsonArray{
+                QJsonObject{{key("kicked"), step.params.value(key("cid"))}, {key("server"), step.params.value(key("server"))}}};
         }
         MqttWireClient takeover(*ctx.target.mqtt, clientId, false);
         QString why;
