@@ -16,6 +16,8 @@
 #include <utility>
 
 #include "actions/actionmanager.h"
+#include "actions/operatoractions.h"
+#include "actions/rowactions.h"
 #include "controllers/accountdatacontroller.h"
 #include "controllers/activityfeed.h"
 #include "controllers/autorefresh.h"
@@ -63,7 +65,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
       m_banner(new ErrorBanner(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_status(new ConnectionStatusWidget(controller, this)), m_autoRefresh(new AutoRefresh(this)), m_sweep(new RecordSweep(this)),
       m_activity(new ActivityFeed(this)), m_clientEvents(new ClientEventModel(this)), m_sweepLabel(new QLabel(this)),
-      m_overviewTimer(new QTimer(this))
+      m_overviewTimer(new QTimer(this)), m_operatorActions(new OperatorActions(controller, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("NATS MQTT Doctor"));
@@ -88,6 +90,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     statusBar()->addPermanentWidget(m_sweepLabel);
     connectRecordSweep();
     connectActivity();
+    connectRowActions();
 
     createMenusAndToolBar();
 
@@ -266,6 +269,36 @@ void MainWindow::connectActivity()
                 live.insert(e.clientId, e.kind == MqttClientEvent::Kind::Connect ? std::optional<QString>(e.server) : std::nullopt);
         m_workspace->sessionsPanel()->model()->setLiveConnected(live);
     });
+}
+
+void MainWindow::connectRowActions()
+{
+    QList<RowActions *> tables = m_workspace->rowActions();
+    tables << m_details->clusterPanel()->rowActions();
+    for (RowActions *rows : std::as_const(tables)) {
+        connect(rows, &RowActions::operatorRequested, m_operatorActions, &OperatorActions::open);
+        connect(rows, &RowActions::backupRequested, m_operatorActions, &OperatorActions::backUp);
+        connect(rows, &RowActions::showInSessions, this, [this](const QString &account, const QString &clientId) {
+            showClientIn(account, clientId, AccountWorkspace::SessionsTab);
+        });
+        connect(rows, &RowActions::showInConsumers, this, [this](const QString &account, const QString &clientId) {
+            showClientIn(account, clientId, AccountWorkspace::ConsumersTab);
+        });
+    }
+    // What an action changed shows in the tree, the findings and the open tab.
+    connect(m_operatorActions, &OperatorActions::actionFinished, this, &MainWindow::refreshAll);
+}
+
+void MainWindow::showClientIn(const QString &account, const QString &clientId, int tab)
+{
+    const auto kind = tab == AccountWorkspace::SessionsTab ? ClusterTreeModel::NodeKind::Sessions : ClusterTreeModel::NodeKind::Consumers;
+    QModelIndex node = m_model->dataIndex(account, kind);
+    if (!node.isValid())
+        node = m_model->accountIndex(account);
+    if (!node.isValid())
+        return;
+    m_treePanel->setCurrentSourceIndex(node);
+    m_workspace->revealClient(AccountWorkspace::Tab(tab), clientId);
 }
 
 void MainWindow::handleHealthLoaded(const HealthMap &health)

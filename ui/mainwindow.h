@@ -30,6 +30,7 @@ class DetailPanel;
 class Error;
 class ErrorBanner;
 class HealthMap;
+class OperatorActions;
 
 /**
  * The shell: the cluster tree on the left, the detail panel on the right, an error banner above
@@ -73,6 +74,8 @@ public:
     ActionManager *actions() const { return m_actions; }
     AutoRefresh *autoRefresh() const { return m_autoRefresh; }
     RecordSweep *recordSweep() const { return m_sweep; }
+    /** The operator actions and backups the tables' row actions ask for. */
+    OperatorActions *operatorActions() const { return m_operatorActions; }
 
     /**
      * F5 and auto refresh: the servers and accounts, then the open account's findings and open tab;
@@ -119,6 +122,10 @@ private:
     void connectActivity();
     void updateClusterOverview();
     bool clusterOverviewShown() const;
+    /** The row actions of every table (the account's and the cluster's findings) to the operator actions and to showClientIn(). */
+    void connectRowActions();
+    /** Opens `account`'s Sessions or Consumers tab (AccountWorkspace::Tab) and selects `clientId`'s rows there. */
+    void showClientIn(const QString &account, const QString &clientId, int tab);
     /** Selects the account asked for by openAccountSessions() once it is listed. */
     void openRequestedAccount(bool everyAccountListed);
 
@@ -138,6 +145,7 @@ private:
     ClientEventModel *m_clientEvents;
     QLabel *m_sweepLabel;
     QTimer *m_overviewTimer;
+    OperatorActions *m_operatorActions;
     QDateTime m_lastRead; ///< when the last load's badges arrived
     bool m_treeCompleteSeen = false; ///< since the last connect
     bool m_overviewAccountsStale = true; ///< the tree's accounts changed since the overview's chart last ranked them

@@ -104,14 +104,7 @@ bool RepairConfirmPage::isComplete() const
         return true;
     if (m_backupEdit->text().trimmed().isEmpty())
         return false;
-    if (destructive.size() == 1)
-        return m_confirmEdit->text() == destructive.first(); // exactly, as typed
-    // Several accounts: each name once, in any order.
-    QStringList typed = m_confirmEdit->text().split(u' ', Qt::SkipEmptyParts);
-    QStringList wanted = destructive;
-    typed.sort();
-    wanted.sort();
-    return typed == wanted;
+    return consentTyped(m_confirmEdit->text(), destructive);
 }
 
 bool RepairConfirmPage::validatePage()

@@ -10,6 +10,7 @@
 #include "dialogs/repairfindingspage.h"
 #include "dialogs/repairplanpage.h"
 #include "dialogs/repairrunpage.h"
+#include "dialogs/repairwizardformat.h"
 #include "models/iconfactory.h"
 #include "models/repairfindingsmodel.h"
 #include "models/errortext.h"
@@ -17,23 +18,6 @@
 #include "repair/repairsession.h"
 
 namespace MqttDoctor {
-
-namespace {
-
-/** Why the session may not change anything, and how to turn changes on, in the GUI's terms. */
-QString blockedText(const std::optional<Error> &blocked)
-{
-    if (!blocked)
-        return {};
-    if (blocked->kind() == Error::Kind::ReadOnly)
-        return RepairWizard::tr("Changes are off: this connection is read-only. To repair, turn on \"Allow changes\" in "
-                                "the connection settings (Connect…), or run the command-line tool with --allow-changes.");
-    return RepairWizard::tr("Changes are not possible: %1. Add the account's own credentials to the connection profile "
-                            "(Connect…, Accounts): only they may change the account's streams.")
-        .arg(blocked->message());
-}
-
-} // namespace
 
 RepairWizard::RepairWizard(ClusterController &controller, const QString &account, const CheckOptions &checkOptions, QWidget *parent)
     : QWizard(parent), m_repair(new RepairController(controller.runner(), controller.profile(), this)),
@@ -177,7 +161,8 @@ void RepairWizard::showCheck()
             continue;
         }
         if (c.blocked)
-            blocked << (several ? tr("Account %1: %2").arg(c.account, blockedText(c.blocked)) : blockedText(c.blocked));
+            blocked << (several ? tr("Account %1: %2").arg(c.account, RepairWizardFormat::blockedText(c.blocked))
+                                : RepairWizardFormat::blockedText(c.blocked));
     }
     if (!several && !checks.isEmpty() && !checks.first().account.isEmpty())
         setWindowTitle(tr("Repair %1").arg(checks.first().account));

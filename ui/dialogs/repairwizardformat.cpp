@@ -56,6 +56,18 @@ QString findingLine(const Finding &f)
 
 } // namespace
 
+QString blockedText(const std::optional<Error> &blocked)
+{
+    if (!blocked)
+        return {};
+    if (blocked->kind() == Error::Kind::ReadOnly)
+        return tr("Changes are off: this connection is read-only. To repair, turn on \"Allow changes\" in "
+                  "the connection settings (Connect…), or run the command-line tool with --allow-changes.");
+    return tr("Changes are not possible: %1. Add the account's own credentials to the connection profile "
+              "(Connect…, Accounts): only they may change the account's streams.")
+        .arg(blocked->message());
+}
+
 QString stateText(StepOutcome::State state)
 {
     switch (state) {

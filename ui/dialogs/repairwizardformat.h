@@ -1,9 +1,12 @@
 #pragma once
 
+#include <optional>
+
 #include <QList>
 #include <QString>
 #include <QStringList>
 
+#include "common/error.h"
 #include "diagnosis/finding.h"
 #include "repair/repairexecutor.h"
 #include "repair/repairplan.h"
@@ -17,6 +20,12 @@ namespace MqttDoctor {
  */
 namespace RepairWizardFormat {
 
+/**
+ * Why a repair (or an operator action) may not change anything, and how to turn changes on, in the GUI's terms:
+ * a read-only profile names the "Allow changes" switch and the CLI's --allow-changes, missing credentials the
+ * account's own. Empty when `blocked` is nullopt.
+ */
+QString blockedText(const std::optional<Error> &blocked);
 /** "Applied", "Already done", ... */
 QString stateText(StepOutcome::State state);
 /** The whole plan, step by step, then the findings it leaves to the operator and its notes. */

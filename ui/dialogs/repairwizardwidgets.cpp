@@ -28,4 +28,17 @@ QTextBrowser *richView(const QString &objectName, QWidget *parent)
     return view;
 }
 
+bool consentTyped(const QString &typed, const QStringList &names)
+{
+    if (names.isEmpty())
+        return false;
+    if (names.size() == 1)
+        return typed == names.first(); // exactly, as typed
+    QStringList words = typed.split(u' ', Qt::SkipEmptyParts);
+    QStringList wanted = names;
+    words.sort();
+    wanted.sort();
+    return words == wanted;
+}
+
 } // namespace MqttDoctor::RepairWizardWidgets

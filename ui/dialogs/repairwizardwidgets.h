@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 class QLabel;
 class QTextBrowser;
@@ -14,6 +15,12 @@ namespace MqttDoctor::RepairWizardWidgets {
 QLabel *noticeLabel(const QString &objectName, QWidget *parent);
 /** A read-only rich-text view whose links do not navigate. */
 QTextBrowser *richView(const QString &objectName, QWidget *parent);
+
+/**
+ * The typed consent to destructive steps: `typed` is exactly the one name in `names`, or, for several, each
+ * of them once separated by spaces, in any order. False when `names` is empty (nothing to consent to).
+ */
+bool consentTyped(const QString &typed, const QStringList &names);
 
 /** The columns of the run page's step list. */
 enum StepColumn { StepIdColumn, StepDescriptionColumn, StepStateColumn, StepMessageColumn };

@@ -98,6 +98,23 @@ void AccountWorkspace::showAccount(const AccountInfo &account, Tab tab)
     loadCurrent();
 }
 
+void AccountWorkspace::revealClient(Tab tab, const QString &clientId)
+{
+    if (!m_hasAccount || !isTabVisible(tab))
+        return;
+    setCurrentIndex(tab); // loads the tab when it is not (loadCurrent)
+    if (tab == SessionsTab)
+        m_sessions->revealClient(clientId);
+    else if (tab == ConsumersTab)
+        m_consumers->revealOwner(clientId);
+}
+
+QList<RowActions *> AccountWorkspace::rowActions() const
+{
+    return {m_sessions->rowActions(), m_retained->rowActions(), m_consumers->rowActions(),
+            m_inflight->rowActions(), m_activity->rowActions(), m_pinned->rowActions()};
+}
+
 void AccountWorkspace::selectStream(const QString &name)
 {
     m_diff->selectStream(name);

@@ -16,6 +16,7 @@ class FindingsPanel;
 class InflightPanel;
 class PinnedPanel;
 class RetainedPanel;
+class RowActions;
 class SessionsPanel;
 class StreamDiffPanel;
 
@@ -55,6 +56,14 @@ public:
     bool isLoading() const;
     QString accountName() const { return m_account; }
     bool hasAccount() const { return m_hasAccount; }
+
+    /**
+     * Brings `tab` (SessionsTab or ConsumersTab) forward and selects `clientId`'s session, or the durables
+     * its session owns, as soon as the tab has loaded ("Show in Sessions", "Show in Consumers").
+     */
+    void revealClient(Tab tab, const QString &clientId);
+    /** The row actions of every table of the account (Sessions, Retained, Consumers, In flight, Activity, Pinned). */
+    QList<RowActions *> rowActions() const;
 
     FindingsPanel *findingsPanel() const { return m_findings; }
     SessionsPanel *sessionsPanel() const { return m_sessions; }

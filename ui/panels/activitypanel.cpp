@@ -1,6 +1,7 @@
 #include "activitypanel.h"
 
 #include <QChart>
+#include <QHBoxLayout>
 #include <QChartView>
 #include <QDateTime>
 #include <QHeaderView>
@@ -14,6 +15,7 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include "actions/rowactions.h"
 #include "controllers/activityfeed.h"
 #include "models/clienteventmodel.h"
 #include "widgets/noticelabel.h"
@@ -42,7 +44,6 @@ ActivityPanel::ActivityPanel(QWidget *parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_table->setObjectName(QStringLiteral("activityEvents"));
     m_table->setModel(m_proxy);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -81,11 +82,25 @@ ActivityPanel::ActivityPanel(QWidget *parent)
     m_chartView->setMinimumHeight(170);
     m_chartView->setMaximumHeight(220);
 
+    m_rowActions = new RowActions(m_table, QStringLiteral("activity"),
+                                  RowActions::Disconnect | RowActions::DeleteSessions | RowActions::CopyClientId | RowActions::CopyJson
+                                      | RowActions::ShowInSessions | RowActions::ShowInConsumers,
+                                  [this](RowSelection::Detail detail) {
+                                      if (!m_events)
+                                          return RowSelection();
+                                      const QList<int> rows = RowSelection::sourceRows(
+                                          m_proxy, RowSelection::selectedRows(m_table->selectionModel()), m_events);
+                                      return RowSelection::ofEvents(*m_events, rows, detail);
+                                  });
+    auto *tools = new QHBoxLayout;
+    tools->addWidget(m_filter, 1);
+    tools->addWidget(m_rowActions->makeToolButton(this));
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_status);
     layout->addWidget(m_banner);
     layout->addWidget(m_chartView);
-    layout->addWidget(m_filter);
+    layout->addLayout(tools);
     layout->addWidget(m_table, 1);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);

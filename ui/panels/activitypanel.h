@@ -19,6 +19,7 @@ namespace MqttDoctor {
 class ActivityFeed;
 class ClientEventModel;
 class NoticeLabel;
+class RowActions;
 
 /**
  * The Activity tab of an account: its MQTT clients connecting and disconnecting as they happen (a
@@ -43,6 +44,8 @@ public:
     QTableView *view() const { return m_table; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }
     QLineEdit *filterEdit() const { return m_filter; }
+    /** The actions on the selected events' clients (disconnect, delete the session, show it, ...). */
+    RowActions *rowActions() const { return m_rowActions; }
     /** The takeover banner's text (empty when hidden) and the feed's state line. */
     QString bannerText() const;
     QString statusText() const;
@@ -70,6 +73,7 @@ private:
     QValueAxis *m_axisX;
     QValueAxis *m_axisY;
     QTimer *m_chartTimer;
+    RowActions *m_rowActions = nullptr;
     std::pair<int, int> m_totals{0, 0};
 };
 

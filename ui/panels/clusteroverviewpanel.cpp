@@ -11,6 +11,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "actions/rowactions.h"
 #include "models/clusterfindingsmodel.h"
 #include "models/displayformat.h"
 #include "widgets/accountrecordschart.h"
@@ -44,8 +45,6 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(ClusterFindingsModel::SeverityColumn, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_repair->setObjectName(QStringLiteral("repairTheseButton"));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
@@ -71,8 +70,19 @@ ClusterOverviewPanel::ClusterOverviewPanel(QWidget *parent)
     layout->addLayout(charts);
     layout->addWidget(m_codes);
     layout->addWidget(m_servers);
+    // The findings' clients and records, across accounts: each action takes one account's rows.
+    m_rowActions =
+        new RowActions(m_table, QStringLiteral("findings"),
+                       RowActions::DeleteSessions | RowActions::Disconnect | RowActions::DropBacklog | RowActions::CopyClientId
+                           | RowActions::CopyJson | RowActions::BackUp | RowActions::ShowInSessions | RowActions::ShowInConsumers,
+                       [this](RowSelection::Detail detail) {
+                           const QList<int> rows =
+                               RowSelection::sourceRows(m_proxy, RowSelection::selectedRows(m_table->selectionModel()), m_model);
+                           return RowSelection::ofFindings(*m_model, rows, detail);
+                       });
     auto *filterRow = new QHBoxLayout;
     filterRow->addWidget(m_filter, 1);
+    filterRow->addWidget(m_rowActions->makeToolButton(this));
     filterRow->addWidget(m_repair);
     layout->addLayout(filterRow);
     layout->addWidget(m_table, 1);

@@ -21,6 +21,7 @@ namespace MqttDoctor {
 
 class AccountRecordsChart;
 class ClusterFindingsModel;
+class RowActions;
 class SeverityBars;
 
 /**
@@ -64,6 +65,8 @@ public:
     AccountRecordsChart *recordsChart() const { return m_records; }
     QTableView *findingsView() const { return m_table; }
     QPushButton *repairButton() const { return m_repair; }
+    /** The actions on the selected findings' clients and records (one account's at a time). */
+    RowActions *rowActions() const { return m_rowActions; }
 
     /** Whether repairs are possible (the profile allows changes); `why` says how to turn them on when not. */
     void setChangesAllowed(bool allowed, const QString &why);
@@ -87,6 +90,7 @@ private:
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QPushButton *m_repair;
+    RowActions *m_rowActions = nullptr;
     bool m_changesAllowed = false;
     QString m_whyNoChanges;
 

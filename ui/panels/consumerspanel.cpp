@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelection>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
@@ -10,6 +11,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <utility>
+
+#include "actions/rowactions.h"
 #include "controllers/accountdatacontroller.h"
 #include "widgets/loadprogresswidget.h"
 #include "widgets/noticelabel.h"
@@ -32,7 +36,6 @@ ConsumersPanel::ConsumersPanel(AccountDataController &controller, QWidget *paren
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->horizontalHeader()->setSortIndicatorClearable(true);
     m_table->setSortingEnabled(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
@@ -43,8 +46,19 @@ ConsumersPanel::ConsumersPanel(AccountDataController &controller, QWidget *paren
     for (int column = 0; column < ConsumerTableModel::ColumnCount; ++column)
         m_table->setColumnWidth(column, widths[column] * charWidth + 16);
 
+    // The actions take the sessions that own the selected durables.
+    m_rowActions = new RowActions(m_table, QStringLiteral("consumers"),
+                                  RowActions::DeleteSessions | RowActions::Disconnect | RowActions::DropBacklog | RowActions::CopyClientId
+                                      | RowActions::CopyJson | RowActions::ShowInSessions,
+                                  [this](RowSelection::Detail detail) {
+                                      const QList<int> rows =
+                                          RowSelection::sourceRows(m_proxy, RowSelection::selectedRows(m_table->selectionModel()), m_model);
+                                      return RowSelection::ofConsumers(*m_model, rows, m_loadState->account(), detail);
+                                  });
+
     auto *tools = new QHBoxLayout;
     tools->addWidget(m_loadState->status(), 1);
+    tools->addWidget(m_rowActions->makeToolButton(this));
     tools->addWidget(reload);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(tools);
@@ -57,6 +71,10 @@ ConsumersPanel::ConsumersPanel(AccountDataController &controller, QWidget *paren
         this->reload();
     });
     connect(&controller, &AccountDataController::consumersLoaded, this, &ConsumersPanel::handleLoaded);
+    connect(this, &ConsumersPanel::loadFinished, this, [this] {
+        if (!m_reveal.isEmpty())
+            revealOwner(std::exchange(m_reveal, QString()));
+    });
     connect(m_loadState, &PanelLoadState::loadFailed, this, &ConsumersPanel::handleFailed);
 }
 
@@ -64,8 +82,10 @@ ConsumersPanel::~ConsumersPanel() = default;
 
 void ConsumersPanel::setAccount(const QString &account)
 {
-    if (m_loadState->setAccount(account))
+    if (m_loadState->setAccount(account)) {
         m_model->clear();
+        m_reveal.clear();
+    }
 }
 
 void ConsumersPanel::ensureLoaded()
@@ -118,6 +138,35 @@ bool ConsumersPanel::selectConsumer(const QString &stream, const QString &name)
     m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_table->scrollTo(index);
     return true;
+}
+
+int ConsumersPanel::revealOwner(const QString &clientId)
+{
+    if (isLoading() || !isLoaded()) {
+        m_reveal = clientId; // when the list is in
+        return 0;
+    }
+    QItemSelection rows;
+    QModelIndex first;
+    for (int row = 0; row < m_proxy->rowCount(); ++row) {
+        const QModelIndex index = m_proxy->index(row, 0);
+        const int source = m_proxy->mapToSource(index).row();
+        if (m_model->consumers().at(source).ownerClientId != clientId)
+            continue;
+        rows.select(index, index.siblingAtColumn(ConsumerTableModel::ColumnCount - 1));
+        if (!first.isValid())
+            first = index;
+    }
+    if (!first.isValid()) {
+        m_loadState->notice()->showNotice(tr("No durable of client ID \"%1\" in account %2.").arg(clientId, m_loadState->account()),
+                                          NoticeLabel::Kind::Info);
+        return 0;
+    }
+    m_table->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+    m_table->selectionModel()->select(rows, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(first);
+    m_table->setFocus();
+    return int(m_table->selectionModel()->selectedRows().size());
 }
 
 std::pair<QString, QString> ConsumersPanel::selectedConsumer() const

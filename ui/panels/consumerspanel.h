@@ -12,6 +12,7 @@ namespace MqttDoctor {
 
 class AccountDataController;
 class Error;
+class RowActions;
 
 /**
  * The durables of `$MQTT_msgs`/`$MQTT_out` with pending counts and their owner session or "orphan".
@@ -38,6 +39,13 @@ public:
     /** The selected consumer as {stream, name}; empty strings without a selection. */
     std::pair<QString, QString> selectedConsumer() const;
     QTableView *view() const { return m_table; }
+    /**
+     * Selects every durable `clientId`'s session owns ("Show in Consumers"), now or as soon as the list is in;
+     * the notice says so when it owns none. The rows selected (0 until the list is in).
+     */
+    int revealOwner(const QString &clientId);
+    /** The actions on the selected rows: they take the sessions that own the durables. */
+    RowActions *rowActions() const { return m_rowActions; }
     QString statusText() const { return m_loadState->statusText(); }
     QString noticeText() const { return m_loadState->noticeText(); }
 
@@ -53,6 +61,8 @@ private:
     ConsumerTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
+    RowActions *m_rowActions = nullptr;
+    QString m_reveal; ///< revealOwner() before the list was in
 };
 
 } // namespace MqttDoctor

@@ -8,6 +8,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "actions/rowactions.h"
 #include "controllers/accountdatacontroller.h"
 #include "models/inflighttablemodel.h"
 #include "widgets/loadprogresswidget.h"
@@ -26,7 +27,6 @@ InflightPanel::InflightPanel(AccountDataController &controller, QWidget *parent)
     auto *reload = new QPushButton(tr("Reload"), this);
     m_table->setObjectName(QStringLiteral("inflightTable"));
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
@@ -36,8 +36,18 @@ InflightPanel::InflightPanel(AccountDataController &controller, QWidget *parent)
     for (int column = 0; column < InflightTableModel::ColumnCount; ++column)
         m_table->setColumnWidth(column, widths[column] * charWidth + 16);
 
+    m_rowActions =
+        new RowActions(m_table, QStringLiteral("inflight"),
+                       RowActions::DropBacklog | RowActions::DeleteSessions | RowActions::Disconnect | RowActions::CopyClientId
+                           | RowActions::CopyJson | RowActions::BackUp | RowActions::ShowInSessions | RowActions::ShowInConsumers,
+                       [this](RowSelection::Detail detail) {
+                           return RowSelection::ofInflight(*m_model, RowSelection::selectedRows(m_table->selectionModel()),
+                                                           m_loadState->account(), detail);
+                       });
+
     auto *tools = new QHBoxLayout;
     tools->addWidget(m_loadState->status(), 1);
+    tools->addWidget(m_rowActions->makeToolButton(this));
     tools->addWidget(reload);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(tools);

@@ -12,6 +12,7 @@ namespace MqttDoctor {
 class AccountDataController;
 class Error;
 class InflightTableModel;
+class RowActions;
 
 /**
  * The account's "In flight" tab: every session with queued messages, QoS 2 messages waiting for a
@@ -35,6 +36,8 @@ public:
     bool isLoaded() const { return m_loadState->isLoaded(); }
     InflightTableModel *model() const { return m_model; }
     QTableView *view() const { return m_table; }
+    /** The actions on the selected rows (their sessions: drop the backlog, delete, disconnect, ...). */
+    RowActions *rowActions() const { return m_rowActions; }
     QString statusText() const { return m_loadState->statusText(); }
     QString noticeText() const { return m_loadState->noticeText(); }
 
@@ -49,6 +52,7 @@ private:
     PanelLoadState *m_loadState;
     InflightTableModel *m_model;
     QTableView *m_table;
+    RowActions *m_rowActions = nullptr;
 };
 
 } // namespace MqttDoctor

@@ -16,6 +16,7 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include "actions/rowactions.h"
 #include "controllers/accountdatacontroller.h"
 #include "diagnosis/findingcodes.h"
 #include "models/displayformat.h"
@@ -43,8 +44,6 @@ PinnedPanel::PinnedPanel(AccountDataController &controller, QWidget *parent)
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(PinnedTableModel::BytesColumn, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
@@ -68,8 +67,19 @@ PinnedPanel::PinnedPanel(AccountDataController &controller, QWidget *parent)
     split->setStretchFactor(1, 2);
     split->setSizes({720, 340});
 
+    m_rowActions =
+        new RowActions(m_table, QStringLiteral("pinned"),
+                       RowActions::DropBacklog | RowActions::DeleteSessions | RowActions::Disconnect | RowActions::CopyClientId
+                           | RowActions::CopyJson | RowActions::BackUp | RowActions::ShowInSessions | RowActions::ShowInConsumers,
+                       [this](RowSelection::Detail detail) {
+                           const QList<int> rows =
+                               RowSelection::sourceRows(m_proxy, RowSelection::selectedRows(m_table->selectionModel()), m_model);
+                           return RowSelection::ofPinned(*m_model, rows, m_loadState->account(), detail);
+                       });
+
     auto *tools = new QHBoxLayout;
     tools->addWidget(m_loadState->status(), 1);
+    tools->addWidget(m_rowActions->makeToolButton(this));
     tools->addWidget(m_repair);
     tools->addWidget(reload);
     auto *layout = new QVBoxLayout(this);

@@ -19,6 +19,7 @@ namespace MqttDoctor {
 class AccountDataController;
 class Error;
 class PinnedTableModel;
+class RowActions;
 
 /**
  * Who keeps messages in `$MQTT_msgs`/`$MQTT_out` (interest retention): a table of every holder (sessions,
@@ -49,6 +50,8 @@ public:
     QTableView *view() const { return m_table; }
     QChart *chart() const { return m_chart; }
     QPushButton *repairButton() const { return m_repair; }
+    /** The actions on the selected holders' sessions (drop the backlog, delete, disconnect, ...). */
+    RowActions *rowActions() const { return m_rowActions; }
     QString statusText() const { return m_loadState->statusText(); }
     /** The chart's categories, top bar first. */
     QStringList chartedNames() const { return m_charted; }
@@ -77,6 +80,7 @@ private:
     QChart *m_chart;
     QChartView *m_chartView;
     QPushButton *m_repair;
+    RowActions *m_rowActions = nullptr;
     QHash<QString, Finding> m_pinnedFindings; ///< INTEREST_PINNED findings by client ID
     QStringList m_charted;
 };

@@ -15,6 +15,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "actions/rowactions.h"
 #include "controllers/accountdatacontroller.h"
 #include "models/retainedtablemodel.h"
 #include "widgets/loadprogresswidget.h"
@@ -49,8 +50,6 @@ RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->horizontalHeader()->setSortIndicatorClearable(true);
     m_table->setSortingEnabled(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
@@ -67,10 +66,21 @@ RetainedPanel::RetainedPanel(AccountDataController &controller, QWidget *parent)
     m_payload->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_payload->setPlaceholderText(tr("Select a retained message to see its whole payload."));
 
+    m_rowActions = new RowActions(
+        m_table, QStringLiteral("retained"),
+        RowActions::ClearRetained | RowActions::ClearRetainedMatching | RowActions::CopyTopic | RowActions::CopyPayload
+            | RowActions::CopyJson | RowActions::BackUp,
+        [this](RowSelection::Detail detail) {
+            const QList<int> rows = RowSelection::sourceRows(m_proxy, RowSelection::selectedRows(m_table->selectionModel()), m_model);
+            return RowSelection::ofRetained(*m_model, rows, m_loadState->account(), detail);
+        },
+        RowActions::ClearRetained);
+
     auto *tools = new QHBoxLayout;
     tools->addWidget(m_filter, 1);
     tools->addWidget(new QLabel(tr("Payload as:"), this));
     tools->addWidget(m_mode);
+    tools->addWidget(m_rowActions->makeToolButton(this));
     tools->addWidget(reload);
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);

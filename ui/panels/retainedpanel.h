@@ -16,6 +16,7 @@ namespace MqttDoctor {
 class AccountDataController;
 class Error;
 class RetainedTableModel;
+class RowActions;
 
 /**
  * The retained MQTT messages of one account: topic, QoS, size, payload previewed as text, hex or JSON,
@@ -48,6 +49,8 @@ public:
     /** The selected row's topic; empty without a selection (or on an undecodable message). */
     QString selectedTopic() const;
     QString statusText() const { return m_loadState->statusText(); }
+    /** The actions on the selected rows (context menu, Actions button, Delete key: clear retained, Ctrl+A). */
+    RowActions *rowActions() const { return m_rowActions; }
     QString noticeText() const { return m_loadState->noticeText(); }
 
 Q_SIGNALS:
@@ -73,6 +76,7 @@ private:
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QPlainTextEdit *m_payload;
+    RowActions *m_rowActions = nullptr;
 };
 
 } // namespace MqttDoctor

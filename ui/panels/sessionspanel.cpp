@@ -13,6 +13,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "actions/rowactions.h"
 #include "controllers/accountdatacontroller.h"
 #include "models/sessionfilterproxymodel.h"
 #include "models/sessiontablemodel.h"
@@ -48,8 +49,6 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->horizontalHeader()->setSortIndicatorClearable(true);
     m_table->setSortingEnabled(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
@@ -63,9 +62,21 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
     for (int column = 0; column < SessionTableModel::ColumnCount; ++column)
         m_table->setColumnWidth(column, widths[column] * charWidth + 16);
 
+    // Several rows at once (Ctrl+A: every row the filter shows); the context menu and the Actions button act on them.
+    m_rowActions = new RowActions(
+        m_table, QStringLiteral("sessions"),
+        RowActions::DeleteSessions | RowActions::Disconnect | RowActions::DropBacklog | RowActions::CopyClientId | RowActions::CopyJson
+            | RowActions::BackUp | RowActions::ShowInConsumers,
+        [this](RowSelection::Detail detail) {
+            const QList<int> rows = RowSelection::sourceRows(m_proxy, RowSelection::selectedRows(m_table->selectionModel()), m_model);
+            return RowSelection::ofSessions(*m_model, rows, account(), detail);
+        },
+        RowActions::DeleteSessions);
+
     auto *tools = new QHBoxLayout;
     tools->addWidget(m_filter, 1);
     tools->addWidget(m_problemsOnly);
+    tools->addWidget(m_rowActions->makeToolButton(this));
     tools->addWidget(m_reload);
     auto *tablePane = new QWidget(this);
     auto *tableLayout = new QVBoxLayout(tablePane);
@@ -94,7 +105,15 @@ SessionsPanel::SessionsPanel(AccountDataController &controller, QWidget *parent)
         m_proxy->setProblemsOnly(on);
         updateStatus();
     });
-    connect(m_proxy, &SessionFilterProxyModel::filterApplied, this, &SessionsPanel::updateStatus);
+    connect(m_proxy, &SessionFilterProxyModel::filterApplied, this, [this] {
+        updateStatus();
+        if (!m_reveal.isEmpty())
+            revealPending();
+    });
+    connect(this, &SessionsPanel::loadFinished, this, [this] {
+        if (!m_reveal.isEmpty())
+            revealPending();
+    });
     connect(m_reload, &QPushButton::clicked, this, [this] {
         m_controller.refresh(account()); // a new snapshot of the account, for every view of it
         reload();
@@ -148,6 +167,7 @@ void SessionsPanel::setAccount(const QString &account)
     m_pendingRows = 0;
     m_keepClient.clear();
     m_keepScroll = -1;
+    m_reveal.clear();
     m_model->clear();
     m_details->setEntry(nullptr);
     updateStatus();
@@ -289,6 +309,42 @@ bool SessionsPanel::selectClient(const QString &clientId)
     m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_table->scrollTo(index);
     return true;
+}
+
+void SessionsPanel::revealClient(const QString &clientId)
+{
+    m_reveal = clientId;
+    if (isLoaded() && !isLoading())
+        revealPending();
+}
+
+void SessionsPanel::revealPending()
+{
+    if (m_reveal.isEmpty() || isLoading() || !isLoaded())
+        return;
+    if (selectClient(m_reveal)) {
+        m_reveal.clear();
+        m_table->setFocus();
+        return;
+    }
+    if (m_model->rowOf(m_reveal) >= 0) {
+        if (m_proxy->isFiltering())
+            return; // filterApplied() comes back here
+        if (!m_proxy->filterText().isEmpty() || m_proxy->problemsOnly()) {
+            // Hidden by the filter: show every row, then select it (filterApplied, maybe at once).
+            const QString client = std::exchange(m_reveal, QString());
+            m_filter->clear();
+            m_proxy->setFilterText(QString());
+            m_problemsOnly->setChecked(false);
+            m_reveal = client;
+            if (!m_proxy->isFiltering())
+                revealPending();
+            return;
+        }
+    }
+    m_loadState->notice()->showNotice(tr("No session record of client ID \"%1\" in account %2.").arg(m_reveal, account()),
+                                      NoticeLabel::Kind::Info);
+    m_reveal.clear();
 }
 
 void SessionsPanel::showSelected()

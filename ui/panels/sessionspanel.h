@@ -16,6 +16,7 @@ namespace MqttDoctor {
 class AccountDataController;
 class Error;
 class LoadProgressWidget;
+class RowActions;
 class SessionDetailsView;
 class SessionFilterProxyModel;
 class SessionTableModel;
@@ -64,6 +65,13 @@ public:
     QString noticeText() const { return m_loadState->noticeText(); }
     /** Selects the row of a client ID (visible after filtering); false when not shown. */
     bool selectClient(const QString &clientId);
+    /**
+     * Selects the session of `clientId` as soon as the table is loaded, clearing a filter that hides it; the
+     * notice says so when the account has no such session ("Show in Sessions").
+     */
+    void revealClient(const QString &clientId);
+    /** The actions on the selected rows (context menu, Actions button, Delete key, Ctrl+A). */
+    RowActions *rowActions() const { return m_rowActions; }
 
 Q_SIGNALS:
     /** A load ended (finished, canceled or failed). */
@@ -85,6 +93,8 @@ private:
     void keepView();
     /** Rows are final (loaded, sorted): select the remembered client again and scroll back. */
     void restoreView();
+    /** revealClient(): select the client now if the rows allow. */
+    void revealPending();
 
     AccountDataController &m_controller;
     bool m_cancelled = false;
@@ -105,6 +115,8 @@ private:
     bool m_quiet = false; ///< a refresh of a table that has rows: batches go to m_pending
     QList<QList<SessionEntry>> m_pending; ///< the refresh's batches, as they came (shared, not copied)
     qsizetype m_pendingRows = 0;
+    RowActions *m_rowActions = nullptr;
+    QString m_reveal; ///< revealClient(), until it is selected
     QString m_keepClient; ///< selected before the refresh
     int m_keepScroll = -1;
 };
