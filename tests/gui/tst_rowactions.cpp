@@ -21,18 +21,26 @@
 #include <QMenu>
 #include <QPainter>
 #include <QPointer>
+#include <QSemaphore>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QPushButton>
+
+#include <atomic>
 
 #include "actions/operatoractions.h"
 #include "actions/rowactions.h"
 #include "controllers/clustercontroller.h"
 #include "controllers/operatoractioncontroller.h"
 #include "dialogs/operatoractiondialog.h"
+#include "dialogs/operatoractionformat.h"
 #include "mainwindow.h"
 #include "models/consumertablemodel.h"
 #include "widgets/sessiondetailsview.h"
@@ -94,8 +102,18 @@ private Q_SLOTS:
     void showInConsumersSelectsTheDurables();
     void readOnlyProfileShowsThePlanAndCannotRun();
     void deleteKeyDeletesTheSession();
+    void stepsCollapseWhenMany();
+    void backUpSelectionChangesNothing();
+    void stopThenResume();
+    void closingWhileRunningStops();
 
 private:
+    /** Persistent sessions with a QoS 1 subscription each (on topics of their own). */
+    void makeSessions(const QStringList &clientIds);
+    /** Opens the dialog of deleting `clientIds` one per step, waits for its plan and consents up to the run page's start. */
+    QPointer<OperatorActionDialog> startBatchDelete(MainWindow &window, const QStringList &clientIds, const QString &backupDir,
+                                                    const std::function<void(const RepairStep &, const QStringList &)> &beforeApply);
+    QString subjectOf(const QString &clientId) const { return MqttLayout::sessionSubject({}, ClientIdHash::hash(clientId)); }
     Profile profile(bool allowChanges) const;
     /** The window on ACME's sessions (loaded). */
     bool openSessions(MainWindow &window, ClusterController &controller, bool allowChanges);
@@ -470,14 +488,216 @@ void TestRowActions::deleteKeyDeletesTheSession()
     // The server agrees: the record and its durables are gone, the others stay.
     const QStringList left = sessionSubjects();
     QVERIFY2(!left.contains(gone), qPrintable(left.join(u", "_s)));
-    QCOMPARE(left.size(), 2);
+    QVERIFY(left.contains(subjectOf(u"keep-1"_s)) && left.contains(subjectOf(u"spare-3"_s)));
     QCOMPARE(durablesOf(u"delete-me-2"_s), QStringList());
     QVERIFY(!durablesOf(u"keep-1"_s).isEmpty());
 
     // The window reads the account again: the row is gone.
     dialog->accept();
     QTRY_VERIFY_WITH_TIMEOUT(sessions.isLoaded() && !sessions.isLoading() && sessions.model()->rowOf(u"delete-me-2"_s) < 0, kLoadTimeoutMs);
-    QCOMPARE(sessions.model()->rowCount(), 2);
+    QVERIFY(sessions.model()->rowOf(u"keep-1"_s) >= 0 && sessions.model()->rowOf(u"spare-3"_s) >= 0);
+}
+
+void TestRowActions::makeSessions(const QStringList &clientIds)
+{
+    MqttClient mqtt(m_server.mqttPort(), u"acme"_s, u"acmepass"_s);
+    mqtt.setTimeoutMs(30000);
+    for (const QString &id : clientIds) {
+        const MqttResult r = mqtt.createPersistentSession(id, {u"batch/%1/#"_s.arg(id)}, 1);
+        QVERIFY2(r.connected() && r.subscribed(), qPrintable(r.describe()));
+    }
+}
+
+QPointer<OperatorActionDialog>
+TestRowActions::startBatchDelete(MainWindow &window, const QStringList &clientIds, const QString &backupDir,
+                                 const std::function<void(const RepairStep &, const QStringList &)> &beforeApply)
+{
+    OperatorRequest request;
+    request.verb = OperatorRequest::Verb::DeleteSessions;
+    request.account = u"ACME"_s;
+    request.clientIds = clientIds;
+    request.batchSize = 1; // a step per session
+    QPointer<OperatorActionDialog> dialog = window.operatorActions()->open(request);
+    if (!QTest::qWaitFor([&] { return dialog && dialog->controller()->stage() == OperatorActionController::Stage::Prepared; },
+                         kLoadTimeoutMs)) {
+        qWarning("the plan did not come");
+        return nullptr;
+    }
+    if (dialog->controller()->prepareError() || dialog->controller()->plan().plan.steps.size() != clientIds.size()) {
+        qWarning("unexpected plan: %s %s", qPrintable(errorText(dialog->controller()->prepareError())), qPrintable(dialog->previewText()));
+        return nullptr;
+    }
+    dialog->controller()->setBeforeApply(beforeApply);
+    dialog->next();
+    dialog->setBackupDir(backupDir);
+    QTest::keyClicks(dialog->findChild<QLineEdit *>(u"confirmEdit"_s), u"ACME"_s);
+    if (!dialog->button(QWizard::CommitButton)->isEnabled())
+        return nullptr;
+    QTest::mouseClick(dialog->button(QWizard::CommitButton), Qt::LeftButton);
+    return dialog;
+}
+
+// Many steps, many requests: the preview shows the first ones and counts the rest, with a link to show them.
+void TestRowActions::stepsCollapseWhenMany()
+{
+    RepairPlan plan;
+    plan.account = u"ACME"_s;
+    for (int i = 1; i <= 25; ++i) {
+        RepairStep step;
+        step.id = QString::number(i);
+        step.description = u"Delete sessions batch %1"_s.arg(i);
+        step.destructive = true;
+        for (int r = 0; r < 10; ++r)
+            step.requests << RepairRequest{u"$JS.API.STREAM.MSG.DELETE.$MQTT_sess"_s, QJsonObject{{u"seq"_s, i * 100 + r}}};
+        plan.steps << step;
+    }
+    using namespace OperatorActionFormat;
+    const QString collapsed = stepsHtml(plan);
+    QVERIFY(collapsed.contains(u"Delete sessions batch %1"_s.arg(kStepsShown)));
+    QVERIFY(!collapsed.contains(u"Delete sessions batch %1<"_s.arg(kStepsShown + 1)));
+    QVERIFY2(collapsed.contains(u"… and 5 more steps like these."_s) && collapsed.contains(u"href=\"steps:all\""_s), qPrintable(collapsed));
+    QCOMPARE(collapsed.count(u"$JS.API.STREAM.MSG.DELETE"_s), kStepsShown * kRequestsShown);
+    QVERIFY(collapsed.contains(u"… and %1 more of the same kind."_s.arg(10 - kRequestsShown)));
+    QVERIFY(collapsed.contains(u"href=\"step:1\""_s));
+    // A step opened shows its every request; all steps shows the last one too.
+    const QString opened = stepsHtml(plan, {u"1"_s}, true);
+    QCOMPARE(opened.count(u"$JS.API.STREAM.MSG.DELETE"_s), 10 + 24 * kRequestsShown);
+    QVERIFY(opened.contains(u"Delete sessions batch 25"_s));
+    QVERIFY(!opened.contains(u"steps:all"_s));
+}
+
+// Back Up Selection reads only: allowed on a read-only connection, a file per record, nothing changes.
+void TestRowActions::backUpSelectionChangesNothing()
+{
+    ClusterController controller;
+    MainWindow window(controller);
+    QVERIFY(openSessions(window, controller, false));
+    SessionsPanel &sessions = *window.workspace()->sessionsPanel();
+    QVERIFY(sessions.selectClient(u"keep-1"_s));
+    const QModelIndex spare = sessions.proxy()->mapFromSource(sessions.model()->index(sessions.model()->rowOf(u"spare-3"_s), 0));
+    sessions.view()->selectionModel()->select(spare, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    RowActions &actions = *sessions.rowActions();
+    actions.update();
+    QCOMPARE(actions.action(RowActions::BackUp)->text(), u"Back Up Selection (2 records)…"_s);
+    QVERIFY(actions.action(RowActions::BackUp)->isEnabled());
+    const QStringList before = sessionSubjects();
+
+    // The action asks for a folder first (not blocking: the dialog is opened, not run).
+    actions.action(RowActions::BackUp)->trigger();
+    auto *chooser = window.findChild<QFileDialog *>(u"backupFolderDialog"_s);
+    QVERIFY(chooser && chooser->isVisible());
+    chooser->reject();
+
+    QTemporaryDir folder;
+    QSignalSpy finished(window.operatorActions(), &OperatorActions::backupFinished);
+    QVERIFY(window.operatorActions()->backUpTo(actions.selection(), folder.path()));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kLoadTimeoutMs);
+    const QStringList files = finished.first().at(0).toStringList();
+    QVERIFY2(finished.first().at(1).toStringList().isEmpty(), qPrintable(finished.first().at(1).toStringList().join(u'\n')));
+    QCOMPARE(files.size(), 2);
+    QStringList subjects;
+    for (const QString &file : files) {
+        QVERIFY2(file.startsWith(folder.path()), qPrintable(file));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray content = f.readAll();
+        for (const QString &id : {u"keep-1"_s, u"spare-3"_s})
+            if (content.contains(subjectOf(id).toUtf8()))
+                subjects << id;
+    }
+    subjects.sort();
+    QCOMPARE(subjects, (QStringList{u"keep-1"_s, u"spare-3"_s}));
+    auto *box = window.findChild<QMessageBox *>(u"selectionBackupResult"_s);
+    QVERIFY(box && box->text().contains(u"2 backup file"_s));
+    QCOMPARE(sessionSubjects(), before);
+}
+
+// Stop after the first step: the run says what it did and names its journal; Resume plans the rest, which is
+// confirmed again and runs to the end.
+void TestRowActions::stopThenResume()
+{
+    const QStringList ids{u"batch-4"_s, u"batch-5"_s, u"batch-6"_s};
+    makeSessions(ids);
+    ClusterController controller;
+    MainWindow window(controller);
+    QVERIFY(openAccount(window, controller, profile(true)));
+    QTemporaryDir backups;
+    QSemaphore gate;
+    std::atomic<int> applying{0};
+    QPointer<OperatorActionDialog> dialog = startBatchDelete(window, ids, backups.path(), [&](const RepairStep &, const QStringList &) {
+        if (applying.fetch_add(1) == 0)
+            gate.acquire(); // the first step waits for the test to press Cancel
+    });
+    QVERIFY(dialog);
+    OperatorActionController &run = *dialog->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(applying.load() == 1, kRunTimeoutMs);
+    dialog->reject(); // Cancel while running: stop after this step
+    QVERIFY(dialog && dialog->isVisible());
+    QVERIFY(run.isStopping());
+    gate.release();
+    QTRY_COMPARE_WITH_TIMEOUT(run.stage(), OperatorActionController::Stage::Finished, kRunTimeoutMs);
+    QVERIFY(run.report());
+    QVERIFY(!run.report()->complete);
+    QCOMPARE(applying.load(), 1);
+    QVERIFY2(!run.journalPath().isEmpty() && QFile::exists(run.journalPath()), qPrintable(run.journalPath()));
+    QVERIFY2(dialog->resultText().contains(run.journalPath()), qPrintable(dialog->resultText()));
+    auto *resume = dialog->findChild<QPushButton *>(u"operatorResume"_s);
+    QVERIFY(resume && resume->isVisible());
+    int gone = 0;
+    for (const QString &id : ids)
+        gone += sessionSubjects().contains(subjectOf(id)) ? 0 : 1;
+    QCOMPARE(gone, 1);
+
+    // Resume: the steps not done, previewed and confirmed again.
+    QTest::mouseClick(resume, Qt::LeftButton);
+    QCOMPARE(dialog->currentId(), int(OperatorActionDialog::PreviewPageId));
+    QTRY_COMPARE_WITH_TIMEOUT(run.stage(), OperatorActionController::Stage::Prepared, kLoadTimeoutMs);
+    QVERIFY2(!run.prepareError(), qPrintable(errorText(run.prepareError())));
+    QVERIFY(run.isResume());
+    QCOMPARE(run.plan().plan.steps.size(), 2);
+    QVERIFY2(dialog->previewText().contains(u"Resuming"_s), qPrintable(dialog->previewText()));
+    dialog->next();
+    QVERIFY(!dialog->button(QWizard::CommitButton)->isEnabled());
+    QTest::keyClicks(dialog->findChild<QLineEdit *>(u"confirmEdit"_s), u"ACME"_s);
+    QTest::mouseClick(dialog->button(QWizard::CommitButton), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(run.stage(), OperatorActionController::Stage::Finished, kRunTimeoutMs);
+    QVERIFY2(run.report() && run.report()->complete, qPrintable(dialog->resultText()));
+    for (const QString &id : ids)
+        QVERIFY2(!sessionSubjects().contains(subjectOf(id)), qPrintable(id));
+}
+
+// The dialog closed (the window going away) while a step runs: the run stops after that step, nothing crashes,
+// and the GUI goes on.
+void TestRowActions::closingWhileRunningStops()
+{
+    const QStringList ids{u"close-7"_s, u"close-8"_s};
+    makeSessions(ids);
+    ClusterController controller;
+    MainWindow window(controller);
+    QVERIFY(openAccount(window, controller, profile(true)));
+    QTemporaryDir backups;
+    QSemaphore gate;
+    std::atomic<int> applying{0};
+    QPointer<OperatorActionDialog> dialog = startBatchDelete(window, ids, backups.path(), [&](const RepairStep &, const QStringList &) {
+        if (applying.fetch_add(1) == 0)
+            gate.acquire();
+    });
+    QVERIFY(dialog);
+    QTRY_VERIFY_WITH_TIMEOUT(applying.load() == 1, kRunTimeoutMs);
+    delete dialog.data();
+    QVERIFY(!dialog);
+    gate.release();
+    // The step that was running ends; the next never starts.
+    const auto remaining = [&] {
+        int n = 0;
+        for (const QString &id : ids)
+            n += sessionSubjects().contains(subjectOf(id)) ? 1 : 0;
+        return n;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(remaining(), 1, kRunTimeoutMs);
+    QCOMPARE(applying.load(), 1);
+    // The window still works: a refresh reads the account.
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Sessions));
 }
 
 QTEST_MAIN(TestRowActions)

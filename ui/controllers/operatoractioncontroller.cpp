@@ -32,6 +32,8 @@ struct OperatorActionController::Job
 
     std::shared_ptr<ConnectionSet> connections;
     std::atomic<bool> cancel{false};
+    /** The controller's hook, copied in by run() before the worker starts (read by the worker only). */
+    std::function<void(const RepairStep &step, const QStringList &backupFiles)> beforeApply;
     std::unique_ptr<OperatorRun> run;
 };
 
@@ -98,6 +100,10 @@ bool OperatorActionController::startPrepare(const QString &journalPath)
         OperatorRun::Options options;
         options.request = request;
         options.cancel = &job->cancel;
+        options.beforeApply = [job = job.get()](const RepairStep &step, const QStringList &files) {
+            if (job->beforeApply)
+                job->beforeApply(step, files);
+        };
         job->run = std::make_unique<OperatorRun>(*job->connections, options);
         const Result<void> planned = journalPath.isEmpty() ? job->run->prepare() : job->run->prepareResume(journalPath);
         PrepareOutcome out;
@@ -141,6 +147,7 @@ bool OperatorActionController::run(const QString &backupDir)
     m_returns.clear();
     m_journal.clear();
     m_job->cancel.store(false);
+    m_job->beforeApply = m_beforeApply; // no worker holds the job between calls
     OperatorRun::EventHandler events = [relay = m_relay](const RepairEvent &event) {
         const QMutexLocker lock(&relay->mutex);
         if (OperatorActionController *controller = relay->controller)

@@ -3,6 +3,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -92,6 +93,15 @@ public:
     /** OperatorRun::exitCode() of the last run: 0 done, 1 done in part, 2 a step failed, 3 blocked or unread. */
     int exitCode() const { return m_exitCode; }
 
+    /**
+     * Called on the worker after a step's backups are written and right before the step changes anything
+     * (OperatorRun::Options::beforeApply: tests and fault injection). Taken by the next run().
+     */
+    void setBeforeApply(std::function<void(const RepairStep &step, const QStringList &backupFiles)> hook)
+    {
+        m_beforeApply = std::move(hook);
+    }
+
     /** How many sessions a step of an operator plan covers (its batch's client IDs; 1 for a step about one client; else 0). */
     static int sessionsIn(const RepairStep &step);
 
@@ -114,6 +124,7 @@ private:
     void countEvent(const RepairEvent &event);
 
     OperatorRequest m_request;
+    std::function<void(const RepairStep &step, const QStringList &backupFiles)> m_beforeApply;
     std::shared_ptr<Job> m_job;
     std::shared_ptr<OperatorActionRelay> m_relay;
     Stage m_stage = Stage::Idle;
