@@ -6,7 +6,10 @@
 // (and Show in Sessions goes back); the Delete key opens the delete preview, which lists the session and
 // the counts; a read-only profile shows the plan with how to allow changes and cannot run; with changes
 // allowed, the typed account name runs the plan, the GUI's event loop keeps turning meanwhile, and the
-// session record is gone on the server (the other sessions stay). Screenshots (row-actions-menu.png,
+// session record is gone on the server (the other sessions stay). Also: the preview collapses many steps and
+// requests; Back Up Selection writes a file per record on a read-only connection and changes nothing; Cancel
+// stops a run after its step and Resume finishes it from the journal; the dialog destroyed mid-step stops the
+// run after that step; a cluster finding and a live client event lead to their session. Screenshots (row-actions-menu.png,
 // delete-sessions-preview.png) go to docs/screenshots with MQTTDOCTOR_WRITE_SCREENSHOTS=1, else a temp dir.
 #include <QAbstractButton>
 #include <QAction>
@@ -42,6 +45,8 @@
 #include "dialogs/operatoractiondialog.h"
 #include "dialogs/operatoractionformat.h"
 #include "mainwindow.h"
+#include "models/clienteventmodel.h"
+#include "models/clusterfindingsmodel.h"
 #include "models/consumertablemodel.h"
 #include "widgets/sessiondetailsview.h"
 #include "models/sessionfilterproxymodel.h"
@@ -55,8 +60,10 @@
 #include "panels/accountworkspace.h"
 #include "panels/activitypanel.h"
 #include "panels/clusteroverviewpanel.h"
+#include "panels/clustertreepanel.h"
 #include "panels/consumerspanel.h"
 #include "panels/detailpanel.h"
+#include "panels/findingspanel.h"
 #include "panels/inflightpanel.h"
 #include "panels/pinnedpanel.h"
 #include "panels/retainedpanel.h"
@@ -106,6 +113,7 @@ private Q_SLOTS:
     void backUpSelectionChangesNothing();
     void stopThenResume();
     void closingWhileRunningStops();
+    void showInSessionsFromFindingsAndActivity();
 
 private:
     /** Persistent sessions with a QoS 1 subscription each (on topics of their own). */
@@ -698,6 +706,67 @@ void TestRowActions::closingWhileRunningStops()
     QCOMPARE(applying.load(), 1);
     // The window still works: a refresh reads the account.
     QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Sessions));
+}
+
+// From the cluster's findings (a finding naming a client) and from a live client event to the client's session.
+void TestRowActions::showInSessionsFromFindingsAndActivity()
+{
+    // spare-3 loses a durable: SESSION_MISSING_CONSUMER names it.
+    const QStringList durables = durablesOf(u"spare-3"_s);
+    QVERIFY(!durables.isEmpty());
+    QVERIFY(acme().call(u"CONSUMER.DELETE.$MQTT_msgs."_s + durables.first(), {}));
+    ClusterController controller;
+    MainWindow window(controller);
+    QVERIFY(openAccount(window, controller, profile(false)));
+    AccountWorkspace &ws = *window.workspace();
+    QTRY_VERIFY_WITH_TIMEOUT(ws.findingsPanel()->isLoaded(), kLoadTimeoutMs);
+
+    window.treePanel()->setCurrentSourceIndex(window.treeModel()->profileIndex());
+    ClusterOverviewPanel &overview = *window.detailPanel()->clusterPanel();
+    QTableView &findings = *overview.findingsView();
+    int row = -1;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            for (int r = 0; r < findings.model()->rowCount(); ++r)
+                if (findings.model()->index(r, ClusterFindingsModel::ClientColumn).data().toString() == u"spare-3"_s)
+                    row = r;
+            return row >= 0;
+        },
+        kLoadTimeoutMs));
+    findings.selectRow(row);
+    overview.rowActions()->update();
+    QAction *show = overview.rowActions()->action(RowActions::ShowInSessions);
+    QCOMPARE(show->text(), u"Show \"spare-3\" in Sessions"_s);
+    QVERIFY(show->isEnabled());
+    show->trigger();
+    QCOMPARE(ws.currentIndex(), int(AccountWorkspace::SessionsTab));
+    SessionsPanel &sessions = *ws.sessionsPanel();
+    const auto selectedClient = [&] {
+        const QModelIndex current = sessions.view()->selectionModel()->currentIndex();
+        return current.isValid() ? current.siblingAtColumn(SessionTableModel::ClientIdColumn).data().toString() : QString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(selectedClient(), u"spare-3"_s, kLoadTimeoutMs);
+
+    // A client event of keep-1 in the Activity tab leads to its session too.
+    MqttClient mqtt(m_server.mqttPort(), u"acme"_s, u"acmepass"_s);
+    QVERIFY(mqtt.connectOnce(u"keep-1"_s, false).connected());
+    ActivityPanel &activity = *ws.activityPanel();
+    ws.setCurrentIndex(AccountWorkspace::ActivityTab);
+    int event = -1;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            for (int r = 0; r < activity.proxy()->rowCount(); ++r)
+                if (activity.proxy()->index(r, ClientEventModel::ClientColumn).data().toString() == u"keep-1"_s)
+                    event = r;
+            return event >= 0;
+        },
+        kLoadTimeoutMs));
+    activity.view()->selectRow(event);
+    activity.rowActions()->update();
+    QVERIFY(activity.rowActions()->action(RowActions::Disconnect)->isEnabled());
+    activity.rowActions()->action(RowActions::ShowInSessions)->trigger();
+    QCOMPARE(ws.currentIndex(), int(AccountWorkspace::SessionsTab));
+    QTRY_COMPARE_WITH_TIMEOUT(selectedClient(), u"keep-1"_s, kLoadTimeoutMs);
 }
 
 QTEST_MAIN(TestRowActions)
