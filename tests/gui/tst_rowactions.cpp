@@ -9,7 +9,8 @@
 // session record is gone on the server (the other sessions stay). Also: the preview collapses many steps and
 // requests; Back Up Selection writes a file per record on a read-only connection and changes nothing; Cancel
 // stops a run after its step and Resume finishes it from the journal; the dialog destroyed mid-step stops the
-// run after that step; a cluster finding and a live client event lead to their session. Screenshots (row-actions-menu.png,
+// run after that step; a cluster finding and a live client event lead to their session; Disconnect of a
+// connected client keeps its session and says whether it came back. Screenshots (row-actions-menu.png,
 // delete-sessions-preview.png) go to docs/screenshots with MQTTDOCTOR_WRITE_SCREENSHOTS=1, else a temp dir.
 #include <QAbstractButton>
 #include <QAction>
@@ -24,6 +25,7 @@
 #include <QMenu>
 #include <QPainter>
 #include <QPointer>
+#include <QProcess>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -114,6 +116,7 @@ private Q_SLOTS:
     void stopThenResume();
     void closingWhileRunningStops();
     void showInSessionsFromFindingsAndActivity();
+    void disconnectSaysWhetherTheClientCameBack();
 
 private:
     /** Persistent sessions with a QoS 1 subscription each (on topics of their own). */
@@ -767,6 +770,66 @@ void TestRowActions::showInSessionsFromFindingsAndActivity()
     activity.rowActions()->action(RowActions::ShowInSessions)->trigger();
     QCOMPARE(ws.currentIndex(), int(AccountWorkspace::SessionsTab));
     QTRY_COMPARE_WITH_TIMEOUT(selectedClient(), u"keep-1"_s, kLoadTimeoutMs);
+}
+
+// Disconnect a connected client (a mosquitto_sub that stays connected): the server closes its connection, the
+// session stays, and the result says whether the client came back.
+void TestRowActions::disconnectSaysWhetherTheClientCameBack()
+{
+    makeSessions({u"live-9"_s});
+    QProcess client;
+    client.setProcessChannelMode(QProcess::MergedChannels);
+    client.start(u"mosquitto_sub"_s,
+                 {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(m_server.mqttPort()), u"-V"_s, u"mqttv311"_s, u"-i"_s, u"live-9"_s,
+                  u"-u"_s, u"acme"_s, u"-P"_s, u"acmepass"_s, u"-c"_s, u"-q"_s, u"1"_s, u"-t"_s, u"batch/live-9/#"_s});
+    QVERIFY(client.waitForStarted());
+    const auto stopClient = qScopeGuard([&client] {
+        client.kill();
+        client.waitForFinished();
+    });
+    ClusterController controller;
+    MainWindow window(controller);
+    QVERIFY(openSessions(window, controller, true));
+    SessionsPanel &sessions = *window.workspace()->sessionsPanel();
+    // Connected, as the servers' CONNZ says (a reload until the client is in).
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            const int row = sessions.model()->rowOf(u"live-9"_s);
+            if (row >= 0 && sessions.model()->connectedTextAt(row) == u"yes"_s)
+                return true;
+            if (!sessions.isLoading())
+                sessions.reload();
+            return false;
+        },
+        kLoadTimeoutMs));
+    QVERIFY(sessions.selectClient(u"live-9"_s));
+    sessions.rowActions()->update();
+    QCOMPARE(sessions.rowActions()->action(RowActions::Disconnect)->text(), u"Disconnect Client \"live-9\"…"_s);
+    sessions.rowActions()->action(RowActions::Disconnect)->trigger();
+    QPointer<OperatorActionDialog> dialog = window.operatorActions()->dialog();
+    QVERIFY(dialog);
+    OperatorActionController &run = *dialog->controller();
+    QCOMPARE(run.request().verb, OperatorRequest::Verb::Disconnect);
+    QTRY_COMPARE_WITH_TIMEOUT(run.stage(), OperatorActionController::Stage::Prepared, kLoadTimeoutMs);
+    QVERIFY2(!run.prepareError(), qPrintable(errorText(run.prepareError())));
+    QVERIFY2(!run.plan().isEmpty(), qPrintable(dialog->previewText()));
+    QVERIFY2(dialog->previewText().contains(u"live-9"_s), qPrintable(dialog->previewText()));
+    dialog->next();
+    QTemporaryDir backups;
+    dialog->setBackupDir(backups.path());
+    if (dialog->needsConsent())
+        QTest::keyClicks(dialog->findChild<QLineEdit *>(u"confirmEdit"_s), u"ACME"_s);
+    QVERIFY(dialog->button(QWizard::CommitButton)->isEnabled());
+    QTest::mouseClick(dialog->button(QWizard::CommitButton), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(run.stage(), OperatorActionController::Stage::Finished, kRunTimeoutMs);
+    QVERIFY2(run.report() && run.report()->complete, qPrintable(dialog->resultText()));
+    QCOMPARE(run.returns().size(), 1);
+    QCOMPARE(run.returns().first().clientId, u"live-9"_s);
+    const QString result = dialog->resultText();
+    QVERIFY2(result.contains(u"Did the clients come back?"_s)
+                 && (result.contains(u"live-9 came back after"_s) || result.contains(u"live-9 did not come back within"_s)),
+             qPrintable(result));
+    QVERIFY(sessionSubjects().contains(subjectOf(u"live-9"_s))); // the session stays
 }
 
 QTEST_MAIN(TestRowActions)
