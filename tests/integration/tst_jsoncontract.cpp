@@ -158,6 +158,14 @@ private slots:
             withProbe(acme)
                 + QStringList{json, QStringLiteral("--allow-changes"), QStringLiteral("repair"), QStringLiteral("--yes"),
                               QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("backups"))});
+        // The operator actions: a dry run, a run that changes something, one with nothing to do.
+        run(QStringLiteral("action-dry-run"),
+            acme + QStringList{json, QStringLiteral("delete-sessions"), QStringLiteral("sensor-2"), QStringLiteral("--dry-run")});
+        run(QStringLiteral("action-clear-retained"),
+            withProbe(acme)
+                + QStringList{json, QStringLiteral("--allow-changes"), QStringLiteral("clear-retained"), QStringLiteral("status/#"),
+                              QStringLiteral("--yes"), QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("backups"))});
+        run(QStringLiteral("action-disconnect"), acme + QStringList{json, QStringLiteral("disconnect"), QStringLiteral("nobody")});
         if (QTest::currentTestFailed())
             return;
         const QString report = SchemaValidator::validate(files);
@@ -173,6 +181,7 @@ private slots:
         QCOMPARE(schemaOf(QStringLiteral("explain.json")), QStringLiteral("nats-mqtt-doctor/explain/2"));
         QCOMPARE(schemaOf(QStringLiteral("error-connect.json")), QStringLiteral("nats-mqtt-doctor/error/1"));
         QCOMPARE(schemaOf(QStringLiteral("repair.json")), QStringLiteral("nats-mqtt-doctor/repair/1"));
+        QCOMPARE(schemaOf(QStringLiteral("action-clear-retained.json")), QStringLiteral("nats-mqtt-doctor/action/1"));
     }
 
     // A schema the outputs do not meet is caught: the validator is no rubber stamp.
