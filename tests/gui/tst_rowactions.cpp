@@ -10,7 +10,8 @@
 // requests; Back Up Selection writes a file per record on a read-only connection and changes nothing; Cancel
 // stops a run after its step and Resume finishes it from the journal; the dialog destroyed mid-step stops the
 // run after that step; a cluster finding and a live client event lead to their session; Disconnect of a
-// connected client keeps its session and says whether it came back. Screenshots (row-actions-menu.png,
+// connected client keeps its session and says whether it came back; the Retained tab clears a topic (Delete)
+// and previews a filter ("Clear Retained Matching Filter…"). Screenshots (row-actions-menu.png,
 // delete-sessions-preview.png) go to docs/screenshots with MQTTDOCTOR_WRITE_SCREENSHOTS=1, else a temp dir.
 #include <QAbstractButton>
 #include <QAction>
@@ -35,6 +36,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -117,6 +119,7 @@ private Q_SLOTS:
     void closingWhileRunningStops();
     void showInSessionsFromFindingsAndActivity();
     void disconnectSaysWhetherTheClientCameBack();
+    void clearRetainedFromTheRetainedTab();
 
 private:
     /** Persistent sessions with a QoS 1 subscription each (on topics of their own). */
@@ -830,6 +833,72 @@ void TestRowActions::disconnectSaysWhetherTheClientCameBack()
                  && (result.contains(u"live-9 came back after"_s) || result.contains(u"live-9 did not come back within"_s)),
              qPrintable(result));
     QVERIFY(sessionSubjects().contains(subjectOf(u"live-9"_s))); // the session stays
+}
+
+// The Retained tab: the Delete key clears the selected topics, "Clear Retained Matching Filter…" asks for an
+// MQTT filter; both preview first. With the account's MQTT user in the profile the clear runs, and a new
+// subscriber no longer gets the message.
+void TestRowActions::clearRetainedFromTheRetainedTab()
+{
+    MqttClient mqtt(m_server.mqttPort(), u"acme"_s, u"acmepass"_s);
+    QVERIFY(mqtt.publish(u"plant/x/status"_s, "stopped", 1, true).acknowledged);
+    ClusterController controller;
+    MainWindow window(controller);
+    Profile p = profile(true);
+    p.mqttProbe.insert(u"ACME"_s, MqttProbeSettings{u"127.0.0.1:%1"_s.arg(m_server.mqttPort()), u"acme"_s, u"acmepass"_s});
+    QVERIFY(openAccount(window, controller, p));
+    QVERIFY(openRecordView(window, ClusterTreeModel::NodeKind::Retained));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    RetainedPanel &retained = *window.workspace()->retainedPanel();
+    QVERIFY(retained.selectTopic(u"plant/x/status"_s));
+
+    // "Clear Retained Matching Filter…" asks for a filter, then previews what matches.
+    retained.rowActions()->update();
+    retained.rowActions()->action(RowActions::ClearRetainedMatching)->trigger();
+    auto *ask = window.findChild<QInputDialog *>(u"retainedFilterDialog"_s);
+    QVERIFY(ask && ask->isVisible());
+    QCOMPARE(ask->textValue(), u"plant/x/status"_s);
+    ask->setTextValue(u"plant/+/status"_s);
+    ask->accept();
+    QPointer<OperatorActionDialog> dialog = window.operatorActions()->dialog();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->request().verb, OperatorRequest::Verb::ClearRetained);
+    QCOMPARE(dialog->request().topics, QStringList{u"plant/+/status"_s});
+    QTRY_COMPARE_WITH_TIMEOUT(dialog->controller()->stage(), OperatorActionController::Stage::Prepared, kLoadTimeoutMs);
+    QVERIFY2(!dialog->controller()->prepareError(), qPrintable(errorText(dialog->controller()->prepareError())));
+    QVERIFY2(dialog->previewText().contains(u"plant/x/status"_s), qPrintable(dialog->previewText()));
+    dialog->reject();
+    QTRY_VERIFY(!dialog);
+
+    // The Delete key: the selected topic.
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    retained.view()->setFocus();
+    QTest::keyClick(retained.view(), Qt::Key_Delete);
+    dialog = window.operatorActions()->dialog();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->request().topics, QStringList{u"plant/x/status"_s});
+    OperatorActionController &run = *dialog->controller();
+    QTRY_COMPARE_WITH_TIMEOUT(run.stage(), OperatorActionController::Stage::Prepared, kLoadTimeoutMs);
+    QVERIFY2(!run.prepareError(), qPrintable(errorText(run.prepareError())));
+    QCOMPARE(run.plan().counts.retained, qint64(1));
+    QVERIFY2(dialog->blockedReason().isEmpty(), qPrintable(dialog->blockedReason()));
+    dialog->next();
+    QTemporaryDir backups;
+    dialog->setBackupDir(backups.path());
+    if (dialog->needsConsent())
+        QTest::keyClicks(dialog->findChild<QLineEdit *>(u"confirmEdit"_s), u"ACME"_s);
+    QVERIFY(dialog->button(QWizard::CommitButton)->isEnabled());
+    QTest::mouseClick(dialog->button(QWizard::CommitButton), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(run.stage(), OperatorActionController::Stage::Finished, kRunTimeoutMs);
+    QVERIFY2(run.report() && run.report()->complete, qPrintable(dialog->resultText()));
+    // A new subscriber gets plant/a/status, no longer plant/x/status.
+    const MqttResult seen = mqtt.subscribeAndCollect(u"retained-check"_s, {u"plant/+/status"_s}, 1, 2, 2);
+    QStringList topics;
+    for (const MqttResult::Message &m : seen.messages)
+        topics << m.topic;
+    QVERIFY2(topics.contains(u"plant/a/status"_s) && !topics.contains(u"plant/x/status"_s), qPrintable(topics.join(u", "_s)));
 }
 
 QTEST_MAIN(TestRowActions)
