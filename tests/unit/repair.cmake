@@ -1,3 +1,4 @@
 mqttdoctor_add_test(tst_backupformat SOURCES tst_backupformat.cpp LIBRARIES mqttdoctor_core LABELS unit)
 mqttdoctor_add_test(tst_rfc3339time SOURCES tst_rfc3339time.cpp LIBRARIES mqttdoctor_core LABELS unit)
 mqttdoctor_add_test(tst_repairbackuppath SOURCES tst_repairbackuppath.cpp LIBRARIES mqttdoctor_core LABELS unit)
+mqttdoctor_add_test(tst_operatorplanner SOURCES tst_operatorplanner.cpp LIBRARIES mqttdoctor_core LABELS unit)

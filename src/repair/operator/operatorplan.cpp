@@ -43,7 +43,8 @@ QJsonObject ActionCounts::toJson() const
 
 QString ActionCounts::text() const
 {
-    const QLocale c = QLocale::c();
+    QLocale c = QLocale::c();
+    c.setNumberOptions(QLocale::DefaultNumberOptions);
     QStringList parts;
     const auto add = [&](qint64 n, const char *one, const char *many) {
         if (n > 0)
