@@ -136,6 +136,8 @@ void TestOperatorActionDialog::stopThenResume()
     QVERIFY(run.report());
     QVERIFY(!run.report()->complete);
     QCOMPARE(applying.load(), 1);
+    QCOMPARE(run.stepsDone(), 1);
+    QCOMPARE(run.sessionsDone(), qint64(1));
     QVERIFY2(!run.journalPath().isEmpty() && QFile::exists(run.journalPath()), qPrintable(run.journalPath()));
     QVERIFY2(dialog->resultText().contains(run.journalPath()), qPrintable(dialog->resultText()));
     auto *resume = dialog->findChild<QPushButton *>(u"operatorResume"_s);

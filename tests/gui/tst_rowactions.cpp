@@ -454,6 +454,10 @@ void TestRowActions::deleteKeyDeletesTheSession()
     for (const QString &file : run.report()->backups)
         QVERIFY2(file.startsWith(backups.path()) && QFile::exists(file), qPrintable(file));
     QCOMPARE(run.stepsDone(), int(plan.plan.steps.size()));
+    QCOMPARE(run.sessionsDone(), plan.counts.sessions);
+    auto *sessionsDone = dialog->findChild<QLabel *>(u"operatorSessionsDone"_s);
+    QVERIFY(sessionsDone && sessionsDone->isVisible());
+    QCOMPARE(sessionsDone->text(), u"Sessions done: 1 of 1"_s);
     const QString result = dialog->resultText();
     QVERIFY2(result.contains(u"Done."_s) && result.contains(u"Backups written"_s), qPrintable(result));
     QVERIFY(dialog->button(QWizard::FinishButton)->isEnabled());

@@ -177,7 +177,9 @@ void OperatorActionController::countEvent(const RepairEvent &event)
 {
     if (m_stage != Stage::Running)
         return;
-    if (event.kind == RepairEvent::Kind::StepFinished) {
+    // Done: applied or found done already (a stopped run reports the steps it did not reach as finished, not run).
+    if (event.kind == RepairEvent::Kind::StepFinished
+        && (event.outcome.state == StepOutcome::State::Applied || event.outcome.state == StepOutcome::State::AlreadyDone)) {
         ++m_stepsDone;
         m_sessionsDone += sessionsIn(event.step);
     }

@@ -79,7 +79,7 @@ public:
     void stop();
     bool isStopping() const { return m_stopping; }
 
-    /** Steps finished in the running (or last) run, and how many sessions those steps covered. */
+    /** Steps done (applied, or done already) in the running (or last) run, and how many sessions those steps covered. */
     int stepsDone() const { return m_stepsDone; }
     qint64 sessionsDone() const { return m_sessionsDone; }
     /** The last run's report (nullopt when it could not start: runError()). */
