@@ -244,7 +244,10 @@ QString outcomeHtml(const Outcome &outcome, int maxRows)
         for (const QString &b : report->backups)
             files << QStringLiteral("<code>%1</code>").arg(esc(b));
         html += listHtml(files, maxRows);
-        html += QStringLiteral("<p>%1</p>").arg(esc(tr("Restore one with: nats-mqtt-doctor-cli restore FILE")));
+        html +=
+            QStringLiteral("<p>%1</p>")
+                .arg(esc(tr("Put one back with: nats-mqtt-doctor-cli --allow-changes restore FILE --merge (adds what the backup holds and "
+                            "the stream lacks)")));
     }
 
     if (!outcome.left.isEmpty()) {

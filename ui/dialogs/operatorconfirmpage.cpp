@@ -39,7 +39,10 @@ OperatorConfirmPage::OperatorConfirmPage(OperatorActionDialog &dialog)
     auto *backupRow = new QHBoxLayout;
     backupRow->addWidget(m_backupEdit, 1);
     backupRow->addWidget(m_browse);
-    m_form->addRow(tr("Backup &folder:"), backupRow);
+    // A label of its own: a row made of a layout gets no buddy, and its "&" would show.
+    auto *backupLabel = new QLabel(tr("Backup &folder:"), this);
+    backupLabel->setBuddy(m_backupEdit);
+    m_form->addRow(backupLabel, backupRow);
     m_form->addRow(m_consentLabel);
     m_form->addRow(tr("Account &name:"), m_consentEdit);
     auto *layout = new QVBoxLayout(this);
