@@ -29,7 +29,8 @@ struct AccountSnapshot;
  * (the account's records, its MQTT connections on every server, its retained messages) and plans it;
  * the front end shows plan(), selection() and counts() and asks for consent; run() executes the plan
  * through the repair engine (precondition, backup, apply, verify, audit per step) and keeps a journal in
- * the backup folder, so that a cancelled or killed run is continued by resume() with the steps not done.
+ * the backup folder, so that a cancelled or killed run is continued by prepareResume() and run() with the steps
+ * not done.
  *
  * Blocking: prepare(), run(), dryRun() and resume() read and change the servers (a worker thread). One call at a
  * time; between calls the state may be read from another thread that the caller synchronised with.
