@@ -15,6 +15,12 @@ namespace {
 
 const QString kOperator = QStringLiteral("OPERATOR");
 
+/** "1 durable", "3 durables". */
+QString counted(qint64 n, const char *one, const char *many)
+{
+    return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+}
+
 /** The servers' kick request (`$SYS.REQ.SERVER.<id>.KICK`) exists from 2.10.0 on; 2.9 has none. */
 bool hasKick(const QString &version)
 {
@@ -301,22 +307,16 @@ public:
                                    {QStringLiteral("flush_through_mqtt"), m_in.mqtt.has_value()}};
             s.clientId = n == 1 ? going.at(from)->clientId : QString();
             s.subject = n == 1 ? going.at(from)->subject : QString();
-            s.description = n == 1 ? QStringLiteral("Delete the session \"%1\" (%2, sequence %3): its record, %4 durable(s) and %5 QoS 2 "
-                                                    "record(s); the %6 queued message(s) its durables hold go with them")
-                                         .arg(going.at(from)->clientId, going.at(from)->subject)
-                                         .arg(going.at(from)->seq)
-                                         .arg(consumers.size())
-                                         .arg(qos2.size())
-                                         .arg(queued)
-                                   : QStringLiteral("Delete sessions %1 to %2 of %3: %4 records, %5 durables and %6 QoS 2 records; the %7 "
-                                                    "queued messages their durables hold go with them")
-                                         .arg(from + 1)
-                                         .arg(to)
-                                         .arg(going.size())
-                                         .arg(n)
-                                         .arg(consumers.size())
-                                         .arg(qos2.size())
-                                         .arg(queued);
+            const QString what =
+                QStringLiteral("%1 and %2; %3 their durables hold go with them")
+                    .arg(counted(consumers.size(), "durable", "durables"), counted(qos2.size(), "QoS 2 record", "QoS 2 records"),
+                         counted(queued, "queued message", "queued messages"));
+            s.description = n == 1
+                ? QStringLiteral("Delete the session \"%1\" (%2, sequence %3): its record, %4")
+                      .arg(going.at(from)->clientId, going.at(from)->subject)
+                      .arg(going.at(from)->seq)
+                      .arg(what)
+                : QStringLiteral("Delete sessions %1 to %2 of %3: %4 records, %5").arg(from + 1).arg(to).arg(going.size()).arg(n).arg(what);
             s.precondition = QStringLiteral("each record is still the planned sequence on its subject and its client is not connected "
                                             "(CONNZ right before); a session that changed or connected since the plan is left alone "
                                             "and said so");
@@ -401,11 +401,11 @@ public:
                                        {QStringLiteral("session_seq"), qint64(e->seq)},
                                        {QStringLiteral("config"), config},
                                        {QStringLiteral("pending"), c->pending()}};
-                s.description = QStringLiteral("Drop the %1 queued message(s) of \"%2\" on %3 (durable %4): delete the durable and "
-                                               "create it again with the same config from the end of %5, as the server itself "
-                                               "creates it; messages other sessions wait for stay")
-                                    .arg(c->pending())
-                                    .arg(id, c->config.value(QLatin1String("filter_subject")).toString(), c->name, c->stream);
+                s.description = QStringLiteral("Drop the %1 of \"%2\" on %3 (durable %4): delete the durable and create it again "
+                                               "with the same config from the end of %5, as the server itself creates it; messages "
+                                               "other sessions wait for stay")
+                                    .arg(counted(c->pending(), "queued message", "queued messages"), id,
+                                         c->config.value(QLatin1String("filter_subject")).toString(), c->name, c->stream);
                 s.precondition = QStringLiteral("%1 still exists, the record on %2 is still sequence %3 and \"%4\" is not connected")
                                      .arg(c->name, e->subject)
                                      .arg(e->seq)
@@ -494,13 +494,12 @@ public:
             }
             s.params = QJsonObject{{QStringLiteral("messages"), items}, {QStringLiteral("through_mqtt"), throughMqtt}};
             s.subject = to - from == 1 ? matched.at(from)->storedSubject : QString();
-            s.description = throughMqtt ? QStringLiteral("Clear %1 retained message(s) (%2) the MQTT way: an empty retained PUBLISH on "
-                                                         "each topic through %3, which the servers turn into the delete")
-                                              .arg(to - from)
-                                              .arg(abbreviated(topics), listenerText(*m_in.mqtt))
-                                        : QStringLiteral("Delete %1 retained message(s) (%2) from %3 by sequence")
-                                              .arg(to - from)
-                                              .arg(abbreviated(topics), MqttLayout::retainedStream());
+            const QString cleared = counted(to - from, "retained message", "retained messages");
+            s.description = throughMqtt
+                ? QStringLiteral("Clear %1 (%2) the MQTT way: an empty retained PUBLISH on each topic through "
+                                 "%3, which the servers turn into the delete")
+                      .arg(cleared, abbreviated(topics), listenerText(*m_in.mqtt))
+                : QStringLiteral("Delete %1 (%2) from %3 by sequence").arg(cleared, abbreviated(topics), MqttLayout::retainedStream());
             s.precondition = QStringLiteral("each message is still the planned sequence (one that was replaced since the plan is left "
                                             "alone and said so)");
             s.undo = QStringLiteral("restore the step's backup file (restore FILE --merge --allow-changes) puts the messages back");
