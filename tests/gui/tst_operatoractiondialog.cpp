@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QInputDialog>
+#include <QCheckBox>
 #include <QProcess>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -231,6 +232,25 @@ void TestOperatorActionDialog::disconnectSaysWhetherTheClientCameBack()
         kLoadTimeoutMs));
     QVERIFY(sessions.selectClient(u"live-9"_s));
     sessions.rowActions()->update();
+    // Deleting a connected client's session: left alone, and the preview offers to disconnect it first.
+    {
+        sessions.rowActions()->action(RowActions::DeleteSessions)->trigger();
+        QPointer<OperatorActionDialog> del = window.operatorActions()->dialog();
+        QVERIFY(del);
+        OperatorActionController &plan = *del->controller();
+        QTRY_COMPARE_WITH_TIMEOUT(plan.stage(), OperatorActionController::Stage::Prepared, kLoadTimeoutMs);
+        QVERIFY2(plan.plan().isEmpty(), qPrintable(del->previewText()));
+        QVERIFY2(del->previewText().contains(u"connected to"_s), qPrintable(del->previewText()));
+        auto *first = del->findChild<QCheckBox *>(u"operatorDisconnectFirst"_s);
+        QVERIFY(first && first->isVisibleTo(del));
+        first->setChecked(true);
+        QVERIFY(plan.request().disconnectFirst);
+        QTRY_COMPARE_WITH_TIMEOUT(plan.stage(), OperatorActionController::Stage::Prepared, kLoadTimeoutMs);
+        QCOMPARE(plan.plan().counts.connections, 1);
+        QCOMPARE(plan.plan().plan.steps.first().action, u"disconnect_client"_s);
+        QCOMPARE(plan.plan().counts.sessions, 1);
+        del->reject();
+    }
     QCOMPARE(sessions.rowActions()->action(RowActions::Disconnect)->text(), u"Disconnect Client \"live-9\"…"_s);
     sessions.rowActions()->action(RowActions::Disconnect)->trigger();
     QPointer<OperatorActionDialog> dialog = window.operatorActions()->dialog();

@@ -81,6 +81,14 @@ bool OperatorActionController::prepare()
     return startPrepare({});
 }
 
+bool OperatorActionController::setDisconnectFirst(bool on)
+{
+    if (m_stage == Stage::Preparing || m_stage == Stage::Running)
+        return false;
+    m_request.disconnectFirst = on;
+    return prepare();
+}
+
 bool OperatorActionController::prepareResume(const QString &journalPath)
 {
     return !journalPath.isEmpty() && startPrepare(journalPath);

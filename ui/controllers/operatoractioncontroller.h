@@ -55,6 +55,11 @@ public:
 
     /** Reads the account and plans the action on the pool; prepared() when done. False (nothing started) without connections or while busy. */
     bool prepare();
+    /**
+     * DeleteSessions, DropBacklog: disconnect connected clients first (OperatorRequest::disconnectFirst) and plan again;
+     * prepared() when done. False (nothing started) while busy.
+     */
+    bool setDisconnectFirst(bool on);
     /** Plans the rest of the run a journal describes (OperatorRun::prepareResume); prepared() when done. */
     bool prepareResume(const QString &journalPath);
     /** Whether the plan shown continues a journal (prepareResume). */

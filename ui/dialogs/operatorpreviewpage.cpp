@@ -1,5 +1,6 @@
 #include "operatorpreviewpage.h"
 
+#include <QCheckBox>
 #include <QLabel>
 #include <QLocale>
 #include <QScrollBar>
@@ -20,8 +21,10 @@ using namespace RepairWizardWidgets;
 
 OperatorPreviewPage::OperatorPreviewPage(OperatorActionDialog &dialog)
     : m_dialog(dialog), m_status(new QLabel(this)), m_blocked(noticeLabel(QStringLiteral("operatorBlocked"), this)),
-      m_counts(new QLabel(this)), m_steps(richView(QStringLiteral("operatorSteps"), this)),
-      m_selection(richView(QStringLiteral("operatorSelection"), this))
+      m_counts(new QLabel(this)), m_disconnectFirst(new QCheckBox(tr("&Disconnect connected clients first (a device that reconnects at "
+                                                                     "once keeps its session: it is left alone then)"),
+                                                                  this)),
+      m_steps(richView(QStringLiteral("operatorSteps"), this)), m_selection(richView(QStringLiteral("operatorSelection"), this))
 {
     setTitle(tr("Preview: %1").arg(OperatorActionFormat::title(dialog.request().verb)));
     setSubTitle(OperatorActionFormat::intro(dialog.request().verb));
@@ -34,6 +37,10 @@ OperatorPreviewPage::OperatorPreviewPage(OperatorActionDialog &dialog)
     bold.setBold(true);
     m_counts->setFont(bold);
     connect(m_steps, &QTextBrowser::anchorClicked, this, &OperatorPreviewPage::expand);
+    m_disconnectFirst->setObjectName(QStringLiteral("operatorDisconnectFirst"));
+    m_disconnectFirst->setChecked(dialog.request().disconnectFirst);
+    m_disconnectFirst->hide();
+    connect(m_disconnectFirst, &QCheckBox::toggled, this, &OperatorPreviewPage::changeDisconnectFirst);
 
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_steps);
@@ -45,6 +52,7 @@ OperatorPreviewPage::OperatorPreviewPage(OperatorActionDialog &dialog)
     layout->addWidget(m_blocked);
     layout->addWidget(m_status);
     layout->addWidget(m_counts);
+    layout->addWidget(m_disconnectFirst);
     layout->addWidget(split, 1);
     showReading();
 }
@@ -118,9 +126,26 @@ void OperatorPreviewPage::showPlan()
                                                              : tr("; nothing is deleted.")));
     m_counts->setText(tr("It changes: %1.").arg(plan.counts.text()));
     m_counts->setVisible(true);
+    const OperatorRequest::Verb verb = c.request().verb;
+    bool connectedLeft = false;
+    for (const ActionSelection::Item &i : plan.selection.left)
+        connectedLeft = connectedLeft || i.why.startsWith(QLatin1String("connected to"));
+    m_disconnectFirst->setVisible(!c.isResume()
+                                  && (verb == OperatorRequest::Verb::DeleteSessions || verb == OperatorRequest::Verb::DropBacklog)
+                                  && (connectedLeft || c.request().disconnectFirst));
     showSteps();
     m_selection->setHtml(OperatorActionFormat::selectionHtml(plan));
     emit completeChanged();
+}
+
+void OperatorPreviewPage::changeDisconnectFirst(bool on)
+{
+    if (m_dialog.controller()->request().disconnectFirst == on)
+        return;
+    if (m_dialog.controller()->setDisconnectFirst(on))
+        showReading();
+    else
+        m_disconnectFirst->setChecked(!on); // busy: the plan shown stays the one asked for
 }
 
 void OperatorPreviewPage::showSteps()

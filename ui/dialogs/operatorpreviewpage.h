@@ -4,6 +4,7 @@
 
 #include <QSet>
 
+class QCheckBox;
 class QLabel;
 class QTextBrowser;
 class QUrl;
@@ -41,11 +42,14 @@ private:
     void showSteps();
     /** "step:<id>" shows a step's every request, "steps:all" every step. */
     void expand(const QUrl &link);
+    /** The operator asked to disconnect connected clients first (or not): plan again. */
+    void changeDisconnectFirst(bool on);
 
     OperatorActionDialog &m_dialog;
     QLabel *m_status;
     QLabel *m_blocked;
     QLabel *m_counts;
+    QCheckBox *m_disconnectFirst; ///< DeleteSessions, DropBacklog: shown when a connected client was left alone
     QTextBrowser *m_steps;
     QTextBrowser *m_selection;
     QSet<QString> m_expanded; ///< steps whose requests are all shown
