@@ -1,6 +1,7 @@
 #include "actioncommands.h"
 #include "interruptguard.h"
 #include "jsoncontract.h"
+#include "plantext.h"
 #include "terminalprogress.h"
 
 #include <unistd.h>
@@ -10,8 +11,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
-
-#include <cstdio>
 
 #include "common/duration.h"
 #include "nats/connectionset.h"
@@ -79,24 +78,7 @@ void printPlan(QTextStream &out, const OperatorRun &run)
             out << "\n  " << s.id << ". " << s.description << (s.destructive ? "  [destructive: backed up first]" : "") << '\n';
             if (!s.dependsOn.isEmpty())
                 out << "     after step " << s.dependsOn.join(QStringLiteral(", ")) << '\n';
-            for (qsizetype i = 0; i < s.requests.size() && i < kRequestsShown; ++i) {
-                const RepairRequest &r = s.requests.at(i);
-                out << "     request: " << r.subject
-                    << (r.body.isEmpty() ? QString() : u' ' + QString::fromUtf8(QJsonDocument(r.body).toJson(QJsonDocument::Compact)))
-                    << '\n';
-            }
-            if (s.requests.size() > kRequestsShown)
-                out << "     ... and " << number(s.requests.size() - kRequestsShown)
-                    << " more requests like these (--json lists them all)\n";
-            for (const RepairBackupSpec &b : s.backups)
-                out << "     backup:  " << b.stream << (b.subject.isEmpty() ? QString() : u' ' + b.subject)
-                    << (b.includeMessages ? "" : " (configs only)") << '\n';
-            if (!s.precondition.isEmpty())
-                out << "     checks first: " << s.precondition << '\n';
-            if (!s.verification.isEmpty())
-                out << "     verifies: " << s.verification << '\n';
-            if (!s.undo.isEmpty())
-                out << "     undo: " << s.undo << '\n';
+            PlanText::printStepDetails(out, s, kRequestsShown);
         }
     }
     for (const QString &n : p.notes)
@@ -105,15 +87,11 @@ void printPlan(QTextStream &out, const OperatorRun &run)
 
 bool confirm(QTextStream &out, const OperatorRun &run)
 {
-    out << "\n"
-        << title(run.request().verb) << ": apply these " << run.plan().plan.steps.size() << " steps to account " << run.account() << " ("
-        << run.plan().counts.text() << ")? [y/N] ";
-    out.flush();
-    char line[64] = {};
-    if (!std::fgets(line, sizeof line, stdin))
-        return false;
-    const QString answer = QString::fromLatin1(line).trimmed().toLower();
-    return answer == QLatin1String("y") || answer == QLatin1String("yes");
+    return PlanText::confirm(out,
+                             QStringLiteral("\n%1: apply these %2 steps to account %3 (%4)?")
+                                 .arg(title(run.request().verb))
+                                 .arg(run.plan().plan.steps.size())
+                                 .arg(run.account(), run.plan().counts.text()));
 }
 
 /** "step 3 of 200: applied (1,500 of 100,000 sessions)" per finished step, on standard error. */

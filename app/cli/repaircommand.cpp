@@ -1,5 +1,6 @@
 #include "repaircommand.h"
 #include "jsoncontract.h"
+#include "plantext.h"
 #include "probetext.h"
 #include "thresholdoptions.h"
 
@@ -12,8 +13,6 @@
 #include <QJsonObject>
 #include <QSet>
 #include <QStandardPaths>
-
-#include <cstdio>
 
 #include "accountchoice.h"
 #include "common/duration.h"
@@ -48,19 +47,7 @@ void printPlan(QTextStream &out, const RepairPlan &plan)
             if (!s.diff.isEmpty())
                 for (const QString &line : s.diff.split(u'\n', Qt::SkipEmptyParts))
                     out << "     " << line << '\n';
-            for (const RepairRequest &r : s.requests)
-                out << "     request: " << r.subject
-                    << (r.body.isEmpty() ? QString() : u' ' + QString::fromUtf8(QJsonDocument(r.body).toJson(QJsonDocument::Compact)))
-                    << '\n';
-            for (const RepairBackupSpec &b : s.backups)
-                out << "     backup:  " << b.stream << (b.subject.isEmpty() ? QString() : u' ' + b.subject)
-                    << (b.includeMessages ? "" : " (configs only)") << '\n';
-            if (!s.precondition.isEmpty())
-                out << "     checks first: " << s.precondition << '\n';
-            if (!s.verification.isEmpty())
-                out << "     verifies: " << s.verification << '\n';
-            if (!s.undo.isEmpty())
-                out << "     undo: " << s.undo << '\n';
+            PlanText::printStepDetails(out, s);
         }
     }
     for (const Finding &f : plan.unrepairable) {
@@ -74,13 +61,7 @@ void printPlan(QTextStream &out, const RepairPlan &plan)
 
 bool confirm(QTextStream &out, const RepairPlan &plan)
 {
-    out << "\nApply these " << plan.steps.size() << " steps to account " << plan.account << "? [y/N] ";
-    out.flush();
-    char line[64] = {};
-    if (!std::fgets(line, sizeof line, stdin))
-        return false;
-    const QString answer = QString::fromLatin1(line).trimmed().toLower();
-    return answer == QLatin1String("y") || answer == QLatin1String("yes");
+    return PlanText::confirm(out, QStringLiteral("\nApply these %1 steps to account %2?").arg(plan.steps.size()).arg(plan.account));
 }
 
 /** Per-step progress on standard error: "step N: ..." as each step starts and ends, "round N: ..." between rounds. */
