@@ -41,6 +41,12 @@ QString number(qint64 n)
     return c.toString(n);
 }
 
+/** "1 durable", "1,204 durables". */
+QString counted(qint64 n, const char *one, const char *many)
+{
+    return number(n) + u' ' + QLatin1String(n == 1 ? one : many);
+}
+
 QString title(Verb verb)
 {
     switch (verb) {
@@ -136,7 +142,8 @@ void printResult(QTextStream &out, const OperatorRun &run)
     out << '\n' << (report.complete ? "Done" : "Stopped") << ": ";
     switch (run.request().verb) {
     case Verb::DeleteSessions:
-        out << number(deleted) << " session records, " << number(durables) << " durables and " << number(qos2) << " QoS 2 records deleted";
+        out << counted(deleted, "session record", "session records") << ", " << counted(durables, "durable", "durables") << " and "
+            << counted(qos2, "QoS 2 record", "QoS 2 records") << " deleted";
         if (gone > 0)
             out << "; " << number(gone) << " were gone already";
         break;
@@ -144,11 +151,11 @@ void printResult(QTextStream &out, const OperatorRun &run)
         int closed = 0;
         for (const StepOutcome &o : report.outcomes)
             closed += o.state == StepOutcome::State::Applied || o.state == StepOutcome::State::AlreadyDone ? 1 : 0;
-        out << closed << " of " << report.outcomes.size() << " connections closed";
+        out << closed << " of " << counted(report.outcomes.size(), "connection", "connections") << " closed";
         break;
     }
-    case Verb::ClearRetained: out << number(cleared) << " retained messages cleared"; break;
-    case Verb::DropBacklog: out << number(dropped) << " queued messages dropped"; break;
+    case Verb::ClearRetained: out << counted(cleared, "retained message", "retained messages") << " cleared"; break;
+    case Verb::DropBacklog: out << counted(dropped, "queued message", "queued messages") << " dropped"; break;
     }
     out << ".\n";
     if (!report.complete)

@@ -549,6 +549,14 @@ private slots:
         const CliRunner::Run blocked = CliRunner::run(acmeArgs + QStringList{u"delete-sessions"_s, u"ro"_s, u"--yes"_s});
         QCOMPARE(blocked.exitCode(), 3);
         QVERIFY2(blocked.process.standardError.contains("allow-changes"), qPrintable(blocked.describe()));
+        // Allowed, in text mode: the plan, then what was done, the backups and the journal.
+        const CliRunner::Run done = CliRunner::run(acmeArgs
+                                                   + QStringList{u"--allow-changes"_s, u"delete-sessions"_s, u"ro"_s, u"--yes"_s,
+                                                                 u"--backup-dir"_s, QDir(dir.path()).filePath(u"cli"_s)});
+        QCOMPARE(done.exitCode(), 0);
+        QVERIFY2(done.out().contains(u"Done: 1 session record, 1 durable and 0 QoS 2 records deleted."_s), qPrintable(done.describe()));
+        QVERIFY2(done.out().contains(u"journal: "_s) && done.out().contains(u"backup: "_s), qPrintable(done.describe()));
+        QVERIFY(lastOn(set, u"$MQTT_sess"_s, sessionSubject(u"ro"_s)).isEmpty());
     }
 };
 
