@@ -6,6 +6,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 #include "mqtt/clientidhash.h"
 
@@ -96,6 +97,57 @@ bool addStream(jsCtx *js, const char *name, const char *subject, int64_t maxPerS
     cfg.MaxMsgsPerSubject = maxPerSubject;
     jsErrCode jerr = static_cast<jsErrCode>(0);
     return check(js_AddStream(nullptr, js, &cfg, nullptr, &jerr), name);
+}
+
+// `requests` (subject, payload) with at most `window` in flight over one wildcard reply subscription; the
+// number of replies without an "error" member, -1 when a request could not be sent or a reply did not come.
+qint64 pipelined(natsConnection *nc, const QList<std::pair<QByteArray, QByteArray>> &requests, int window)
+{
+    natsInbox *inbox = nullptr;
+    if (!check(natsInbox_Create(&inbox), "inbox"))
+        return -1;
+    const QByteArray prefix = QByteArray(inbox) + '.';
+    natsInbox_Destroy(inbox);
+    natsSubscription *sub = nullptr;
+    if (!check(natsConnection_SubscribeSync(&sub, nc, QByteArray(prefix + '*').constData()), "reply subscription"))
+        return -1;
+    natsSubscription_SetPendingLimits(sub, -1, -1);
+    qint64 sent = 0, received = 0, succeeded = 0;
+    bool ok = true;
+    while (ok && received < requests.size()) {
+        while (ok && sent < requests.size() && sent - received < window) {
+            const auto &[subject, payload] = requests.at(sent);
+            ok = check(natsConnection_PublishRequest(nc, subject.constData(), QByteArray(prefix + QByteArray::number(sent)).constData(),
+                                                     payload.constData(), int(payload.size())),
+                       "request");
+            ++sent;
+        }
+        natsMsg *m = nullptr;
+        ok = ok && check(natsSubscription_NextMsg(&m, sub, 60000), "reply");
+        if (!ok)
+            break;
+        const QByteArray reply(natsMsg_GetData(m), natsMsg_GetDataLength(m));
+        if (!reply.contains("\"error\""))
+            ++succeeded;
+        else if (received - succeeded < 3)
+            std::fprintf(stderr, "%s: %s\n", natsMsg_GetSubject(m), reply.left(300).constData());
+        ++received;
+        natsMsg_Destroy(m);
+    }
+    natsSubscription_Destroy(sub);
+    return ok ? succeeded : -1;
+}
+
+// A JetStream API request's reply as JSON (an empty object when none came, the error printed).
+QJsonObject apiRequest(natsConnection *nc, const QByteArray &subject, const QByteArray &payload = {})
+{
+    natsMsg *reply = nullptr;
+    if (!check(natsConnection_Request(&reply, nc, subject.constData(), payload.constData(), int(payload.size()), 30000),
+               subject.constData()))
+        return {};
+    const QJsonObject json = QJsonDocument::fromJson(QByteArray(natsMsg_GetData(reply), natsMsg_GetDataLength(reply))).object();
+    natsMsg_Destroy(reply);
+    return json;
 }
 
 } // namespace
@@ -191,6 +243,80 @@ bool fillRetainedHeaders(const QByteArray &url, int retained)
     std::printf("fill: $MQTT_rmsgs re-created per subject with %d retained messages in the header encoding\n", retained);
     jsCtx_Destroy(js);
     natsConnection_Destroy(nc);
+    return ok;
+}
+
+// $MQTT_msgs as nats-server makes it, and the durable of each record with the config the record holds.
+bool createDurables(const QByteArray &url, int records, int window, int maxConsumers)
+{
+    natsConnection *nc = rawConnect(url);
+    if (!nc)
+        return false;
+    const QJsonObject info = apiRequest(nc, "$JS.API.STREAM.INFO.$MQTT_msgs");
+    bool ok = !info.isEmpty();
+    if (ok && info.contains(QLatin1String("error"))) {
+        QByteArray config = R"({"name":"$MQTT_msgs","subjects":["$MQTT.msgs.>"],"retention":"interest","storage":"file",)"
+                            R"("num_replicas":1,"max_msgs":-1,"max_bytes":-1,"max_age":0,"max_msgs_per_subject":-1,)"
+                            R"("discard":"old","duplicate_window":120000000000)";
+        if (maxConsumers > 0)
+            config += ",\"max_consumers\":" + QByteArray::number(maxConsumers);
+        config += '}';
+        const QJsonObject created = apiRequest(nc, "$JS.API.STREAM.CREATE.$MQTT_msgs", config);
+        ok = !created.isEmpty() && !created.contains(QLatin1String("error"));
+        if (!ok)
+            std::fprintf(stderr, "create $MQTT_msgs: %s\n", QJsonDocument(created).toJson(QJsonDocument::Compact).constData());
+    }
+    QList<std::pair<QByteArray, QByteArray>> requests;
+    requests.reserve(records);
+    for (int i = 0; ok && i < records; ++i) {
+        const QByteArray id = "client-" + QByteArray::number(i).rightJustified(8, '0');
+        const QByteArray durable = durableOf(ClientIdHash::hash(QString::fromLatin1(id)).toLatin1(), i);
+        requests.append({"$JS.API.CONSUMER.DURABLE.CREATE.$MQTT_msgs." + durable,
+                         R"({"stream_name":"$MQTT_msgs","config":{"durable_name":")" + durable
+                             + R"(","deliver_subject":"$MQTT.sub.VLQy5y60qFRsGvLlBvebjS","deliver_policy":"new",)"
+                               R"("ack_policy":"explicit","ack_wait":30000000000,"filter_subject":"$MQTT.msgs.sensors.*.temp",)"
+                               R"("replay_policy":"instant","max_ack_pending":1024}})"});
+    }
+    QElapsedTimer t;
+    t.start();
+    const qint64 created = ok ? pipelined(nc, requests, window) : -1;
+    const double s = double(t.nsecsElapsed()) / 1e9;
+    ok = created == records;
+    std::printf("durables: %lld of %d created on $MQTT_msgs in %.2f s (%.0f/s, %d requests in flight)\n", static_cast<long long>(created),
+                records, s, double(std::max<qint64>(created, 0)) / s, window);
+    natsConnection_Destroy(nc);
+    return ok;
+}
+
+SessionCounts sessionCounts(const QByteArray &url)
+{
+    SessionCounts counts;
+    natsConnection *nc = rawConnect(url);
+    if (!nc)
+        return counts;
+    const QJsonObject sess = apiRequest(nc, "$JS.API.STREAM.INFO.$MQTT_sess");
+    const QJsonObject msgs = apiRequest(nc, "$JS.API.STREAM.INFO.$MQTT_msgs");
+    natsConnection_Destroy(nc);
+    for (const auto &[json, name] : {std::pair{sess, "$MQTT_sess"}, std::pair{msgs, "$MQTT_msgs"}})
+        if (!json.contains(QLatin1String("state")))
+            std::fprintf(stderr, "stream info %s: %s\n", name, QJsonDocument(json).toJson(QJsonDocument::Compact).constData());
+    if (sess.contains(QLatin1String("state")))
+        counts.records = sess.value(QLatin1String("state")).toObject().value(QLatin1String("messages")).toInteger(-1);
+    if (msgs.contains(QLatin1String("state")))
+        counts.durables = msgs.value(QLatin1String("state")).toObject().value(QLatin1String("consumer_count")).toInteger(-1);
+    return counts;
+}
+
+bool purgeStream(const QByteArray &url, const QByteArray &stream)
+{
+    natsConnection *nc = rawConnect(url);
+    if (!nc)
+        return false;
+    const QJsonObject reply = apiRequest(nc, "$JS.API.STREAM.PURGE." + stream);
+    natsConnection_Destroy(nc);
+    const bool ok = reply.value(QLatin1String("success")).toBool();
+    if (!ok)
+        std::fprintf(stderr, "purge %s: %s\n", stream.constData(), QJsonDocument(reply).toJson(QJsonDocument::Compact).constData());
     return ok;
 }
 

@@ -40,5 +40,21 @@ bool fill(const QByteArray &url, int records, int retained, bool qos0 = false);
 bool fillRetainedHeaders(const QByteArray &url, int retained);
 /** What CONSUMER.LIST returns for the durables of the first `records` sessions, indexed. */
 SessionLoader::ConsumerIndex consumerIndex(int records);
+/**
+ * `$MQTT_msgs` as the servers make it (interest retention, `$MQTT.msgs.>`, file storage) when missing, and on it
+ * the durable each of the first `records` session records names (durableOf(), the config sessionRecord() holds),
+ * created with `window` CONSUMER.DURABLE.CREATE requests in flight. Prints the time it took. `maxConsumers` > 0
+ * goes into the stream's config: nats-server 2.15+ allows 1,000 consumers per stream unless the stream says more.
+ */
+bool createDurables(const QByteArray &url, int records, int window = 256, int maxConsumers = 0);
+/** What the account holds now: messages of `$MQTT_sess`, consumers of `$MQTT_msgs` (-1: not read, the error printed). */
+struct SessionCounts
+{
+    qint64 records = -1;
+    qint64 durables = -1;
+};
+SessionCounts sessionCounts(const QByteArray &url);
+/** Every message of `stream` removed (STREAM.PURGE); false, the error printed, when it failed. */
+bool purgeStream(const QByteArray &url, const QByteArray &stream);
 
 } // namespace MqttDoctor::BenchData
