@@ -177,6 +177,11 @@ void MainWindow::createMenusAndToolBar()
     probe->setObjectName(QStringLiteral("actionProbeMqtt"));
     probe->setToolTip(tr("What a real MQTT client sees of the current account: connect, QoS 1 and retained delivery"));
     connect(probe, &QAction::triggered, this, &MainWindow::showMqttProbe);
+    QAction *resume = tools->addAction(tr("&Resume an Operator Action…"));
+    resume->setObjectName(QStringLiteral("actionResumeOperatorAction"));
+    resume->setToolTip(
+        tr("Continue a delete, disconnect, clear or drop that was stopped or killed, from its journal in the backup folder"));
+    connect(resume, &QAction::triggered, m_operatorActions, &OperatorActions::resumeFromJournal);
     tools->addSeparator();
     QAction *thresholds = tools->addAction(tr("Check &Thresholds…"));
     thresholds->setObjectName(QStringLiteral("actionCheckThresholds"));

@@ -19,6 +19,7 @@
 #include <QTest>
 #include <QInputDialog>
 #include <QCheckBox>
+#include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -60,6 +61,7 @@ private Q_SLOTS:
     void initTestCase();
     void stopThenResume();
     void closingWhileRunningStops();
+    void resumeFromAJournalFile();
     void disconnectSaysWhetherTheClientCameBack();
     void clearRetainedFromTheRetainedTab();
 
@@ -158,6 +160,54 @@ void TestOperatorActionDialog::stopThenResume()
     QVERIFY2(dialog->previewText().contains(u"Resuming"_s), qPrintable(dialog->previewText()));
     dialog->next();
     QVERIFY(!dialog->button(QWizard::CommitButton)->isEnabled());
+    QTest::keyClicks(dialog->findChild<QLineEdit *>(u"confirmEdit"_s), u"ACME"_s);
+    QTest::mouseClick(dialog->button(QWizard::CommitButton), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(run.stage(), OperatorActionController::Stage::Finished, kRunTimeoutMs);
+    QVERIFY2(run.report() && run.report()->complete, qPrintable(dialog->resultText()));
+    for (const QString &id : ids)
+        QVERIFY2(!m_server.sessionSubjects().contains(OperatorTestServer::subjectOf(id)), qPrintable(id));
+}
+
+// A run stopped in one dialog (as if the window had been killed) is continued from its journal file through
+// Tools › Resume an Operator Action: the steps not done, previewed and confirmed again. A file that is no
+// journal is refused with a message, and nothing opens.
+void TestOperatorActionDialog::resumeFromAJournalFile()
+{
+    const QStringList ids{u"journal-1"_s, u"journal-2"_s};
+    QCOMPARE(m_server.makeSessions(ids), QString());
+    ClusterController controller;
+    MainWindow window(controller);
+    QVERIFY(openAccount(window, controller, m_server.profile(true)));
+    QTemporaryDir backups;
+    QSemaphore gate;
+    std::atomic<int> applying{0};
+    QPointer<OperatorActionDialog> first = startBatchDelete(window, ids, backups.path(), [&](const RepairStep &, const QStringList &) {
+        if (applying.fetch_add(1) == 0)
+            gate.acquire(); // the first step waits until the run is asked to stop
+    });
+    QVERIFY(first);
+    OperatorActionController &stopped = *first->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(applying.load() == 1, kRunTimeoutMs);
+    first->reject(); // stop after this step
+    gate.release();
+    QTRY_COMPARE_WITH_TIMEOUT(stopped.stage(), OperatorActionController::Stage::Finished, kRunTimeoutMs);
+    const QString journal = stopped.journalPath();
+    QVERIFY(QFile::exists(journal));
+    first->close();
+
+    QVERIFY(!window.operatorActions()->openJournal(backups.filePath(u"nothing.journal.jsonl"_s)));
+    QTRY_VERIFY(window.findChild<QMessageBox *>(u"journalError"_s));
+    window.findChild<QMessageBox *>(u"journalError"_s)->close();
+
+    QPointer<OperatorActionDialog> dialog = window.operatorActions()->openJournal(journal);
+    QVERIFY(dialog);
+    OperatorActionController &run = *dialog->controller();
+    QTRY_COMPARE_WITH_TIMEOUT(run.stage(), OperatorActionController::Stage::Prepared, kLoadTimeoutMs);
+    QVERIFY2(!run.prepareError(), qPrintable(OperatorTestServer::errorText(run.prepareError())));
+    QVERIFY(run.isResume());
+    QCOMPARE(run.request().verb, OperatorRequest::Verb::DeleteSessions);
+    QCOMPARE(run.plan().plan.steps.size(), qsizetype(ids.size()) - 1);
+    dialog->next();
     QTest::keyClicks(dialog->findChild<QLineEdit *>(u"confirmEdit"_s), u"ACME"_s);
     QTest::mouseClick(dialog->button(QWizard::CommitButton), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(run.stage(), OperatorActionController::Stage::Finished, kRunTimeoutMs);

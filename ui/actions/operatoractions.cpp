@@ -11,6 +11,7 @@
 #include "dialogs/operatoractiondialog.h"
 #include "dialogs/repairwizard.h"
 #include "models/errortext.h"
+#include "repair/operator/operatorrun.h"
 
 namespace MqttDoctor {
 
@@ -21,6 +22,36 @@ OperatorActions::~OperatorActions() = default;
 OperatorActionDialog *OperatorActions::open(const OperatorRequest &request)
 {
     auto *dialog = new OperatorActionDialog(m_cluster, request, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &OperatorActionDialog::actionFinished, this, &OperatorActions::actionFinished);
+    m_dialog = dialog;
+    dialog->open();
+    return dialog;
+}
+
+void OperatorActions::resumeFromJournal()
+{
+    auto *chooser = new QFileDialog(m_window, tr("Resume an Operator Action"), RepairWizard::defaultBackupDir(),
+                                    tr("Operator action journals (*.journal.jsonl)"));
+    chooser->setObjectName(QStringLiteral("journalFileDialog"));
+    chooser->setFileMode(QFileDialog::ExistingFile);
+    chooser->setAttribute(Qt::WA_DeleteOnClose);
+    connect(chooser, &QFileDialog::fileSelected, this, [this](const QString &file) { openJournal(file); });
+    chooser->open();
+}
+
+OperatorActionDialog *OperatorActions::openJournal(const QString &journalPath)
+{
+    auto request = OperatorRun::journalRequest(journalPath);
+    if (!request) {
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Resume an Operator Action"), ErrorText::withHint(request.error()),
+                                    QMessageBox::Ok, m_window);
+        box->setObjectName(QStringLiteral("journalError"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return nullptr;
+    }
+    auto *dialog = new OperatorActionDialog(m_cluster, *request, m_window, journalPath);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &OperatorActionDialog::actionFinished, this, &OperatorActions::actionFinished);
     m_dialog = dialog;

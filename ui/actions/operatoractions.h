@@ -32,6 +32,10 @@ public:
 
     /** Opens the dialog of `request` (window-modal); it starts reading the account and planning at once. */
     OperatorActionDialog *open(const OperatorRequest &request);
+    /** Asks for a journal of an operator action (the backup folder first) and opens its dialog to resume it. */
+    void resumeFromJournal();
+    /** Opens the dialog that resumes the run `journalPath` describes; null (and a message) when it is no journal. */
+    OperatorActionDialog *openJournal(const QString &journalPath);
     /** The dialog opened last, while it is open. */
     OperatorActionDialog *dialog() const;
     /** Asks for a folder (the repair wizard's backup folder first), then backs up the selection's records there. */

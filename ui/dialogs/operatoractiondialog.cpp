@@ -13,7 +13,8 @@
 
 namespace MqttDoctor {
 
-OperatorActionDialog::OperatorActionDialog(ClusterController &cluster, const OperatorRequest &request, QWidget *parent)
+OperatorActionDialog::OperatorActionDialog(ClusterController &cluster, const OperatorRequest &request, QWidget *parent,
+                                           const QString &journalPath)
     : QWizard(parent), m_controller(new OperatorActionController(cluster.runner(), cluster.connectionSet(), request, this)),
       m_previewPage(new OperatorPreviewPage(*this)), m_confirmPage(new OperatorConfirmPage(*this)), m_runPage(new OperatorRunPage(*this))
 {
@@ -32,7 +33,7 @@ OperatorActionDialog::OperatorActionDialog(ClusterController &cluster, const Ope
     connect(m_controller, &OperatorActionController::prepared, this, &OperatorActionDialog::showPrepared);
     connect(m_controller, &OperatorActionController::runEvent, m_runPage, &OperatorRunPage::handleEvent);
     connect(m_controller, &OperatorActionController::runFinished, this, &OperatorActionDialog::showFinished);
-    if (!m_controller->prepare())
+    if (!(journalPath.isEmpty() ? m_controller->prepare() : m_controller->prepareResume(journalPath)))
         m_previewPage->showNotConnected();
 }
 

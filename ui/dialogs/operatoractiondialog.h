@@ -35,7 +35,9 @@ public:
     enum PageId { PreviewPageId, ConfirmPageId, RunPageId };
 
     /** Starts reading the account and planning at once. */
-    OperatorActionDialog(ClusterController &cluster, const OperatorRequest &request, QWidget *parent = nullptr);
+    /** `journalPath` non-empty: the rest of the run that journal describes (its request is `request`), else a new plan. */
+    OperatorActionDialog(ClusterController &cluster, const OperatorRequest &request, QWidget *parent = nullptr,
+                         const QString &journalPath = {});
     ~OperatorActionDialog() override;
 
     OperatorActionController *controller() const { return m_controller; }

@@ -148,16 +148,42 @@ Result<void> OperatorRun::prepare()
     return {};
 }
 
-Result<void> OperatorRun::prepareResume(const QString &journalPath)
+namespace {
+
+/** A journal's lines: the first (request and plan) parsed and checked, the rest as they are. */
+Result<std::pair<QJsonObject, QList<QByteArray>>> readJournal(const QString &journalPath)
 {
     QFile f(journalPath);
     if (!f.open(QIODevice::ReadOnly))
         return Error(Error::Kind::Io, QStringLiteral("cannot read the journal %1: %2").arg(journalPath, f.errorString()));
-    const QList<QByteArray> lines = f.readAll().split('\n');
+    QList<QByteArray> lines = f.readAll().split('\n');
     QJsonParseError pe;
     const QJsonObject head = QJsonDocument::fromJson(lines.value(0), &pe).object();
     if (pe.error != QJsonParseError::NoError || head.value(key("journal")).toString() != QLatin1String("nats-mqtt-doctor-action"))
         return Error(Error::Kind::InvalidInput, QStringLiteral("%1 is not a journal of an operator action").arg(journalPath));
+    return std::make_pair(head, std::move(lines));
+}
+
+} // namespace
+
+Result<OperatorRequest> OperatorRun::journalRequest(const QString &journalPath)
+{
+    auto journal = readJournal(journalPath);
+    if (!journal)
+        return journal.error();
+    auto request = OperatorRequest::fromJson(journal->first.value(key("request")).toObject());
+    if (!request)
+        return request.error().prefixed(QStringLiteral("the journal %1").arg(journalPath));
+    return request;
+}
+
+Result<void> OperatorRun::prepareResume(const QString &journalPath)
+{
+    auto journal = readJournal(journalPath);
+    if (!journal)
+        return journal.error();
+    const QJsonObject &head = journal->first;
+    const QList<QByteArray> &lines = journal->second;
     auto request = OperatorRequest::fromJson(head.value(key("request")).toObject());
     if (!request)
         return request.error().prefixed(QStringLiteral("the journal %1").arg(journalPath));

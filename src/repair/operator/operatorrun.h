@@ -66,6 +66,9 @@ public:
      */
     Result<void> prepareResume(const QString &journalPath);
 
+    /** The request a journal of run() holds (what a front end shows before it resumes it); InvalidInput when it is none. */
+    static Result<OperatorRequest> journalRequest(const QString &journalPath);
+
     const OperatorRequest &request() const { return m_options.request; }
     QString account() const { return m_account; }
     const OperatorPlan &plan() const { return m_plan; }
