@@ -34,19 +34,37 @@ QString safePart(const QString &text)
     return s.left(60);
 }
 
-/** The journal's first line: what was asked and the whole plan; each later line a step that finished. */
-QByteArray journalHeader(const OperatorRequest &request, const QString &account, const OperatorPlan &plan)
+/**
+ * The journal's first line: what was asked and the whole plan, written step by step (a plan of 100,000 sessions is
+ * never one JSON document in memory); each later line a step that finished.
+ */
+Result<void> writeJournalHeader(QFile &file, const OperatorRequest &request, const QString &account, const OperatorPlan &plan)
 {
-    QJsonArray steps;
-    for (const RepairStep &s : plan.plan.steps)
-        steps.append(s.toJournalJson());
-    const QJsonObject o{{key("journal"), key("nats-mqtt-doctor-action")},
-                        {key("request"), request.toJson()},
-                        {key("account"), account},
-                        {key("counts"), plan.counts.toJson()},
-                        {key("path"), plan.path},
-                        {key("steps"), steps}};
-    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+    QJsonObject head{{key("journal"), key("nats-mqtt-doctor-action")},
+                     {key("request"), request.toJson()},
+                     {key("account"), account},
+                     {key("counts"), plan.counts.toJson()},
+                     {key("path"), plan.path},
+                     {key("steps"), QJsonArray()}};
+    QByteArray text = QJsonDocument(head).toJson(QJsonDocument::Compact);
+    // ...,"steps":[]} → ...,"steps":[<step>,<step>]}
+    const QByteArray emptySteps = "\"steps\":[]";
+    const qsizetype at = text.indexOf(emptySteps);
+    QByteArray chunk = text.left(at + emptySteps.size() - 1);
+    for (qsizetype i = 0; i < plan.plan.steps.size(); ++i) {
+        if (i > 0)
+            chunk += ',';
+        chunk += QJsonDocument(plan.plan.steps.at(i).toJournalJson()).toJson(QJsonDocument::Compact);
+        if (chunk.size() > (1 << 20)) {
+            if (file.write(chunk) != chunk.size())
+                return Error(Error::Kind::Io, QStringLiteral("cannot write the journal %1: %2").arg(file.fileName(), file.errorString()));
+            chunk.clear();
+        }
+    }
+    chunk += text.mid(at + emptySteps.size() - 1) + '\n';
+    if (file.write(chunk) != chunk.size() || !file.flush())
+        return Error(Error::Kind::Io, QStringLiteral("cannot write the journal %1: %2").arg(file.fileName(), file.errorString()));
+    return {};
 }
 
 } // namespace
@@ -80,6 +98,7 @@ Result<void> OperatorRun::prepare()
     m_report.reset();
     m_returns.clear();
     m_journal.clear();
+    m_prepareNotes.clear();
     m_account = req.account;
     if (m_account.isEmpty()) {
         auto own = m_connections.primaryAccountName();
@@ -143,6 +162,7 @@ Result<void> OperatorRun::prepare()
     }
     m_plan = OperatorPlanner::plan(in, req);
     m_plan.notes = m_prepareNotes + m_plan.notes;
+    m_snapshot.reset(); // the plan holds copies of what it needs: 100,000 records need not stay
     for (RepairStep &s : m_plan.plan.steps)
         s.account = m_account;
     return {};
@@ -246,10 +266,9 @@ Result<RepairExecutor::Report> OperatorRun::execute(const EventHandler &events, 
         journal = std::make_unique<QFile>(m_journal);
         if (!journal->open(QIODevice::Append | QIODevice::WriteOnly))
             return Error(Error::Kind::Io, QStringLiteral("cannot write the journal %1: %2").arg(m_journal, journal->errorString()));
-        if (fresh) {
-            journal->write(journalHeader(m_options.request, m_account, m_plan));
-            journal->flush();
-        }
+        if (fresh)
+            if (auto w = writeJournalHeader(*journal, m_options.request, m_account, m_plan); !w)
+                return w.error();
     }
     eo.events = [&](const RepairEvent &e) {
         if (journal && e.kind == RepairEvent::Kind::StepFinished

@@ -115,7 +115,7 @@ private:
     bool m_dryRun = false;
     QString m_journal;
     QList<ClientReturn> m_returns;
-    std::shared_ptr<AccountSnapshot> m_snapshot; ///< what prepare() read (the plan points into its records)
+    std::shared_ptr<AccountSnapshot> m_snapshot; ///< what prepare() read, while it plans (released after)
     QStringList m_prepareNotes;
 };
 
