@@ -121,6 +121,11 @@ Result<void> OperatorRun::prepare()
     if (sessions && !m_snapshot->sessionsComplete && !m_snapshot->noSessionsStream)
         return Error(Error::Kind::Internal, QStringLiteral("the session records of %1 were not all read").arg(m_account));
     resolveTarget(m_snapshot->servers);
+    // The streams' consumer infos were read to join the sessions with their durables, which now hold what the plan
+    // needs (name, stream, pending, config): at 100,000 durables the rest is most of the memory.
+    for (StreamInfo &s : m_snapshot->account.streams)
+        s.consumers.clear();
+    m_snapshot->records.owners.reset();
 
     OperatorInput in;
     in.account = m_account;
