@@ -9,6 +9,7 @@
 #include "mqtt/mqttlayout.h"
 #include "nats/jserrors.h"
 #include "repair/actions/actionfamilies.h"
+#include "repair/paramkey.h"
 #include "repair/repairaction.h"
 #include "repair/actions/sessionlivestate.h"
 
@@ -16,14 +17,9 @@ namespace MqttDoctor {
 
 namespace {
 
-QString key(const char *k)
-{
-    return QString::fromLatin1(k);
-}
-
 qint64 pendingOf(const QJsonObject &info)
 {
-    return info.value(key("num_pending")).toInteger() + info.value(key("num_ack_pending")).toInteger();
+    return info.value(paramKey("num_pending")).toInteger() + info.value(paramKey("num_ack_pending")).toInteger();
 }
 
 class DropBacklog final : public RepairAction
@@ -44,8 +40,8 @@ public:
             return info.error();
         if (!*info)
             return Precondition::changed(QStringLiteral("the durable %1 no longer exists").arg(step.consumer));
-        const QString session = step.params.value(key("session")).toString();
-        const quint64 planned = quint64(step.params.value(key("session_seq")).toInteger());
+        const QString session = step.params.value(paramKey("session")).toString();
+        const quint64 planned = quint64(step.params.value(paramKey("session_seq")).toInteger());
         auto rec = SessionLiveState::lastOnSubject(ctx, MqttLayout::sessionsStream(), session);
         if (!rec)
             return rec.error();
@@ -53,7 +49,7 @@ public:
             return Precondition::changed(QStringLiteral("the session record on %1 changed since the plan (the client reconnected or its "
                                                         "session was deleted)")
                                              .arg(session));
-        const QString clientId = step.params.value(key("client_id")).toString();
+        const QString clientId = step.params.value(paramKey("client_id")).toString();
         const auto clients = SessionLiveState::connectedNow(ctx, clientId);
         if (clients && clients->contains(clientId))
             return Precondition::changed(QStringLiteral("\"%1\" is connected to %2").arg(clientId, clients->value(clientId)));
@@ -76,14 +72,14 @@ public:
         auto deleted = ctx.api(QStringLiteral("CONSUMER.DELETE.%1.%2").arg(step.stream, step.consumer));
         if (!deleted && deleted.error().jsErrCode() != JsErrors::ConsumerNotFound)
             return deleted.error().prefixed(QStringLiteral("deleting %1").arg(step.consumer));
-        const QJsonObject config = step.params.value(key("config")).toObject();
+        const QJsonObject config = step.params.value(paramKey("config")).toObject();
         auto created = ctx.api(QStringLiteral("CONSUMER.DURABLE.CREATE.%1.%2").arg(step.stream, step.consumer),
-                               QJsonObject{{key("stream_name"), step.stream}, {key("config"), config}});
+                               QJsonObject{{paramKey("stream_name"), step.stream}, {paramKey("config"), config}});
         if (!created)
             return created.error().prefixed(QStringLiteral("creating %1 again (deleted: the backup holds its config; restore it with "
                                                            "restore FILE --merge --allow-changes)")
                                                 .arg(step.consumer));
-        return QJsonArray{QJsonObject{{key("dropped"), dropped}, {key("durable"), step.consumer}}, *created};
+        return QJsonArray{QJsonObject{{paramKey("dropped"), dropped}, {paramKey("durable"), step.consumer}}, *created};
     }
 
     Result<void> verify(const RepairStep &step, const ExecContext &ctx) const override
@@ -93,13 +89,13 @@ public:
             return info.error();
         if (!*info)
             return Error(Error::Kind::Internal, QStringLiteral("the durable %1 was not created again").arg(step.consumer));
-        const QJsonObject want = step.params.value(key("config")).toObject();
-        const QJsonObject have = (*info)->value(key("config")).toObject();
+        const QJsonObject want = step.params.value(paramKey("config")).toObject();
+        const QJsonObject have = (*info)->value(paramKey("config")).toObject();
         for (const char *field : {"deliver_subject", "filter_subject", "ack_policy"})
-            if (want.value(key(field)) != have.value(key(field)))
+            if (want.value(paramKey(field)) != have.value(paramKey(field)))
                 return Error(Error::Kind::Internal,
-                             QStringLiteral("the durable %1 came back with another %2").arg(step.consumer, key(field)));
-        const qint64 was = step.params.value(key("pending")).toInteger();
+                             QStringLiteral("the durable %1 came back with another %2").arg(step.consumer, paramKey(field)));
+        const qint64 was = step.params.value(paramKey("pending")).toInteger();
         const qint64 now = pendingOf(**info);
         if (was > 0 && now >= was)
             return Error(Error::Kind::Internal,

@@ -13,16 +13,12 @@
 #include "nats/natsconnection.h"
 #include "records/mqttconnections.h"
 #include "repair/actions/actionfamilies.h"
+#include "repair/paramkey.h"
 #include "repair/repairaction.h"
 
 namespace MqttDoctor {
 
 namespace {
-
-QString key(const char *k)
-{
-    return QString::fromLatin1(k);
-}
 
 /** The open connections of the step's client, through the system connection or the account's CONNZ import. */
 Result<QList<MqttConnection>> connectionsNow(const ExecContext &ctx, const QString &clientId)
@@ -35,11 +31,11 @@ Result<QList<MqttConnection>> connectionsNow(const ExecContext &ctx, const QStri
 /** Whether connection `cid` of the step is open on its server now. */
 Result<bool> stillOpen(const RepairStep &step, const ExecContext &ctx)
 {
-    auto conns = connectionsNow(ctx, step.params.value(key("client_id")).toString());
+    auto conns = connectionsNow(ctx, step.params.value(paramKey("client_id")).toString());
     if (!conns)
         return conns.error();
-    const QString server = step.params.value(key("server_id")).toString();
-    const quint64 cid = quint64(step.params.value(key("cid")).toInteger());
+    const QString server = step.params.value(paramKey("server_id")).toString();
+    const quint64 cid = quint64(step.params.value(paramKey("cid")).toInteger());
     for (const MqttConnection &c : *conns)
         if (c.serverId == server && c.cid == cid)
             return true;
@@ -64,12 +60,12 @@ public:
             return open.error();
         if (!*open)
             return Precondition::alreadyDone(QStringLiteral("connection %1 of \"%2\" is closed already")
-                                                 .arg(step.params.value(key("cid")).toInteger())
-                                                 .arg(step.params.value(key("client_id")).toString()));
-        if (step.params.value(key("method")).toString() == QLatin1String("kick") && !ctx.target.system)
+                                                 .arg(step.params.value(paramKey("cid")).toInteger())
+                                                 .arg(step.params.value(paramKey("client_id")).toString()));
+        if (step.params.value(paramKey("method")).toString() == QLatin1String("kick") && !ctx.target.system)
             return Error(Error::Kind::NoSystemAccess, QStringLiteral("the kick request needs the system account's connection"),
                          QStringLiteral("give the system account's credentials (--system-user/--system-creds or the profile's)"));
-        if (step.params.value(key("method")).toString() == QLatin1String("takeover") && !ctx.target.mqtt)
+        if (step.params.value(paramKey("method")).toString() == QLatin1String("takeover") && !ctx.target.mqtt)
             return Error(Error::Kind::InvalidInput, QStringLiteral("a takeover needs the account's MQTT user in the profile (mqtt_probe)"));
         return Precondition::run();
     }
@@ -78,31 +74,32 @@ public:
     {
         if (auto w = ctx.target.checkWritable(QStringLiteral("disconnect")); !w)
             return w.error();
-        const QString clientId = step.params.value(key("client_id")).toString();
-        if (step.params.value(key("method")).toString() == QLatin1String("kick")) {
+        const QString clientId = step.params.value(paramKey("client_id")).toString();
+        if (step.params.value(paramKey("method")).toString() == QLatin1String("kick")) {
             // The kick reply is the server's envelope alone ({"server": {...}}) or an "error": not a SystemClient reply.
-            const QString subject = QStringLiteral("$SYS.REQ.SERVER.%1.KICK").arg(step.params.value(key("server_id")).toString());
+            const QString subject = QStringLiteral("$SYS.REQ.SERVER.%1.KICK").arg(step.params.value(paramKey("server_id")).toString());
             auto reply = ctx.target.system->request(
-                subject, QJsonDocument(QJsonObject{{key("cid"), step.params.value(key("cid"))}}).toJson(QJsonDocument::Compact));
+                subject, QJsonDocument(QJsonObject{{paramKey("cid"), step.params.value(paramKey("cid"))}}).toJson(QJsonDocument::Compact));
             if (!reply)
                 return Error(reply.error())
-                    .prefixed(
-                        QStringLiteral("kicking connection %1 of \"%2\"").arg(step.params.value(key("cid")).toInteger()).arg(clientId));
+                    .prefixed(QStringLiteral("kicking connection %1 of \"%2\"")
+                                  .arg(step.params.value(paramKey("cid")).toInteger())
+                                  .arg(clientId));
             const QJsonObject body = QJsonDocument::fromJson(reply->data).object();
-            if (body.contains(key("error")))
+            if (body.contains(paramKey("error")))
                 return Error(Error::Kind::Internal,
                              QStringLiteral("the server refused to kick connection %1 of \"%2\": %3")
-                                 .arg(step.params.value(key("cid")).toInteger())
-                                 .arg(clientId, SystemClient::describeError(body.value(key("error")).toObject())));
-            return QJsonArray{
-                QJsonObject{{key("kicked"), step.params.value(key("cid"))}, {key("server"), step.params.value(key("server"))}}};
+                                 .arg(step.params.value(paramKey("cid")).toInteger())
+                                 .arg(clientId, SystemClient::describeError(body.value(paramKey("error")).toObject())));
+            return QJsonArray{QJsonObject{{paramKey("kicked"), step.params.value(paramKey("cid"))},
+                                          {paramKey("server"), step.params.value(paramKey("server"))}}};
         }
         MqttWireClient takeover(*ctx.target.mqtt, clientId, false);
         QString why;
         if (!takeover.connect(&why))
             return Error(Error::Kind::Internal, QStringLiteral("the takeover connect as \"%1\" failed: %2").arg(clientId, why));
         takeover.disconnect();
-        return QJsonArray{QJsonObject{{key("taken_over"), clientId}, {key("server"), step.params.value(key("server"))}}};
+        return QJsonArray{QJsonObject{{paramKey("taken_over"), clientId}, {paramKey("server"), step.params.value(paramKey("server"))}}};
     }
 
     Result<void> verify(const RepairStep &step, const ExecContext &ctx) const override
@@ -117,10 +114,11 @@ public:
             if (!*open)
                 return {};
             if (t.elapsed() > 3000)
-                return Error(Error::Kind::Internal,
-                             QStringLiteral("connection %1 of \"%2\" is still open on %3")
-                                 .arg(step.params.value(key("cid")).toInteger())
-                                 .arg(step.params.value(key("client_id")).toString(), step.params.value(key("server")).toString()));
+                return Error(
+                    Error::Kind::Internal,
+                    QStringLiteral("connection %1 of \"%2\" is still open on %3")
+                        .arg(step.params.value(paramKey("cid")).toInteger())
+                        .arg(step.params.value(paramKey("client_id")).toString(), step.params.value(paramKey("server")).toString()));
             QThread::msleep(100);
         }
     }

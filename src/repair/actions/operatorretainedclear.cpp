@@ -12,17 +12,13 @@
 #include "mqtt/mqttlayout.h"
 #include "nats/jserrors.h"
 #include "repair/actions/actionfamilies.h"
+#include "repair/paramkey.h"
 #include "repair/repairaction.h"
 #include "repair/actions/sequencebackup.h"
 
 namespace MqttDoctor {
 
 namespace {
-
-QString key(const char *k)
-{
-    return QString::fromLatin1(k);
-}
 
 struct PlannedMessage
 {
@@ -33,8 +29,8 @@ struct PlannedMessage
 QList<PlannedMessage> plannedMessages(const RepairStep &step)
 {
     QList<PlannedMessage> out;
-    for (const QJsonValue &v : step.params.value(key("messages")).toArray())
-        out.append({v.toObject().value(key("topic")).toString(), quint64(v.toObject().value(key("seq")).toInteger())});
+    for (const QJsonValue &v : step.params.value(paramKey("messages")).toArray())
+        out.append({v.toObject().value(paramKey("topic")).toString(), quint64(v.toObject().value(paramKey("seq")).toInteger())});
     return out;
 }
 
@@ -64,7 +60,7 @@ public:
         if (present == 0)
             return Precondition::alreadyDone(
                 QStringLiteral("none of the %1 message(s) is on %2 any more").arg(planned.size()).arg(MqttLayout::retainedStream()));
-        if (step.params.value(key("through_mqtt")).toBool() && !ctx.target.mqtt)
+        if (step.params.value(paramKey("through_mqtt")).toBool() && !ctx.target.mqtt)
             return Error(Error::Kind::InvalidInput,
                          QStringLiteral("clearing through MQTT needs the account's MQTT user in the profile (mqtt_probe)"));
         Precondition run = Precondition::run();
@@ -91,8 +87,8 @@ public:
                 present << *now->at(i);
                 clearing << planned.at(i);
             } else {
-                left.append(
-                    QJsonObject{{key("topic"), planned.at(i).topic}, {key("why"), QStringLiteral("replaced or cleared since the plan")}});
+                left.append(QJsonObject{{paramKey("topic"), planned.at(i).topic},
+                                        {paramKey("why"), QStringLiteral("replaced or cleared since the plan")}});
             }
         }
         QJsonArray replies;
@@ -100,10 +96,10 @@ public:
             auto path = SequenceBackup::write(ctx, step, MqttLayout::retainedStream(), present, {}, 0);
             if (!path)
                 return path.error();
-            replies.append(QJsonObject{{key("backup"), *path}});
+            replies.append(QJsonObject{{paramKey("backup"), *path}});
         }
         qint64 cleared = 0;
-        if (step.params.value(key("through_mqtt")).toBool()) {
+        if (step.params.value(paramKey("through_mqtt")).toBool()) {
             MqttWireClient client(*ctx.target.mqtt, QStringLiteral("nats-mqtt-doctor-clear-") + MqttWireClient::randomToken(10), true);
             QString why;
             if (!client.connect(&why))
@@ -125,7 +121,7 @@ public:
             QList<ExecContext::ApiCall> calls;
             for (const BackupMessage &m : std::as_const(present))
                 calls.append({QStringLiteral("STREAM.MSG.DELETE.") + MqttLayout::retainedStream(),
-                              QJsonObject{{key("seq"), qint64(m.seq)}, {key("no_erase"), true}}});
+                              QJsonObject{{paramKey("seq"), qint64(m.seq)}, {paramKey("no_erase"), true}}});
             auto replies2 = ctx.apiEach(calls);
             if (!replies2)
                 return replies2.error().prefixed(QStringLiteral("deleting retained messages"));
@@ -135,7 +131,7 @@ public:
                 cleared += r ? 1 : 0;
             }
         }
-        replies.append(QJsonObject{{key("cleared"), cleared}, {key("left"), left}});
+        replies.append(QJsonObject{{paramKey("cleared"), cleared}, {paramKey("left"), left}});
         return replies;
     }
 
@@ -158,7 +154,7 @@ public:
                              QStringLiteral("still on %1: %2").arg(MqttLayout::retainedStream(), still.join(QStringLiteral(", "))));
             QThread::msleep(100);
         }
-        if (!step.params.value(key("through_mqtt")).toBool() || !ctx.target.mqtt)
+        if (!step.params.value(paramKey("through_mqtt")).toBool() || !ctx.target.mqtt)
             return {};
         // What a device subscribing now gets: no retained message on the cleared topics.
         MqttWireClient reader(*ctx.target.mqtt, QStringLiteral("nats-mqtt-doctor-check-") + MqttWireClient::randomToken(10), true);

@@ -14,6 +14,7 @@
 #include "mqtt/mqttlayout.h"
 #include "nats/jserrors.h"
 #include "repair/actions/actionfamilies.h"
+#include "repair/paramkey.h"
 #include "repair/repairaction.h"
 #include "repair/actions/sequencebackup.h"
 #include "repair/actions/sessionlivestate.h"
@@ -23,11 +24,6 @@ namespace MqttDoctor {
 namespace {
 
 const QString sessStream = MqttLayout::sessionsStream();
-
-QString key(const char *k)
-{
-    return QString::fromLatin1(k);
-}
 
 struct PlannedSession
 {
@@ -47,9 +43,10 @@ struct PlannedObject
 QList<PlannedSession> plannedSessions(const RepairStep &step)
 {
     QList<PlannedSession> out;
-    for (const QJsonValue &v : step.params.value(key("sessions")).toArray()) {
+    for (const QJsonValue &v : step.params.value(paramKey("sessions")).toArray()) {
         const QJsonObject o = v.toObject();
-        out.append({o.value(key("subject")).toString(), quint64(o.value(key("seq")).toInteger()), o.value(key("client_id")).toString()});
+        out.append({o.value(paramKey("subject")).toString(), quint64(o.value(paramKey("seq")).toInteger()),
+                    o.value(paramKey("client_id")).toString()});
     }
     return out;
 }
@@ -57,10 +54,10 @@ QList<PlannedSession> plannedSessions(const RepairStep &step)
 QList<PlannedObject> plannedObjects(const RepairStep &step, const char *what)
 {
     QList<PlannedObject> out;
-    for (const QJsonValue &v : step.params.value(key(what)).toArray()) {
+    for (const QJsonValue &v : step.params.value(paramKey(what)).toArray()) {
         const QJsonObject o = v.toObject();
-        out.append({o.value(key("stream")).toString(), o.value(key("name")).toString(), quint64(o.value(key("seq")).toInteger()),
-                    o.value(key("session")).toString()});
+        out.append({o.value(paramKey("stream")).toString(), o.value(paramKey("name")).toString(),
+                    quint64(o.value(paramKey("seq")).toInteger()), o.value(paramKey("session")).toString()});
     }
     return out;
 }
@@ -93,9 +90,10 @@ Result<BatchState> readBatch(const ExecContext &ctx, const QList<PlannedSession>
             continue;
         }
         if (connected && !s.clientId.isEmpty() && connected->contains(s.clientId)) {
-            out.left.append(QJsonObject{{key("client_id"), s.clientId},
-                                        {key("subject"), s.subject},
-                                        {key("why"), QStringLiteral("connected to %1 since the plan").arg(connected->value(s.clientId))}});
+            out.left.append(
+                QJsonObject{{paramKey("client_id"), s.clientId},
+                            {paramKey("subject"), s.subject},
+                            {paramKey("why"), QStringLiteral("connected to %1 since the plan").arg(connected->value(s.clientId))}});
             continue;
         }
         out.present << *m;
@@ -105,16 +103,16 @@ Result<BatchState> readBatch(const ExecContext &ctx, const QList<PlannedSession>
     if (!missing.isEmpty()) {
         QList<ExecContext::ApiCall> calls;
         for (qsizetype i : missing)
-            calls.append({QStringLiteral("STREAM.MSG.GET.") + sessStream, QJsonObject{{key("last_by_subj"), sessions.at(i).subject}}});
+            calls.append({QStringLiteral("STREAM.MSG.GET.") + sessStream, QJsonObject{{paramKey("last_by_subj"), sessions.at(i).subject}}});
         auto last = ctx.apiEach(calls);
         if (!last)
             return last.error().prefixed(QStringLiteral("reading %1").arg(sessStream));
         for (qsizetype j = 0; j < missing.size(); ++j) {
             const PlannedSession &s = sessions.at(missing.at(j));
             if (last->at(j)) {
-                out.left.append(QJsonObject{{key("client_id"), s.clientId},
-                                            {key("subject"), s.subject},
-                                            {key("why"), QStringLiteral("its client wrote a new session record since the plan")}});
+                out.left.append(QJsonObject{{paramKey("client_id"), s.clientId},
+                                            {paramKey("subject"), s.subject},
+                                            {paramKey("why"), QStringLiteral("its client wrote a new session record since the plan")}});
             } else if (last->at(j).error().jsErrCode() == JsErrors::NoMessageFound) {
                 ++out.gone;
             } else {
@@ -214,7 +212,7 @@ public:
                 if (m) {
                     qos2Messages[it.key()].append(*m);
                     qos2Deletes.append({QStringLiteral("STREAM.MSG.DELETE.") + it.key(),
-                                        QJsonObject{{key("seq"), qint64(m->seq)}, {key("no_erase"), true}}});
+                                        QJsonObject{{paramKey("seq"), qint64(m->seq)}, {paramKey("no_erase"), true}}});
                 }
         }
         // docs/safety.md, "Nothing is lost": every file complete on disk before anything is deleted.
@@ -226,7 +224,7 @@ public:
             auto path = SequenceBackup::write(ctx, step, stream, messages, consumers, index++);
             if (!path)
                 return path.error();
-            replies.append(QJsonObject{{key("backup"), *path}});
+            replies.append(QJsonObject{{paramKey("backup"), *path}});
             return {};
         };
         if (auto b = backUp(sessStream, state->present, {}); !b)
@@ -243,8 +241,8 @@ public:
         // or ORPHAN_CONSUMER takes; durables first would leave records whose durables are missing.
         QList<ExecContext::ApiCall> recordDeletes;
         for (const BackupMessage &m : std::as_const(state->present))
-            recordDeletes.append(
-                {QStringLiteral("STREAM.MSG.DELETE.") + sessStream, QJsonObject{{key("seq"), qint64(m.seq)}, {key("no_erase"), true}}});
+            recordDeletes.append({QStringLiteral("STREAM.MSG.DELETE.") + sessStream,
+                                  QJsonObject{{paramKey("seq"), qint64(m.seq)}, {paramKey("no_erase"), true}}});
         auto records = deleteAll(ctx, recordDeletes, QStringLiteral("the session records"));
         if (!records)
             return records.error();
@@ -255,17 +253,17 @@ public:
         if (!qos2)
             return qos2.error();
         const qint64 flushed = flushThroughMqtt(step, ctx, sessions, state->deleting);
-        QJsonObject summary{{key("deleted"), *records},
-                            {key("already_gone"), state->gone},
-                            {key("durables_deleted"), *durables},
-                            {key("qos2_deleted"), *qos2},
-                            {key("left"), QJsonArray::fromVariantList({})}};
+        QJsonObject summary{{paramKey("deleted"), *records},
+                            {paramKey("already_gone"), state->gone},
+                            {paramKey("durables_deleted"), *durables},
+                            {paramKey("qos2_deleted"), *qos2},
+                            {paramKey("left"), QJsonArray::fromVariantList({})}};
         QJsonArray left;
         for (const QJsonObject &l : std::as_const(state->left))
             left.append(l);
-        summary.insert(key("left"), left);
+        summary.insert(paramKey("left"), left);
         if (flushed >= 0)
-            summary.insert(key("forgotten_through_mqtt"), flushed);
+            summary.insert(paramKey("forgotten_through_mqtt"), flushed);
         replies.append(summary);
         return replies;
     }
@@ -313,7 +311,7 @@ private:
     static qint64 flushThroughMqtt(const RepairStep &step, const ExecContext &ctx, const QList<PlannedSession> &sessions,
                                    const QSet<QString> &deleted)
     {
-        if (!ctx.target.mqtt || !step.params.value(key("flush_through_mqtt")).toBool())
+        if (!ctx.target.mqtt || !step.params.value(paramKey("flush_through_mqtt")).toBool())
             return -1;
         qint64 done = 0;
         for (const PlannedSession &s : sessions) {

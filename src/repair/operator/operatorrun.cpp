@@ -16,18 +16,14 @@
 #include "records/retainedloader.h"
 #include "repair/backupfile.h"
 #include "repair/operator/operatorplanner.h"
+#include "repair/paramkey.h"
 #include "repair/privatefiles.h"
 
 namespace MqttDoctor {
 
 namespace {
 
-QString key(const char *k)
-{
-    return QString::fromLatin1(k);
-}
-
-QString safePart(const QString &text)
+QString journalNamePart(const QString &text)
 {
     QString s = text;
     s.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
@@ -40,12 +36,12 @@ QString safePart(const QString &text)
  */
 Result<void> writeJournalHeader(QFile &file, const OperatorRequest &request, const QString &account, const OperatorPlan &plan)
 {
-    QJsonObject head{{key("journal"), key("nats-mqtt-doctor-action")},
-                     {key("request"), request.toJson()},
-                     {key("account"), account},
-                     {key("counts"), plan.counts.toJson()},
-                     {key("path"), plan.path},
-                     {key("steps"), QJsonArray()}};
+    QJsonObject head{{paramKey("journal"), paramKey("nats-mqtt-doctor-action")},
+                     {paramKey("request"), request.toJson()},
+                     {paramKey("account"), account},
+                     {paramKey("counts"), plan.counts.toJson()},
+                     {paramKey("path"), plan.path},
+                     {paramKey("steps"), QJsonArray()}};
     QByteArray text = QJsonDocument(head).toJson(QJsonDocument::Compact);
     // ...,"steps":[]} → ...,"steps":[<step>,<step>]}
     const QByteArray emptySteps = "\"steps\":[]";
@@ -184,7 +180,7 @@ Result<std::pair<QJsonObject, QList<QByteArray>>> readJournal(const QString &jou
     QList<QByteArray> lines = f.readAll().split('\n');
     QJsonParseError pe;
     const QJsonObject head = QJsonDocument::fromJson(lines.value(0), &pe).object();
-    if (pe.error != QJsonParseError::NoError || head.value(key("journal")).toString() != QLatin1String("nats-mqtt-doctor-action"))
+    if (pe.error != QJsonParseError::NoError || head.value(paramKey("journal")).toString() != QLatin1String("nats-mqtt-doctor-action"))
         return Error(Error::Kind::InvalidInput, QStringLiteral("%1 is not a journal of an operator action").arg(journalPath));
     return std::make_pair(head, std::move(lines));
 }
@@ -196,7 +192,7 @@ Result<OperatorRequest> OperatorRun::journalRequest(const QString &journalPath)
     auto journal = readJournal(journalPath);
     if (!journal)
         return journal.error();
-    auto request = OperatorRequest::fromJson(journal->first.value(key("request")).toObject());
+    auto request = OperatorRequest::fromJson(journal->first.value(paramKey("request")).toObject());
     if (!request)
         return request.error().prefixed(QStringLiteral("the journal %1").arg(journalPath));
     return request;
@@ -209,23 +205,23 @@ Result<void> OperatorRun::prepareResume(const QString &journalPath)
         return journal.error();
     const QJsonObject &head = journal->first;
     const QList<QByteArray> &lines = journal->second;
-    auto request = OperatorRequest::fromJson(head.value(key("request")).toObject());
+    auto request = OperatorRequest::fromJson(head.value(paramKey("request")).toObject());
     if (!request)
         return request.error().prefixed(QStringLiteral("the journal %1").arg(journalPath));
     QSet<QString> done;
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const QJsonObject o = QJsonDocument::fromJson(lines.at(i)).object();
-        if (o.contains(key("done")))
-            done.insert(o.value(key("done")).toString());
+        if (o.contains(paramKey("done")))
+            done.insert(o.value(paramKey("done")).toString());
     }
     m_options.request = *request;
     m_options.backupDir = QFileInfo(journalPath).absolutePath();
-    m_account = head.value(key("account")).toString();
+    m_account = head.value(paramKey("account")).toString();
     m_plan = {};
     m_plan.action = OperatorRequest::verbName(request->verb);
     m_plan.plan.account = m_account;
-    m_plan.path = head.value(key("path")).toString();
-    for (const QJsonValue &v : head.value(key("steps")).toArray()) {
+    m_plan.path = head.value(paramKey("path")).toString();
+    for (const QJsonValue &v : head.value(paramKey("steps")).toArray()) {
         RepairStep s = RepairStep::fromJson(v.toObject());
         if (done.contains(s.id))
             continue;
@@ -266,7 +262,7 @@ Result<RepairExecutor::Report> OperatorRun::execute(const EventHandler &events, 
         const bool fresh = m_journal.isEmpty();
         if (fresh)
             m_journal = freshBackupPath(m_options.backupDir, [&](const QString &stamp) {
-                return QStringLiteral("%1-%2-%3.journal.jsonl").arg(stamp, safePart(m_account), m_plan.action);
+                return QStringLiteral("%1-%2-%3.journal.jsonl").arg(stamp, journalNamePart(m_account), m_plan.action);
             });
         journal = std::make_unique<QFile>(m_journal);
         if (!journal->open(QIODevice::Append | QIODevice::WriteOnly))
@@ -278,9 +274,10 @@ Result<RepairExecutor::Report> OperatorRun::execute(const EventHandler &events, 
     eo.events = [&](const RepairEvent &e) {
         if (journal && e.kind == RepairEvent::Kind::StepFinished
             && (e.outcome.state == StepOutcome::State::Applied || e.outcome.state == StepOutcome::State::AlreadyDone)) {
-            journal->write(QJsonDocument(QJsonObject{{key("done"), e.step.id}, {key("state"), StepOutcome::stateName(e.outcome.state)}})
-                               .toJson(QJsonDocument::Compact)
-                           + '\n');
+            journal->write(
+                QJsonDocument(QJsonObject{{paramKey("done"), e.step.id}, {paramKey("state"), StepOutcome::stateName(e.outcome.state)}})
+                    .toJson(QJsonDocument::Compact)
+                + '\n');
             journal->flush();
         }
         if (events)
@@ -316,7 +313,8 @@ void OperatorRun::watchReturns()
     // The connections closed by the run: a connection of the client that is not one of them came back.
     QSet<QString> closed;
     for (const RepairStep &s : m_plan.plan.steps)
-        closed.insert(s.params.value(key("server_id")).toString() + u'\n' + QString::number(s.params.value(key("cid")).toInteger()));
+        closed.insert(s.params.value(paramKey("server_id")).toString() + u'\n'
+                      + QString::number(s.params.value(paramKey("cid")).toInteger()));
     QHash<QString, ClientReturn> seen;
     QElapsedTimer t;
     t.start();
@@ -343,23 +341,23 @@ QJsonObject OperatorRun::toJson() const
     QJsonArray returns;
     for (const ClientReturn &r : m_returns)
         returns.append(r.toJson());
-    QJsonObject o{{key("action"), m_plan.action.isEmpty() ? OperatorRequest::verbName(m_options.request.verb) : m_plan.action},
-                  {key("account"), m_account},
-                  {key("request"), m_options.request.toJson()},
-                  {key("path"), m_plan.path},
-                  {key("selection"), m_plan.selection.toJson()},
-                  {key("counts"), m_plan.counts.toJson()},
-                  {key("notes"), QJsonArray::fromStringList(m_plan.notes)},
-                  {key("plan"), m_plan.plan.toJson()},
-                  {key("dry_run"), m_dryRun},
-                  {key("applied"), m_report && !m_dryRun ? QJsonValue(m_report->toJson()) : QJsonValue(QJsonValue::Null)},
-                  {key("preview"), m_report && m_dryRun ? QJsonValue(m_report->toJson()) : QJsonValue(QJsonValue::Null)},
-                  {key("journal"), m_journal.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m_journal)},
-                  {key("returns"), returns},
-                  {key("left_alone"), leftAlone()},
-                  {key("exit_code"), exitCode()}};
+    QJsonObject o{{paramKey("action"), m_plan.action.isEmpty() ? OperatorRequest::verbName(m_options.request.verb) : m_plan.action},
+                  {paramKey("account"), m_account},
+                  {paramKey("request"), m_options.request.toJson()},
+                  {paramKey("path"), m_plan.path},
+                  {paramKey("selection"), m_plan.selection.toJson()},
+                  {paramKey("counts"), m_plan.counts.toJson()},
+                  {paramKey("notes"), QJsonArray::fromStringList(m_plan.notes)},
+                  {paramKey("plan"), m_plan.plan.toJson()},
+                  {paramKey("dry_run"), m_dryRun},
+                  {paramKey("applied"), m_report && !m_dryRun ? QJsonValue(m_report->toJson()) : QJsonValue(QJsonValue::Null)},
+                  {paramKey("preview"), m_report && m_dryRun ? QJsonValue(m_report->toJson()) : QJsonValue(QJsonValue::Null)},
+                  {paramKey("journal"), m_journal.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m_journal)},
+                  {paramKey("returns"), returns},
+                  {paramKey("left_alone"), leftAlone()},
+                  {paramKey("exit_code"), exitCode()}};
     if (m_blocked)
-        o.insert(key("blocked"), m_blocked->toString());
+        o.insert(paramKey("blocked"), m_blocked->toString());
     return o;
 }
 
@@ -369,7 +367,7 @@ qint64 OperatorRun::leftAlone() const
     if (m_report)
         for (const StepOutcome &o : m_report->outcomes)
             for (const QJsonValue &r : o.responses)
-                n += r.toObject().value(key("left")).toArray().size();
+                n += r.toObject().value(paramKey("left")).toArray().size();
     return n;
 }
 
