@@ -36,26 +36,13 @@ OperatorConfirmPage::OperatorConfirmPage(OperatorActionDialog &dialog)
     m_consentLabel->setWordWrap(true);
     m_consentLabel->setBuddy(m_consentEdit);
 
-    auto *backupRow = new QHBoxLayout;
-    backupRow->addWidget(m_backupEdit, 1);
-    backupRow->addWidget(m_browse);
-    // A label of its own: a row made of a layout gets no buddy, and its "&" would show.
-    auto *backupLabel = new QLabel(tr("Backup &folder:"), this);
-    backupLabel->setBuddy(m_backupEdit);
-    m_form->addRow(backupLabel, backupRow);
-    m_form->addRow(m_consentLabel);
-    m_form->addRow(tr("Account &name:"), m_consentEdit);
+    addConsentRows(m_form, this, m_backupEdit, m_browse, m_consentLabel, m_consentEdit);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_blocked);
     layout->addWidget(m_summary);
     layout->addLayout(m_form);
     layout->addStretch(1);
 
-    connect(m_browse, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Backup Folder"), m_backupEdit->text());
-        if (!dir.isEmpty())
-            m_backupEdit->setText(dir);
-    });
     connect(m_backupEdit, &QLineEdit::textChanged, this, &OperatorConfirmPage::completeChanged);
     connect(m_consentEdit, &QLineEdit::textChanged, this, &OperatorConfirmPage::completeChanged);
 }

@@ -43,27 +43,14 @@ RepairConfirmPage::RepairConfirmPage(RepairWizard &wizard)
     m_confirmLabel->setWordWrap(true);
     m_confirmLabel->setBuddy(m_confirmEdit);
 
-    auto *backupRow = new QHBoxLayout;
-    backupRow->addWidget(m_backupEdit, 1);
-    backupRow->addWidget(m_browse);
     m_form = new QFormLayout;
-    // A label of its own: a row made of a layout gets no buddy, and its "&" would show.
-    auto *backupLabel = new QLabel(tr("Backup &folder:"), this);
-    backupLabel->setBuddy(m_backupEdit);
-    m_form->addRow(backupLabel, backupRow);
-    m_form->addRow(m_confirmLabel);
-    m_form->addRow(tr("Account &name:"), m_confirmEdit);
+    addConsentRows(m_form, this, m_backupEdit, m_browse, m_confirmLabel, m_confirmEdit);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_blocked);
     layout->addWidget(m_summary);
     layout->addLayout(m_form);
     layout->addStretch(1);
 
-    connect(m_browse, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Backup Folder"), m_backupEdit->text());
-        if (!dir.isEmpty())
-            m_backupEdit->setText(dir);
-    });
     connect(m_backupEdit, &QLineEdit::textChanged, this, &RepairConfirmPage::completeChanged);
     connect(m_confirmEdit, &QLineEdit::textChanged, this, &RepairConfirmPage::completeChanged);
 }

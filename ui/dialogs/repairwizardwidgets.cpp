@@ -1,6 +1,12 @@
 #include "repairwizardwidgets.h"
 
 #include <QColor>
+#include <QCoreApplication>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QLabel>
 #include <QPalette>
 #include <QTextBrowser>
@@ -39,6 +45,26 @@ bool consentTyped(const QString &typed, const QStringList &names)
     words.sort();
     wanted.sort();
     return words == wanted;
+}
+
+void addConsentRows(QFormLayout *form, QWidget *page, QLineEdit *backupEdit, QPushButton *browse, QLabel *consentLabel,
+                    QLineEdit *consentEdit)
+{
+    auto *backupRow = new QHBoxLayout;
+    backupRow->addWidget(backupEdit, 1);
+    backupRow->addWidget(browse);
+    // A label of its own: a row made of a layout gets no buddy, and its "&" would show.
+    auto *backupLabel = new QLabel(QCoreApplication::translate("RepairWizardWidgets", "Backup &folder:"), page);
+    backupLabel->setBuddy(backupEdit);
+    form->addRow(backupLabel, backupRow);
+    form->addRow(consentLabel);
+    form->addRow(QCoreApplication::translate("RepairWizardWidgets", "Account &name:"), consentEdit);
+    QObject::connect(browse, &QPushButton::clicked, page, [page, backupEdit] {
+        const QString dir = QFileDialog::getExistingDirectory(page, QCoreApplication::translate("RepairWizardWidgets", "Backup Folder"),
+                                                              backupEdit->text());
+        if (!dir.isEmpty())
+            backupEdit->setText(dir);
+    });
 }
 
 } // namespace MqttDoctor::RepairWizardWidgets

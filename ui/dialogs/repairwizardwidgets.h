@@ -3,7 +3,10 @@
 #include <QString>
 #include <QStringList>
 
+class QFormLayout;
 class QLabel;
+class QLineEdit;
+class QPushButton;
 class QTextBrowser;
 class QWidget;
 
@@ -21,6 +24,13 @@ QTextBrowser *richView(const QString &objectName, QWidget *parent);
  * of them once separated by spaces, in any order. False when `names` is empty (nothing to consent to).
  */
 bool consentTyped(const QString &typed, const QStringList &names);
+
+/**
+ * The confirm pages' form: "Backup folder:" (`backupEdit` with `browse`, which asks for a folder), the consent text
+ * (`consentLabel`) and "Account name:" (`consentEdit`), added to `form`, whose page is `page`.
+ */
+void addConsentRows(QFormLayout *form, QWidget *page, QLineEdit *backupEdit, QPushButton *browse, QLabel *consentLabel,
+                    QLineEdit *consentEdit);
 
 /** The columns of the run page's step list. */
 enum StepColumn { StepIdColumn, StepDescriptionColumn, StepStateColumn, StepMessageColumn };
