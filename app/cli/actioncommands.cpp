@@ -13,6 +13,7 @@
 #include <QLocale>
 
 #include "common/duration.h"
+#include "common/jsonstreamwriter.h"
 #include "nats/connectionset.h"
 #include "repair/auditlog.h"
 #include "repair/operator/operatorrun.h"
@@ -260,9 +261,10 @@ int runAction(CliContext &ctx, Verb verb)
     if (!ctx.json)
         printPlan(ctx.out, run);
     const auto finish = [&]() {
-        if (ctx.json)
-            printJson(ctx.out, JsonContract::stamped(QStringLiteral("action"), run.toJson()));
-        else if (run.report() && !dryRun)
+        if (ctx.json) {
+            JsonStreamWriter w(ctx.out);
+            run.writeJson(w, JsonContract::id(QStringLiteral("action")));
+        } else if (run.report() && !dryRun)
             printResult(ctx.out, run);
         return run.exitCode();
     };

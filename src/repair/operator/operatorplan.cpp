@@ -3,6 +3,8 @@
 #include <QJsonArray>
 #include <QLocale>
 
+#include "common/jsonstreamwriter.h"
+
 namespace MqttDoctor {
 
 namespace {
@@ -32,6 +34,20 @@ QJsonObject ActionSelection::toJson() const
     for (const Item &i : left)
         l.append(itemJson(i, true));
     return QJsonObject{{QStringLiteral("selected"), sel}, {QStringLiteral("left"), l}};
+}
+
+void ActionSelection::writeJson(JsonStreamWriter &w, const QString &key) const
+{
+    w.beginObject(key);
+    w.beginArray(QStringLiteral("left"));
+    for (const Item &i : left)
+        w.value({}, itemJson(i, true));
+    w.endArray();
+    w.beginArray(QStringLiteral("selected"));
+    for (const Item &i : selected)
+        w.value({}, itemJson(i, false));
+    w.endArray();
+    w.endObject();
 }
 
 QJsonObject ActionCounts::toJson() const

@@ -10,6 +10,8 @@
 
 namespace MqttDoctor {
 
+class JsonStreamWriter;
+
 /** What an operator action selected: the objects it acts on and those it leaves alone, each with why. */
 struct ActionSelection
 {
@@ -25,6 +27,8 @@ struct ActionSelection
 
     /** {selected: [{client_id?, topic?, subject?}], left: [{..., why}]} (a JSON with 100,000 entries stays one array). */
     QJsonObject toJson() const;
+    /** The same, written item by item (a selection of 100,000 sessions is never one JSON tree). */
+    void writeJson(JsonStreamWriter &w, const QString &key) const;
 };
 
 /** How much an operator plan touches: what a dry run says before anything changes. */

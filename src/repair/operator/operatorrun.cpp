@@ -16,6 +16,7 @@
 #include "records/retainedloader.h"
 #include "repair/backupfile.h"
 #include "repair/operator/operatorplanner.h"
+#include "common/jsonstreamwriter.h"
 #include "repair/paramkey.h"
 #include "repair/privatefiles.h"
 
@@ -359,6 +360,47 @@ QJsonObject OperatorRun::toJson() const
     if (m_blocked)
         o.insert(paramKey("blocked"), m_blocked->toString());
     return o;
+}
+
+void OperatorRun::writeJson(JsonStreamWriter &w, const QString &schema) const
+{
+    // Members in sorted order, as QJsonObject writes them.
+    const QJsonValue nullValue(QJsonValue::Null);
+    w.beginObject();
+    w.string(paramKey("account"), m_account);
+    w.string(paramKey("action"), m_plan.action.isEmpty() ? OperatorRequest::verbName(m_options.request.verb) : m_plan.action);
+    w.value(paramKey("applied"), m_report && !m_dryRun ? QJsonValue(m_report->toJson()) : nullValue);
+    if (m_blocked)
+        w.string(paramKey("blocked"), m_blocked->toString());
+    w.value(paramKey("counts"), m_plan.counts.toJson());
+    w.boolean(paramKey("dry_run"), m_dryRun);
+    w.number(paramKey("exit_code"), exitCode());
+    w.stringOrNull(paramKey("journal"), m_journal);
+    w.number(paramKey("left_alone"), leftAlone());
+    w.strings(paramKey("notes"), m_plan.notes);
+    w.string(paramKey("path"), m_plan.path);
+    w.beginObject(paramKey("plan"));
+    w.string(paramKey("account"), m_plan.plan.account);
+    w.strings(paramKey("notes"), m_plan.plan.notes);
+    w.beginArray(paramKey("steps"));
+    for (const RepairStep &step : m_plan.plan.steps)
+        w.value({}, step.toJson());
+    w.endArray();
+    w.beginArray(paramKey("unrepairable"));
+    for (const Finding &f : m_plan.plan.unrepairable)
+        w.value({}, f.toJson());
+    w.endArray();
+    w.endObject();
+    w.value(paramKey("preview"), m_report && m_dryRun ? QJsonValue(m_report->toJson()) : nullValue);
+    w.value(paramKey("request"), m_options.request.toJson());
+    w.beginArray(paramKey("returns"));
+    for (const ClientReturn &r : m_returns)
+        w.value({}, r.toJson());
+    w.endArray();
+    w.string(paramKey("schema"), schema);
+    m_plan.selection.writeJson(w, paramKey("selection"));
+    w.endObject();
+    w.finish();
 }
 
 qint64 OperatorRun::leftAlone() const

@@ -22,6 +22,7 @@
 namespace MqttDoctor {
 
 class ConnectionSet;
+class JsonStreamWriter;
 struct AccountSnapshot;
 
 /**
@@ -88,8 +89,13 @@ public:
     /** Disconnect: each client's connections after the wait (Options::reconnectWaitMs): did it come back? */
     const QList<ClientReturn> &returns() const { return m_returns; }
 
-    /** docs/cli.md, "Operator actions": schema `nats-mqtt-doctor/action/1`. */
+    /** docs/cli.md, "Operator actions": schema `nats-mqtt-doctor/action/1` (without its "schema" member). */
     QJsonObject toJson() const;
+    /**
+     * The same object written piece by piece with its "schema" member `schema` (a plan of 100,000 sessions is
+     * never one JSON tree): one step, one selected session at a time. The same text as toJson() stamped.
+     */
+    void writeJson(JsonStreamWriter &w, const QString &schema) const;
     /**
      * 0 done (or a dry run whose every step would run, or nothing to do); 1 done in part: some selected objects were
      * left alone (connected, written since the plan, not found) or a client came back; 2 a step failed or the state
