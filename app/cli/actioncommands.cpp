@@ -275,9 +275,7 @@ int runAction(CliContext &ctx, Verb verb)
         if (!report)
             return ctx.fail(report.error());
         if (!ctx.json) {
-            int wouldRun = 0;
-            for (const StepOutcome &o : report->outcomes)
-                wouldRun += o.state == StepOutcome::State::NotRun ? 1 : 0;
+            const int wouldRun = PlanText::stepsThatWouldRun(*report);
             ctx.out << "\nDry run: " << wouldRun << " of " << run.plan().plan.steps.size() << " steps would change something ("
                     << run.plan().counts.text() << "); nothing was changed.\n";
         }

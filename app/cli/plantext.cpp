@@ -31,6 +31,14 @@ void printStepDetails(QTextStream &out, const RepairStep &s, int requestsShown)
         out << "     undo: " << s.undo << '\n';
 }
 
+int stepsThatWouldRun(const RepairExecutor::Report &report)
+{
+    int n = 0;
+    for (const StepOutcome &o : report.outcomes)
+        n += o.state == StepOutcome::State::NotRun ? 1 : 0;
+    return n;
+}
+
 bool confirm(QTextStream &out, const QString &question)
 {
     out << question << " [y/N] ";

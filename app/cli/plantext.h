@@ -3,6 +3,7 @@
 #include <QString>
 #include <QTextStream>
 
+#include "repair/repairexecutor.h"
 #include "repair/repairplan.h"
 
 namespace MqttDoctor::Cli {
@@ -15,6 +16,8 @@ namespace PlanText {
  * all), its backups, what it checks first, how it is verified and undone, indented by five spaces.
  */
 void printStepDetails(QTextStream &out, const RepairStep &step, int requestsShown = -1);
+/** How many steps of a dry run's report would change something (their state is `not_run`). */
+int stepsThatWouldRun(const RepairExecutor::Report &report);
 /** Prints `question` with " [y/N] " and reads a line from standard input: true for y or yes. */
 bool confirm(QTextStream &out, const QString &question);
 

@@ -184,9 +184,7 @@ int runRepair(CliContext &ctx)
         if (!report)
             return ctx.fail(report.error());
         if (!ctx.json) {
-            int wouldRun = 0;
-            for (const StepOutcome &o : report->outcomes)
-                wouldRun += o.state == StepOutcome::State::NotRun ? 1 : 0;
+            const int wouldRun = PlanText::stepsThatWouldRun(*report);
             ctx.out << "\nDry run: " << wouldRun << " of " << session.pendingPlan().steps.size()
                     << " steps would change something; nothing was changed.\n";
         }
