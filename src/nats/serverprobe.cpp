@@ -24,8 +24,12 @@ namespace {
 
 constexpr int kMaxResolveMs = 3000;
 constexpr int kMaxConnectMs = 3000;
+// The probe explains a failure after nats.c gave up; on a busy machine a greeting or a refusal on loopback can
+// take longer than a very short --timeout, so the probe waits at least this long for each (the explanation
+// must be right; it may take a little longer than the attempt it explains).
+constexpr int kMinConnectMs = 250;
 constexpr int kMaxGreetingMs = 500;
-constexpr int kMinGreetingMs = 100;
+constexpr int kMinGreetingMs = 250;
 constexpr qsizetype kMaxGreetingBytes = 64 * 1024;
 constexpr int kMaxProbed = 8;
 
@@ -310,7 +314,7 @@ ServerProbeFacts ServerProbe::probe(const QString &url, int timeoutMs)
     if (facts.resolution != ServerProbeFacts::Resolution::Resolved)
         return facts;
 
-    const int connectWait = std::clamp(timeoutMs, 1, kMaxConnectMs);
+    const int connectWait = std::clamp(timeoutMs, kMinConnectMs, kMaxConnectMs);
     const QDeadlineTimer deadline(connectWait);
     ProbeSocket connected;
     int best = 0;

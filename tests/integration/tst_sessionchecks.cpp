@@ -282,6 +282,16 @@ private slots:
         QCOMPARE(badThreshold.exitCode(), 64); // a usage error
         QVERIFY2(badThreshold.out().contains(QStringLiteral("--stale-after")), qPrintable(describe(badThreshold)));
 
+        // A check changes nothing (the broken state included), and leaves no consumer of its own behind. This
+        // comes before the runs with a 1 ms timeout below: those may end while their ordered read's ephemeral
+        // consumer exists, which the server removes a few seconds later by itself.
+        const QMap<QString, QString> brokenState = acme.snapshot();
+        check(lab.cliArgs());
+        const QMap<QString, QString> afterCheck = acme.snapshot();
+        for (auto it = brokenState.cbegin(); it != brokenState.cend(); ++it)
+            QCOMPARE(afterCheck.value(it.key()), it.value());
+        QCOMPARE(afterCheck.keys(), brokenState.keys());
+
         // Without a system connection: no SESSION_STALE, and the note says why.
         // A check that cannot read everything in time never says "no problem": with a 1 ms timeout some runs
         // connect and read part of the account, some do not even connect. The account has a critical record,
@@ -328,11 +338,6 @@ private slots:
                  QStringLiteral("not_checked"));
         // --no-records skips them on request.
         QVERIFY(!hasRecordFinding(check(lab.cliArgs(), {QStringLiteral("--no-records")})));
-
-        // The checks changed nothing (the broken state included).
-        const QMap<QString, QString> brokenState = acme.snapshot();
-        check(lab.cliArgs());
-        QCOMPARE(acme.snapshot(), brokenState);
 
         // The server agrees: the garbage client cannot connect, and explain maps its line to the finding.
         QVERIFY(mqtt.connectOnce(QStringLiteral("garbage-4"), false).connackCode != 0);
