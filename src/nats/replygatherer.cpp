@@ -76,6 +76,10 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
     int ended = 0;
     QList<int> active; // indexes sent and not ended
 
+    // Only the first requests are flushed (a PING and its PONG): that tells a dead connection at once. After
+    // that nats.c's flusher thread writes each refill as it is published; a flush per refill would cost the
+    // server a PING and a PONG for every request that ended, as much work as the request itself.
+    bool flushed = false;
     const auto sendMore = [&]() -> natsStatus {
         bool sent = false;
         while (inFlight < m_window && nextToSend < requests.size()) {
@@ -93,8 +97,10 @@ Result<QList<ReplyGatherer::Outcome>> ReplyGatherer::run(const QList<Request> &r
             ++inFlight;
             sent = true;
         }
-        // The wait for replies starts when the requests have left.
-        return sent ? natsConnection_Flush(nc) : NATS_OK;
+        if (!sent || flushed)
+            return NATS_OK;
+        flushed = true;
+        return natsConnection_Flush(nc);
     };
     const auto end = [&](int i) {
         pending[i].state = Pending::State::Ended;
