@@ -61,7 +61,7 @@ TSAN_CMAKE := $(SAN_CMAKE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DMQT
 # test need (dpkg-dev's dpkg-shlibdeps finds the package's dependencies; the checkers of the package's files).
 DEB_PACKAGES := cmake ninja-build g++ pkg-config make \
     qt6-base-dev qt6-base-dev-tools libqt6concurrent6 libgl-dev qtkeychain-qt6-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev \
-    libnats-dev libssl-dev openssl libmosquitto-dev \
+    libqt6sql6-sqlite libnats-dev libssl-dev openssl libmosquitto-dev \
     clang libclang-rt-dev llvm lld clang-format clang-tidy \
     nats-server mosquitto-clients python3-prometheus-client python3-jsonschema prometheus graphviz \
     xvfb xauth ca-certificates \

@@ -38,6 +38,7 @@ for lib in 'libqt6core6' 'libqt6widgets6' 'libnats3' 'libqt6keychain1' 'libmosqu
     grep -q "\b$lib" <<<"$depends" && pass "depends on $lib (shlibdeps)" || fail "Depends lacks $lib: $depends"
 done
 grep -q '\blibqt6svg6\b' <<<"$depends" && pass "depends on libqt6svg6 (the icons are SVG)" || fail "Depends lacks libqt6svg6: $depends"
+grep -q '\blibqt6sql6-sqlite\b' <<<"$depends" && pass "depends on libqt6sql6-sqlite (the history database)" || fail "Depends lacks libqt6sql6-sqlite: $depends"
 [ "$(dpkg-deb -f "$deb" Description | wc -l)" -ge 5 ] && pass "long description" || fail "no long description"
 
 # --- Files ----------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 #include <QThread>
 
+#include "checkhistory.h"
 #include "checkreport.h"
 #include "checkwatch.h"
 #include "common/duration.h"
@@ -147,18 +148,24 @@ int runCheck(CliContext &ctx)
     const auto input = gatherInput(*ctx.connections, line, progress);
     if (!input)
         return ctx.fail(input.error());
-    // JSON: the findings per missing durable are written as they are made (CheckReport).
-    CheckReport report(*input, ctx.json, ctx.unansweredServersJson());
+    // JSON: the findings per missing durable are written as they are made (CheckReport), unless they are
+    // recorded too.
+    const bool record = CheckHistory::wanted(ctx);
+    CheckReport report(*input, ctx.json && !record, ctx.unansweredServersJson());
     if (line.openMetrics) {
         OpenMetricsWriter::write(ctx.out, *input, report.findings(), report.exitCode());
-        return report.exitCode();
+    } else {
+        if (ctx.parser.isSet(QStringLiteral("probe")))
+            report.probe(ctx.connections->profile(), progress);
+        if (ctx.json)
+            report.writeJson(ctx.out, line.request.options.layout);
+        else
+            report.writeText(ctx, ctx.parser.isSet(QStringLiteral("all-findings")));
     }
-    if (ctx.parser.isSet(QStringLiteral("probe")))
-        report.probe(ctx.connections->profile(), progress);
-    if (ctx.json)
-        report.writeJson(ctx.out, line.request.options.layout);
-    else
-        report.writeText(ctx, ctx.parser.isSet(QStringLiteral("all-findings")));
+    if (record) {
+        ctx.out.flush();
+        CheckHistory::record(ctx, *input, report.findings(), report.exitCode());
+    }
     return report.exitCode();
 }
 
@@ -226,6 +233,7 @@ QList<Command> checkCommands()
         true,
         true};
     check.account = AccountUse::Optional; // none: the connected user's account, or every account
+    check.options += CheckHistory::options();
     return {check};
 }
 

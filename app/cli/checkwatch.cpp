@@ -1,4 +1,6 @@
 #include "checkwatch.h"
+
+#include "checkhistory.h"
 #include "jsoncontract.h"
 
 #include <thread>
@@ -54,6 +56,8 @@ State checkOnce(CliContext &ctx, const DiagnosisGatherer::Request &request)
     s.exitCode = Checks::exitCodeFor(s.findings);
     if (!s.gaps.isEmpty() && s.exitCode != ExitErrors)
         s.exitCode = ExitCouldNotCheck;
+    if (CheckHistory::wanted(ctx))
+        CheckHistory::record(ctx, *input, s.findings, s.exitCode);
     return s;
 }
 

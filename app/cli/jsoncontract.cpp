@@ -27,6 +27,9 @@ const QList<Output> &outputs()
         {QStringLiteral("restore"), 1, QStringLiteral("restore --json")},
         {QStringLiteral("repair"), 1, QStringLiteral("repair --json")},
         {QStringLiteral("action"), 1, QStringLiteral("delete-sessions, disconnect, clear-retained, drop-backlog --json")},
+        {QStringLiteral("history"), 1, QStringLiteral("history --json")},
+        {QStringLiteral("client-history"), 1, QStringLiteral("history --client CLIENT_ID --json")},
+        {QStringLiteral("changes"), 1, QStringLiteral("changes --json")},
     };
     return list;
 }

@@ -23,6 +23,7 @@
 #include "pinnedcommand.h"
 #include "recordcommands.h"
 #include "actioncommands.h"
+#include "historycommands.h"
 #include "repaircommand.h"
 #include "nats/connectionoptions.h"
 #include "nats/connectionset.h"
@@ -38,7 +39,7 @@ namespace {
 QList<Command> allCommands()
 {
     QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + inflightCommands()
-        + pinnedCommands() + backupCommands() + repairCommands() + actionCommands() + eventsCommands();
+        + pinnedCommands() + backupCommands() + repairCommands() + actionCommands() + eventsCommands() + historyCommands();
     // These read whole streams (100,000s of session records) or write them back.
     const QStringList longRunning{QStringLiteral("check"),  QStringLiteral("sessions"), QStringLiteral("retained"),
                                   QStringLiteral("pinned"), QStringLiteral("backup"),   QStringLiteral("restore"),

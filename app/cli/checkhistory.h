@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QCommandLineOption>
+#include <QList>
+#include <QString>
+
+#include "diagnosis/diagnosisinput.h"
+#include "diagnosis/finding.h"
+
+namespace MqttDoctor::Cli {
+
+struct CliContext;
+
+/**
+ * `--record` and `--history-dir` of the commands that check (check, check --watch): writes what one
+ * check saw into the cluster's history database. A write that fails (a full disk, a read-only folder)
+ * says so on stderr and leaves the check's result and exit code as they are.
+ */
+class CheckHistory final
+{
+public:
+    /** --record and --history-dir. */
+    static QList<QCommandLineOption> options();
+    /** --history-dir, the folder alone (the commands that read the history). */
+    static QCommandLineOption folderOption();
+    /** --record was given. */
+    static bool wanted(const CliContext &ctx);
+    /** Writes the check (`source`: "cli" or "recorder"); false when it could not (said on stderr). */
+    static bool record(CliContext &ctx, const DiagnosisInput &input, const QList<Finding> &findings, int exitCode,
+                       const QString &source = QStringLiteral("cli"));
+};
+
+} // namespace MqttDoctor::Cli

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <optional>
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include "common/result.h"
+
+namespace MqttDoctor {
+
+class HistoryDatabase;
+
+/**
+ * What the history answers (read only): the findings open in a time window with their first and last
+ * seen, what changed in a window, one client's story, and which checks the window holds (so that an
+ * empty answer says whether anything was looked at). Times are UTC.
+ */
+class HistoryQuery final
+{
+public:
+    struct Window
+    {
+        QDateTime since;
+        QDateTime until; ///< invalid: now
+        QString account; ///< empty: every account
+    };
+    /** One problem over the checks that saw it. */
+    struct FindingSpan
+    {
+        QString code;
+        QString severity;
+        QString account;
+        QString stream;
+        QString subject;
+        QString clientId;
+        QString title;
+        QDateTime firstSeen;
+        QDateTime lastSeen;
+        QDateTime closedAt; ///< invalid: still open
+        QJsonObject toJson() const;
+    };
+    /** One thing that happened: a change, a finding opened or closed, a client event. */
+    struct Entry
+    {
+        QDateTime at;
+        QString account;
+        QString kind; ///< "finding_opened", "session_vanished", "takeover", ...
+        QString subject; ///< the session's subject, the stream, the server, the finding's code
+        QString clientId;
+        QString text; ///< one line for people
+        QJsonObject detail;
+        QJsonObject toJson() const;
+    };
+    /** The checks recorded in a window. */
+    struct Checks
+    {
+        int count = 0;
+        int complete = 0; ///< of them, how many looked at everything
+        QDateTime first;
+        QDateTime last;
+        QJsonObject toJson() const;
+    };
+
+    explicit HistoryQuery(HistoryDatabase &database);
+
+    Result<Checks> checks(const Window &window);
+    /** The findings open at any time in the window, most severe first, then by first seen. */
+    Result<QList<FindingSpan>> findings(const Window &window);
+    /** Everything that changed in the window, oldest first: changes, findings opened and closed. */
+    Result<QList<Entry>> changes(const Window &window);
+    /** One client's story: its connects, disconnects and takeovers, record changes and findings, oldest first. */
+    Result<QList<Entry>> client(const QString &clientId, const Window &window);
+
+private:
+    Result<QList<Entry>> changeRows(const QString &where, const QVariantList &values);
+    Result<QList<Entry>> findingEntries(const Window &window, const QString &clientId);
+
+    HistoryDatabase &m_database;
+};
+
+} // namespace MqttDoctor
