@@ -68,11 +68,14 @@ HistoryRecorder::HistoryRecorder(HistoryDatabase &database) : m_database(databas
 Result<HistoryRecorder::Outcome> HistoryRecorder::record(const CheckRecord &check)
 {
     QSqlDatabase &db = m_database.db();
-    if (!db.transaction())
-        return writeError(m_database, QStringLiteral("starting a transaction"), db.lastError());
+    QSqlQuery transaction(db);
+    // IMMEDIATE: the write lock before the first read. A deferred transaction that read and then wants to
+    // write fails at once (not after the busy timeout) when another recorder wrote in between.
+    if (!transaction.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return writeError(m_database, QStringLiteral("starting a transaction"), transaction.lastError());
     Outcome out;
     const auto fail = [&](const Error &e) -> Result<Outcome> {
-        db.rollback();
+        transaction.exec(QStringLiteral("ROLLBACK"));
         return e;
     };
     const qint64 at = check.at.toMSecsSinceEpoch();
@@ -135,8 +138,8 @@ Result<HistoryRecorder::Outcome> HistoryRecorder::record(const CheckRecord &chec
         return fail(r.error());
     if (auto r = recordClientEvents(check); !r)
         return fail(r.error());
-    if (!db.commit())
-        return fail(writeError(m_database, QStringLiteral("committing the check"), db.lastError()));
+    if (!transaction.exec(QStringLiteral("COMMIT")))
+        return fail(writeError(m_database, QStringLiteral("committing the check"), transaction.lastError()));
 
     const qint64 lastPrune = m_database.meta(QStringLiteral("pruned_at")).toLongLong();
     if (at - lastPrune > kPruneEveryMs)
@@ -489,9 +492,9 @@ Result<int> HistoryRecorder::prune(const QDateTime &now)
 {
     QSqlDatabase &db = m_database.db();
     const qint64 cutoff = now.addDays(-m_retentionDays).toMSecsSinceEpoch();
-    if (!db.transaction())
-        return writeError(m_database, QStringLiteral("starting a transaction"), db.lastError());
     QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return writeError(m_database, QStringLiteral("starting a transaction"), q.lastError());
     int removed = 0;
     const QStringList statements{
         QStringLiteral("DELETE FROM checks WHERE at < :cutoff"),
@@ -504,14 +507,14 @@ Result<int> HistoryRecorder::prune(const QDateTime &now)
         q.bindValue(QStringLiteral(":cutoff"), cutoff);
         if (!q.exec()) {
             const QSqlError e = q.lastError();
-            db.rollback();
+            q.exec(QStringLiteral("ROLLBACK"));
             return writeError(m_database, QStringLiteral("removing old history"), e);
         }
         if (removed == 0)
             removed = q.numRowsAffected();
     }
-    if (!db.commit())
-        return writeError(m_database, QStringLiteral("removing old history"), db.lastError());
+    if (!q.exec(QStringLiteral("COMMIT")))
+        return writeError(m_database, QStringLiteral("removing old history"), q.lastError());
     if (auto r = m_database.setMeta(QStringLiteral("pruned_at"), QString::number(now.toMSecsSinceEpoch())); !r)
         return r.error();
     return removed;

@@ -90,18 +90,29 @@ Result<void> HistorySchema::migrate(QSqlDatabase &db, int target)
                          .arg(kCurrentVersion),
                      QStringLiteral("use the newer release, or give another folder with --history-dir"));
     for (int v = *version + 1; v <= target; ++v) {
-        if (!db.transaction())
-            return sqlError(QStringLiteral("starting the migration to version %1").arg(v), db.lastError());
+        // IMMEDIATE: the write lock first (waiting for another writer), then the version read again, so
+        // that two programs opening a new database at once migrate it once.
         QSqlQuery q(db);
+        if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+            return sqlError(QStringLiteral("starting the migration to version %1").arg(v), q.lastError());
+        auto now = versionOf(db);
+        if (!now) {
+            q.exec(QStringLiteral("ROLLBACK"));
+            return now.error();
+        }
+        if (*now >= v) {
+            q.exec(QStringLiteral("COMMIT"));
+            continue;
+        }
         for (const QString &statement : migration(v))
             if (!q.exec(statement)) {
                 const QSqlError e = q.lastError();
-                db.rollback();
+                q.exec(QStringLiteral("ROLLBACK"));
                 return sqlError(QStringLiteral("migrating the history database to version %1 (%2)").arg(v).arg(statement), e);
             }
-        if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(v)) || !db.commit()) {
-            const QSqlError e = q.lastError().isValid() ? q.lastError() : db.lastError();
-            db.rollback();
+        if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(v)) || !q.exec(QStringLiteral("COMMIT"))) {
+            const QSqlError e = q.lastError();
+            q.exec(QStringLiteral("ROLLBACK"));
             return sqlError(QStringLiteral("migrating the history database to version %1").arg(v), e);
         }
     }

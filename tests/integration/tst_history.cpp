@@ -1,0 +1,281 @@
+// The history against real servers: a break made between two recorded checks shows in `changes` with its time and
+// as one finding over the checks that saw it (first and last seen) until a check no longer finds it; a session's
+// rewrite and removal show in its client's story, a takeover fight with the addresses of both connections; two
+// recorders at once both write; a recorder killed mid-write leaves a database that passes its integrity check; a
+// folder that cannot be written leaves the check's result as it is, with a clear warning.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "clirunner.h"
+#include "history/historydatabase.h"
+#include "history/historylocation.h"
+#include "livecheck.h"
+#include "mqttclient.h"
+#include "nats/connectionset.h"
+#include "nats/jetstreamclient.h"
+#include "persistentsessionfixture.h"
+#include "schemavalidator.h"
+#include "versionrows.h"
+
+using namespace MqttDoctor;
+using namespace MqttDoctor::Test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+/** The consumers of `$MQTT_msgs` whose filter is under `prefix` (a session's durables). */
+QStringList durablesUnder(const QString &url, const QString &prefix)
+{
+    ConnectionSet set(LiveCheck::acmeProfile(url, true));
+    auto conn = set.primary();
+    QStringList out;
+    if (!conn)
+        return out;
+    if (auto list = JetStreamClient(*conn).consumerList(u"$MQTT_msgs"_s))
+        for (const QJsonObject &c : *list)
+            if (c.value(u"config"_s).toObject().value(u"filter_subject"_s).toString().startsWith(prefix))
+                out << c.value(u"name"_s).toString();
+    return out;
+}
+
+bool deleteConsumer(const QString &url, const QString &name)
+{
+    ConnectionSet set(LiveCheck::acmeProfile(url, true));
+    auto conn = set.primary();
+    return conn && bool(JetStreamClient(*conn).call(u"CONSUMER.DELETE.$MQTT_msgs."_s + name));
+}
+
+} // namespace
+
+class TestHistory : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_outputs; // JSON outputs for the schema check
+
+    CliRunner::Run recordCheck(const PersistentSessionFixture &lab, const QString &dir)
+    {
+        const CliRunner::Run run =
+            CliRunner::run(lab.cliArgs() + QStringList{u"check"_s, u"--json"_s, u"--record"_s, u"--history-dir"_s, dir});
+        if (run.err().contains(u"not recorded"_s))
+            qWarning("%s", qPrintable(run.describe()));
+        return run;
+    }
+
+    CliRunner::Run history(const PersistentSessionFixture &lab, const QString &dir, const QStringList &args, const QString &saveAs)
+    {
+        const CliRunner::Run run = CliRunner::run(lab.cliArgs() + args + QStringList{u"--json"_s, u"--history-dir"_s, dir});
+        QFile f(m_outputs.filePath(saveAs));
+        if (f.open(QIODevice::WriteOnly))
+            f.write(run.process.standardOutput);
+        return run;
+    }
+
+private slots:
+    void breakBetweenChecks_data() { addServerVersionRows(); }
+
+    void breakBetweenChecks()
+    {
+        QFETCH(QString, version);
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(version), qPrintable(lab.errorString()));
+        QVERIFY(lab.addSession(u"dev-1"_s, {u"site/1/#"_s}).subscribed());
+        QVERIFY(lab.addSession(u"dev-2"_s, {u"site/2/#"_s}).subscribed());
+        QTemporaryDir dir;
+
+        const CliRunner::Run first = recordCheck(lab, dir.path());
+        QVERIFY2(first.jsonValid && !first.err().contains(u"not recorded"_s), qPrintable(first.describe()));
+        const QDateTime beforeBreak = QDateTime::currentDateTimeUtc();
+
+        // The break: dev-1's durables are deleted; dev-2 subscribes to one more filter (its record is rewritten).
+        const QStringList durables = durablesUnder(lab.url(), u"$MQTT.msgs.site.1"_s);
+        QVERIFY2(!durables.isEmpty(), "dev-1 has durables");
+        for (const QString &d : durables)
+            QVERIFY(deleteConsumer(lab.url(), d));
+        QVERIFY(lab.addSession(u"dev-2"_s, {u"site/2/#"_s, u"site/2b/#"_s}).subscribed());
+
+        for (int i = 0; i < 2; ++i) {
+            const CliRunner::Run again = recordCheck(lab, dir.path());
+            QVERIFY2(again.jsonValid && again.exitCode() == 2 && !again.err().contains(u"not recorded"_s), qPrintable(again.describe()));
+        }
+
+        // changes: the finding opened after the break, with its time, and dev-2's new subscription.
+        const CliRunner::Run changes = history(lab, dir.path(), {u"changes"_s, u"--since"_s, u"1h"_s}, u"changes-%1.json"_s.arg(version));
+        QVERIFY2(changes.exitCode() == 0 && changes.jsonValid, qPrintable(changes.describe()));
+        QCOMPARE(changes.json.value(u"checks"_s).toObject().value(u"count"_s).toInt(), 3);
+        bool opened = false, rewritten = false;
+        for (const QJsonValue &v : changes.json.value(u"entries"_s).toArray()) {
+            const QJsonObject e = v.toObject();
+            const QDateTime at = QDateTime::fromString(str(e, "at"), Qt::ISODateWithMs);
+            if (str(e, "kind") == u"finding_opened"_s && str(e, "client_id") == u"dev-1"_s) {
+                opened = true;
+                QVERIFY2(at >= beforeBreak.addSecs(-1), qPrintable(str(e, "at")));
+            }
+            if (str(e, "kind") == u"session_rewritten"_s && str(e, "client_id") == u"dev-2"_s)
+                rewritten = e.value(u"detail"_s).toObject().value(u"subscriptions_added"_s).toArray().contains(u"site/2b/# 1"_s);
+        }
+        QVERIFY2(opened && rewritten, qPrintable(changes.describe()));
+
+        // history: the break is one finding per problem over the two checks that saw it, still open.
+        const CliRunner::Run open = history(lab, dir.path(), {u"history"_s}, u"history-%1.json"_s.arg(version));
+        QVERIFY2(open.exitCode() == 0 && open.jsonValid, qPrintable(open.describe()));
+        QSet<QString> seen;
+        int dev1 = 0;
+        for (const QJsonValue &v : open.json.value(u"findings"_s).toArray()) {
+            const QJsonObject f = v.toObject();
+            const QString key = str(f, "code") + u'|' + str(f, "client_id") + u'|' + str(f, "title");
+            QVERIFY2(!seen.contains(key), qPrintable(key)); // one row per problem
+            seen.insert(key);
+            if (str(f, "client_id") == u"dev-1"_s) {
+                ++dev1;
+                QVERIFY(f.value(u"open"_s).toBool());
+                QVERIFY2(str(f, "first_seen") < str(f, "last_seen"), qPrintable(str(f, "first_seen") + u' ' + str(f, "last_seen")));
+            }
+        }
+        QVERIFY(dev1 > 0);
+
+        // The session goes; the next check closes dev-1's findings, and its story tells all of it.
+        const CliRunner::Run removed = CliRunner::run(lab.cliArgs()
+                                                      + QStringList{u"--allow-changes"_s, u"delete-sessions"_s, u"dev-1"_s, u"--yes"_s,
+                                                                    u"--backup-dir"_s, dir.filePath(u"backups"_s)});
+        QVERIFY2(removed.exitCode() == 0, qPrintable(removed.describe()));
+        QVERIFY(recordCheck(lab, dir.path()).jsonValid);
+        const CliRunner::Run story =
+            history(lab, dir.path(), {u"history"_s, u"--client"_s, u"dev-1"_s}, u"client-history-%1.json"_s.arg(version));
+        QVERIFY2(story.exitCode() == 0 && story.jsonValid, qPrintable(story.describe()));
+        QStringList kinds;
+        for (const QJsonValue &v : story.json.value(u"entries"_s).toArray())
+            kinds << str(v.toObject(), "kind");
+        QVERIFY2(kinds.contains(u"finding_opened"_s) && kinds.contains(u"finding_closed"_s) && kinds.contains(u"session_vanished"_s),
+                 qPrintable(kinds.join(u' ')));
+        const CliRunner::Run text =
+            CliRunner::run(lab.cliArgs() + QStringList{u"history"_s, u"--client"_s, u"dev-1"_s, u"--history-dir"_s, dir.path()});
+        QVERIFY2(text.out().contains(u"session record of client \"dev-1\" vanished"_s), qPrintable(text.describe()));
+
+        const QString report = SchemaValidator::validate(QDir(m_outputs.path())
+                                                             .entryList({u"*-%1.json"_s.arg(version)}, QDir::Files)
+                                                             .replaceInStrings(QRegularExpression(u"^"_s), m_outputs.path() + u'/'));
+        QVERIFY2(report.isEmpty(), qPrintable(report));
+    }
+
+    void takeoverFight()
+    {
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(u"newest"_s), qPrintable(lab.errorString()));
+        QTemporaryDir dir;
+        // Two devices with one client ID: each connect closes the other's connection, and each reconnects.
+        QList<QProcess *> devices;
+        for (int i = 0; i < 2; ++i) {
+            auto *p = new QProcess(this);
+            p->start(u"mosquitto_sub"_s,
+                     {u"-h"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(lab.mqttPort()), u"-u"_s, u"acme"_s, u"-P"_s, u"acmepass"_s,
+                      u"-i"_s, u"twin"_s, u"-t"_s, u"twin/#"_s, u"-W"_s, u"6"_s});
+            devices << p;
+            QTest::qWait(700);
+        }
+        QTest::qWait(2500);
+        const CliRunner::Run run = recordCheck(lab, dir.path());
+        for (QProcess *p : devices) {
+            p->kill();
+            p->waitForFinished(5000);
+        }
+        QVERIFY2(run.jsonValid && !run.err().contains(u"not recorded"_s), qPrintable(run.describe()));
+        const CliRunner::Run story = history(lab, dir.path(), {u"history"_s, u"--client"_s, u"twin"_s}, u"takeover.json"_s);
+        QVERIFY2(story.jsonValid, qPrintable(story.describe()));
+        QSet<QString> addresses;
+        int takeovers = 0;
+        for (const QJsonValue &v : story.json.value(u"entries"_s).toArray()) {
+            const QJsonObject e = v.toObject();
+            if (str(e, "kind") == u"takeover"_s) {
+                ++takeovers;
+                addresses.insert(str(e.value(u"detail"_s).toObject(), "address"));
+            }
+        }
+        QVERIFY2(takeovers >= 2 && addresses.size() >= 2, qPrintable(story.describe()));
+        // Recorded again: each closed connection once.
+        QVERIFY(recordCheck(lab, dir.path()).jsonValid);
+        const CliRunner::Run again = history(lab, dir.path(), {u"history"_s, u"--client"_s, u"twin"_s}, u"takeover-again.json"_s);
+        int takeoversAgain = 0;
+        for (const QJsonValue &v : again.json.value(u"entries"_s).toArray())
+            takeoversAgain += str(v.toObject(), "kind") == u"takeover"_s;
+        QVERIFY2(takeoversAgain >= takeovers, qPrintable(again.describe()));
+    }
+
+    void robustWrites()
+    {
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(u"newest"_s), qPrintable(lab.errorString()));
+        for (int i = 0; i < 20; ++i)
+            QVERIFY(lab.addSession(u"many-%1"_s.arg(i), {u"many/%1/#"_s.arg(i)}).subscribed());
+        QTemporaryDir dir;
+        const CliRunner::Run plain = CliRunner::run(lab.cliArgs() + QStringList{u"check"_s});
+
+        // A folder that cannot be made: the check's result and exit code as without --record, and a warning.
+        QFile file(dir.filePath(u"a-file"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        const CliRunner::Run unwritable =
+            CliRunner::run(lab.cliArgs() + QStringList{u"check"_s, u"--record"_s, u"--history-dir"_s, dir.filePath(u"a-file/h"_s)});
+        QCOMPARE(unwritable.exitCode(), plain.exitCode());
+        QVERIFY2(unwritable.out().contains(u"Checked 1 account"_s), qPrintable(unwritable.describe()));
+        QVERIFY2(unwritable.err().contains(u"warning: the check was not recorded"_s), qPrintable(unwritable.describe()));
+
+        // Two recorders at once: both write.
+        const QString history = dir.filePath(u"h"_s);
+        QProcess a, b;
+        for (QProcess *p : {&a, &b})
+            p->start(CliRunner::path(), lab.cliArgs() + QStringList{u"check"_s, u"--record"_s, u"--history-dir"_s, history});
+        for (QProcess *p : {&a, &b}) {
+            QVERIFY(p->waitForFinished(60000));
+            QCOMPARE(p->exitCode(), plain.exitCode());
+            const QByteArray err = p->readAllStandardError();
+            QVERIFY2(!err.contains("not recorded"), err.constData());
+        }
+        const QStringList clusters = HistoryLocation::clustersIn(history);
+        QCOMPARE(clusters.size(), 1);
+        const QString path = HistoryLocation::databasePath(history, clusters.first());
+
+        // Killed while writing, at several moments: the database stays whole and the next check records.
+        for (const int delayMs : {30, 120, 400}) {
+            QProcess victim;
+            victim.start(CliRunner::path(), lab.cliArgs() + QStringList{u"check"_s, u"--record"_s, u"--history-dir"_s, history});
+            QVERIFY(victim.waitForStarted());
+            QTest::qWait(delayMs);
+            victim.kill(); // SIGKILL, as kill -9
+            victim.waitForFinished(5000);
+            auto db = HistoryDatabase::open(path);
+            QVERIFY2(db, qPrintable(db ? QString() : db.error().toString()));
+            QVERIFY(*(*db)->integrityOk());
+        }
+        const CliRunner::Run after = CliRunner::run(lab.cliArgs() + QStringList{u"check"_s, u"--record"_s, u"--history-dir"_s, history});
+        QVERIFY2(!after.err().contains(u"not recorded"_s), qPrintable(after.describe()));
+        const CliRunner::Run checks = CliRunner::run({u"changes"_s, u"--json"_s, u"--history-dir"_s, history});
+        QVERIFY2(checks.jsonValid && checks.json.value(u"checks"_s).toObject().value(u"count"_s).toInt() >= 3,
+                 qPrintable(checks.describe()));
+    }
+
+    void withoutHistory()
+    {
+        QTemporaryDir dir;
+        const CliRunner::Run none = CliRunner::run({u"history"_s, u"--history-dir"_s, dir.path()});
+        QCOMPARE(none.exitCode(), 3);
+        QVERIFY2(none.err().contains(u"no history yet"_s) && none.err().contains(u"check --record"_s), qPrintable(none.describe()));
+        const CliRunner::Run badSince = CliRunner::run({u"changes"_s, u"--since"_s, u"yesterday-ish"_s, u"--history-dir"_s, dir.path()});
+        QCOMPARE(badSince.exitCode(), 64);
+        QVERIFY(badSince.err().contains(u"--since"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHistory)
+#include "tst_history.moc"
