@@ -142,8 +142,10 @@ complete_words() {
         _nats_mqtt_doctor_cli
         printf "%s\n" "${COMPREPLY[@]}"' complete "$root/usr/share/bash-completion/completions/nats-mqtt-doctor-cli" "$@"
 }
-got=$(complete_words nats-mqtt-doctor-cli ch)
-[ "$got" = check ] && pass "completion: ch -> check" || fail "completion of \"ch\": $got"
+got=$(complete_words nats-mqtt-doctor-cli che)
+[ "$got" = check ] && pass "completion: che -> check" || fail "completion of \"che\": $got"
+got=$(complete_words nats-mqtt-doctor-cli ch | tr '\n' ' ')
+[ "$got" = "check changes " ] && pass "completion: ch -> check changes" || fail "completion of \"ch\": $got"
 got=$(complete_words nats-mqtt-doctor-cli --server nats://x:4222 check --all-a)
 [ "$got" = --all-accounts ] && pass "completion: check --all-a -> --all-accounts" || fail "completion of \"check --all-a\": $got"
 got=$(complete_words nats-mqtt-doctor-cli sessions --ver)
