@@ -22,6 +22,7 @@
 #include "controllers/activityfeed.h"
 #include "controllers/autorefresh.h"
 #include "controllers/clustercontroller.h"
+#include "controllers/historycontroller.h"
 #include "controllers/recordsweep.h"
 #include "dialogs/checkthresholdsdialog.h"
 #include "dialogs/connectiondialog.h"
@@ -29,6 +30,7 @@
 #include "dialogs/repairwizard.h"
 #include "dialogs/mqttprobedialog.h"
 #include "dialogs/upgradereadinessdialog.h"
+#include "history/historylocation.h"
 #include "models/accountrows.h"
 #include "models/clienteventmodel.h"
 #include "models/clustertreemodel.h"
@@ -42,8 +44,10 @@
 #include "panels/clusteroverviewpanel.h"
 #include "panels/clustertreepanel.h"
 #include "panels/detailpanel.h"
+#include "panels/historypanel.h"
 #include "panels/sessionspanel.h"
 #include "settings/checkthresholds.h"
+#include "settings/historysettings.h"
 #include "settings/recentprofiles.h"
 #include "widgets/connectionstatuswidget.h"
 #include "widgets/errorbanner.h"
@@ -65,7 +69,8 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
       m_banner(new ErrorBanner(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_status(new ConnectionStatusWidget(controller, this)), m_autoRefresh(new AutoRefresh(this)), m_sweep(new RecordSweep(this)),
       m_activity(new ActivityFeed(this)), m_clientEvents(new ClientEventModel(this)), m_sweepLabel(new QLabel(this)),
-      m_overviewTimer(new QTimer(this)), m_operatorActions(new OperatorActions(controller, this))
+      m_overviewTimer(new QTimer(this)), m_operatorActions(new OperatorActions(controller, this)), m_history(new HistoryController(this)),
+      m_historyPanel(new HistoryPanel(*m_history, this)), m_historyLabel(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("NATS MQTT Doctor"));
@@ -89,6 +94,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     m_sweepLabel->hide();
     statusBar()->addPermanentWidget(m_sweepLabel);
     connectRecordSweep();
+    connectHistory();
     connectActivity();
     connectRowActions();
 
@@ -98,6 +104,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
     connect(&controller, &ClusterController::serversLoaded, this, [this](const QList<ServerInfo> &servers) {
         m_model->setServers(servers);
         m_workspace->setServers(servers);
+        updateHistoryTab();
         handleLoaded();
     });
     connect(&controller, &ClusterController::accountsLoaded, this, [this](const AccountRows &rows) {
@@ -259,6 +266,60 @@ void MainWindow::connectRecordSweep()
         m_sweep->cancel();
         m_sweepLabel->hide();
     });
+}
+
+int MainWindow::historyTabIndex() const
+{
+    return m_workspace->indexOf(m_historyPanel);
+}
+
+void MainWindow::connectHistory()
+{
+    // After the workspace's own tabs; its tab bar is hidden while no account is shown.
+    m_workspace->addTab(m_historyPanel, tr("History"));
+    m_history->setFolder(HistorySettings::folder());
+    m_history->setRecording(HistorySettings::recording());
+    m_accountData->setHistoryRecording(m_history->isRecording());
+    m_historyLabel->setObjectName(QStringLiteral("historyStatusLabel"));
+    m_historyLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_historyLabel->hide();
+    statusBar()->addPermanentWidget(m_historyLabel);
+    // The record is made on the refresh's worker; it is written on the history's own worker (a Qt SQL
+    // connection belongs to the thread that opened it). A failed write never touches the refresh.
+    connect(m_accountData, &AccountDataController::checkRecorded, m_history,
+            [this](const QString &, std::shared_ptr<const CheckRecord> check) { m_history->record(std::move(check)); });
+    connect(m_history, &HistoryController::recordFailed, this, [this](const Error &error) {
+        const QString text = tr("History not recorded: %1").arg(error.toString());
+        qWarning("%s", qPrintable(text));
+        m_historyLabel->setText(text);
+        m_historyLabel->setToolTip(text);
+        m_historyLabel->show();
+    });
+    connect(m_history, &HistoryController::recorded, this, [this] {
+        m_historyLabel->hide();
+        if (m_workspace->currentWidget() == m_historyPanel)
+            m_historyPanel->reload();
+    });
+    connect(m_workspace, &QTabWidget::currentChanged, this, [this] {
+        if (m_workspace->currentWidget() == m_historyPanel)
+            m_historyPanel->reload();
+    });
+}
+
+void MainWindow::updateHistoryTab()
+{
+    QStringList urls;
+    if (m_controller.hasProfile())
+        urls = m_controller.profile().servers;
+    m_historyPanel->setCluster(HistoryLocation::clusterName(m_controller.servers()), urls);
+    const bool shown = m_workspace->hasAccount();
+    m_workspace->setTabVisible(historyTabIndex(), shown);
+    if (!shown)
+        return;
+    const QString before = m_historyPanel->account();
+    m_historyPanel->setAccount(m_workspace->accountName());
+    if (m_workspace->currentWidget() == m_historyPanel && before != m_workspace->accountName())
+        m_historyPanel->reload();
 }
 
 void MainWindow::connectActivity()
@@ -498,6 +559,7 @@ void MainWindow::showCurrentDetails()
     if (const AccountInfo *account = m_model->accountAt(current)) {
         m_details->showAccount(*account);
         m_workspace->showAccount(*account);
+        updateHistoryTab();
         return;
     }
     if (const AccountInfo *owner = m_model->accountAt(current.parent())) {
@@ -510,9 +572,11 @@ void MainWindow::showCurrentDetails()
                                      : kind == ClusterTreeModel::NodeKind::Retained  ? AccountWorkspace::RetainedTab
                                      : kind == ClusterTreeModel::NodeKind::Consumers ? AccountWorkspace::ConsumersTab
                                                                                      : AccountWorkspace::OverviewTab);
+        updateHistoryTab();
         return;
     }
     m_workspace->showOverviewOnly();
+    updateHistoryTab();
     if (const ServerInfo *server = m_model->serverAt(current)) {
         m_details->showServer(*server);
     } else if (!m_controller.hasProfile()) {

@@ -30,6 +30,8 @@ class DetailPanel;
 class Error;
 class ErrorBanner;
 class HealthMap;
+class HistoryController;
+class HistoryPanel;
 class OperatorActions;
 
 /**
@@ -74,6 +76,13 @@ public:
     ActionManager *actions() const { return m_actions; }
     AutoRefresh *autoRefresh() const { return m_autoRefresh; }
     RecordSweep *recordSweep() const { return m_sweep; }
+    /** The local history: each account refresh is recorded there, and the History tab reads it. */
+    HistoryController *history() const { return m_history; }
+    HistoryPanel *historyPanel() const { return m_historyPanel; }
+    /** The workspace's History tab (after AccountWorkspace's own tabs). */
+    int historyTabIndex() const;
+    /** The status bar's line about the history ("History not recorded: …"); hidden while the history records. */
+    QLabel *historyStatusLabel() const { return m_historyLabel; }
     /** The operator actions and backups the tables' row actions ask for. */
     OperatorActions *operatorActions() const { return m_operatorActions; }
 
@@ -118,6 +127,10 @@ private:
     void showNotConnected();
     void handleHealthLoaded(const HealthMap &health);
     void connectRecordSweep();
+    /** Each refresh's check into the history (on its worker); the History tab follows the account shown. */
+    void connectHistory();
+    /** The History tab's account and cluster; reads it when it is the open tab. */
+    void updateHistoryTab();
     /** Live client events: the Activity tab and the sessions table's Connected column. */
     void connectActivity();
     void updateClusterOverview();
@@ -146,6 +159,9 @@ private:
     QLabel *m_sweepLabel;
     QTimer *m_overviewTimer;
     OperatorActions *m_operatorActions;
+    HistoryController *m_history;
+    HistoryPanel *m_historyPanel;
+    QLabel *m_historyLabel;
     QDateTime m_lastRead; ///< when the last load's badges arrived
     bool m_treeCompleteSeen = false; ///< since the last connect
     bool m_overviewAccountsStale = true; ///< the tree's accounts changed since the overview's chart last ranked them

@@ -5,6 +5,7 @@
 #include "common/asyncrunner.h"
 #include "controllers/guidelivery.h"
 #include "diagnosis/accountsnapshotloader.h"
+#include "diagnosis/checks.h"
 #include "diagnosis/sessionsnotes.h"
 #include "mqtt/mqttlayout.h"
 #include "nats/connectionset.h"
@@ -224,7 +225,7 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
     const std::optional<AccountSample> previous =
         m_lastSamples.contains(account) ? std::optional<AccountSample>(m_lastSamples.value(account)) : std::nullopt;
     static_cast<void>(m_runner->run([this, gen, account, batchSize, previous, options = m_checkOptions, connections = m_connections,
-                                     cancel = m_snapshot.cancel] {
+                                     cancel = m_snapshot.cancel, makeRecord = m_historyRecording] {
         const quint64 &current = m_snapshot.generation;
         const auto onBatch = [this, gen, &current, &cancel](QList<SessionEntry> &&batch, const ReadProgress &progress) {
             GuiDelivery::post(this, current, gen, [this, gen, rows = std::move(batch), progress] { snapshotBatch(gen, rows, progress); });
@@ -233,7 +234,7 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
         const auto onSessionsRead = [this, gen, &current](const Outcome &sessionsRead) {
             GuiDelivery::post(this, current, gen, [this, gen, sessionsRead] { snapshotSessionsRead(gen, sessionsRead); });
         };
-        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch, onSessionsRead, previous, options);
+        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch, onSessionsRead, previous, options, makeRecord);
         GuiDelivery::post(this, current, gen, [this, gen, outcome = std::move(outcome)] { snapshotDone(gen, outcome); });
     }));
 }
@@ -242,7 +243,7 @@ AccountDataController::Outcome
 AccountDataController::outcomeOf(ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel, int batchSize,
                                  const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
                                  const std::function<void(const Outcome &sessionsRead)> &onSessionsRead,
-                                 const std::optional<AccountSample> &previous, const CheckOptions &checkOptions)
+                                 const std::optional<AccountSample> &previous, const CheckOptions &checkOptions, bool makeRecord)
 {
     Outcome out;
     AccountSnapshotLoader loader(connections);
@@ -278,6 +279,15 @@ AccountDataController::outcomeOf(ConnectionSet &connections, const QString &acco
     if (!previous && snapshot->wantsRecordChecks())
         out.findingGaps << CoverageGap::noEarlierSample(account.isEmpty() ? snapshot->account.name : account);
     out.sample = snapshot->sample();
+    if (makeRecord && !cancel.load()) {
+        // What the history keeps of this refresh, made here (a million sessions are not copied on the GUI thread).
+        DiagnosisInput input = snapshot->diagnosisInput(checkOptions);
+        input.gaps = out.findingGaps;
+        const QList<Finding> all = out.findings.toList();
+        auto check = std::make_shared<CheckRecord>(CheckRecord::of(input, all, Checks::exitCodeFor(all), QStringLiteral("gui")));
+        check->urls = connections.profile().servers;
+        out.history = std::move(check);
+    }
     if (snapshot->sessionsComplete) {
         const QList<ConsumerOwner> owners = snapshot->consumerOwners();
         out.consumers = ConsumerTableModel::rowsFor(owners);
@@ -315,6 +325,9 @@ void AccountDataController::snapshotDone(quint64 generation, const Outcome &outc
     if (!outcome.error && outcome.sample)
         m_lastSamples.insert(m_snapshot.account, *outcome.sample);
     m_snapshot.cancel.reset();
+    if (!outcome.error && outcome.history)
+        emit checkRecorded(m_snapshot.account, outcome.history);
+    m_snapshot.outcome.history.reset(); // handed over: not kept until the next refresh
     for (Load kind : {Load::Findings, Load::Sessions, Load::Consumers})
         if (slot(kind).loading)
             deliver(kind);

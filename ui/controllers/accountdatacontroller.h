@@ -17,6 +17,7 @@
 #include "diagnosis/coveragegap.h"
 #include "diagnosis/findinglist.h"
 #include "diagnosis/interestholder.h"
+#include "history/checkrecord.h"
 #include "models/consumertablemodel.h"
 #include "nats/profile.h"
 #include "records/accountinflight.h"
@@ -71,6 +72,11 @@ public:
     /** The check options of the account views' findings (thresholds such as CheckOptions::pinnedWarnAt); defaults until set. */
     void setCheckOptions(const CheckOptions &options) { m_checkOptions = options; }
     const CheckOptions &checkOptions() const { return m_checkOptions; }
+    /**
+     * Whether each refresh also makes its CheckRecord (on the worker, with the profile's servers as its
+     * URLs) and hands it over in checkRecorded for the local history; off until set.
+     */
+    void setHistoryRecording(bool on) { m_historyRecording = on; }
     bool hasProfile() const { return m_connections != nullptr; }
     /** The profile allows changes (repairs); false without a profile. */
     bool changesAllowed() const;
@@ -128,6 +134,11 @@ Q_SIGNALS:
     /** A load failed: what, why, what to do (the core's error, e.g. missing account credentials). */
     void failed(MqttDoctor::AccountDataController::Load load, const QString &account, const MqttDoctor::Error &error);
     void loadingChanged(MqttDoctor::AccountDataController::Load load, bool loading);
+    /**
+     * A refresh read the account and made its findings: what the history keeps of it (setHistoryRecording;
+     * source "gui"). Emitted with the findings, before they are delivered to the views.
+     */
+    void checkRecorded(const QString &account, std::shared_ptr<const MqttDoctor::CheckRecord> check);
     /** A load finished on the connections (it may have opened some: bridge their events). */
     void connectionsUsed();
 
@@ -160,6 +171,8 @@ private:
         QList<InterestHolder> holders;
         /** The snapshot's own sample: the next refresh of the account compares with it. */
         std::optional<AccountSample> sample;
+        /** The history's record of this refresh (setHistoryRecording); null when not wanted or not read. */
+        std::shared_ptr<const CheckRecord> history;
         bool sessionsComplete = false;
         bool sessionsCancelled = false;
         QString sessionsNote;
@@ -191,7 +204,8 @@ private:
     static Outcome outcomeOf(ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel, int batchSize,
                              const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
                              const std::function<void(const Outcome &sessionsRead)> &onSessionsRead,
-                             const std::optional<AccountSample> &previous = std::nullopt, const CheckOptions &checkOptions = {});
+                             const std::optional<AccountSample> &previous = std::nullopt, const CheckOptions &checkOptions = {},
+                             bool makeRecord = false);
 
     std::unique_ptr<AsyncRunner> m_runner;
     std::shared_ptr<ConnectionSet> m_connections;
@@ -202,6 +216,7 @@ private:
     /** Each account's sample of its last complete refresh (the two-sample checks of the next one). */
     QHash<QString, AccountSample> m_lastSamples;
     CheckOptions m_checkOptions;
+    bool m_historyRecording = false;
     bool m_shutDown = false;
 };
 
