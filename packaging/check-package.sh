@@ -63,6 +63,7 @@ expect=(
     "/usr/share/$package/monitoring/nats-mqtt-doctor.grafana.json"
     "/usr/share/$package/monitoring/nats-mqtt-doctor-metrics.service"
     "/usr/share/$package/monitoring/nats-mqtt-doctor-metrics.timer"
+    "/usr/lib/systemd/user/nats-mqtt-doctor-recorder@.service"
 )
 for size in 16 22 24 32 48 64 128 256 512; do
     expect+=("/usr/share/icons/hicolor/${size}x${size}/apps/nats-mqtt-doctor.png")
@@ -71,7 +72,7 @@ for f in "${expect[@]}"; do
     grep -qx "$f" "$work/files" && pass "file $f" || fail "missing $f"
 done
 # Nothing else than the programs, their data and documentation: no tests, demo, headers or libraries.
-unexpected=$(grep -v -e '/$' -e '^/usr/bin/nats-mqtt-doctor\(-cli\)\?$' -e '^/usr/share/\(applications\|icons\|metainfo\|man\|bash-completion\|doc\)/' -e "^/usr/share/$package/schema/[a-z-]*\.schema\.json$" -e "^/usr/share/$package/monitoring/nats-mqtt-doctor[a-z.-]*$" "$work/files")
+unexpected=$(grep -v -e '/$' -e '^/usr/bin/nats-mqtt-doctor\(-cli\)\?$' -e '^/usr/share/\(applications\|icons\|metainfo\|man\|bash-completion\|doc\)/' -e "^/usr/share/$package/schema/[a-z-]*\.schema\.json$" -e "^/usr/share/$package/monitoring/nats-mqtt-doctor[a-z.-]*$" -e "^/usr/lib/systemd/user/nats-mqtt-doctor-recorder@\\.service$" "$work/files")
 [ -z "$unexpected" ] && pass "no other files" || fail "unexpected files: $unexpected"
 
 # --- lintian --------------------------------------------------------------------------------------
@@ -142,6 +143,9 @@ complete_words() {
         _nats_mqtt_doctor_cli
         printf "%s\n" "${COMPREPLY[@]}"' complete "$root/usr/share/bash-completion/completions/nats-mqtt-doctor-cli" "$@"
 }
+unit="$root/usr/lib/systemd/user/nats-mqtt-doctor-recorder@.service"
+[ -f "$unit" ] && grep -q '^ExecStart=/usr/bin/nats-mqtt-doctor-cli .* record ' "$unit" \
+    && pass "systemd user unit of the recorder" || fail "no recorder unit at /usr/lib/systemd/user"
 got=$(complete_words nats-mqtt-doctor-cli che)
 [ "$got" = check ] && pass "completion: che -> check" || fail "completion of \"che\": $got"
 got=$(complete_words nats-mqtt-doctor-cli ch | tr '\n' ' ')

@@ -164,7 +164,7 @@ int runCheck(CliContext &ctx)
     }
     if (record) {
         ctx.out.flush();
-        CheckHistory::record(ctx, *input, report.findings(), report.exitCode());
+        static_cast<void>(CheckHistory::record(ctx, *input, report.findings(), report.exitCode()));
     }
     return report.exitCode();
 }

@@ -3,6 +3,7 @@
 #include <QDir>
 
 #include "clicontext.h"
+#include "common/duration.h"
 #include "history/checkrecord.h"
 #include "history/historydatabase.h"
 #include "history/historylocation.h"
@@ -33,28 +34,43 @@ bool CheckHistory::wanted(const CliContext &ctx)
     return ctx.parser.isSet(QStringLiteral("record"));
 }
 
-bool CheckHistory::record(CliContext &ctx, const DiagnosisInput &input, const QList<Finding> &findings, int exitCode, const QString &source)
+std::optional<HistoryRecorder::Outcome> CheckHistory::record(CliContext &ctx, const DiagnosisInput &input, const QList<Finding> &findings,
+                                                             int exitCode, const QString &source)
 {
+    const auto warn = [&ctx](const QString &why) {
+        ctx.err << "warning: the check was not recorded: " << why << '\n';
+        ctx.err.flush();
+        return std::nullopt;
+    };
     CheckRecord check = CheckRecord::of(input, findings, exitCode, source);
     if (ctx.connections)
         check.urls = ctx.connections->profile().servers;
-    if (check.cluster.isEmpty()) {
-        ctx.err << "warning: the check was not recorded: the servers did not say which cluster they are\n";
-        ctx.err.flush();
-        return false;
-    }
+    if (check.cluster.isEmpty())
+        return warn(QStringLiteral("the servers did not say which cluster they are"));
     const QString path =
         HistoryLocation::databasePath(HistoryLocation::folder(ctx.parser.value(QStringLiteral("history-dir"))), check.cluster);
     auto db = HistoryDatabase::open(path);
-    if (!db) {
-        ctx.err << "warning: the check was not recorded: " << db.error().toString() << '\n';
-        ctx.err.flush();
-        return false;
-    }
+    if (!db)
+        return warn(db.error().toString());
     HistoryRecorder recorder(**db);
+    if (ctx.parser.optionNames().contains(QStringLiteral("retention")))
+        if (const auto ms = parseAgeMs(ctx.parser.value(QStringLiteral("retention"))))
+            recorder.setRetentionDays(std::max(1, int(*ms / 86400000.0)));
     auto outcome = recorder.record(check);
-    if (!outcome) {
-        ctx.err << "warning: the check was not recorded: " << outcome.error().toString() << '\n';
+    if (!outcome)
+        return warn(outcome.error().toString());
+    return *outcome;
+}
+
+bool CheckHistory::recordEvents(CliContext &ctx, const QString &cluster, const QList<MqttClientEvent> &events)
+{
+    if (events.isEmpty())
+        return true;
+    const QString path = HistoryLocation::databasePath(HistoryLocation::folder(ctx.parser.value(QStringLiteral("history-dir"))), cluster);
+    auto db = HistoryDatabase::open(path);
+    auto written = db ? HistoryRecorder(**db).recordEvents(events) : Result<void>(db.error());
+    if (!written) {
+        ctx.err << "warning: " << events.size() << " client events were not recorded: " << written.error().toString() << '\n';
         ctx.err.flush();
         return false;
     }

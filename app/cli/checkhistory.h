@@ -1,11 +1,14 @@
 #pragma once
 
+#include <optional>
+
 #include <QCommandLineOption>
 #include <QList>
 #include <QString>
 
 #include "diagnosis/diagnosisinput.h"
 #include "diagnosis/finding.h"
+#include "history/historyrecorder.h"
 
 namespace MqttDoctor::Cli {
 
@@ -25,9 +28,11 @@ public:
     static QCommandLineOption folderOption();
     /** --record was given. */
     static bool wanted(const CliContext &ctx);
-    /** Writes the check (`source`: "cli" or "recorder"); false when it could not (said on stderr). */
-    static bool record(CliContext &ctx, const DiagnosisInput &input, const QList<Finding> &findings, int exitCode,
-                       const QString &source = QStringLiteral("cli"));
+    /** Writes the check (`source`: "cli" or "recorder"); nullopt when it could not (said on stderr). */
+    static std::optional<HistoryRecorder::Outcome> record(CliContext &ctx, const DiagnosisInput &input, const QList<Finding> &findings,
+                                                          int exitCode, const QString &source = QStringLiteral("cli"));
+    /** Writes client events into `cluster`'s history; false when it could not (said on stderr). */
+    static bool recordEvents(CliContext &ctx, const QString &cluster, const QList<MqttClientEvent> &events);
 };
 
 } // namespace MqttDoctor::Cli

@@ -57,7 +57,7 @@ State checkOnce(CliContext &ctx, const DiagnosisGatherer::Request &request)
     if (!s.gaps.isEmpty() && s.exitCode != ExitErrors)
         s.exitCode = ExitCouldNotCheck;
     if (CheckHistory::wanted(ctx))
-        CheckHistory::record(ctx, *input, s.findings, s.exitCode);
+        static_cast<void>(CheckHistory::record(ctx, *input, s.findings, s.exitCode));
     return s;
 }
 

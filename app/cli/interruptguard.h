@@ -12,7 +12,8 @@ namespace MqttDoctor::Cli {
 class InterruptGuard
 {
 public:
-    InterruptGuard();
+    /** `alsoTerminate`: SIGTERM too (a service stopped by systemd ends its round cleanly). */
+    explicit InterruptGuard(bool alsoTerminate = false);
     ~InterruptGuard();
     InterruptGuard(const InterruptGuard &) = delete;
     InterruptGuard &operator=(const InterruptGuard &) = delete;
@@ -25,6 +26,8 @@ public:
 private:
     using Handler = void (*)(int);
     Handler m_previous;
+    Handler m_previousTerminate = nullptr;
+    bool m_terminate = false;
 };
 
 } // namespace MqttDoctor::Cli

@@ -24,6 +24,7 @@
 #include "recordcommands.h"
 #include "actioncommands.h"
 #include "historycommands.h"
+#include "recordercommand.h"
 #include "repaircommand.h"
 #include "nats/connectionoptions.h"
 #include "nats/connectionset.h"
@@ -39,7 +40,7 @@ namespace {
 QList<Command> allCommands()
 {
     QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + inflightCommands()
-        + pinnedCommands() + backupCommands() + repairCommands() + actionCommands() + eventsCommands() + historyCommands();
+        + pinnedCommands() + backupCommands() + repairCommands() + actionCommands() + eventsCommands() + historyCommands() + recorderCommands();
     // These read whole streams (100,000s of session records) or write them back.
     const QStringList longRunning{QStringLiteral("check"),  QStringLiteral("sessions"), QStringLiteral("retained"),
                                   QStringLiteral("pinned"), QStringLiteral("backup"),   QStringLiteral("restore"),

@@ -87,6 +87,10 @@ CheckRecord CheckRecord::of(const DiagnosisInput &input, const QList<Finding> &f
             }
         } else {
             c.sessions = streamState(a, QStringLiteral("$MQTT_sess"), "messages");
+            // No `$MQTT_sess` (no MQTT client yet) is a complete view of no records: the baseline the first
+            // sessions appear against.
+            if (recordsLevel.value(a.name) == QLatin1String("not_applicable"))
+                r.sessions.insert(a.name, {});
         }
         r.counts.append(c);
     }

@@ -136,7 +136,7 @@ Result<HistoryRecorder::Outcome> HistoryRecorder::record(const CheckRecord &chec
         return fail(r.error());
     if (auto r = recordServers(check, out.checkId, out); !r)
         return fail(r.error());
-    if (auto r = recordClientEvents(check); !r)
+    if (auto r = recordClientEvents(check.clientEvents); !r)
         return fail(r.error());
     if (!transaction.exec(QStringLiteral("COMMIT")))
         return fail(writeError(m_database, QStringLiteral("committing the check"), transaction.lastError()));
@@ -466,12 +466,29 @@ Result<void> HistoryRecorder::recordServers(const CheckRecord &check, qint64 che
     return {};
 }
 
-Result<void> HistoryRecorder::recordClientEvents(const CheckRecord &check)
+Result<void> HistoryRecorder::recordEvents(const QList<MqttClientEvent> &events)
+{
+    QSqlQuery transaction(m_database.db());
+    if (!transaction.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return writeError(m_database, QStringLiteral("starting a transaction"), transaction.lastError());
+    if (auto r = recordClientEvents(events); !r) {
+        transaction.exec(QStringLiteral("ROLLBACK"));
+        return r;
+    }
+    if (!transaction.exec(QStringLiteral("COMMIT"))) {
+        const QSqlError e = transaction.lastError();
+        transaction.exec(QStringLiteral("ROLLBACK"));
+        return writeError(m_database, QStringLiteral("committing client events"), e);
+    }
+    return {};
+}
+
+Result<void> HistoryRecorder::recordClientEvents(const QList<MqttClientEvent> &events)
 {
     QSqlQuery q(m_database.db());
     q.prepare(QStringLiteral("INSERT OR IGNORE INTO client_events(server, cid, kind, at, account, client_id, address, reason) "
                              "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (const MqttClientEvent &e : check.clientEvents) {
+    for (const MqttClientEvent &e : events) {
         q.addBindValue(text(e.server));
         q.addBindValue(qint64(e.connectionId));
         q.addBindValue(e.isTakeover()

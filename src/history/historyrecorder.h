@@ -40,6 +40,8 @@ public:
     /** Days a check, change or client event is kept (default 30). */
     void setRetentionDays(int days) { m_retentionDays = days; }
     Result<Outcome> record(const CheckRecord &check);
+    /** Client events seen between checks (a recorder following the advisories), each once, in one transaction. */
+    Result<void> recordEvents(const QList<MqttClientEvent> &events);
     /** Removes what is older than the retention now; returns how many checks went. */
     Result<int> prune(const QDateTime &now);
 
@@ -48,7 +50,7 @@ private:
     Result<void> recordSessions(const CheckRecord &check, qint64 checkId, Outcome &out);
     Result<void> recordStreams(const CheckRecord &check, qint64 checkId, Outcome &out);
     Result<void> recordServers(const CheckRecord &check, qint64 checkId, Outcome &out);
-    Result<void> recordClientEvents(const CheckRecord &check);
+    Result<void> recordClientEvents(const QList<MqttClientEvent> &events);
     Result<void> addChange(qint64 checkId, qint64 at, const QString &account, const QString &kind, const QString &subject,
                            const QString &clientId, const QJsonObject &detail);
 

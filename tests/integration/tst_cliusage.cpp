@@ -286,10 +286,27 @@ private slots:
             if (!row.startsWith(u"   "_s))
                 names << row.trimmed().section(u"  "_s, 0, 0);
         QCOMPARE(names,
-                 (QStringList{u"servers"_s, u"accounts"_s, u"streams"_s, u"check"_s, u"explain [LINE ...]"_s, u"sessions"_s,
-                              u"session CLIENT_ID"_s, u"retained"_s, u"inflight"_s, u"pinned"_s, u"backup"_s, u"restore FILE"_s,
-                              u"repair"_s, u"delete-sessions [CLIENT_ID ...]"_s, u"disconnect CLIENT_ID ..."_s,
-                              u"clear-retained TOPIC ..."_s, u"drop-backlog CLIENT_ID ..."_s, u"events"_s, u"history"_s, u"changes"_s}));
+                 (QStringList{u"servers"_s,
+                              u"accounts"_s,
+                              u"streams"_s,
+                              u"check"_s,
+                              u"explain [LINE ...]"_s,
+                              u"sessions"_s,
+                              u"session CLIENT_ID"_s,
+                              u"retained"_s,
+                              u"inflight"_s,
+                              u"pinned"_s,
+                              u"backup"_s,
+                              u"restore FILE"_s,
+                              u"repair"_s,
+                              u"delete-sessions [CLIENT_ID ...]"_s,
+                              u"disconnect CLIENT_ID ..."_s,
+                              u"clear-retained TOPIC ..."_s,
+                              u"drop-backlog CLIENT_ID ..."_s,
+                              u"events"_s,
+                              u"history"_s,
+                              u"changes"_s,
+                              u"record"_s}));
         const QStringList global = optionNames(section(help, u"Global options (connection and output; before or after the command):"_s));
         QVERIFY2(global.contains(u"--server"_s) && global.contains(u"--json"_s) && global.contains(u"--timeout"_s), qPrintable(help));
         QCOMPARE(help.count(u"--server"_s), 1);

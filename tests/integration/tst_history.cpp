@@ -265,6 +265,46 @@ private slots:
                  qPrintable(checks.describe()));
     }
 
+    void recorder()
+    {
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(u"newest"_s), qPrintable(lab.errorString()));
+        QTemporaryDir dir;
+        // Two rounds 10 s apart; a device connects between them: its connect is in its story from the
+        // advisories, its new session record from the second check.
+        QProcess rec;
+        rec.start(CliRunner::path(),
+                  lab.cliArgs()
+                      + QStringList{u"record"_s, u"--interval"_s, u"10s"_s, u"--duration"_s, u"14s"_s, u"--history-dir"_s, dir.path()});
+        QVERIFY(rec.waitForStarted());
+        QTest::qWait(3000);
+        QVERIFY(lab.addSession(u"late-1"_s, {u"late/#"_s}).subscribed());
+        QVERIFY(rec.waitForFinished(60000));
+        const QString out = QString::fromUtf8(rec.readAllStandardOutput());
+        const QString err = QString::fromUtf8(rec.readAllStandardError());
+        QVERIFY2(rec.exitCode() == 0 && out.count(u"recorded:"_s) == 2, qPrintable(out + err));
+        QVERIFY2(err.contains(u"Recorded 2 checks."_s), qPrintable(err));
+        const CliRunner::Run story = history(lab, dir.path(), {u"history"_s, u"--client"_s, u"late-1"_s}, u"recorder-story.json"_s);
+        QStringList kinds;
+        for (const QJsonValue &v : story.json.value(u"entries"_s).toArray())
+            kinds << str(v.toObject(), "kind");
+        QVERIFY2(kinds.contains(u"connect"_s) && kinds.contains(u"session_appeared"_s), qPrintable(story.describe()));
+
+        // SIGTERM (systemd's stop) ends it cleanly after the round under way.
+        QProcess service;
+        service.start(CliRunner::path(),
+                      lab.cliArgs() + QStringList{u"record"_s, u"--interval"_s, u"1h"_s, u"--history-dir"_s, dir.path()});
+        QVERIFY(service.waitForStarted());
+        QTest::qWait(3000);
+        service.terminate();
+        QVERIFY(service.waitForFinished(30000));
+        QCOMPARE(service.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(service.exitCode(), 0);
+        QVERIFY(QString::fromUtf8(service.readAllStandardError()).contains(u"Recorded 1 check."_s));
+        // --json is refused: its records are read with history --json.
+        QCOMPARE(CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"record"_s}).exitCode(), 64);
+    }
+
     void withoutHistory()
     {
         QTemporaryDir dir;
