@@ -234,8 +234,24 @@ void AccountDataController::startSnapshot(const QString &account, int batchSize,
         const auto onSessionsRead = [this, gen, &current](const Outcome &sessionsRead) {
             GuiDelivery::post(this, current, gen, [this, gen, sessionsRead] { snapshotSessionsRead(gen, sessionsRead); });
         };
-        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch, onSessionsRead, previous, options, makeRecord);
+        std::optional<DiagnosisInput> checked;
+        Outcome outcome = outcomeOf(*connections, account, *cancel, batchSize, onBatch, onSessionsRead, previous, options,
+                                    makeRecord ? &checked : nullptr);
+        // `checked` is set only when the account was read (and not cancelled).
+        const QList<Finding> findings = checked ? outcome.findings.toList() : QList<Finding>();
         GuiDelivery::post(this, current, gen, [this, gen, outcome = std::move(outcome)] { snapshotDone(gen, outcome); });
+        if (!checked)
+            return;
+        // What the history keeps of this refresh, made after the views have their findings (a million
+        // sessions take a while) and still on this worker. A newer refresh does not drop it: it is what
+        // the servers said then.
+        auto check =
+            std::make_shared<CheckRecord>(CheckRecord::of(*checked, findings, Checks::exitCodeFor(findings), QStringLiteral("gui")));
+        check->urls = connections->profile().servers;
+        GuiDelivery::post(this, [this, account, check = std::shared_ptr<const CheckRecord>(std::move(check))] {
+            if (!m_shutDown)
+                emit checkRecorded(account, check);
+        });
     }));
 }
 
@@ -243,7 +259,8 @@ AccountDataController::Outcome
 AccountDataController::outcomeOf(ConnectionSet &connections, const QString &account, const std::atomic<bool> &cancel, int batchSize,
                                  const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
                                  const std::function<void(const Outcome &sessionsRead)> &onSessionsRead,
-                                 const std::optional<AccountSample> &previous, const CheckOptions &checkOptions, bool makeRecord)
+                                 const std::optional<AccountSample> &previous, const CheckOptions &checkOptions,
+                                 std::optional<DiagnosisInput> *checked)
 {
     Outcome out;
     AccountSnapshotLoader loader(connections);
@@ -279,14 +296,10 @@ AccountDataController::outcomeOf(ConnectionSet &connections, const QString &acco
     if (!previous && snapshot->wantsRecordChecks())
         out.findingGaps << CoverageGap::noEarlierSample(account.isEmpty() ? snapshot->account.name : account);
     out.sample = snapshot->sample();
-    if (makeRecord && !cancel.load()) {
-        // What the history keeps of this refresh, made here (a million sessions are not copied on the GUI thread).
-        DiagnosisInput input = snapshot->diagnosisInput(checkOptions);
-        input.gaps = out.findingGaps;
-        const QList<Finding> all = out.findings.toList();
-        auto check = std::make_shared<CheckRecord>(CheckRecord::of(input, all, Checks::exitCodeFor(all), QStringLiteral("gui")));
-        check->urls = connections.profile().servers;
-        out.history = std::move(check);
+    if (checked && !cancel.load()) {
+        // The input the findings were made from, with the gaps the views show (the history's coverage).
+        *checked = snapshot->diagnosisInput(checkOptions);
+        (*checked)->gaps = out.findingGaps;
     }
     if (snapshot->sessionsComplete) {
         const QList<ConsumerOwner> owners = snapshot->consumerOwners();
@@ -325,9 +338,6 @@ void AccountDataController::snapshotDone(quint64 generation, const Outcome &outc
     if (!outcome.error && outcome.sample)
         m_lastSamples.insert(m_snapshot.account, *outcome.sample);
     m_snapshot.cancel.reset();
-    if (!outcome.error && outcome.history)
-        emit checkRecorded(m_snapshot.account, outcome.history);
-    m_snapshot.outcome.history.reset(); // handed over: not kept until the next refresh
     for (Load kind : {Load::Findings, Load::Sessions, Load::Consumers})
         if (slot(kind).loading)
             deliver(kind);

@@ -136,7 +136,7 @@ Q_SIGNALS:
     void loadingChanged(MqttDoctor::AccountDataController::Load load, bool loading);
     /**
      * A refresh read the account and made its findings: what the history keeps of it (setHistoryRecording;
-     * source "gui"). Emitted with the findings, before they are delivered to the views.
+     * source "gui"), made on the worker after the findings went to the views.
      */
     void checkRecorded(const QString &account, std::shared_ptr<const MqttDoctor::CheckRecord> check);
     /** A load finished on the connections (it may have opened some: bridge their events). */
@@ -171,8 +171,6 @@ private:
         QList<InterestHolder> holders;
         /** The snapshot's own sample: the next refresh of the account compares with it. */
         std::optional<AccountSample> sample;
-        /** The history's record of this refresh (setHistoryRecording); null when not wanted or not read. */
-        std::shared_ptr<const CheckRecord> history;
         bool sessionsComplete = false;
         bool sessionsCancelled = false;
         QString sessionsNote;
@@ -205,7 +203,7 @@ private:
                              const std::function<bool(QList<SessionEntry> &&, const ReadProgress &)> &onBatch,
                              const std::function<void(const Outcome &sessionsRead)> &onSessionsRead,
                              const std::optional<AccountSample> &previous = std::nullopt, const CheckOptions &checkOptions = {},
-                             bool makeRecord = false);
+                             std::optional<DiagnosisInput> *checked = nullptr);
 
     std::unique_ptr<AsyncRunner> m_runner;
     std::shared_ptr<ConnectionSet> m_connections;
