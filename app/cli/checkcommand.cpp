@@ -145,6 +145,9 @@ int runCheck(CliContext &ctx)
     if (line.watchMs)
         return runCheckWatch(ctx, line.request, *line.watchMs);
     TerminalProgress progress(ctx.err);
+    // A recorded check compares with the last recorded sample (CONSUMER_STUCK, JETSTREAM_API_ERRORS).
+    if (CheckHistory::wanted(ctx) && !line.sampleIntervalMs)
+        line.request.previousSamples = CheckHistory::previousSamples(ctx);
     const auto input = gatherInput(*ctx.connections, line, progress);
     if (!input)
         return ctx.fail(input.error());

@@ -7,6 +7,7 @@
 #include "history/checkrecord.h"
 #include "history/historydatabase.h"
 #include "history/historylocation.h"
+#include "history/historyquery.h"
 #include "history/historyrecorder.h"
 #include "nats/connectionset.h"
 
@@ -60,6 +61,21 @@ std::optional<HistoryRecorder::Outcome> CheckHistory::record(CliContext &ctx, co
     if (!outcome)
         return warn(outcome.error().toString());
     return *outcome;
+}
+
+QHash<QString, AccountSample> CheckHistory::previousSamples(CliContext &ctx)
+{
+    if (!ctx.connections)
+        return {};
+    const QString path = HistoryLocation::recordedThrough(HistoryLocation::folder(ctx.parser.value(QStringLiteral("history-dir"))),
+                                                          ctx.connections->profile().servers);
+    if (path.isEmpty())
+        return {};
+    auto db = HistoryDatabase::open(path);
+    if (!db)
+        return {};
+    auto samples = HistoryQuery(**db).previousSamples(QDateTime::currentDateTimeUtc(), 3600);
+    return samples ? *samples : QHash<QString, AccountSample>();
 }
 
 bool CheckHistory::recordEvents(CliContext &ctx, const QString &cluster, const QList<MqttClientEvent> &events)

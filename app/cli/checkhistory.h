@@ -31,6 +31,11 @@ public:
     /** Writes the check (`source`: "cli" or "recorder"); nullopt when it could not (said on stderr). */
     static std::optional<HistoryRecorder::Outcome> record(CliContext &ctx, const DiagnosisInput &input, const QList<Finding> &findings,
                                                           int exitCode, const QString &source = QStringLiteral("cli"));
+    /**
+     * The last samples recorded through the profile's URLs within the last hour (empty without): a recorded
+     * check's two-sample checks compare with them instead of needing --sample-interval.
+     */
+    static QHash<QString, AccountSample> previousSamples(CliContext &ctx);
     /** Writes client events into `cluster`'s history; false when it could not (said on stderr). */
     static bool recordEvents(CliContext &ctx, const QString &cluster, const QList<MqttClientEvent> &events);
 };

@@ -78,7 +78,10 @@ std::variant<Opened, int> openHistory(CliContext &ctx)
     auto path = HistoryLocation::find(folder, ctx.parser.value(QStringLiteral("cluster")), urls);
     if (!path)
         return ctx.fail(path.error());
-    auto db = HistoryDatabase::open(*path, HistoryDatabase::Mode::ReadOnly);
+    // Read-write where it may (a database of an older schema is migrated), else read only.
+    auto db = HistoryDatabase::open(*path);
+    if (!db && db.error().kind() != Error::Kind::NotFound)
+        db = HistoryDatabase::open(*path, HistoryDatabase::Mode::ReadOnly);
     if (!db)
         return ctx.fail(db.error());
     Opened out;

@@ -2,6 +2,7 @@
 
 #include <QJsonDocument>
 
+#include "diagnosis/diagnosisgatherer.h"
 #include "history/historylocation.h"
 
 namespace MqttDoctor {
@@ -94,6 +95,7 @@ CheckRecord CheckRecord::of(const DiagnosisInput &input, const QList<Finding> &f
         }
         r.counts.append(c);
     }
+    r.samples = DiagnosisGatherer::samplesOf(input);
     for (auto it = input.closedConnections.cbegin(); it != input.closedConnections.cend(); ++it)
         r.clientEvents += it.value();
     return r;

@@ -73,6 +73,8 @@ struct CheckRecord
     /** The MQTT streams' configs (compact JSON) of the accounts whose streams were read. */
     QHash<QString, QHash<QString, QString>> streamConfigs;
     QList<ServerRow> servers;
+    /** Each account's sample (DiagnosisGatherer::samplesOf): the next check's two-sample checks compare with it. */
+    QHash<QString, AccountSample> samples;
     /** Recently closed MQTT connections (disconnects and takeovers) the check read. */
     QList<MqttClientEvent> clientEvents;
 

@@ -1,7 +1,10 @@
 #include "historylocation.h"
 
+#include <atomic>
+
 #include <QDir>
 #include <QFileInfo>
+#include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QStandardPaths>
 
@@ -59,6 +62,39 @@ QStringList HistoryLocation::clustersIn(const QString &folder)
     return out;
 }
 
+QString HistoryLocation::recordedThrough(const QString &folder, const QStringList &urls)
+{
+    if (urls.isEmpty())
+        return {};
+    for (const QString &name : clustersIn(folder)) {
+        // Read only: any schema version that has the URLs table will do.
+        const QString path = databasePath(folder, name);
+        static std::atomic<quint64> counter{0};
+        const QString connection = QStringLiteral("mqttdoctor-history-find-%1").arg(++counter);
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+        bool found = false;
+        if (db.open()) {
+            QSqlQuery q(db);
+            for (const QString &url : urls) {
+                q.prepare(QStringLiteral("SELECT 1 FROM urls WHERE url = ?"));
+                q.addBindValue(url);
+                if (q.exec() && q.next()) {
+                    found = true;
+                    break;
+                }
+            }
+        }
+        db.close();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(connection);
+        if (found)
+            return path;
+    }
+    return {};
+}
+
 Result<QString> HistoryLocation::find(const QString &folder, const QString &cluster, const QStringList &urls)
 {
     const QStringList known = clustersIn(folder);
@@ -72,19 +108,8 @@ Result<QString> HistoryLocation::find(const QString &folder, const QString &clus
                      QStringLiteral("no history of cluster %1 in %2 (%3)").arg(cluster, QDir::toNativeSeparators(folder), listed),
                      QStringLiteral("record checks first (check --record), or give another --history-dir"));
     }
-    if (!urls.isEmpty())
-        for (const QString &name : known) {
-            auto db = HistoryDatabase::open(databasePath(folder, name), HistoryDatabase::Mode::ReadOnly);
-            if (!db)
-                continue;
-            QSqlQuery q((*db)->db());
-            for (const QString &url : urls) {
-                q.prepare(QStringLiteral("SELECT 1 FROM urls WHERE url = ?"));
-                q.addBindValue(url);
-                if (q.exec() && q.next())
-                    return (*db)->path();
-            }
-        }
+    if (const QString through = recordedThrough(folder, urls); !through.isEmpty())
+        return through;
     if (known.size() == 1)
         return databasePath(folder, known.first());
     return Error(Error::Kind::NotFound, QStringLiteral("which cluster's history? %1 (in %2)").arg(listed, QDir::toNativeSeparators(folder)),

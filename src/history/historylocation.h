@@ -31,6 +31,8 @@ public:
      * recorded through one of `urls`, else the only one there. Errors list what the folder holds.
      */
     static Result<QString> find(const QString &folder, const QString &cluster, const QStringList &urls);
+    /** The database in `folder` a check was recorded into through one of `urls`; empty when none. */
+    static QString recordedThrough(const QString &folder, const QStringList &urls);
     /** The clusters of the databases in `folder`, by name (from their file names). */
     static QStringList clustersIn(const QString &folder);
 };

@@ -8,6 +8,7 @@
 #include <QSqlQuery>
 
 #include "history/historydatabase.h"
+#include "history/samplejson.h"
 
 namespace MqttDoctor {
 
@@ -187,6 +188,23 @@ Result<QList<HistoryQuery::FindingSpan>> HistoryQuery::findings(const Window &w)
         const int ra = severityRank(a.severity), rb = severityRank(b.severity);
         return ra != rb ? ra < rb : a.firstSeen < b.firstSeen;
     });
+    return out;
+}
+
+Result<QHash<QString, AccountSample>> HistoryQuery::previousSamples(const QDateTime &now, qint64 maxAgeSeconds)
+{
+    QSqlQuery q(m_database.db());
+    q.prepare(QStringLiteral("SELECT account, sample FROM account_samples WHERE at >= ? AND at <= ?"));
+    q.addBindValue(now.addSecs(-maxAgeSeconds).toMSecsSinceEpoch());
+    q.addBindValue(now.toMSecsSinceEpoch());
+    if (!q.exec())
+        return readError(m_database, q.lastError());
+    QHash<QString, AccountSample> out;
+    while (q.next()) {
+        const QString account = q.value(0).toString();
+        if (auto s = SampleJson::fromJson(account, QJsonDocument::fromJson(q.value(1).toString().toUtf8()).object()))
+            out.insert(account, *s);
+    }
     return out;
 }
 

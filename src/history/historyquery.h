@@ -3,11 +3,13 @@
 #include <optional>
 
 #include <QDateTime>
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
 
 #include "common/result.h"
+#include "diagnosis/accountsample.h"
 
 namespace MqttDoctor {
 
@@ -73,6 +75,12 @@ public:
     Result<QList<Entry>> changes(const Window &window);
     /** One client's story: its connects, disconnects and takeovers, record changes and findings, oldest first. */
     Result<QList<Entry>> client(const QString &clientId, const Window &window);
+
+    /**
+     * The last recorded sample of each account taken within `maxAgeSeconds` before `now` (older ones are not
+     * a fair comparison): what a check's two-sample checks compare with.
+     */
+    Result<QHash<QString, AccountSample>> previousSamples(const QDateTime &now, qint64 maxAgeSeconds);
 
 private:
     Result<QList<Entry>> changeRows(const QString &where, const QVariantList &values);

@@ -8,6 +8,7 @@
 #include <QSqlQuery>
 
 #include "history/historydatabase.h"
+#include "history/samplejson.h"
 
 namespace MqttDoctor {
 
@@ -127,6 +128,15 @@ Result<HistoryRecorder::Outcome> HistoryRecorder::record(const CheckRecord &chec
         q.addBindValue(optionalValue(c.connected));
         if (!q.exec())
             return fail(writeError(m_database, QStringLiteral("the account counts"), q.lastError()));
+    }
+    q.prepare(QStringLiteral("INSERT INTO account_samples(account, at, sample) VALUES(?, ?, ?) ON CONFLICT(account) DO UPDATE SET "
+                             "at = excluded.at, sample = excluded.sample"));
+    for (auto it = check.samples.cbegin(); it != check.samples.cend(); ++it) {
+        q.addBindValue(text(it.key()));
+        q.addBindValue(at);
+        q.addBindValue(jsonText(SampleJson::toJson(it.value())));
+        if (!q.exec())
+            return fail(writeError(m_database, QStringLiteral("the account samples"), q.lastError()));
     }
     if (auto r = recordFindings(check, out.checkId, out); !r)
         return fail(r.error());

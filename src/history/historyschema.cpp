@@ -64,6 +64,11 @@ QStringList HistorySchema::migration(int version)
             QStringLiteral("CREATE INDEX client_events_client ON client_events(client_id, at)"),
             QStringLiteral("CREATE INDEX client_events_at ON client_events(at)"),
         };
+    case 2:
+        return {
+            // The last sample of each account: the next check's two-sample checks compare with it.
+            QStringLiteral("CREATE TABLE account_samples(account TEXT PRIMARY KEY, at INTEGER NOT NULL, sample TEXT NOT NULL)"),
+        };
     default: return {};
     }
 }

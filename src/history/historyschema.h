@@ -16,7 +16,7 @@ namespace MqttDoctor {
 class HistorySchema final
 {
 public:
-    static constexpr int kCurrentVersion = 1;
+    static constexpr int kCurrentVersion = 2;
 
     /** The statements that take a database from `version - 1` to `version` (1: from empty). */
     static QStringList migration(int version);

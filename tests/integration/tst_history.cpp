@@ -305,6 +305,38 @@ private slots:
         QCOMPARE(CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"record"_s}).exitCode(), 64);
     }
 
+    // The two-sample checks of a single recorded check compare with the last recorded sample: clean-session
+    // connects between two recorded checks (each a session lookup that finds nothing) grow the account's API
+    // errors, and the second check reports JETSTREAM_API_ERRORS, which a check without history cannot.
+    void twoSampleChecksFromHistory()
+    {
+        PersistentSessionFixture lab;
+        QVERIFY2(lab.start(u"newest"_s), qPrintable(lab.errorString()));
+        QVERIFY(lab.addSession(u"dev-1"_s, {u"site/1/#"_s}).subscribed());
+        QTemporaryDir dir;
+        const QStringList args{u"check"_s, u"--json"_s, u"--api-errors-per-minute"_s, u"1"_s};
+        const QStringList record{u"--record"_s, u"--history-dir"_s, dir.path()};
+        const CliRunner::Run first = CliRunner::run(lab.cliArgs() + args + record);
+        QVERIFY2(first.jsonValid, qPrintable(first.describe()));
+        const auto codes = [](const CliRunner::Run &run) {
+            QStringList out;
+            for (const QJsonValue &a : run.json.value(u"accounts"_s).toArray())
+                for (const QJsonValue &f : a.toObject().value(u"findings"_s).toArray())
+                    out << str(f.toObject(), "code");
+            for (const QJsonValue &f : run.json.value(u"findings"_s).toArray())
+                out << str(f.toObject(), "code");
+            return out;
+        };
+        QVERIFY2(!codes(first).contains(u"JETSTREAM_API_ERRORS"_s), qPrintable(first.describe()));
+        for (int i = 0; i < 3; ++i)
+            lab.mqtt().connectOnce(u"lookup-%1"_s.arg(i), true);
+        QTest::qWait(2000);
+        const CliRunner::Run plain = CliRunner::run(lab.cliArgs() + args);
+        QVERIFY2(!codes(plain).contains(u"JETSTREAM_API_ERRORS"_s), qPrintable(plain.describe()));
+        const CliRunner::Run second = CliRunner::run(lab.cliArgs() + args + record);
+        QVERIFY2(codes(second).contains(u"JETSTREAM_API_ERRORS"_s), qPrintable(second.describe()));
+    }
+
     void withoutHistory()
     {
         QTemporaryDir dir;

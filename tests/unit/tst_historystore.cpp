@@ -15,6 +15,7 @@
 #include "history/historyquery.h"
 #include "history/historyrecorder.h"
 #include "history/historyschema.h"
+#include "history/samplejson.h"
 
 using namespace MqttDoctor;
 using namespace Qt::StringLiterals;
@@ -83,6 +84,76 @@ private slots:
         for (int v = 1; v <= HistorySchema::kCurrentVersion; ++v)
             QVERIFY(!HistorySchema::migration(v).isEmpty());
         QVERIFY(HistorySchema::migration(HistorySchema::kCurrentVersion + 1).isEmpty());
+    }
+
+    void migrationsFromTheFirstSchema()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"east.sqlite"_s);
+        {
+            // A database as the first release left it: schema 1, with a check in it.
+            QSqlDatabase raw = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"v1"_s);
+            raw.setDatabaseName(path);
+            QVERIFY(raw.open());
+            QVERIFY(HistorySchema::migrate(raw, 1));
+            QSqlQuery q(raw);
+            QVERIFY(q.exec(
+                u"INSERT INTO checks(at, source, complete, exit_code, accounts, findings, gaps) VALUES(1, 'cli', 1, 0, 1, 0, '')"_s));
+            QCOMPARE(*HistorySchema::versionOf(raw), 1);
+            raw.close();
+        }
+        QSqlDatabase::removeDatabase(u"v1"_s);
+        // Read only, an older schema is refused with what to do; opened for writing, it is migrated and keeps its data.
+        auto readOnly = HistoryDatabase::open(path, HistoryDatabase::Mode::ReadOnly);
+        QVERIFY(!readOnly);
+        QVERIFY2(readOnly.error().toString().contains(u"older schema"_s), qPrintable(readOnly.error().toString()));
+        auto db = HistoryDatabase::open(path);
+        QVERIFY2(db, qPrintable(db ? QString() : db.error().toString()));
+        QCOMPARE(*HistorySchema::versionOf((*db)->db()), HistorySchema::kCurrentVersion);
+        QCOMPARE(count(**db, u"SELECT COUNT(*) FROM checks"_s), 1);
+        QCOMPARE(count(**db, u"SELECT COUNT(*) FROM account_samples"_s), 0);
+        QVERIFY(*(*db)->integrityOk());
+    }
+
+    void samplesForTheNextCheck()
+    {
+        QTemporaryDir dir;
+        auto db = HistoryDatabase::open(dir.filePath(u"east.sqlite"_s));
+        QVERIFY(db);
+        AccountSample sample;
+        sample.account = u"ACME"_s;
+        sample.time = kStart;
+        sample.api = JetStreamApiCounts{1200, 17, u"jsz"_s, 3};
+        sample.consumersKnown = true;
+        ConsumerProgress p;
+        p.stream = u"$MQTT_msgs"_s;
+        p.deliveredConsumerSeq = 40;
+        p.deliveredStreamSeq = 39;
+        p.ackFloorConsumerSeq = 2;
+        p.ackFloorStreamSeq = 3;
+        p.numAckPending = 38;
+        p.numRedelivered = 5;
+        p.numPending = 7;
+        p.maxAckPending = 1000;
+        sample.consumers.insert(u"dur-1"_s, p);
+        CheckRecord r = check(0, {});
+        r.samples.insert(u"ACME"_s, sample);
+        QVERIFY(HistoryRecorder(**db).record(r));
+
+        HistoryQuery query(**db);
+        auto samples = query.previousSamples(kStart.addSecs(60), 3600);
+        QVERIFY(samples);
+        QCOMPARE(samples->size(), 1);
+        const AccountSample back = samples->value(u"ACME"_s);
+        QCOMPARE(back.time, kStart);
+        QVERIFY(back.api && back.api->errors == 17 && back.api->total == 1200 && back.api->servers == 3 && back.api->source == u"jsz"_s);
+        QVERIFY(back.consumersKnown);
+        const ConsumerProgress c = back.consumers.value(u"dur-1"_s);
+        QCOMPARE(c.stream, p.stream);
+        QVERIFY(c.deliveredConsumerSeq == 40 && c.deliveredStreamSeq == 39 && c.ackFloorConsumerSeq == 2 && c.ackFloorStreamSeq == 3);
+        QVERIFY(c.numAckPending == 38 && c.numRedelivered == 5 && c.numPending == 7 && c.maxAckPending == 1000);
+        // Too old to compare with: none.
+        QCOMPARE(query.previousSamples(kStart.addSecs(7200), 3600)->size(), 0);
     }
 
     void newerSchemaIsRefusedAndKept()
