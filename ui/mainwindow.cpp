@@ -281,7 +281,6 @@ void MainWindow::connectHistory()
     m_history->setRecording(HistorySettings::recording());
     m_accountData->setHistoryRecording(m_history->isRecording());
     m_historyLabel->setObjectName(QStringLiteral("historyStatusLabel"));
-    m_historyLabel->setForegroundRole(QPalette::PlaceholderText);
     m_historyLabel->hide();
     statusBar()->addPermanentWidget(m_historyLabel);
     // The record is made on the refresh's worker; it is written on the history's own worker (a Qt SQL
@@ -311,14 +310,13 @@ void MainWindow::updateHistoryTab()
     QStringList urls;
     if (m_controller.hasProfile())
         urls = m_controller.profile().servers;
-    m_historyPanel->setCluster(HistoryLocation::clusterName(m_controller.servers()), urls);
+    const bool otherCluster = m_historyPanel->setCluster(HistoryLocation::clusterName(m_controller.servers()), urls);
     const bool shown = m_workspace->hasAccount();
     m_workspace->setTabVisible(historyTabIndex(), shown);
     if (!shown)
         return;
-    const QString before = m_historyPanel->account();
-    m_historyPanel->setAccount(m_workspace->accountName());
-    if (m_workspace->currentWidget() == m_historyPanel && before != m_workspace->accountName())
+    const bool otherAccount = m_historyPanel->setAccount(m_workspace->accountName());
+    if (m_workspace->currentWidget() == m_historyPanel && (otherCluster || otherAccount))
         m_historyPanel->reload();
 }
 

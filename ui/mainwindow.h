@@ -41,7 +41,9 @@ class OperatorActions;
  * panels; the logic lives in those classes. An account's findings, sessions, retained messages and
  * consumers come from an AccountDataController through the AccountWorkspace; it shares the
  * controller's connections, so the status bar's state and reconnect count cover every connection.
- * View › Auto Refresh refreshes on a timer (AutoRefresh), never while a load runs.
+ * View › Auto Refresh refreshes on a timer (AutoRefresh), never while a load runs. Each account refresh is
+ * recorded into the local history on a worker (HistoryController; "History not recorded: …" in the status
+ * bar when it cannot be), which the workspace's History tab (HistoryPanel) reads.
  *
  * The tree (ClusterTreePanel: filter, order, the model behind a proxy) gets every account's
  * stream-level badges from the controller, computed on its pool (ClusterController::healthLoaded);

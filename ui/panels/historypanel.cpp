@@ -97,21 +97,26 @@ HistoryPanel::HistoryPanel(HistoryController &controller, QWidget *parent)
 
 HistoryPanel::~HistoryPanel() = default;
 
-void HistoryPanel::setCluster(const QString &cluster, const QStringList &urls)
+bool HistoryPanel::setCluster(const QString &cluster, const QStringList &urls)
 {
+    if (cluster == m_cluster && urls == m_urls)
+        return false;
     m_cluster = cluster;
     m_urls = urls;
+    m_loaded = false;
+    return true;
 }
 
-void HistoryPanel::setAccount(const QString &account)
+bool HistoryPanel::setAccount(const QString &account)
 {
     if (account == m_account)
-        return;
+        return false;
     m_account = account;
     m_loaded = false;
     m_findings->setRowCount(0);
     m_changes->clear();
     m_summary->setText(tr("Reading the history of %1…").arg(account));
+    return true;
 }
 
 qint64 HistoryPanel::windowSeconds() const

@@ -42,10 +42,13 @@ public:
     explicit HistoryPanel(HistoryController &controller, QWidget *parent = nullptr);
     ~HistoryPanel() override;
 
-    /** The cluster whose database to read (HistoryLocation::clusterName) and the profile's URLs (before the servers are known). */
-    void setCluster(const QString &cluster, const QStringList &urls);
-    /** The account shown; its history is read when the panel is next reloaded. */
-    void setAccount(const QString &account);
+    /**
+     * The cluster whose database to read (HistoryLocation::clusterName) and the profile's URLs (before the
+     * servers are known). True when they changed: what the panel shows is another cluster's until reload().
+     */
+    bool setCluster(const QString &cluster, const QStringList &urls);
+    /** The account shown; its history is read when the panel is next reloaded. True when it changed. */
+    bool setAccount(const QString &account);
     QString account() const { return m_account; }
     /** Reads the window again (on the controller's worker). */
     void reload();
