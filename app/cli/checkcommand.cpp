@@ -155,6 +155,11 @@ int runCheck(CliContext &ctx)
     // recorded too.
     const bool record = CheckHistory::wanted(ctx);
     CheckReport report(*input, ctx.json && !record, ctx.unansweredServersJson());
+    // Recorded before it is printed: the text says since when each finding is open.
+    if (record)
+        if (auto outcome = CheckHistory::record(ctx, *input, report.findings(), report.exitCode()); outcome && !outcome->first)
+            report.setFirstSeen(std::move(outcome->firstSeen),
+                                input->sampledAt.isValid() ? input->sampledAt : QDateTime::currentDateTimeUtc());
     if (line.openMetrics) {
         OpenMetricsWriter::write(ctx.out, *input, report.findings(), report.exitCode());
     } else {
@@ -164,10 +169,6 @@ int runCheck(CliContext &ctx)
             report.writeJson(ctx.out, line.request.options.layout);
         else
             report.writeText(ctx, ctx.parser.isSet(QStringLiteral("all-findings")));
-    }
-    if (record) {
-        ctx.out.flush();
-        static_cast<void>(CheckHistory::record(ctx, *input, report.findings(), report.exitCode()));
     }
     return report.exitCode();
 }

@@ -1,5 +1,7 @@
 #include "checkreport.h"
 
+#include "common/duration.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -35,10 +37,19 @@ QString evidenceText(const QJsonValue &v)
     return QString::fromUtf8(doc.toJson(QJsonDocument::Compact));
 }
 
-void printFinding(QTextStream &out, const Finding &f)
+/** `firstSeen`: the history's, when the check was recorded (`checkedAt`: this check's time). */
+void printFinding(QTextStream &out, const Finding &f, const QHash<QString, QDateTime> &firstSeen = {}, const QDateTime &checkedAt = {})
 {
     out << "  " << Finding::severityName(f.severity).toUpper().leftJustified(9) << f.code << "  " << f.title << '\n';
     const QString pad(11, QLatin1Char(' '));
+    if (!firstSeen.isEmpty())
+        if (const auto it = firstSeen.constFind(f.identity()); it != firstSeen.cend()) {
+            if (*it >= checkedAt)
+                out << pad << "since:    this check (new since the last recorded check)\n";
+            else
+                out << pad << "since:    " << it->toUTC().toString(Qt::ISODate) << " (open for " << formatAge(it->secsTo(checkedAt))
+                    << ", first seen by a recorded check)\n";
+        }
     if (!f.detail.isEmpty())
         out << pad << f.detail << '\n';
     if (!f.expected.isUndefined() || !f.actual.isUndefined())
@@ -215,6 +226,12 @@ bool CheckReport::probesComplete() const
     return probesExitCode(m_probes) == ExitOk;
 }
 
+void CheckReport::setFirstSeen(QHash<QString, QDateTime> firstSeen, QDateTime checkedAt)
+{
+    m_firstSeen = std::move(firstSeen);
+    m_checkedAt = std::move(checkedAt);
+}
+
 void CheckReport::writeJson(QTextStream &out, const LayoutOptions &layout) const
 {
     // Written as it is produced: tens of thousands of findings need not exist twice (tree and text).
@@ -326,7 +343,7 @@ void CheckReport::printFindingsByAccount(QTextStream &out, bool everyFinding) co
                 flush(previous);
             previous = &f;
             if (++run <= kMaxShownPerCode || everyFinding)
-                printFinding(out, f);
+                printFinding(out, f, m_firstSeen, m_checkedAt);
         }
         if (!everyFinding)
             flush(previous);

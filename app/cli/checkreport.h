@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QDateTime>
+#include <QHash>
 #include <QJsonArray>
 #include <QList>
 #include <QStringList>
@@ -49,6 +51,12 @@ public:
      */
     void probe(const Profile &profile, TerminalProgress &progress);
 
+    /**
+     * The history's first seen of each finding (identity → time) and this check's time: the text report
+     * says since when each finding is open. Empty: not recorded.
+     */
+    void setFirstSeen(QHash<QString, QDateTime> firstSeen, QDateTime checkedAt);
+
     /** The `check` JSON object, written as it is produced. `layout`: the options the layouts were chosen with. */
     void writeJson(QTextStream &out, const LayoutOptions &layout) const;
     /** The text report, then the unanswered servers' notes. `everyFinding`: --all-findings. */
@@ -75,6 +83,8 @@ private:
     QStringList m_checked; ///< the accounts checked, in the input's order
     bool m_probed = false;
     QList<MqttProbeResult> m_probes;
+    QHash<QString, QDateTime> m_firstSeen;
+    QDateTime m_checkedAt;
 };
 
 } // namespace MqttDoctor::Cli

@@ -92,6 +92,9 @@ Result<HistoryRecorder::Outcome> HistoryRecorder::record(const CheckRecord &chec
     if (!q.exec())
         return fail(writeError(m_database, QStringLiteral("the check"), q.lastError()));
     out.checkId = q.lastInsertId().toLongLong();
+    q.prepare(QStringLiteral("SELECT 1 FROM checks WHERE id < ? LIMIT 1"));
+    q.addBindValue(out.checkId);
+    out.first = q.exec() && !q.next();
 
     if (!check.cluster.isEmpty() && m_database.meta(QStringLiteral("cluster")).isEmpty())
         if (auto set = m_database.setMeta(QStringLiteral("cluster"), check.cluster); !set)
@@ -166,14 +169,15 @@ Result<void> HistoryRecorder::recordFindings(const CheckRecord &check, qint64 ch
     {
         qint64 id;
         QString account;
+        qint64 firstSeen;
     };
     QHash<QString, Open> open;
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral("SELECT id, identity, account FROM findings WHERE closed_at IS NULL")))
+    if (!q.exec(QStringLiteral("SELECT id, identity, account, first_seen FROM findings WHERE closed_at IS NULL")))
         return writeError(m_database, QStringLiteral("reading the open findings"), q.lastError());
     while (q.next())
-        open.insert(q.value(1).toString(), {q.value(0).toLongLong(), q.value(2).toString()});
+        open.insert(q.value(1).toString(), {q.value(0).toLongLong(), q.value(2).toString(), q.value(3).toLongLong()});
 
     QSqlQuery seen(db);
     seen.prepare(QStringLiteral("UPDATE findings SET last_seen = ?, last_check = ?, severity = ? WHERE id = ?"));
@@ -193,6 +197,7 @@ Result<void> HistoryRecorder::recordFindings(const CheckRecord &check, qint64 ch
             if (!seen.exec())
                 return writeError(m_database, QStringLiteral("a finding"), seen.lastError());
             ++out.stillOpen;
+            out.firstSeen.insert(f.identity, QDateTime::fromMSecsSinceEpoch(it->firstSeen, Qt::UTC));
             continue;
         }
         for (const QVariant &v : {QVariant(text(f.identity)), QVariant(text(f.code)), QVariant(text(f.severity)), QVariant(text(f.account)),
@@ -202,6 +207,7 @@ Result<void> HistoryRecorder::recordFindings(const CheckRecord &check, qint64 ch
         if (!opened.exec())
             return writeError(m_database, QStringLiteral("a finding"), opened.lastError());
         ++out.opened;
+        out.firstSeen.insert(f.identity, check.at);
     }
 
     // Closed: only where this check looked at everything the finding is about.

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QDateTime>
+#include <QHash>
 #include <QString>
 
 #include "common/result.h"
@@ -33,6 +35,10 @@ public:
         int closed = 0;
         int stillOpen = 0;
         int changes = 0;
+        /** No check was recorded before this one (the first of the database). */
+        bool first = false;
+        /** When each finding of the check was first seen (its identity → time; this check's time when new). */
+        QHash<QString, QDateTime> firstSeen;
     };
 
     explicit HistoryRecorder(HistoryDatabase &database);

@@ -105,10 +105,13 @@ private slots:
             QVERIFY(deleteConsumer(lab.url(), d));
         QVERIFY(lab.addSession(u"dev-2"_s, {u"site/2/#"_s, u"site/2b/#"_s}).subscribed());
 
-        for (int i = 0; i < 2; ++i) {
-            const CliRunner::Run again = recordCheck(lab, dir.path());
-            QVERIFY2(again.jsonValid && again.exitCode() == 2 && !again.err().contains(u"not recorded"_s), qPrintable(again.describe()));
-        }
+        const CliRunner::Run again = recordCheck(lab, dir.path());
+        QVERIFY2(again.jsonValid && again.exitCode() == 2 && !again.err().contains(u"not recorded"_s), qPrintable(again.describe()));
+        // The text report of a recorded check says since when each finding is open.
+        const CliRunner::Run text3 = CliRunner::run(lab.cliArgs() + QStringList{u"check"_s, u"--record"_s, u"--history-dir"_s, dir.path()});
+        QVERIFY2(text3.exitCode() == 2 && text3.out().contains(u"first seen by a recorded check"_s)
+                     && text3.out().contains(u"since:    this check"_s) == false,
+                 qPrintable(text3.describe()));
 
         // changes: the finding opened after the break, with its time, and dev-2's new subscription.
         const CliRunner::Run changes = history(lab, dir.path(), {u"changes"_s, u"--since"_s, u"1h"_s}, u"changes-%1.json"_s.arg(version));
