@@ -35,6 +35,28 @@ bool CheckHistory::wanted(const CliContext &ctx)
     return ctx.parser.isSet(QStringLiteral("record"));
 }
 
+std::optional<qint64> CheckHistory::parseSize(const QString &text)
+{
+    static const QList<std::pair<QString, qint64>> units{
+        {QStringLiteral("KiB"), qint64(1) << 10}, {QStringLiteral("MiB"), qint64(1) << 20},
+        {QStringLiteral("GiB"), qint64(1) << 30}, {QStringLiteral("KB"), 1000},
+        {QStringLiteral("MB"), 1000 * 1000},      {QStringLiteral("GB"), 1000 * 1000 * 1000},
+    };
+    QString number = text.trimmed();
+    qint64 unit = 1;
+    for (const auto &[suffix, factor] : units)
+        if (number.endsWith(suffix, Qt::CaseInsensitive)) {
+            number.chop(suffix.size());
+            unit = factor;
+            break;
+        }
+    bool ok = false;
+    const double value = number.trimmed().toDouble(&ok);
+    if (!ok || value <= 0)
+        return std::nullopt;
+    return qint64(value * double(unit));
+}
+
 std::optional<HistoryRecorder::Outcome> CheckHistory::record(CliContext &ctx, const DiagnosisInput &input, const QList<Finding> &findings,
                                                              int exitCode, const QString &source)
 {
@@ -57,6 +79,9 @@ std::optional<HistoryRecorder::Outcome> CheckHistory::record(CliContext &ctx, co
     if (ctx.parser.optionNames().contains(QStringLiteral("retention")))
         if (const auto ms = parseAgeMs(ctx.parser.value(QStringLiteral("retention"))))
             recorder.setRetentionDays(std::max(1, int(*ms / 86400000.0)));
+    if (ctx.parser.optionNames().contains(QStringLiteral("max-size")))
+        if (const auto bytes = parseSize(ctx.parser.value(QStringLiteral("max-size"))))
+            recorder.setMaxBytes(*bytes);
     auto outcome = recorder.record(check);
     if (!outcome)
         return warn(outcome.error().toString());

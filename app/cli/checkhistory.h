@@ -26,6 +26,8 @@ public:
     static QList<QCommandLineOption> options();
     /** --history-dir, the folder alone (the commands that read the history). */
     static QCommandLineOption folderOption();
+    /** "1GiB", "500MiB", "200MB", "1048576": bytes; nullopt when it is none of these. */
+    static std::optional<qint64> parseSize(const QString &text);
     /** --record was given. */
     static bool wanted(const CliContext &ctx);
     /** Writes the check (`source`: "cli" or "recorder"); nullopt when it could not (said on stderr). */

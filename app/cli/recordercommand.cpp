@@ -53,6 +53,10 @@ std::optional<int> parseRecorderOptions(CliContext &ctx, RecorderLine &line)
     const auto keep = parseAgeMs(retention);
     if (!keep || *keep < 86400000.0)
         return ctx.usage(QStringLiteral("--retention must be at least 1d, not \"%1\"").arg(retention));
+    const QString maxSize = ctx.parser.value(QStringLiteral("max-size"));
+    const auto bytes = CheckHistory::parseSize(maxSize);
+    if (!bytes || *bytes < 1024 * 1024)
+        return ctx.usage(QStringLiteral("--max-size must be a size of at least 1MiB (e.g. 500MiB, 2GiB), not \"%1\"").arg(maxSize));
     line.events = !ctx.parser.isSet(QStringLiteral("no-events"));
     return std::nullopt;
 }
@@ -162,6 +166,9 @@ QList<Command> recorderCommands()
                             QStringLiteral("duration")),
          QCommandLineOption(QStringLiteral("retention"), QStringLiteral("Remove what is older than this from the history (at least 1d)."),
                             QStringLiteral("duration"), QStringLiteral("30d")),
+         QCommandLineOption(QStringLiteral("max-size"),
+                            QStringLiteral("The most the history database may hold; past it the oldest checks and changes go first."),
+                            QStringLiteral("size"), QStringLiteral("1GiB")),
          QCommandLineOption(QStringLiteral("no-events"),
                             QStringLiteral("Do not follow the client events between checks (no system connection needed for them).")),
          CheckHistory::folderOption()},

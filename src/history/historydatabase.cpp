@@ -51,14 +51,16 @@ Result<std::unique_ptr<HistoryDatabase>> HistoryDatabase::open(const QString &pa
         return Error(Error::Kind::NotFound, QStringLiteral("no history at %1").arg(QDir::toNativeSeparators(path)),
                      QStringLiteral("record checks first: check --record, the recorder (record), or the application"));
     if (mode == Mode::ReadWrite && !QDir().mkpath(file.absolutePath()))
-        return openError(path, QStringLiteral("its folder cannot be created"),
-                         QStringLiteral("give a folder this user may write with --history-dir"));
+        return openError(
+            path, QStringLiteral("its folder cannot be created"),
+            QStringLiteral("give a history folder this user may write (--history-dir, or the application's history folder setting)"));
     if (mode == Mode::ReadWrite && !file.exists() && !QFileInfo(file.absolutePath()).isWritable())
-        return openError(path, QStringLiteral("its folder %1 is not writable").arg(QDir::toNativeSeparators(file.absolutePath())),
-                         QStringLiteral("give a folder this user may write with --history-dir"));
+        return openError(
+            path, QStringLiteral("its folder %1 is not writable").arg(QDir::toNativeSeparators(file.absolutePath())),
+            QStringLiteral("give a history folder this user may write (--history-dir, or the application's history folder setting)"));
     if (mode == Mode::ReadWrite && file.exists() && !file.isWritable())
         return openError(path, QStringLiteral("the file is read-only"),
-                         QStringLiteral("make it writable, or give another folder with --history-dir"));
+                         QStringLiteral("make it writable, or give another history folder (--history-dir, or the application's setting)"));
 
     std::unique_ptr<HistoryDatabase> out(new HistoryDatabase(nextConnectionName(), file.absoluteFilePath()));
     out->m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), out->m_connectionName);
@@ -77,6 +79,10 @@ Result<std::unique_ptr<HistoryDatabase>> HistoryDatabase::open(const QString &pa
                          QStringLiteral("the file is not a history database or is damaged: move it away and the next check starts "
                                         "a new one"));
     if (mode == Mode::ReadWrite) {
+        // A new database frees the pages of what retention removes (PRAGMA incremental_vacuum): set before
+        // its first table, as SQLite requires.
+        if (q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master")) && q.next() && q.value(0).toInt() == 0)
+            q.exec(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"));
         // WAL: readers do not wait for a writer, and a writer killed mid-write loses only its own transaction.
         if (!q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !q.exec(QStringLiteral("PRAGMA synchronous = NORMAL")))
             return openError(path, q.lastError().text(), QStringLiteral("check the free space and permissions of its folder"));
@@ -94,6 +100,19 @@ Result<std::unique_ptr<HistoryDatabase>> HistoryDatabase::open(const QString &pa
                              QStringLiteral("record one check with this release to migrate it"));
     }
     return out;
+}
+
+qint64 HistoryDatabase::usedBytes()
+{
+    QSqlQuery q(m_db);
+    qint64 pages = 0, freePages = 0, pageSize = 0;
+    if (q.exec(QStringLiteral("PRAGMA page_count")) && q.next())
+        pages = q.value(0).toLongLong();
+    if (q.exec(QStringLiteral("PRAGMA freelist_count")) && q.next())
+        freePages = q.value(0).toLongLong();
+    if (q.exec(QStringLiteral("PRAGMA page_size")) && q.next())
+        pageSize = q.value(0).toLongLong();
+    return (pages - freePages) * pageSize;
 }
 
 Result<bool> HistoryDatabase::integrityOk()

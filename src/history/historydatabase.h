@@ -33,6 +33,8 @@ public:
 
     QSqlDatabase &db() { return m_db; }
     QString path() const { return m_path; }
+    /** The bytes its pages hold (free pages not counted). */
+    qint64 usedBytes();
     /** `PRAGMA integrity_check` says "ok". */
     Result<bool> integrityOk();
     /** A meta value ("cluster", "created"); empty when not set. */

@@ -19,7 +19,7 @@ constexpr qint64 kPruneEveryMs = 3600 * 1000;
 Error writeError(const HistoryDatabase &db, const QString &what, const QSqlError &e)
 {
     return Error(Error::Kind::Io, QStringLiteral("cannot write the history database %1 (%2): %3").arg(db.path(), what, e.text()),
-                 QStringLiteral("check the free space and permissions of its folder (or give another with --history-dir)"));
+                 QStringLiteral("check the free space and permissions of its folder, or give another history folder"));
 }
 
 QVariant optionalValue(const std::optional<qint64> &v)
@@ -155,7 +155,7 @@ Result<HistoryRecorder::Outcome> HistoryRecorder::record(const CheckRecord &chec
         return fail(writeError(m_database, QStringLiteral("committing the check"), transaction.lastError()));
 
     const qint64 lastPrune = m_database.meta(QStringLiteral("pruned_at")).toLongLong();
-    if (at - lastPrune > kPruneEveryMs)
+    if (at - lastPrune > kPruneEveryMs || m_database.usedBytes() > m_maxBytes)
         if (auto pruned = prune(check.at); !pruned)
             return pruned.error();
     return out;
@@ -524,33 +524,57 @@ Result<void> HistoryRecorder::recordClientEvents(const QList<MqttClientEvent> &e
 Result<int> HistoryRecorder::prune(const QDateTime &now)
 {
     QSqlDatabase &db = m_database.db();
-    const qint64 cutoff = now.addDays(-m_retentionDays).toMSecsSinceEpoch();
     QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
-        return writeError(m_database, QStringLiteral("starting a transaction"), q.lastError());
-    int removed = 0;
-    const QStringList statements{
-        QStringLiteral("DELETE FROM checks WHERE at < :cutoff"),
-        QStringLiteral("DELETE FROM changes WHERE at < :cutoff"),
-        QStringLiteral("DELETE FROM client_events WHERE at < :cutoff"),
-        QStringLiteral("DELETE FROM findings WHERE closed_at IS NOT NULL AND closed_at < :cutoff"),
-    };
-    for (const QString &s : statements) {
-        q.prepare(s);
-        q.bindValue(QStringLiteral(":cutoff"), cutoff);
-        if (!q.exec()) {
-            const QSqlError e = q.lastError();
-            q.exec(QStringLiteral("ROLLBACK"));
-            return writeError(m_database, QStringLiteral("removing old history"), e);
+    const auto removeBefore = [&](qint64 cutoff) -> Result<int> {
+        if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+            return writeError(m_database, QStringLiteral("starting a transaction"), q.lastError());
+        int removed = 0;
+        const QStringList statements{
+            QStringLiteral("DELETE FROM checks WHERE at < :cutoff AND id < (SELECT MAX(id) FROM checks)"),
+            QStringLiteral("DELETE FROM changes WHERE at < :cutoff"),
+            QStringLiteral("DELETE FROM client_events WHERE at < :cutoff"),
+            QStringLiteral("DELETE FROM findings WHERE closed_at IS NOT NULL AND closed_at < :cutoff"),
+        };
+        for (const QString &s : statements) {
+            q.prepare(s);
+            q.bindValue(QStringLiteral(":cutoff"), cutoff);
+            if (!q.exec()) {
+                const QSqlError e = q.lastError();
+                q.exec(QStringLiteral("ROLLBACK"));
+                return writeError(m_database, QStringLiteral("removing old history"), e);
+            }
+            if (removed == 0)
+                removed = q.numRowsAffected();
         }
-        if (removed == 0)
-            removed = q.numRowsAffected();
+        if (!q.exec(QStringLiteral("COMMIT")))
+            return writeError(m_database, QStringLiteral("removing old history"), q.lastError());
+        return removed;
+    };
+    auto removed = removeBefore(now.addDays(-m_retentionDays).toMSecsSinceEpoch());
+    if (!removed)
+        return removed;
+    int total = *removed;
+    // Over the size limit: the oldest tenth of the time the history spans, again until it fits.
+    for (int round = 0; round < 40 && m_database.usedBytes() > m_maxBytes; ++round) {
+        qint64 oldest = 0, newest = 0;
+        if (q.exec(QStringLiteral("SELECT MIN(at), MAX(at) FROM (SELECT at FROM checks UNION ALL SELECT at FROM changes UNION ALL "
+                                  "SELECT at FROM client_events)"))
+            && q.next()) {
+            oldest = q.value(0).toLongLong();
+            newest = q.value(1).toLongLong();
+        }
+        if (newest <= oldest)
+            break;
+        auto more = removeBefore(oldest + std::max<qint64>(1, (newest - oldest) / 10));
+        if (!more)
+            return more;
+        total += *more;
+        q.exec(QStringLiteral("PRAGMA incremental_vacuum"));
     }
-    if (!q.exec(QStringLiteral("COMMIT")))
-        return writeError(m_database, QStringLiteral("removing old history"), q.lastError());
+    q.exec(QStringLiteral("PRAGMA incremental_vacuum"));
     if (auto r = m_database.setMeta(QStringLiteral("pruned_at"), QString::number(now.toMSecsSinceEpoch())); !r)
         return r.error();
-    return removed;
+    return total;
 }
 
 } // namespace MqttDoctor

@@ -45,10 +45,17 @@ public:
 
     /** Days a check, change or client event is kept (default 30). */
     void setRetentionDays(int days) { m_retentionDays = days; }
+    /** The most the database may hold (default 1 GiB): past it, the oldest checks and changes go first. */
+    void setMaxBytes(qint64 bytes) { m_maxBytes = bytes; }
+    static constexpr qint64 kDefaultMaxBytes = qint64(1) << 30;
     Result<Outcome> record(const CheckRecord &check);
     /** Client events seen between checks (a recorder following the advisories), each once, in one transaction. */
     Result<void> recordEvents(const QList<MqttClientEvent> &events);
-    /** Removes what is older than the retention now; returns how many checks went. */
+    /**
+     * Removes what is older than the retention now, then, while the database holds more than its size
+     * limit, the oldest tenth of what is left (never the last check, nor the current state the next
+     * check is compared with); frees the pages. Returns how many checks went.
+     */
     Result<int> prune(const QDateTime &now);
 
 private:
@@ -62,6 +69,7 @@ private:
 
     HistoryDatabase &m_database;
     int m_retentionDays = 30;
+    qint64 m_maxBytes = kDefaultMaxBytes;
 };
 
 } // namespace MqttDoctor

@@ -93,7 +93,7 @@ Result<void> HistorySchema::migrate(QSqlDatabase &db, int target)
                          .arg(db.databaseName())
                          .arg(*version)
                          .arg(kCurrentVersion),
-                     QStringLiteral("use the newer release, or give another folder with --history-dir"));
+                     QStringLiteral("use the newer release, or give another history folder (--history-dir, or the application's setting)"));
     for (int v = *version + 1; v <= target; ++v) {
         // IMMEDIATE: the write lock first (waiting for another writer), then the version read again, so
         // that two programs opening a new database at once migrate it once.

@@ -289,6 +289,31 @@ private slots:
         QCOMPARE(count(**db, u"SELECT COUNT(*) FROM session_state"_s), 2);
     }
 
+    void sizeLimit()
+    {
+        QTemporaryDir dir;
+        auto db = HistoryDatabase::open(dir.filePath(u"east.sqlite"_s));
+        QVERIFY(db);
+        HistoryRecorder recorder(**db);
+        constexpr qint64 kLimit = 256 * 1024;
+        recorder.setMaxBytes(kLimit);
+        // A check a minute with 200 findings, each open for one check: closed rows pile up.
+        for (int minute = 0; minute < 60; ++minute) {
+            QList<CheckRecord::FindingRow> findings;
+            for (int i = 0; i < 200; ++i)
+                findings << finding(u"SESSION_STALE"_s, u"ACME"_s, u"device-%1-%2"_s.arg(minute).arg(i));
+            QVERIFY(recorder.record(check(minute, findings)));
+        }
+        QVERIFY2((*db)->usedBytes() <= kLimit + 64 * 1024, qPrintable(QString::number((*db)->usedBytes())));
+        // The newest checks stay, the oldest went.
+        QCOMPARE(count(**db, u"SELECT MAX(at) FROM checks"_s) > 0, true);
+        QSqlQuery q((*db)->db());
+        QVERIFY(q.exec(u"SELECT MIN(at), MAX(at), COUNT(*) FROM checks"_s) && q.next());
+        QCOMPARE(q.value(1).toLongLong(), kStart.addSecs(59 * 60).toMSecsSinceEpoch());
+        QVERIFY2(q.value(0).toLongLong() > kStart.toMSecsSinceEpoch(), "the oldest checks were removed");
+        QVERIFY(*(*db)->integrityOk());
+    }
+
     void locationFindsTheDatabase()
     {
         QTemporaryDir dir;
