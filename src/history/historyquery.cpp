@@ -191,6 +191,80 @@ Result<QList<HistoryQuery::FindingSpan>> HistoryQuery::findings(const Window &w)
     return out;
 }
 
+namespace {
+
+/** Every `step`-th of `list`, the last one always: a timeline thinned to what a chart can show. */
+template<typename T>
+QList<T> thinned(QList<T> list, int maxPoints)
+{
+    if (maxPoints <= 0 || list.size() <= maxPoints)
+        return list;
+    const double step = double(list.size()) / double(maxPoints);
+    QList<T> out;
+    out.reserve(maxPoints + 1);
+    for (double i = 0; qsizetype(i) < list.size(); i += step)
+        out.append(list.at(qsizetype(i)));
+    if (out.last().at != list.last().at)
+        out.append(list.last());
+    return out;
+}
+
+} // namespace
+
+Result<QList<HistoryQuery::CountsPoint>> HistoryQuery::counts(const Window &w, int maxPoints)
+{
+    QSqlQuery q(m_database.db());
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT at, sessions, retained, queued_messages, queued_bytes, consumers, connected FROM account_counts "
+                             "WHERE account = ? AND at >= ? AND at <= ? ORDER BY at"));
+    q.addBindValue(w.account);
+    q.addBindValue(ms(w.since, 0));
+    q.addBindValue(ms(w.until, std::numeric_limits<qint64>::max()));
+    if (!q.exec())
+        return readError(m_database, q.lastError());
+    const auto value = [&q](int i) { return q.value(i).isNull() ? qint64(-1) : q.value(i).toLongLong(); };
+    QList<CountsPoint> out;
+    while (q.next())
+        out.append({timeOf(q.value(0)), value(1), value(2), value(3), value(4), value(5), value(6)});
+    return thinned(std::move(out), maxPoints);
+}
+
+Result<QList<HistoryQuery::SeverityPoint>> HistoryQuery::severities(const Window &w, int maxPoints)
+{
+    // A finding is open at a check when that check lies between its first check and its last one.
+    QSqlQuery q(m_database.db());
+    q.setForwardOnly(true);
+    q.prepare(
+        QStringLiteral("SELECT c.at, f.severity, COUNT(*) FROM checks c JOIN findings f ON f.first_check <= c.id AND f.last_check >= c.id "
+                       "WHERE c.at >= ? AND c.at <= ?")
+        + (w.account.isEmpty() ? QString() : QStringLiteral(" AND f.account = ?"))
+        + QStringLiteral(" GROUP BY c.id, f.severity ORDER BY c.at"));
+    q.addBindValue(ms(w.since, 0));
+    q.addBindValue(ms(w.until, std::numeric_limits<qint64>::max()));
+    if (!w.account.isEmpty())
+        q.addBindValue(w.account);
+    if (!q.exec())
+        return readError(m_database, q.lastError());
+    QList<SeverityPoint> out;
+    while (q.next()) {
+        const QDateTime at = timeOf(q.value(0));
+        if (out.isEmpty() || out.last().at != at)
+            out.append({at});
+        SeverityPoint &p = out.last();
+        const QString severity = q.value(1).toString();
+        const int n = q.value(2).toInt();
+        if (severity == QLatin1String("critical"))
+            p.critical = n;
+        else if (severity == QLatin1String("error"))
+            p.error = n;
+        else if (severity == QLatin1String("warning"))
+            p.warning = n;
+        else
+            p.info = n;
+    }
+    return thinned(std::move(out), maxPoints);
+}
+
 Result<QHash<QString, AccountSample>> HistoryQuery::previousSamples(const QDateTime &now, qint64 maxAgeSeconds)
 {
     QSqlQuery q(m_database.db());

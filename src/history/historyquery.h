@@ -66,7 +66,33 @@ public:
         QJsonObject toJson() const;
     };
 
+    /** One account's counts at one recorded check (a point of its timeline; -1: not known then). */
+    struct CountsPoint
+    {
+        QDateTime at;
+        qint64 sessions = -1;
+        qint64 retained = -1;
+        qint64 queuedMessages = -1;
+        qint64 queuedBytes = -1;
+        qint64 consumers = -1;
+        qint64 connected = -1;
+    };
+    /** The open findings of each severity at one recorded check (the cluster's, or one account's). */
+    struct SeverityPoint
+    {
+        QDateTime at;
+        int critical = 0;
+        int error = 0;
+        int warning = 0;
+        int info = 0;
+    };
+
     explicit HistoryQuery(HistoryDatabase &database);
+
+    /** `window.account`'s counts at each check of the window, oldest first (at most `maxPoints`, evenly thinned). */
+    Result<QList<CountsPoint>> counts(const Window &window, int maxPoints = 2000);
+    /** The findings open at each check of the window by severity, oldest first (at most `maxPoints`). */
+    Result<QList<SeverityPoint>> severities(const Window &window, int maxPoints = 500);
 
     Result<Checks> checks(const Window &window);
     /** The findings open at any time in the window, most severe first, then by first seen. */

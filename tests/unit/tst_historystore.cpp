@@ -236,6 +236,15 @@ private slots:
         QCOMPARE(recorder.record(check(7, {broken}))->opened, 1);
         QCOMPARE(count(**db, u"SELECT COUNT(*) FROM findings"_s), 2);
 
+        // Open by severity at each check: one error from minute 1 to 3 (4 and 5 saw nothing but closed nothing:
+        // the finding was not seen by them), none at 0 and 6, one again at 7.
+        auto bySeverity = query.severities({kStart, kStart.addSecs(420), {}});
+        QVERIFY(bySeverity);
+        QStringList points;
+        for (const auto &p : std::as_const(*bySeverity))
+            points << u"%1:%2"_s.arg(kStart.secsTo(p.at) / 60).arg(p.error);
+        QCOMPARE(points, (QStringList{u"1:1"_s, u"2:1"_s, u"3:1"_s, u"7:1"_s}));
+
         // The changes of the window: opened at minute 1, closed at 6, opened at 7; the checks are counted.
         auto changes = query.changes({kStart, kStart.addSecs(420), {}});
         QVERIFY(changes);
@@ -281,6 +290,16 @@ private slots:
         QCOMPARE(kinds,
                  (QStringList{u"server_joined"_s, u"server_version_changed"_s, u"session_appeared"_s, u"session_rewritten"_s,
                               u"session_vanished"_s}));
+
+        // The account's counts over time, as a chart reads them.
+        CheckRecord counted = check(3, {});
+        counted.servers = second.servers;
+        counted.counts = {{u"ACME"_s, 2, 5, 100, 4096, 4, std::nullopt}};
+        QVERIFY(recorder.record(counted));
+        auto timeline = query.counts({kStart.addSecs(-60), {}, u"ACME"_s});
+        QVERIFY(timeline);
+        QCOMPARE(timeline->size(), 1);
+        QVERIFY(timeline->first().sessions == 2 && timeline->first().queuedBytes == 4096 && timeline->first().connected == -1);
 
         // A check that did not read the records completely compares nothing: no vanished sessions.
         CheckRecord partial = check(2, {});
