@@ -41,6 +41,8 @@ CheckRecord CheckRecord::of(const DiagnosisInput &input, const QList<Finding> &f
     r.gaps = CoverageGap::texts(input.gaps);
     r.complete = !CoverageGap::anyLeavesVerdictOpen(input.gaps);
     r.coverage = AccountCoverage::of(input);
+    if (r.coverage.size() == 1)
+        r.scope = r.coverage.first().account;
     r.findings.reserve(findings.size());
     for (const Finding &f : findings)
         r.findings.append(

@@ -60,6 +60,7 @@ struct CheckRecord
 
     QDateTime at; ///< when the state was read (UTC)
     QString source; ///< "cli", "recorder" or "gui"
+    QString scope = QStringLiteral("*"); ///< "*": every account was checked; else the one account
     QString cluster; ///< HistoryLocation::clusterName
     QStringList urls; ///< the profile's server URLs (how the history is found without a connection)
     int exitCode = 0;

@@ -147,8 +147,7 @@ HistoryQuery::HistoryQuery(HistoryDatabase &database) : m_database(database) {}
 Result<HistoryQuery::Checks> HistoryQuery::checks(const Window &w)
 {
     QSqlQuery q(m_database.db());
-    const QString accountFilter =
-        w.account.isEmpty() ? QString() : QStringLiteral(" AND id IN (SELECT check_id FROM coverage WHERE account = :account)");
+    const QString accountFilter = w.account.isEmpty() ? QString() : QStringLiteral(" AND (scope = '*' OR scope = :account)");
     q.prepare(
         QStringLiteral("SELECT COUNT(*), COALESCE(SUM(complete), 0), MIN(at), MAX(at) FROM checks WHERE at >= :since AND at <= :until")
         + accountFilter);
@@ -226,6 +225,31 @@ Result<QList<HistoryQuery::CountsPoint>> HistoryQuery::counts(const Window &w, i
     QList<CountsPoint> out;
     while (q.next())
         out.append({timeOf(q.value(0)), value(1), value(2), value(3), value(4), value(5), value(6)});
+    // Counts are written when they change: the value at the window's start is the last one before it, and
+    // the last one holds until the window's last check.
+    QSqlQuery before(m_database.db());
+    before.prepare(QStringLiteral("SELECT at, sessions, retained, queued_messages, queued_bytes, consumers, connected FROM account_counts "
+                                  "WHERE account = ? AND at < ? ORDER BY at DESC LIMIT 1"));
+    before.addBindValue(w.account);
+    before.addBindValue(ms(w.since, 0));
+    if (w.since.isValid() && before.exec() && before.next()) {
+        const auto v = [&before](int i) { return before.value(i).isNull() ? qint64(-1) : before.value(i).toLongLong(); };
+        out.prepend({w.since, v(1), v(2), v(3), v(4), v(5), v(6)});
+    }
+    if (!out.isEmpty()) {
+        QSqlQuery last(m_database.db());
+        last.prepare(QStringLiteral("SELECT MAX(at) FROM checks WHERE at <= ? AND (scope = '*' OR scope = ?)"));
+        last.addBindValue(ms(w.until, std::numeric_limits<qint64>::max()));
+        last.addBindValue(w.account);
+        if (last.exec() && last.next() && !last.value(0).isNull()) {
+            const QDateTime end = timeOf(last.value(0));
+            if (end > out.last().at) {
+                CountsPoint held = out.last();
+                held.at = end;
+                out.append(held);
+            }
+        }
+    }
     return thinned(std::move(out), maxPoints);
 }
 

@@ -89,7 +89,11 @@ public:
 
     explicit HistoryQuery(HistoryDatabase &database);
 
-    /** `window.account`'s counts at each check of the window, oldest first (at most `maxPoints`, evenly thinned). */
+    /**
+     * `window.account`'s counts over the window, oldest first: a point where they changed (they are written
+     * only then), the value at the window's start, and the last value again at the window's last check
+     * (at most `maxPoints`, evenly thinned).
+     */
     Result<QList<CountsPoint>> counts(const Window &window, int maxPoints = 2000);
     /** The findings open at each check of the window by severity, oldest first (at most `maxPoints`). */
     Result<QList<SeverityPoint>> severities(const Window &window, int maxPoints = 500);

@@ -81,9 +81,11 @@ Result<HistoryRecorder::Outcome> HistoryRecorder::record(const CheckRecord &chec
     };
     const qint64 at = check.at.toMSecsSinceEpoch();
     QSqlQuery q(db);
-    q.prepare(QStringLiteral("INSERT INTO checks(at, source, complete, exit_code, accounts, findings, gaps) VALUES(?, ?, ?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO checks(at, source, scope, complete, exit_code, accounts, findings, gaps) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(at);
     q.addBindValue(text(check.source));
+    q.addBindValue(text(check.scope));
     q.addBindValue(check.complete ? 1 : 0);
     q.addBindValue(check.exitCode);
     q.addBindValue(int(check.coverage.size()));
@@ -109,6 +111,8 @@ Result<HistoryRecorder::Outcome> HistoryRecorder::record(const CheckRecord &chec
     }
     q.prepare(QStringLiteral("INSERT INTO coverage(check_id, account, streams, records, connections) VALUES(?, ?, ?, ?, ?)"));
     for (const AccountCoverage &c : check.coverage) {
+        if (c.complete())
+            continue;
         q.addBindValue(out.checkId);
         q.addBindValue(text(c.account));
         q.addBindValue(text(c.streams));
@@ -117,9 +121,37 @@ Result<HistoryRecorder::Outcome> HistoryRecorder::record(const CheckRecord &chec
         if (!q.exec())
             return fail(writeError(m_database, QStringLiteral("the coverage"), q.lastError()));
     }
+    // Counts only where one changed since the account's last (count_state).
+    QHash<QString, QVariantList> lastCounts;
+    if (!q.exec(QStringLiteral("SELECT account, sessions, retained, queued_messages, queued_bytes, consumers, connected FROM count_state")))
+        return fail(writeError(m_database, QStringLiteral("reading the last counts"), q.lastError()));
+    while (q.next())
+        lastCounts.insert(q.value(0).toString(), {q.value(1), q.value(2), q.value(3), q.value(4), q.value(5), q.value(6)});
+    QSqlQuery state(db);
+    state.prepare(
+        QStringLiteral("INSERT INTO count_state(account, at, sessions, retained, queued_messages, queued_bytes, consumers, connected) "
+                       "VALUES(?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(account) DO UPDATE SET at = excluded.at, sessions = excluded.sessions, "
+                       "retained = excluded.retained, queued_messages = excluded.queued_messages, queued_bytes = excluded.queued_bytes, "
+                       "consumers = excluded.consumers, connected = excluded.connected"));
     q.prepare(QStringLiteral("INSERT INTO account_counts(check_id, at, account, sessions, retained, queued_messages, queued_bytes, "
                              "consumers, connected) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const CheckRecord::Counts &c : check.counts) {
+        const QVariantList values{optionalValue(c.sessions),    optionalValue(c.retained),  optionalValue(c.queuedMessages),
+                                  optionalValue(c.queuedBytes), optionalValue(c.consumers), optionalValue(c.connected)};
+        if (const auto it = lastCounts.constFind(c.account); it != lastCounts.cend()) {
+            bool same = true;
+            for (int i = 0; i < values.size() && same; ++i)
+                same = it->at(i).isNull() == values.at(i).isNull()
+                    && (values.at(i).isNull() || it->at(i).toLongLong() == values.at(i).toLongLong());
+            if (same)
+                continue;
+        }
+        state.addBindValue(text(c.account));
+        state.addBindValue(at);
+        for (const QVariant &v : values)
+            state.addBindValue(v);
+        if (!state.exec())
+            return fail(writeError(m_database, QStringLiteral("the account counts"), state.lastError()));
         q.addBindValue(out.checkId);
         q.addBindValue(at);
         q.addBindValue(text(c.account));

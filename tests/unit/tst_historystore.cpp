@@ -98,7 +98,7 @@ private slots:
             QVERIFY(HistorySchema::migrate(raw, 1));
             QSqlQuery q(raw);
             QVERIFY(q.exec(
-                u"INSERT INTO checks(at, source, complete, exit_code, accounts, findings, gaps) VALUES(1, 'cli', 1, 0, 1, 0, '')"_s));
+                u"INSERT INTO checks(at, source, scope, complete, exit_code, accounts, findings, gaps) VALUES(1, 'cli', '*', 1, 0, 1, 0, '')"_s));
             QCOMPARE(*HistorySchema::versionOf(raw), 1);
             raw.close();
         }
@@ -300,6 +300,15 @@ private slots:
         QVERIFY(timeline);
         QCOMPARE(timeline->size(), 1);
         QVERIFY(timeline->first().sessions == 2 && timeline->first().queuedBytes == 4096 && timeline->first().connected == -1);
+        // The same counts again are not written again; the timeline holds the value up to the last check.
+        CheckRecord same = counted;
+        same.at = kStart.addSecs(240);
+        QVERIFY(recorder.record(same));
+        QCOMPARE(count(**db, u"SELECT COUNT(*) FROM account_counts"_s), 1);
+        timeline = query.counts({kStart.addSecs(-60), {}, u"ACME"_s});
+        QCOMPARE(timeline->size(), 2);
+        QCOMPARE(timeline->last().at, kStart.addSecs(240));
+        QCOMPARE(timeline->last().sessions, 2);
 
         // A check that did not read the records completely compares nothing: no vanished sessions.
         CheckRecord partial = check(2, {});
