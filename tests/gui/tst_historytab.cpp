@@ -1,13 +1,19 @@
 // The local history in the main window, against a real nats-server (newest) with persistent MQTT sessions made by
 // mosquitto: every refresh of an account is written into the history (MQTTDOCTOR_HISTORY_DIR, on the history's
 // worker); after a break between two refreshes (one session's durable consumer of $MQTT_msgs deleted) the History
-// tab lists the finding with its first and last seen and "What changed" says when it opened; a history folder that
+// tab lists the finding with its first and last seen, "What changed" says when it opened and its charts have one
+// point per recorded check (the finding's severity rising after the break, zoom and reset); a history folder that
 // cannot be created leaves the refresh working and says "History not recorded: …" in the status bar.
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
+#include <QDateTimeAxis>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QLineSeries>
 #include <QLocale>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -22,6 +28,7 @@
 #include "panels/accountworkspace.h"
 #include "panels/findingspanel.h"
 #include "panels/historypanel.h"
+#include "widgets/historycharts.h"
 #include "widgets/errorbanner.h"
 #include "windowsteps.h"
 
@@ -133,13 +140,58 @@ void TestHistoryTab::refreshesAreRecordedAndShown()
     }
     QVERIFY2(opened, qPrintable(texts.join(u'\n')));
 
+    // The charts: one point per recorded check of the window in each severity line; the sessions line holds 2 (both
+    // sessions' records stayed) from the first check to the last one (the history writes counts when they change
+    // and holds the last one to the last check); the severity of hist-1's finding has one more open finding at the
+    // last check than at the baseline, which was before the break.
+    HistoryCharts &charts = *panel.charts();
+    const int recorded = window.history()->recordedCount();
+    const Finding::Severity severities[] = {Finding::Severity::Critical, Finding::Severity::Error, Finding::Severity::Warning,
+                                            Finding::Severity::Info};
+    for (Finding::Severity s : severities)
+        QCOMPARE(charts.severitySeries(s)->count(), recorded);
+    const QList<QPointF> sessions = charts.countSeries(HistoryCharts::Count::Sessions)->points();
+    QVERIFY2(sessions.size() >= 2, qPrintable(QString::number(sessions.size())));
+    for (const QPointF &p : sessions)
+        QCOMPARE(p.y(), 2.0);
+    QCOMPARE(sessions.first().x(), charts.severitySeries(Finding::Severity::Info)->at(0).x());
+    QCOMPARE(sessions.last().x(), charts.severitySeries(Finding::Severity::Info)->at(recorded - 1).x());
+    QVERIFY(!charts.countSeries(HistoryCharts::Count::Retained)->points().isEmpty());
+    const QString severityText = findings.item(hist1, HistoryPanel::SeverityColumn)->text();
+    const QLineSeries *brokenSeverity = nullptr;
+    for (Finding::Severity s : severities)
+        if (Finding::severityName(s) == severityText)
+            brokenSeverity = charts.severitySeries(s);
+    QVERIFY2(brokenSeverity, qPrintable(severityText));
+    QCOMPARE(brokenSeverity->name(), severityText);
+    const QList<QPointF> points = brokenSeverity->points();
+    QVERIFY2(points.last().y() >= points.first().y() + 1, qPrintable(u"%1 then %2"_s.arg(points.first().y()).arg(points.last().y())));
+    QVERIFY(points.first().x() < qreal(beforeBreak.toMSecsSinceEpoch()));
+    QVERIFY(points.last().x() >= qreal(beforeBreak.toMSecsSinceEpoch()));
+    // The x axis spans the 24 hours chosen, in local time, and every point lies in it.
+    const QDateTimeAxis &time = *charts.severityTimeAxis();
+    QVERIFY(time.min().secsTo(time.max()) >= 24 * 3600 - 60);
+    QVERIFY(time.min().toMSecsSinceEpoch() <= points.first().x() && points.last().x() <= time.max().toMSecsSinceEpoch());
+    // Zoomed in (what dragging across a chart does), the reset button goes back to the whole window.
+    const QDateTime min = time.min(), max = time.max();
+    charts.zoomTo(beforeBreak.addSecs(-30), beforeBreak);
+    QVERIFY2(time.min() > min && time.max() < max, qPrintable(time.min().toString() + u' ' + time.max().toString()));
+    QCOMPARE(time.format(), u"HH:mm:ss"_s);
+    charts.resetZoomButton()->click();
+    QCOMPARE(time.min(), min);
+    QCOMPARE(time.max(), max);
+    QCOMPARE(charts.severityView()->rubberBand(), QChartView::HorizontalRubberBand);
+
     // Another window is read again (the checks are all within the last hour).
     panel.windowChooser()->setCurrentIndex(0);
     QTRY_VERIFY_WITH_TIMEOUT(panel.isLoaded(), kLoadTimeoutMs);
     QVERIFY2(panel.summaryText().contains(u"Last hour"_s), qPrintable(panel.summaryText()));
     panel.windowChooser()->setCurrentIndex(2);
     QTRY_VERIFY_WITH_TIMEOUT(panel.isLoaded(), kLoadTimeoutMs);
+    // The screenshot shows the checks' few seconds, zoomed in.
+    panel.charts()->zoomTo(beforeBreak.addSecs(-20), QDateTime::currentDateTimeUtc().addSecs(10));
     QVERIFY(!saveScreenshot(workspace, dir.path(), u"history-tab.png"_s).isEmpty());
+    QCOMPARE(panel.charts()->severitySeries(Finding::Severity::Info)->count(), recorded);
 }
 
 void TestHistoryTab::unwritableFolderLeavesTheRefreshWorking()
@@ -173,6 +225,8 @@ void TestHistoryTab::unwritableFolderLeavesTheRefreshWorking()
     const QString summary = window.historyPanel()->summaryText();
     QVERIFY2(summary.contains(u"no check of ACME was recorded in this time, so the history cannot tell"_s), qPrintable(summary));
     QCOMPARE(window.historyPanel()->findingsTable()->rowCount(), 0);
+    QCOMPARE(window.historyPanel()->charts()->countSeries(HistoryCharts::Count::Sessions)->count(), 0);
+    QCOMPARE(window.historyPanel()->charts()->severitySeries(Finding::Severity::Error)->count(), 0);
 }
 
 QTEST_MAIN(TestHistoryTab)

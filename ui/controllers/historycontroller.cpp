@@ -11,6 +11,28 @@
 
 namespace MqttDoctor {
 
+namespace {
+
+/**
+ * HistoryQuery::severities has a point only for the checks that saw an open finding of the account. The
+ * window's first and last checks that looked at the account (HistoryQuery::checks) are always among its
+ * points when they had one (thinning keeps both ends), so when either is missing, that check saw none: a
+ * point of zeros there, so the lines start and end where the checks do (a check in between without findings
+ * still has no point of its own).
+ */
+QList<HistoryQuery::SeverityPoint> withQuietEnds(QList<HistoryQuery::SeverityPoint> severities, const HistoryQuery::Checks &checks)
+{
+    if (checks.count == 0 || !checks.first.isValid() || !checks.last.isValid())
+        return severities;
+    if (severities.isEmpty() || severities.first().at > checks.first)
+        severities.prepend({checks.first});
+    if (severities.last().at < checks.last)
+        severities.append({checks.last});
+    return severities;
+}
+
+} // namespace
+
 HistoryController::HistoryController(QObject *parent) : QObject(parent), m_runner(std::make_unique<AsyncRunner>(1))
 {
     qRegisterMetaType<MqttDoctor::HistoryController::View>();
@@ -126,6 +148,18 @@ HistoryController::View HistoryController::read(const QString &folder, const QSt
         return view;
     }
     view.changes = std::move(changes).value();
+    auto counts = query.counts(view.window);
+    if (!counts) {
+        view.error = counts.error();
+        return view;
+    }
+    view.counts = std::move(counts).value();
+    auto severities = query.severities(view.window);
+    if (!severities) {
+        view.error = severities.error();
+        return view;
+    }
+    view.severities = withQuietEnds(std::move(severities).value(), view.checks);
     return view;
 }
 

@@ -19,7 +19,8 @@ class AsyncRunner;
 /**
  * The GUI's local history (HistoryDatabase, one SQLite file per cluster in a folder): record() writes
  * the check of a refresh (HistoryRecorder), load() reads what a window of time holds for an account
- * (HistoryQuery: the checks, the findings with first and last seen, what changed).
+ * (HistoryQuery: the checks, the findings with first and last seen, what changed, the counts and the
+ * findings by severity at each check for the charts).
  *
  * A Qt SQL connection belongs to the thread that opened it, so every task opens, uses and closes its
  * own HistoryDatabase on this controller's worker (one thread: the writes of two refreshes queue up
@@ -43,6 +44,16 @@ public:
         HistoryQuery::Checks checks;
         QList<HistoryQuery::FindingSpan> findings;
         QList<HistoryQuery::Entry> changes;
+        /**
+         * The account's counts over the window, oldest first (HistoryQuery::counts: where they changed, the
+         * value at the window's start, the last value again at the last check): the counts chart.
+         */
+        QList<HistoryQuery::CountsPoint> counts;
+        /**
+         * The account's open findings by severity at each check of the window that saw one, oldest first, and
+         * points of zeros at the window's first and last checks when they saw none: the severity chart.
+         */
+        QList<HistoryQuery::SeverityPoint> severities;
         /** The database could not be read (a missing database is no error: no checks). */
         std::optional<Error> error;
     };

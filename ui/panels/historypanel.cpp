@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "common/duration.h"
+#include "widgets/historycharts.h"
 
 namespace MqttDoctor {
 
@@ -33,7 +34,8 @@ QTableWidgetItem *cell(const QString &text)
 
 HistoryPanel::HistoryPanel(HistoryController &controller, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_window(new QComboBox(this)), m_reload(new QPushButton(tr("Reload"), this)),
-      m_summary(new QLabel(this)), m_findings(new QTableWidget(0, 8, this)), m_changes(new QTreeWidget(this))
+      m_summary(new QLabel(this)), m_findings(new QTableWidget(0, 8, this)), m_charts(new HistoryCharts(this)),
+      m_changes(new QTreeWidget(this))
 {
     setObjectName(QStringLiteral("historyPanel"));
     m_window->setObjectName(QStringLiteral("historyWindow"));
@@ -80,9 +82,13 @@ HistoryPanel::HistoryPanel(HistoryController &controller, QWidget *parent)
     changesLayout->addWidget(new QLabel(tr("What changed"), changesBox));
     changesLayout->addWidget(m_changes, 1);
     auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_charts);
     split->addWidget(findingsBox);
     split->addWidget(changesBox);
     split->setChildrenCollapsible(false);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 2);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -115,6 +121,7 @@ bool HistoryPanel::setAccount(const QString &account)
     m_loaded = false;
     m_findings->setRowCount(0);
     m_changes->clear();
+    m_charts->clear();
     m_summary->setText(tr("Reading the history of %1…").arg(account));
     return true;
 }
@@ -157,6 +164,10 @@ void HistoryPanel::show(const HistoryController::View &view)
     }
     showFindings(view.findings);
     showChanges(view.changes);
+    if (view.error)
+        m_charts->clear();
+    else
+        m_charts->setPoints(view.window.since, view.window.until, view.severities, view.counts);
     emit loadFinished();
 }
 

@@ -14,11 +14,15 @@ class QTreeWidget;
 
 namespace MqttDoctor {
 
+class HistoryCharts;
+
 /**
  * The History tab of an account: what the local history (HistoryController) holds for a window of time
  * (the last hour, 6 hours, 24 hours or 7 days): how many checks were recorded then (none: the history
  * cannot tell what happened), the findings open at any time in the window (open or closed, severity,
- * code, client, title, first and last seen, how long open) and "What changed", oldest first. The
+ * code, client, title, first and last seen, how long open), two charts of the window (findings by
+ * severity and the account's sessions, retained and queued messages at each check: HistoryCharts) and
+ * "What changed", oldest first. The
  * queries run on the controller's worker; the panel only shows their answers. Colours from the palette.
  * GUI thread.
  */
@@ -62,6 +66,7 @@ public:
     QString summaryText() const;
     QTableWidget *findingsTable() const { return m_findings; }
     QTreeWidget *changesList() const { return m_changes; }
+    HistoryCharts *charts() const { return m_charts; }
 
 Q_SIGNALS:
     void loadFinished();
@@ -76,6 +81,7 @@ private:
     QPushButton *m_reload;
     QLabel *m_summary;
     QTableWidget *m_findings;
+    HistoryCharts *m_charts;
     QTreeWidget *m_changes;
     QString m_cluster;
     QStringList m_urls;
