@@ -7,10 +7,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
+#include <QScopeGuard>
 
 #include "activity/clienteventfeed.h"
 #include "activity/takeoverwatch.h"
+#include "checkhistory.h"
 #include "common/duration.h"
+#include "history/historylocation.h"
+#include "nats/discovery.h"
 #include "interruptguard.h"
 #include "textoutput.h"
 
@@ -19,6 +23,7 @@ namespace MqttDoctor::Cli {
 namespace {
 
 constexpr int kPollMs = 200; // how quickly Ctrl-C and the end of --duration are noticed
+constexpr qint64 kRecordEveryMs = 5000; // --record: how often the events go into the history
 
 QJsonObject stormJson(const TakeoverWatch::Storm &s, const TakeoverWatch::Options &o)
 {
@@ -48,6 +53,7 @@ struct EventsCommandLine
     ClientEventFeed::Filter filter;
     qint64 durationMs = 0; ///< 0: until Ctrl-C
     TakeoverWatch::Options watchOptions;
+    QString historyCluster; ///< --record: the cluster whose history the events go into (empty: not recorded)
 };
 
 /** nullopt when every option was valid (into `line`); else the exit code of the usage error already printed. */
@@ -104,7 +110,20 @@ EventsSeen follow(CliContext &ctx, ClientEventFeed &feed, TakeoverWatch &watch, 
 {
     EventsSeen seen;
     const qint64 durationMs = line.durationMs;
+    // --record: the events go into the history every few seconds, and once more at the end.
+    QList<MqttClientEvent> unrecorded;
+    QElapsedTimer sinceRecorded;
+    sinceRecorded.start();
+    const auto recordPending = [&](bool now) {
+        if (line.historyCluster.isEmpty() || unrecorded.isEmpty() || (!now && sinceRecorded.elapsed() < kRecordEveryMs))
+            return;
+        if (CheckHistory::recordEvents(ctx, line.historyCluster, unrecorded))
+            unrecorded.clear();
+        sinceRecorded.restart();
+    };
+    const auto guard = qScopeGuard([&] { recordPending(true); });
     while (!interrupt.raised() && (durationMs == 0 || elapsed.elapsed() < durationMs)) {
+        recordPending(false);
         const int wait = durationMs > 0 ? int(std::clamp<qint64>(durationMs - elapsed.elapsed(), 1, kPollMs)) : kPollMs;
         auto event = feed.next(wait);
         if (!event) {
@@ -121,6 +140,8 @@ EventsSeen follow(CliContext &ctx, ClientEventFeed &feed, TakeoverWatch &watch, 
         if (!*event)
             continue;
         const MqttClientEvent &e = **event;
+        if (!line.historyCluster.isEmpty())
+            unrecorded.append(e);
         if (e.kind == MqttClientEvent::Kind::Connect)
             ++seen.connects;
         else {
@@ -199,6 +220,13 @@ int runEvents(CliContext &ctx)
     auto feed = ClientEventFeed::open(*ctx.connections, line.filter);
     if (!feed)
         return ctx.fail(feed.error());
+    if (ctx.parser.isSet(QStringLiteral("record"))) {
+        auto servers = Discovery::servers(*ctx.connections);
+        line.historyCluster = servers ? HistoryLocation::clusterName(*servers) : QString();
+        if (line.historyCluster.isEmpty())
+            ctx.err << "warning: the events are not recorded: "
+                    << (servers ? QStringLiteral("the servers did not say which cluster they are") : servers.error().toString()) << '\n';
+    }
     const InterruptGuard interrupt;
     if (!ctx.json) {
         const ClientEventFeed::Filter &filter = line.filter;
@@ -234,6 +262,10 @@ QList<Command> eventsCommands()
          QCommandLineOption(QStringLiteral("takeover-threshold"),
                             QStringLiteral("A client ID replaced more than N times in the window is a takeover storm (default 3)."),
                             QStringLiteral("n"), QStringLiteral("3")),
+         QCommandLineOption(QStringLiteral("record"),
+                            QStringLiteral("Also write each event into the cluster's local history (history --client ID tells a "
+                                           "client's story).")),
+         CheckHistory::folderOption(),
          QCommandLineOption(QStringLiteral("takeover-window"), QStringLiteral("The takeover window (default 5m)."),
                             QStringLiteral("duration"), QStringLiteral("5m"))},
         runEvents};

@@ -306,6 +306,22 @@ private slots:
         QVERIFY(QString::fromUtf8(service.readAllStandardError()).contains(u"Recorded 1 check."_s));
         // --json is refused: its records are read with history --json.
         QCOMPARE(CliRunner::run(lab.cliArgs() + QStringList{u"--json"_s, u"record"_s}).exitCode(), 64);
+
+        // events --record: what it follows goes into the same history.
+        QProcess events;
+        events.start(CliRunner::path(),
+                     lab.cliArgs() + QStringList{u"events"_s, u"--record"_s, u"--duration"_s, u"5s"_s, u"--history-dir"_s, dir.path()});
+        QVERIFY(events.waitForStarted());
+        QTest::qWait(1500);
+        QVERIFY(lab.mqtt().connectOnce(u"seen-by-events"_s).connected());
+        QVERIFY(events.waitForFinished(30000));
+        QCOMPARE(events.exitCode(), 0);
+        const CliRunner::Run followed =
+            history(lab, dir.path(), {u"history"_s, u"--client"_s, u"seen-by-events"_s}, u"events-story.json"_s);
+        QStringList followedKinds;
+        for (const QJsonValue &v : followed.json.value(u"entries"_s).toArray())
+            followedKinds << str(v.toObject(), "kind");
+        QVERIFY2(followedKinds.contains(u"connect"_s) && followedKinds.contains(u"disconnect"_s), qPrintable(followed.describe()));
     }
 
     // The two-sample checks of a single recorded check compare with the last recorded sample: clean-session
