@@ -180,6 +180,13 @@ void TestHistoryTab::refreshesAreRecordedAndShown()
     charts.resetZoomButton()->click();
     QCOMPARE(time.min(), min);
     QCOMPARE(time.max(), max);
+    // A double-click on a chart does the same.
+    charts.zoomTo(beforeBreak.addSecs(-30), beforeBreak);
+    QVERIFY(time.min() > min);
+    QWidget *viewport = charts.countsView()->viewport();
+    QTest::mouseDClick(viewport, Qt::LeftButton, {}, viewport->rect().center());
+    QCOMPARE(time.min(), min);
+    QCOMPARE(time.max(), max);
     QCOMPARE(charts.severityView()->rubberBand(), QChartView::HorizontalRubberBand);
 
     // Another window is read again (the checks are all within the last hour).
