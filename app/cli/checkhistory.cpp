@@ -9,6 +9,7 @@
 #include "history/historylocation.h"
 #include "history/historyquery.h"
 #include "history/historyrecorder.h"
+#include "nats/connectionoptions.h"
 #include "nats/connectionset.h"
 
 namespace MqttDoctor::Cli {
@@ -28,6 +29,18 @@ QList<QCommandLineOption> CheckHistory::options()
                                               "and last seen, counts, what changed since the last recorded check): see history and "
                                               "changes.")),
             folderOption()};
+}
+
+QString CheckHistory::folder(const CliContext &ctx)
+{
+    QString given = ctx.parser.value(QStringLiteral("history-dir"));
+    if (given.isEmpty()) {
+        if (ctx.connections)
+            given = ctx.connections->profile().historyDir;
+        else if (auto profile = ConnectionOptions::fromParser(ctx.parser).toProfile())
+            given = profile->historyDir;
+    }
+    return HistoryLocation::folder(given);
 }
 
 bool CheckHistory::wanted(const CliContext &ctx)
@@ -70,8 +83,7 @@ std::optional<HistoryRecorder::Outcome> CheckHistory::record(CliContext &ctx, co
         check.urls = ctx.connections->profile().servers;
     if (check.cluster.isEmpty())
         return warn(QStringLiteral("the servers did not say which cluster they are"));
-    const QString path =
-        HistoryLocation::databasePath(HistoryLocation::folder(ctx.parser.value(QStringLiteral("history-dir"))), check.cluster);
+    const QString path = HistoryLocation::databasePath(folder(ctx), check.cluster);
     auto db = HistoryDatabase::open(path);
     if (!db)
         return warn(db.error().toString());
@@ -92,8 +104,7 @@ QHash<QString, AccountSample> CheckHistory::previousSamples(CliContext &ctx)
 {
     if (!ctx.connections)
         return {};
-    const QString path = HistoryLocation::recordedThrough(HistoryLocation::folder(ctx.parser.value(QStringLiteral("history-dir"))),
-                                                          ctx.connections->profile().servers);
+    const QString path = HistoryLocation::recordedThrough(folder(ctx), ctx.connections->profile().servers);
     if (path.isEmpty())
         return {};
     auto db = HistoryDatabase::open(path);
@@ -107,7 +118,7 @@ bool CheckHistory::recordEvents(CliContext &ctx, const QString &cluster, const Q
 {
     if (events.isEmpty())
         return true;
-    const QString path = HistoryLocation::databasePath(HistoryLocation::folder(ctx.parser.value(QStringLiteral("history-dir"))), cluster);
+    const QString path = HistoryLocation::databasePath(folder(ctx), cluster);
     auto db = HistoryDatabase::open(path);
     auto written = db ? HistoryRecorder(**db).recordEvents(events) : Result<void>(db.error());
     if (!written) {

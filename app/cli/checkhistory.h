@@ -28,6 +28,8 @@ public:
     static QCommandLineOption folderOption();
     /** "1GiB", "500MiB", "200MB", "1048576": bytes; nullopt when it is none of these. */
     static std::optional<qint64> parseSize(const QString &text);
+    /** The history folder: --history-dir, else the profile's `history_dir`, else the default. */
+    static QString folder(const CliContext &ctx);
     /** --record was given. */
     static bool wanted(const CliContext &ctx);
     /** Writes the check (`source`: "cli" or "recorder"); nullopt when it could not (said on stderr). */

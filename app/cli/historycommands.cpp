@@ -74,7 +74,7 @@ std::variant<Opened, int> openHistory(CliContext &ctx)
     QStringList urls;
     if (auto profile = ConnectionOptions::fromParser(ctx.parser).toProfile())
         urls = profile->servers;
-    const QString folder = HistoryLocation::folder(ctx.parser.value(QStringLiteral("history-dir")));
+    const QString folder = CheckHistory::folder(ctx);
     auto path = HistoryLocation::find(folder, ctx.parser.value(QStringLiteral("cluster")), urls);
     if (!path)
         return ctx.fail(path.error());

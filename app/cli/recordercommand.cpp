@@ -84,8 +84,8 @@ int runRecord(CliContext &ctx)
         else
             ctx.err << stamp() << "  client events are not followed: " << opened.error().toString() << '\n';
     }
-    ctx.err << "Recording every " << formatAge(line.intervalMs / 1000) << " into "
-            << HistoryLocation::folder(ctx.parser.value(QStringLiteral("history-dir"))) << "; Ctrl-C or SIGTERM ends.\n";
+    ctx.err << "Recording every " << formatAge(line.intervalMs / 1000) << " into " << CheckHistory::folder(ctx)
+            << "; Ctrl-C or SIGTERM ends.\n";
     ctx.err.flush();
 
     DiagnosisGatherer::Request round = line.request;

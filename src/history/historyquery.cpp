@@ -255,26 +255,41 @@ Result<QList<HistoryQuery::CountsPoint>> HistoryQuery::counts(const Window &w, i
 
 Result<QList<HistoryQuery::SeverityPoint>> HistoryQuery::severities(const Window &w, int maxPoints)
 {
-    // A finding is open at a check when that check lies between its first check and its last one.
+    // A point for every check that looked (at the account: a check of every account or of it), zeros where
+    // nothing was open; a finding is open at a check between its first check and its last one.
+    const qint64 since = ms(w.since, 0);
+    const qint64 until = ms(w.until, std::numeric_limits<qint64>::max());
     QSqlQuery q(m_database.db());
     q.setForwardOnly(true);
-    q.prepare(
-        QStringLiteral("SELECT c.at, f.severity, COUNT(*) FROM checks c JOIN findings f ON f.first_check <= c.id AND f.last_check >= c.id "
-                       "WHERE c.at >= ? AND c.at <= ?")
-        + (w.account.isEmpty() ? QString() : QStringLiteral(" AND f.account = ?"))
-        + QStringLiteral(" GROUP BY c.id, f.severity ORDER BY c.at"));
-    q.addBindValue(ms(w.since, 0));
-    q.addBindValue(ms(w.until, std::numeric_limits<qint64>::max()));
+    q.prepare(QStringLiteral("SELECT id, at FROM checks WHERE at >= ? AND at <= ?")
+              + (w.account.isEmpty() ? QString() : QStringLiteral(" AND (scope = '*' OR scope = ?)")) + QStringLiteral(" ORDER BY at, id"));
+    q.addBindValue(since);
+    q.addBindValue(until);
     if (!w.account.isEmpty())
         q.addBindValue(w.account);
     if (!q.exec())
         return readError(m_database, q.lastError());
     QList<SeverityPoint> out;
+    QHash<qint64, qsizetype> byCheck;
     while (q.next()) {
-        const QDateTime at = timeOf(q.value(0));
-        if (out.isEmpty() || out.last().at != at)
-            out.append({at});
-        SeverityPoint &p = out.last();
+        byCheck.insert(q.value(0).toLongLong(), out.size());
+        out.append({timeOf(q.value(1))});
+    }
+    q.prepare(
+        QStringLiteral("SELECT c.id, f.severity, COUNT(*) FROM checks c JOIN findings f ON f.first_check <= c.id AND f.last_check >= c.id "
+                       "WHERE c.at >= ? AND c.at <= ?")
+        + (w.account.isEmpty() ? QString() : QStringLiteral(" AND f.account = ?")) + QStringLiteral(" GROUP BY c.id, f.severity"));
+    q.addBindValue(since);
+    q.addBindValue(until);
+    if (!w.account.isEmpty())
+        q.addBindValue(w.account);
+    if (!q.exec())
+        return readError(m_database, q.lastError());
+    while (q.next()) {
+        const auto it = byCheck.constFind(q.value(0).toLongLong());
+        if (it == byCheck.cend())
+            continue; // a check of another account
+        SeverityPoint &p = out[*it];
         const QString severity = q.value(1).toString();
         const int n = q.value(2).toInt();
         if (severity == QLatin1String("critical"))

@@ -95,7 +95,11 @@ public:
      * (at most `maxPoints`, evenly thinned).
      */
     Result<QList<CountsPoint>> counts(const Window &window, int maxPoints = 2000);
-    /** The findings open at each check of the window by severity, oldest first (at most `maxPoints`). */
+    /**
+     * The findings open at each check of the window by severity, oldest first: a point for every check that
+     * looked (at `window.account`: the checks of every account and of it), zeros where none was open (at
+     * most `maxPoints`).
+     */
     Result<QList<SeverityPoint>> severities(const Window &window, int maxPoints = 500);
 
     Result<Checks> checks(const Window &window);

@@ -267,7 +267,8 @@ Result<Profile> Profile::fromJson(const QJsonObject &json, const QString &baseDi
     if (auto r = checkKnownKeys(json,
                                 {QLatin1String("name"), QLatin1String("description"), QLatin1String("servers"), QLatin1String("auth"),
                                  QLatin1String("tls"), QLatin1String("js_domain"), QLatin1String("system"), QLatin1String("accounts"),
-                                 QLatin1String("mqtt_probe"), QLatin1String("timeout"), QLatin1String("allow_changes")},
+                                 QLatin1String("mqtt_probe"), QLatin1String("timeout"), QLatin1String("allow_changes"),
+                                 QLatin1String("history_dir")},
                                 QString());
         !r)
         return r.error();
@@ -303,6 +304,18 @@ Result<Profile> Profile::fromJson(const QJsonObject &json, const QString &baseDi
     if (!isValidDomain(*domain))
         return invalid(QStringLiteral("\"js_domain\" must be one subject token, without spaces, '.', '*' or '>'"));
     p.jsDomain = *domain;
+
+    auto historyDir = stringField(json, QStringLiteral("history_dir"), QStringLiteral("history_dir"));
+    if (!historyDir)
+        return historyDir.error();
+    if (!historyDir->isEmpty()) {
+        auto ref = CredentialsJson::parseFileReference(*historyDir, QStringLiteral("history_dir"), baseDir);
+        if (!ref)
+            return ref.error();
+        if (ref->path.isEmpty())
+            return invalid(QStringLiteral("\"history_dir\" must be a folder's path"));
+        p.historyDir = ref->path;
+    }
 
     auto system = parseCredentialsValue(json.value(QStringLiteral("system")), QStringLiteral("system"), baseDir);
     if (!system)
@@ -384,6 +397,8 @@ QJsonObject Profile::toJson(bool withSecrets) const
     }
     if (!jsDomain.isEmpty())
         o.insert(QStringLiteral("js_domain"), jsDomain);
+    if (!historyDir.isEmpty())
+        o.insert(QStringLiteral("history_dir"), historyDir);
     if (system.isSet())
         o.insert(QStringLiteral("system"), credentialsToJson(system, withSecrets));
     if (!accounts.isEmpty()) {

@@ -93,6 +93,7 @@ struct Profile
     Credentials auth; ///< the default connection
     TlsSettings tls; ///< shared by every connection of the profile
     QString jsDomain; ///< JetStream domain, empty for none
+    QString historyDir; ///< the folder of the history databases (`history_dir`); empty: the default
     Credentials system; ///< system-account connection; kind None when not given
     QMap<QString, Credentials> accounts; ///< account name -> its credentials
     /** Account name -> how the MQTT probe reaches it (`mqtt_probe`); kAnyAccount: every account without an entry of its own. */

@@ -362,6 +362,14 @@ private slots:
         const CliRunner::Run none = CliRunner::run({u"history"_s, u"--history-dir"_s, dir.path()});
         QCOMPARE(none.exitCode(), 3);
         QVERIFY2(none.err().contains(u"no history yet"_s) && none.err().contains(u"check --record"_s), qPrintable(none.describe()));
+        // The profile's history_dir is the folder when --history-dir is not given.
+        QFile profile(dir.filePath(u"p.json"_s));
+        QVERIFY(profile.open(QIODevice::WriteOnly));
+        profile.write("{\"servers\": [\"nats://127.0.0.1:4222\"], \"history_dir\": \"from-profile\"}");
+        profile.close();
+        const CliRunner::Run viaProfile = CliRunner::run({u"--profile"_s, profile.fileName(), u"history"_s});
+        QVERIFY2(viaProfile.exitCode() == 3 && viaProfile.err().contains(QDir(dir.path()).filePath(u"from-profile"_s)),
+                 qPrintable(viaProfile.describe()));
         const CliRunner::Run badSince = CliRunner::run({u"changes"_s, u"--since"_s, u"yesterday-ish"_s, u"--history-dir"_s, dir.path()});
         QCOMPARE(badSince.exitCode(), 64);
         QVERIFY(badSince.err().contains(u"--since"_s));

@@ -236,14 +236,14 @@ private slots:
         QCOMPARE(recorder.record(check(7, {broken}))->opened, 1);
         QCOMPARE(count(**db, u"SELECT COUNT(*) FROM findings"_s), 2);
 
-        // Open by severity at each check: one error from minute 1 to 3 (4 and 5 saw nothing but closed nothing:
-        // the finding was not seen by them), none at 0 and 6, one again at 7.
+        // Open by severity at each check: one error from minute 1 to 3, none at 0 and 4 to 6 (4 and 5 could not
+        // close it, but did not see it either), one again at 7: a point for every check, zeros included.
         auto bySeverity = query.severities({kStart, kStart.addSecs(420), {}});
         QVERIFY(bySeverity);
         QStringList points;
         for (const auto &p : std::as_const(*bySeverity))
             points << u"%1:%2"_s.arg(kStart.secsTo(p.at) / 60).arg(p.error);
-        QCOMPARE(points, (QStringList{u"1:1"_s, u"2:1"_s, u"3:1"_s, u"7:1"_s}));
+        QCOMPARE(points, (QStringList{u"0:0"_s, u"1:1"_s, u"2:1"_s, u"3:1"_s, u"4:0"_s, u"5:0"_s, u"6:0"_s, u"7:1"_s}));
 
         // The changes of the window: opened at minute 1, closed at 6, opened at 7; the checks are counted.
         auto changes = query.changes({kStart, kStart.addSecs(420), {}});
