@@ -30,6 +30,7 @@ const QList<Output> &outputs()
         {QStringLiteral("history"), 1, QStringLiteral("history --json")},
         {QStringLiteral("client-history"), 1, QStringLiteral("history --client CLIENT_ID --json")},
         {QStringLiteral("changes"), 1, QStringLiteral("changes --json")},
+        {QStringLiteral("report"), 1, QStringLiteral("report --json")},
     };
     return list;
 }

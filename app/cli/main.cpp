@@ -3,9 +3,14 @@
 #include <chrono>
 #include <cstdio>
 #include <thread>
+#include <cerrno>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <memory>
+
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <QJsonDocument>
 #include <QSet>
 #include <QTextStream>
@@ -25,6 +30,7 @@
 #include "actioncommands.h"
 #include "historycommands.h"
 #include "recordercommand.h"
+#include "reportcommand.h"
 #include "repaircommand.h"
 #include "nats/connectionoptions.h"
 #include "nats/connectionset.h"
@@ -40,7 +46,8 @@ namespace {
 QList<Command> allCommands()
 {
     QList<Command> all = discoveryCommands() + checkCommands() + explainCommands() + recordCommands() + inflightCommands()
-        + pinnedCommands() + backupCommands() + repairCommands() + actionCommands() + eventsCommands() + historyCommands() + recorderCommands();
+        + pinnedCommands() + backupCommands() + repairCommands() + actionCommands() + eventsCommands() + historyCommands()
+        + recorderCommands() + reportCommands();
     // These read whole streams (100,000s of session records) or write them back.
     const QStringList longRunning{QStringLiteral("check"),  QStringLiteral("sessions"), QStringLiteral("retained"),
                                   QStringLiteral("pinned"), QStringLiteral("backup"),   QStringLiteral("restore"),
@@ -162,7 +169,20 @@ int runConnected(const Command &command, const QCommandLineParser &parser, bool 
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
+    // `report --pdf` draws with QtGui: a QGuiApplication on the offscreen platform (no display needed).
+    if (reportNeedsGui(argc, argv)) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        // Without a session (cron, ssh) Qt would warn that XDG_RUNTIME_DIR is not set: a private one of our own.
+        if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+            const QByteArray runtime = QByteArray("/tmp/nats-mqtt-doctor-runtime-") + QByteArray::number(getuid());
+            if (::mkdir(runtime.constData(), 0700) == 0 || errno == EEXIST)
+                qputenv("XDG_RUNTIME_DIR", runtime);
+        }
+    }
+    const std::unique_ptr<QCoreApplication> application =
+        reportNeedsGui(argc, argv) ? std::make_unique<QGuiApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+    QCoreApplication &app = *application;
     QCoreApplication::setApplicationName(QStringLiteral("nats-mqtt-doctor-cli"));
     QCoreApplication::setApplicationVersion(BuildInfo::version());
     QTextStream out(stdout);

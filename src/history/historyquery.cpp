@@ -172,7 +172,7 @@ Result<QList<HistoryQuery::FindingSpan>> HistoryQuery::findings(const Window &w)
     q.prepare(
         QStringLiteral("SELECT code, severity, account, stream, subject, client_id, title, first_seen, last_seen, closed_at FROM findings "
                        "WHERE first_seen <= :until AND (closed_at IS NULL OR closed_at >= :since)")
-        + (w.account.isEmpty() ? QString() : QStringLiteral(" AND account = :account")));
+        + (w.account.isEmpty() ? QString() : QStringLiteral(" AND (account = :account OR account = '')")));
     q.bindValue(QStringLiteral(":since"), ms(w.since, 0));
     q.bindValue(QStringLiteral(":until"), ms(w.until, std::numeric_limits<qint64>::max()));
     if (!w.account.isEmpty())
@@ -278,7 +278,8 @@ Result<QList<HistoryQuery::SeverityPoint>> HistoryQuery::severities(const Window
     q.prepare(
         QStringLiteral("SELECT c.id, f.severity, COUNT(*) FROM checks c JOIN findings f ON f.first_check <= c.id AND f.last_check >= c.id "
                        "WHERE c.at >= ? AND c.at <= ?")
-        + (w.account.isEmpty() ? QString() : QStringLiteral(" AND f.account = ?")) + QStringLiteral(" GROUP BY c.id, f.severity"));
+        + (w.account.isEmpty() ? QString() : QStringLiteral(" AND (f.account = ? OR f.account = '')"))
+        + QStringLiteral(" GROUP BY c.id, f.severity"));
     q.addBindValue(since);
     q.addBindValue(until);
     if (!w.account.isEmpty())

@@ -97,13 +97,16 @@ public:
     Result<QList<CountsPoint>> counts(const Window &window, int maxPoints = 2000);
     /**
      * The findings open at each check of the window by severity, oldest first: a point for every check that
-     * looked (at `window.account`: the checks of every account and of it), zeros where none was open (at
-     * most `maxPoints`).
+     * looked (at `window.account`: the checks of every account and of it; its findings and the cluster's own),
+     * zeros where none was open (at most `maxPoints`).
      */
     Result<QList<SeverityPoint>> severities(const Window &window, int maxPoints = 500);
 
     Result<Checks> checks(const Window &window);
-    /** The findings open at any time in the window, most severe first, then by first seen. */
+    /**
+     * The findings open at any time in the window, most severe first, then by first seen (with an account:
+     * its findings and the cluster's own, such as a server version's).
+     */
     Result<QList<FindingSpan>> findings(const Window &window);
     /** Everything that changed in the window, oldest first: changes, findings opened and closed. */
     Result<QList<Entry>> changes(const Window &window);

@@ -16,6 +16,7 @@
 #include "history/historydatabase.h"
 #include "history/historylocation.h"
 #include "livecheck.h"
+#include "mqtt/clientidhash.h"
 #include "mqttclient.h"
 #include "nats/connectionset.h"
 #include "nats/jetstreamclient.h"
@@ -165,6 +166,22 @@ private slots:
         const CliRunner::Run text =
             CliRunner::run(lab.cliArgs() + QStringList{u"history"_s, u"--client"_s, u"dev-1"_s, u"--history-dir"_s, dir.path()});
         QVERIFY2(text.out().contains(u"session record of client \"dev-1\" vanished"_s), qPrintable(text.describe()));
+
+        // The incident report: HTML and PDF, client IDs replaced by their hashes when asked.
+        const QString html = dir.filePath(u"report.html"_s), pdf = dir.filePath(u"report.pdf"_s);
+        const CliRunner::Run made = history(lab, dir.path(),
+                                            {u"report"_s, u"--account"_s, LiveCheck::acme(), u"--since"_s, u"1h"_s, u"--out"_s, html,
+                                             u"--pdf"_s, pdf, u"--hash-client-ids"_s, u"--audit-log"_s, dir.filePath(u"none.jsonl"_s)},
+                                            u"report-%1.json"_s.arg(version));
+        QVERIFY2(made.exitCode() == 0 && made.jsonValid && made.json.value(u"findings"_s).toInt() > 0, qPrintable(made.describe()));
+        QFile page(html), printed(pdf);
+        QVERIFY(page.open(QIODevice::ReadOnly) && printed.open(QIODevice::ReadOnly));
+        const QString pageText = QString::fromUtf8(page.readAll());
+        QVERIFY(printed.read(5) == "%PDF-" && printed.size() > 10000);
+        QVERIFY2(pageText.contains(u"SESSION_"_s) && pageText.contains(u"<svg"_s)
+                     && pageText.contains(u"client#"_s + ClientIdHash::hash(u"dev-1"_s)),
+                 qPrintable(pageText.left(2000)));
+        QVERIFY2(!pageText.contains(u"dev-1"_s) && !pageText.contains(u"dev-2"_s), "client IDs hashed everywhere");
 
         const QString report = SchemaValidator::validate(QDir(m_outputs.path())
                                                              .entryList({u"*-%1.json"_s.arg(version)}, QDir::Files)
