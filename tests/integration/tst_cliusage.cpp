@@ -306,7 +306,8 @@ private slots:
                               u"events"_s,
                               u"history"_s,
                               u"changes"_s,
-                              u"record"_s}));
+                              u"record"_s,
+                              u"report"_s}));
         const QStringList global = optionNames(section(help, u"Global options (connection and output; before or after the command):"_s));
         QVERIFY2(global.contains(u"--server"_s) && global.contains(u"--json"_s) && global.contains(u"--timeout"_s), qPrintable(help));
         QCOMPARE(help.count(u"--server"_s), 1);
