@@ -2,6 +2,9 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QGridLayout>
 #include <QLabel>
 #include <QTimer>
 #include <QLoggingCategory>
@@ -17,7 +20,9 @@
 
 #include "actions/actionmanager.h"
 #include "actions/operatoractions.h"
+#include "actions/reportexport.h"
 #include "actions/rowactions.h"
+#include "models/findinglistmodel.h"
 #include "controllers/accountdatacontroller.h"
 #include "controllers/activityfeed.h"
 #include "controllers/autorefresh.h"
@@ -44,8 +49,10 @@
 #include "panels/clusteroverviewpanel.h"
 #include "panels/clustertreepanel.h"
 #include "panels/detailpanel.h"
+#include "panels/findingspanel.h"
 #include "panels/historypanel.h"
 #include "panels/sessionspanel.h"
+#include "repair/auditlog.h"
 #include "settings/checkthresholds.h"
 #include "settings/historysettings.h"
 #include "settings/recentprofiles.h"
@@ -70,7 +77,7 @@ MainWindow::MainWindow(ClusterController &controller, QWidget *parent)
       m_status(new ConnectionStatusWidget(controller, this)), m_autoRefresh(new AutoRefresh(this)), m_sweep(new RecordSweep(this)),
       m_activity(new ActivityFeed(this)), m_clientEvents(new ClientEventModel(this)), m_sweepLabel(new QLabel(this)),
       m_overviewTimer(new QTimer(this)), m_operatorActions(new OperatorActions(controller, this)), m_history(new HistoryController(this)),
-      m_historyPanel(new HistoryPanel(*m_history, this)), m_historyLabel(new QLabel(this))
+      m_historyPanel(new HistoryPanel(*m_history, this)), m_historyLabel(new QLabel(this)), m_reportExport(new ReportExport(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("NATS MQTT Doctor"));
@@ -162,6 +169,11 @@ void MainWindow::createMenusAndToolBar()
     file->addAction(m_actions->connectAction());
     file->addAction(m_actions->refreshAction());
     file->addAction(m_actions->cancelAction());
+    file->addSeparator();
+    m_exportReport = file->addAction(tr("&Export Report…"));
+    m_exportReport->setObjectName(QStringLiteral("actionExportReport"));
+    m_exportReport->setToolTip(tr("The selected account's (or the cluster's) history over the History tab's window, as HTML and PDF"));
+    connect(m_exportReport, &QAction::triggered, this, &MainWindow::showExportReport);
     file->addSeparator();
     file->addAction(m_actions->quitAction());
 
@@ -294,8 +306,22 @@ void MainWindow::connectHistory()
         m_historyLabel->setToolTip(text);
         m_historyLabel->show();
     });
+    connect(m_reportExport, &ReportExport::finished, this, [this](const QString &html, const QString &pdf, int findings, int checks) {
+        m_exportReport->setEnabled(true);
+        statusBar()->showMessage(tr("Report written (%1 checks, %2 findings): %3 and %4").arg(checks).arg(findings).arg(html, pdf));
+    });
+    connect(m_reportExport, &ReportExport::failed, this, [this](const Error &error) {
+        m_exportReport->setEnabled(true);
+        statusBar()->showMessage(tr("Report not written: %1").arg(error.toString()));
+    });
+    connect(m_history, &HistoryController::firstSeenLoaded, this,
+            [this](const QString &account, const QHash<QString, QDateTime> &firstSeen) {
+                if (account == m_workspace->findingsPanel()->account())
+                    m_workspace->findingsPanel()->model()->setFirstSeen(firstSeen);
+            });
     connect(m_history, &HistoryController::recorded, this, [this] {
         m_historyLabel->hide();
+        loadFirstSeen();
         if (m_workspace->currentWidget() == m_historyPanel)
             m_historyPanel->reload();
     });
@@ -303,6 +329,57 @@ void MainWindow::connectHistory()
         if (m_workspace->currentWidget() == m_historyPanel)
             m_historyPanel->reload();
     });
+}
+
+void MainWindow::loadFirstSeen()
+{
+    if (!m_workspace->hasAccount())
+        return;
+    QStringList urls;
+    if (m_controller.hasProfile())
+        urls = m_controller.profile().servers;
+    m_history->loadFirstSeen(HistoryLocation::clusterName(m_controller.servers()), urls, m_workspace->accountName());
+}
+
+void MainWindow::showExportReport()
+{
+    // Qt's own dialog, for the checkbox under the file list.
+    QFileDialog dialog(this, tr("Export Report"));
+    dialog.setOption(QFileDialog::DontUseNativeDialog);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setNameFilter(tr("Report (*.html *.pdf)"));
+    dialog.setDefaultSuffix(QStringLiteral("html"));
+    const QString account = currentAccountName();
+    dialog.selectFile(account.isEmpty() ? QStringLiteral("report.html") : QStringLiteral("report-%1.html").arg(account));
+    auto *hash = new QCheckBox(tr("Replace client IDs by their hashes"), &dialog);
+    hash->setObjectName(QStringLiteral("hashClientIds"));
+    hash->setToolTip(tr("Each client ID becomes the hash of its $MQTT.sess subject: for a ticket outside your team"));
+    if (auto *grid = qobject_cast<QGridLayout *>(dialog.layout()))
+        grid->addWidget(hash, grid->rowCount(), 0, 1, grid->columnCount());
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return;
+    exportReport(dialog.selectedFiles().constFirst(), hash->isChecked());
+}
+
+bool MainWindow::exportReport(const QString &path, bool hashClientIds)
+{
+    ReportExport::Request request;
+    request.folder = m_history->folder();
+    request.cluster = HistoryLocation::clusterName(m_controller.servers());
+    if (m_controller.hasProfile())
+        request.urls = m_controller.profile().servers;
+    request.account = currentAccountName();
+    request.seconds = m_historyPanel->windowSeconds();
+    request.path = path;
+    request.hashClientIds = hashClientIds;
+    request.auditLogPath = AuditLog::defaultPath();
+    if (!m_reportExport->start(request)) {
+        statusBar()->showMessage(tr("A report is still being written."), 5000);
+        return false;
+    }
+    m_exportReport->setEnabled(false);
+    statusBar()->showMessage(tr("Writing the report…"));
+    return true;
 }
 
 void MainWindow::updateHistoryTab()
@@ -316,6 +393,8 @@ void MainWindow::updateHistoryTab()
     if (!shown)
         return;
     const bool otherAccount = m_historyPanel->setAccount(m_workspace->accountName());
+    if (otherCluster || otherAccount)
+        loadFirstSeen();
     if (m_workspace->currentWidget() == m_historyPanel && (otherCluster || otherAccount))
         m_historyPanel->reload();
 }

@@ -32,6 +32,7 @@ class ErrorBanner;
 class HealthMap;
 class HistoryController;
 class HistoryPanel;
+class ReportExport;
 class OperatorActions;
 
 /**
@@ -85,6 +86,15 @@ public:
     int historyTabIndex() const;
     /** The status bar's line about the history ("History not recorded: …"); hidden while the history records. */
     QLabel *historyStatusLabel() const { return m_historyLabel; }
+    /** Cluster > Export Report…: the history report of the selected account (or the cluster) as HTML and PDF. */
+    QAction *exportReportAction() const { return m_exportReport; }
+    ReportExport *reportExport() const { return m_reportExport; }
+    /**
+     * Writes the report of the selected account (the cluster when none) for the History tab's window to
+     * `path`'s base name + .html and + .pdf on a worker; the status bar says where, or why not. False when
+     * an export is still running.
+     */
+    bool exportReport(const QString &path, bool hashClientIds);
     /** The operator actions and backups the tables' row actions ask for. */
     OperatorActions *operatorActions() const { return m_operatorActions; }
 
@@ -107,6 +117,8 @@ Q_SIGNALS:
 
 private:
     void createMenusAndToolBar();
+    /** Export Report…: asks for the file (and whether to hash client IDs), then exportReport(). */
+    void showExportReport();
     /** The account of the tree's current node (the account, or the one its stream/data node belongs to). */
     QString currentAccountName() const;
     void showRepairWizard();
@@ -131,6 +143,8 @@ private:
     void connectRecordSweep();
     /** Each refresh's check into the history (on its worker); the History tab follows the account shown. */
     void connectHistory();
+    /** When the history first saw the open findings of the workspace's account (the Findings tab's column). */
+    void loadFirstSeen();
     /** The History tab's account and cluster; reads it when it is the open tab. */
     void updateHistoryTab();
     /** Live client events: the Activity tab and the sessions table's Connected column. */
@@ -164,6 +178,8 @@ private:
     HistoryController *m_history;
     HistoryPanel *m_historyPanel;
     QLabel *m_historyLabel;
+    ReportExport *m_reportExport;
+    QAction *m_exportReport = nullptr;
     QDateTime m_lastRead; ///< when the last load's badges arrived
     bool m_treeCompleteSeen = false; ///< since the last connect
     bool m_overviewAccountsStale = true; ///< the tree's accounts changed since the overview's chart last ranked them

@@ -55,6 +55,7 @@ void HistoryController::shutdown()
     m_shutDown = true;
     ++m_recordGeneration;
     ++m_loadGeneration;
+    ++m_firstSeenGeneration;
     m_runner->shutdown();
 }
 
@@ -102,6 +103,37 @@ void HistoryController::load(const QString &cluster, const QStringList &urls, co
             emit loadingChanged(false);
             emit loaded(view);
         });
+    }));
+}
+
+QString HistoryController::identityOf(const HistoryQuery::FindingSpan &span)
+{
+    return QStringList{span.code, span.account, span.stream, span.subject, span.clientId, span.title}.join(u'|');
+}
+
+void HistoryController::loadFirstSeen(const QString &cluster, const QStringList &urls, const QString &account)
+{
+    if (m_shutDown)
+        return;
+    const quint64 gen = ++m_firstSeenGeneration;
+    static_cast<void>(m_runner->run([this, gen, cluster, urls, account, folder = HistoryLocation::folder(m_folder)] {
+        QHash<QString, QDateTime> firstSeen;
+        if (auto path = HistoryLocation::find(folder, cluster, urls)) {
+            if (auto db = HistoryDatabase::open(*path, HistoryDatabase::Mode::ReadOnly)) {
+                // A window from now: only the spans still open (closed_at unset) overlap it, however long ago
+                // they were first seen.
+                HistoryQuery::Window window;
+                window.account = account;
+                window.since = QDateTime::currentDateTimeUtc();
+                if (auto spans = HistoryQuery(**db).findings(window)) {
+                    for (const HistoryQuery::FindingSpan &span : *spans)
+                        if (!span.closedAt.isValid() && span.firstSeen.isValid())
+                            firstSeen.insert(identityOf(span), span.firstSeen);
+                }
+            }
+        }
+        GuiDelivery::post(this, m_firstSeenGeneration, gen,
+                          [this, account, firstSeen = std::move(firstSeen)] { emit firstSeenLoaded(account, firstSeen); });
     }));
 }
 

@@ -3,6 +3,8 @@
 #include <memory>
 #include <optional>
 
+#include <QDateTime>
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -76,6 +78,15 @@ public:
      */
     void load(const QString &cluster, const QStringList &urls, const QString &account, qint64 seconds);
     bool isLoading() const { return m_loading; }
+    /**
+     * Reads when the history first saw each of `account`'s findings that are open at its last check (the
+     * cluster's own included), keyed by Finding::identity() (code|account|stream|subject|client|title), on
+     * the worker (firstSeenLoaded). Nothing recorded, or the database unreadable: an empty map (the
+     * Findings tab's column stays empty; never a made-up time).
+     */
+    void loadFirstSeen(const QString &cluster, const QStringList &urls, const QString &account);
+    /** The identity HistoryQuery's findings share with Finding::identity(). */
+    static QString identityOf(const HistoryQuery::FindingSpan &span);
     /** How many checks record() wrote (for tests). */
     int recordedCount() const { return m_recorded; }
     /** Drops what is queued and waits for the running task. */
@@ -87,6 +98,7 @@ Q_SIGNALS:
     void recordFailed(const MqttDoctor::Error &error);
     void loaded(const MqttDoctor::HistoryController::View &view);
     void loadingChanged(bool loading);
+    void firstSeenLoaded(const QString &account, const QHash<QString, QDateTime> &firstSeen);
 
 private:
     static View read(const QString &folder, const QString &cluster, const QStringList &urls, const QString &account, qint64 seconds);
@@ -99,6 +111,7 @@ private:
     int m_recorded = 0;
     quint64 m_recordGeneration = 0; ///< bumped only by shutdown
     quint64 m_loadGeneration = 0;
+    quint64 m_firstSeenGeneration = 0;
 };
 
 } // namespace MqttDoctor

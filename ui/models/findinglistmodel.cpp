@@ -1,9 +1,12 @@
 #include "findinglistmodel.h"
 
+#include <QLocale>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <limits>
 
+#include "common/duration.h"
 #include "models/healthbadge.h"
 
 namespace MqttDoctor {
@@ -21,6 +24,15 @@ QString whereOf(const Finding &f)
     else if (!f.subject.isEmpty())
         parts << f.subject;
     return parts.join(QStringLiteral(" · "));
+}
+
+QString firstSeenText(const QDateTime &firstSeen)
+{
+    if (!firstSeen.isValid())
+        return {};
+    return FindingListModel::tr("%1 · open %2")
+        .arg(QLocale().toString(firstSeen.toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+             formatAge(std::max<qint64>(0, firstSeen.secsTo(QDateTime::currentDateTimeUtc()))));
 }
 
 } // namespace
@@ -41,7 +53,26 @@ void FindingListModel::setFindings(const FindingList &findings)
         sort(m_sortColumn, m_sortOrder); // the order the user picked stays picked
 }
 
-std::vector<qsizetype> FindingListModel::orderOf(const FindingList &findings, int column, Qt::SortOrder order)
+void FindingListModel::setFirstSeen(const QHash<QString, QDateTime> &firstSeen)
+{
+    if (firstSeen.isEmpty() && m_firstSeen.isEmpty())
+        return;
+    m_firstSeen = firstSeen;
+    if (!m_findings.isEmpty())
+        emit dataChanged(index(0, FirstSeenColumn), index(rowCount() - 1, FirstSeenColumn));
+    if (m_sortColumn == FirstSeenColumn)
+        sort(m_sortColumn, m_sortOrder);
+}
+
+QDateTime FindingListModel::firstSeenAt(int row) const
+{
+    if (m_firstSeen.isEmpty() || row < 0 || row >= m_findings.size())
+        return {};
+    return m_firstSeen.value(m_findings.at(sourceOf(row)).identity());
+}
+
+std::vector<qsizetype> FindingListModel::orderOf(const FindingList &findings, const QHash<QString, QDateTime> &firstSeen, int column,
+                                                 Qt::SortOrder order)
 {
     const qsizetype n = findings.size();
     std::vector<qsizetype> rows(static_cast<size_t>(n));
@@ -58,6 +89,14 @@ std::vector<qsizetype> FindingListModel::orderOf(const FindingList &findings, in
         std::vector<int> key(static_cast<size_t>(n));
         for (qsizetype i = 0; i < n; ++i)
             key[size_t(i)] = int(findings.summaryAt(i).severity);
+        sortBy(key);
+    } else if (column == FirstSeenColumn) {
+        // Oldest first when ascending; a finding the history does not hold sorts after every known one.
+        std::vector<qint64> key(static_cast<size_t>(n), std::numeric_limits<qint64>::max());
+        if (!firstSeen.isEmpty())
+            for (qsizetype i = 0; i < n; ++i)
+                if (const QDateTime t = firstSeen.value(findings.at(i).identity()); t.isValid())
+                    key[size_t(i)] = t.toMSecsSinceEpoch();
         sortBy(key);
     } else {
         // The code is a shared string read without making the finding; the other columns make it.
@@ -87,13 +126,13 @@ void FindingListModel::sort(int column, Qt::SortOrder order)
         return;
     }
     if (m_findings.size() <= kSortInPlaceMax) {
-        applyOrder(orderOf(m_findings, column, order));
+        applyOrder(orderOf(m_findings, m_firstSeen, column, order));
         return;
     }
     m_sorting = true;
     // The list is immutable and shared: the worker reads its own copy of it.
-    QtConcurrent::run([findings = m_findings, column, order] {
-        return orderOf(findings, column, order);
+    QtConcurrent::run([findings = m_findings, firstSeen = m_firstSeen, column, order] {
+        return orderOf(findings, firstSeen, column, order);
     }).then(this, [this, generation](const std::vector<qsizetype> &result) {
         if (generation != m_sortGeneration)
             return; // new findings, or sorted again meanwhile
@@ -175,6 +214,7 @@ QVariant FindingListModel::headerData(int section, Qt::Orientation orientation, 
     case CodeColumn: return tr("Code");
     case TitleColumn: return tr("Finding");
     case WhereColumn: return tr("Stream / client");
+    case FirstSeenColumn: return tr("First seen");
     default: return {};
     }
 }
@@ -196,12 +236,17 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
             return summary.code;
         break;
     case Qt::ToolTipRole:
+        if (index.column() == FirstSeenColumn && !m_firstSeen.isEmpty())
+            break;
         if (index.column() != TitleColumn)
             return {};
         break;
     case FindingRole: break;
     default: return {};
     }
+    // Without history the column stays empty (the findings are not made for it).
+    if (index.column() == FirstSeenColumn && role != FindingRole && m_firstSeen.isEmpty())
+        return {};
     const Finding f = m_findings.at(source);
     switch (role) {
     case Qt::DisplayRole:
@@ -209,9 +254,21 @@ QVariant FindingListModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case TitleColumn: return f.title.toString();
         case WhereColumn: return whereOf(f);
+        case FirstSeenColumn: {
+            const QDateTime t = m_firstSeen.value(f.identity());
+            return role == SortRole ? QVariant(t) : QVariant(firstSeenText(t));
+        }
         default: return {};
         }
-    case Qt::ToolTipRole: return f.detail.toString();
+    case Qt::ToolTipRole:
+        if (index.column() == FirstSeenColumn) {
+            const QDateTime t = m_firstSeen.value(f.identity());
+            return t.isValid() ? tr("First seen open by the local history at %1; open since then, for %2")
+                                     .arg(QLocale().toString(t.toLocalTime(), QLocale::LongFormat),
+                                          formatAge(std::max<qint64>(0, t.secsTo(QDateTime::currentDateTimeUtc()))))
+                               : tr("The local history has not seen this finding open");
+        }
+        return f.detail.toString();
     case FindingRole: return QVariant::fromValue(f);
     default: return {};
     }

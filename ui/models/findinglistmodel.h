@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QDateTime>
+#include <QHash>
 #include <QList>
 
 #include <optional>
@@ -12,7 +14,8 @@ namespace MqttDoctor {
 
 /**
  * The findings of an account as a table, most severe first (the order Checks::diagnose gives):
- * severity, code, title, stream / client. FindingRole hands the whole Finding to the details view.
+ * severity, code, title, stream / client, and when the local history first saw it open (setFirstSeen(): empty
+ * until the history answers, and for a finding it does not hold). FindingRole hands the whole Finding to the details view.
  * setFindings() resets (a new diagnosis replaces the old one). A row's finding is made when it is
  * shown (FindingList keeps a million per-session findings as references). GUI thread only.
  *
@@ -28,7 +31,7 @@ class FindingListModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(FindingListModel)
 
 public:
-    enum Column { SeverityColumn, CodeColumn, TitleColumn, WhereColumn, ColumnCount };
+    enum Column { SeverityColumn, CodeColumn, TitleColumn, WhereColumn, FirstSeenColumn, ColumnCount };
     enum Role {
         FindingRole = Qt::UserRole + 1, ///< Finding
         SortRole, ///< raw value of the column
@@ -39,6 +42,14 @@ public:
 
     void setFindings(const FindingList &findings);
     void clear();
+    /**
+     * When the history first saw each open finding, by Finding::identity() (HistoryController::firstSeen):
+     * the First seen column ("2026-05-04 10:00:00 · open 2h 5m"). Kept across setFindings() (a refresh
+     * keeps the identities of the findings that stay open); an empty map empties the column.
+     */
+    void setFirstSeen(const QHash<QString, QDateTime> &firstSeen);
+    /** When the history first saw the finding shown at `row`; invalid when it does not hold it. */
+    QDateTime firstSeenAt(int row) const;
     /** The findings in the order they came (not the shown order). */
     const FindingList &findings() const { return m_findings; }
     /** The finding shown at `row`. */
@@ -64,11 +75,13 @@ Q_SIGNALS:
 
 private:
     /** Where each row's finding is in m_findings, in the shown order, for `column` and `order`. */
-    static std::vector<qsizetype> orderOf(const FindingList &findings, int column, Qt::SortOrder order);
+    static std::vector<qsizetype> orderOf(const FindingList &findings, const QHash<QString, QDateTime> &firstSeen, int column,
+                                          Qt::SortOrder order);
     void applyOrder(std::vector<qsizetype> order);
     qsizetype sourceOf(int row) const { return m_order.empty() ? row : m_order[size_t(row)]; }
 
     FindingList m_findings;
+    QHash<QString, QDateTime> m_firstSeen; ///< Finding::identity() -> first seen (UTC)
     std::vector<qsizetype> m_order; ///< shown row -> index in m_findings; empty: as they came
     int m_sortColumn = SeverityColumn;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;

@@ -66,7 +66,8 @@ FindingsPanel::FindingsPanel(AccountDataController &controller, QWidget *parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setColumnWidth(FindingListModel::SeverityColumn, 90);
     m_table->setColumnWidth(FindingListModel::CodeColumn, 210);
-    m_table->setColumnWidth(FindingListModel::TitleColumn, 380);
+    m_table->setColumnWidth(FindingListModel::TitleColumn, 290);
+    m_table->setColumnWidth(FindingListModel::WhereColumn, 140);
 
     m_details->setObjectName(QStringLiteral("findingDetails"));
     m_details->setOpenLinks(false);
