@@ -20,7 +20,7 @@ QString esc(const QString &s)
     return s.toHtmlEscaped();
 }
 
-QString iso(const QDateTime &t)
+QString utcText(const QDateTime &t)
 {
     return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")) : QString();
 }
@@ -93,8 +93,8 @@ QByteArray lineChart(const QString &title, const QList<Series> &series, qint64 f
     svg += QStringLiteral("<text x=\"%1\" y=\"%2\" text-anchor=\"end\">%3</text>").arg(L - 6).arg(T + 4).arg(qint64(top));
     svg += QStringLiteral("<text x=\"%1\" y=\"%2\" text-anchor=\"end\">0</text>").arg(L - 6).arg(H - B + 4);
     const QDateTime a = QDateTime::fromMSecsSinceEpoch(from, Qt::UTC), b = QDateTime::fromMSecsSinceEpoch(to, Qt::UTC);
-    svg += QStringLiteral("<text x=\"%1\" y=\"%2\">%3</text>").arg(L).arg(H - B + 16).arg(esc(iso(a)));
-    svg += QStringLiteral("<text x=\"%1\" y=\"%2\" text-anchor=\"end\">%3</text>").arg(W - R).arg(H - B + 16).arg(esc(iso(b)));
+    svg += QStringLiteral("<text x=\"%1\" y=\"%2\">%3</text>").arg(L).arg(H - B + 16).arg(esc(utcText(a)));
+    svg += QStringLiteral("<text x=\"%1\" y=\"%2\" text-anchor=\"end\">%3</text>").arg(W - R).arg(H - B + 16).arg(esc(utcText(b)));
     double legend = L;
     for (const Series &s : series) {
         if (s.points.isEmpty())
@@ -188,14 +188,14 @@ Result<HistoryReport::Output> HistoryReport::make(HistoryDatabase &database, con
     QString body;
     body += QStringLiteral("<h1>NATS MQTT incident report: %1</h1>").arg(esc(scope));
     body += QStringLiteral("<p>From %1 to %2. Made %3 by NATS MQTT Doctor from its local history.</p>")
-                .arg(esc(iso(QDateTime::fromMSecsSinceEpoch(from, Qt::UTC))), esc(iso(QDateTime::fromMSecsSinceEpoch(to, Qt::UTC))),
-                     esc(iso(now)));
+                .arg(esc(utcText(QDateTime::fromMSecsSinceEpoch(from, Qt::UTC))), esc(utcText(QDateTime::fromMSecsSinceEpoch(to, Qt::UTC))),
+                     esc(utcText(now)));
     if (checks->count == 0)
         body += QStringLiteral("<p class=\"open\">No check was recorded in this time: the history cannot tell what happened then.</p>");
     else
         body += QStringLiteral("<p>%1 checks recorded (%2 to %3), %4 of them looked at everything.</p>")
                     .arg(checks->count)
-                    .arg(esc(iso(checks->first)), esc(iso(checks->last)))
+                    .arg(esc(utcText(checks->first)), esc(utcText(checks->last)))
                     .arg(checks->complete);
     if (o.hashClientIds)
         body += QStringLiteral("<p class=\"note\">Client IDs are replaced by their session hashes (client#&lt;hash&gt;, the token of "
@@ -223,8 +223,8 @@ Result<HistoryReport::Output> HistoryReport::make(HistoryDatabase &database, con
                         .arg(f.closedAt.isValid() ? QString() : QStringLiteral(" class=\"open\""),
                              f.closedAt.isValid() ? QStringLiteral("closed") : QStringLiteral("open"), esc(f.severity), esc(f.code),
                              f.account.isEmpty() ? QStringLiteral("(cluster)") : esc(f.account), esc(names.id(f.clientId)),
-                             esc(names.text(f.title)), esc(iso(f.firstSeen)), esc(iso(f.lastSeen)))
-                + QStringLiteral("<td>%1</td><td>%2</td></tr>").arg(esc(iso(f.closedAt)), esc(age(f.firstSeen.secsTo(end))));
+                             esc(names.text(f.title)), esc(utcText(f.firstSeen)), esc(utcText(f.lastSeen)))
+                + QStringLiteral("<td>%1</td><td>%2</td></tr>").arg(esc(utcText(f.closedAt)), esc(age(f.firstSeen.secsTo(end))));
         }
         body += QStringLiteral("</table>");
     }
@@ -274,7 +274,7 @@ Result<HistoryReport::Output> HistoryReport::make(HistoryDatabase &database, con
         rest += QStringLiteral("<table><tr><th>Time</th><th>Account</th><th>What</th></tr>");
         for (const HistoryQuery::Entry &e : std::as_const(*entries))
             rest += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>")
-                        .arg(esc(iso(e.at)), e.account.isEmpty() ? QStringLiteral("(cluster)") : esc(e.account), esc(names.text(e.text)));
+                        .arg(esc(utcText(e.at)), e.account.isEmpty() ? QStringLiteral("(cluster)") : esc(e.account), esc(names.text(e.text)));
         rest += QStringLiteral("</table>");
     }
     const QList<AuditRow> repairs = auditRows(o.auditLogPath, from, to, o.window.account);
@@ -288,7 +288,7 @@ Result<HistoryReport::Output> HistoryReport::make(HistoryDatabase &database, con
         rest += QStringLiteral("<table><tr><th>Time</th><th>Account</th><th>Action</th><th>Stream</th><th>Outcome</th></tr>");
         for (const AuditRow &r : repairs)
             rest += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
-                        .arg(esc(iso(r.time)), esc(r.account), esc(r.action), esc(r.stream),
+                        .arg(esc(utcText(r.time)), esc(r.account), esc(r.action), esc(r.stream),
                              esc(r.error.isEmpty() ? r.outcome : QStringLiteral("%1: %2").arg(r.outcome, names.text(r.error))));
         rest += QStringLiteral("</table>");
     }
