@@ -1,6 +1,7 @@
 #include "checkhistory.h"
 
 #include <QDir>
+#include <QFileInfo>
 
 #include "clicontext.h"
 #include "common/duration.h"
@@ -41,6 +42,40 @@ QString CheckHistory::folder(const CliContext &ctx)
             given = profile->historyDir;
     }
     return HistoryLocation::folder(given);
+}
+
+std::optional<QDateTime> CheckHistory::parseWhen(const QString &text, const QDateTime &now)
+{
+    if (const auto ms = parseAgeMs(text))
+        return now.addMSecs(-qint64(*ms));
+    QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!t.isValid())
+        t = QDateTime::fromString(text, Qt::ISODate);
+    if (!t.isValid())
+        return std::nullopt;
+    return t.toUTC();
+}
+
+Result<CheckHistory::Reading> CheckHistory::openForReading(const CliContext &ctx)
+{
+    // The URLs the checks were recorded through find the database without connecting.
+    QStringList urls;
+    if (auto profile = ConnectionOptions::fromParser(ctx.parser).toProfile())
+        urls = profile->servers;
+    auto path = HistoryLocation::find(folder(ctx), ctx.parser.value(QStringLiteral("cluster")), urls);
+    if (!path)
+        return path.error();
+    auto db = HistoryDatabase::open(*path);
+    if (!db && db.error().kind() != Error::Kind::NotFound)
+        db = HistoryDatabase::open(*path, HistoryDatabase::Mode::ReadOnly);
+    if (!db)
+        return db.error();
+    Reading out;
+    out.cluster = (*db)->meta(QStringLiteral("cluster"));
+    if (out.cluster.isEmpty())
+        out.cluster = QFileInfo(*path).completeBaseName();
+    out.db = std::move(*db);
+    return out;
 }
 
 bool CheckHistory::wanted(const CliContext &ctx)

@@ -1,13 +1,16 @@
 #pragma once
 
+#include <memory>
 #include <optional>
 
 #include <QCommandLineOption>
+#include <QDateTime>
 #include <QList>
 #include <QString>
 
 #include "diagnosis/diagnosisinput.h"
 #include "diagnosis/finding.h"
+#include "history/historydatabase.h"
 #include "history/historyrecorder.h"
 
 namespace MqttDoctor::Cli {
@@ -30,6 +33,19 @@ public:
     static std::optional<qint64> parseSize(const QString &text);
     /** The history folder: --history-dir, else the profile's `history_dir`, else the default. */
     static QString folder(const CliContext &ctx);
+    /** "2h" (that long before `now`) or an ISO 8601 time (UTC unless it says); nullopt when it is neither. */
+    static std::optional<QDateTime> parseWhen(const QString &text, const QDateTime &now);
+    /** A database the history commands read and its cluster's name. */
+    struct Reading
+    {
+        std::unique_ptr<HistoryDatabase> db;
+        QString cluster;
+    };
+    /**
+     * The database of --cluster, else the one recorded through the profile's URLs, else the only one in the
+     * folder; opened for writing where it may (an older schema is migrated), else read only.
+     */
+    static Result<Reading> openForReading(const CliContext &ctx);
     /** --record was given. */
     static bool wanted(const CliContext &ctx);
     /** Writes the check (`source`: "cli" or "recorder"); nullopt when it could not (said on stderr). */

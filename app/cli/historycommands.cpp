@@ -22,19 +22,6 @@ namespace {
 
 constexpr qint64 kDefaultSinceMs = 24LL * 3600 * 1000;
 
-/** "2h" (that long ago) or an ISO 8601 time; nullopt when it is neither. */
-std::optional<QDateTime> parseWhen(const QString &text, const QDateTime &now)
-{
-    if (const auto ms = parseAgeMs(text))
-        return now.addMSecs(-qint64(*ms));
-    QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
-    if (!t.isValid())
-        t = QDateTime::fromString(text, Qt::ISODate);
-    if (!t.isValid())
-        return std::nullopt;
-    return t.toUTC();
-}
-
 QString iso(const QDateTime &t)
 {
     return t.toUTC().toString(Qt::ISODate);
@@ -56,39 +43,26 @@ std::variant<Opened, int> openHistory(CliContext &ctx)
     const QString sinceText = ctx.parser.value(QStringLiteral("since"));
     if (sinceText.isEmpty()) {
         window.since = now.addMSecs(-kDefaultSinceMs);
-    } else if (const auto since = parseWhen(sinceText, now)) {
+    } else if (const auto since = CheckHistory::parseWhen(sinceText, now)) {
         window.since = *since;
     } else {
         return ctx.usage(QStringLiteral("--since must be a duration (2h, 7d) or a time (2026-12-07T14:00:00Z), not \"%1\"").arg(sinceText));
     }
     const QString untilText = ctx.parser.value(QStringLiteral("until"));
     if (!untilText.isEmpty()) {
-        const auto until = parseWhen(untilText, now);
+        const auto until = CheckHistory::parseWhen(untilText, now);
         if (!until)
             return ctx.usage(QStringLiteral("--until must be a duration (1h: an hour ago) or a time, not \"%1\"").arg(untilText));
         window.until = *until;
         if (window.until < window.since)
             return ctx.usage(QStringLiteral("--until is before --since"));
     }
-    // The URLs the checks were recorded through find the database without connecting.
-    QStringList urls;
-    if (auto profile = ConnectionOptions::fromParser(ctx.parser).toProfile())
-        urls = profile->servers;
-    const QString folder = CheckHistory::folder(ctx);
-    auto path = HistoryLocation::find(folder, ctx.parser.value(QStringLiteral("cluster")), urls);
-    if (!path)
-        return ctx.fail(path.error());
-    // Read-write where it may (a database of an older schema is migrated), else read only.
-    auto db = HistoryDatabase::open(*path);
-    if (!db && db.error().kind() != Error::Kind::NotFound)
-        db = HistoryDatabase::open(*path, HistoryDatabase::Mode::ReadOnly);
-    if (!db)
-        return ctx.fail(db.error());
+    auto reading = CheckHistory::openForReading(ctx);
+    if (!reading)
+        return ctx.fail(reading.error());
     Opened out;
-    out.cluster = (*db)->meta(QStringLiteral("cluster"));
-    if (out.cluster.isEmpty())
-        out.cluster = QFileInfo(*path).completeBaseName();
-    out.db = std::move(*db);
+    out.cluster = reading->cluster;
+    out.db = std::move(reading->db);
     out.window = window;
     return out;
 }

@@ -23,16 +23,6 @@ namespace MqttDoctor::Cli {
 
 namespace {
 
-std::optional<QDateTime> when(const QString &text, const QDateTime &now)
-{
-    if (const auto ms = parseAgeMs(text))
-        return now.addMSecs(-qint64(*ms));
-    QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
-    if (!t.isValid())
-        t = QDateTime::fromString(text, Qt::ISODate);
-    return t.isValid() ? std::optional<QDateTime>(t.toUTC()) : std::nullopt;
-}
-
 int runReport(CliContext &ctx)
 {
     const QString out = ctx.parser.value(QStringLiteral("out"));
@@ -44,12 +34,12 @@ int runReport(CliContext &ctx)
     HistoryReport::Options options;
     options.window.account = ctx.parser.value(QStringLiteral("account"));
     const QString since = ctx.parser.value(QStringLiteral("since"));
-    const auto from = when(since, now);
+    const auto from = CheckHistory::parseWhen(since, now);
     if (!from)
         return ctx.usage(QStringLiteral("--since must be a duration (6h, 2d) or a time, not \"%1\"").arg(since));
     options.window.since = *from;
     if (const QString until = ctx.parser.value(QStringLiteral("until")); !until.isEmpty()) {
-        const auto to = when(until, now);
+        const auto to = CheckHistory::parseWhen(until, now);
         if (!to || *to < *from)
             return ctx.usage(QStringLiteral("--until must be a duration or a time after --since, not \"%1\"").arg(until));
         options.window.until = *to;
@@ -58,21 +48,11 @@ int runReport(CliContext &ctx)
     options.auditLogPath =
         ctx.parser.isSet(QStringLiteral("audit-log")) ? ctx.parser.value(QStringLiteral("audit-log")) : AuditLog::defaultPath();
 
-    QStringList urls;
-    if (auto profile = ConnectionOptions::fromParser(ctx.parser).toProfile())
-        urls = profile->servers;
-    auto path = HistoryLocation::find(CheckHistory::folder(ctx), ctx.parser.value(QStringLiteral("cluster")), urls);
-    if (!path)
-        return ctx.fail(path.error());
-    auto db = HistoryDatabase::open(*path);
-    if (!db && db.error().kind() != Error::Kind::NotFound)
-        db = HistoryDatabase::open(*path, HistoryDatabase::Mode::ReadOnly);
-    if (!db)
-        return ctx.fail(db.error());
-    options.cluster = (*db)->meta(QStringLiteral("cluster"));
-    if (options.cluster.isEmpty())
-        options.cluster = QFileInfo(*path).completeBaseName();
-    auto report = HistoryReport::make(**db, options);
+    auto reading = CheckHistory::openForReading(ctx);
+    if (!reading)
+        return ctx.fail(reading.error());
+    options.cluster = reading->cluster;
+    auto report = HistoryReport::make(*reading->db, options);
     if (!report)
         return ctx.fail(report.error());
 
@@ -87,7 +67,7 @@ int runReport(CliContext &ctx)
     if (ctx.json) {
         QJsonObject o{
             {QStringLiteral("cluster"), options.cluster},
-            {QStringLiteral("database"), *path},
+            {QStringLiteral("database"), reading->db->path()},
             {QStringLiteral("html"), out.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QFileInfo(out).absoluteFilePath())},
             {QStringLiteral("pdf"), pdf.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QFileInfo(pdf).absoluteFilePath())},
             {QStringLiteral("checks"), report->checks},
