@@ -273,8 +273,9 @@ Result<HistoryReport::Output> HistoryReport::make(HistoryDatabase &database, con
     else {
         rest += QStringLiteral("<table><tr><th>Time</th><th>Account</th><th>What</th></tr>");
         for (const HistoryQuery::Entry &e : std::as_const(*entries))
-            rest += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>")
-                        .arg(esc(utcText(e.at)), e.account.isEmpty() ? QStringLiteral("(cluster)") : esc(e.account), esc(names.text(e.text)));
+            rest +=
+                QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>")
+                    .arg(esc(utcText(e.at)), e.account.isEmpty() ? QStringLiteral("(cluster)") : esc(e.account), esc(names.text(e.text)));
         rest += QStringLiteral("</table>");
     }
     const QList<AuditRow> repairs = auditRows(o.auditLogPath, from, to, o.window.account);
