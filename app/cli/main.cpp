@@ -10,6 +10,8 @@
 #include <memory>
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QGuiApplication>
 #include <QJsonDocument>
 #include <QSet>
@@ -175,7 +177,7 @@ int main(int argc, char *argv[])
             qputenv("QT_QPA_PLATFORM", "offscreen");
         // Without a session (cron, ssh) Qt would warn that XDG_RUNTIME_DIR is not set: a private one of our own.
         if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
-            const QByteArray runtime = QByteArray("/tmp/nats-mqtt-doctor-runtime-") + QByteArray::number(getuid());
+            const QByteArray runtime = QFile::encodeName(QDir::tempPath()) + "/nats-mqtt-doctor-runtime-" + QByteArray::number(getuid());
             if (::mkdir(runtime.constData(), 0700) == 0 || errno == EEXIST)
                 qputenv("XDG_RUNTIME_DIR", runtime);
         }

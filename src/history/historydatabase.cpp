@@ -47,7 +47,7 @@ Result<std::unique_ptr<HistoryDatabase>> HistoryDatabase::open(const QString &pa
         return openError(path, QStringLiteral("Qt's SQLite driver is not installed"),
                          QStringLiteral("install the Debian package libqt6sql6-sqlite"));
     const QFileInfo file(path);
-    if (mode == Mode::ReadOnly && !file.exists())
+    if (mode != Mode::ReadWrite && !file.exists())
         return Error(Error::Kind::NotFound, QStringLiteral("no history at %1").arg(QDir::toNativeSeparators(path)),
                      QStringLiteral("record checks first: check --record, the recorder (record), or the application"));
     if (mode == Mode::ReadWrite && !QDir().mkpath(file.absolutePath()))
@@ -66,7 +66,7 @@ Result<std::unique_ptr<HistoryDatabase>> HistoryDatabase::open(const QString &pa
     out->m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), out->m_connectionName);
     out->m_db.setDatabaseName(out->m_path);
     QString options = QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs);
-    if (mode == Mode::ReadOnly)
+    if (mode != Mode::ReadWrite)
         options += QStringLiteral(";QSQLITE_OPEN_READONLY");
     out->m_db.setConnectOptions(options);
     if (!out->m_db.open())
@@ -88,7 +88,7 @@ Result<std::unique_ptr<HistoryDatabase>> HistoryDatabase::open(const QString &pa
             return openError(path, q.lastError().text(), QStringLiteral("check the free space and permissions of its folder"));
         if (auto migrated = HistorySchema::migrate(out->m_db); !migrated)
             return migrated.error();
-    } else {
+    } else if (mode == Mode::ReadOnly) {
         auto version = HistorySchema::versionOf(out->m_db);
         if (!version)
             return version.error();
@@ -100,6 +100,27 @@ Result<std::unique_ptr<HistoryDatabase>> HistoryDatabase::open(const QString &pa
                              QStringLiteral("record one check with this release to migrate it"));
     }
     return out;
+}
+
+Result<void> HistoryDatabase::writeTransaction(const QString &what, const std::function<Result<void>()> &work)
+{
+    const auto failed = [&](const QString &step, const QSqlError &e) {
+        return Error(Error::Kind::Io, QStringLiteral("cannot write the history database %1 (%2, %3): %4").arg(m_path, what, step, e.text()),
+                     QStringLiteral("check the free space and permissions of its folder, or give another history folder"));
+    };
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return failed(QStringLiteral("starting"), q.lastError());
+    if (auto done = work(); !done) {
+        q.exec(QStringLiteral("ROLLBACK"));
+        return done;
+    }
+    if (!q.exec(QStringLiteral("COMMIT"))) {
+        const QSqlError e = q.lastError();
+        q.exec(QStringLiteral("ROLLBACK"));
+        return failed(QStringLiteral("committing"), e);
+    }
+    return {};
 }
 
 qint64 HistoryDatabase::usedBytes()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include <QSqlDatabase>
@@ -20,7 +21,11 @@ namespace MqttDoctor {
 class HistoryDatabase final
 {
 public:
-    enum class Mode { ReadWrite, ReadOnly };
+    /**
+     * ReadWrite: created and migrated. ReadOnly: the current schema only. AnyVersion: read only, whatever its
+     * schema, for what every version has (the `urls` and `meta` tables).
+     */
+    enum class Mode { ReadWrite, ReadOnly, AnyVersion };
 
     /**
      * Opens (ReadWrite: creates, with its folder) the database at `path`. Errors name the file and what
@@ -33,6 +38,13 @@ public:
 
     QSqlDatabase &db() { return m_db; }
     QString path() const { return m_path; }
+    /**
+     * Runs `work` in one `BEGIN IMMEDIATE` transaction: committed when it succeeds, rolled back when it fails.
+     * IMMEDIATE takes the write lock before the first read (waiting up to the busy timeout for another
+     * writer): a deferred transaction that read and then writes fails at once when another writer
+     * committed in between. `what` names the write in errors.
+     */
+    Result<void> writeTransaction(const QString &what, const std::function<Result<void>()> &work);
     /** The bytes its pages hold (free pages not counted). */
     qint64 usedBytes();
     /** `PRAGMA integrity_check` says "ok". */

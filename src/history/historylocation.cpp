@@ -1,10 +1,7 @@
 #include "historylocation.h"
 
-#include <atomic>
-
 #include <QDir>
 #include <QFileInfo>
-#include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QStandardPaths>
 
@@ -67,30 +64,16 @@ QString HistoryLocation::recordedThrough(const QString &folder, const QStringLis
     if (urls.isEmpty())
         return {};
     for (const QString &name : clustersIn(folder)) {
-        // Read only: any schema version that has the URLs table will do.
-        const QString path = databasePath(folder, name);
-        static std::atomic<quint64> counter{0};
-        const QString connection = QStringLiteral("mqttdoctor-history-find-%1").arg(++counter);
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
-        db.setDatabaseName(path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
-        bool found = false;
-        if (db.open()) {
-            QSqlQuery q(db);
-            for (const QString &url : urls) {
-                q.prepare(QStringLiteral("SELECT 1 FROM urls WHERE url = ?"));
-                q.addBindValue(url);
-                if (q.exec() && q.next()) {
-                    found = true;
-                    break;
-                }
-            }
+        auto db = HistoryDatabase::open(databasePath(folder, name), HistoryDatabase::Mode::AnyVersion);
+        if (!db)
+            continue;
+        QSqlQuery q((*db)->db());
+        for (const QString &url : urls) {
+            q.prepare(QStringLiteral("SELECT 1 FROM urls WHERE url = ?"));
+            q.addBindValue(url);
+            if (q.exec() && q.next())
+                return (*db)->path();
         }
-        db.close();
-        db = QSqlDatabase();
-        QSqlDatabase::removeDatabase(connection);
-        if (found)
-            return path;
     }
     return {};
 }

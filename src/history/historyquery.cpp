@@ -170,8 +170,9 @@ Result<QList<HistoryQuery::FindingSpan>> HistoryQuery::findings(const Window &w)
     QSqlQuery q(m_database.db());
     q.setForwardOnly(true);
     q.prepare(
-        QStringLiteral("SELECT code, severity, account, stream, subject, client_id, title, first_seen, last_seen, closed_at FROM findings "
-                       "WHERE first_seen <= :until AND (closed_at IS NULL OR closed_at >= :since)")
+        QStringLiteral(
+            "SELECT identity, code, severity, account, stream, subject, client_id, title, first_seen, last_seen, closed_at FROM findings "
+            "WHERE first_seen <= :until AND (closed_at IS NULL OR closed_at >= :since)")
         + (w.account.isEmpty() ? QString() : QStringLiteral(" AND (account = :account OR account = '')")));
     q.bindValue(QStringLiteral(":since"), ms(w.since, 0));
     q.bindValue(QStringLiteral(":until"), ms(w.until, std::numeric_limits<qint64>::max()));
@@ -182,7 +183,8 @@ Result<QList<HistoryQuery::FindingSpan>> HistoryQuery::findings(const Window &w)
     QList<FindingSpan> out;
     while (q.next())
         out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
-                    q.value(5).toString(), q.value(6).toString(), timeOf(q.value(7)), timeOf(q.value(8)), timeOf(q.value(9))});
+                    q.value(5).toString(), q.value(6).toString(), q.value(7).toString(), timeOf(q.value(8)), timeOf(q.value(9)),
+                    timeOf(q.value(10))});
     std::stable_sort(out.begin(), out.end(), [](const FindingSpan &a, const FindingSpan &b) {
         const int ra = severityRank(a.severity), rb = severityRank(b.severity);
         return ra != rb ? ra < rb : a.firstSeen < b.firstSeen;

@@ -32,6 +32,7 @@ public:
     /** One problem over the checks that saw it. */
     struct FindingSpan
     {
+        QString identity; ///< Finding::identity() of the problem (what a view matches its findings with)
         QString code;
         QString severity;
         QString account;

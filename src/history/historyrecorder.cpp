@@ -69,122 +69,117 @@ HistoryRecorder::HistoryRecorder(HistoryDatabase &database) : m_database(databas
 Result<HistoryRecorder::Outcome> HistoryRecorder::record(const CheckRecord &check)
 {
     QSqlDatabase &db = m_database.db();
-    QSqlQuery transaction(db);
-    // IMMEDIATE: the write lock before the first read. A deferred transaction that read and then wants to
-    // write fails at once (not after the busy timeout) when another recorder wrote in between.
-    if (!transaction.exec(QStringLiteral("BEGIN IMMEDIATE")))
-        return writeError(m_database, QStringLiteral("starting a transaction"), transaction.lastError());
     Outcome out;
-    const auto fail = [&](const Error &e) -> Result<Outcome> {
-        transaction.exec(QStringLiteral("ROLLBACK"));
-        return e;
-    };
     const qint64 at = check.at.toMSecsSinceEpoch();
-    QSqlQuery q(db);
-    q.prepare(QStringLiteral(
-        "INSERT INTO checks(at, source, scope, complete, exit_code, accounts, findings, gaps) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(at);
-    q.addBindValue(text(check.source));
-    q.addBindValue(text(check.scope));
-    q.addBindValue(check.complete ? 1 : 0);
-    q.addBindValue(check.exitCode);
-    q.addBindValue(int(check.coverage.size()));
-    q.addBindValue(int(check.findings.size()));
-    q.addBindValue(text(check.gaps.join(QLatin1Char('\n'))));
-    if (!q.exec())
-        return fail(writeError(m_database, QStringLiteral("the check"), q.lastError()));
-    out.checkId = q.lastInsertId().toLongLong();
-    q.prepare(QStringLiteral("SELECT 1 FROM checks WHERE id < ? LIMIT 1"));
-    q.addBindValue(out.checkId);
-    out.first = q.exec() && !q.next();
+    auto written = m_database.writeTransaction(QStringLiteral("the check"), [&]() -> Result<void> {
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral(
+            "INSERT INTO checks(at, source, scope, complete, exit_code, accounts, findings, gaps) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
+        q.addBindValue(at);
+        q.addBindValue(text(check.source));
+        q.addBindValue(text(check.scope));
+        q.addBindValue(check.complete ? 1 : 0);
+        q.addBindValue(check.exitCode);
+        q.addBindValue(int(check.coverage.size()));
+        q.addBindValue(int(check.findings.size()));
+        q.addBindValue(text(check.gaps.join(QLatin1Char('\n'))));
+        if (!q.exec())
+            return writeError(m_database, QStringLiteral("the check"), q.lastError());
+        out.checkId = q.lastInsertId().toLongLong();
+        q.prepare(QStringLiteral("SELECT 1 FROM checks WHERE id < ? LIMIT 1"));
+        q.addBindValue(out.checkId);
+        out.first = q.exec() && !q.next();
 
-    if (!check.cluster.isEmpty() && m_database.meta(QStringLiteral("cluster")).isEmpty())
-        if (auto set = m_database.setMeta(QStringLiteral("cluster"), check.cluster); !set)
-            return fail(set.error());
-    for (const QString &url : check.urls) {
-        q.prepare(
-            QStringLiteral("INSERT INTO urls(url, last_used) VALUES(?, ?) ON CONFLICT(url) DO UPDATE SET last_used = excluded.last_used"));
-        q.addBindValue(url);
-        q.addBindValue(at);
-        if (!q.exec())
-            return fail(writeError(m_database, QStringLiteral("the URLs"), q.lastError()));
-    }
-    q.prepare(QStringLiteral("INSERT INTO coverage(check_id, account, streams, records, connections) VALUES(?, ?, ?, ?, ?)"));
-    for (const AccountCoverage &c : check.coverage) {
-        if (c.complete())
-            continue;
-        q.addBindValue(out.checkId);
-        q.addBindValue(text(c.account));
-        q.addBindValue(text(c.streams));
-        q.addBindValue(text(c.records));
-        q.addBindValue(text(c.connections));
-        if (!q.exec())
-            return fail(writeError(m_database, QStringLiteral("the coverage"), q.lastError()));
-    }
-    // Counts only where one changed since the account's last (count_state).
-    QHash<QString, QVariantList> lastCounts;
-    if (!q.exec(QStringLiteral("SELECT account, sessions, retained, queued_messages, queued_bytes, consumers, connected FROM count_state")))
-        return fail(writeError(m_database, QStringLiteral("reading the last counts"), q.lastError()));
-    while (q.next())
-        lastCounts.insert(q.value(0).toString(), {q.value(1), q.value(2), q.value(3), q.value(4), q.value(5), q.value(6)});
-    QSqlQuery state(db);
-    state.prepare(
-        QStringLiteral("INSERT INTO count_state(account, at, sessions, retained, queued_messages, queued_bytes, consumers, connected) "
-                       "VALUES(?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(account) DO UPDATE SET at = excluded.at, sessions = excluded.sessions, "
-                       "retained = excluded.retained, queued_messages = excluded.queued_messages, queued_bytes = excluded.queued_bytes, "
-                       "consumers = excluded.consumers, connected = excluded.connected"));
-    q.prepare(QStringLiteral("INSERT INTO account_counts(check_id, at, account, sessions, retained, queued_messages, queued_bytes, "
-                             "consumers, connected) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (const CheckRecord::Counts &c : check.counts) {
-        const QVariantList values{optionalValue(c.sessions),    optionalValue(c.retained),  optionalValue(c.queuedMessages),
-                                  optionalValue(c.queuedBytes), optionalValue(c.consumers), optionalValue(c.connected)};
-        if (const auto it = lastCounts.constFind(c.account); it != lastCounts.cend()) {
-            bool same = true;
-            for (int i = 0; i < values.size() && same; ++i)
-                same = it->at(i).isNull() == values.at(i).isNull()
-                    && (values.at(i).isNull() || it->at(i).toLongLong() == values.at(i).toLongLong());
-            if (same)
-                continue;
+        if (!check.cluster.isEmpty() && m_database.meta(QStringLiteral("cluster")).isEmpty())
+            if (auto set = m_database.setMeta(QStringLiteral("cluster"), check.cluster); !set)
+                return set.error();
+        for (const QString &url : check.urls) {
+            q.prepare(QStringLiteral(
+                "INSERT INTO urls(url, last_used) VALUES(?, ?) ON CONFLICT(url) DO UPDATE SET last_used = excluded.last_used"));
+            q.addBindValue(url);
+            q.addBindValue(at);
+            if (!q.exec())
+                return writeError(m_database, QStringLiteral("the URLs"), q.lastError());
         }
-        state.addBindValue(text(c.account));
-        state.addBindValue(at);
-        for (const QVariant &v : values)
-            state.addBindValue(v);
-        if (!state.exec())
-            return fail(writeError(m_database, QStringLiteral("the account counts"), state.lastError()));
-        q.addBindValue(out.checkId);
-        q.addBindValue(at);
-        q.addBindValue(text(c.account));
-        q.addBindValue(optionalValue(c.sessions));
-        q.addBindValue(optionalValue(c.retained));
-        q.addBindValue(optionalValue(c.queuedMessages));
-        q.addBindValue(optionalValue(c.queuedBytes));
-        q.addBindValue(optionalValue(c.consumers));
-        q.addBindValue(optionalValue(c.connected));
-        if (!q.exec())
-            return fail(writeError(m_database, QStringLiteral("the account counts"), q.lastError()));
-    }
-    q.prepare(QStringLiteral("INSERT INTO account_samples(account, at, sample) VALUES(?, ?, ?) ON CONFLICT(account) DO UPDATE SET "
-                             "at = excluded.at, sample = excluded.sample"));
-    for (auto it = check.samples.cbegin(); it != check.samples.cend(); ++it) {
-        q.addBindValue(text(it.key()));
-        q.addBindValue(at);
-        q.addBindValue(jsonText(SampleJson::toJson(it.value())));
-        if (!q.exec())
-            return fail(writeError(m_database, QStringLiteral("the account samples"), q.lastError()));
-    }
-    if (auto r = recordFindings(check, out.checkId, out); !r)
-        return fail(r.error());
-    if (auto r = recordSessions(check, out.checkId, out); !r)
-        return fail(r.error());
-    if (auto r = recordStreams(check, out.checkId, out); !r)
-        return fail(r.error());
-    if (auto r = recordServers(check, out.checkId, out); !r)
-        return fail(r.error());
-    if (auto r = recordClientEvents(check.clientEvents); !r)
-        return fail(r.error());
-    if (!transaction.exec(QStringLiteral("COMMIT")))
-        return fail(writeError(m_database, QStringLiteral("committing the check"), transaction.lastError()));
+        q.prepare(QStringLiteral("INSERT INTO coverage(check_id, account, streams, records, connections) VALUES(?, ?, ?, ?, ?)"));
+        for (const AccountCoverage &c : check.coverage) {
+            if (c.complete())
+                continue;
+            q.addBindValue(out.checkId);
+            q.addBindValue(text(c.account));
+            q.addBindValue(text(c.streams));
+            q.addBindValue(text(c.records));
+            q.addBindValue(text(c.connections));
+            if (!q.exec())
+                return writeError(m_database, QStringLiteral("the coverage"), q.lastError());
+        }
+        // Counts only where one changed since the account's last (count_state).
+        QHash<QString, QVariantList> lastCounts;
+        if (!q.exec(
+                QStringLiteral("SELECT account, sessions, retained, queued_messages, queued_bytes, consumers, connected FROM count_state")))
+            return writeError(m_database, QStringLiteral("reading the last counts"), q.lastError());
+        while (q.next())
+            lastCounts.insert(q.value(0).toString(), {q.value(1), q.value(2), q.value(3), q.value(4), q.value(5), q.value(6)});
+        QSqlQuery state(db);
+        state.prepare(QStringLiteral(
+            "INSERT INTO count_state(account, at, sessions, retained, queued_messages, queued_bytes, consumers, connected) "
+            "VALUES(?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(account) DO UPDATE SET at = excluded.at, sessions = excluded.sessions, "
+            "retained = excluded.retained, queued_messages = excluded.queued_messages, queued_bytes = excluded.queued_bytes, "
+            "consumers = excluded.consumers, connected = excluded.connected"));
+        q.prepare(QStringLiteral("INSERT INTO account_counts(check_id, at, account, sessions, retained, queued_messages, queued_bytes, "
+                                 "consumers, connected) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        for (const CheckRecord::Counts &c : check.counts) {
+            const QVariantList values{optionalValue(c.sessions),    optionalValue(c.retained),  optionalValue(c.queuedMessages),
+                                      optionalValue(c.queuedBytes), optionalValue(c.consumers), optionalValue(c.connected)};
+            if (const auto it = lastCounts.constFind(c.account); it != lastCounts.cend()) {
+                bool same = true;
+                for (int i = 0; i < values.size() && same; ++i)
+                    same = it->at(i).isNull() == values.at(i).isNull()
+                        && (values.at(i).isNull() || it->at(i).toLongLong() == values.at(i).toLongLong());
+                if (same)
+                    continue;
+            }
+            state.addBindValue(text(c.account));
+            state.addBindValue(at);
+            for (const QVariant &v : values)
+                state.addBindValue(v);
+            if (!state.exec())
+                return writeError(m_database, QStringLiteral("the account counts"), state.lastError());
+            q.addBindValue(out.checkId);
+            q.addBindValue(at);
+            q.addBindValue(text(c.account));
+            q.addBindValue(optionalValue(c.sessions));
+            q.addBindValue(optionalValue(c.retained));
+            q.addBindValue(optionalValue(c.queuedMessages));
+            q.addBindValue(optionalValue(c.queuedBytes));
+            q.addBindValue(optionalValue(c.consumers));
+            q.addBindValue(optionalValue(c.connected));
+            if (!q.exec())
+                return writeError(m_database, QStringLiteral("the account counts"), q.lastError());
+        }
+        q.prepare(QStringLiteral("INSERT INTO account_samples(account, at, sample) VALUES(?, ?, ?) ON CONFLICT(account) DO UPDATE SET "
+                                 "at = excluded.at, sample = excluded.sample"));
+        for (auto it = check.samples.cbegin(); it != check.samples.cend(); ++it) {
+            q.addBindValue(text(it.key()));
+            q.addBindValue(at);
+            q.addBindValue(jsonText(SampleJson::toJson(it.value())));
+            if (!q.exec())
+                return writeError(m_database, QStringLiteral("the account samples"), q.lastError());
+        }
+        if (auto r = recordFindings(check, out.checkId, out); !r)
+            return r.error();
+        if (auto r = recordSessions(check, out.checkId, out); !r)
+            return r.error();
+        if (auto r = recordStreams(check, out.checkId, out); !r)
+            return r.error();
+        if (auto r = recordServers(check, out.checkId, out); !r)
+            return r.error();
+        if (auto r = recordClientEvents(check.clientEvents); !r)
+            return r.error();
+        return {};
+    });
+    if (!written)
+        return written.error();
 
     const qint64 lastPrune = m_database.meta(QStringLiteral("pruned_at")).toLongLong();
     if (at - lastPrune > kPruneEveryMs || m_database.usedBytes() > m_maxBytes)
@@ -516,19 +511,7 @@ Result<void> HistoryRecorder::recordServers(const CheckRecord &check, qint64 che
 
 Result<void> HistoryRecorder::recordEvents(const QList<MqttClientEvent> &events)
 {
-    QSqlQuery transaction(m_database.db());
-    if (!transaction.exec(QStringLiteral("BEGIN IMMEDIATE")))
-        return writeError(m_database, QStringLiteral("starting a transaction"), transaction.lastError());
-    if (auto r = recordClientEvents(events); !r) {
-        transaction.exec(QStringLiteral("ROLLBACK"));
-        return r;
-    }
-    if (!transaction.exec(QStringLiteral("COMMIT"))) {
-        const QSqlError e = transaction.lastError();
-        transaction.exec(QStringLiteral("ROLLBACK"));
-        return writeError(m_database, QStringLiteral("committing client events"), e);
-    }
-    return {};
+    return m_database.writeTransaction(QStringLiteral("client events"), [&] { return recordClientEvents(events); });
 }
 
 Result<void> HistoryRecorder::recordClientEvents(const QList<MqttClientEvent> &events)
@@ -557,9 +540,8 @@ Result<int> HistoryRecorder::prune(const QDateTime &now)
 {
     QSqlDatabase &db = m_database.db();
     QSqlQuery q(db);
+    // Returns how many checks went.
     const auto removeBefore = [&](qint64 cutoff) -> Result<int> {
-        if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
-            return writeError(m_database, QStringLiteral("starting a transaction"), q.lastError());
         int removed = 0;
         const QStringList statements{
             QStringLiteral("DELETE FROM checks WHERE at < :cutoff AND id < (SELECT MAX(id) FROM checks)"),
@@ -567,19 +549,19 @@ Result<int> HistoryRecorder::prune(const QDateTime &now)
             QStringLiteral("DELETE FROM client_events WHERE at < :cutoff"),
             QStringLiteral("DELETE FROM findings WHERE closed_at IS NOT NULL AND closed_at < :cutoff"),
         };
-        for (const QString &s : statements) {
-            q.prepare(s);
-            q.bindValue(QStringLiteral(":cutoff"), cutoff);
-            if (!q.exec()) {
-                const QSqlError e = q.lastError();
-                q.exec(QStringLiteral("ROLLBACK"));
-                return writeError(m_database, QStringLiteral("removing old history"), e);
+        auto done = m_database.writeTransaction(QStringLiteral("removing old history"), [&]() -> Result<void> {
+            for (const QString &statement : statements) {
+                q.prepare(statement);
+                q.bindValue(QStringLiteral(":cutoff"), cutoff);
+                if (!q.exec())
+                    return writeError(m_database, QStringLiteral("removing old history"), q.lastError());
+                if (statement.contains(QLatin1String("FROM checks")))
+                    removed = q.numRowsAffected();
             }
-            if (removed == 0)
-                removed = q.numRowsAffected();
-        }
-        if (!q.exec(QStringLiteral("COMMIT")))
-            return writeError(m_database, QStringLiteral("removing old history"), q.lastError());
+            return {};
+        });
+        if (!done)
+            return done.error();
         return removed;
     };
     auto removed = removeBefore(now.addDays(-m_retentionDays).toMSecsSinceEpoch());

@@ -8,6 +8,7 @@
 #include <QPointF>
 #include <QSqlQuery>
 
+#include "common/duration.h"
 #include "history/historydatabase.h"
 #include "mqtt/clientidhash.h"
 
@@ -23,17 +24,6 @@ QString esc(const QString &s)
 QString utcText(const QDateTime &t)
 {
     return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")) : QString();
-}
-
-QString age(qint64 seconds)
-{
-    if (seconds < 60)
-        return QStringLiteral("%1s").arg(seconds);
-    if (seconds < 3600)
-        return QStringLiteral("%1m").arg(seconds / 60);
-    if (seconds < 86400)
-        return QStringLiteral("%1h %2m").arg(seconds / 3600).arg((seconds % 3600) / 60);
-    return QStringLiteral("%1d %2h").arg(seconds / 86400).arg((seconds % 86400) / 3600);
 }
 
 /** Replaces each known client ID by "client <hash>" in texts, when asked. */
@@ -162,7 +152,7 @@ Result<HistoryReport::Output> HistoryReport::make(HistoryDatabase &database, con
     auto findings = query.findings(o.window);
     if (!findings)
         return findings.error();
-    auto entries = o.window.account.isEmpty() ? query.changes(o.window) : query.changes(o.window);
+    auto entries = query.changes(o.window);
     if (!entries)
         return entries.error();
     auto severities = query.severities(o.window, 400);
@@ -224,7 +214,7 @@ Result<HistoryReport::Output> HistoryReport::make(HistoryDatabase &database, con
                              f.closedAt.isValid() ? QStringLiteral("closed") : QStringLiteral("open"), esc(f.severity), esc(f.code),
                              f.account.isEmpty() ? QStringLiteral("(cluster)") : esc(f.account), esc(names.id(f.clientId)),
                              esc(names.text(f.title)), esc(utcText(f.firstSeen)), esc(utcText(f.lastSeen)))
-                + QStringLiteral("<td>%1</td><td>%2</td></tr>").arg(esc(utcText(f.closedAt)), esc(age(f.firstSeen.secsTo(end))));
+                + QStringLiteral("<td>%1</td><td>%2</td></tr>").arg(esc(utcText(f.closedAt)), esc(formatAge(f.firstSeen.secsTo(end))));
         }
         body += QStringLiteral("</table>");
     }

@@ -106,11 +106,6 @@ void HistoryController::load(const QString &cluster, const QStringList &urls, co
     }));
 }
 
-QString HistoryController::identityOf(const HistoryQuery::FindingSpan &span)
-{
-    return QStringList{span.code, span.account, span.stream, span.subject, span.clientId, span.title}.join(u'|');
-}
-
 void HistoryController::loadFirstSeen(const QString &cluster, const QStringList &urls, const QString &account)
 {
     if (m_shutDown)
@@ -128,7 +123,7 @@ void HistoryController::loadFirstSeen(const QString &cluster, const QStringList 
                 if (auto spans = HistoryQuery(**db).findings(window)) {
                     for (const HistoryQuery::FindingSpan &span : *spans)
                         if (!span.closedAt.isValid() && span.firstSeen.isValid())
-                            firstSeen.insert(identityOf(span), span.firstSeen);
+                            firstSeen.insert(span.identity, span.firstSeen);
                 }
             }
         }

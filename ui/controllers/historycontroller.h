@@ -85,8 +85,6 @@ public:
      * Findings tab's column stays empty; never a made-up time).
      */
     void loadFirstSeen(const QString &cluster, const QStringList &urls, const QString &account);
-    /** The identity HistoryQuery's findings share with Finding::identity(). */
-    static QString identityOf(const HistoryQuery::FindingSpan &span);
     /** How many checks record() wrote (for tests). */
     int recordedCount() const { return m_recorded; }
     /** Drops what is queued and waits for the running task. */
